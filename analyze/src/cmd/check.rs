@@ -1,0 +1,53 @@
+//! `analyze check`: everything `report` does but rendering. If check passes, report cannot hit a
+//! data error.
+
+use crate::dataset;
+use crate::render::format;
+use crate::render::view::Context;
+use crate::stats::{self, Detail};
+use anyhow::Result;
+use std::path::Path;
+
+pub fn run(dir: &Path, strict: bool) -> Result<i32> {
+    let mut loaded = dataset::load(dir)?;
+    let report = stats::build(&mut loaded, Detail::Statistics);
+    let context = Context::new(&report, dataset::Lang::En, false);
+    let i = &report.integrity;
+    println!("{}: {}", report.dataset.name, report.dataset.title.get(dataset::Lang::En));
+    println!(
+        "  runs: {} ({} ok), conditions: {}, requests: {}, errors: {}, largest schedule lag: {} ms",
+        format::count(i.runs),
+        format::count(i.runs_by_status.get("ok").copied().unwrap_or(0)),
+        report.conditions.len(),
+        format::count(i.requests),
+        format::count(i.errors),
+        i.max_lag_ms.map(format::ms).unwrap_or_else(|| "-".into()),
+    );
+    for condition in &report.conditions {
+        if let Some(s) = condition.headline_ms {
+            println!(
+                "  {}: {} median {} ms ({}–{}, {} runs)",
+                context.condition_label(condition),
+                context.p_label,
+                format::ms(s.median),
+                format::ms(s.min),
+                format::ms(s.max),
+                s.n
+            );
+        }
+    }
+    let warnings: Vec<_> = report.variance.flags.iter().filter(|f| f.is_warning()).collect();
+    for flag in &report.variance.flags {
+        let level = if flag.is_warning() { "warning" } else { "note" };
+        println!("{level}: run {}: {}", flag.run_id, context.flag_text(&flag.kind));
+    }
+    if warnings.is_empty() {
+        println!("clean: no run is flagged");
+        Ok(0)
+    } else if strict {
+        println!("{} warning(s); failing because of --strict", warnings.len());
+        Ok(super::EXIT_WARNINGS)
+    } else {
+        Ok(0)
+    }
+}

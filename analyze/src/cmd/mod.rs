@@ -1,0 +1,9 @@
+//! One module per subcommand. Each returns the process exit status.
+
+pub mod check;
+pub mod report;
+pub mod site;
+
+/// Exit statuses: 0 clean, 1 warnings under `--strict`, 2 errors.
+pub const EXIT_WARNINGS: i32 = 1;
+pub const EXIT_ERRORS: i32 = 2;

@@ -1,0 +1,219 @@
+//! Ingest and validation: a dataset folder becomes a [`Dataset`] whose invariants the statistics
+//! rely on (known run ids, unique run ids and (run_id, seq), finite non-negative latencies,
+//! every `ok` run with requests). This layer counts and collects; it computes no statistic.
+
+pub mod csv;
+pub mod error;
+pub mod manifest;
+pub mod number;
+pub mod parquet;
+pub mod requests;
+pub mod table;
+
+mod accumulate;
+mod runs;
+mod samples;
+
+pub use accumulate::RunRequests;
+pub use error::{DataError, InvalidDataset, Problems};
+pub use manifest::{Lang, Manifest, Text};
+pub use runs::{Factor, Level, Run, RunStatus};
+pub use samples::{LargeResponse, ResourceSample, TempfileSample};
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use table::{TableSource, TextTable};
+
+/// A validated dataset.
+#[derive(Debug)]
+pub struct Dataset {
+    /// The folder's name, used in links and file names.
+    pub name: String,
+    pub dir: PathBuf,
+    pub manifest: Manifest,
+    /// Factors in display order, each with its levels in display order.
+    pub factors: Vec<Factor>,
+    /// Runs in runs.csv order.
+    pub runs: Vec<Run>,
+    /// Per run (same index as `runs`): what requests.csv said about it.
+    pub requests: Vec<RunRequests>,
+    pub requests_source: TableSource,
+    pub large_responses: Option<Vec<LargeResponse>>,
+    pub tempfiles: Option<Vec<TempfileSample>>,
+    pub resources: Option<Vec<ResourceSample>>,
+    /// The author's article per language: (file name, Markdown text).
+    pub articles: BTreeMap<Lang, (String, String)>,
+}
+
+/// Why a dataset could not be loaded.
+#[derive(Debug, thiserror::Error)]
+pub enum LoadError {
+    #[error("{0} is not a dataset folder (no such directory)")]
+    NotAFolder(PathBuf),
+    #[error(transparent)]
+    Invalid(#[from] InvalidDataset),
+}
+
+/// Reads, validates and counts a dataset folder. Every problem found is returned together.
+pub fn load(dir: &Path) -> Result<Dataset, LoadError> {
+    if !dir.is_dir() {
+        return Err(LoadError::NotAFolder(dir.to_path_buf()));
+    }
+    let name = dir
+        .canonicalize()
+        .ok()
+        .and_then(|p| p.file_name().map(|n| n.to_string_lossy().into_owned()))
+        .unwrap_or_else(|| "dataset".to_string());
+    let mut problems = Problems::default();
+
+    let manifest = read_manifest(dir, &mut problems);
+    let runs_table = read_small_table(dir, "runs", true, &mut problems);
+    let requests_source = match TableSource::find(dir, "requests") {
+        Ok(Some(source)) => Some(source),
+        Ok(None) => {
+            problems.push(DataError::file("requests.csv", "is missing: every dataset needs one row per request"));
+            None
+        }
+        Err(error) => {
+            problems.push(error);
+            None
+        }
+    };
+    let Some(runs_table) = runs_table else {
+        problems.into_result()?;
+        unreachable!("a missing runs table is a problem");
+    };
+    let (factors, runs) = runs::parse_runs(&runs_table, &manifest, &mut problems);
+    let run_ids: Vec<&str> = runs.iter().map(|r| r.run_id.as_str()).collect();
+    let index = requests::RunIndex::new(run_ids.iter().copied());
+
+    let requests = match &requests_source {
+        Some(source) => accumulate::read_requests(source, &index, runs.len(), &mut problems),
+        None => Vec::new(),
+    };
+    if requests.len() == runs.len() {
+        for (run, counted) in runs.iter().zip(&requests) {
+            if run.status == RunStatus::Ok && counted.requests == 0 {
+                problems.push(DataError::line(
+                    &runs_table.file,
+                    run.line,
+                    format!("run {:?} has status ok but no rows in {}", run.run_id, requests_file_name(&requests_source)),
+                ));
+            }
+        }
+    }
+
+    let large_responses = read_small_table(dir, "large_responses", false, &mut problems)
+        .map(|t| samples::parse_large_responses(&t, &index, &mut problems));
+    let tempfiles = read_small_table(dir, "tempfiles", false, &mut problems).map(|t| samples::parse_tempfiles(&t, &index, &mut problems));
+    let resources = read_small_table(dir, "resources", false, &mut problems).map(|t| samples::parse_resources(&t, &index, &mut problems));
+    let articles = read_articles(dir, &mut problems);
+
+    problems.into_result()?;
+    Ok(Dataset {
+        name,
+        dir: dir.to_path_buf(),
+        manifest,
+        factors,
+        runs,
+        requests,
+        requests_source: requests_source.expect("checked above"),
+        large_responses,
+        tempfiles,
+        resources,
+        articles,
+    })
+}
+
+fn requests_file_name(source: &Option<TableSource>) -> String {
+    source.as_ref().map_or_else(|| "requests.csv".to_string(), TableSource::file_name)
+}
+
+fn read_manifest(dir: &Path, problems: &mut Problems) -> Manifest {
+    let path = dir.join("dataset.toml");
+    if !path.exists() {
+        return Manifest::default();
+    }
+    let text = match std::fs::read(&path) {
+        Ok(bytes) => match String::from_utf8(bytes) {
+            Ok(text) => text,
+            Err(_) => {
+                problems.push(DataError::file("dataset.toml", "is not valid UTF-8"));
+                return Manifest::default();
+            }
+        },
+        Err(error) => {
+            problems.push(DataError::file("dataset.toml", format!("cannot be read: {error}")));
+            return Manifest::default();
+        }
+    };
+    match Manifest::parse(&text) {
+        Ok(manifest) => {
+            if let Some(p) = manifest.percentile {
+                if !(p > 0.0 && p < 100.0) {
+                    problems.push(DataError::file("dataset.toml", format!("percentile = {p}: expected a number above 0 and below 100")));
+                }
+            }
+            manifest
+        }
+        Err(error) => {
+            let message = error.message;
+            problems.push(match error.place {
+                Some((line, column)) => DataError::line("dataset.toml", line, format!("column {column}: {message}")),
+                None => DataError::file("dataset.toml", message),
+            });
+            Manifest::default()
+        }
+    }
+}
+
+/// Reads `stem.csv` or `stem.parquet` as text cells; `None` when it is absent (a problem when
+/// `required`) or unreadable (always a problem).
+fn read_small_table(dir: &Path, stem: &str, required: bool, problems: &mut Problems) -> Option<TextTable> {
+    let source = match TableSource::find(dir, stem) {
+        Ok(Some(source)) => source,
+        Ok(None) => {
+            if required {
+                problems.push(DataError::file(&format!("{stem}.csv"), "is missing: every dataset needs one"));
+            }
+            return None;
+        }
+        Err(error) => {
+            problems.push(error);
+            return None;
+        }
+    };
+    let file = source.file_name();
+    match &source {
+        TableSource::Csv(path) => match std::fs::read(path) {
+            Ok(bytes) => TextTable::parse_csv(&file, &bytes, problems),
+            Err(error) => {
+                problems.push(DataError::file(&file, format!("cannot be read: {error}")));
+                None
+            }
+        },
+        TableSource::Parquet(path) => parquet::read_text_table(path, &file, problems),
+    }
+}
+
+fn read_articles(dir: &Path, problems: &mut Problems) -> BTreeMap<Lang, (String, String)> {
+    let mut articles = BTreeMap::new();
+    for lang in Lang::ALL {
+        let file = match lang {
+            Lang::En => "article.md".to_string(),
+            other => format!("article.{}.md", other.code()),
+        };
+        let path = dir.join(&file);
+        if !path.is_file() {
+            continue;
+        }
+        match std::fs::read(&path).map(String::from_utf8) {
+            Ok(Ok(text)) => {
+                articles.insert(lang, (file, text));
+            }
+            Ok(Err(_)) => problems.push(DataError::file(&file, "is not valid UTF-8")),
+            Err(error) => problems.push(DataError::file(&file, format!("cannot be read: {error}"))),
+        }
+    }
+    articles
+}

@@ -1,0 +1,288 @@
+//! runs.csv: one row per run, its factor levels and status; and the factors derived from it.
+
+use super::error::{DataError, Problems};
+use super::manifest::{Manifest, Text};
+use super::number::parse_f64;
+use super::table::TextTable;
+use serde::Serialize;
+use std::collections::{BTreeSet, HashMap};
+
+/// Columns of runs.csv that are not factors.
+pub const RESERVED: [&str; 7] = ["run_id", "repetition", "started_at_utc", "status", "note", "load1_before", "load1_after"];
+
+/// Whether a run enters the statistics.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum RunStatus {
+    Ok,
+    Aborted,
+    Excluded,
+}
+
+impl RunStatus {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            RunStatus::Ok => "ok",
+            RunStatus::Aborted => "aborted",
+            RunStatus::Excluded => "excluded",
+        }
+    }
+}
+
+/// One level of a factor.
+#[derive(Debug, Clone)]
+pub struct Level {
+    pub value: String,
+    pub label: Text,
+}
+
+/// A factor: a runs.csv column whose levels, combined, form conditions.
+#[derive(Debug, Clone)]
+pub struct Factor {
+    pub name: String,
+    pub label: Text,
+    /// In display order: the manifest's order first, then the rest sorted (numerically when
+    /// every level is a number).
+    pub levels: Vec<Level>,
+    /// Every level is a number.
+    pub numeric: bool,
+}
+
+/// One row of runs.csv.
+#[derive(Debug, Clone)]
+pub struct Run {
+    pub run_id: String,
+    /// Per factor (same order as the dataset's factors): the index of this run's level.
+    pub levels: Vec<usize>,
+    pub repetition: i64,
+    pub started_at_utc: String,
+    pub status: RunStatus,
+    pub note: String,
+    pub load1_before: Option<f64>,
+    pub load1_after: Option<f64>,
+    /// The line (or row) in runs.csv, for messages.
+    pub line: u64,
+}
+
+/// Validates runs.csv and derives the factors.
+pub fn parse_runs(table: &TextTable, manifest: &Manifest, problems: &mut Problems) -> (Vec<Factor>, Vec<Run>) {
+    let run_id = table.require("run_id", problems);
+    let repetition = table.require("repetition", problems);
+    let started = table.require("started_at_utc", problems);
+    let status = table.require("status", problems);
+    let note = table.column("note");
+    let load_before = table.column("load1_before");
+    let load_after = table.column("load1_after");
+
+    let factor_columns: Vec<(String, usize)> = if manifest.factors.is_empty() {
+        table
+            .columns
+            .iter()
+            .enumerate()
+            .filter(|(_, name)| !RESERVED.contains(&name.as_str()))
+            .map(|(i, name)| (name.clone(), i))
+            .collect()
+    } else {
+        manifest
+            .factors
+            .iter()
+            .filter_map(|spec| match table.column(&spec.name) {
+                Some(i) => Some((spec.name.clone(), i)),
+                None => {
+                    problems.push(DataError::file(
+                        &table.file,
+                        format!("dataset.toml names the factor `{}`, but runs.csv has no such column", spec.name),
+                    ));
+                    None
+                }
+            })
+            .collect()
+    };
+    let (Some(run_id), Some(repetition), Some(started), Some(status)) = (run_id, repetition, started, status) else {
+        return (Vec::new(), Vec::new());
+    };
+
+    let mut seen: HashMap<String, u64> = HashMap::new();
+    let mut raw_runs = Vec::new();
+    for row in &table.rows {
+        let mut ok = true;
+        let id = row.cells[run_id].trim().to_string();
+        if id.is_empty() {
+            problems.push(table.cell_error(row, run_id, "is empty: every run needs an id"));
+            ok = false;
+        } else if let Some(first) = seen.get(&id) {
+            problems.push(table.cell_error(row, run_id, format!("run_id {id:?} appears twice (first on line {first})")));
+            ok = false;
+        } else {
+            seen.insert(id.clone(), row.place);
+        }
+        let rep = table.integer(row, repetition, problems);
+        let started_at = row.cells[started].trim().to_string();
+        if !is_rfc3339(&started_at) {
+            problems.push(table.cell_error(row, started, format!("{started_at:?} is not an RFC 3339 time (e.g. 2026-11-30T04:05:06Z)")));
+            ok = false;
+        }
+        let run_status = match row.cells[status].trim() {
+            "ok" => Some(RunStatus::Ok),
+            "aborted" => Some(RunStatus::Aborted),
+            "excluded" => Some(RunStatus::Excluded),
+            other => {
+                problems.push(table.cell_error(row, status, format!("{other:?} is not a status: use ok, aborted or excluded")));
+                None
+            }
+        };
+        let load = |column: Option<usize>, problems: &mut Problems| column.and_then(|c| table.optional_number(row, c, problems));
+        let load1_before = load(load_before, problems);
+        let load1_after = load(load_after, problems);
+        let mut values = Vec::with_capacity(factor_columns.len());
+        for (name, column) in &factor_columns {
+            let value = row.cells[*column].trim().to_string();
+            if value.is_empty() {
+                problems.push(table.cell_error(row, *column, format!("is empty: every run needs a level of the factor `{name}`")));
+                ok = false;
+            }
+            values.push(value);
+        }
+        if let (true, Some(rep), Some(run_status)) = (ok, rep, run_status) {
+            raw_runs.push((id, values, rep, started_at, run_status, note.map(|c| row.cells[c].trim().to_string()).unwrap_or_default(), load1_before, load1_after, row.place));
+        }
+    }
+
+    let factors: Vec<Factor> = factor_columns
+        .iter()
+        .enumerate()
+        .map(|(f, (name, _))| build_factor(name, raw_runs.iter().map(|r| r.1[f].as_str()), manifest))
+        .collect();
+    let runs = raw_runs
+        .into_iter()
+        .map(|(run_id, values, repetition, started_at_utc, status, note, load1_before, load1_after, line)| {
+            let levels = values
+                .iter()
+                .zip(&factors)
+                .map(|(value, factor)| factor.levels.iter().position(|l| &l.value == value).expect("every seen level is listed"))
+                .collect();
+            Run { run_id, levels, repetition, started_at_utc, status, note, load1_before, load1_after, line }
+        })
+        .collect();
+    (factors, runs)
+}
+
+fn build_factor<'a>(name: &str, values: impl Iterator<Item = &'a str>, manifest: &Manifest) -> Factor {
+    let seen: BTreeSet<&str> = values.collect();
+    let spec = manifest.factors.iter().find(|f| f.name == name);
+    let numeric = !seen.is_empty() && seen.iter().all(|v| parse_f64(v.as_bytes()).is_some_and(f64::is_finite));
+    let mut levels: Vec<Level> = Vec::new();
+    if let Some(spec) = spec {
+        for level in &spec.levels {
+            if seen.contains(level.value.as_str()) {
+                let label = level.label.clone().unwrap_or_else(|| Text::Plain(level.value.clone()));
+                levels.push(Level { value: level.value.clone(), label });
+            }
+        }
+    }
+    let mut rest: Vec<&str> = seen.iter().copied().filter(|v| !levels.iter().any(|l| l.value == *v)).collect();
+    if numeric {
+        rest.sort_by(|a, b| {
+            let a = parse_f64(a.as_bytes()).unwrap_or(0.0);
+            let b = parse_f64(b.as_bytes()).unwrap_or(0.0);
+            a.total_cmp(&b)
+        });
+    }
+    levels.extend(rest.into_iter().map(|v| Level { value: v.to_string(), label: Text::Plain(v.to_string()) }));
+    let label = spec.and_then(|s| s.label.clone()).unwrap_or_else(|| Text::Plain(name.to_string()));
+    Factor { name: name.to_string(), label, levels, numeric }
+}
+
+/// `YYYY-MM-DDTHH:MM:SS[.fraction](Z|+HH:MM|-HH:MM)`, with `t`/space accepted for `T`.
+pub fn is_rfc3339(text: &str) -> bool {
+    let b = text.as_bytes();
+    let digits = |range: std::ops::Range<usize>| b.get(range).is_some_and(|s| s.iter().all(u8::is_ascii_digit));
+    if b.len() < 20 || !digits(0..4) || b[4] != b'-' || !digits(5..7) || b[7] != b'-' || !digits(8..10) {
+        return false;
+    }
+    if !matches!(b[10], b'T' | b't' | b' ') || !digits(11..13) || b[13] != b':' || !digits(14..16) || b[16] != b':' || !digits(17..19) {
+        return false;
+    }
+    let month = (b[5] - b'0') * 10 + (b[6] - b'0');
+    let day = (b[8] - b'0') * 10 + (b[9] - b'0');
+    if !(1..=12).contains(&month) || !(1..=31).contains(&day) {
+        return false;
+    }
+    let mut i = 19;
+    if b[i] == b'.' {
+        i += 1;
+        let start = i;
+        while i < b.len() && b[i].is_ascii_digit() {
+            i += 1;
+        }
+        if i == start {
+            return false;
+        }
+    }
+    match &b[i..] {
+        [b'Z' | b'z'] => true,
+        [b'+' | b'-', h1, h2, b':', m1, m2] => [h1, h2, m1, m2].iter().all(|d| d.is_ascii_digit()),
+        _ => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(csv: &str, manifest: &Manifest) -> (Vec<Factor>, Vec<Run>, Vec<String>) {
+        let mut problems = Problems::default();
+        let table = TextTable::parse_csv("runs.csv", csv.as_bytes(), &mut problems).unwrap();
+        let (factors, runs) = parse_runs(&table, manifest, &mut problems);
+        (factors, runs, problems.errors().iter().map(ToString::to_string).collect())
+    }
+
+    const HEAD: &str = "run_id,route,downloads,repetition,started_at_utc,status,note\n";
+
+    #[test]
+    fn factors_are_the_unreserved_columns_with_numeric_levels_sorted_numerically() {
+        let csv = format!("{HEAD}a,direct,10,1,2026-11-30T01:00:00Z,ok,\nb,nginx,2,1,2026-11-30T01:00:10Z,ok,\nc,direct,0,1,2026-11-30T01:00:20.5+09:00,excluded,host busy\n");
+        let (factors, runs, problems) = parse(&csv, &Manifest::default());
+        assert!(problems.is_empty(), "{problems:?}");
+        assert_eq!(factors.iter().map(|f| f.name.as_str()).collect::<Vec<_>>(), vec!["route", "downloads"]);
+        assert!(factors[1].numeric);
+        let levels: Vec<&str> = factors[1].levels.iter().map(|l| l.value.as_str()).collect();
+        assert_eq!(levels, vec!["0", "2", "10"]);
+        assert_eq!(runs[2].status, RunStatus::Excluded);
+        assert_eq!(runs[2].note, "host busy");
+        assert_eq!(runs[0].levels, vec![0, 2]);
+    }
+
+    #[test]
+    fn manifest_level_order_comes_first() {
+        let manifest = Manifest::parse("[[factors]]\nname = \"route\"\nlevels = [{ value = \"nginx\" }, { value = \"absent\" }]\n").unwrap();
+        let csv = format!("{HEAD}a,direct,0,1,2026-11-30T01:00:00Z,ok,\nb,nginx,0,1,2026-11-30T01:00:00Z,ok,\n");
+        let (factors, _, problems) = parse(&csv, &manifest);
+        assert!(problems.is_empty(), "{problems:?}");
+        assert_eq!(factors.len(), 1, "the manifest lists the factors");
+        let levels: Vec<&str> = factors[0].levels.iter().map(|l| l.value.as_str()).collect();
+        assert_eq!(levels, vec!["nginx", "direct"]);
+    }
+
+    #[test]
+    fn rejects_duplicate_ids_unknown_status_and_bad_times() {
+        let csv = format!("{HEAD}a,direct,0,1,2026-11-30T01:00:00Z,ok,\na,direct,0,2,2026-11-30T01:00:00Z,ok,\nb,direct,0,1,yesterday,done,\n");
+        let (_, _, problems) = parse(&csv, &Manifest::default());
+        assert_eq!(
+            problems,
+            vec![
+                "runs.csv:3:1: run_id: run_id \"a\" appears twice (first on line 2)",
+                "runs.csv:4:5: started_at_utc: \"yesterday\" is not an RFC 3339 time (e.g. 2026-11-30T04:05:06Z)",
+                "runs.csv:4:6: status: \"done\" is not a status: use ok, aborted or excluded",
+            ]
+        );
+    }
+
+    #[test]
+    fn rfc3339_accepts_offsets_and_fractions() {
+        assert!(is_rfc3339("2026-11-30T04:05:06Z"));
+        assert!(is_rfc3339("2026-11-30T04:05:06.123456+09:00"));
+        assert!(!is_rfc3339("2026-13-30T04:05:06Z"));
+        assert!(!is_rfc3339("2026-11-30"));
+    }
+}

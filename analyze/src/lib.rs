@@ -1,0 +1,14 @@
+//! analyze: from a folder of raw latency measurements to a checked, publishable report.
+//!
+//! Data flows one way: CLI → [`dataset::load`] (ingest and validation) → [`stats::build`] (one
+//! [`report::Report`]) → [`render`] (pure functions to files) → [`output`] (one atomic writer).
+
+pub mod cli;
+pub mod cmd;
+pub mod dataset;
+pub mod output;
+pub mod render;
+pub mod report;
+pub mod stats;
+
+pub use report::Report;

@@ -1,0 +1,172 @@
+//! The author's article (`article.md`, `article.ja.md`): Markdown whose tera expressions cite
+//! computed results by name, e.g. `{{ conditions["route=direct,downloads=2,worker=sync"].p95.median }}`.
+//! Every value is a pre-formatted string; a name that does not exist is an error naming the file
+//! and line, never an empty string. The names are documented in report-templates/README.md.
+
+use super::format;
+use super::view::Context;
+use crate::report::Report;
+use crate::stats::summary::Spread;
+use serde_json::{json, Map, Value};
+
+/// The article could not be rendered.
+#[derive(Debug, thiserror::Error)]
+#[error("{file}:{line}: {message}")]
+pub struct ArticleError {
+    pub file: String,
+    pub line: usize,
+    pub message: String,
+}
+
+fn spread(spread: Option<Spread>, text: fn(f64) -> String) -> Value {
+    match spread {
+        None => Value::Null,
+        Some(s) => json!({
+            "median": text(s.median),
+            "min": text(s.min),
+            "max": text(s.max),
+            "range": format!("{}–{}", text(s.min), text(s.max)),
+            "n": s.n.to_string(),
+        }),
+    }
+}
+
+fn mib(value: f64) -> String {
+    format::mib(value)
+}
+
+/// The names an article may cite, for one language.
+pub fn names(context: &Context) -> Value {
+    let report: &Report = context.report;
+    let mut conditions = Map::new();
+    for condition in &report.conditions {
+        conditions.insert(
+            condition.id.clone(),
+            json!({
+                "label": context.condition_label(condition),
+                "p95": spread(condition.p95_ms, format::ms),
+                "headline": spread(condition.headline_ms, format::ms),
+                "write_s": spread(condition.write_s, format::seconds),
+                "complete_s": spread(condition.complete_s, format::seconds),
+                "tempfile_peak_mib": spread(condition.tempfile_peak_bytes, mib),
+                "runs": condition.runs.len().to_string(),
+                "representative_run": condition.representative_run.clone().unwrap_or_default(),
+            }),
+        );
+    }
+    let mut runs = Map::new();
+    for run in &report.runs {
+        let ms = |v: Option<f64>| v.map(format::ms).map_or(Value::Null, Value::String);
+        runs.insert(
+            run.run_id.clone(),
+            json!({
+                "p95": ms(run.p95_ms),
+                "headline": ms(run.headline_ms),
+                "rank": run.headline_rank.map(|r| context.rank_text(r, run.ok_responses)),
+                "rank_number": run.headline_rank.map(format::count),
+                "n": format::count(run.ok_responses),
+                "requests": format::count(run.requests),
+                "errors": format::count(run.errors),
+                "max_lag_ms": ms(run.max_lag_ms),
+                "write_s_median": run.write_s_median.map(format::seconds),
+                "complete_s_median": run.complete_s_median.map(format::seconds),
+                "tempfile_peak_mib": run.tempfile_peak_bytes.map(|b| format::mib(b as f64)),
+                "status": run.status.as_str(),
+            }),
+        );
+    }
+    let i = &report.integrity;
+    json!({
+        "p": context.p_label,
+        "dataset": { "title": report.dataset.title.get(context.lang), "measured": report.dataset.measured },
+        "conditions": conditions,
+        "runs": runs,
+        "integrity": {
+            "runs": format::count(i.runs),
+            "ok_runs": format::count(i.runs_by_status.get("ok").copied().unwrap_or(0)),
+            "requests": format::count(i.requests),
+            "ok_responses": format::count(i.ok_responses),
+            "errors": format::count(i.errors),
+            "non_2xx": format::count(i.non_2xx),
+            "no_response": format::count(i.no_response),
+            "large_responses": format::count(i.large_responses),
+            "incomplete_large_responses": format::count(i.incomplete_large_responses),
+            "max_lag_ms": i.max_lag_ms.map(format::ms),
+        },
+        "variance": {
+            "widest_condition": report.variance.widest_condition,
+        },
+    })
+}
+
+/// Renders the article's names into Markdown.
+pub fn render_markdown(file: &str, source: &str, names: &Value) -> Result<String, ArticleError> {
+    let context = tera::Context::from_value(names.clone()).expect("names are an object");
+    match tera::Tera::one_off(source, &context, false) {
+        Ok(text) => Ok(text),
+        Err(error) => Err(locate(file, source, &context, &error)),
+    }
+}
+
+/// Finds the first line whose expressions fail alone; else reports the template's own message.
+fn locate(file: &str, source: &str, context: &tera::Context, error: &tera::Error) -> ArticleError {
+    let mut message = error.to_string();
+    let mut source_error: Option<&(dyn std::error::Error + 'static)> = std::error::Error::source(error);
+    while let Some(inner) = source_error {
+        message = inner.to_string();
+        source_error = inner.source();
+    }
+    for (index, line) in source.lines().enumerate() {
+        if !line.contains("{{") || line.contains("{%") {
+            continue;
+        }
+        if let Err(line_error) = tera::Tera::one_off(line, context, false) {
+            let mut detail = line_error.to_string();
+            let mut inner = std::error::Error::source(&line_error);
+            while let Some(e) = inner {
+                detail = e.to_string();
+                inner = e.source();
+            }
+            return ArticleError { file: file.to_string(), line: index + 1, message: format!("{detail} (see report-templates/README.md for the names)") };
+        }
+    }
+    ArticleError { file: file.to_string(), line: 1, message }
+}
+
+/// Markdown to HTML, with the author's raw HTML shown as text: dataset text is always escaped.
+pub fn markdown_to_html(markdown: &str) -> String {
+    use pulldown_cmark::{Event, Options, Parser};
+    let parser = Parser::new_ext(markdown, Options::ENABLE_TABLES).map(|event| match event {
+        Event::Html(html) | Event::InlineHtml(html) => Event::Text(html),
+        other => other,
+    });
+    let mut html = String::new();
+    pulldown_cmark::html::push_html(&mut html, parser);
+    html
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_unknown_name_is_an_error_with_its_line() {
+        let names = json!({ "runs": { "r1": { "p95": "1.57" } } });
+        let error = render_markdown("article.md", "Intro.\n\nThe p95 was {{ runs.r1.p95 }} ms.\nAnd {{ runs.r9.p95 }}.\n", &names).unwrap_err();
+        assert_eq!((error.file.as_str(), error.line), ("article.md", 4));
+    }
+
+    #[test]
+    fn known_names_render() {
+        let names = json!({ "runs": { "r1": { "p95": "1.57" } } });
+        let text = render_markdown("article.md", "p95 = {{ runs.r1.p95 }} ms", &names).unwrap();
+        assert_eq!(text, "p95 = 1.57 ms");
+    }
+
+    #[test]
+    fn raw_html_in_an_article_is_escaped() {
+        let html = markdown_to_html("Hi <script>alert(1)</script>\n\n| a | b |\n|---|---|\n| 1 | 2 |\n");
+        assert!(html.contains("&lt;script&gt;"), "{html}");
+        assert!(html.contains("<table>"), "{html}");
+    }
+}

@@ -1,0 +1,103 @@
+//! Number formatting for every output: the one place that decides digits and separators.
+
+/// Milliseconds with two decimals and thousands separators: `5,945.11`.
+pub fn ms(value: f64) -> String {
+    grouped(value, 2)
+}
+
+/// Seconds with three decimals: `6.562`.
+pub fn seconds(value: f64) -> String {
+    grouped(value, 3)
+}
+
+/// A count with thousands separators: `2,160`.
+pub fn count(value: u64) -> String {
+    grouped(value as f64, 0)
+}
+
+/// Bytes as MiB with one decimal: `25.2`.
+pub fn mib(bytes: f64) -> String {
+    grouped(bytes / 1_048_576.0, 1)
+}
+
+/// A ratio with two decimals and a multiplication sign: `1.73×`.
+pub fn ratio(value: f64) -> String {
+    format!("{}×", grouped(value, 2))
+}
+
+/// A fraction as a percentage with one decimal: `72.2%`.
+pub fn percent(fraction: f64) -> String {
+    format!("{}%", grouped(fraction * 100.0, 1))
+}
+
+/// A plain number with the given decimals, for CPU % and load averages.
+pub fn decimal(value: f64, decimals: usize) -> String {
+    grouped(value, decimals)
+}
+
+/// English ordinal: 1st, 2nd, 3rd, 69th, 111th.
+pub fn ordinal_en(n: u64) -> String {
+    let suffix = match (n % 10, n % 100) {
+        (_, 11..=13) => "th",
+        (1, _) => "st",
+        (2, _) => "nd",
+        (3, _) => "rd",
+        _ => "th",
+    };
+    format!("{}{suffix}", count(n))
+}
+
+fn grouped(value: f64, decimals: usize) -> String {
+    if !value.is_finite() {
+        return value.to_string();
+    }
+    let text = format!("{:.*}", decimals, value.abs());
+    let (whole, fraction) = match text.split_once('.') {
+        Some((w, f)) => (w, Some(f)),
+        None => (text.as_str(), None),
+    };
+    let mut out = String::with_capacity(text.len() + whole.len() / 3 + 1);
+    // "-0.00" reads as a sign error: only non-zero results keep the sign.
+    if value < 0.0 && text.chars().any(|c| c.is_ascii_digit() && c != '0') {
+        out.push('-');
+    }
+    for (i, digit) in whole.chars().enumerate() {
+        if i > 0 && (whole.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(digit);
+    }
+    if let Some(fraction) = fraction {
+        out.push('.');
+        out.push_str(fraction);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn formats_like_the_study_tables() {
+        assert_eq!(ms(5945.11), "5,945.11");
+        assert_eq!(ms(1.57), "1.57");
+        assert_eq!(ms(1234567.891), "1,234,567.89");
+        assert_eq!(seconds(6.5621), "6.562");
+        assert_eq!(count(2160), "2,160");
+        assert_eq!(count(0), "0");
+        assert_eq!(mib(26_424_115.0), "25.2");
+        assert_eq!(ms(-0.001), "0.00");
+        assert_eq!(ms(-12.5), "-12.50");
+        assert_eq!(percent(0.7222), "72.2%");
+    }
+
+    #[test]
+    fn ordinals() {
+        assert_eq!(ordinal_en(69), "69th");
+        assert_eq!(ordinal_en(1), "1st");
+        assert_eq!(ordinal_en(22), "22nd");
+        assert_eq!(ordinal_en(113), "113th");
+        assert_eq!(ordinal_en(1003), "1,003rd");
+    }
+}

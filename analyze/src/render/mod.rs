@@ -1,0 +1,130 @@
+//! Renderers: pure functions from a [`Report`] to files (relative path and bytes). They format
+//! and lay out; they never compute a statistic. One writer (`crate::output`) puts files on disk.
+
+pub mod article;
+pub mod charts;
+pub mod format;
+pub mod i18n;
+pub mod paths;
+pub mod site;
+pub mod tables;
+pub mod view;
+
+use crate::dataset::Lang;
+use crate::report::Report;
+use std::collections::BTreeMap;
+use view::Context;
+
+/// A rendered file: path relative to the output folder, and its bytes.
+pub type Files = BTreeMap<String, Vec<u8>>;
+
+const CSS: &str = include_str!("../../../report-templates/style.css");
+
+/// Rendering failed: a template bug, or the author's article names something that does not exist.
+#[derive(Debug, thiserror::Error)]
+pub enum RenderError {
+    #[error(transparent)]
+    Article(#[from] article::ArticleError),
+    #[error("template {name}: {message}")]
+    Template { name: String, message: String },
+}
+
+/// The templates, compiled into the binary so it renders the same from any folder.
+fn templates() -> tera::Tera {
+    let mut tera = tera::Tera::default();
+    tera.add_raw_templates(vec![
+        ("macros.html", include_str!("../../../report-templates/macros.html")),
+        ("macros.md", include_str!("../../../report-templates/macros.md")),
+        ("report.html", include_str!("../../../report-templates/report.html")),
+        ("variance.html", include_str!("../../../report-templates/variance.html")),
+        ("run.html", include_str!("../../../report-templates/run.html")),
+        ("report.md", include_str!("../../../report-templates/report.md")),
+        ("index.html", include_str!("../../../report-templates/index.html")),
+    ])
+    .expect("the bundled templates parse");
+    tera.register_filter("md", markdown_escape);
+    tera
+}
+
+/// Escapes text for Markdown (tables included): HTML-significant characters become entities and
+/// Markdown punctuation is backslash-escaped.
+fn markdown_escape(value: &tera::Value, _: &std::collections::HashMap<String, tera::Value>) -> tera::Result<tera::Value> {
+    let text = match value {
+        tera::Value::String(s) => s.clone(),
+        other => other.to_string(),
+    };
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '|' | '\\' | '*' | '_' | '[' | ']' | '`' | '#' => {
+                out.push('\\');
+                out.push(c);
+            }
+            '\n' | '\r' => out.push(' '),
+            c => out.push(c),
+        }
+    }
+    Ok(tera::Value::String(out))
+}
+
+fn render(tera: &tera::Tera, name: &str, page: &impl serde::Serialize) -> Result<Vec<u8>, RenderError> {
+    let mut context = tera::Context::new();
+    context.insert("page", page);
+    context.insert("css", CSS);
+    tera.render(name, &context).map(String::into_bytes).map_err(|error| {
+        let mut message = error.to_string();
+        let mut inner = std::error::Error::source(&error);
+        while let Some(e) = inner {
+            message = format!("{message}: {e}");
+            inner = e.source();
+        }
+        RenderError::Template { name: name.to_string(), message }
+    })
+}
+
+/// Every file of one report in one language: pages, Markdown twin, figures, JSON and CSV.
+/// `articles` maps a language to (file name, Markdown source).
+pub fn report_files(report: &Report, lang: Lang, articles: &BTreeMap<Lang, (String, String)>, in_site: bool) -> Result<Files, RenderError> {
+    let tera = templates();
+    let context = Context::new(report, lang, in_site);
+    let mut files = Files::new();
+
+    let (article_html, article_md) = match articles.get(&lang) {
+        Some((file, source)) => {
+            let markdown = article::render_markdown(file, source, &article::names(&context))?;
+            (Some(article::markdown_to_html(&markdown)), Some(markdown))
+        }
+        None => (None, None),
+    };
+    files.insert("index.html".into(), render(&tera, "report.html", &context.report_page(article_html))?);
+    files.insert("report.md".into(), render(&tera, "report.md", &context.report_page(article_md))?);
+    files.insert("variance.html".into(), render(&tera, "variance.html", &context.variance_page())?);
+    for run in 0..report.runs.len() {
+        files.insert(paths::run_page(&context.slugs[run]), render(&tera, "run.html", &context.run_page(run))?);
+    }
+    files.insert("summary.json".into(), tables::summary_json(report).into_bytes());
+    files.insert("runs.csv".into(), tables::runs_csv(report).into_bytes());
+    files.insert("conditions.csv".into(), tables::conditions_csv(report).into_bytes());
+
+    files.insert(paths::HEADLINE_FIGURE.into(), charts::headline_by_condition(report, lang).into_bytes());
+    if let Some(svg) = charts::write_vs_completion(report, lang) {
+        files.insert(paths::LARGE_FIGURE.into(), svg.into_bytes());
+    }
+    if let Some(svg) = charts::tempfiles_over_time(report, &context.tempfile_runs(), lang) {
+        files.insert(paths::TEMPFILE_FIGURE.into(), svg.into_bytes());
+    }
+    for run in 0..report.runs.len() {
+        let slug = &context.slugs[run];
+        if report.runs[run].ok_responses > 0 {
+            files.insert(paths::time_series_figure(slug), charts::latency_over_time(report, run, lang).into_bytes());
+            files.insert(paths::ecdf_figure(slug), charts::ecdf(report, run, lang).into_bytes());
+        }
+        if let Some(svg) = charts::resources_over_time(report, run, lang) {
+            files.insert(paths::resources_figure(slug), svg.into_bytes());
+        }
+    }
+    Ok(files)
+}

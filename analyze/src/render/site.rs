@@ -1,0 +1,67 @@
+//! The publishable site: every dataset's report in both languages under `<dataset>/<lang>/`,
+//! and an index page that lists them with their headline table.
+
+use super::view::{Context, Table};
+use super::{render, report_files, templates, Files, RenderError};
+use crate::dataset::Lang;
+use crate::report::Report;
+use serde::Serialize;
+use std::collections::BTreeMap;
+
+/// One dataset's entry on the index page.
+#[derive(Debug, Serialize)]
+struct Entry {
+    name: String,
+    title: String,
+    other_titles: Vec<String>,
+    measured: Option<String>,
+    runs: String,
+    links: Vec<(String, String)>,
+    headline: Table,
+}
+
+#[derive(Debug, Serialize)]
+struct IndexPage {
+    lang: &'static str,
+    t: &'static super::i18n::Strings,
+    entries: Vec<Entry>,
+}
+
+/// A dataset ready to publish: its report and its articles.
+pub struct Published<'a> {
+    pub report: &'a Report,
+    pub articles: &'a BTreeMap<Lang, (String, String)>,
+}
+
+/// Every file of the site.
+pub fn site_files(datasets: &[Published]) -> Result<Files, RenderError> {
+    let mut files = Files::new();
+    let mut entries = Vec::new();
+    for dataset in datasets {
+        let name = &dataset.report.dataset.name;
+        for lang in Lang::ALL {
+            for (path, bytes) in report_files(dataset.report, lang, dataset.articles, true)? {
+                files.insert(format!("{name}/{}/{path}", lang.code()), bytes);
+            }
+        }
+        let context = Context::new(dataset.report, Lang::En, true);
+        let title = dataset.report.dataset.title.get(Lang::En).to_string();
+        let ja = dataset.report.dataset.title.get(Lang::Ja).to_string();
+        entries.push(Entry {
+            name: name.clone(),
+            other_titles: if ja != title { vec![ja] } else { Vec::new() },
+            title,
+            measured: dataset.report.dataset.measured.clone(),
+            runs: super::format::count(dataset.report.integrity.runs),
+            links: Lang::ALL.iter().map(|l| (super::i18n::strings(*l).lang_name.to_string(), format!("{name}/{}/index.html", l.code()))).collect(),
+            headline: context.headline_table(&format!("{name}/en/")),
+        });
+    }
+    // The variance link in the headline table points at the dataset's own folder.
+    for entry in &mut entries {
+        entry.headline.id = format!("headline-{}", entry.name);
+    }
+    let page = IndexPage { lang: "en", t: super::i18n::strings(Lang::En), entries };
+    files.insert("index.html".into(), render(&templates(), "index.html", &page)?);
+    Ok(files)
+}

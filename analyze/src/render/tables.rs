@@ -1,0 +1,97 @@
+//! The machine-readable exports: summary.json and the per-run and per-condition CSV tables.
+
+use crate::report::Report;
+use crate::stats::summary::Spread;
+
+/// summary.json: the whole report but the chart points, pretty-printed, ending in a newline.
+pub fn summary_json(report: &Report) -> String {
+    let mut text = serde_json::to_string_pretty(report).expect("a report always serializes");
+    text.push('\n');
+    text
+}
+
+fn csv_field(text: &str) -> String {
+    if text.contains([',', '"', '\n', '\r']) {
+        format!("\"{}\"", text.replace('"', "\"\""))
+    } else {
+        text.to_string()
+    }
+}
+
+fn number(value: Option<f64>) -> String {
+    value.map(|v| v.to_string()).unwrap_or_default()
+}
+
+fn line(fields: Vec<String>) -> String {
+    let mut line = fields.iter().map(|f| csv_field(f)).collect::<Vec<_>>().join(",");
+    line.push('\n');
+    line
+}
+
+/// One row per run, every statistic of the run, numbers unrounded.
+pub fn runs_csv(report: &Report) -> String {
+    let percentile_keys: Vec<String> = report.runs.iter().flat_map(|r| r.percentiles_ms.keys().cloned()).collect::<std::collections::BTreeSet<_>>().into_iter().collect();
+    let mut header = vec!["run_id".to_string(), "condition".to_string()];
+    header.extend(report.factors.iter().map(|f| f.name.clone()));
+    header.extend(["repetition", "status", "note", "requests", "ok_responses", "errors", "non_2xx", "no_response", "p95_ms", "p95_rank", "headline_ms", "headline_rank"].map(String::from));
+    header.extend(percentile_keys.iter().map(|k| format!("p{k}_ms")));
+    header.extend(["max_lag_ms", "large_responses", "incomplete_large_responses", "write_s_median", "complete_s_median", "tempfile_peak_bytes"].map(String::from));
+    let mut out = line(header);
+    for run in &report.runs {
+        let mut fields = vec![run.run_id.clone(), report.conditions[run.condition].id.clone()];
+        fields.extend(report.factors.iter().map(|f| run.factors.get(&f.name).cloned().unwrap_or_default()));
+        fields.extend([
+            run.repetition.to_string(),
+            run.status.as_str().to_string(),
+            run.note.clone(),
+            run.requests.to_string(),
+            run.ok_responses.to_string(),
+            run.errors.to_string(),
+            run.non_2xx.to_string(),
+            run.no_response.to_string(),
+            number(run.p95_ms),
+            run.p95_rank.map(|r| r.to_string()).unwrap_or_default(),
+            number(run.headline_ms),
+            run.headline_rank.map(|r| r.to_string()).unwrap_or_default(),
+        ]);
+        fields.extend(percentile_keys.iter().map(|k| number(run.percentiles_ms.get(k).copied())));
+        fields.extend([
+            number(run.max_lag_ms),
+            run.large_responses.to_string(),
+            run.incomplete_large_responses.to_string(),
+            number(run.write_s_median),
+            number(run.complete_s_median),
+            run.tempfile_peak_bytes.map(|b| b.to_string()).unwrap_or_default(),
+        ]);
+        out.push_str(&line(fields));
+    }
+    out
+}
+
+/// One row per condition: its runs and each summary as median, min, max.
+pub fn conditions_csv(report: &Report) -> String {
+    let spreads = ["headline_ms", "p95_ms", "write_s", "complete_s", "tempfile_peak_bytes"];
+    let mut header = vec!["condition".to_string()];
+    header.extend(report.factors.iter().map(|f| f.name.clone()));
+    header.extend(["ok_runs", "run_ids", "left_out_runs", "representative_run"].map(String::from));
+    for name in spreads {
+        header.extend(["median", "min", "max"].map(|s| format!("{name}_{s}")));
+    }
+    let mut out = line(header);
+    for condition in &report.conditions {
+        let mut fields = vec![condition.id.clone()];
+        fields.extend(report.factors.iter().map(|f| condition.factors.get(&f.name).cloned().unwrap_or_default()));
+        fields.extend([
+            condition.runs.len().to_string(),
+            condition.runs.join(" "),
+            condition.left_out_runs.join(" "),
+            condition.representative_run.clone().unwrap_or_default(),
+        ]);
+        let all: [Option<Spread>; 5] = [condition.headline_ms, condition.p95_ms, condition.write_s, condition.complete_s, condition.tempfile_peak_bytes];
+        for spread in all {
+            fields.extend([number(spread.map(|s| s.median)), number(spread.map(|s| s.min)), number(spread.map(|s| s.max))]);
+        }
+        out.push_str(&line(fields));
+    }
+    out
+}

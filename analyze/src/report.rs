@@ -1,0 +1,206 @@
+//! The results: one plain struct computed once from a dataset, from which every output (JSON,
+//! CSV, Markdown, HTML, SVG) is rendered. Nothing downstream computes a statistic.
+//!
+//! Units are in the field names (`_ms`, `_s`, `_bytes`). Maps are `BTreeMap` so JSON key order
+//! is stable. Fields under [`Figures`] are chart inputs (downsampled points) and are not
+//! written to summary.json.
+
+use crate::dataset::{Lang, RunStatus, Text};
+use crate::stats::percentile::Percentile;
+use crate::stats::summary::Spread;
+use serde::Serialize;
+use std::collections::BTreeMap;
+
+pub type Millis = f64;
+pub type Seconds = f64;
+
+/// Version of the summary.json layout; bumped when a field changes meaning.
+pub const SCHEMA_VERSION: u32 = 1;
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Report {
+    pub schema_version: u32,
+    pub dataset: DatasetInfo,
+    /// The headline percentile (95 unless dataset.toml says otherwise).
+    pub percentile: Percentile,
+    pub factors: Vec<FactorInfo>,
+    pub layout: Layout,
+    pub runs: Vec<RunResult>,
+    pub conditions: Vec<ConditionResult>,
+    pub integrity: Integrity,
+    pub variance: crate::stats::variance::VarianceReview,
+    #[serde(skip)]
+    pub figures: Figures,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct DatasetInfo {
+    /// The folder name.
+    pub name: String,
+    pub title: Text,
+    pub description: Option<Text>,
+    pub default_lang: Lang,
+    /// As dataset.toml says, else the date of the earliest run.
+    pub measured: Option<String>,
+    pub environment: BTreeMap<String, String>,
+    pub large_response_bytes: Option<u64>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct FactorInfo {
+    pub name: String,
+    pub label: Text,
+    pub levels: Vec<LevelInfo>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct LevelInfo {
+    pub value: String,
+    pub label: Text,
+}
+
+/// How conditions are arranged in tables and charts: the x factor's levels are columns, each
+/// combination of the other factors is a row (a series in the charts).
+#[derive(Debug, Clone, Serialize)]
+pub struct Layout {
+    /// Index into `factors`; `None` when the dataset has no factor.
+    pub x_factor: Option<usize>,
+    pub series_factors: Vec<usize>,
+    /// One row per series, in display order.
+    pub rows: Vec<LayoutRow>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct LayoutRow {
+    /// Per series factor, the level index.
+    pub levels: Vec<usize>,
+    /// Per x level (same order as the x factor's levels): the condition index, if any run has it.
+    pub cells: Vec<Option<usize>>,
+}
+
+/// The statistics of one run.
+#[derive(Debug, Clone, Serialize)]
+pub struct RunResult {
+    pub run_id: String,
+    /// Index into `conditions`.
+    pub condition: usize,
+    /// Factor name to level, as text.
+    pub factors: BTreeMap<String, String>,
+    pub repetition: i64,
+    pub status: RunStatus,
+    pub note: String,
+    pub started_at_utc: String,
+    pub requests: u64,
+    /// 2xx responses: the values the percentiles rank.
+    pub ok_responses: u64,
+    /// Requests without a 2xx response (non-2xx plus no response).
+    pub errors: u64,
+    pub non_2xx: u64,
+    pub no_response: u64,
+    /// Count per HTTP status ("0" = no response).
+    pub statuses: BTreeMap<String, u64>,
+    /// The p95 (always the 95th percentile, whatever the headline).
+    pub p95_ms: Option<Millis>,
+    pub p95_rank: Option<u64>,
+    /// The headline percentile's value and rank.
+    pub headline_ms: Option<Millis>,
+    pub headline_rank: Option<u64>,
+    /// p50, p90, p95, p99, p99.9 and the headline, keyed "50", "99.9", ...
+    pub percentiles_ms: BTreeMap<String, Millis>,
+    pub percentile_ranks: BTreeMap<String, u64>,
+    pub max_lag_ms: Option<Millis>,
+    pub large_responses: u64,
+    pub incomplete_large_responses: u64,
+    pub write_s_median: Option<Seconds>,
+    pub complete_s_median: Option<Seconds>,
+    pub tempfile_peak_bytes: Option<u64>,
+    pub resources: Vec<ProcessUsage>,
+    pub load1_before: Option<f64>,
+    pub load1_after: Option<f64>,
+}
+
+/// One process group's use over a run.
+#[derive(Debug, Clone, Serialize)]
+pub struct ProcessUsage {
+    pub process: String,
+    /// (last cpu_s - first cpu_s) / (last t - first t), summed over the group's pids, in % of one core.
+    pub avg_cpu_percent: Option<f64>,
+    /// The largest sum of the group's RSS at one sample time.
+    pub peak_rss_bytes: u64,
+}
+
+/// The summary of one combination of factor levels.
+#[derive(Debug, Clone, Serialize)]
+pub struct ConditionResult {
+    /// `factor=level` pairs joined by `,`, in factor order: a stable name for links and CSV.
+    pub id: String,
+    pub factors: BTreeMap<String, String>,
+    /// Per factor, the level index.
+    #[serde(skip)]
+    pub levels: Vec<usize>,
+    /// The ok runs that enter the statistics, in runs.csv order.
+    pub runs: Vec<String>,
+    /// Runs of this condition left out, with their status.
+    pub left_out_runs: Vec<String>,
+    pub p95_ms: Option<Spread>,
+    pub headline_ms: Option<Spread>,
+    /// The run whose headline value is the median (lower middle for an even count).
+    pub representative_run: Option<String>,
+    pub write_s: Option<Spread>,
+    pub complete_s: Option<Spread>,
+    pub tempfile_peak_bytes: Option<Spread>,
+}
+
+/// What was measured and what went wrong, over the whole dataset.
+#[derive(Debug, Clone, Serialize)]
+pub struct Integrity {
+    pub runs: u64,
+    pub runs_by_status: BTreeMap<String, u64>,
+    pub requests: u64,
+    pub ok_responses: u64,
+    pub non_2xx: u64,
+    pub no_response: u64,
+    pub errors: u64,
+    pub large_responses: u64,
+    pub incomplete_large_responses: u64,
+    pub expected_large_response_bytes: Option<u64>,
+    pub max_lag_ms: Option<Millis>,
+    pub max_lag_run: Option<String>,
+}
+
+/// Chart inputs, already reduced to what is drawn.
+#[derive(Debug, Clone, Default)]
+pub struct Figures {
+    /// Per run: latency over time.
+    pub time_series: Vec<PointSeries>,
+    /// Per run: the sorted latencies as an ECDF.
+    pub ecdf: Vec<PointSeries>,
+    /// Per run: every large response as (write_s, client_complete_s).
+    pub large_responses: Vec<Vec<(Seconds, Option<Seconds>)>>,
+    /// Per run: temp-file logical bytes over time, (t_s, bytes).
+    pub tempfiles: Vec<Vec<(Seconds, f64)>>,
+    /// Per run: per process group, (t_s, cpu % of one core since the previous sample, rss bytes).
+    pub resources: Vec<Vec<ProcessSeries>>,
+}
+
+/// Points to draw, and how many the full data had.
+#[derive(Debug, Clone, Default)]
+pub struct PointSeries {
+    /// (x, y) pairs: for time series (seconds since the run's start, latency ms); for an ECDF
+    /// (latency ms, cumulative fraction).
+    pub points: Vec<(f64, f64)>,
+    /// Points in the data.
+    pub total: u64,
+}
+
+impl PointSeries {
+    pub fn reduced(&self) -> bool {
+        (self.points.len() as u64) < self.total
+    }
+}
+
+#[derive(Debug, Clone)]
+pub struct ProcessSeries {
+    pub process: String,
+    pub points: Vec<(Seconds, Option<f64>, f64)>,
+}

@@ -1,0 +1,342 @@
+//! From a validated [`Dataset`] to the [`Report`]: every number the outputs show is computed here.
+
+use super::percentile::{Percentile, Sample};
+use super::summary::{median, representative, Spread};
+use super::variance::{self, Comparison, ConditionVariance, Flag, FlagKind, RunValue, VarianceReview};
+use crate::dataset::{Dataset, Lang, RunStatus, Text};
+use crate::report::*;
+use std::collections::BTreeMap;
+
+/// What to compute besides the statistics.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Detail {
+    /// Statistics only (`analyze check`).
+    Statistics,
+    /// Statistics and the chart inputs (`analyze report`), which needs a second pass over requests.
+    WithFigures,
+}
+
+/// Computes the report. Latency vectors are reordered in place (selection), not copied.
+pub fn build(dataset: &mut Dataset, detail: Detail) -> Report {
+    let percentile = dataset.manifest.percentile.and_then(Percentile::new).unwrap_or(Percentile::P95);
+    let mut wanted: Vec<Percentile> = Percentile::STANDARD.to_vec();
+    if !wanted.contains(&percentile) {
+        wanted.push(percentile);
+    }
+    let conditions_of_runs = condition_keys(dataset);
+    let mut condition_levels: Vec<Vec<usize>> = conditions_of_runs.clone();
+    condition_levels.sort();
+    condition_levels.dedup();
+    let condition_index: BTreeMap<&Vec<usize>, usize> = condition_levels.iter().enumerate().map(|(i, l)| (l, i)).collect();
+
+    let expected_large = dataset.manifest.large_response_bytes.or_else(|| {
+        dataset.large_responses.as_ref().and_then(|rows| rows.iter().map(|r| r.bytes_received).max())
+    });
+
+    // Per-run percentiles, in parallel: each run's vector is independent.
+    let ranked: Vec<Vec<super::percentile::RankedValue>> = {
+        let wanted = &wanted;
+        let mut slots: Vec<Vec<super::percentile::RankedValue>> = vec![Vec::new(); dataset.requests.len()];
+        let threads = std::thread::available_parallelism().map_or(2, |n| n.get());
+        let chunk = dataset.requests.len().div_ceil(threads).max(1);
+        std::thread::scope(|scope| {
+            for (requests, out) in dataset.requests.chunks_mut(chunk).zip(slots.chunks_mut(chunk)) {
+                scope.spawn(move || {
+                    for (run, slot) in requests.iter_mut().zip(out.iter_mut()) {
+                        if let Some(mut sample) = Sample::new(&mut run.latencies_ms) {
+                            *slot = sample.percentiles(wanted);
+                        }
+                    }
+                });
+            }
+        });
+        slots
+    };
+
+    let mut runs = Vec::with_capacity(dataset.runs.len());
+    for (index, run) in dataset.runs.iter().enumerate() {
+        let counted = &dataset.requests[index];
+        let values = &ranked[index];
+        let find = |p: Percentile| wanted.iter().position(|w| *w == p).and_then(|i| values.get(i));
+        let mut percentiles_ms = BTreeMap::new();
+        let mut percentile_ranks = BTreeMap::new();
+        for (p, value) in wanted.iter().zip(values) {
+            percentiles_ms.insert(p.key(), value.value);
+            percentile_ranks.insert(p.key(), value.rank);
+        }
+        let large: Vec<_> = dataset.large_responses.iter().flatten().filter(|r| r.run as usize == index).collect();
+        let write: Vec<f64> = large.iter().filter_map(|r| r.write_s).collect();
+        let complete: Vec<f64> = large.iter().filter_map(|r| r.client_complete_s).collect();
+        let incomplete = large
+            .iter()
+            .filter(|r| r.client_complete_s.is_none() || expected_large.is_some_and(|e| r.bytes_received < e))
+            .count() as u64;
+        let tempfile_peak_bytes = dataset
+            .tempfiles
+            .as_ref()
+            .and_then(|rows| rows.iter().filter(|r| r.run as usize == index).map(|r| r.logical_bytes).max());
+        runs.push(RunResult {
+            run_id: run.run_id.clone(),
+            condition: condition_index[&conditions_of_runs[index]],
+            factors: dataset.factors.iter().zip(&run.levels).map(|(f, &l)| (f.name.clone(), f.levels[l].value.clone())).collect(),
+            repetition: run.repetition,
+            status: run.status,
+            note: run.note.clone(),
+            started_at_utc: run.started_at_utc.clone(),
+            requests: counted.requests,
+            ok_responses: counted.latencies_ms.len() as u64,
+            errors: counted.errors(),
+            non_2xx: counted.non_2xx,
+            no_response: counted.no_response,
+            statuses: counted.statuses.iter().map(|(s, c)| (s.to_string(), *c)).collect(),
+            p95_ms: find(Percentile::P95).map(|v| v.value),
+            p95_rank: find(Percentile::P95).map(|v| v.rank),
+            headline_ms: find(percentile).map(|v| v.value),
+            headline_rank: find(percentile).map(|v| v.rank),
+            percentiles_ms,
+            percentile_ranks,
+            max_lag_ms: counted.max_lag_ms,
+            large_responses: large.len() as u64,
+            incomplete_large_responses: incomplete,
+            write_s_median: median(&write),
+            complete_s_median: median(&complete),
+            tempfile_peak_bytes,
+            resources: super::resources::usage(dataset, index),
+            load1_before: run.load1_before,
+            load1_after: run.load1_after,
+        });
+    }
+
+    let conditions: Vec<ConditionResult> = condition_levels
+        .iter()
+        .enumerate()
+        .map(|(c, levels)| summarize_condition(dataset, &runs, c, levels))
+        .collect();
+    let integrity = integrity(&runs, expected_large);
+    let factors: Vec<FactorInfo> = dataset
+        .factors
+        .iter()
+        .map(|f| FactorInfo {
+            name: f.name.clone(),
+            label: f.label.clone(),
+            levels: f.levels.iter().map(|l| LevelInfo { value: l.value.clone(), label: l.label.clone() }).collect(),
+        })
+        .collect();
+    let layout = layout(dataset, &conditions);
+    let variance = review(dataset, &runs, &conditions, &layout);
+    let figures = match detail {
+        Detail::Statistics => Figures::default(),
+        Detail::WithFigures => super::figures::compute(dataset, &runs),
+    };
+    let measured = dataset.manifest.measured.clone().or_else(|| {
+        dataset.runs.iter().map(|r| r.started_at_utc.get(..10).unwrap_or("").to_string()).min()
+    });
+    Report {
+        schema_version: SCHEMA_VERSION,
+        dataset: DatasetInfo {
+            name: dataset.name.clone(),
+            title: dataset.manifest.title.clone().unwrap_or_else(|| Text::Plain(dataset.name.clone())),
+            description: dataset.manifest.description.clone(),
+            default_lang: dataset.manifest.lang.unwrap_or(Lang::En),
+            measured,
+            environment: dataset.manifest.environment.clone(),
+            large_response_bytes: expected_large,
+        },
+        percentile,
+        factors,
+        layout,
+        runs,
+        conditions,
+        integrity,
+        variance,
+        figures,
+    }
+}
+
+fn condition_keys(dataset: &Dataset) -> Vec<Vec<usize>> {
+    dataset.runs.iter().map(|r| r.levels.clone()).collect()
+}
+
+fn summarize_condition(dataset: &Dataset, runs: &[RunResult], index: usize, levels: &[usize]) -> ConditionResult {
+    let members: Vec<&RunResult> = runs.iter().filter(|r| r.condition == index).collect();
+    let ok: Vec<&RunResult> = members.iter().copied().filter(|r| r.status == RunStatus::Ok).collect();
+    let headline: Vec<f64> = ok.iter().filter_map(|r| r.headline_ms).collect();
+    let with_headline: Vec<&RunResult> = ok.iter().copied().filter(|r| r.headline_ms.is_some()).collect();
+    let collect = |f: &dyn Fn(&RunResult) -> Option<f64>| -> Vec<f64> { ok.iter().filter_map(|r| f(r)).collect() };
+    ConditionResult {
+        id: dataset
+            .factors
+            .iter()
+            .zip(levels)
+            .map(|(f, &l)| format!("{}={}", f.name, f.levels[l].value))
+            .collect::<Vec<_>>()
+            .join(","),
+        factors: dataset.factors.iter().zip(levels).map(|(f, &l)| (f.name.clone(), f.levels[l].value.clone())).collect(),
+        levels: levels.to_vec(),
+        runs: ok.iter().map(|r| r.run_id.clone()).collect(),
+        left_out_runs: members.iter().filter(|r| r.status != RunStatus::Ok).map(|r| r.run_id.clone()).collect(),
+        p95_ms: Spread::of(&collect(&|r| r.p95_ms)),
+        headline_ms: Spread::of(&headline),
+        representative_run: representative(&headline).map(|i| with_headline[i].run_id.clone()),
+        write_s: Spread::of(&collect(&|r| r.write_s_median)),
+        complete_s: Spread::of(&collect(&|r| r.complete_s_median)),
+        tempfile_peak_bytes: Spread::of(&collect(&|r| r.tempfile_peak_bytes.map(|b| b as f64))),
+    }
+}
+
+fn integrity(runs: &[RunResult], expected_large: Option<u64>) -> Integrity {
+    let mut runs_by_status = BTreeMap::new();
+    for status in [RunStatus::Ok, RunStatus::Aborted, RunStatus::Excluded] {
+        runs_by_status.insert(status.as_str().to_string(), runs.iter().filter(|r| r.status == status).count() as u64);
+    }
+    let ok: Vec<&RunResult> = runs.iter().filter(|r| r.status == RunStatus::Ok).collect();
+    let sum = |f: fn(&RunResult) -> u64| ok.iter().map(|r| f(r)).sum::<u64>();
+    let max_lag = ok
+        .iter()
+        .filter_map(|r| r.max_lag_ms.map(|lag| (lag, r.run_id.clone())))
+        .max_by(|a, b| a.0.total_cmp(&b.0));
+    Integrity {
+        runs: runs.len() as u64,
+        runs_by_status,
+        requests: sum(|r| r.requests),
+        ok_responses: sum(|r| r.ok_responses),
+        non_2xx: sum(|r| r.non_2xx),
+        no_response: sum(|r| r.no_response),
+        errors: sum(|r| r.errors),
+        large_responses: sum(|r| r.large_responses),
+        incomplete_large_responses: sum(|r| r.incomplete_large_responses),
+        expected_large_response_bytes: expected_large,
+        max_lag_ms: max_lag.as_ref().map(|m| m.0),
+        max_lag_run: max_lag.map(|m| m.1),
+    }
+}
+
+/// Chooses the x factor (dataset.toml's `x`, else the numeric factor with the most levels, else
+/// the factor with the most levels) and makes the rows from the other factors.
+fn layout(dataset: &Dataset, conditions: &[ConditionResult]) -> Layout {
+    let factors = &dataset.factors;
+    let by_name = |name: &str| factors.iter().position(|f| f.name == name);
+    let x_factor = dataset.manifest.x.as_deref().and_then(by_name).or_else(|| {
+        let pick = |numeric_only: bool| {
+            factors
+                .iter()
+                .enumerate()
+                .filter(|(_, f)| !numeric_only || f.numeric)
+                .max_by_key(|(i, f)| (f.levels.len(), std::cmp::Reverse(*i)))
+                .map(|(i, _)| i)
+        };
+        pick(true).or_else(|| pick(false))
+    });
+    let series_factors: Vec<usize> = match &dataset.manifest.series {
+        Some(names) => names.iter().filter_map(|n| by_name(n)).filter(|&i| Some(i) != x_factor).collect(),
+        None => (0..factors.len()).filter(|&i| Some(i) != x_factor).collect(),
+    };
+    let mut rows: Vec<LayoutRow> = Vec::new();
+    for (c, condition) in conditions.iter().enumerate() {
+        let key: Vec<usize> = series_factors.iter().map(|&f| condition.levels[f]).collect();
+        let column = x_factor.map_or(0, |x| condition.levels[x]);
+        let width = x_factor.map_or(1, |x| factors[x].levels.len());
+        let row = match rows.iter().position(|r| r.levels == key) {
+            Some(i) => i,
+            None => {
+                rows.push(LayoutRow { levels: key, cells: vec![None; width] });
+                rows.len() - 1
+            }
+        };
+        // Factors in neither x nor series (when dataset.toml leaves some out) share a cell: the
+        // first condition keeps it, so no value is silently averaged.
+        rows[row].cells[column].get_or_insert(c);
+    }
+    rows.sort_by(|a, b| a.levels.cmp(&b.levels));
+    Layout { x_factor, series_factors, rows }
+}
+
+fn review(dataset: &Dataset, runs: &[RunResult], conditions: &[ConditionResult], layout: &Layout) -> VarianceReview {
+    let thresholds = &dataset.manifest.thresholds;
+    let mut review = VarianceReview::default();
+    let mut widest: Option<(f64, String)> = None;
+    for (c, condition) in conditions.iter().enumerate() {
+        let values: Vec<RunValue> = runs
+            .iter()
+            .filter(|r| r.condition == c && r.status == RunStatus::Ok)
+            .filter_map(|r| r.headline_ms.map(|v| RunValue { run_id: r.run_id.clone(), value_ms: v }))
+            .collect();
+        let plain: Vec<f64> = values.iter().map(|v| v.value_ms).collect();
+        let median = condition.headline_ms.map_or(0.0, |s| s.median);
+        let (max_over_min, range_over_median) = variance::spread_ratios(&plain, median);
+        if let Some(relative) = range_over_median {
+            if widest.as_ref().is_none_or(|(w, _)| relative > *w) {
+                widest = Some((relative, condition.id.clone()));
+            }
+        }
+        review.conditions.push(ConditionVariance {
+            condition: c,
+            condition_id: condition.id.clone(),
+            runs: values,
+            max_over_min,
+            range_over_median,
+            median_interval: variance::median_interval(&plain),
+        });
+    }
+    review.widest_condition = widest.map(|w| w.1);
+
+    for row_a in 0..layout.rows.len() {
+        for row_b in row_a + 1..layout.rows.len() {
+            for column in 0..layout.rows[row_a].cells.len() {
+                let (Some(a), Some(b)) = (layout.rows[row_a].cells[column], layout.rows[row_b].cells[column]) else { continue };
+                let (Some(sa), Some(sb)) = (conditions[a].headline_ms, conditions[b].headline_ms) else { continue };
+                review.comparisons.push(Comparison {
+                    a,
+                    b,
+                    a_id: conditions[a].id.clone(),
+                    b_id: conditions[b].id.clone(),
+                    ranges_overlap: variance::ranges_overlap((sa.min, sa.max), (sb.min, sb.max)),
+                    median_ratio: (sa.median > 0.0).then(|| sb.median / sa.median),
+                });
+            }
+        }
+    }
+    review.comparisons.sort_by_key(|c| (layout_column(layout, c.a), c.a, c.b));
+
+    for run in runs {
+        let mut flag = |kind: FlagKind| review.flags.push(Flag { run_id: run.run_id.clone(), kind });
+        match run.status {
+            RunStatus::Aborted => flag(FlagKind::Aborted { note: run.note.clone() }),
+            RunStatus::Excluded => flag(FlagKind::Excluded { note: run.note.clone() }),
+            RunStatus::Ok => {}
+        }
+        if run.errors > 0 {
+            flag(FlagKind::Errors { count: run.errors, requests: run.requests });
+        }
+        if run.incomplete_large_responses > 0 {
+            flag(FlagKind::IncompleteLargeResponses { count: run.incomplete_large_responses });
+        }
+        if let Some(lag) = run.max_lag_ms.filter(|&lag| lag > thresholds.lag_ms) {
+            flag(FlagKind::ScheduleLag { max_lag_ms: lag, threshold_ms: thresholds.lag_ms });
+        }
+        let load = [run.load1_before, run.load1_after].into_iter().flatten().fold(None, |m: Option<f64>, v| Some(m.map_or(v, |m| m.max(v))));
+        if let Some(load1) = load.filter(|&l| l > thresholds.load1) {
+            flag(FlagKind::HostLoad { load1, threshold: thresholds.load1 });
+        }
+        if run.status == RunStatus::Ok {
+            if let (Some(value), Some(spread)) = (run.headline_ms, conditions[run.condition].headline_ms) {
+                let median = spread.median;
+                if spread.n >= 3 && median > 0.0 && value > 0.0 {
+                    let factor = (value / median).max(median / value);
+                    if factor > thresholds.outlier_ratio {
+                        flag(FlagKind::Outlier { value_ms: value, median_ms: median, factor });
+                    }
+                }
+            }
+        }
+    }
+    review
+}
+
+fn layout_column(layout: &Layout, condition: usize) -> usize {
+    layout
+        .rows
+        .iter()
+        .find_map(|r| r.cells.iter().position(|c| *c == Some(condition)))
+        .unwrap_or(usize::MAX)
+}

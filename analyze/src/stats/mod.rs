@@ -1,0 +1,11 @@
+//! Statistics: nearest-rank percentiles per run, medians and ranges per condition, the variance
+//! review, and the reduced point sets the charts draw. The only layer that computes numbers.
+
+pub mod build;
+pub mod figures;
+pub mod percentile;
+pub mod resources;
+pub mod summary;
+pub mod variance;
+
+pub use build::{build, Detail};

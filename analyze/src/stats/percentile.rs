@@ -1,0 +1,231 @@
+//! Nearest-rank percentiles, the one definition every table, chart and check uses.
+//!
+//! The p-th percentile of n sorted values is the value at 1-based rank ceil(p·n/100)
+//! (Hyndman & Fan's definition 1, "inverse of the empirical CDF"; the rule the model study
+//! used: p95 of 72 values is the 69th). The rank is computed exactly in integers with p held in
+//! thousandths of a percent, because floating point gets it wrong: `ceil(99.9 / 100.0 * 1000.0)`
+//! is 1000, not 999. polars' `higher` interpolation is not this rule either (it picks the 20th
+//! of 20 at p95).
+
+use serde::Serialize;
+use std::fmt;
+
+/// A percentile p with 0 < p < 100, exact to a thousandth of a percent.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(into = "f64")]
+pub struct Percentile {
+    thousandths: u32,
+}
+
+impl From<Percentile> for f64 {
+    fn from(p: Percentile) -> f64 {
+        p.value()
+    }
+}
+
+impl Percentile {
+    pub const P50: Percentile = Percentile { thousandths: 50_000 };
+    pub const P90: Percentile = Percentile { thousandths: 90_000 };
+    pub const P95: Percentile = Percentile { thousandths: 95_000 };
+    pub const P99: Percentile = Percentile { thousandths: 99_000 };
+    pub const P99_9: Percentile = Percentile { thousandths: 99_900 };
+    /// Every run reports these, besides the headline.
+    pub const STANDARD: [Percentile; 5] = [Self::P50, Self::P90, Self::P95, Self::P99, Self::P99_9];
+
+    /// `None` unless 0 < p < 100. p is rounded to a thousandth of a percent.
+    pub fn new(p: f64) -> Option<Percentile> {
+        if !(p > 0.0 && p < 100.0) {
+            return None;
+        }
+        let thousandths = (p * 1000.0).round() as u32;
+        (thousandths > 0 && thousandths < 100_000).then_some(Percentile { thousandths })
+    }
+
+    pub fn value(self) -> f64 {
+        f64::from(self.thousandths) / 1000.0
+    }
+
+    /// The 1-based nearest rank among `n` values: ceil(p·n/100), at least 1.
+    pub fn rank(self, n: u64) -> u64 {
+        assert!(n > 0, "a percentile of no values has no rank");
+        let numerator = u128::from(self.thousandths) * u128::from(n);
+        let rank = numerator.div_ceil(100_000) as u64;
+        rank.max(1)
+    }
+
+    /// The key used in JSON and CSV: `95`, `99.9`.
+    pub fn key(self) -> String {
+        self.to_string()
+    }
+}
+
+impl fmt::Display for Percentile {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let whole = self.thousandths / 1000;
+        let fraction = self.thousandths % 1000;
+        if fraction == 0 {
+            write!(f, "{whole}")
+        } else {
+            let digits = format!("{fraction:03}");
+            write!(f, "{whole}.{}", digits.trim_end_matches('0'))
+        }
+    }
+}
+
+/// A percentile's value with the rank it was taken at.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct RankedValue {
+    pub value: f64,
+    /// 1-based rank in the ascending order.
+    pub rank: u64,
+    /// How many values were ranked.
+    pub n: u64,
+}
+
+/// Values that are finite and not NaN, the precondition of ranking. Built only by validated
+/// ingest (latencies are checked finite and non-negative there).
+pub struct Sample<'a> {
+    values: &'a mut [f64],
+}
+
+impl<'a> Sample<'a> {
+    /// `None` when empty or when a value is not finite.
+    pub fn new(values: &'a mut [f64]) -> Option<Sample<'a>> {
+        (!values.is_empty() && values.iter().all(|v| v.is_finite())).then_some(Sample { values })
+    }
+
+    pub fn len(&self) -> u64 {
+        self.values.len() as u64
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.values.is_empty()
+    }
+
+    /// The value at a 1-based rank (1..=len), by selection. The slice is reordered.
+    pub fn at_rank(&mut self, rank: u64) -> f64 {
+        assert!(rank >= 1 && rank <= self.len(), "rank {rank} outside 1..={}", self.len());
+        let (_, nth, _) = self.values.select_nth_unstable_by((rank - 1) as usize, f64::total_cmp);
+        *nth
+    }
+
+    /// Every requested percentile, by selection (O(n) each, no full sort). The slice is
+    /// reordered. Results come back in the order of `percentiles`.
+    pub fn percentiles(&mut self, percentiles: &[Percentile]) -> Vec<RankedValue> {
+        let n = self.len();
+        let mut order: Vec<(u64, usize)> = percentiles.iter().enumerate().map(|(i, p)| (p.rank(n), i)).collect();
+        order.sort_unstable();
+        let mut results = vec![RankedValue { value: 0.0, rank: 0, n }; percentiles.len()];
+        // Each selection leaves everything after the selected index >= it, so the next (higher)
+        // rank is searched in that tail only.
+        let mut floor = 0usize;
+        let mut last: Option<(u64, f64)> = None;
+        for (rank, slot) in order {
+            let value = match last {
+                Some((r, v)) if r == rank => v,
+                _ => {
+                    let index = (rank - 1) as usize;
+                    let tail = &mut self.values[floor..];
+                    let (_, nth, _) = tail.select_nth_unstable_by(index - floor, f64::total_cmp);
+                    let value = *nth;
+                    floor = index + 1;
+                    value
+                }
+            };
+            last = Some((rank, value));
+            results[slot] = RankedValue { value, rank, n };
+        }
+        results
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    #[test]
+    fn rank_vectors_match_the_definition() {
+        // (n, p50, p95, p99, p99.9), worked by hand: ceil(p·n/100).
+        let cases: [(u64, [u64; 4]); 9] = [
+            (1, [1, 1, 1, 1]),
+            (2, [1, 2, 2, 2]),
+            (19, [10, 19, 19, 19]),
+            (20, [10, 19, 20, 20]),
+            (21, [11, 20, 21, 21]),
+            (72, [36, 69, 72, 72]),
+            (100, [50, 95, 99, 100]),
+            (1000, [500, 950, 990, 999]),
+            (2000, [1000, 1900, 1980, 1998]),
+        ];
+        for (n, expected) in cases {
+            let got = [Percentile::P50, Percentile::P95, Percentile::P99, Percentile::P99_9].map(|p| p.rank(n));
+            assert_eq!(got, expected, "n = {n}");
+        }
+    }
+
+    #[test]
+    fn p95_of_72_values_is_the_69th() {
+        let mut values: Vec<f64> = (1..=72).rev().map(f64::from).collect();
+        let mut sample = Sample::new(&mut values).unwrap();
+        let result = sample.percentiles(&[Percentile::P95]);
+        assert_eq!(result[0], RankedValue { value: 69.0, rank: 69, n: 72 });
+    }
+
+    #[test]
+    fn p95_of_20_values_is_the_19th_not_the_20th() {
+        let mut values: Vec<f64> = (1..=20).map(f64::from).collect();
+        let result = Sample::new(&mut values).unwrap().percentiles(&[Percentile::P95]);
+        assert_eq!(result[0].value, 19.0);
+    }
+
+    #[test]
+    fn p99_9_of_1000_is_the_999th() {
+        assert_eq!(Percentile::new(99.9).unwrap().rank(1000), 999);
+    }
+
+    #[test]
+    fn percentile_keys_print_without_float_noise() {
+        assert_eq!(Percentile::new(99.9).unwrap().key(), "99.9");
+        assert_eq!(Percentile::P95.key(), "95");
+        assert_eq!(Percentile::new(99.99).unwrap().key(), "99.99");
+        assert!(Percentile::new(100.0).is_none());
+        assert!(Percentile::new(0.0).is_none());
+    }
+
+    #[test]
+    fn empty_or_non_finite_samples_are_refused() {
+        assert!(Sample::new(&mut []).is_none());
+        assert!(Sample::new(&mut [1.0, f64::NAN]).is_none());
+    }
+
+    /// The plain reference: sort, then index.
+    fn reference(values: &[f64], p: Percentile) -> f64 {
+        let mut sorted = values.to_vec();
+        sorted.sort_by(f64::total_cmp);
+        let rank = (p.value() * sorted.len() as f64 / 100.0).ceil().max(1.0) as usize;
+        sorted[rank - 1]
+    }
+
+    proptest! {
+        #[test]
+        fn selection_agrees_with_a_plain_sort(values in proptest::collection::vec(0.0f64..1e6, 1..500)) {
+            // p values whose float rank is exact for these n, so the plain reference is right.
+            let ps = [Percentile::P50, Percentile::P90, Percentile::P95, Percentile::P99];
+            let mut copy = values.clone();
+            let got = Sample::new(&mut copy).unwrap().percentiles(&ps);
+            for (p, result) in ps.iter().zip(got) {
+                prop_assert_eq!(result.value, reference(&values, *p));
+            }
+        }
+
+        #[test]
+        fn rank_is_the_smallest_covering_p_percent(n in 1u64..1_000_000, thousandths in 1u32..100_000) {
+            let p = Percentile { thousandths };
+            let rank = p.rank(n);
+            // rank/n >= p/100, and (rank-1)/n < p/100 unless rank is 1: exactly, in integers.
+            prop_assert!(u128::from(rank) * 100_000 >= u128::from(thousandths) * u128::from(n));
+            prop_assert!(rank == 1 || u128::from(rank - 1) * 100_000 < u128::from(thousandths) * u128::from(n));
+        }
+    }
+}

@@ -1,0 +1,84 @@
+//! CPU and memory of the server processes, from cumulative samples.
+//!
+//! A group's average CPU is the CPU seconds its processes used between their first and last
+//! samples, divided by the group's sampled time span, in % of one core. Peak RSS is the largest
+//! sum of the group's RSS at one sample time.
+
+use crate::dataset::{Dataset, ResourceSample};
+use crate::report::{ProcessSeries, ProcessUsage};
+use std::collections::BTreeMap;
+
+fn groups(dataset: &Dataset, run: usize) -> BTreeMap<&str, Vec<&ResourceSample>> {
+    let mut groups: BTreeMap<&str, Vec<&ResourceSample>> = BTreeMap::new();
+    for sample in dataset.resources.iter().flatten().filter(|s| s.run as usize == run) {
+        groups.entry(sample.process.as_str()).or_default().push(sample);
+    }
+    for samples in groups.values_mut() {
+        samples.sort_by(|a, b| a.t_ms.total_cmp(&b.t_ms).then(a.pid.cmp(&b.pid)));
+    }
+    groups
+}
+
+/// Per process group of one run: average CPU and peak RSS.
+pub fn usage(dataset: &Dataset, run: usize) -> Vec<ProcessUsage> {
+    groups(dataset, run)
+        .into_iter()
+        .map(|(process, samples)| {
+            let mut per_pid: BTreeMap<i64, (f64, f64)> = BTreeMap::new();
+            for s in &samples {
+                let entry = per_pid.entry(s.pid).or_insert((s.cpu_s, s.cpu_s));
+                entry.1 = s.cpu_s;
+            }
+            let cpu_s: f64 = per_pid.values().map(|(first, last)| (last - first).max(0.0)).sum();
+            let span_s = (samples.last().map_or(0.0, |s| s.t_ms) - samples.first().map_or(0.0, |s| s.t_ms)) / 1000.0;
+            let mut rss_at: BTreeMap<u64, u64> = BTreeMap::new();
+            for s in &samples {
+                *rss_at.entry(s.t_ms.to_bits()).or_insert(0) += s.rss_bytes;
+            }
+            ProcessUsage {
+                process: process.to_string(),
+                avg_cpu_percent: (span_s > 0.0).then(|| cpu_s / span_s * 100.0),
+                peak_rss_bytes: rss_at.values().copied().max().unwrap_or(0),
+            }
+        })
+        .collect()
+}
+
+/// Per process group of one run: CPU % since the previous sample time, and total RSS, over time.
+pub fn series(dataset: &Dataset, run: usize) -> Vec<ProcessSeries> {
+    groups(dataset, run)
+        .into_iter()
+        .map(|(process, samples)| {
+            // Sample times in order, each with pid -> (cpu_s, rss).
+            let mut times: BTreeMap<u64, (f64, BTreeMap<i64, (f64, u64)>)> = BTreeMap::new();
+            for s in &samples {
+                let key = ordered_key(s.t_ms);
+                times.entry(key).or_insert_with(|| (s.t_ms, BTreeMap::new())).1.insert(s.pid, (s.cpu_s, s.rss_bytes));
+            }
+            let mut points = Vec::with_capacity(times.len());
+            let mut previous: Option<&(f64, BTreeMap<i64, (f64, u64)>)> = None;
+            for entry in times.values() {
+                let (t_ms, pids) = entry;
+                let rss: u64 = pids.values().map(|v| v.1).sum();
+                let cpu = previous.and_then(|(prev_t, prev_pids)| {
+                    let dt = (t_ms - prev_t) / 1000.0;
+                    let used: f64 = pids.iter().filter_map(|(pid, (cpu, _))| prev_pids.get(pid).map(|(p, _)| (cpu - p).max(0.0))).sum();
+                    (dt > 0.0).then(|| used / dt * 100.0)
+                });
+                points.push((t_ms / 1000.0, cpu, rss as f64));
+                previous = Some(entry);
+            }
+            ProcessSeries { process: process.to_string(), points }
+        })
+        .collect()
+}
+
+/// A key that sorts like the number (sample times are finite).
+fn ordered_key(value: f64) -> u64 {
+    let bits = value.to_bits();
+    if value.is_sign_negative() {
+        !bits
+    } else {
+        bits | (1 << 63)
+    }
+}
