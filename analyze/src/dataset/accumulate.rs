@@ -103,17 +103,17 @@ impl RequestSink for SeqCollector {
 /// Pass one over requests: counts per run and the uniqueness of (run_id, seq).
 pub fn read_requests(source: &TableSource, index: &RunIndex, runs: usize, problems: &mut Problems) -> Vec<RunRequests> {
     let file = source.file_name();
-    let scan = match scan(source, index, || Accumulator::new(runs)) {
-        Ok(scan) => scan,
+    let first = match scan(source, index, || Accumulator::new(runs)) {
+        Ok(first) => first,
         Err(error) => {
             problems.push(error);
             return Vec::new();
         }
     };
-    let clean = scan.problems.is_empty();
-    problems.extend(scan.problems);
+    let clean = first.problems.is_empty();
+    problems.extend(first.problems);
     let mut merged: Vec<RunAccumulator> = (0..runs).map(|_| RunAccumulator::default()).collect();
-    for sink in scan.sinks {
+    for sink in first.sinks {
         for (target, part) in merged.iter_mut().zip(sink.runs) {
             merge(target, part);
         }
@@ -135,10 +135,9 @@ pub fn read_requests(source: &TableSource, index: &RunIndex, runs: usize, proble
                 }
                 seen.sort_unstable();
                 for pair in seen.windows(2) {
-                    let ((run, seq, first), (_, _, again)) = (pair[0], pair[1]);
-                    if pair[0].0 == pair[1].0 && pair[0].1 == pair[1].1 {
-                        let _ = run;
-                        problems.push(DataError::line(&file, again, format!("seq {seq} of this run appears twice (first on line {first})")));
+                    let ((run, seq, first_line), (other_run, other_seq, again)) = (pair[0], pair[1]);
+                    if run == other_run && seq == other_seq {
+                        problems.push(DataError::line(&file, again, format!("seq {seq} of this run appears twice (first on line {first_line})")));
                     }
                 }
             }

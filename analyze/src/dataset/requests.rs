@@ -123,7 +123,7 @@ pub fn scan_csv<S: RequestSink>(
             format!("missing column{} `{}` (the header has: {})", if missing.len() == 1 { "" } else { "s" }, missing.join("`, `"), columns.join(", ")),
         ));
     }
-    let layout = Layout { file: file_name.clone(), columns, slots };
+    let layout = Layout { columns, slots };
 
     let workers = std::thread::available_parallelism().map_or(2, |n| n.get()).clamp(1, 8);
     let (block_sender, block_receiver) = sync_channel::<(u32, Vec<u8>)>(workers * 2);
@@ -224,7 +224,6 @@ pub fn scan_csv<S: RequestSink>(
 }
 
 struct Layout {
-    file: String,
     columns: Vec<String>,
     /// Index in the file of each of [`COLUMNS`].
     slots: [usize; 7],

@@ -305,6 +305,10 @@ fn review(dataset: &Dataset, runs: &[RunResult], conditions: &[ConditionResult],
             RunStatus::Excluded => flag(FlagKind::Excluded { note: run.note.clone() }),
             RunStatus::Ok => {}
         }
+        // A run left out of the statistics is only listed with its note.
+        if run.status != RunStatus::Ok {
+            continue;
+        }
         if run.errors > 0 {
             flag(FlagKind::Errors { count: run.errors, requests: run.requests });
         }
