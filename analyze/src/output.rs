@@ -12,10 +12,7 @@ pub fn write_folder(dir: &Path, files: &crate::render::Files) -> Result<()> {
     if dir.exists() {
         let empty = std::fs::read_dir(dir).with_context(|| format!("cannot read {}", dir.display()))?.next().is_none();
         if !dir.is_dir() || (!empty && !dir.join(MARKER).exists()) {
-            bail!(
-                "{} exists and was not written by analyze (no {MARKER} file): choose another --out or remove it",
-                dir.display()
-            );
+            bail!("{} exists and was not written by analyze (no {MARKER} file): choose another --out or remove it", dir.display());
         }
     }
     let parent = match dir.parent() {

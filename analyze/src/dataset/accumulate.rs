@@ -137,7 +137,11 @@ pub fn read_requests(source: &TableSource, index: &RunIndex, runs: usize, proble
                 for pair in seen.windows(2) {
                     let ((run, seq, first_line), (other_run, other_seq, again)) = (pair[0], pair[1]);
                     if run == other_run && seq == other_seq {
-                        problems.push(DataError::line(&file, again, format!("seq {seq} of this run appears twice (first on line {first_line})")));
+                        problems.push(DataError::line(
+                            &file,
+                            again,
+                            format!("seq {seq} of this run appears twice (first on line {first_line})"),
+                        ));
                     }
                 }
             }

@@ -229,9 +229,7 @@ mod tests {
         let mut record = Record::default();
         let mut out = Vec::new();
         while records.next_into(&mut record).unwrap() {
-            let fields = (0..record.len())
-                .map(|i| String::from_utf8(record.get(text, i).to_vec()).unwrap())
-                .collect();
+            let fields = (0..record.len()).map(|i| String::from_utf8(record.get(text, i).to_vec()).unwrap()).collect();
             out.push((record.line, fields));
         }
         out

@@ -38,11 +38,7 @@ impl DataError {
     }
 
     pub fn field(file: &str, line: u64, field: usize, column: &str, message: impl Into<String>) -> Self {
-        DataError {
-            file: file.to_string(),
-            place: Place::Line { line, field: Some((field, column.to_string())) },
-            message: message.into(),
-        }
+        DataError { file: file.to_string(), place: Place::Line { line, field: Some((field, column.to_string())) }, message: message.into() }
     }
 }
 

@@ -45,12 +45,9 @@ impl Text {
     pub fn get(&self, lang: Lang) -> &str {
         match self {
             Text::Plain(text) => text,
-            Text::PerLang(map) => map
-                .get(&lang)
-                .or_else(|| map.get(&Lang::En))
-                .or_else(|| map.values().next())
-                .map(String::as_str)
-                .unwrap_or(""),
+            Text::PerLang(map) => {
+                map.get(&lang).or_else(|| map.get(&Lang::En)).or_else(|| map.values().next()).map(String::as_str).unwrap_or("")
+            }
         }
     }
 }

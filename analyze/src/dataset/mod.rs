@@ -103,8 +103,8 @@ pub fn load(dir: &Path) -> Result<Dataset, LoadError> {
         }
     }
 
-    let large_responses = read_small_table(dir, "large_responses", false, &mut problems)
-        .map(|t| samples::parse_large_responses(&t, &index, &mut problems));
+    let large_responses =
+        read_small_table(dir, "large_responses", false, &mut problems).map(|t| samples::parse_large_responses(&t, &index, &mut problems));
     let tempfiles = read_small_table(dir, "tempfiles", false, &mut problems).map(|t| samples::parse_tempfiles(&t, &index, &mut problems));
     let resources = read_small_table(dir, "resources", false, &mut problems).map(|t| samples::parse_resources(&t, &index, &mut problems));
     let articles = read_articles(dir, &mut problems);

@@ -38,7 +38,11 @@ pub fn read_text_table(path: &Path, file: &str, problems: &mut Problems) -> Opti
                 Ok(AnyValue::StringOwned(text)) => text.to_string(),
                 Ok(value) => value.to_string(),
                 Err(error) => {
-                    problems.push(DataError { file: file.to_string(), place: Place::Row { row: index as u64 + 1, column: Some(column.name().to_string()) }, message: error.to_string() });
+                    problems.push(DataError {
+                        file: file.to_string(),
+                        place: Place::Row { row: index as u64 + 1, column: Some(column.name().to_string()) },
+                        message: error.to_string(),
+                    });
                     String::new()
                 }
             };
@@ -63,7 +67,10 @@ pub fn scan_requests<S: RequestSink>(path: &Path, runs: &RunIndex, make_sink: im
         .filter(|name| schema.get(*name).is_none())
         .collect();
     if !missing.is_empty() {
-        return Err(DataError::file(&file, format!("missing column{} `{}`", if missing.len() == 1 { "" } else { "s" }, missing.join("`, `"))));
+        return Err(DataError::file(
+            &file,
+            format!("missing column{} `{}`", if missing.len() == 1 { "" } else { "s" }, missing.join("`, `")),
+        ));
     }
     let metadata = first.get_metadata().map_err(|e| file_error(&file, e))?.clone();
     let total_rows = metadata.num_rows;
@@ -118,13 +125,21 @@ fn feed<S: RequestSink>(
         .zip(status.i64()?.iter());
     for (index, (((((run_id, seq), scheduled_ms), sent_ms), latency_ms), status)) in rows.enumerate() {
         let row_number = (offset + index) as u64 + 1;
-        let error = |column: &str, message: String| DataError { file: file.to_string(), place: Place::Row { row: row_number, column: Some(column.to_string()) }, message };
+        let error = |column: &str, message: String| DataError {
+            file: file.to_string(),
+            place: Place::Row { row: row_number, column: Some(column.to_string()) },
+            message,
+        };
         let Some(run) = run_id.and_then(|id| runs.get(id.as_bytes())) else {
             problems.push(error("run_id", format!("run_id {:?} is not in runs.csv", run_id.unwrap_or(""))));
             continue;
         };
         let (Some(seq), Some(scheduled_ms), Some(sent_ms), Some(status)) = (seq, scheduled_ms, sent_ms, status) else {
-            problems.push(DataError { file: file.to_string(), place: Place::Row { row: row_number, column: None }, message: "seq, scheduled_ms, sent_ms and status must not be null".to_string() });
+            problems.push(DataError {
+                file: file.to_string(),
+                place: Place::Row { row: row_number, column: None },
+                message: "seq, scheduled_ms, sent_ms and status must not be null".to_string(),
+            });
             continue;
         };
         if let Err((column, message)) = check_row_values(latency_ms, status, scheduled_ms, sent_ms) {

@@ -91,11 +91,7 @@ impl<S> Scan<S> {
 }
 
 /// Reads requests.csv through `make_sink()` sinks, one per worker thread.
-pub fn scan_csv<S: RequestSink>(
-    path: &Path,
-    runs: &RunIndex,
-    make_sink: impl Fn() -> S + Sync,
-) -> Result<Scan<S>, DataError> {
+pub fn scan_csv<S: RequestSink>(path: &Path, runs: &RunIndex, make_sink: impl Fn() -> S + Sync) -> Result<Scan<S>, DataError> {
     let file_name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
     let mut file = std::fs::File::open(path).map_err(|e| DataError::file(&file_name, format!("cannot be read: {e}")))?;
     let total_bytes = file.metadata().map(|m| m.len()).unwrap_or(0);
@@ -120,7 +116,12 @@ pub fn scan_csv<S: RequestSink>(
     if !missing.is_empty() {
         return Err(DataError::file(
             &file_name,
-            format!("missing column{} `{}` (the header has: {})", if missing.len() == 1 { "" } else { "s" }, missing.join("`, `"), columns.join(", ")),
+            format!(
+                "missing column{} `{}` (the header has: {})",
+                if missing.len() == 1 { "" } else { "s" },
+                missing.join("`, `"),
+                columns.join(", ")
+            ),
         ));
     }
     let layout = Layout { columns, slots };
@@ -319,7 +320,12 @@ fn parse_row(
     let status_text = record.get(source, status_col);
     let status = match parse_i64(status_text) {
         Some(status) if (0..=999).contains(&status) => status as u16,
-        _ => return Err((status_col, format!("{:?} is not an HTTP status (0 for no response, else 100-999)", String::from_utf8_lossy(status_text)))),
+        _ => {
+            return Err((
+                status_col,
+                format!("{:?} is not an HTTP status (0 for no response, else 100-999)", String::from_utf8_lossy(status_text)),
+            ))
+        }
     };
     let latency_text = record.get(source, latency_col);
     let latency_ms = if is_blank(latency_text) {

@@ -75,13 +75,7 @@ pub fn parse_runs(table: &TextTable, manifest: &Manifest, problems: &mut Problem
     let load_after = table.column("load1_after");
 
     let factor_columns: Vec<(String, usize)> = if manifest.factors.is_empty() {
-        table
-            .columns
-            .iter()
-            .enumerate()
-            .filter(|(_, name)| !RESERVED.contains(&name.as_str()))
-            .map(|(i, name)| (name.clone(), i))
-            .collect()
+        table.columns.iter().enumerate().filter(|(_, name)| !RESERVED.contains(&name.as_str())).map(|(i, name)| (name.clone(), i)).collect()
     } else {
         manifest
             .factors
@@ -144,7 +138,17 @@ pub fn parse_runs(table: &TextTable, manifest: &Manifest, problems: &mut Problem
             values.push(value);
         }
         if let (true, Some(rep), Some(run_status)) = (ok, rep, run_status) {
-            raw_runs.push((id, values, rep, started_at, run_status, note.map(|c| row.cells[c].trim().to_string()).unwrap_or_default(), load1_before, load1_after, row.place));
+            raw_runs.push((
+                id,
+                values,
+                rep,
+                started_at,
+                run_status,
+                note.map(|c| row.cells[c].trim().to_string()).unwrap_or_default(),
+                load1_before,
+                load1_after,
+                row.place,
+            ));
         }
     }
 
@@ -255,7 +259,8 @@ mod tests {
 
     #[test]
     fn manifest_level_order_comes_first() {
-        let manifest = Manifest::parse("[[factors]]\nname = \"route\"\nlevels = [{ value = \"nginx\" }, { value = \"absent\" }]\n").unwrap();
+        let manifest =
+            Manifest::parse("[[factors]]\nname = \"route\"\nlevels = [{ value = \"nginx\" }, { value = \"absent\" }]\n").unwrap();
         let csv = format!("{HEAD}a,direct,0,1,2026-11-30T01:00:00Z,ok,\nb,nginx,0,1,2026-11-30T01:00:00Z,ok,\n");
         let (factors, _, problems) = parse(&csv, &manifest);
         assert!(problems.is_empty(), "{problems:?}");
@@ -266,7 +271,8 @@ mod tests {
 
     #[test]
     fn rejects_duplicate_ids_unknown_status_and_bad_times() {
-        let csv = format!("{HEAD}a,direct,0,1,2026-11-30T01:00:00Z,ok,\na,direct,0,2,2026-11-30T01:00:00Z,ok,\nb,direct,0,1,yesterday,done,\n");
+        let csv =
+            format!("{HEAD}a,direct,0,1,2026-11-30T01:00:00Z,ok,\na,direct,0,2,2026-11-30T01:00:00Z,ok,\nb,direct,0,1,yesterday,done,\n");
         let (_, _, problems) = parse(&csv, &Manifest::default());
         assert_eq!(
             problems,

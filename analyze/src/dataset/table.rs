@@ -24,10 +24,7 @@ impl TableSource {
         let csv = dir.join(format!("{stem}.csv"));
         let parquet = dir.join(format!("{stem}.parquet"));
         match (csv.is_file(), parquet.is_file()) {
-            (true, true) => Err(DataError::file(
-                &format!("{stem}.csv"),
-                format!("both {stem}.csv and {stem}.parquet exist: keep one"),
-            )),
+            (true, true) => Err(DataError::file(&format!("{stem}.csv"), format!("both {stem}.csv and {stem}.parquet exist: keep one"))),
             (true, false) => Ok(Some(TableSource::Csv(csv))),
             (false, true) => Ok(Some(TableSource::Parquet(parquet))),
             (false, false) => Ok(None),
@@ -98,16 +95,10 @@ impl TextTable {
             }
             let line = record.line + parsed.header_lines;
             if record.len() != parsed.columns.len() {
-                problems.push(DataError::line(
-                    file,
-                    line,
-                    format!("has {} fields, the header has {}", record.len(), parsed.columns.len()),
-                ));
+                problems.push(DataError::line(file, line, format!("has {} fields, the header has {}", record.len(), parsed.columns.len())));
                 continue;
             }
-            let cells = (0..record.len())
-                .map(|i| String::from_utf8_lossy(record.get(parsed.body, i)).into_owned())
-                .collect();
+            let cells = (0..record.len()).map(|i| String::from_utf8_lossy(record.get(parsed.body, i)).into_owned()).collect();
             rows.push(TextRow { place: line, cells });
         }
         if rows.is_empty() {
@@ -120,10 +111,7 @@ impl TextTable {
     pub fn require(&self, column: &str, problems: &mut Problems) -> Option<usize> {
         let found = self.column(column);
         if found.is_none() {
-            problems.push(DataError::file(
-                &self.file,
-                format!("missing column `{column}` (the header has: {})", self.columns.join(", ")),
-            ));
+            problems.push(DataError::file(&self.file, format!("missing column `{column}` (the header has: {})", self.columns.join(", "))));
         }
         found
     }
@@ -145,11 +133,7 @@ impl TextTable {
 
     /// A problem located at a row.
     pub fn row_error(&self, row: &TextRow, message: impl Into<String>) -> DataError {
-        let place = if self.is_csv {
-            Place::Line { line: row.place, field: None }
-        } else {
-            Place::Row { row: row.place, column: None }
-        };
+        let place = if self.is_csv { Place::Line { line: row.place, field: None } } else { Place::Row { row: row.place, column: None } };
         DataError { file: self.file.clone(), place, message: message.into() }
     }
 

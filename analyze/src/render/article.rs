@@ -127,7 +127,11 @@ fn locate(file: &str, source: &str, context: &tera::Context, error: &tera::Error
                 detail = e.to_string();
                 inner = e.source();
             }
-            return ArticleError { file: file.to_string(), line: index + 1, message: format!("{detail} (see report-templates/README.md for the names)") };
+            return ArticleError {
+                file: file.to_string(),
+                line: index + 1,
+                message: format!("{detail} (see report-templates/README.md for the names)"),
+            };
         }
     }
     ArticleError { file: file.to_string(), line: 1, message }
@@ -152,7 +156,8 @@ mod tests {
     #[test]
     fn an_unknown_name_is_an_error_with_its_line() {
         let names = json!({ "runs": { "r1": { "p95": "1.57" } } });
-        let error = render_markdown("article.md", "Intro.\n\nThe p95 was {{ runs.r1.p95 }} ms.\nAnd {{ runs.r9.p95 }}.\n", &names).unwrap_err();
+        let error =
+            render_markdown("article.md", "Intro.\n\nThe p95 was {{ runs.r1.p95 }} ms.\nAnd {{ runs.r9.p95 }}.\n", &names).unwrap_err();
         assert_eq!((error.file.as_str(), error.line), ("article.md", 4));
     }
 

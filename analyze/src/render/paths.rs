@@ -6,11 +6,8 @@ use crate::report::Report;
 pub fn run_slugs(report: &Report) -> Vec<String> {
     let mut slugs: Vec<String> = Vec::with_capacity(report.runs.len());
     for (index, run) in report.runs.iter().enumerate() {
-        let safe: String = run
-            .run_id
-            .chars()
-            .map(|c| if c.is_ascii_alphanumeric() || c == '-' || c == '_' || c == '.' { c } else { '_' })
-            .collect();
+        let safe: String =
+            run.run_id.chars().map(|c| if c.is_ascii_alphanumeric() || c == '-' || c == '_' || c == '.' { c } else { '_' }).collect();
         let safe = safe.trim_start_matches('.').to_string();
         let base = if safe.is_empty() { format!("run{index}") } else { safe };
         let slug = if slugs.contains(&base) || base != run.run_id { format!("{base}-{index}") } else { base };

@@ -53,7 +53,10 @@ pub fn site_files(datasets: &[Published]) -> Result<Files, RenderError> {
             title,
             measured: dataset.report.dataset.measured.clone(),
             runs: super::format::count(dataset.report.integrity.runs),
-            links: Lang::ALL.iter().map(|l| (super::i18n::strings(*l).lang_name.to_string(), format!("{name}/{}/index.html", l.code()))).collect(),
+            links: Lang::ALL
+                .iter()
+                .map(|l| (super::i18n::strings(*l).lang_name.to_string(), format!("{name}/{}/index.html", l.code())))
+                .collect(),
             headline: context.headline_table(&format!("{name}/en/")),
         });
     }

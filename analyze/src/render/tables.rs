@@ -30,12 +30,32 @@ fn line(fields: Vec<String>) -> String {
 
 /// One row per run, every statistic of the run, numbers unrounded.
 pub fn runs_csv(report: &Report) -> String {
-    let percentile_keys: Vec<String> = report.runs.iter().flat_map(|r| r.percentiles_ms.keys().cloned()).collect::<std::collections::BTreeSet<_>>().into_iter().collect();
+    let percentile_keys: Vec<String> =
+        report.runs.iter().flat_map(|r| r.percentiles_ms.keys().cloned()).collect::<std::collections::BTreeSet<_>>().into_iter().collect();
     let mut header = vec!["run_id".to_string(), "condition".to_string()];
     header.extend(report.factors.iter().map(|f| f.name.clone()));
-    header.extend(["repetition", "status", "note", "requests", "ok_responses", "errors", "non_2xx", "no_response", "p95_ms", "p95_rank", "headline_ms", "headline_rank"].map(String::from));
+    header.extend(
+        [
+            "repetition",
+            "status",
+            "note",
+            "requests",
+            "ok_responses",
+            "errors",
+            "non_2xx",
+            "no_response",
+            "p95_ms",
+            "p95_rank",
+            "headline_ms",
+            "headline_rank",
+        ]
+        .map(String::from),
+    );
     header.extend(percentile_keys.iter().map(|k| format!("p{k}_ms")));
-    header.extend(["max_lag_ms", "large_responses", "incomplete_large_responses", "write_s_median", "complete_s_median", "tempfile_peak_bytes"].map(String::from));
+    header.extend(
+        ["max_lag_ms", "large_responses", "incomplete_large_responses", "write_s_median", "complete_s_median", "tempfile_peak_bytes"]
+            .map(String::from),
+    );
     let mut out = line(header);
     for run in &report.runs {
         let mut fields = vec![run.run_id.clone(), report.conditions[run.condition].id.clone()];
@@ -87,7 +107,8 @@ pub fn conditions_csv(report: &Report) -> String {
             condition.left_out_runs.join(" "),
             condition.representative_run.clone().unwrap_or_default(),
         ]);
-        let all: [Option<Spread>; 5] = [condition.headline_ms, condition.p95_ms, condition.write_s, condition.complete_s, condition.tempfile_peak_bytes];
+        let all: [Option<Spread>; 5] =
+            [condition.headline_ms, condition.p95_ms, condition.write_s, condition.complete_s, condition.tempfile_peak_bytes];
         for spread in all {
             fields.extend([number(spread.map(|s| s.median)), number(spread.map(|s| s.min)), number(spread.map(|s| s.max))]);
         }

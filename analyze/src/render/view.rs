@@ -167,7 +167,8 @@ impl<'a> Context<'a> {
     }
 
     fn levels_label(&self, levels: &[usize], factors: &[usize]) -> String {
-        let parts: Vec<String> = factors.iter().map(|&f| self.report.factors[f].levels[levels[f]].label.get(self.lang).to_string()).collect();
+        let parts: Vec<String> =
+            factors.iter().map(|&f| self.report.factors[f].levels[levels[f]].label.get(self.lang).to_string()).collect();
         if parts.is_empty() {
             "-".to_string()
         } else {
@@ -258,11 +259,17 @@ impl<'a> Context<'a> {
                 cells
             })
             .collect();
-        Table { id: "headline".into(), caption: format!("{} ({})", self.t.headline_table, self.fill(self.t.headline_caption)), headers, rows }
+        Table {
+            id: "headline".into(),
+            caption: format!("{} ({})", self.t.headline_table, self.fill(self.t.headline_caption)),
+            headers,
+            rows,
+        }
     }
 
     fn series_header(&self) -> String {
-        let names: Vec<String> = self.report.layout.series_factors.iter().map(|&f| self.report.factors[f].label.get(self.lang).to_string()).collect();
+        let names: Vec<String> =
+            self.report.layout.series_factors.iter().map(|&f| self.report.factors[f].label.get(self.lang).to_string()).collect();
         if names.is_empty() {
             self.t.condition.to_string()
         } else {
@@ -285,13 +292,33 @@ impl<'a> Context<'a> {
             .runs_by_status
             .iter()
             .filter(|(_, &n)| n > 0)
-            .map(|(s, n)| format!("{} {}", format::count(*n), self.status_text(match s.as_str() { "ok" => RunStatus::Ok, "aborted" => RunStatus::Aborted, _ => RunStatus::Excluded })))
+            .map(|(s, n)| {
+                format!(
+                    "{} {}",
+                    format::count(*n),
+                    self.status_text(match s.as_str() {
+                        "ok" => RunStatus::Ok,
+                        "aborted" => RunStatus::Aborted,
+                        _ => RunStatus::Excluded,
+                    })
+                )
+            })
             .collect();
         let mut out = vec![
             kv(t.runs_label, format!("{} ({})", format::count(i.runs), statuses.join(", "))),
             kv(t.requests_label, format::count(i.requests)),
             kv(t.ok_responses_label, format::count(i.ok_responses)),
-            kv(t.errors_label, format!("{} ({} {}, {} {})", format::count(i.errors), format::count(i.non_2xx), t.non_2xx_label, format::count(i.no_response), t.no_response_label)),
+            kv(
+                t.errors_label,
+                format!(
+                    "{} ({} {}, {} {})",
+                    format::count(i.errors),
+                    format::count(i.non_2xx),
+                    t.non_2xx_label,
+                    format::count(i.no_response),
+                    t.no_response_label
+                ),
+            ),
         ];
         if i.large_responses > 0 {
             out.push(kv(t.large_responses_label, format::count(i.large_responses)));
@@ -338,7 +365,10 @@ impl<'a> Context<'a> {
             .map(|c| {
                 let condition = &self.report.conditions[c];
                 let variance = Some(format!("{root}variance.html#{}", paths::condition_anchor(c)));
-                vec![Cell::text(self.condition_label(condition)), self.spread_cell(condition.tempfile_peak_bytes, format::mib, None, variance)]
+                vec![
+                    Cell::text(self.condition_label(condition)),
+                    self.spread_cell(condition.tempfile_peak_bytes, format::mib, None, variance),
+                ]
             })
             .collect();
         (!rows.is_empty()).then(|| Table {
@@ -359,7 +389,12 @@ impl<'a> Context<'a> {
             .map(|(i, run)| {
                 let condition = &self.report.conditions[run.condition];
                 vec![
-                    Cell { text: run.run_id.clone(), href: Some(self.run_href(root, i)), anchor: Some(format!("run-{}", self.slugs[i])), ..Cell::default() },
+                    Cell {
+                        text: run.run_id.clone(),
+                        href: Some(self.run_href(root, i)),
+                        anchor: Some(format!("run-{}", self.slugs[i])),
+                        ..Cell::default()
+                    },
                     Cell::text(self.condition_label(condition)),
                     Cell::number(run.repetition.to_string()),
                     Cell::text(self.status_text(run.status)),
@@ -377,7 +412,17 @@ impl<'a> Context<'a> {
         Table {
             id: "runs".into(),
             caption: format!("{} ({})", t.run_table, self.fill(t.run_caption)),
-            headers: vec![t.run.into(), t.condition.into(), t.repetition.into(), t.status.into(), format!("{} (ms)", self.p_label), t.rank.into(), t.errors_label.into(), t.lag.into(), t.note.into()],
+            headers: vec![
+                t.run.into(),
+                t.condition.into(),
+                t.repetition.into(),
+                t.status.into(),
+                format!("{} (ms)", self.p_label),
+                t.rank.into(),
+                t.errors_label.into(),
+                t.lag.into(),
+                t.note.into(),
+            ],
             rows,
         }
     }
@@ -395,12 +440,28 @@ impl<'a> Context<'a> {
         let per_condition = if runs_min == runs_max { format::count(runs_min as u64) } else { format!("{}–{}", runs_min, runs_max) };
         let example = match (n_min, n_max) {
             (Some(a), Some(b)) if a == b => match self.lang {
-                Lang::En => format!("every run had n = {}, so {} is the {} value", format::count(a), self.p_label, format::ordinal_en(p.rank(a))),
-                Lang::Ja => format!("各測定の件数は n = {} なので、{}は{}番目の値です", format::count(a), self.p_label, format::count(p.rank(a))),
+                Lang::En => {
+                    format!("every run had n = {}, so {} is the {} value", format::count(a), self.p_label, format::ordinal_en(p.rank(a)))
+                }
+                Lang::Ja => {
+                    format!("各測定の件数は n = {} なので、{}は{}番目の値です", format::count(a), self.p_label, format::count(p.rank(a)))
+                }
             },
             (Some(a), Some(b)) => match self.lang {
-                Lang::En => format!("n ranged from {} to {}, so the rank ranged from the {} to the {}", format::count(a), format::count(b), format::ordinal_en(p.rank(a)), format::ordinal_en(p.rank(b))),
-                Lang::Ja => format!("件数は n = {}〜{} なので、順位は{}〜{}番目です", format::count(a), format::count(b), format::count(p.rank(a)), format::count(p.rank(b))),
+                Lang::En => format!(
+                    "n ranged from {} to {}, so the rank ranged from the {} to the {}",
+                    format::count(a),
+                    format::count(b),
+                    format::ordinal_en(p.rank(a)),
+                    format::ordinal_en(p.rank(b))
+                ),
+                Lang::Ja => format!(
+                    "件数は n = {}〜{} なので、順位は{}〜{}番目です",
+                    format::count(a),
+                    format::count(b),
+                    format::count(p.rank(a)),
+                    format::count(p.rank(b))
+                ),
             },
             _ => String::new(),
         };
@@ -437,7 +498,10 @@ impl<'a> Context<'a> {
             figures.push(Figure {
                 src: format!("{root}{}", paths::time_series_figure(&self.slugs[run])),
                 alt: match self.lang {
-                    Lang::En => format!("Latency over time of run {} (the representative run of the slowest condition), log scale", self.report.runs[run].run_id),
+                    Lang::En => format!(
+                        "Latency over time of run {} (the representative run of the slowest condition), log scale",
+                        self.report.runs[run].run_id
+                    ),
                     Lang::Ja => format!("測定{}（最も遅い条件の代表の測定）の応答時間の推移（対数軸）", self.report.runs[run].run_id),
                 },
             });
@@ -511,13 +575,26 @@ impl<'a> Context<'a> {
                 let values: Vec<String> = v.runs.iter().map(|r| format!("{} {}", r.run_id, format::ms(r.value_ms))).collect();
                 let representative = condition.representative_run.as_deref().and_then(|id| self.run_index(id));
                 vec![
-                    Cell { text: self.condition_label(condition), href: Some(format!("#{}", paths::condition_anchor(v.condition))), ..Cell::default() },
+                    Cell {
+                        text: self.condition_label(condition),
+                        href: Some(format!("#{}", paths::condition_anchor(v.condition))),
+                        ..Cell::default()
+                    },
                     Cell::text(values.join(", ")),
                     v.max_over_min.map_or_else(|| Cell::text("–"), |r| Cell::number(format::ratio(r))),
                     v.range_over_median.map_or_else(|| Cell::text("–"), |r| Cell::number(format::percent(r))),
                     v.median_interval.map_or_else(
                         || Cell::text("–"),
-                        |i| Cell::number(format!("{}–{} ({}, {}–{})", format::ms(i.lower_ms), format::ms(i.upper_ms), format::percent(i.coverage), i.lower_rank, i.upper_rank)),
+                        |i| {
+                            Cell::number(format!(
+                                "{}–{} ({}, {}–{})",
+                                format::ms(i.lower_ms),
+                                format::ms(i.upper_ms),
+                                format::percent(i.coverage),
+                                i.lower_rank,
+                                i.upper_rank
+                            ))
+                        },
                     ),
                     match representative {
                         Some(r) => Cell::text(report.runs[r].run_id.clone()).link(self.run_href("", r)),
@@ -532,7 +609,12 @@ impl<'a> Context<'a> {
             .iter()
             .map(|c| {
                 let label = |i: usize| self.condition_label(&report.conditions[i]);
-                let range = |i: usize| report.conditions[i].headline_ms.map(|s| format!("{} ({}–{})", format::ms(s.median), format::ms(s.min), format::ms(s.max))).unwrap_or_default();
+                let range = |i: usize| {
+                    report.conditions[i]
+                        .headline_ms
+                        .map(|s| format!("{} ({}–{})", format::ms(s.median), format::ms(s.min), format::ms(s.max)))
+                        .unwrap_or_default()
+                };
                 vec![
                     Cell::text(format!("{} {} {}", label(c.a), t.versus, label(c.b))),
                     Cell::number(range(c.a)).link(format!("#{}", paths::condition_anchor(c.a))),
@@ -590,23 +672,48 @@ impl<'a> Context<'a> {
                 let v = report.variance.conditions.iter().find(|v| v.condition == c)?;
                 Some(KeyValue {
                     label: t.widest.to_string(),
-                    value: format!("{}: {} {}, {} {}", self.condition_label(&report.conditions[c]), t.range_over_median, v.range_over_median.map(format::percent).unwrap_or_default(), t.max_over_min, v.max_over_min.map(format::ratio).unwrap_or_else(|| "–".into())),
+                    value: format!(
+                        "{}: {} {}, {} {}",
+                        self.condition_label(&report.conditions[c]),
+                        t.range_over_median,
+                        v.range_over_median.map(format::percent).unwrap_or_default(),
+                        t.max_over_min,
+                        v.max_over_min.map(format::ratio).unwrap_or_else(|| "–".into())
+                    ),
                     href: Some(format!("#{}", paths::condition_anchor(c))),
                 })
             }),
             spread: Table {
                 id: "spread".into(),
                 caption: format!("{} ({})", t.spread_table, self.fill(t.spread_caption)),
-                headers: vec![t.condition.into(), t.runs_values.into(), t.max_over_min.into(), t.range_over_median.into(), t.median_interval.into(), t.representative.into()],
+                headers: vec![
+                    t.condition.into(),
+                    t.runs_values.into(),
+                    t.max_over_min.into(),
+                    t.range_over_median.into(),
+                    t.median_interval.into(),
+                    t.representative.into(),
+                ],
                 rows: spread_rows,
             },
             comparisons: (!comparisons.is_empty()).then(|| Table {
                 id: "comparisons".into(),
                 caption: format!("{} ({})", t.comparisons, t.comparisons_caption.replace("{x}", &self.x_label())),
-                headers: vec![t.comparisons.into(), "A (ms)".into(), "B (ms)".into(), format!("{} (B / A)", t.median_ratio), t.verdict.into()],
+                headers: vec![
+                    t.comparisons.into(),
+                    "A (ms)".into(),
+                    "B (ms)".into(),
+                    format!("{} (B / A)", t.median_ratio),
+                    t.verdict.into(),
+                ],
                 rows: comparisons,
             }),
-            flags: (!flags.is_empty()).then(|| Table { id: "flags".into(), caption: format!("{} ({})", t.flags, t.flags_caption), headers: vec![t.run.into(), t.reason.into()], rows: flags }),
+            flags: (!flags.is_empty()).then(|| Table {
+                id: "flags".into(),
+                caption: format!("{} ({})", t.flags, t.flags_caption),
+                headers: vec![t.run.into(), t.reason.into()],
+                rows: flags,
+            }),
             conditions,
         }
     }
@@ -614,16 +721,48 @@ impl<'a> Context<'a> {
     /// A flag's reason in words, with its numbers.
     pub fn flag_text(&self, kind: &FlagKind) -> String {
         match (kind, self.lang) {
-            (FlagKind::Errors { count, requests }, Lang::En) => format!("{} of {} requests got no 2xx response", format::count(*count), format::count(*requests)),
-            (FlagKind::Errors { count, requests }, Lang::Ja) => format!("{}件中{}件の要求が2xx応答を得られなかった", format::count(*requests), format::count(*count)),
-            (FlagKind::IncompleteLargeResponses { count }, Lang::En) => format!("{} large response(s) did not deliver the expected bytes", format::count(*count)),
-            (FlagKind::IncompleteLargeResponses { count }, Lang::Ja) => format!("大きな応答{}件が予定のバイト数を受信できなかった", format::count(*count)),
-            (FlagKind::ScheduleLag { max_lag_ms, threshold_ms }, Lang::En) => format!("the probe was sent up to {} ms late (threshold {} ms): the load generator, not the server, may have limited it", format::ms(*max_lag_ms), format::ms(*threshold_ms)),
-            (FlagKind::ScheduleLag { max_lag_ms, threshold_ms }, Lang::Ja) => format!("計測要求の送信が最大{} ms遅れた（閾値{} ms）：サーバーではなく負荷生成側が律速した可能性がある", format::ms(*max_lag_ms), format::ms(*threshold_ms)),
-            (FlagKind::HostLoad { load1, threshold }, Lang::En) => format!("the host's load average was {} (threshold {})", format::decimal(*load1, 2), format::decimal(*threshold, 2)),
-            (FlagKind::HostLoad { load1, threshold }, Lang::Ja) => format!("ホストの負荷平均が{}だった（閾値{}）", format::decimal(*load1, 2), format::decimal(*threshold, 2)),
-            (FlagKind::Outlier { value_ms, median_ms, factor }, Lang::En) => format!("{} = {} ms is {} away from its condition's median {} ms", self.p_label, format::ms(*value_ms), format::ratio(*factor), format::ms(*median_ms)),
-            (FlagKind::Outlier { value_ms, median_ms, factor }, Lang::Ja) => format!("{} = {} msが条件の中央値{} msから{}離れている", self.p_label, format::ms(*value_ms), format::ms(*median_ms), format::ratio(*factor)),
+            (FlagKind::Errors { count, requests }, Lang::En) => {
+                format!("{} of {} requests got no 2xx response", format::count(*count), format::count(*requests))
+            }
+            (FlagKind::Errors { count, requests }, Lang::Ja) => {
+                format!("{}件中{}件の要求が2xx応答を得られなかった", format::count(*requests), format::count(*count))
+            }
+            (FlagKind::IncompleteLargeResponses { count }, Lang::En) => {
+                format!("{} large response(s) did not deliver the expected bytes", format::count(*count))
+            }
+            (FlagKind::IncompleteLargeResponses { count }, Lang::Ja) => {
+                format!("大きな応答{}件が予定のバイト数を受信できなかった", format::count(*count))
+            }
+            (FlagKind::ScheduleLag { max_lag_ms, threshold_ms }, Lang::En) => format!(
+                "the probe was sent up to {} ms late (threshold {} ms): the load generator, not the server, may have limited it",
+                format::ms(*max_lag_ms),
+                format::ms(*threshold_ms)
+            ),
+            (FlagKind::ScheduleLag { max_lag_ms, threshold_ms }, Lang::Ja) => format!(
+                "計測要求の送信が最大{} ms遅れた（閾値{} ms）：サーバーではなく負荷生成側が律速した可能性がある",
+                format::ms(*max_lag_ms),
+                format::ms(*threshold_ms)
+            ),
+            (FlagKind::HostLoad { load1, threshold }, Lang::En) => {
+                format!("the host's load average was {} (threshold {})", format::decimal(*load1, 2), format::decimal(*threshold, 2))
+            }
+            (FlagKind::HostLoad { load1, threshold }, Lang::Ja) => {
+                format!("ホストの負荷平均が{}だった（閾値{}）", format::decimal(*load1, 2), format::decimal(*threshold, 2))
+            }
+            (FlagKind::Outlier { value_ms, median_ms, factor }, Lang::En) => format!(
+                "{} = {} ms is {} away from its condition's median {} ms",
+                self.p_label,
+                format::ms(*value_ms),
+                format::ratio(*factor),
+                format::ms(*median_ms)
+            ),
+            (FlagKind::Outlier { value_ms, median_ms, factor }, Lang::Ja) => format!(
+                "{} = {} msが条件の中央値{} msから{}離れている",
+                self.p_label,
+                format::ms(*value_ms),
+                format::ms(*median_ms),
+                format::ratio(*factor)
+            ),
             (FlagKind::Aborted { note }, Lang::En) => format!("aborted: {}", if note.is_empty() { "no note" } else { note }),
             (FlagKind::Aborted { note }, Lang::Ja) => format!("中断：{}", if note.is_empty() { "備考なし" } else { note }),
             (FlagKind::Excluded { note }, Lang::En) => format!("excluded: {}", if note.is_empty() { "no note" } else { note }),
@@ -639,24 +778,46 @@ impl<'a> Context<'a> {
         let condition = &report.conditions[run.condition];
         let kv = |label: &str, value: String| KeyValue { label: label.to_string(), value, href: None };
         let mut facts = vec![
-            KeyValue { label: t.condition.into(), value: self.condition_label(condition), href: Some(format!("{root}variance.html#{}", paths::condition_anchor(run.condition))) },
+            KeyValue {
+                label: t.condition.into(),
+                value: self.condition_label(condition),
+                href: Some(format!("{root}variance.html#{}", paths::condition_anchor(run.condition))),
+            },
             kv(t.repetition, run.repetition.to_string()),
-            kv(t.status, format!("{}{}", self.status_text(run.status), if run.note.is_empty() { String::new() } else { format!(" ({})", run.note) })),
+            kv(
+                t.status,
+                format!("{}{}", self.status_text(run.status), if run.note.is_empty() { String::new() } else { format!(" ({})", run.note) }),
+            ),
             kv(t.requests_label, format::count(run.requests)),
             kv(t.ok_responses_label, format::count(run.ok_responses)),
             kv(t.errors_label, format::count(run.errors)),
         ];
         if let (Some(value), Some(rank)) = (run.headline_ms, run.headline_rank) {
-            facts.push(KeyValue { label: self.p_label.clone(), value: format!("{} = {} ms", self.rank_text(rank, run.ok_responses), format::ms(value)), href: Some(format!("{root}index.html#run-{}", self.slugs[run_index])) });
+            facts.push(KeyValue {
+                label: self.p_label.clone(),
+                value: format!("{} = {} ms", self.rank_text(rank, run.ok_responses), format::ms(value)),
+                href: Some(format!("{root}index.html#run-{}", self.slugs[run_index])),
+            });
         }
         if !run.statuses.is_empty() {
-            facts.push(kv(t.statuses, run.statuses.iter().map(|(s, n)| format!("{s}: {}", format::count(*n))).collect::<Vec<_>>().join(", ")));
+            facts.push(kv(
+                t.statuses,
+                run.statuses.iter().map(|(s, n)| format!("{s}: {}", format::count(*n))).collect::<Vec<_>>().join(", "),
+            ));
         }
         if let Some(lag) = run.max_lag_ms {
             facts.push(kv(t.lag, format::ms(lag)));
         }
         if run.large_responses > 0 {
-            facts.push(kv(t.large_responses_label, format!("{} ({} {})", format::count(run.large_responses), format::count(run.incomplete_large_responses), t.incomplete_label)));
+            facts.push(kv(
+                t.large_responses_label,
+                format!(
+                    "{} ({} {})",
+                    format::count(run.large_responses),
+                    format::count(run.incomplete_large_responses),
+                    t.incomplete_label
+                ),
+            ));
         }
         if let Some(w) = run.write_s_median {
             facts.push(kv(t.write_s, format::seconds(w)));
@@ -680,18 +841,40 @@ impl<'a> Context<'a> {
                 .iter()
                 .map(|(key, value)| {
                     let rank = run.percentile_ranks.get(key).copied().unwrap_or(0);
-                    vec![Cell::text(format!("p{key}")), Cell::number(format::ms(*value)), Cell::number(self.rank_text(rank, run.ok_responses))]
+                    vec![
+                        Cell::text(format!("p{key}")),
+                        Cell::number(format::ms(*value)),
+                        Cell::number(self.rank_text(rank, run.ok_responses)),
+                    ]
                 })
                 .collect(),
         };
         let slug = &self.slugs[run_index];
         let mut figures = Vec::new();
         if run.ok_responses > 0 {
-            figures.push(Figure { src: format!("{root}{}", paths::ecdf_figure(slug)), alt: match self.lang { Lang::En => format!("Sorted latencies of run {} (ECDF, log scale) with the {} rank marked", run.run_id, self.p_label), Lang::Ja => format!("測定{}の応答時間を並べた累積分布（対数軸）と{}の順位", run.run_id, self.p_label) } });
-            figures.push(Figure { src: format!("{root}{}", paths::time_series_figure(slug)), alt: match self.lang { Lang::En => format!("Latency over time of run {}, log scale", run.run_id), Lang::Ja => format!("測定{}の応答時間の推移（対数軸）", run.run_id) } });
+            figures.push(Figure {
+                src: format!("{root}{}", paths::ecdf_figure(slug)),
+                alt: match self.lang {
+                    Lang::En => format!("Sorted latencies of run {} (ECDF, log scale) with the {} rank marked", run.run_id, self.p_label),
+                    Lang::Ja => format!("測定{}の応答時間を並べた累積分布（対数軸）と{}の順位", run.run_id, self.p_label),
+                },
+            });
+            figures.push(Figure {
+                src: format!("{root}{}", paths::time_series_figure(slug)),
+                alt: match self.lang {
+                    Lang::En => format!("Latency over time of run {}, log scale", run.run_id),
+                    Lang::Ja => format!("測定{}の応答時間の推移（対数軸）", run.run_id),
+                },
+            });
         }
         if report.figures.resources.get(run_index).is_some_and(|r| !r.is_empty()) {
-            figures.push(Figure { src: format!("{root}{}", paths::resources_figure(slug)), alt: match self.lang { Lang::En => format!("CPU and RSS of the server processes during run {}", run.run_id), Lang::Ja => format!("測定{}中のサーバープロセスのCPUとRSS", run.run_id) } });
+            figures.push(Figure {
+                src: format!("{root}{}", paths::resources_figure(slug)),
+                alt: match self.lang {
+                    Lang::En => format!("CPU and RSS of the server processes during run {}", run.run_id),
+                    Lang::Ja => format!("測定{}中のサーバープロセスのCPUとRSS", run.run_id),
+                },
+            });
         }
         let resources = (!run.resources.is_empty()).then(|| Table {
             id: "resources".into(),
@@ -700,7 +883,13 @@ impl<'a> Context<'a> {
             rows: run
                 .resources
                 .iter()
-                .map(|p| vec![Cell::text(p.process.clone()), p.avg_cpu_percent.map_or_else(|| Cell::text("–"), |c| Cell::number(format::decimal(c, 1))), Cell::number(format::mib(p.peak_rss_bytes as f64))])
+                .map(|p| {
+                    vec![
+                        Cell::text(p.process.clone()),
+                        p.avg_cpu_percent.map_or_else(|| Cell::text("–"), |c| Cell::number(format::decimal(c, 1))),
+                        Cell::number(format::mib(p.peak_rss_bytes as f64)),
+                    ]
+                })
                 .collect(),
         });
         let flags = report.variance.flags.iter().filter(|f| f.run_id == run.run_id).map(|f| self.flag_text(&f.kind)).collect();
@@ -719,4 +908,3 @@ impl<'a> Context<'a> {
         }
     }
 }
-

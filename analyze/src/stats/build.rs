@@ -29,9 +29,10 @@ pub fn build(dataset: &mut Dataset, detail: Detail) -> Report {
     condition_levels.dedup();
     let condition_index: BTreeMap<&Vec<usize>, usize> = condition_levels.iter().enumerate().map(|(i, l)| (l, i)).collect();
 
-    let expected_large = dataset.manifest.large_response_bytes.or_else(|| {
-        dataset.large_responses.as_ref().and_then(|rows| rows.iter().map(|r| r.bytes_received).max())
-    });
+    let expected_large = dataset
+        .manifest
+        .large_response_bytes
+        .or_else(|| dataset.large_responses.as_ref().and_then(|rows| rows.iter().map(|r| r.bytes_received).max()));
 
     // Per-run percentiles, in parallel: each run's vector is independent.
     let ranked: Vec<Vec<super::percentile::RankedValue>> = {
@@ -67,14 +68,10 @@ pub fn build(dataset: &mut Dataset, detail: Detail) -> Report {
         let large: Vec<_> = dataset.large_responses.iter().flatten().filter(|r| r.run as usize == index).collect();
         let write: Vec<f64> = large.iter().filter_map(|r| r.write_s).collect();
         let complete: Vec<f64> = large.iter().filter_map(|r| r.client_complete_s).collect();
-        let incomplete = large
-            .iter()
-            .filter(|r| r.client_complete_s.is_none() || expected_large.is_some_and(|e| r.bytes_received < e))
-            .count() as u64;
-        let tempfile_peak_bytes = dataset
-            .tempfiles
-            .as_ref()
-            .and_then(|rows| rows.iter().filter(|r| r.run as usize == index).map(|r| r.logical_bytes).max());
+        let incomplete =
+            large.iter().filter(|r| r.client_complete_s.is_none() || expected_large.is_some_and(|e| r.bytes_received < e)).count() as u64;
+        let tempfile_peak_bytes =
+            dataset.tempfiles.as_ref().and_then(|rows| rows.iter().filter(|r| r.run as usize == index).map(|r| r.logical_bytes).max());
         runs.push(RunResult {
             run_id: run.run_id.clone(),
             condition: condition_index[&conditions_of_runs[index]],
@@ -107,11 +104,8 @@ pub fn build(dataset: &mut Dataset, detail: Detail) -> Report {
         });
     }
 
-    let conditions: Vec<ConditionResult> = condition_levels
-        .iter()
-        .enumerate()
-        .map(|(c, levels)| summarize_condition(dataset, &runs, c, levels))
-        .collect();
+    let conditions: Vec<ConditionResult> =
+        condition_levels.iter().enumerate().map(|(c, levels)| summarize_condition(dataset, &runs, c, levels)).collect();
     let integrity = integrity(&runs, expected_large);
     let factors: Vec<FactorInfo> = dataset
         .factors
@@ -128,9 +122,11 @@ pub fn build(dataset: &mut Dataset, detail: Detail) -> Report {
         Detail::Statistics => Figures::default(),
         Detail::WithFigures => super::figures::compute(dataset, &runs),
     };
-    let measured = dataset.manifest.measured.clone().or_else(|| {
-        dataset.runs.iter().map(|r| r.started_at_utc.get(..10).unwrap_or("").to_string()).min()
-    });
+    let measured = dataset
+        .manifest
+        .measured
+        .clone()
+        .or_else(|| dataset.runs.iter().map(|r| r.started_at_utc.get(..10).unwrap_or("").to_string()).min());
     Report {
         schema_version: SCHEMA_VERSION,
         dataset: DatasetInfo {
@@ -164,13 +160,7 @@ fn summarize_condition(dataset: &Dataset, runs: &[RunResult], index: usize, leve
     let with_headline: Vec<&RunResult> = ok.iter().copied().filter(|r| r.headline_ms.is_some()).collect();
     let collect = |f: &dyn Fn(&RunResult) -> Option<f64>| -> Vec<f64> { ok.iter().filter_map(|r| f(r)).collect() };
     ConditionResult {
-        id: dataset
-            .factors
-            .iter()
-            .zip(levels)
-            .map(|(f, &l)| format!("{}={}", f.name, f.levels[l].value))
-            .collect::<Vec<_>>()
-            .join(","),
+        id: dataset.factors.iter().zip(levels).map(|(f, &l)| format!("{}={}", f.name, f.levels[l].value)).collect::<Vec<_>>().join(","),
         factors: dataset.factors.iter().zip(levels).map(|(f, &l)| (f.name.clone(), f.levels[l].value.clone())).collect(),
         levels: levels.to_vec(),
         runs: ok.iter().map(|r| r.run_id.clone()).collect(),
@@ -191,10 +181,7 @@ fn integrity(runs: &[RunResult], expected_large: Option<u64>) -> Integrity {
     }
     let ok: Vec<&RunResult> = runs.iter().filter(|r| r.status == RunStatus::Ok).collect();
     let sum = |f: fn(&RunResult) -> u64| ok.iter().map(|r| f(r)).sum::<u64>();
-    let max_lag = ok
-        .iter()
-        .filter_map(|r| r.max_lag_ms.map(|lag| (lag, r.run_id.clone())))
-        .max_by(|a, b| a.0.total_cmp(&b.0));
+    let max_lag = ok.iter().filter_map(|r| r.max_lag_ms.map(|lag| (lag, r.run_id.clone()))).max_by(|a, b| a.0.total_cmp(&b.0));
     Integrity {
         runs: runs.len() as u64,
         runs_by_status,
@@ -318,7 +305,8 @@ fn review(dataset: &Dataset, runs: &[RunResult], conditions: &[ConditionResult],
         if let Some(lag) = run.max_lag_ms.filter(|&lag| lag > thresholds.lag_ms) {
             flag(FlagKind::ScheduleLag { max_lag_ms: lag, threshold_ms: thresholds.lag_ms });
         }
-        let load = [run.load1_before, run.load1_after].into_iter().flatten().fold(None, |m: Option<f64>, v| Some(m.map_or(v, |m| m.max(v))));
+        let load =
+            [run.load1_before, run.load1_after].into_iter().flatten().fold(None, |m: Option<f64>, v| Some(m.map_or(v, |m| m.max(v))));
         if let Some(load1) = load.filter(|&l| l > thresholds.load1) {
             flag(FlagKind::HostLoad { load1, threshold: thresholds.load1 });
         }
@@ -338,9 +326,5 @@ fn review(dataset: &Dataset, runs: &[RunResult], conditions: &[ConditionResult],
 }
 
 fn layout_column(layout: &Layout, condition: usize) -> usize {
-    layout
-        .rows
-        .iter()
-        .find_map(|r| r.cells.iter().position(|c| *c == Some(condition)))
-        .unwrap_or(usize::MAX)
+    layout.rows.iter().find_map(|r| r.cells.iter().position(|c| *c == Some(condition))).unwrap_or(usize::MAX)
 }

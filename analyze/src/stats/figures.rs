@@ -43,7 +43,11 @@ impl RequestSink for SeriesSink {
                 if latency >= *tail_from_ms {
                     tail.push(point);
                 }
-                let column = if *last_sent_s > 0.0 { ((point.0 / *last_sent_s) * (COLUMNS - 1) as f64).clamp(0.0, (COLUMNS - 1) as f64) as usize } else { 0 };
+                let column = if *last_sent_s > 0.0 {
+                    ((point.0 / *last_sent_s) * (COLUMNS - 1) as f64).clamp(0.0, (COLUMNS - 1) as f64) as usize
+                } else {
+                    0
+                };
                 let slot = &mut columns[column];
                 match slot {
                     None => *slot = Some((point, point)),

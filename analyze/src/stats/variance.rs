@@ -72,17 +72,36 @@ pub struct Comparison {
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum FlagKind {
     /// Requests without a 2xx response.
-    Errors { count: u64, requests: u64 },
+    Errors {
+        count: u64,
+        requests: u64,
+    },
     /// Large responses that did not deliver the expected bytes.
-    IncompleteLargeResponses { count: u64 },
+    IncompleteLargeResponses {
+        count: u64,
+    },
     /// The probe was sent late: the load generator, not the server, may have limited it.
-    ScheduleLag { max_lag_ms: f64, threshold_ms: f64 },
+    ScheduleLag {
+        max_lag_ms: f64,
+        threshold_ms: f64,
+    },
     /// The host was busy around the run.
-    HostLoad { load1: f64, threshold: f64 },
+    HostLoad {
+        load1: f64,
+        threshold: f64,
+    },
     /// The run's headline value lies far from its condition's median.
-    Outlier { value_ms: f64, median_ms: f64, factor: f64 },
-    Aborted { note: String },
-    Excluded { note: String },
+    Outlier {
+        value_ms: f64,
+        median_ms: f64,
+        factor: f64,
+    },
+    Aborted {
+        note: String,
+    },
+    Excluded {
+        note: String,
+    },
 }
 
 #[derive(Debug, Clone, Serialize)]

@@ -1,0 +1,330 @@
+//! Axis ranges and ticks. These place marks on a page; they summarise nothing (the extremes of
+//! the values drawn decide how much paper the axis needs).
+//!
+//! A log axis spans whole decades. Values at or below zero have no place on it: the axis gets
+//! one more decade below the smallest positive value's, and they are drawn at its low edge (the
+//! floor) with their own marker and a caption saying so, never silently dropped or shown as a
+//! small positive value.
+
+use plotters::coord::ranged1d::{DefaultFormatting, KeyPointHint, Ranged};
+use plotters::coord::types::RangedCoordf64;
+use std::ops::Range;
+
+/// The exponents a log axis may use: 10^308 is the largest power of ten an `f64` holds.
+const MIN_EXP: i32 = -307;
+const MAX_EXP: i32 = 308;
+/// More decades than this and only every k-th is labelled, so labels never collide.
+const MAX_DECADE_LABELS: i32 = 8;
+/// Up to this many decades also get light grid lines at 2..9 × 10^k.
+const MAX_DECADES_WITH_MINOR: i32 = 6;
+
+/// A log axis over whole decades, `10^low_exp .. 10^high_exp`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LogAxis {
+    pub low_exp: i32,
+    pub high_exp: i32,
+    /// Where values at or below zero are drawn (the low edge, `10^low_exp`), when any were
+    /// given; every positive value lies at least a decade above it.
+    pub floor: Option<f64>,
+}
+
+impl LogAxis {
+    /// The decades covering every positive finite value, at least one decade wide; one decade
+    /// lower when some value is at or below zero, to make room for the floor. With no positive
+    /// value the axis is 1..10. Non-finite values are ignored.
+    pub fn covering(values: impl IntoIterator<Item = f64>) -> LogAxis {
+        let mut min_positive = f64::INFINITY;
+        let mut max_positive = 0.0_f64;
+        let mut non_positive = false;
+        for value in values.into_iter().filter(|v| v.is_finite()) {
+            if value > 0.0 {
+                min_positive = min_positive.min(value);
+                max_positive = max_positive.max(value);
+            } else {
+                non_positive = true;
+            }
+        }
+        let (mut low_exp, mut high_exp) =
+            if max_positive > 0.0 { (decade_at_or_below(min_positive), decade_at_or_above(max_positive)) } else { (0, 1) };
+        if low_exp == high_exp {
+            // Every value is the same power of ten: centre it in two decades.
+            low_exp -= 1;
+            high_exp += 1;
+        }
+        if non_positive && max_positive > 0.0 {
+            low_exp -= 1;
+        }
+        let low_exp = low_exp.clamp(MIN_EXP, MAX_EXP - 1);
+        let high_exp = high_exp.clamp(low_exp + 1, MAX_EXP);
+        LogAxis { low_exp, high_exp, floor: non_positive.then(|| pow10(low_exp)) }
+    }
+
+    /// The value range for plotters' log coordinate.
+    pub fn range(&self) -> Range<f64> {
+        pow10(self.low_exp)..pow10(self.high_exp)
+    }
+
+    /// The labelled ticks: every decade, or every k-th when there are many (always the lowest).
+    pub fn decades(&self) -> Vec<f64> {
+        let span = self.high_exp - self.low_exp;
+        let step = (span + MAX_DECADE_LABELS - 1) / MAX_DECADE_LABELS;
+        (self.low_exp..=self.high_exp).filter(|e| (e - self.low_exp) % step.max(1) == 0).map(pow10).collect()
+    }
+
+    /// Light grid lines at 2..9 × 10^k, for axes of a few decades only.
+    pub fn minor(&self) -> Vec<f64> {
+        if self.high_exp - self.low_exp > MAX_DECADES_WITH_MINOR {
+            return Vec::new();
+        }
+        (self.low_exp..self.high_exp).flat_map(|e| (2..10).map(move |m| f64::from(m) * pow10(e))).collect()
+    }
+
+    /// Where to draw `value`, and whether it was moved there: values at or below zero go to the
+    /// floor (`true`); positive values are drawn where they are (kept inside the axis).
+    pub fn place(&self, value: f64) -> (f64, bool) {
+        if value > 0.0 {
+            let range = self.range();
+            (value.clamp(range.start, range.end), false)
+        } else {
+            (pow10(self.low_exp), true)
+        }
+    }
+}
+
+/// The label of a decade tick: `0.01`, `1`, `1,000`; `1e-9` and `1e18` beyond.
+pub fn decade_label(value: f64) -> String {
+    let exp = value.log10().round() as i32;
+    match exp {
+        0..=15 => crate::render::format::decimal(pow10(exp), 0),
+        -6..=-1 => crate::render::format::decimal(pow10(exp), (-exp) as usize),
+        _ => format!("1e{exp}"),
+    }
+}
+
+/// A linear axis with round ticks (1, 2 or 5 × 10^k apart).
+#[derive(Debug, Clone, PartialEq)]
+pub struct LinearAxis {
+    pub low: f64,
+    pub high: f64,
+    pub ticks: Vec<f64>,
+    /// Decimals that tell the ticks apart.
+    pub decimals: usize,
+}
+
+impl LinearAxis {
+    /// Round ticks covering the finite values (and zero when `from_zero`); 0..1 when there is
+    /// nothing to cover.
+    pub fn covering(values: impl IntoIterator<Item = f64>, from_zero: bool) -> LinearAxis {
+        let mut low = if from_zero { 0.0 } else { f64::INFINITY };
+        let mut high = if from_zero { 0.0 } else { f64::NEG_INFINITY };
+        for value in values.into_iter().filter(|v| v.is_finite()) {
+            low = low.min(value);
+            high = high.max(value);
+        }
+        if low > high {
+            (low, high) = (0.0, 1.0);
+        }
+        if high == low {
+            let pad = if low == 0.0 { 1.0 } else { low.abs() / 10.0 };
+            (low, high) = if from_zero && low >= 0.0 { (0.0, high + pad) } else { (low - pad, high + pad) };
+            if from_zero && low == 0.0 && high == 0.0 {
+                high = 1.0;
+            }
+        }
+        let step = nice_step((high - low) / 5.0);
+        let first = (low / step).floor();
+        let last = (high / step).ceil();
+        let count = (last - first) as i64;
+        let ticks: Vec<f64> = (0..=count).map(|i| (first + i as f64) * step).collect();
+        let decimals = if step >= 1.0 { 0 } else { (-step.log10().floor()) as usize }.min(9);
+        LinearAxis { low: first * step, high: last * step, ticks, decimals }
+    }
+
+    pub fn range(&self) -> Range<f64> {
+        self.low..self.high
+    }
+}
+
+/// A linear f64 coordinate whose ticks are exactly the given values (plotters' own
+/// `WithKeyPoints` over f64 loses the custom label formatter).
+pub struct Ticked {
+    inner: RangedCoordf64,
+    ticks: Vec<f64>,
+}
+
+impl Ticked {
+    pub fn new(range: Range<f64>, ticks: Vec<f64>) -> Ticked {
+        Ticked { inner: range.into(), ticks }
+    }
+}
+
+impl From<&LinearAxis> for Ticked {
+    fn from(axis: &LinearAxis) -> Ticked {
+        Ticked::new(axis.range(), axis.ticks.clone())
+    }
+}
+
+impl Ranged for Ticked {
+    type FormatOption = DefaultFormatting;
+    type ValueType = f64;
+
+    fn map(&self, value: &f64, limit: (i32, i32)) -> i32 {
+        self.inner.map(value, limit)
+    }
+
+    fn key_points<Hint: KeyPointHint>(&self, hint: Hint) -> Vec<f64> {
+        if hint.weight().allow_light_points() {
+            Vec::new()
+        } else {
+            self.ticks.clone()
+        }
+    }
+
+    fn range(&self) -> Range<f64> {
+        self.inner.range()
+    }
+}
+
+/// 1, 2 or 5 × 10^k, at least `raw`.
+fn nice_step(raw: f64) -> f64 {
+    if !(raw.is_finite() && raw > 0.0) {
+        return 1.0;
+    }
+    let base = pow10(decade_at_or_below(raw));
+    [1.0, 2.0, 5.0, 10.0].into_iter().map(|m| m * base).find(|&s| s >= raw).unwrap_or(10.0 * base)
+}
+
+/// 10^e, exact for the decades an `f64` can hold.
+fn pow10(exp: i32) -> f64 {
+    // `powi` compounds rounding for negative exponents; parsing gives the nearest f64.
+    format!("1e{exp}").parse().unwrap_or(if exp < 0 { 0.0 } else { f64::INFINITY })
+}
+
+/// The largest e with 10^e <= v (v > 0).
+fn decade_at_or_below(value: f64) -> i32 {
+    let mut exp = (value.log10().floor() as i32).clamp(MIN_EXP, MAX_EXP);
+    if pow10(exp) > value && exp > MIN_EXP {
+        exp -= 1;
+    } else if exp < MAX_EXP && pow10(exp + 1) <= value {
+        exp += 1;
+    }
+    exp
+}
+
+/// The smallest e with 10^e >= v (v > 0).
+fn decade_at_or_above(value: f64) -> i32 {
+    let mut exp = (value.log10().ceil() as i32).clamp(MIN_EXP, MAX_EXP);
+    if pow10(exp) < value && exp < MAX_EXP {
+        exp += 1;
+    } else if exp > MIN_EXP && pow10(exp - 1) >= value {
+        exp -= 1;
+    }
+    exp
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn exps(axis: &LogAxis) -> (i32, i32) {
+        (axis.low_exp, axis.high_exp)
+    }
+
+    #[test]
+    fn log_axis_spans_whole_decades_of_the_data() {
+        let axis = LogAxis::covering([1.57, 1.72, 5945.11, 6590.04]);
+        assert_eq!(exps(&axis), (0, 4));
+        assert_eq!(axis.floor, None);
+        assert_eq!(axis.decades(), vec![1.0, 10.0, 100.0, 1000.0, 10000.0]);
+        assert_eq!(axis.range(), 1.0..10000.0);
+    }
+
+    #[test]
+    fn log_axis_puts_zero_at_a_floor_a_decade_below_the_smallest_positive() {
+        let axis = LogAxis::covering([0.0, 1.57, 5945.11]);
+        assert_eq!(exps(&axis), (-1, 4));
+        assert_eq!(axis.floor, Some(0.1));
+        assert!(axis.floor.unwrap() < 1.57);
+        assert_eq!(axis.place(0.0), (0.1, true));
+        assert_eq!(axis.place(-3.0), (0.1, true));
+        assert_eq!(axis.place(1.57), (1.57, false));
+    }
+
+    #[test]
+    fn log_axis_of_only_zeros_is_one_decade_with_the_floor_at_its_bottom() {
+        let axis = LogAxis::covering([0.0, 0.0]);
+        assert_eq!(exps(&axis), (0, 1));
+        assert_eq!(axis.floor, Some(1.0));
+    }
+
+    #[test]
+    fn log_axis_of_all_equal_values_has_room_around_them() {
+        let axis = LogAxis::covering([5.0, 5.0, 5.0]);
+        assert_eq!(exps(&axis), (0, 1));
+        let axis = LogAxis::covering([100.0, 100.0]);
+        assert_eq!(exps(&axis), (1, 3), "a power of ten sits between two decades, not on an edge");
+    }
+
+    #[test]
+    fn log_axis_of_a_single_point() {
+        assert_eq!(exps(&LogAxis::covering([5958.77])), (3, 4));
+        assert_eq!(exps(&LogAxis::covering([1.0])), (-1, 1));
+    }
+
+    #[test]
+    fn log_axis_of_no_points_is_one_to_ten() {
+        let axis = LogAxis::covering(std::iter::empty());
+        assert_eq!(exps(&axis), (0, 1));
+        assert_eq!(axis.floor, None);
+        assert_eq!(axis.decades(), vec![1.0, 10.0]);
+    }
+
+    #[test]
+    fn log_axis_under_one_decade_widens_to_whole_decades() {
+        assert_eq!(exps(&LogAxis::covering([1.93, 2.94, 2.34])), (0, 1));
+        assert_eq!(exps(&LogAxis::covering([5928.68, 6590.04])), (3, 4));
+        // Across a decade boundary it takes both decades.
+        assert_eq!(exps(&LogAxis::covering([8.0, 12.0])), (0, 2));
+    }
+
+    #[test]
+    fn log_axis_ignores_non_finite_values_and_survives_extremes() {
+        assert_eq!(exps(&LogAxis::covering([f64::NAN, f64::INFINITY, 3.0])), (0, 1));
+        let axis = LogAxis::covering([f64::MIN_POSITIVE, f64::MAX]);
+        assert!(axis.range().start > 0.0 && axis.range().end.is_finite());
+        assert!(axis.decades().len() <= MAX_DECADE_LABELS as usize + 1);
+        assert!(axis.minor().is_empty());
+    }
+
+    #[test]
+    fn log_axis_has_minor_lines_between_few_decades() {
+        let axis = LogAxis::covering([1.5, 15.0]);
+        assert_eq!(axis.minor().len(), 16);
+        assert_eq!(axis.minor()[0], 2.0);
+    }
+
+    #[test]
+    fn decade_labels_read_as_plain_numbers() {
+        let labels: Vec<String> = [0.001, 0.1, 1.0, 10.0, 1000.0, 10000.0, 1e-9, 1e18].into_iter().map(decade_label).collect();
+        assert_eq!(labels, ["0.001", "0.1", "1", "10", "1,000", "10,000", "1e-9", "1e18"]);
+    }
+
+    #[test]
+    fn linear_axis_has_round_ticks_from_zero() {
+        let axis = LinearAxis::covering([0.3, 6.562], true);
+        assert_eq!(axis.range(), 0.0..8.0);
+        assert_eq!(axis.ticks, vec![0.0, 2.0, 4.0, 6.0, 8.0]);
+        assert_eq!(axis.decimals, 0);
+    }
+
+    #[test]
+    fn linear_axis_survives_no_values_one_value_and_zero() {
+        assert_eq!(LinearAxis::covering(std::iter::empty(), true).range(), 0.0..1.0);
+        assert_eq!(LinearAxis::covering([0.0], true).range(), 0.0..1.0);
+        let one = LinearAxis::covering([4.0], false);
+        assert!(one.low < 4.0 && one.high > 4.0);
+        let small = LinearAxis::covering([0.0, 0.03], true);
+        assert_eq!(small.decimals, 2);
+        assert!(small.ticks.len() <= 11);
+    }
+}

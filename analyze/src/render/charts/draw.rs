@@ -1,0 +1,380 @@
+//! Drawing pieces shared by the figures: markers, dashed lines, the header (title and legend),
+//! the footer (captions) and text measuring for layout. Generic over the plotters backend.
+
+use super::style::{self, Shape, FONT, INK, LEGEND_MARKER, LINE, LINE_HEIGHT, MARGIN, MUTED, SMALL_PX, TEXT_PX, TITLE_PX};
+use super::svg::text_style;
+use plotters::coord::Shift;
+use plotters::element::DashedPathElement;
+use plotters::prelude::*;
+use plotters::style::text_anchor::{HPos, Pos, VPos};
+
+pub type DrawResult<T, DB> = Result<T, DrawingAreaErrorKind<<DB as DrawingBackend>::ErrorType>>;
+
+/// The outline of a polygonal marker of radius `s`, relative to its centre, closed.
+fn outline(shape: Shape, s: i32) -> Vec<(i32, i32)> {
+    // Polygons look larger than a circle of the same radius: shrink them a little.
+    let k = (s * 9 + 5) / 10;
+    let mut points = match shape {
+        Shape::Triangle => vec![(0, -s - 1), (s, k), (-s, k)],
+        Shape::Diamond => vec![(0, -s - 1), (s, 0), (0, s + 1), (-s, 0)],
+        Shape::Square => vec![(-k, -k), (k, -k), (k, k), (-k, k)],
+        // A circle and a cross are drawn otherwise; this is their bounding square.
+        Shape::Circle | Shape::Cross => vec![(-s, -s), (s, -s), (s, s), (-s, s)],
+    };
+    points.push(points[0]);
+    points
+}
+
+/// The open, downward triangle of a value moved to the floor of a log axis, its tip on the value.
+fn floor_outline(s: i32) -> Vec<(i32, i32)> {
+    let s = s + 1;
+    vec![(-s, -2 * s), (s, -2 * s), (0, 0), (-s, -2 * s)]
+}
+
+/// Markers of `shape` with radius `size` at `points` (chart coordinates), filled or outlined as
+/// `style` says.
+pub fn markers<DB, X, Y>(
+    chart: &mut ChartContext<'_, DB, Cartesian2d<X, Y>>,
+    shape: Shape,
+    points: Vec<(X::ValueType, Y::ValueType)>,
+    size: i32,
+    style: ShapeStyle,
+) -> DrawResult<(), DB>
+where
+    DB: DrawingBackend,
+    X: plotters::coord::ranged1d::Ranged,
+    Y: plotters::coord::ranged1d::Ranged,
+    X::ValueType: Clone + 'static,
+    Y::ValueType: Clone + 'static,
+{
+    if points.is_empty() {
+        return Ok(());
+    }
+    let geometry = outline(shape, size);
+    let k = (size * 9 + 5) / 10;
+    match shape {
+        Shape::Circle => chart.draw_series(points.into_iter().map(|p| Circle::new(p, size, style)))?,
+        Shape::Cross => {
+            let stroke = style.stroke_width(style.stroke_width.max(2));
+            chart.draw_series(points.into_iter().map(|p| {
+                EmptyElement::at(p) + PathElement::new(vec![(-k, -k), (k, k)], stroke) + PathElement::new(vec![(-k, k), (k, -k)], stroke)
+            }))?
+        }
+        _ if style.filled => chart.draw_series(points.into_iter().map(|p| EmptyElement::at(p) + Polygon::new(geometry.clone(), style)))?,
+        _ => chart.draw_series(points.into_iter().map(|p| EmptyElement::at(p) + PathElement::new(geometry.clone(), style)))?,
+    };
+    Ok(())
+}
+
+/// Values moved to the floor of a log axis, each an open downward triangle.
+pub fn floor_markers<DB, X, Y>(
+    chart: &mut ChartContext<'_, DB, Cartesian2d<X, Y>>,
+    points: Vec<(X::ValueType, Y::ValueType)>,
+    size: i32,
+    color: RGBColor,
+) -> DrawResult<(), DB>
+where
+    DB: DrawingBackend,
+    X: plotters::coord::ranged1d::Ranged,
+    Y: plotters::coord::ranged1d::Ranged,
+    X::ValueType: Clone + 'static,
+    Y::ValueType: Clone + 'static,
+{
+    chart.draw_series(points.into_iter().map(|p| EmptyElement::at(p) + PathElement::new(floor_outline(size), color.stroke_width(2))))?;
+    Ok(())
+}
+
+/// One marker in pixel coordinates (for legends).
+fn pixel_marker<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    shape: Shape,
+    at: (i32, i32),
+    size: i32,
+    style: ShapeStyle,
+) -> DrawResult<(), DB> {
+    let k = (size * 9 + 5) / 10;
+    let shifted = |points: Vec<(i32, i32)>| points.into_iter().map(|(x, y)| (at.0 + x, at.1 + y)).collect::<Vec<_>>();
+    match shape {
+        Shape::Circle => area.draw(&Circle::new(at, size, style)),
+        Shape::Cross => {
+            let stroke = style.stroke_width(style.stroke_width.max(2));
+            area.draw(&PathElement::new(shifted(vec![(-k, -k), (k, k)]), stroke))?;
+            area.draw(&PathElement::new(shifted(vec![(-k, k), (k, -k)]), stroke))
+        }
+        _ if style.filled => area.draw(&Polygon::new(shifted(outline(shape, size)), style)),
+        _ => area.draw(&PathElement::new(shifted(outline(shape, size)), style)),
+    }
+}
+
+/// A polyline in chart coordinates, solid or dashed.
+pub fn polyline<DB, X, Y>(
+    chart: &mut ChartContext<'_, DB, Cartesian2d<X, Y>>,
+    points: Vec<(X::ValueType, Y::ValueType)>,
+    style: ShapeStyle,
+    dash: Option<(u32, u32)>,
+) -> DrawResult<(), DB>
+where
+    DB: DrawingBackend,
+    X: plotters::coord::ranged1d::Ranged,
+    Y: plotters::coord::ranged1d::Ranged,
+    X::ValueType: Clone + 'static,
+    Y::ValueType: Clone + 'static,
+{
+    if points.len() < 2 {
+        return Ok(());
+    }
+    match dash {
+        None => chart.draw_series(std::iter::once(PathElement::new(points, style)))?,
+        Some((on, off)) => chart.draw_series(DashedLineSeries::new(points, on as i32, off as i32, style))?,
+    };
+    Ok(())
+}
+
+/// Series `index`'s line through `points`: its colour and dash, with its marker on every k-th
+/// point (every point of a short line), so the line is known without colour.
+pub fn series_line<DB, X, Y>(
+    chart: &mut ChartContext<'_, DB, Cartesian2d<X, Y>>,
+    points: Vec<(X::ValueType, Y::ValueType)>,
+    index: usize,
+) -> DrawResult<(), DB>
+where
+    DB: DrawingBackend,
+    X: plotters::coord::ranged1d::Ranged,
+    Y: plotters::coord::ranged1d::Ranged,
+    X::ValueType: Clone + 'static,
+    Y::ValueType: Clone + 'static,
+{
+    let (color, shape, dash) = style::series(index);
+    let every = points.len().div_ceil(style::MARKERS_PER_LINE).max(1);
+    let marked: Vec<_> =
+        points.iter().enumerate().filter(|(i, _)| i % every == 0 || *i + 1 == points.len()).map(|(_, p)| p.clone()).collect();
+    polyline(chart, points, color.stroke_width(LINE), dash)?;
+    markers(chart, shape, marked, style::MARKER - 1, color.filled())
+}
+
+/// The legend entry of series `index`.
+pub fn series_entry(label: String, index: usize) -> LegendEntry {
+    let (color, shape, dash) = style::series(index);
+    LegendEntry { label, color, swatch: Swatch::Marker { shape, filled: true, line: Some(dash) } }
+}
+
+/// How a legend entry is drawn.
+#[derive(Debug, Clone)]
+pub enum Swatch {
+    /// A marker, optionally on a short line of the given dash.
+    Marker { shape: Shape, filled: bool, line: Option<Option<(u32, u32)>> },
+    /// A bar, filled or outlined.
+    Bar { filled: bool },
+    /// A small point of the given opacity.
+    Dot { opacity: f64 },
+}
+
+#[derive(Debug, Clone)]
+pub struct LegendEntry {
+    pub label: String,
+    pub color: RGBColor,
+    pub swatch: Swatch,
+}
+
+/// The swatch's width and the gaps around the label, in px.
+const SWATCH_W: i32 = 28;
+const SWATCH_GAP: i32 = 6;
+const ENTRY_GAP: i32 = 20;
+/// Space between the plot's axis title and the first caption line, in px.
+const CAPTION_GAP: i32 = 8;
+
+/// CJK and other full-width characters (from U+2E80, CJK radicals, on): one em wide, and a
+/// line may break between any two of them.
+fn is_wide(c: char) -> bool {
+    (c as u32) >= 0x2E80
+}
+
+/// Estimated width in px of `text` at `px`: browsers' sans fonts run about 0.58 em per Latin
+/// letter, and CJK characters are one em. Used only to lay out legends and wrap captions.
+pub fn text_width(text: &str, px: f64) -> i32 {
+    let ems: f64 = text
+        .chars()
+        .map(|c| match c {
+            ' ' | '.' | ',' | ':' | ';' | 'i' | 'l' | 'j' | 't' | 'f' | 'I' | '(' | ')' | '|' | '\'' => 0.32,
+            'm' | 'w' | 'M' | 'W' | '%' => 0.9,
+            c if c.is_ascii_uppercase() || c.is_ascii_digit() => 0.64,
+            c if c.is_ascii() => 0.56,
+            c if is_wide(c) => 1.0,
+            _ => 0.7,
+        })
+        .sum();
+    (ems * px).ceil() as i32
+}
+
+/// Splits `text` into lines that fit `width` px at `px` (at spaces, or anywhere in CJK text).
+pub fn wrap(text: &str, px: f64, width: i32) -> Vec<String> {
+    let mut lines = Vec::new();
+    let mut line = String::new();
+    // Words are split after spaces; a run of wide characters breaks between any two of them.
+    let mut tokens: Vec<String> = Vec::new();
+    for c in text.chars() {
+        let wide = is_wide(c);
+        match tokens.last_mut() {
+            Some(last) if !wide && !last.ends_with(' ') && !last.ends_with(is_wide) => last.push(c),
+            _ => tokens.push(c.to_string()),
+        }
+    }
+    for token in tokens {
+        let candidate = format!("{line}{token}");
+        if !line.is_empty() && text_width(candidate.trim_end(), px) > width {
+            lines.push(line.trim_end().to_string());
+            line = token.trim_start().to_string();
+        } else {
+            line = candidate;
+        }
+    }
+    if !line.trim().is_empty() {
+        lines.push(line.trim_end().to_string());
+    }
+    lines
+}
+
+fn entry_width(entry: &LegendEntry) -> i32 {
+    SWATCH_W + SWATCH_GAP + text_width(&entry.label, TEXT_PX) + ENTRY_GAP
+}
+
+/// Legend entries packed into rows of `width` px: the index ranges of each row.
+fn legend_rows(entries: &[LegendEntry], width: i32) -> Vec<std::ops::Range<usize>> {
+    let mut rows = Vec::new();
+    let (mut start, mut used) = (0, 0);
+    for (i, entry) in entries.iter().enumerate() {
+        let w = entry_width(entry);
+        if i > start && used + w > width {
+            rows.push(start..i);
+            start = i;
+            used = 0;
+        }
+        used += w;
+    }
+    if start < entries.len() {
+        rows.push(start..entries.len());
+    }
+    rows
+}
+
+/// Lays out a figure: the title and legend on top, the captions below, and returns the area
+/// left for the plot.
+pub fn frame<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    title: &str,
+    legend: &[LegendEntry],
+    captions: &[String],
+) -> DrawResult<DrawingArea<DB, Shift>, DB> {
+    let (w, h) = root.dim_in_pixel();
+    let width = w as i32 - 2 * MARGIN as i32;
+    let title_lines = wrap(title, TITLE_PX, width);
+    let rows = legend_rows(legend, width);
+    let caption_lines: Vec<String> = captions.iter().flat_map(|c| wrap(c, SMALL_PX, width)).collect();
+    let line = LINE_HEIGHT as i32;
+    let header = MARGIN as i32 + line * (title_lines.len() + rows.len()) as i32 + if rows.is_empty() { 0 } else { 4 };
+    let footer = line * caption_lines.len() as i32 + MARGIN as i32 / 2 + if caption_lines.is_empty() { 0 } else { CAPTION_GAP };
+
+    let title_style = (FONT, style::font_size(TITLE_PX), FontStyle::Bold).into_font().color(&INK).pos(Pos::new(HPos::Left, VPos::Top));
+    let mut y = MARGIN as i32 - 2;
+    for text in &title_lines {
+        root.draw(&Text::new(text.clone(), (MARGIN as i32, y), title_style.clone()))?;
+        y += line;
+    }
+    let label_style = text_style(TEXT_PX, INK).pos(Pos::new(HPos::Left, VPos::Center));
+    for row in rows {
+        let mut x = MARGIN as i32;
+        let cy = y + line / 2;
+        for entry in &legend[row] {
+            draw_swatch(root, entry, (x, cy))?;
+            root.draw(&Text::new(entry.label.clone(), (x + SWATCH_W + SWATCH_GAP, cy), label_style.clone()))?;
+            x += entry_width(entry);
+        }
+        y += line;
+    }
+    let caption_style = text_style(SMALL_PX, MUTED).pos(Pos::new(HPos::Left, VPos::Top));
+    let mut y = h as i32 - footer + CAPTION_GAP;
+    for text in caption_lines {
+        root.draw(&Text::new(text, (MARGIN as i32, y), caption_style.clone()))?;
+        y += line;
+    }
+    let plot_height = (h as i32 - header - footer).max(40);
+    let (_, rest) = root.split_vertically(header.min(h as i32 - 40));
+    let (plot, _) = rest.split_vertically(plot_height);
+    Ok(plot)
+}
+
+fn draw_swatch<DB: DrawingBackend>(area: &DrawingArea<DB, Shift>, entry: &LegendEntry, (x, y): (i32, i32)) -> DrawResult<(), DB> {
+    let color = entry.color;
+    let centre = (x + SWATCH_W / 2, y);
+    let line_style = color.stroke_width(LINE);
+    match &entry.swatch {
+        Swatch::Marker { shape, filled, line } => {
+            if let Some(dash) = line {
+                swatch_line(area, (x, y), line_style, *dash)?;
+            }
+            let style = if *filled { color.filled() } else { color.stroke_width(LINE) };
+            pixel_marker(area, *shape, centre, LEGEND_MARKER, style)?;
+        }
+        Swatch::Bar { filled } => {
+            let corners = [(x + 2, y - 6), (x + SWATCH_W - 2, y + 6)];
+            if *filled {
+                area.draw(&Rectangle::new(corners, color.filled()))?;
+            } else {
+                let [(x0, y0), (x1, y1)] = corners;
+                area.draw(&Rectangle::new(corners, WHITE.filled()))?;
+                area.draw(&PathElement::new(vec![(x0, y0), (x1, y0), (x1, y1), (x0, y1), (x0, y0)], color.stroke_width(LINE)))?;
+            }
+        }
+        Swatch::Dot { opacity } => {
+            area.draw(&Circle::new(centre, style::SMALL_POINT + 1, color.mix(*opacity).filled()))?;
+        }
+    }
+    Ok(())
+}
+
+fn swatch_line<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    (x, y): (i32, i32),
+    style: ShapeStyle,
+    dash: Option<(u32, u32)>,
+) -> DrawResult<(), DB> {
+    let points = vec![(x, y), (x + SWATCH_W, y)];
+    match dash {
+        None => area.draw(&PathElement::new(points, style)),
+        Some((on, off)) => area.draw(&DashedPathElement::new(points, on as i32, off as i32, style)),
+    }
+}
+
+/// Text at a backend pixel (as `ChartContext::backend_coord` gives), drawn on `area`.
+pub fn text_at<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    text: String,
+    pixel: (i32, i32),
+    style: TextStyle<'_>,
+) -> DrawResult<(), DB> {
+    let (x0, y0) = area.get_base_pixel();
+    area.draw(&Text::new(text, (pixel.0 - x0, pixel.1 - y0), style))
+}
+
+/// A message in the middle of an area (no data, and the like).
+pub fn message<DB: DrawingBackend>(area: &DrawingArea<DB, Shift>, text: &str) -> DrawResult<(), DB> {
+    let (w, h) = area.dim_in_pixel();
+    let style = text_style(TEXT_PX, MUTED).pos(Pos::new(HPos::Center, VPos::Center));
+    area.draw(&Text::new(text.to_string(), (w as i32 / 2, h as i32 / 2), style))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn wrap_breaks_at_spaces_and_between_cjk_characters() {
+        let lines = wrap("2,400 of 3,000,000 points drawn (per pixel column the fastest and slowest)", 12.0, 200);
+        assert!(lines.len() > 1);
+        assert!(lines.iter().all(|l| text_width(l, 12.0) <= 200 || !l.contains(' ')), "{lines:?}");
+        assert_eq!(lines.join(" "), "2,400 of 3,000,000 points drawn (per pixel column the fastest and slowest)");
+        let ja = wrap("画素列ごとの最速と最遅、および p99 を超える遅いリクエスト", 12.0, 100);
+        assert!(ja.len() > 1);
+        assert!(ja.iter().all(|l| text_width(l, 12.0) <= 100), "{ja:?}");
+    }
+}

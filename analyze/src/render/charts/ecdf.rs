@@ -1,0 +1,142 @@
+//! The ECDF of one run's latencies as a step line, with the headline percentile's rank marked.
+
+use super::axis::{decade_label, LogAxis, Ticked};
+use super::draw::{floor_markers, frame, markers, message, polyline, text_at, DrawResult};
+use super::labels::{self, labels};
+use super::style::{
+    Shape, GRID, GRID_LIGHT, HEIGHT, INK, LABELLED_RIGHT, LINE, MARKER, MUTED, PALETTE, REFERENCE_DASH, TEXT_PX, THIN, WIDTH, X_LABEL_AREA,
+    Y_LABEL_AREA,
+};
+use super::svg::{self, text_style, About};
+use super::{figure_id, percentile, run_name};
+use crate::dataset::Lang;
+use crate::render::format::{count, decimal, ms};
+use crate::report::{PointSeries, Report};
+use plotters::coord::Shift;
+use plotters::prelude::*;
+use plotters::style::text_anchor::{HPos, Pos, VPos};
+
+/// The cumulative-fraction ticks.
+const SHARE_TICKS: [f64; 5] = [0.0, 0.25, 0.5, 0.75, 1.0];
+
+/// The ECDF of run `run` (an index into `report.runs`) from `report.figures.ecdf[run]`: log x
+/// axis in ms, cumulative share of responses on y, and the headline percentile marked at its
+/// rank ("69th of 72 = 5,958.77 ms").
+pub fn ecdf(report: &Report, run: usize, lang: Lang) -> String {
+    let name = run_name(report, run, lang);
+    let marked = mark(report, run).map(|m| m.label(lang));
+    let about = About {
+        id: figure_id("ecdf", &[run], lang),
+        title: labels::ecdf_title(lang, &name),
+        desc: labels::ecdf_desc(lang, &name, marked.as_deref()),
+    };
+    svg::render((WIDTH, HEIGHT), lang, &about, |root| draw(root, report, run, lang))
+}
+
+/// The headline percentile of a run: its value, 1-based rank and how many values were ranked.
+struct Mark {
+    value: f64,
+    rank: u64,
+    n: u64,
+}
+
+impl Mark {
+    fn label(&self, lang: Lang) -> String {
+        labels::rank_label(lang, self.rank, self.n, &ms(self.value))
+    }
+
+    /// Where the rank sits on the y axis: rank / n is the ECDF's own value at that rank.
+    fn share(&self) -> f64 {
+        self.rank as f64 / self.n as f64
+    }
+}
+
+fn mark(report: &Report, run: usize) -> Option<Mark> {
+    let result = report.runs.get(run)?;
+    let n = result.ok_responses;
+    (n > 0).then_some(Mark { value: result.headline_ms?, rank: result.headline_rank?, n })
+}
+
+/// Draws the figure on any plotters backend.
+fn draw<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, report: &Report, run: usize, lang: Lang) -> DrawResult<(), DB> {
+    let text = labels(lang);
+    let empty = PointSeries::default();
+    let series = report.figures.ecdf.get(run).unwrap_or(&empty);
+    let mark = mark(report, run);
+    let x_axis = LogAxis::covering(series.points.iter().map(|p| p.0).chain(mark.as_ref().map(|m| m.value)));
+
+    let mut captions = Vec::new();
+    if series.reduced() {
+        captions.push(labels::ecdf_reduced(lang, &count(series.points.len() as u64), &count(series.total), &percentile(report)));
+    }
+    if x_axis.floor.is_some() {
+        captions.push(text.floor_note_left.to_string());
+    }
+    let plot = frame(root, &labels::ecdf_title(lang, &run_name(report, run, lang)), &[], &captions)?;
+    if series.points.is_empty() {
+        return message(&plot, text.no_points);
+    }
+
+    let mut chart = ChartBuilder::on(&plot)
+        .margin_right(LABELLED_RIGHT)
+        .margin_top(8)
+        .x_label_area_size(X_LABEL_AREA)
+        .y_label_area_size(Y_LABEL_AREA)
+        .build_cartesian_2d(
+            x_axis.range().log_scale().with_key_points(x_axis.decades()).with_light_points(x_axis.minor()),
+            Ticked::new(0.0..1.0, SHARE_TICKS.to_vec()),
+        )?;
+    let x_label = |v: &f64| decade_label(*v);
+    let y_label = |v: &f64| format!("{}%", decimal(v * 100.0, 0));
+    chart
+        .configure_mesh()
+        .x_label_formatter(&x_label)
+        .y_label_formatter(&y_label)
+        .x_desc(text.latency_log_axis)
+        .y_desc(text.share_axis)
+        .label_style(text_style(TEXT_PX, INK))
+        .axis_desc_style(text_style(TEXT_PX, INK))
+        .axis_style(INK)
+        .bold_line_style(GRID)
+        .light_line_style(GRID_LIGHT)
+        .draw()?;
+
+    // The step line: flat at the previous share up to each value, then up to its share; zero
+    // before the first value and flat after the last.
+    let range = x_axis.range();
+    let mut steps = vec![(range.start, 0.0)];
+    let mut previous = 0.0;
+    let mut at_floor = Vec::new();
+    for &(value, share) in &series.points {
+        let (x, moved) = x_axis.place(value);
+        if moved {
+            at_floor.push((x, share));
+        }
+        steps.push((x, previous));
+        steps.push((x, share));
+        previous = share;
+    }
+    steps.push((range.end, previous));
+    polyline(&mut chart, steps, PALETTE[0].stroke_width(LINE), None)?;
+    floor_markers(&mut chart, at_floor, MARKER - 1, PALETTE[1])?;
+
+    if let Some(mark) = mark {
+        let (x, _) = x_axis.place(mark.value);
+        let y = mark.share();
+        let guide = MUTED.stroke_width(THIN);
+        polyline(&mut chart, vec![(x, 0.0), (x, y)], guide, Some(REFERENCE_DASH))?;
+        polyline(&mut chart, vec![(range.start, y), (x, y)], guide, Some(REFERENCE_DASH))?;
+        markers(&mut chart, Shape::Diamond, vec![(x, y)], MARKER + 1, PALETTE[1].filled())?;
+        let (x_pixels, y_pixels) = chart.plotting_area().get_pixel_range();
+        let (px, py) = chart.backend_coord(&(x, y));
+        // Left of the marker (the curve there is below it) unless the marker is near the left
+        // edge; above it unless it is near the top edge.
+        let left = px - x_pixels.start > (x_pixels.end - x_pixels.start) * 2 / 5;
+        let above = py - y_pixels.start > 20;
+        let h = if left { HPos::Right } else { HPos::Left };
+        let v = if above { VPos::Bottom } else { VPos::Top };
+        let at = (if left { px - 16 } else { px + 16 }, if above { py - 6 } else { py + 8 });
+        text_at(root, mark.label(lang), at, text_style(TEXT_PX, INK).pos(Pos::new(h, v)))?;
+    }
+    Ok(())
+}

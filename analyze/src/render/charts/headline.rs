@@ -1,0 +1,177 @@
+//! The headline figure: per condition, the median of the runs' headline percentile with the
+//! runs' min-max range and each run, over the x factor's levels, one series per layout row.
+
+use super::axis::{decade_label, LogAxis, Ticked};
+use super::draw::{floor_markers, frame, markers, message, polyline, DrawResult, LegendEntry, Swatch};
+use super::labels::{self, labels};
+use super::style::{
+    self, Shape, GRID, GRID_LIGHT, HEIGHT, INK, LINE, MARGIN, MARKER, SMALL_POINT, TEXT_PX, THIN, WIDTH, X_LABEL_AREA, Y_LABEL_AREA,
+};
+use super::svg::{self, text_style, About};
+use super::{figure_id, ok_runs, percentile};
+use crate::dataset::Lang;
+use crate::report::{LayoutRow, Report};
+use crate::stats::summary::Spread;
+use plotters::coord::Shift;
+use plotters::prelude::*;
+
+/// Horizontal distance between neighbouring series at one x level, in x-level units.
+const SERIES_SPREAD: f64 = 0.12;
+/// Each run's point sits this far right of its range line, so the line does not hide it.
+const RUN_NUDGE: f64 = 0.035;
+
+/// The headline percentile by condition: x = the x factor's levels, one series per layout row;
+/// per condition a marker at the median of the runs, a vertical line from the fastest to the
+/// slowest run and a faint point per run. Log y axis in ms.
+pub fn headline_by_condition(report: &Report, lang: Lang) -> String {
+    let p = percentile(report);
+    let runs: Vec<usize> = report.conditions.iter().filter_map(|c| c.headline_ms.map(|s| s.n)).collect();
+    let runs = runs.iter().min().zip(runs.iter().max()).map(|(&fewest, &most)| (fewest, most));
+    let series: Vec<String> = report.layout.rows.iter().map(|row| series_label(report, row, lang)).filter(|l| !l.is_empty()).collect();
+    let about = About {
+        id: figure_id("headline-by-condition", &[], lang),
+        title: labels::headline_title(lang, &p),
+        desc: labels::headline_desc(lang, &p, runs, &x_axis_title(report, lang), &series),
+    };
+    svg::render((WIDTH, HEIGHT), lang, &about, |root| draw(root, report, lang))
+}
+
+/// A series' label: its levels of the series factors, joined.
+fn series_label(report: &Report, row: &LayoutRow, lang: Lang) -> String {
+    let parts: Vec<&str> = report
+        .layout
+        .series_factors
+        .iter()
+        .zip(&row.levels)
+        .filter_map(|(&factor, &level)| report.factors.get(factor)?.levels.get(level).map(|l| l.label.get(lang)))
+        .collect();
+    parts.join(labels::JOIN)
+}
+
+fn x_axis_title(report: &Report, lang: Lang) -> String {
+    report.layout.x_factor.and_then(|x| report.factors.get(x)).map_or_else(String::new, |f| f.label.get(lang).to_string())
+}
+
+/// One condition's marks.
+struct Mark {
+    x: f64,
+    spread: Spread,
+    runs: Vec<f64>,
+}
+
+/// Draws the figure on any plotters backend.
+fn draw<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, report: &Report, lang: Lang) -> DrawResult<(), DB> {
+    let text = labels(lang);
+    let p = percentile(report);
+    let rows = &report.layout.rows;
+    let x_labels: Vec<String> = match report.layout.x_factor.and_then(|x| report.factors.get(x)) {
+        Some(factor) => factor.levels.iter().map(|l| l.label.get(lang).to_string()).collect(),
+        None => vec![text.all_runs.to_string()],
+    };
+    let columns = rows.iter().map(|r| r.cells.len()).max().unwrap_or(0).max(x_labels.len());
+
+    let count = rows.len();
+    let spread = SERIES_SPREAD.min(0.6 / count.max(1) as f64);
+    let series: Vec<Vec<Mark>> = rows
+        .iter()
+        .enumerate()
+        .map(|(j, row)| {
+            let offset = (j as f64 - (count as f64 - 1.0) / 2.0) * spread;
+            row.cells
+                .iter()
+                .enumerate()
+                .filter_map(|(i, cell)| {
+                    let c = (*cell)?;
+                    let spread = report.conditions.get(c)?.headline_ms?;
+                    let runs = ok_runs(report, c).filter_map(|r| report.runs[r].headline_ms).collect();
+                    Some(Mark { x: i as f64 + offset, spread, runs })
+                })
+                .collect()
+        })
+        .collect();
+
+    let axis = LogAxis::covering(
+        series.iter().flatten().flat_map(|m| [m.spread.min, m.spread.median, m.spread.max].into_iter().chain(m.runs.iter().copied())),
+    );
+    let named = rows.len() > 1 || rows.iter().any(|r| !series_label(report, r, lang).is_empty());
+    let legend: Vec<LegendEntry> = if named {
+        rows.iter()
+            .enumerate()
+            .map(|(j, row)| {
+                let (color, shape, dash) = style::series(j);
+                LegendEntry {
+                    label: series_label(report, row, lang),
+                    color,
+                    swatch: Swatch::Marker { shape, filled: true, line: Some(dash) },
+                }
+            })
+            .collect()
+    } else {
+        Vec::new()
+    };
+    let empty = series.iter().all(Vec::is_empty) || columns == 0;
+    let mut captions = Vec::new();
+    if !empty {
+        captions.push(text.headline_key.to_string());
+    }
+    if axis.floor.is_some() {
+        captions.push(text.floor_note.to_string());
+    }
+    let plot = frame(root, &labels::headline_title(lang, &p), &legend, &captions)?;
+    if empty {
+        return message(&plot, text.no_data);
+    }
+
+    let x_ticks: Vec<f64> = (0..columns).map(|i| i as f64).collect();
+    let mut chart = ChartBuilder::on(&plot)
+        .margin_right(MARGIN)
+        .margin_top(8)
+        .x_label_area_size(X_LABEL_AREA)
+        .y_label_area_size(Y_LABEL_AREA)
+        .build_cartesian_2d(
+            Ticked::new(-0.5..columns as f64 - 0.5, x_ticks),
+            axis.range().log_scale().with_key_points(axis.decades()).with_light_points(axis.minor()),
+        )?;
+    let x_label = |v: &f64| x_labels.get(v.round().max(0.0) as usize).cloned().unwrap_or_default();
+    let y_label = |v: &f64| decade_label(*v);
+    chart
+        .configure_mesh()
+        .disable_x_mesh()
+        .x_label_formatter(&x_label)
+        .y_label_formatter(&y_label)
+        .x_desc(x_axis_title(report, lang))
+        .y_desc(labels::headline_axis(lang, &p))
+        .label_style(text_style(TEXT_PX, INK))
+        .axis_desc_style(text_style(TEXT_PX, INK))
+        .axis_style(INK)
+        .bold_line_style(GRID)
+        .light_line_style(GRID_LIGHT)
+        .draw()?;
+
+    for (j, marks) in series.iter().enumerate() {
+        let (color, shape, dash) = style::series(j);
+        // A thin line joins the series' medians so the eye can follow one series across x.
+        let medians: Vec<(f64, f64)> = marks.iter().map(|m| (m.x, axis.place(m.spread.median).0)).collect();
+        polyline(&mut chart, medians, color.stroke_width(THIN), dash)?;
+        for mark in marks {
+            let (low, _) = axis.place(mark.spread.min);
+            let (high, _) = axis.place(mark.spread.max);
+            chart.draw_series(std::iter::once(PathElement::new(vec![(mark.x, low), (mark.x, high)], color.stroke_width(LINE))))?;
+        }
+        let (mut runs, mut runs_at_floor) = (Vec::new(), Vec::new());
+        let (mut medians, mut medians_at_floor) = (Vec::new(), Vec::new());
+        for mark in marks {
+            for &value in &mark.runs {
+                let (y, moved) = axis.place(value);
+                if moved { &mut runs_at_floor } else { &mut runs }.push((mark.x + RUN_NUDGE, y));
+            }
+            let (y, moved) = axis.place(mark.spread.median);
+            if moved { &mut medians_at_floor } else { &mut medians }.push((mark.x, y));
+        }
+        markers(&mut chart, Shape::Circle, runs, SMALL_POINT, color.mix(style::FAINT).filled())?;
+        floor_markers(&mut chart, runs_at_floor, SMALL_POINT, color)?;
+        markers(&mut chart, shape, medians, MARKER, color.filled())?;
+        floor_markers(&mut chart, medians_at_floor, MARKER, color)?;
+    }
+    Ok(())
+}

@@ -1,0 +1,82 @@
+//! SVG charts of a [`Report`]. Each public function is one figure: it takes the report (and a
+//! run index where the figure is per run) and returns a complete, accessible SVG document.
+//!
+//! Charts draw what the statistics layer computed and compute nothing themselves: medians,
+//! ranges, ECDF points and downsampled series all come from the report, so a chart can never
+//! disagree with the table beside it. What happens here is presentation only: axis ranges,
+//! label text, unit scaling for display (bytes to MiB) and layout.
+//!
+//! The drawing functions are generic over the plotters backend; the public functions render
+//! them to SVG. Every visual constant is in `style`, every fixed string in `labels`.
+//! Output is deterministic: the same report gives byte-identical SVG.
+
+mod axis;
+mod draw;
+mod ecdf;
+mod headline;
+mod labels;
+mod large_responses;
+mod resources;
+mod style;
+mod svg;
+mod tempfiles;
+mod time_series;
+
+#[cfg(test)]
+mod tests;
+
+pub use ecdf::ecdf;
+pub use headline::headline_by_condition;
+pub use large_responses::write_vs_completion;
+pub use resources::resources_over_time;
+pub use tempfiles::tempfiles_over_time;
+pub use time_series::latency_over_time;
+
+use crate::dataset::Lang;
+use crate::report::Report;
+
+/// Bytes per MiB, for axes drawn in MiB.
+const BYTES_PER_MIB: f64 = 1_048_576.0;
+
+/// The label of a condition: its factor levels' labels, joined; empty without factors.
+fn condition_label(report: &Report, condition: usize, lang: Lang) -> String {
+    let Some(result) = report.conditions.get(condition) else { return String::new() };
+    let parts: Vec<&str> = result
+        .levels
+        .iter()
+        .enumerate()
+        .filter_map(|(factor, &level)| report.factors.get(factor)?.levels.get(level).map(|l| l.label.get(lang)))
+        .collect();
+    parts.join(labels::JOIN)
+}
+
+/// A run's name with its condition: "run r1 (nginx buffering on · 2)".
+fn run_name(report: &Report, run: usize, lang: Lang) -> String {
+    match report.runs.get(run) {
+        Some(result) => labels::run_name(lang, &result.run_id, &condition_label(report, result.condition, lang)),
+        None => labels::run_name(lang, &run.to_string(), ""),
+    }
+}
+
+/// The runs a condition's statistics summarise (its ok runs, as the statistics layer chose
+/// them), as indices into `report.runs`, in runs.csv order.
+fn ok_runs(report: &Report, condition: usize) -> impl Iterator<Item = usize> + '_ {
+    let chosen: &[String] = report.conditions.get(condition).map_or(&[], |c| c.runs.as_slice());
+    report.runs.iter().enumerate().filter(move |(_, r)| r.condition == condition && chosen.contains(&r.run_id)).map(|(i, _)| i)
+}
+
+/// The headline percentile as written in labels: "95", "99.9".
+fn percentile(report: &Report) -> String {
+    report.percentile.to_string()
+}
+
+/// A figure id unique within a page: the chart's name, its runs and the language.
+fn figure_id(name: &str, runs: &[usize], lang: Lang) -> String {
+    let mut id = format!("chart-{name}");
+    for run in runs {
+        id.push_str(&format!("-{run}"));
+    }
+    id.push('-');
+    id.push_str(lang.code());
+    id
+}

@@ -1,0 +1,108 @@
+//! The SVG document around a drawing: plotters' backend into a string, then the accessible
+//! name and description (`<title>`, `<desc>`, `role="img"`, `aria-labelledby`) after the
+//! opening tag. A drawing error becomes a small SVG that says so, never a panic.
+
+use super::labels;
+use super::style::{font_size, FONT, INK, TEXT_PX};
+use crate::dataset::Lang;
+use plotters::coord::Shift;
+use plotters::prelude::*;
+
+/// What a figure is, for screen readers and for the unique ids of its title and description.
+pub struct About {
+    /// Unique per figure: derived from the chart function, the run and the language.
+    pub id: String,
+    pub title: String,
+    pub desc: String,
+}
+
+type SvgArea<'a> = DrawingArea<SVGBackend<'a>, Shift>;
+type SvgResult = Result<(), DrawingAreaErrorKind<std::io::Error>>;
+
+/// Draws with `draw` on an SVG of `size` and returns the accessible document.
+pub fn render(size: (u32, u32), lang: Lang, about: &About, draw: impl FnOnce(&SvgArea) -> SvgResult) -> String {
+    let mut buffer = String::new();
+    let outcome = {
+        let root = SVGBackend::with_string(&mut buffer, size).into_drawing_area();
+        let drawn = root.fill(&WHITE).and_then(|()| draw(&root));
+        drawn.and_then(|()| root.present())
+    };
+    match outcome {
+        Ok(()) => accessible(&buffer, about, lang),
+        Err(error) => accessible(&failure(size, &labels::failed(lang, &error.to_string())), about, lang),
+    }
+}
+
+/// A figure that only says why it is missing.
+fn failure(size: (u32, u32), message: &str) -> String {
+    let (w, h) = size;
+    format!(
+        "<svg width=\"{w}\" height=\"{h}\" viewBox=\"0 0 {w} {h}\" xmlns=\"http://www.w3.org/2000/svg\">\n\
+         <rect x=\"0\" y=\"0\" width=\"{w}\" height=\"{h}\" fill=\"#FFFFFF\"/>\n\
+         <text x=\"{x}\" y=\"{y}\" text-anchor=\"middle\" font-family=\"{FONT}\" font-size=\"{px}\" fill=\"{ink}\">{text}</text>\n</svg>\n",
+        x = w / 2,
+        y = h / 2,
+        px = TEXT_PX,
+        ink = hex(INK),
+        text = escape(message),
+    )
+}
+
+/// Adds `role`, `aria-labelledby` and `lang` to the `<svg>` tag and puts `<title>` and `<desc>`
+/// first inside it.
+pub fn accessible(svg: &str, about: &About, lang: Lang) -> String {
+    let Some(start) = svg.find("<svg") else { return svg.to_string() };
+    let Some(end) = svg[start..].find('>').map(|i| start + i) else { return svg.to_string() };
+    let (open, rest) = (&svg[..end], &svg[end + 1..]);
+    let id = escape(&about.id);
+    let mut out = String::with_capacity(svg.len() + about.title.len() + about.desc.len() + 200);
+    out.push_str(open.trim_end_matches('/'));
+    out.push_str(&format!(" role=\"img\" aria-labelledby=\"{id}-title {id}-desc\" lang=\"{}\">\n", lang.code()));
+    out.push_str(&format!("<title id=\"{id}-title\">{}</title>\n", escape(&about.title)));
+    out.push_str(&format!("<desc id=\"{id}-desc\">{}</desc>", escape(&about.desc)));
+    out.push_str(rest);
+    out
+}
+
+/// Text for XML content and attribute values.
+pub fn escape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '&' => out.push_str("&amp;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&apos;"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+fn hex(color: RGBColor) -> String {
+    format!("#{:02X}{:02X}{:02X}", color.0, color.1, color.2)
+}
+
+/// A text style of `px` CSS pixels.
+pub fn text_style(px: f64, color: RGBColor) -> TextStyle<'static> {
+    (FONT, font_size(px)).into_font().color(&color)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn title_and_desc_come_first_with_their_ids() {
+        let svg = "<svg width=\"10\" height=\"10\" viewBox=\"0 0 10 10\" xmlns=\"http://www.w3.org/2000/svg\">\n<rect/>\n</svg>\n";
+        let about = About { id: "fig-1".into(), title: "A < B".into(), desc: "x & y".into() };
+        let out = accessible(svg, &about, Lang::Ja);
+        assert_eq!(
+            out,
+            "<svg width=\"10\" height=\"10\" viewBox=\"0 0 10 10\" xmlns=\"http://www.w3.org/2000/svg\" role=\"img\" \
+             aria-labelledby=\"fig-1-title fig-1-desc\" lang=\"ja\">\n<title id=\"fig-1-title\">A &lt; B</title>\n\
+             <desc id=\"fig-1-desc\">x &amp; y</desc>\n<rect/>\n</svg>\n"
+        );
+    }
+}

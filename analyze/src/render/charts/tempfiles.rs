@@ -1,0 +1,67 @@
+//! Temporary-file size over time, one line per run.
+
+use super::axis::{LinearAxis, Ticked};
+use super::draw::{frame, series_entry, series_line, DrawResult};
+use super::labels::{self, labels};
+use super::style::{GRID, HEIGHT, INK, LABELLED_RIGHT, TEXT_PX, WIDTH, X_LABEL_AREA, Y_LABEL_AREA};
+use super::svg::{self, text_style, About};
+use super::{figure_id, run_name, BYTES_PER_MIB};
+use crate::dataset::Lang;
+use crate::render::format::decimal;
+use crate::report::Report;
+use plotters::coord::Shift;
+use plotters::prelude::*;
+
+/// The logical size of the temporary files over time (`report.figures.tempfiles`), one line per
+/// run in `runs` (indices into `report.runs`), in MiB against seconds. `None` when none of these
+/// runs has a sample.
+pub fn tempfiles_over_time(report: &Report, runs: &[usize], lang: Lang) -> Option<String> {
+    let lines: Vec<(String, Vec<(f64, f64)>)> = runs
+        .iter()
+        .filter_map(|&run| {
+            let samples = report.figures.tempfiles.get(run).filter(|s| !s.is_empty())?;
+            Some((run_name(report, run, lang), samples.iter().map(|&(t, bytes)| (t, bytes / BYTES_PER_MIB)).collect()))
+        })
+        .collect();
+    if lines.is_empty() {
+        return None;
+    }
+    let names: Vec<String> = lines.iter().map(|(name, _)| name.clone()).collect();
+    let about = About {
+        id: figure_id("tempfiles-over-time", runs, lang),
+        title: labels(lang).tempfiles_title.to_string(),
+        desc: labels::tempfiles_desc(lang, &names),
+    };
+    Some(svg::render((WIDTH, HEIGHT), lang, &about, |root| draw(root, &lines, lang)))
+}
+
+fn draw<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, lines: &[(String, Vec<(f64, f64)>)], lang: Lang) -> DrawResult<(), DB> {
+    let text = labels(lang);
+    let legend: Vec<_> = lines.iter().enumerate().map(|(i, (name, _))| series_entry(name.clone(), i)).collect();
+    let plot = frame(root, text.tempfiles_title, &legend, &[])?;
+    let x_axis = LinearAxis::covering(lines.iter().flat_map(|(_, p)| p.iter().map(|p| p.0)), true);
+    let y_axis = LinearAxis::covering(lines.iter().flat_map(|(_, p)| p.iter().map(|p| p.1)), true);
+    let mut chart = ChartBuilder::on(&plot)
+        .margin_right(LABELLED_RIGHT)
+        .margin_top(8)
+        .x_label_area_size(X_LABEL_AREA)
+        .y_label_area_size(Y_LABEL_AREA)
+        .build_cartesian_2d(Ticked::from(&x_axis), Ticked::from(&y_axis))?;
+    let x_label = |v: &f64| decimal(*v, x_axis.decimals);
+    let y_label = |v: &f64| decimal(*v, y_axis.decimals);
+    chart
+        .configure_mesh()
+        .x_label_formatter(&x_label)
+        .y_label_formatter(&y_label)
+        .x_desc(text.time_axis)
+        .y_desc(text.tempfiles_axis)
+        .label_style(text_style(TEXT_PX, INK))
+        .axis_desc_style(text_style(TEXT_PX, INK))
+        .axis_style(INK)
+        .bold_line_style(GRID)
+        .draw()?;
+    for (i, (_, points)) in lines.iter().enumerate() {
+        series_line(&mut chart, points.clone(), i)?;
+    }
+    Ok(())
+}

@@ -1,0 +1,572 @@
+//! Chart tests: every figure is well-formed, accessible SVG for a realistic report, for a report
+//! without runs and for a run without points; the same report gives the same bytes.
+//!
+//! The fixture follows the model study: p95 by route (direct, nginx buffering off, nginx
+//! buffering on, gthread) at 0, 1 and 2 concurrent downloads, three runs each.
+
+use super::*;
+use crate::dataset::{RunStatus, Text};
+use crate::report::*;
+use crate::stats::percentile::Percentile;
+use crate::stats::summary::Spread;
+use crate::stats::variance::VarianceReview;
+use std::collections::BTreeMap;
+
+fn text(en: &str, ja: &str) -> Text {
+    Text::PerLang(BTreeMap::from([(Lang::En, en.to_string()), (Lang::Ja, ja.to_string())]))
+}
+
+/// A small deterministic generator, so the fixture is the same on every run.
+struct Lcg(u64);
+
+impl Lcg {
+    fn next(&mut self) -> f64 {
+        self.0 = self.0.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        (self.0 >> 11) as f64 / (1u64 << 53) as f64
+    }
+}
+
+const ROUTES: [(&str, &str, &str); 4] = [
+    ("direct", "direct", "直接"),
+    ("nginx-off", "nginx buffering off", "nginx バッファリングなし"),
+    ("nginx-on", "nginx buffering on", "nginx バッファリングあり"),
+    ("gthread", "gthread", "gthread"),
+];
+
+/// (route, downloads, [fastest, median, slowest] p95 of the three runs)
+const CONDITIONS: [(usize, usize, [f64; 3]); 10] = [
+    (0, 0, [1.49, 1.57, 1.66]),
+    (0, 1, [1.65, 1.72, 1.90]),
+    (0, 2, [5928.68, 5945.11, 6590.04]),
+    (1, 0, [2.41, 2.66, 2.80]),
+    (1, 1, [2.20, 2.33, 2.61]),
+    (1, 2, [1052.72, 1071.47, 1826.44]),
+    (2, 0, [1.80, 1.93, 2.10]),
+    (2, 1, [2.71, 2.94, 3.30]),
+    (2, 2, [1.96, 2.34, 3.03]),
+    (3, 2, [1.49, 1.55, 1.62]),
+];
+
+/// 72 latencies whose 69th smallest (the p95) is `p95`, in send order, 0.5 s apart.
+fn requests(p95: f64, rng: &mut Lcg) -> Vec<(f64, f64)> {
+    let mut values: Vec<f64> = Vec::with_capacity(72);
+    if p95 > 100.0 {
+        values.extend((0..64).map(|_| 1.0 + 2.0 * rng.next()));
+        values.extend((0..4).map(|_| p95 * (0.85 + 0.14 * rng.next())));
+    } else {
+        values.extend((0..68).map(|_| p95 * (0.55 + 0.44 * rng.next())));
+    }
+    values.push(p95);
+    values.extend((0..3).map(|_| p95 * (1.01 + 0.3 * rng.next())));
+    // Slow requests come in bursts while downloads run; otherwise the order is shuffled.
+    let mut order: Vec<(f64, f64)> = values.into_iter().map(|v| (rng.next() + if v > 100.0 { 10.0 } else { 0.0 }, v)).collect();
+    order.sort_by(|a, b| a.0.total_cmp(&b.0));
+    let (fast, slow): (Vec<_>, Vec<_>) = order.into_iter().map(|(_, v)| v).partition(|&v| v <= 100.0);
+    let mut sequence = fast;
+    for (k, v) in slow.into_iter().enumerate() {
+        sequence.insert((20 + 4 * k).min(sequence.len()), v);
+    }
+    sequence.into_iter().enumerate().map(|(i, v)| (i as f64 * 0.5, v)).collect()
+}
+
+fn ecdf_of(points: &[(f64, f64)]) -> PointSeries {
+    let mut values: Vec<f64> = points.iter().map(|p| p.1).collect();
+    values.sort_by(f64::total_cmp);
+    let n = values.len();
+    PointSeries { points: values.iter().enumerate().map(|(i, &v)| (v, (i + 1) as f64 / n as f64)).collect(), total: n as u64 }
+}
+
+fn run_result(run_id: String, condition: usize, factors: BTreeMap<String, String>, p95: f64, requests: u64, large: u64) -> RunResult {
+    RunResult {
+        run_id,
+        condition,
+        factors,
+        repetition: 1,
+        status: RunStatus::Ok,
+        note: String::new(),
+        started_at_utc: "2026-11-30T10:00:00Z".into(),
+        requests,
+        ok_responses: requests,
+        errors: 0,
+        non_2xx: 0,
+        no_response: 0,
+        statuses: BTreeMap::from([("200".to_string(), requests)]),
+        p95_ms: Some(p95),
+        p95_rank: Some(Percentile::P95.rank(requests.max(1))),
+        headline_ms: Some(p95),
+        headline_rank: Some(Percentile::P95.rank(requests.max(1))),
+        percentiles_ms: BTreeMap::new(),
+        percentile_ranks: BTreeMap::new(),
+        max_lag_ms: Some(0.4),
+        large_responses: large,
+        incomplete_large_responses: 0,
+        write_s_median: None,
+        complete_s_median: None,
+        tempfile_peak_bytes: None,
+        resources: Vec::new(),
+        load1_before: Some(0.1),
+        load1_after: Some(0.2),
+    }
+}
+
+/// The model study as a report: 10 conditions, 30 runs, every figure input filled.
+pub(crate) fn fixture() -> Report {
+    let mut rng = Lcg(7);
+    let factors = vec![
+        FactorInfo {
+            name: "route".into(),
+            label: text("Route", "経路"),
+            levels: ROUTES.iter().map(|(value, en, ja)| LevelInfo { value: value.to_string(), label: text(en, ja) }).collect(),
+        },
+        FactorInfo {
+            name: "downloads".into(),
+            label: text("Concurrent 1 GiB downloads", "同時 1 GiB ダウンロード数"),
+            levels: ["0", "1", "2"].iter().map(|v| LevelInfo { value: v.to_string(), label: Text::Plain(v.to_string()) }).collect(),
+        },
+    ];
+    let mut runs = Vec::new();
+    let mut conditions = Vec::new();
+    let mut figures = Figures::default();
+    for (c, &(route, downloads, p95s)) in CONDITIONS.iter().enumerate() {
+        let factor_map =
+            BTreeMap::from([("route".to_string(), ROUTES[route].0.to_string()), ("downloads".to_string(), downloads.to_string())]);
+        let mut ids = Vec::new();
+        let (mut writes, mut completes) = (Vec::new(), Vec::new());
+        for (r, &p95) in p95s.iter().enumerate() {
+            let run_id = format!("{}-{downloads}-r{}", ROUTES[route].0, r + 1);
+            let points = requests(p95, &mut rng);
+            let large = 4 * downloads as u64;
+            runs.push(run_result(run_id.clone(), c, factor_map.clone(), p95, points.len() as u64, large));
+            figures.ecdf.push(ecdf_of(&points));
+            figures.time_series.push(PointSeries { total: points.len() as u64, points });
+            let responses: Vec<(f64, Option<f64>)> = (0..large)
+                .map(|k| {
+                    let write = if route == 2 { 0.22 + 0.06 * rng.next() } else { 6.4 + 0.3 * rng.next() };
+                    let complete = 6.45 + 0.3 * rng.next();
+                    let incomplete = route == 1 && downloads == 2 && r == 2 && k == 0;
+                    (write, (!incomplete).then_some(complete))
+                })
+                .collect();
+            if !responses.is_empty() {
+                writes.push(crate::stats::summary::median(&responses.iter().map(|x| x.0).collect::<Vec<_>>()).unwrap_or(0.0));
+                completes.push(crate::stats::summary::median(&responses.iter().filter_map(|x| x.1).collect::<Vec<_>>()).unwrap_or(0.0));
+            }
+            figures.large_responses.push(responses);
+            let tempfiles = if route == 2 && downloads > 0 {
+                (0..=40)
+                    .map(|k| {
+                        let t = k as f64 * 0.5;
+                        let share = if t < 2.0 {
+                            0.0
+                        } else if t < 9.0 {
+                            (t - 2.0) / 7.0
+                        } else if t < 12.0 {
+                            1.0
+                        } else {
+                            0.0
+                        };
+                        (t, share * downloads as f64 * 1024.0 * 1_048_576.0 * (0.95 + 0.05 * r as f64))
+                    })
+                    .collect()
+            } else {
+                Vec::new()
+            };
+            figures.tempfiles.push(tempfiles);
+            let mut groups = vec!["gunicorn"];
+            if route == 1 || route == 2 {
+                groups.push("nginx");
+            }
+            figures.resources.push(
+                groups
+                    .iter()
+                    .enumerate()
+                    .map(|(g, name)| ProcessSeries {
+                        process: name.to_string(),
+                        points: (0..=72)
+                            .map(|k| {
+                                let t = k as f64 * 0.5;
+                                let busy = downloads > 0 && (2.0..12.0).contains(&t);
+                                let cpu =
+                                    (k > 0).then(|| if busy { 60.0 + 30.0 * rng.next() } else { 3.0 + 5.0 * rng.next() } / (g + 1) as f64);
+                                let rss = (80.0 + 20.0 * g as f64 + if busy { 40.0 } else { 0.0 }) * 1_048_576.0;
+                                (t, cpu, rss)
+                            })
+                            .collect(),
+                    })
+                    .collect(),
+            );
+            ids.push(run_id);
+        }
+        conditions.push(ConditionResult {
+            id: format!("route={},downloads={downloads}", ROUTES[route].0),
+            factors: factor_map,
+            levels: vec![route, downloads],
+            runs: ids.clone(),
+            left_out_runs: Vec::new(),
+            p95_ms: Spread::of(&p95s),
+            headline_ms: Spread::of(&p95s),
+            representative_run: Some(ids[1].clone()),
+            write_s: Spread::of(&writes),
+            complete_s: Spread::of(&completes),
+            tempfile_peak_bytes: None,
+        });
+    }
+    let cell = |route: usize, downloads: usize| CONDITIONS.iter().position(|&(r, d, _)| r == route && d == downloads);
+    let rows = (0..ROUTES.len()).map(|route| LayoutRow { levels: vec![route], cells: (0..3).map(|d| cell(route, d)).collect() }).collect();
+    Report {
+        schema_version: SCHEMA_VERSION,
+        dataset: DatasetInfo {
+            name: "model-study".into(),
+            title: text("Model study", "モデル研究"),
+            description: None,
+            default_lang: Lang::En,
+            measured: Some("2026-11-30".into()),
+            environment: BTreeMap::new(),
+            large_response_bytes: Some(1 << 30),
+        },
+        percentile: Percentile::P95,
+        factors,
+        layout: Layout { x_factor: Some(1), series_factors: vec![0], rows },
+        integrity: integrity(runs.len() as u64),
+        runs,
+        conditions,
+        variance: VarianceReview::default(),
+        figures,
+    }
+}
+
+fn integrity(runs: u64) -> Integrity {
+    Integrity {
+        runs,
+        runs_by_status: BTreeMap::new(),
+        requests: 0,
+        ok_responses: 0,
+        non_2xx: 0,
+        no_response: 0,
+        errors: 0,
+        large_responses: 0,
+        incomplete_large_responses: 0,
+        expected_large_response_bytes: None,
+        max_lag_ms: None,
+        max_lag_run: None,
+    }
+}
+
+/// The fixture with run `run` measured at scale: 3,000,000 requests of which 2,400 are drawn
+/// over time and about 2,000 in the ECDF, with its p95 at rank 2,850,000.
+pub(crate) fn reduced(mut report: Report, run: usize) -> Report {
+    let mut rng = Lcg(11);
+    let total = 3_000_000;
+    let p95 = report.runs[run].headline_ms.unwrap_or(1.0);
+    let points: Vec<(f64, f64)> = (0..2400)
+        .map(|k| {
+            let t = (k / 2) as f64 * 0.6;
+            let burst = (60.0..300.0).contains(&t) || (420.0..520.0).contains(&t);
+            let v = if k % 2 == 0 {
+                0.6 + 0.6 * rng.next()
+            } else if burst {
+                p95 * (0.8 + 0.4 * rng.next())
+            } else {
+                2.0 + 30.0 * rng.next()
+            };
+            (t, v)
+        })
+        .collect();
+    let mut values: Vec<f64> = points.iter().map(|p| p.1).collect();
+    values.sort_by(f64::total_cmp);
+    let ecdf = values.iter().enumerate().map(|(i, &v)| (v, (i as f64 + 1.0) / values.len() as f64)).collect();
+    report.figures.time_series[run] = PointSeries { points, total };
+    report.figures.ecdf[run] = PointSeries { points: ecdf, total };
+    let result = &mut report.runs[run];
+    result.requests = total;
+    result.ok_responses = total;
+    result.headline_rank = Some(Percentile::P95.rank(total));
+    report
+}
+
+/// A report of a dataset without runs.
+fn empty() -> Report {
+    let mut report = fixture();
+    report.runs.clear();
+    report.conditions.clear();
+    report.layout.rows.clear();
+    report.figures = Figures::default();
+    report
+}
+
+/// A minimal check that `svg` is well-formed XML: tags balance, attributes are quoted, text
+/// holds no stray `<` or `&`.
+fn assert_well_formed(svg: &str) {
+    let mut stack: Vec<&str> = Vec::new();
+    let mut rest = svg;
+    while let Some(open) = rest.find('<') {
+        check_text(&rest[..open]);
+        rest = &rest[open..];
+        let close = rest.find('>').unwrap_or_else(|| panic!("unclosed tag at {:?}", &rest[..rest.len().min(60)]));
+        let tag = &rest[1..close];
+        rest = &rest[close + 1..];
+        if let Some(name) = tag.strip_prefix('/') {
+            assert_eq!(stack.pop(), Some(name.trim()), "mismatched </{name}>");
+            continue;
+        }
+        let self_closing = tag.ends_with('/');
+        let body = tag.trim_end_matches('/');
+        let name = body.split_whitespace().next().unwrap_or("");
+        assert!(!name.is_empty() && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '-'), "bad tag name in <{tag}>");
+        assert_eq!(body.matches('"').count() % 2, 0, "unbalanced quotes in <{tag}>");
+        let attributes = &body[name.len()..];
+        for part in attributes.split('"').step_by(2) {
+            let part = part.trim();
+            assert!(part.is_empty() || part.ends_with('='), "unquoted attribute in <{tag}>");
+        }
+        for value in attributes.split('"').skip(1).step_by(2) {
+            check_text(value);
+        }
+        if !self_closing {
+            stack.push(name);
+        }
+        if stack.is_empty() {
+            assert!(rest.trim().is_empty(), "content after the root element");
+        }
+    }
+    check_text(rest);
+    assert!(stack.is_empty(), "unclosed elements: {stack:?}");
+}
+
+fn check_text(text: &str) {
+    let mut rest = text;
+    while let Some(amp) = rest.find('&') {
+        rest = &rest[amp + 1..];
+        let end = rest.find(';').expect("an & without its ;");
+        let entity = &rest[..end];
+        assert!(["lt", "gt", "amp", "quot", "apos"].contains(&entity) || entity.starts_with('#'), "unknown entity &{entity};");
+    }
+}
+
+/// Well-formed, starts with its accessible name and description, scales with CSS, and keeps
+/// text at 12px or more.
+fn assert_accessible_svg(svg: &str, id: &str) {
+    assert_well_formed(svg);
+    assert!(svg.starts_with("<svg "), "{}", &svg[..svg.len().min(80)]);
+    let open_tag = &svg[..svg.find('>').unwrap()];
+    assert!(open_tag.contains("role=\"img\""));
+    assert!(open_tag.contains(&format!("aria-labelledby=\"{id}-title {id}-desc\"")), "{open_tag}");
+    assert!(open_tag.contains("viewBox=\"0 0 ") && open_tag.contains("width=\"") && open_tag.contains("height=\""));
+    let after = &svg[svg.find('>').unwrap() + 1..].trim_start();
+    assert!(after.starts_with(&format!("<title id=\"{id}-title\">")), "{}", &after[..after.len().min(80)]);
+    assert!(after.contains(&format!("<desc id=\"{id}-desc\">")));
+    for size in svg.split("font-size=\"").skip(1) {
+        let px: f64 = size[..size.find('"').unwrap()].parse().unwrap();
+        assert!(px >= 11.999, "font-size {px} below 12px");
+    }
+}
+
+fn both_languages(mut check: impl FnMut(Lang)) {
+    for lang in Lang::ALL {
+        check(lang);
+    }
+}
+
+#[test]
+fn headline_chart_draws_every_condition_and_says_what_it_shows() {
+    let report = fixture();
+    let svg = headline_by_condition(&report, Lang::En);
+    assert_accessible_svg(&svg, "chart-headline-by-condition-en");
+    assert!(svg.contains("<title id=\"chart-headline-by-condition-en-title\">p95 latency by condition</title>"));
+    assert!(
+        svg.contains(
+            "p95 latency by condition: median of 3 runs with min-max range; x axis: Concurrent 1 GiB downloads; \
+             log-scale y axis; series: direct, nginx buffering off, nginx buffering on, gthread."
+        ),
+        "{}",
+        &svg[..600]
+    );
+    assert!(svg.contains("p95 latency (ms, log scale)"));
+    for tick in [">\n1\n<", ">\n10\n<", ">\n100\n<", ">\n1,000\n<", ">\n10,000\n<"] {
+        assert!(svg.contains(tick), "missing tick {tick:?}");
+    }
+    for label in ["direct", "nginx buffering off", "nginx buffering on", "gthread", "Concurrent 1 GiB downloads"] {
+        assert!(svg.contains(label), "missing {label}");
+    }
+    let ja = headline_by_condition(&report, Lang::Ja);
+    assert_accessible_svg(&ja, "chart-headline-by-condition-ja");
+    assert!(ja.contains("条件別の p95 レイテンシ") && ja.contains("nginx バッファリングあり") && ja.contains("lang=\"ja\""));
+}
+
+#[test]
+fn latency_over_time_marks_the_headline() {
+    let report = fixture();
+    let svg = latency_over_time(&report, 6, Lang::En);
+    assert_accessible_svg(&svg, "chart-latency-over-time-6-en");
+    assert!(svg.contains("p95 = 5,928.68 ms"), "the run's own p95");
+    assert!(svg.contains("Latency over time: run direct-2-r1 (direct · 2)"));
+    assert!(!svg.contains("points drawn"), "a whole run has no reduction caption");
+}
+
+#[test]
+fn reduced_series_say_how_many_points_they_draw() {
+    let report = reduced(fixture(), 7);
+    let svg = latency_over_time(&report, 7, Lang::En);
+    assert_accessible_svg(&svg, "chart-latency-over-time-7-en");
+    assert!(svg.contains("2,400 of 3,000,000 points drawn"), "caption missing");
+    let ja = latency_over_time(&report, 7, Lang::Ja);
+    assert!(ja.contains("3,000,000 点中 2,400 点を描画"));
+    let ecdf_svg = ecdf(&report, 7, Lang::En);
+    assert!(ecdf_svg.contains("2,400 of 3,000,000 points drawn (evenly spaced ranks"));
+    assert!(ecdf_svg.contains("2,850,000th of 3,000,000 = 5,945.11 ms"));
+}
+
+#[test]
+fn ecdf_marks_the_headline_rank_in_both_languages() {
+    let report = fixture();
+    let svg = ecdf(&report, 7, Lang::En);
+    assert_accessible_svg(&svg, "chart-ecdf-7-en");
+    assert!(svg.contains("69th of 72 = 5,945.11 ms"));
+    assert!(svg.contains(">\n100%\n<"));
+    let ja = ecdf(&report, 7, Lang::Ja);
+    assert_accessible_svg(&ja, "chart-ecdf-7-ja");
+    assert!(ja.contains("72件中69番目 = 5,945.11 ms"));
+}
+
+#[test]
+fn write_vs_completion_draws_conditions_with_large_responses() {
+    let report = fixture();
+    let svg = write_vs_completion(&report, Lang::En).expect("the fixture has large responses");
+    assert_accessible_svg(&svg, "chart-write-vs-completion-en");
+    assert!(svg.contains("nginx buffering on · 2"));
+    assert!(!svg.contains("nginx buffering on · 0"), "a condition without large responses has no band");
+    assert!(svg.contains("1 response has no completion time and is drawn with its write time only."));
+    assert!(write_vs_completion(&report, Lang::Ja).is_some());
+}
+
+#[test]
+fn tempfiles_chart_draws_one_line_per_run_with_samples() {
+    let report = fixture();
+    let svg = tempfiles_over_time(&report, &[21, 22, 24, 25], Lang::En).expect("nginx buffering on writes temp files");
+    assert_accessible_svg(&svg, "chart-tempfiles-over-time-21-22-24-25-en");
+    assert!(svg.contains("run nginx-on-1-r1 (nginx buffering on · 1)"));
+    assert_eq!(tempfiles_over_time(&report, &[0, 1, 2], Lang::En), None, "runs without samples");
+    assert_eq!(tempfiles_over_time(&report, &[], Lang::En), None);
+}
+
+#[test]
+fn resources_chart_has_a_line_per_process_group() {
+    let report = fixture();
+    let svg = resources_over_time(&report, 25, Lang::En).expect("samples");
+    assert_accessible_svg(&svg, "chart-resources-over-time-25-en");
+    assert!(svg.contains("gunicorn") && svg.contains("nginx") && svg.contains("CPU (% of one core)") && svg.contains("RSS (MiB)"));
+    assert!(resources_over_time(&report, 25, Lang::Ja).is_some());
+}
+
+#[test]
+fn an_empty_report_gives_empty_but_valid_figures() {
+    let report = empty();
+    both_languages(|lang| {
+        let code = lang.code();
+        assert_accessible_svg(&headline_by_condition(&report, lang), &format!("chart-headline-by-condition-{code}"));
+        assert_accessible_svg(&latency_over_time(&report, 0, lang), &format!("chart-latency-over-time-0-{code}"));
+        assert_accessible_svg(&ecdf(&report, 0, lang), &format!("chart-ecdf-0-{code}"));
+        assert_eq!(write_vs_completion(&report, lang), None);
+        assert_eq!(tempfiles_over_time(&report, &[0], lang), None);
+        assert_eq!(resources_over_time(&report, 0, lang), None);
+    });
+    let headline = headline_by_condition(&report, Lang::En);
+    assert!(headline.contains("No data to draw") && headline.contains("p95 latency by condition: no data."));
+}
+
+#[test]
+fn a_run_without_points_gives_valid_figures() {
+    let mut report = fixture();
+    report.figures.time_series[3] = PointSeries::default();
+    report.figures.ecdf[3] = PointSeries::default();
+    report.figures.tempfiles[3].clear();
+    report.figures.resources[3].clear();
+    report.figures.large_responses.iter_mut().for_each(Vec::clear);
+    for run in &mut report.runs {
+        run.large_responses = 0;
+    }
+    both_languages(|lang| {
+        let code = lang.code();
+        let series = latency_over_time(&report, 3, lang);
+        assert_accessible_svg(&series, &format!("chart-latency-over-time-3-{code}"));
+        assert!(series.contains(labels::labels(lang).no_points));
+        assert_accessible_svg(&ecdf(&report, 3, lang), &format!("chart-ecdf-3-{code}"));
+        assert_eq!(tempfiles_over_time(&report, &[3], lang), None);
+        assert_eq!(resources_over_time(&report, 3, lang), None);
+    });
+    // Conditions still carry write and completion medians, but no run has large responses.
+    assert_eq!(write_vs_completion(&report, Lang::En), None);
+    // A run index past the end is a run without points, not a panic.
+    assert_accessible_svg(&latency_over_time(&report, 999, Lang::En), "chart-latency-over-time-999-en");
+    assert_accessible_svg(&ecdf(&report, 999, Lang::En), "chart-ecdf-999-en");
+    assert_eq!(resources_over_time(&report, 999, Lang::En), None);
+}
+
+#[test]
+fn zero_latencies_are_drawn_at_the_floor_and_said_so() {
+    let mut report = fixture();
+    report.figures.time_series[0].points[0].1 = 0.0;
+    report.figures.ecdf[0].points.insert(0, (0.0, 1.0 / 72.0));
+    report.conditions[0].headline_ms = Some(Spread { median: 0.0, min: 0.0, max: 1.66, n: 3 });
+    for svg in [latency_over_time(&report, 0, Lang::En), headline_by_condition(&report, Lang::En)] {
+        assert_well_formed(&svg);
+        assert!(svg.contains("▽ marks a value of 0 ms, drawn at the bottom edge"), "floor caption missing");
+    }
+    let svg = ecdf(&report, 0, Lang::En);
+    assert_well_formed(&svg);
+    assert!(svg.contains("▽ marks a value of 0 ms, drawn at the left edge"), "the ECDF's log axis is x");
+    assert!(!latency_over_time(&report, 1, Lang::En).contains("▽"), "no floor without zeros");
+}
+
+#[test]
+fn all_equal_and_single_values_draw() {
+    let mut report = fixture();
+    report.figures.time_series[0].points = vec![(0.0, 100.0)];
+    report.figures.ecdf[0].points = vec![(100.0, 1.0)];
+    report.runs[0].headline_ms = Some(100.0);
+    report.runs[0].headline_rank = Some(1);
+    report.runs[0].ok_responses = 1;
+    let svg = latency_over_time(&report, 0, Lang::En);
+    assert_accessible_svg(&svg, "chart-latency-over-time-0-en");
+    assert!(svg.contains(">\n10\n<") && svg.contains(">\n1,000\n<"), "100 sits between two decades");
+    assert!(ecdf(&report, 0, Lang::En).contains("1st of 1 = 100.00 ms"));
+}
+
+#[test]
+fn the_same_report_gives_the_same_bytes() {
+    let (a, b) = (fixture(), fixture());
+    assert_eq!(headline_by_condition(&a, Lang::En), headline_by_condition(&b, Lang::En));
+    assert_eq!(latency_over_time(&a, 6, Lang::Ja), latency_over_time(&b, 6, Lang::Ja));
+    assert_eq!(ecdf(&a, 6, Lang::En), ecdf(&b, 6, Lang::En));
+    assert_eq!(write_vs_completion(&a, Lang::En), write_vs_completion(&b, Lang::En));
+    assert_eq!(tempfiles_over_time(&a, &[21, 22], Lang::En), tempfiles_over_time(&b, &[21, 22], Lang::En));
+    assert_eq!(resources_over_time(&a, 25, Lang::En), resources_over_time(&b, 25, Lang::En));
+}
+
+#[test]
+fn figure_ids_differ_by_chart_run_and_language() {
+    let report = fixture();
+    let ids: Vec<String> = [
+        latency_over_time(&report, 1, Lang::En),
+        latency_over_time(&report, 2, Lang::En),
+        ecdf(&report, 1, Lang::En),
+        ecdf(&report, 1, Lang::Ja),
+    ]
+    .iter()
+    .map(|svg| svg.split("<title id=\"").nth(1).unwrap().split('"').next().unwrap().to_string())
+    .collect();
+    let mut unique = ids.clone();
+    unique.sort();
+    unique.dedup();
+    assert_eq!(unique.len(), ids.len(), "{ids:?}");
+}
+
+#[test]
+fn headline_chart_snapshot() {
+    insta::assert_snapshot!(headline_by_condition(&fixture(), Lang::En));
+}
+
+#[test]
+fn ecdf_snapshot() {
+    insta::assert_snapshot!(ecdf(&fixture(), 7, Lang::Ja));
+}

@@ -1,0 +1,102 @@
+//! Latency over time for one run: a point per 2xx response at its send time, and the run's
+//! headline percentile as a dashed reference line.
+
+use super::axis::{decade_label, LinearAxis, LogAxis, Ticked};
+use super::draw::{floor_markers, frame, markers, message, polyline, text_at, DrawResult};
+use super::labels::{self, labels};
+use super::style::{
+    self, Shape, GRID, GRID_LIGHT, HEIGHT, INK, LABELLED_RIGHT, PALETTE, REFERENCE_DASH, SMALL_POINT, TEXT_PX, WIDTH, X_LABEL_AREA,
+    Y_LABEL_AREA,
+};
+use super::svg::{self, text_style, About};
+use super::{figure_id, percentile, run_name};
+use crate::dataset::Lang;
+use crate::render::format::{count, decimal, ms};
+use crate::report::{PointSeries, Report};
+use plotters::coord::Shift;
+use plotters::prelude::*;
+use plotters::style::text_anchor::{HPos, Pos, VPos};
+
+/// Latency over time of run `run` (an index into `report.runs`): one small point per request
+/// drawn (`report.figures.time_series[run]`), log y axis in ms, a dashed line at the run's
+/// headline value, and a caption when the points were reduced.
+pub fn latency_over_time(report: &Report, run: usize, lang: Lang) -> String {
+    let name = run_name(report, run, lang);
+    let reference = headline(report, run).map(|value| labels::reference(&percentile(report), &ms(value)));
+    let about = About {
+        id: figure_id("latency-over-time", &[run], lang),
+        title: labels::time_series_title(lang, &name),
+        desc: labels::time_series_desc(lang, &name, reference.as_deref()),
+    };
+    svg::render((WIDTH, HEIGHT), lang, &about, |root| draw(root, report, run, lang))
+}
+
+fn headline(report: &Report, run: usize) -> Option<f64> {
+    report.runs.get(run).and_then(|r| r.headline_ms)
+}
+
+/// Draws the figure on any plotters backend.
+fn draw<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, report: &Report, run: usize, lang: Lang) -> DrawResult<(), DB> {
+    let text = labels(lang);
+    let empty = PointSeries::default();
+    let series = report.figures.time_series.get(run).unwrap_or(&empty);
+    let headline = headline(report, run);
+    let y_axis = LogAxis::covering(series.points.iter().map(|p| p.1).chain(headline));
+    let x_axis = LinearAxis::covering(series.points.iter().map(|p| p.0), true);
+
+    let mut captions = Vec::new();
+    if series.reduced() {
+        captions.push(labels::time_series_reduced(lang, &count(series.points.len() as u64), &count(series.total)));
+    }
+    if y_axis.floor.is_some() {
+        captions.push(text.floor_note.to_string());
+    }
+    let plot = frame(root, &labels::time_series_title(lang, &run_name(report, run, lang)), &[], &captions)?;
+    if series.points.is_empty() {
+        return message(&plot, text.no_points);
+    }
+
+    let mut chart = ChartBuilder::on(&plot)
+        .margin_right(LABELLED_RIGHT)
+        .margin_top(8)
+        .x_label_area_size(X_LABEL_AREA)
+        .y_label_area_size(Y_LABEL_AREA)
+        .build_cartesian_2d(
+            Ticked::from(&x_axis),
+            y_axis.range().log_scale().with_key_points(y_axis.decades()).with_light_points(y_axis.minor()),
+        )?;
+    let x_label = |v: &f64| decimal(*v, x_axis.decimals);
+    let y_label = |v: &f64| decade_label(*v);
+    chart
+        .configure_mesh()
+        .x_label_formatter(&x_label)
+        .y_label_formatter(&y_label)
+        .x_desc(text.time_axis)
+        .y_desc(text.latency_log_axis)
+        .label_style(text_style(TEXT_PX, INK))
+        .axis_desc_style(text_style(TEXT_PX, INK))
+        .axis_style(INK)
+        .bold_line_style(GRID)
+        .light_line_style(GRID_LIGHT)
+        .draw()?;
+
+    let (mut points, mut at_floor) = (Vec::new(), Vec::new());
+    for &(t, latency) in &series.points {
+        let (y, moved) = y_axis.place(latency);
+        if moved { &mut at_floor } else { &mut points }.push((t, y));
+    }
+    markers(&mut chart, Shape::Circle, points, SMALL_POINT, PALETTE[0].mix(style::REQUEST_OPACITY).filled())?;
+    floor_markers(&mut chart, at_floor, SMALL_POINT + 1, PALETTE[1])?;
+
+    if let Some(value) = headline {
+        let (y, _) = y_axis.place(value);
+        polyline(&mut chart, vec![(x_axis.low, y), (x_axis.high, y)], INK.stroke_width(style::LINE), Some(REFERENCE_DASH))?;
+        let (x_pixels, y_pixels) = chart.plotting_area().get_pixel_range();
+        let (_, line_y) = chart.backend_coord(&(x_axis.high, y));
+        // Above the line, unless the line runs along the top edge.
+        let (pos, label_y) = if line_y - y_pixels.start < 22 { (VPos::Top, line_y + 5) } else { (VPos::Bottom, line_y - 5) };
+        let style = text_style(TEXT_PX, INK).pos(Pos::new(HPos::Right, pos));
+        text_at(root, labels::reference(&percentile(report), &ms(value)), (x_pixels.end - 6, label_y), style)?;
+    }
+    Ok(())
+}
