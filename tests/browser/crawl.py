@@ -1,0 +1,239 @@
+"""Crawl the served site in Chromium and judge every page.
+
+Owns the checks. Starts at index.html, visits each page reachable by internal
+links once (breadth first, in link order), and for each page counts checks into
+a ``Tally``: it opened, no SEVERE console message, every request succeeded and
+stayed inside the site folder, links and fragments resolve, images load,
+cheap accessibility rules hold, and nothing scrolls sideways at phone width.
+Fragments are judged after the crawl, once every target page's ids are known.
+Finally the start page is opened once from file:// (``from_file.py``).
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import dataclass, field
+from pathlib import Path
+from urllib.parse import urlsplit
+
+from selenium.common.exceptions import TimeoutException, WebDriverException
+
+import browser
+import from_file
+from links import Link, Targets, classify, page_name
+from netlog import judge_requests, relative, severe_news
+from tally import Tally
+
+MAX_PAGES = 5000
+LANG_DIRS = ("en", "ja")  # a page under <lang>/ must say <html lang="<lang>...">
+
+
+@dataclass
+class Stats:
+    """Counts for the one-line summary."""
+
+    pages: int = 0
+    links: int = 0
+    external_links: int = 0
+    images: int = 0
+    screenshots: list[Path] = field(default_factory=list)
+
+
+@dataclass
+class _Fragment:
+    page: str
+    raw: str
+    target: str
+    fragment: str
+
+
+class Crawler:
+    """One crawl of one served site with one browser."""
+
+    def __init__(self, driver, origin: str, base_url: str, site_dir: Path, shots: Path | None):
+        self.driver = driver
+        self.origin = origin
+        self.base_url = base_url
+        self.site_dir = site_dir
+        self.shots = shots
+        self.tally = Tally()
+        self.stats = Stats()
+        self.targets = Targets()
+        self._ids: dict[str, set[str]] = {}
+        self._fragments: list[_Fragment] = []
+        self._shot_kinds: set[str] = set()
+        # Site-relative URLs that failed on the start page over http.
+        self._start_failures: set[str] = set()
+        # Its SEVERE console messages over http, with the site URL cut out.
+        self._start_console: set[str] = set()
+
+    # -- the crawl ---------------------------------------------------------
+
+    def run(self) -> None:
+        start = self.base_url + "index.html"
+        queue, queued = deque([start]), {start}
+        while queue:
+            url = queue.popleft()
+            if self.stats.pages >= MAX_PAGES:
+                self.tally.check("pages", False, page_name(url, self.base_url),
+                                 f"not visited: stopped after {MAX_PAGES} pages")
+                break
+            for target in self._visit(url):
+                if target not in queued:
+                    queued.add(target)
+                    queue.append(target)
+        self._judge_fragments()
+        from_file.check_start_page(self.driver, self.site_dir, self.base_url, self.targets,
+                                   self.tally, self._start_failures, self._start_console)
+
+    def _visit(self, url: str) -> list[str]:
+        """Open one page, run every check on it; return the HTML pages it links to."""
+        name = page_name(url, self.base_url)
+        self.stats.pages += 1
+        browser.take_logs(self.driver)  # drop anything left from before
+        try:
+            self.driver.get(url)
+            images_settled = browser.wait_for_images(self.driver)
+            facts = browser.page_facts(self.driver)
+        except TimeoutException:
+            self.tally.check("pages", False, name,
+                             f"did not finish loading within {browser.PAGE_LOAD_TIMEOUT_S} s")
+            return []
+        except WebDriverException as err:
+            self.tally.check("pages", False, name, f"could not be opened: {err.msg}")
+            return []
+        self.tally.check("pages", images_settled, name,
+                         f"images still loading after {browser.IMAGE_WAIT_MS} ms")
+        self._ids[url] = set(facts["ids"])
+        self._screenshot_if_wanted(name, phone=False)
+        self._check_images(name, facts["images"])
+        self._check_a11y(name, facts)
+        self._check_layout(name, facts["viewport"])
+        next_pages = self._check_links(name, facts["links"])
+        for ref in facts["absoluteRefs"]:
+            self.tally.check("links", False, name,
+                             f"{ref} is an absolute path: it breaks from file:// and "
+                             "under another sub-path; make it relative")
+        # Logs last: they then hold everything the checks above made the page do.
+        self._check_logs(name, browser.take_logs(self.driver))
+        return next_pages
+
+    # -- per-page checks -----------------------------------------------------
+
+    def _check_logs(self, name: str, logs: browser.PageLogs) -> None:
+        judged = judge_requests(logs.requests, self._inside_http, self.origin + "/favicon.ico")
+        for req, msg in judged:
+            self.tally.check("requests", not msg, name, msg)
+        failed = {req.url for req, msg in judged if msg}
+        severe = severe_news(logs.severe, failed)
+        if name == "index.html":
+            self._start_failures = {relative(u, self.base_url) for u in failed}
+            self._start_console = {m.replace(self.base_url, "") for m in severe}
+        self.tally.check("console", not severe, name, "console error: " + "; ".join(severe)[:500])
+
+    def _inside_http(self, url: str) -> str:
+        """'' if ``url`` is inside the served site, else what is wrong with it."""
+        parts = urlsplit(url)
+        if f"{parts.scheme}://{parts.netloc}" != self.origin:
+            return "request to another origin (a self-contained site makes none)"
+        if not url.startswith(self.base_url):
+            return "request outside the site folder"
+        return ""
+
+    def _check_images(self, name: str, images: list[dict]) -> None:
+        for img in images:
+            self.stats.images += 1
+            self.tally.check("images", img["loaded"], name,
+                             f"broken image: {img['raw']!r} (naturalWidth is 0)")
+            self.tally.check("a11y", bool((img["alt"] or "").strip()), name,
+                             f"image {img['raw']!r} has no alt text")
+
+    def _check_a11y(self, name: str, facts: dict) -> None:
+        lang = (facts["lang"] or "").strip()
+        self.tally.check("a11y", bool(lang), name, "<html> has no lang attribute")
+        dirs = [d for d in urlsplit(name).path.split("/")[:-1] if d in LANG_DIRS]
+        if lang and dirs:
+            want = dirs[-1]
+            self.tally.check("a11y", lang.lower().split("-")[0] == want, name,
+                             f'<html lang="{lang}"> but the page is under {want}/')
+        self.tally.check("a11y", bool(facts["title"]), name, "empty or missing <title>")
+        for t in facts["tables"]:
+            label = f"table {t['n']}" + (f" ({t['label']})" if t["label"] else "")
+            self.tally.check("a11y", bool(t["caption"]), name, f"{label} has no <caption>")
+            self.tally.check("a11y", t["headers"] > 0, name, f"{label} has no <th> cells")
+        for s in facts["svgs"]:
+            label = f"inline svg {s['n']}" + (f" ({s['label']})" if s["label"] else "")
+            self.tally.check("a11y", bool(s["title"]), name, f"{label} has no <title>")
+        dups = facts["duplicateIds"]
+        self.tally.check("a11y", not dups, name, "duplicate ids: " + ", ".join(dups[:10]))
+
+    def _check_layout(self, name: str, viewport: str | None) -> None:
+        self.tally.check(
+            "layout", "width=device-width" in (viewport or "").replace(" ", ""), name,
+            '<meta name="viewport" content="width=device-width, initial-scale=1"> is missing: '
+            "phones lay the page out 980 px wide and shrink it")
+        browser.set_phone_width(self.driver, True)
+        try:
+            m = browser.overflow(self.driver)
+            self._screenshot_if_wanted(name, phone=True)
+        finally:
+            browser.set_phone_width(self.driver, False)
+        why = ", ".join(m["culprits"]) or "no single element found"
+        self.tally.check(
+            "layout", m["scrollWidth"] <= m["innerWidth"] + 1, name,
+            f"scrolls sideways at {browser.PHONE[0]} px (document {m['scrollWidth']} px wide): "
+            f"{why}; wrap wide tables in a box with overflow-x: auto")
+
+    def _check_links(self, name: str, links: list[dict]) -> list[str]:
+        pages = []
+        for a in links:
+            link: Link = classify(a["raw"], a["url"], self.base_url)
+            if link.kind == "skip":
+                continue
+            if link.kind == "external":
+                self.stats.external_links += 1
+                continue
+            self.stats.links += 1
+            if link.kind == "problem":
+                self.tally.check("links", False, name, link.problem)
+                continue
+            target = self.targets.get(link.target)
+            if not self.tally.check("links", target.status == 200, name,
+                                    f"link to a missing file: {a['raw']!r} "
+                                    f"(HTTP {target.status or 'unreachable'})"):
+                continue
+            if target.is_html:
+                pages.append(link.target)
+                if link.fragment:
+                    self._fragments.append(_Fragment(name, a["raw"], link.target, link.fragment))
+        return pages
+
+    def _judge_fragments(self) -> None:
+        for f in self._fragments:
+            ids = self._ids.get(f.target)
+            if ids is None:
+                continue  # the target page failed to open: already reported
+            ok = f.fragment in ids or f.fragment.lower() == "top"
+            self.tally.check("fragments", ok, f.page,
+                             f"link {f.raw!r}: no element with id {f.fragment!r} on "
+                             f"{page_name(f.target, self.base_url)}")
+
+    # -- screenshots -----------------------------------------------------------
+
+    def _screenshot_if_wanted(self, name: str, phone: bool) -> None:
+        if self.shots is None:
+            return
+        parts = name.split("/")
+        kinds = []
+        if name == "index.html" and not phone:
+            kinds.append("index")
+        if len(parts) >= 2 and parts[-2] == "en" and parts[-1] == "index.html":
+            kinds.append("report-en-phone" if phone else "report-en")
+        if "runs" in parts[:-1] and not phone:
+            kinds.append("run")
+        for kind in kinds:
+            if kind not in self._shot_kinds:
+                self._shot_kinds.add(kind)
+                path = self.shots / f"{kind}.png"
+                browser.screenshot(self.driver, path)
+                self.stats.screenshots.append(path)

@@ -1,0 +1,281 @@
+"""Proves check_site.py passes a good site and catches each kind of bad one.
+
+Each case builds a small site in a temp dir (a good one, or the good one with
+one fault added), runs the real checker on it in a subprocess, and asserts on
+the exit code, the ``page: problem`` line, and which check categories failed:
+a fault must be caught, and must not drag unrelated categories down with it.
+
+    .venv/bin/python -m pytest tests/browser -q
+"""
+
+from __future__ import annotations
+
+import re
+import struct
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from links import classify
+
+HERE = Path(__file__).resolve().parent
+CHECKER = HERE / "check_site.py"
+RUN_TIMEOUT_S = 120
+
+SVG = (
+    '<svg xmlns="http://www.w3.org/2000/svg" width="200" height="100" viewBox="0 0 200 100">'
+    '<title>A bar</title><rect x="10" y="10" width="120" height="80" fill="#36c"/></svg>\n'
+)
+
+PAGE = """<!doctype html>
+<html lang="{lang}">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>{title}</title>
+<style>body {{ font-family: sans-serif; margin: 1rem; }} .wrap {{ overflow-x: auto; }}</style>
+</head>
+<body>
+{body}
+</body>
+</html>
+"""
+
+INDEX_BODY = """<h1 id="top-heading">Datasets</h1>
+<p><a href="ds/en/index.html#results">Report (en)</a>
+ · <a href="#summary">Summary</a> · <a href="ds/en/data.csv">CSV</a>
+ · <a href="https://example.org/source">source</a></p>
+<img src="ds/en/figures/bar.svg" alt="Bar chart of p95 latency">
+<svg width="40" height="20" role="img"><title>Inline mark</title><circle cx="10" cy="10" r="8"/></svg>
+<div class="wrap">
+<table id="summary">
+<caption>Summary</caption>
+<tr><th>dataset</th><th>runs</th>{wide_headers}</tr>
+<tr><td>ds</td><td>1</td>{wide_cells}</tr>
+</table>
+</div>
+{extra}
+"""
+
+REPORT_BODY = """<h1>Report</h1>
+<p><a href="../../index.html">All datasets</a> · <a href="runs/r1.html">Run r1</a>
+ · <a href="../ja/index.html#%E7%B5%90%E6%9E%9C">日本語</a></p>
+<h2 id="results">Results</h2>
+<img src="figures/bar.svg" alt="Bar chart">
+<img src="data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' width='8' height='8'/%3E"
+ alt="An inline data: image">
+"""
+
+JA_BODY = """<h1>レポート</h1>
+<p><a href="../en/index.html">English</a></p>
+<h2 id="結果">結果</h2>
+"""
+
+RUN_BODY = """<h1>Run r1</h1>
+<p><a href="../index.html#results">Back to the report</a></p>
+"""
+
+
+def build_site(root: Path, extra: str = "", files: dict[str, str] | None = None) -> Path:
+    """Write the good fixture site (four pages) under root/site.
+
+    ``extra`` goes into index.html's body; ``files`` adds or replaces files.
+    """
+    site = root / "site"
+    (site / "ds/en/figures").mkdir(parents=True)
+    (site / "ds/en/runs").mkdir()
+    (site / "ds/ja").mkdir()
+    wide = 30  # a table much wider than a phone, inside its own scrolling box
+    (site / "index.html").write_text(PAGE.format(
+        lang="en", title="Datasets", body=INDEX_BODY.format(
+            extra=extra,
+            wide_headers="".join(f"<th>column {i}</th>" for i in range(wide)),
+            wide_cells="".join(f"<td>{i}.000</td>" for i in range(wide)))), encoding="utf-8")
+    (site / "ds/en/index.html").write_text(
+        PAGE.format(lang="en", title="Report", body=REPORT_BODY), encoding="utf-8")
+    (site / "ds/en/runs/r1.html").write_text(
+        PAGE.format(lang="en", title="Run r1", body=RUN_BODY), encoding="utf-8")
+    (site / "ds/ja/index.html").write_text(
+        PAGE.format(lang="ja", title="レポート", body=JA_BODY), encoding="utf-8")
+    (site / "ds/en/figures/bar.svg").write_text(SVG, encoding="utf-8")
+    (site / "ds/en/data.csv").write_text("run,p95_ms\nr1,12.5\n", encoding="utf-8")
+    for rel, text in (files or {}).items():
+        (site / rel).write_text(text, encoding="utf-8")
+    return site
+
+
+def run_checker(site: Path, shots: Path) -> tuple[int, str, dict[str, tuple[int, int]], float]:
+    """Run check_site.py; return exit code, stdout, {category: (passed, failed)}, seconds."""
+    started = time.monotonic()
+    proc = subprocess.run(
+        [sys.executable, str(CHECKER), str(site), "--screenshots", str(shots)],
+        capture_output=True, text=True, timeout=RUN_TIMEOUT_S,
+    )
+    elapsed = time.monotonic() - started
+    counts = {
+        m[1]: (int(m[2]), int(m[3]))
+        for m in re.finditer(r"^(\w+): (\d+) passed, (\d+) failed$", proc.stdout, re.M)
+    }
+    assert proc.stderr.strip() == "", proc.stderr
+    return proc.returncode, proc.stdout, counts, elapsed
+
+
+def png_size(path: Path) -> tuple[int, int]:
+    data = path.read_bytes()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n", f"{path} is not a PNG"
+    return struct.unpack(">II", data[16:24])
+
+
+def test_good_site_passes_every_check(tmp_path: Path) -> None:
+    code, out, counts, _ = run_checker(build_site(tmp_path), tmp_path / "shots")
+    assert code == 0, out
+    assert "4 pages, " in out, out
+    assert "(1 links to other sites not followed)" in out, out
+    assert out.rstrip().splitlines()[-1].endswith(" passed, 0 failed"), out
+    for category in ("pages", "console", "requests", "links", "fragments", "images",
+                     "a11y", "layout", "file"):
+        passed, failed = counts[category]
+        assert passed > 0 and failed == 0, (category, out)
+    # #results, #summary, run page -> #results, en -> ja #結果 (percent-encoded)
+    assert counts["fragments"] == (4, 0), out
+    assert png_size(tmp_path / "shots/index.png")[0] == 1280
+    assert png_size(tmp_path / "shots/report-en.png")[0] == 1280
+    assert png_size(tmp_path / "shots/report-en-phone.png")[0] == 390
+    assert png_size(tmp_path / "shots/run.png")[0] == 1280
+
+
+# Each: the fault added to index.html, the line that must be printed, the
+# categories that must fail (all others must pass), and optionally files to add.
+BAD_SITES = {
+    "broken_image": (
+        '<img src="figures/missing.svg" alt="gone">',
+        "index.html: broken image: 'figures/missing.svg'",
+        {"images", "requests"},
+    ),
+    "link_to_missing_page": (
+        '<a href="ds/en/nope.html">nope</a>',
+        "index.html: link to a missing file: 'ds/en/nope.html' (HTTP 404)",
+        {"links"},
+    ),
+    "link_to_missing_file": (
+        '<a href="ds/en/report.md">markdown</a>',
+        "index.html: link to a missing file: 'ds/en/report.md' (HTTP 404)",
+        {"links"},
+    ),
+    "link_to_missing_fragment": (
+        '<a href="ds/en/index.html#nowhere">nowhere</a>',
+        "index.html: link 'ds/en/index.html#nowhere': no element with id 'nowhere' "
+        "on ds/en/index.html",
+        {"fragments"},
+    ),
+    "console_error": (
+        '<script>console.error("x")</script>',
+        "index.html: console error: ",
+        {"console"},
+    ),
+    "external_request": (
+        '<img src="http://203.0.113.1/x.png" alt="remote">',
+        "index.html: request to another origin (a self-contained site makes none): "
+        "http://203.0.113.1/x.png (blocked)",
+        {"requests", "images"},
+    ),
+    "table_without_caption": (
+        "<table><tr><th>a</th></tr><tr><td>1</td></tr></table>",
+        "index.html: table 2 has no <caption>",
+        {"a11y"},
+    ),
+    "table_without_header_cells": (
+        "<table><caption>c</caption><tr><td>1</td></tr></table>",
+        "index.html: table 2 (c) has no <th> cells",
+        {"a11y"},
+    ),
+    "image_without_alt": (
+        '<img src="ds/en/figures/bar.svg">',
+        "index.html: image 'ds/en/figures/bar.svg' has no alt text",
+        {"a11y"},
+    ),
+    "inline_svg_without_title": (
+        '<svg width="10" height="10"><rect width="10" height="10"/></svg>',
+        "index.html: inline svg 2 has no <title>",
+        {"a11y"},
+    ),
+    "page_language_does_not_match_its_folder": (
+        '<a href="ds/ja/other.html">other</a>',
+        'ds/ja/other.html: <html lang="en"> but the page is under ja/',
+        {"a11y"},
+        {"ds/ja/other.html": PAGE.format(lang="en", title="Other", body="<p>x</p>")},
+    ),
+    "no_viewport_meta": (
+        '<a href="plain.html">plain</a>',
+        'plain.html: <meta name="viewport"',
+        {"layout"},
+        {"plain.html": PAGE.replace('<meta name="viewport" content="width=device-width, '
+                                    'initial-scale=1">\n', "").format(
+            lang="en", title="Plain", body="<p>x</p>")},
+    ),
+    "wide_page_on_a_phone": (
+        '<div id="banner" style="width: 800px">too wide</div>',
+        "index.html: scrolls sideways at 390 px (document 816 px wide): div#banner",
+        {"layout"},
+    ),
+    "link_to_a_folder": (
+        '<a href="ds/en/">folder</a>',
+        "index.html: link 'ds/en/' names a folder",
+        {"links"},
+    ),
+    "absolute_link": (
+        '<a href="/site/ds/en/index.html">absolute</a>',
+        "index.html: link '/site/ds/en/index.html' is an absolute path",
+        {"links"},
+    ),
+    # Works over http under /site/, breaks from file://: only the file:// visit
+    # and the absolute-path rule can see it.
+    "absolute_image_path": (
+        '<img src="/site/ds/en/figures/bar.svg" alt="abs">',
+        "index.html (file://): broken image from file://: '/site/ds/en/figures/bar.svg'",
+        {"links", "file"},
+    ),
+}
+
+
+@pytest.mark.parametrize("case", sorted(BAD_SITES))
+def test_bad_site_is_caught(tmp_path: Path, case: str) -> None:
+    extra, expected_line, failing, *files = BAD_SITES[case]
+    site = build_site(tmp_path, extra, files[0] if files else None)
+    code, out, counts, elapsed = run_checker(site, tmp_path / "shots")
+    assert code == 1, out
+    assert any(line.startswith(expected_line) for line in out.splitlines()), out
+    assert {c for c, (_, failed) in counts.items() if failed and c != "checks"} == failing, out
+    assert counts["checks"][1] >= 1, out
+    # Blocked, not waited for: a foreign request must not stall the check.
+    assert elapsed < 30, f"took {elapsed:.1f} s"
+
+
+def test_missing_index_is_a_usage_error(tmp_path: Path) -> None:
+    proc = subprocess.run([sys.executable, str(CHECKER), str(tmp_path)],
+                          capture_output=True, text=True, timeout=RUN_TIMEOUT_S)
+    assert proc.returncode == 2
+    assert "index.html not found" in proc.stderr
+
+
+BASE = "http://127.0.0.1:8000/site/"
+
+
+@pytest.mark.parametrize(("raw", "url", "kind"), [
+    ("a/b.html#x", BASE + "a/b.html#x", "internal"),
+    ("https://example.org/", "https://example.org/", "external"),
+    ("mailto:a@b.c", "mailto:a@b.c", "skip"),
+    ("/site/a.html", BASE + "a.html", "problem"),
+    ("../other/a.html", "http://127.0.0.1:8000/other/a.html", "problem"),
+    ("a/", BASE + "a/", "problem"),
+])
+def test_classify_link(raw: str, url: str, kind: str) -> None:
+    assert classify(raw, url, BASE).kind == kind
+
+
+def test_classify_decodes_the_fragment() -> None:
+    link = classify("p.html#%E7%B5%90%E6%9E%9C", BASE + "p.html#%E7%B5%90%E6%9E%9C", BASE)
+    assert (link.target, link.fragment) == (BASE + "p.html", "結果")
