@@ -134,14 +134,15 @@ pub fn read_requests(source: &TableSource, index: &RunIndex, runs: usize, proble
                     seen.push((run, seq, rescan.absolute(place)));
                 }
                 seen.sort_unstable();
-                for pair in seen.windows(2) {
-                    let ((run, seq, first_line), (other_run, other_seq, again)) = (pair[0], pair[1]);
-                    if run == other_run && seq == other_seq {
-                        problems.push(DataError::line(
+                let mut first_of_group: Option<(u32, i64, u64)> = None;
+                for (run, seq, line) in seen {
+                    match first_of_group {
+                        Some((r, s, first_line)) if r == run && s == seq => problems.push(DataError::line(
                             &file,
-                            again,
-                            format!("seq {seq} of this run appears twice (first on line {first_line})"),
-                        ));
+                            line,
+                            format!("seq {seq} of this run appears again (first on line {first_line})"),
+                        )),
+                        _ => first_of_group = Some((run, seq, line)),
                     }
                 }
             }
@@ -211,7 +212,7 @@ mod tests {
     #[test]
     fn finds_a_duplicate_seq_even_out_of_order() {
         let (_, problems) = read("a,0,0,0,1,200,0\na,2,0,0,1,200,0\nb,0,0,0,1,200,0\na,1,0,0,1,200,0\na,2,0,0,1,200,0\n");
-        assert_eq!(problems, vec!["requests.csv:6: seq 2 of this run appears twice (first on line 3)"]);
+        assert_eq!(problems, vec!["requests.csv:6: seq 2 of this run appears again (first on line 3)"]);
     }
 
     #[test]

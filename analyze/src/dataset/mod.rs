@@ -83,13 +83,13 @@ pub fn load(dir: &Path) -> Result<Dataset, LoadError> {
         problems.into_result()?;
         unreachable!("a missing runs table is a problem");
     };
-    let (factors, runs) = runs::parse_runs(&runs_table, &manifest, &mut problems);
-    let run_ids: Vec<&str> = runs.iter().map(|r| r.run_id.as_str()).collect();
-    let index = requests::RunIndex::new(run_ids.iter().copied());
+    let runs::ParsedRuns { factors, runs, rejected_ids, usable } = runs::parse_runs(&runs_table, &manifest, &mut problems);
+    let index = requests::RunIndex::new(runs.iter().map(|r| r.run_id.as_str())).ignoring(rejected_ids.iter().map(String::as_str));
 
-    let requests = match &requests_source {
-        Some(source) => accumulate::read_requests(source, &index, runs.len(), &mut problems),
-        None => Vec::new(),
+    // Without trustworthy run ids every request would be blamed as unknown: fix runs.csv first.
+    let requests = match (&requests_source, usable) {
+        (Some(source), true) => accumulate::read_requests(source, &index, runs.len(), &mut problems),
+        _ => Vec::new(),
     };
     if requests.len() == runs.len() {
         for (run, counted) in runs.iter().zip(&requests) {

@@ -64,7 +64,7 @@ pub fn scan_requests<S: RequestSink>(path: &Path, runs: &RunIndex, make_sink: im
     let schema = first.schema().map_err(|e| file_error(&file, e))?;
     let missing: Vec<&str> = ["run_id", "seq", "scheduled_ms", "sent_ms", "latency_ms", "status"]
         .into_iter()
-        .filter(|name| schema.get(*name).is_none())
+        .filter(|name| schema.get(name).is_none())
         .collect();
     if !missing.is_empty() {
         return Err(DataError::file(
@@ -144,6 +144,9 @@ fn feed<S: RequestSink>(
         };
         if let Err((column, message)) = check_row_values(latency_ms, status, scheduled_ms, sent_ms) {
             problems.push(error(column, message));
+            continue;
+        }
+        if run == RunIndex::IGNORED {
             continue;
         }
         let row = RequestRow { run, seq, scheduled_ms, sent_ms, latency_ms, status: status as u16 };

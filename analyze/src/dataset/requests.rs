@@ -61,6 +61,17 @@ impl RunIndex {
         RunIndex { ids }
     }
 
+    /// Also knows these ids (runs.csv rows that were rejected), as [`RunIndex::IGNORED`].
+    pub fn ignoring<'a>(mut self, run_ids: impl IntoIterator<Item = &'a str>) -> Self {
+        for id in run_ids {
+            self.ids.entry(id.as_bytes().to_vec()).or_insert(Self::IGNORED);
+        }
+        self
+    }
+
+    /// The index of a run whose runs.csv row was rejected: its requests are skipped silently.
+    pub const IGNORED: u32 = u32::MAX;
+
     #[inline]
     pub fn get(&self, id: &[u8]) -> Option<u32> {
         self.ids.get(id).copied()
@@ -279,6 +290,7 @@ fn worker<S: RequestSink>(
                 continue;
             }
             match parse_row(layout, runs, &record, &bytes, &mut last_run) {
+                Ok(row) if row.run == RunIndex::IGNORED => {}
                 Ok(row) => sink.row(&row, place),
                 Err((field, message)) => report(place, Some(field), message),
             }

@@ -64,8 +64,18 @@ pub struct Run {
     pub line: u64,
 }
 
+/// What runs.csv yields: the factors, the valid runs, and the ids of rows that were rejected
+/// (their requests are then skipped rather than blamed as unknown).
+pub struct ParsedRuns {
+    pub factors: Vec<Factor>,
+    pub runs: Vec<Run>,
+    pub rejected_ids: Vec<String>,
+    /// False when a required column is missing: no run id can be trusted.
+    pub usable: bool,
+}
+
 /// Validates runs.csv and derives the factors.
-pub fn parse_runs(table: &TextTable, manifest: &Manifest, problems: &mut Problems) -> (Vec<Factor>, Vec<Run>) {
+pub fn parse_runs(table: &TextTable, manifest: &Manifest, problems: &mut Problems) -> ParsedRuns {
     let run_id = table.require("run_id", problems);
     let repetition = table.require("repetition", problems);
     let started = table.require("started_at_utc", problems);
@@ -93,11 +103,12 @@ pub fn parse_runs(table: &TextTable, manifest: &Manifest, problems: &mut Problem
             .collect()
     };
     let (Some(run_id), Some(repetition), Some(started), Some(status)) = (run_id, repetition, started, status) else {
-        return (Vec::new(), Vec::new());
+        return ParsedRuns { factors: Vec::new(), runs: Vec::new(), rejected_ids: Vec::new(), usable: false };
     };
 
     let mut seen: HashMap<String, u64> = HashMap::new();
     let mut raw_runs = Vec::new();
+    let mut rejected_ids = Vec::new();
     for row in &table.rows {
         let mut ok = true;
         let id = row.cells[run_id].trim().to_string();
@@ -137,6 +148,10 @@ pub fn parse_runs(table: &TextTable, manifest: &Manifest, problems: &mut Problem
             }
             values.push(value);
         }
+        let accepted = ok && rep.is_some() && run_status.is_some();
+        if !accepted && !id.is_empty() {
+            rejected_ids.push(id.clone());
+        }
         if let (true, Some(rep), Some(run_status)) = (ok, rep, run_status) {
             raw_runs.push((
                 id,
@@ -168,7 +183,7 @@ pub fn parse_runs(table: &TextTable, manifest: &Manifest, problems: &mut Problem
             Run { run_id, levels, repetition, started_at_utc, status, note, load1_before, load1_after, line }
         })
         .collect();
-    (factors, runs)
+    ParsedRuns { factors, runs, rejected_ids, usable: true }
 }
 
 fn build_factor<'a>(name: &str, values: impl Iterator<Item = &'a str>, manifest: &Manifest) -> Factor {
@@ -237,8 +252,8 @@ mod tests {
     fn parse(csv: &str, manifest: &Manifest) -> (Vec<Factor>, Vec<Run>, Vec<String>) {
         let mut problems = Problems::default();
         let table = TextTable::parse_csv("runs.csv", csv.as_bytes(), &mut problems).unwrap();
-        let (factors, runs) = parse_runs(&table, manifest, &mut problems);
-        (factors, runs, problems.errors().iter().map(ToString::to_string).collect())
+        let parsed = parse_runs(&table, manifest, &mut problems);
+        (parsed.factors, parsed.runs, problems.errors().iter().map(ToString::to_string).collect())
     }
 
     const HEAD: &str = "run_id,route,downloads,repetition,started_at_utc,status,note\n";

@@ -43,11 +43,14 @@ pub struct ResourceSample {
 
 fn run_of(table: &TextTable, row: &TextRow, column: usize, index: &RunIndex, problems: &mut Problems) -> Option<u32> {
     let id = row.cells[column].trim();
-    let run = index.get(id.as_bytes());
-    if run.is_none() {
-        problems.push(table.cell_error(row, column, format!("run_id {id:?} is not in runs.csv")));
+    match index.get(id.as_bytes()) {
+        Some(RunIndex::IGNORED) => None,
+        Some(run) => Some(run),
+        None => {
+            problems.push(table.cell_error(row, column, format!("run_id {id:?} is not in runs.csv")));
+            None
+        }
     }
-    run
 }
 
 fn count(table: &TextTable, row: &TextRow, column: usize, problems: &mut Problems) -> Option<u64> {

@@ -30,8 +30,14 @@ fn line(fields: Vec<String>) -> String {
 
 /// One row per run, every statistic of the run, numbers unrounded.
 pub fn runs_csv(report: &Report) -> String {
-    let percentile_keys: Vec<String> =
-        report.runs.iter().flat_map(|r| r.percentiles_ms.keys().cloned()).collect::<std::collections::BTreeSet<_>>().into_iter().collect();
+    let percentile_keys: Vec<String> = report
+        .runs
+        .iter()
+        .flat_map(|r| r.percentiles_ms.keys().cloned())
+        .filter(|k| k != "95")
+        .collect::<std::collections::BTreeSet<_>>()
+        .into_iter()
+        .collect();
     let mut header = vec!["run_id".to_string(), "condition".to_string()];
     header.extend(report.factors.iter().map(|f| f.name.clone()));
     header.extend(

@@ -206,7 +206,7 @@ impl<'a> Context<'a> {
             Some(s) => Cell {
                 text: text(s.median),
                 href,
-                sub: Some(if s.n == 1 { format!("n = 1") } else { format!("{}–{}", text(s.min), text(s.max)) }),
+                sub: Some(if s.n == 1 { "n = 1".to_string() } else { format!("{}–{}", text(s.min), text(s.max)) }),
                 sub_href,
                 numeric: true,
                 anchor: None,

@@ -44,19 +44,22 @@ pub fn usage(dataset: &Dataset, run: usize) -> Vec<ProcessUsage> {
         .collect()
 }
 
+/// One sample time of a group: its time in ms, and per pid (cumulative cpu_s, rss bytes).
+type SampleTime = (f64, BTreeMap<i64, (f64, u64)>);
+
 /// Per process group of one run: CPU % since the previous sample time, and total RSS, over time.
 pub fn series(dataset: &Dataset, run: usize) -> Vec<ProcessSeries> {
     groups(dataset, run)
         .into_iter()
         .map(|(process, samples)| {
             // Sample times in order, each with pid -> (cpu_s, rss).
-            let mut times: BTreeMap<u64, (f64, BTreeMap<i64, (f64, u64)>)> = BTreeMap::new();
+            let mut times: BTreeMap<u64, SampleTime> = BTreeMap::new();
             for s in &samples {
                 let key = ordered_key(s.t_ms);
                 times.entry(key).or_insert_with(|| (s.t_ms, BTreeMap::new())).1.insert(s.pid, (s.cpu_s, s.rss_bytes));
             }
             let mut points = Vec::with_capacity(times.len());
-            let mut previous: Option<&(f64, BTreeMap<i64, (f64, u64)>)> = None;
+            let mut previous: Option<&SampleTime> = None;
             for entry in times.values() {
                 let (t_ms, pids) = entry;
                 let rss: u64 = pids.values().map(|v| v.1).sum();
