@@ -1,0 +1,67 @@
+//! Command-line syntax (clap derive). Turning these paths into a validated plan is [`crate::study`]'s job.
+
+use clap::{Args, Parser, Subcommand};
+use std::path::PathBuf;
+
+/// Measure how slow downloads delay other requests to Gunicorn, directly and behind nginx.
+#[derive(Debug, Parser)]
+#[command(name = "measure", version, about)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// The subcommands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Run every run of a plan (about 6-8 minutes for the default study) and write the dataset.
+    Run(RunArgs),
+}
+
+/// Options of `measure run`. Relative defaults assume the repository root as working directory.
+#[derive(Debug, Clone, Args)]
+pub struct RunArgs {
+    /// The plan (TOML). Default: measure/plans/study.toml; with --resume, the dataset's own plan.toml.
+    #[arg(long, value_name = "FILE")]
+    pub plan: Option<PathBuf>,
+
+    /// The dataset folder to write.
+    #[arg(long, value_name = "DIR", default_value = "datasets/gunicorn-slow-client")]
+    pub out: PathBuf,
+
+    /// Complete the runs of an existing dataset that are not `ok` yet, keeping the finished ones.
+    #[arg(long)]
+    pub resume: bool,
+
+    /// Before each run, wait (bounded by the plan's idle_wait_max_s) until the load average is low.
+    #[arg(long)]
+    pub wait_for_idle: bool,
+
+    /// The Python virtual environment holding Gunicorn; created with `python3 -m venv` when missing.
+    #[arg(long, value_name = "DIR", default_value = "measure/.venv")]
+    pub venv: PathBuf,
+
+    /// The folder holding the WSGI app (app.py).
+    #[arg(long, value_name = "DIR", default_value = "measure/app")]
+    pub app: PathBuf,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::CommandFactory;
+
+    #[test]
+    fn verify_cli() {
+        Cli::command().debug_assert();
+    }
+
+    #[test]
+    fn run_defaults_point_at_the_study() {
+        let cli = Cli::try_parse_from(["measure", "run"]).unwrap();
+        let Command::Run(args) = cli.command;
+        assert_eq!(args.plan, None);
+        assert_eq!(args.out, PathBuf::from("datasets/gunicorn-slow-client"));
+        assert!(!args.resume && !args.wait_for_idle);
+    }
+}

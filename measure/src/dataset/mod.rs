@@ -1,0 +1,253 @@
+//! The dataset on disk (format: `datasets/README.md`). The only module that writes files.
+//!
+//! All rows are kept in memory and every file is rewritten after each run, each one atomically (a temp file
+//! in the same folder, then rename), so a reader never sees a half-written file. The data tables are written
+//! before runs.csv, and [`Dataset::load`] drops rows of runs that runs.csv does not list as `ok`: a crash
+//! between two renames therefore cannot leave rows of an unfinished run in a resumed dataset.
+
+pub mod csv;
+pub mod meta;
+pub mod rows;
+
+use anyhow::{bail, Context, Result};
+use meta::Environment;
+use rows::{RunRow, RunStatus};
+use std::collections::BTreeSet;
+use std::io::Write;
+use std::os::unix::fs::PermissionsExt;
+use std::path::Path;
+
+use crate::plan::Plan;
+
+/// The plan as kept with the data.
+pub const PLAN_FILE: &str = "plan.toml";
+/// Titles, factors and environment for `analyze`.
+pub const META_FILE: &str = "dataset.toml";
+/// The run table; its presence marks a folder as a dataset.
+pub const RUNS_FILE: &str = "runs.csv";
+
+/// One data table other than runs.csv.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Table {
+    Requests,
+    Large,
+    Tempfiles,
+    Resources,
+    Servers,
+}
+
+impl Table {
+    /// Every data table, in the order they are written.
+    pub const ALL: [Table; 5] = [Table::Requests, Table::Large, Table::Tempfiles, Table::Resources, Table::Servers];
+
+    pub fn file(self) -> &'static str {
+        match self {
+            Table::Requests => "requests.csv",
+            Table::Large => "large_responses.csv",
+            Table::Tempfiles => "tempfiles.csv",
+            Table::Resources => "resources.csv",
+            Table::Servers => "servers.csv",
+        }
+    }
+
+    pub fn header(self) -> &'static [&'static str] {
+        match self {
+            Table::Requests => rows::REQUESTS,
+            Table::Large => rows::LARGE,
+            Table::Tempfiles => rows::TEMPFILES,
+            Table::Resources => rows::RESOURCES,
+            Table::Servers => rows::SERVERS,
+        }
+    }
+
+    /// Only requests.csv is required; an optional table is left out while it has no rows (`analyze`
+    /// rejects a table with a header and no data).
+    pub fn required(self) -> bool {
+        self == Table::Requests
+    }
+
+    fn index(self) -> usize {
+        Table::ALL.iter().position(|t| *t == self).unwrap_or(0)
+    }
+}
+
+/// The rows one run produced.
+#[derive(Debug, Clone, Default)]
+pub struct RunRecord {
+    /// Cells per data table, indexed like [`Table::ALL`].
+    pub tables: [Vec<Vec<String>>; 5],
+}
+
+impl RunRecord {
+    /// Appends a row to `table`.
+    pub fn push(&mut self, table: Table, cells: Vec<String>) {
+        debug_assert_eq!(cells.len(), table.header().len(), "{}", table.file());
+        self.tables[table.index()].push(cells);
+    }
+
+    /// The rows of `table`.
+    pub fn rows(&self, table: Table) -> &[Vec<String>] {
+        &self.tables[table.index()]
+    }
+}
+
+/// Every run so far and the rows of the `ok` ones.
+#[derive(Debug, Clone, Default)]
+pub struct Dataset {
+    pub runs: Vec<RunRow>,
+    data: RunRecord,
+}
+
+impl Dataset {
+    /// Adds a finished run; the rows of a run that is not `ok` are dropped, its runs.csv row is kept.
+    pub fn add(&mut self, row: RunRow, record: RunRecord) {
+        if row.status == RunStatus::Ok {
+            for (all, new) in self.data.tables.iter_mut().zip(record.tables) {
+                all.extend(new);
+            }
+        }
+        self.runs.push(row);
+    }
+
+    /// The rows of `table` across runs.
+    pub fn rows(&self, table: Table) -> &[Vec<String>] {
+        self.data.rows(table)
+    }
+
+    /// Reads a dataset this harness wrote (for `--resume`).
+    pub fn load(dir: &Path) -> Result<Dataset> {
+        let mut dataset = Dataset::default();
+        for (i, cells) in read_table(dir, RUNS_FILE, rows::RUNS)?.into_iter().enumerate() {
+            let row = RunRow::from_cells(&cells).map_err(|e| anyhow::anyhow!("{}:{}: {e}", dir.join(RUNS_FILE).display(), i + 2))?;
+            dataset.runs.push(row);
+        }
+        let ok: BTreeSet<&str> = dataset.runs.iter().filter(|r| r.status == RunStatus::Ok).map(|r| r.run_id.as_str()).collect();
+        for table in Table::ALL {
+            if !dir.join(table.file()).exists() {
+                continue;
+            }
+            let rows = read_table(dir, table.file(), table.header())?;
+            let kept = rows.into_iter().filter(|r| ok.contains(r[0].as_str()));
+            dataset.data.tables[table.index()].extend(kept);
+        }
+        Ok(dataset)
+    }
+
+    /// Writes every file: data tables, dataset.toml and README.md, then runs.csv last.
+    pub fn save(&self, dir: &Path, plan: &Plan, env: &Environment) -> Result<()> {
+        for table in Table::ALL {
+            let rows = self.rows(table);
+            if rows.is_empty() && !table.required() {
+                remove_if_present(&dir.join(table.file()))?;
+            } else {
+                write_atomic(dir, table.file(), &csv::render(table.header(), rows))?;
+            }
+        }
+        write_atomic(dir, META_FILE, &meta::render_dataset_toml(plan, env))?;
+        write_atomic(dir, "README.md", &meta::render_readme(plan, env, &self.runs))?;
+        let runs: Vec<Vec<String>> = self.runs.iter().map(RunRow::cells).collect();
+        write_atomic(dir, RUNS_FILE, &csv::render(rows::RUNS, &runs))
+    }
+}
+
+fn read_table(dir: &Path, file: &str, header: &[&str]) -> Result<Vec<Vec<String>>> {
+    let path = dir.join(file);
+    let text = std::fs::read_to_string(&path).with_context(|| format!("failed to read {}", path.display()))?;
+    let (found, rows) = csv::parse(&text).with_context(|| format!("{}", path.display()))?;
+    if found != header {
+        bail!("{}: the columns are {found:?}, this harness writes {header:?}; it cannot resume this dataset", path.display());
+    }
+    Ok(rows)
+}
+
+fn remove_if_present(path: &Path) -> Result<()> {
+    match std::fs::remove_file(path) {
+        Err(e) if e.kind() != std::io::ErrorKind::NotFound => Err(e).with_context(|| format!("failed to remove {}", path.display())),
+        _ => Ok(()),
+    }
+}
+
+/// Writes `dir/name` through a temp file in `dir` and a rename, so the file is either old or new.
+pub fn write_atomic(dir: &Path, name: &str, content: &str) -> Result<()> {
+    let path = dir.join(name);
+    let mut tmp = tempfile::Builder::new()
+        .prefix(&format!(".{name}."))
+        .tempfile_in(dir)
+        .with_context(|| format!("failed to create a temp file in {}", dir.display()))?;
+    tmp.write_all(content.as_bytes())
+        .and_then(|()| tmp.as_file().sync_all())
+        .and_then(|()| tmp.as_file().set_permissions(std::fs::Permissions::from_mode(0o644)))
+        .with_context(|| format!("failed to write {}", path.display()))?;
+    tmp.persist(&path).with_context(|| format!("failed to replace {}", path.display()))?;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::plan::{Condition, Route, Slot, Worker};
+
+    fn run(id: &str, status: RunStatus) -> RunRow {
+        RunRow {
+            run_id: id.into(),
+            slot: Slot { condition: Condition { route: Route::Direct, downloads: 1, worker: Worker::Sync }, repetition: 1 },
+            started_at_utc: "2026-11-30T00:00:00Z".into(),
+            status,
+            note: if status == RunStatus::Ok { String::new() } else { "interrupted, by \"me\"".into() },
+            load1_before: Some(0.5),
+            load1_after: Some(0.25),
+        }
+    }
+
+    fn record(id: &str) -> RunRecord {
+        let mut r = RunRecord::default();
+        r.push(Table::Requests, vec![id.into(), "0".into(), "250.000".into(), "250.100".into(), "1.500".into(), "200".into(), "12".into()]);
+        r.push(Table::Servers, vec![id.into(), "gunicorn".into(), "4000".into(), "77".into()]);
+        r
+    }
+
+    #[test]
+    fn saves_and_loads_back_keeping_only_ok_rows() {
+        let dir = tempfile::tempdir().unwrap();
+        let plan = Plan::parse(include_str!("../../plans/smoke.toml")).unwrap();
+        let mut ds = Dataset::default();
+        ds.add(run("r01", RunStatus::Ok), record("r01"));
+        ds.add(run("r02", RunStatus::Aborted), record("r02"));
+        ds.save(dir.path(), &plan, &Environment::new()).unwrap();
+
+        let runs = std::fs::read_to_string(dir.path().join(RUNS_FILE)).unwrap();
+        assert!(runs.starts_with("run_id,route,downloads,worker,repetition,"));
+        assert_eq!(runs.lines().count(), 3);
+        let requests = std::fs::read_to_string(dir.path().join("requests.csv")).unwrap();
+        assert_eq!(requests, "run_id,seq,scheduled_ms,sent_ms,latency_ms,status,body_bytes\nr01,0,250.000,250.100,1.500,200,12\n");
+        assert!(dir.path().join("servers.csv").exists() && dir.path().join("README.md").exists());
+        assert!(!dir.path().join("tempfiles.csv").exists(), "an optional table without rows is left out");
+
+        let back = Dataset::load(dir.path()).unwrap();
+        assert_eq!(back.runs, ds.runs);
+        assert_eq!(back.rows(Table::Requests), ds.rows(Table::Requests));
+        // No temp files left behind by the atomic writes.
+        let names: Vec<_> = std::fs::read_dir(dir.path()).unwrap().map(|e| e.unwrap().file_name()).collect();
+        assert!(names.iter().all(|n| !n.to_string_lossy().starts_with('.')), "{names:?}");
+    }
+
+    #[test]
+    fn load_drops_rows_of_runs_missing_from_runs_csv() {
+        // As after a crash between writing requests.csv and runs.csv.
+        let dir = tempfile::tempdir().unwrap();
+        write_atomic(dir.path(), RUNS_FILE, &csv::render(rows::RUNS, &[run("r01", RunStatus::Ok).cells()])).unwrap();
+        let mut both = record("r01").rows(Table::Requests).to_vec();
+        both.extend(record("r02").rows(Table::Requests).to_vec());
+        write_atomic(dir.path(), "requests.csv", &csv::render(rows::REQUESTS, &both)).unwrap();
+        let back = Dataset::load(dir.path()).unwrap();
+        assert_eq!(back.rows(Table::Requests).len(), 1);
+    }
+
+    #[test]
+    fn refuses_to_resume_foreign_columns() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join(RUNS_FILE), "run_id,status\nr01,ok\n").unwrap();
+        let err = format!("{:#}", Dataset::load(dir.path()).unwrap_err());
+        assert!(err.contains("cannot resume"), "{err}");
+    }
+}

@@ -1,0 +1,233 @@
+//! The columns of each table and the formatting of one row, in one place so the column order is fixed.
+//!
+//! Times in ms are printed with 3 decimals (µs), durations in seconds with 6, CPU seconds with 3 (the
+//! kernel counts in 10 ms ticks); a missing value is an empty cell.
+
+use crate::load::download::DownloadResult;
+use crate::load::probe::ProbeResult;
+use crate::plan::{Condition, Route, Slot, Worker};
+use crate::sample::{ResourceSample, TempSample};
+use crate::servers::app_log::AppEvent;
+
+/// runs.csv: required columns, then the factors, then the optional ones.
+pub const RUNS: &[&str] =
+    &["run_id", "route", "downloads", "worker", "repetition", "started_at_utc", "status", "note", "load1_before", "load1_after"];
+/// requests.csv.
+pub const REQUESTS: &[&str] = &["run_id", "seq", "scheduled_ms", "sent_ms", "latency_ms", "status", "body_bytes"];
+/// large_responses.csv.
+pub const LARGE: &[&str] = &["run_id", "download_id", "write_start_ms", "write_end_ms", "write_s", "client_complete_s", "bytes_received"];
+/// tempfiles.csv.
+pub const TEMPFILES: &[&str] = &["run_id", "t_ms", "files", "logical_bytes"];
+/// resources.csv.
+pub const RESOURCES: &[&str] = &["run_id", "t_ms", "process", "pid", "cpu_s", "rss_bytes"];
+/// servers.csv: where each run's servers listened (ports are chosen free per run).
+pub const SERVERS: &[&str] = &["run_id", "server", "port", "pid"];
+
+/// A run's outcome as runs.csv states it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RunStatus {
+    Ok,
+    Aborted,
+    Excluded,
+}
+
+impl RunStatus {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            RunStatus::Ok => "ok",
+            RunStatus::Aborted => "aborted",
+            RunStatus::Excluded => "excluded",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<RunStatus> {
+        [RunStatus::Ok, RunStatus::Aborted, RunStatus::Excluded].into_iter().find(|r| r.as_str() == s)
+    }
+}
+
+/// One row of runs.csv.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RunRow {
+    pub run_id: String,
+    pub slot: Slot,
+    pub started_at_utc: String,
+    pub status: RunStatus,
+    pub note: String,
+    pub load1_before: Option<f64>,
+    pub load1_after: Option<f64>,
+}
+
+impl RunRow {
+    /// The cells in [`RUNS`] order.
+    pub fn cells(&self) -> Vec<String> {
+        let c = self.slot.condition;
+        vec![
+            self.run_id.clone(),
+            c.route.as_str().into(),
+            c.downloads.to_string(),
+            c.worker.as_str().into(),
+            self.slot.repetition.to_string(),
+            self.started_at_utc.clone(),
+            self.status.as_str().into(),
+            self.note.clone(),
+            opt(self.load1_before, 2),
+            opt(self.load1_after, 2),
+        ]
+    }
+
+    /// Reads a row written by [`RunRow::cells`] back (for `--resume`).
+    pub fn from_cells(cells: &[String]) -> Result<RunRow, String> {
+        let [run_id, route, downloads, worker, repetition, started, status, note, l1b, l1a] = cells else {
+            return Err(format!("expected {} columns", RUNS.len()));
+        };
+        let route = Route::parse(route).ok_or_else(|| format!("unknown route {route:?}"))?;
+        let worker = Worker::parse(worker).ok_or_else(|| format!("unknown worker {worker:?}"))?;
+        let downloads = downloads.parse().map_err(|_| format!("downloads {downloads:?} is not a count"))?;
+        let repetition = repetition.parse().map_err(|_| format!("repetition {repetition:?} is not a count"))?;
+        let status = RunStatus::parse(status).ok_or_else(|| format!("unknown status {status:?}"))?;
+        let load = |s: &String| if s.is_empty() { Ok(None) } else { s.parse().map(Some).map_err(|_| format!("load {s:?}")) };
+        Ok(RunRow {
+            run_id: run_id.clone(),
+            slot: Slot { condition: Condition { route, downloads, worker }, repetition },
+            started_at_utc: started.clone(),
+            status,
+            note: note.clone(),
+            load1_before: load(l1b)?,
+            load1_after: load(l1a)?,
+        })
+    }
+
+    /// The number in `r07`.
+    pub fn number(&self) -> Option<u32> {
+        self.run_id.strip_prefix('r')?.parse().ok()
+    }
+}
+
+/// A requests.csv row.
+pub fn request_cells(run_id: &str, p: &ProbeResult) -> Vec<String> {
+    vec![
+        run_id.into(),
+        p.seq.to_string(),
+        ms(p.scheduled_ms),
+        ms(p.sent_ms),
+        opt(p.latency_ms, 3),
+        p.status.to_string(),
+        p.body_bytes.to_string(),
+    ]
+}
+
+/// The app's write of one /large response, on the run's time line.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ServerWrite {
+    pub start_ms: f64,
+    pub end_ms: f64,
+}
+
+impl ServerWrite {
+    /// The write of `download_id` in `run_id`, from the app log, converted with `to_ms`.
+    pub fn find(events: &[AppEvent], run_id: &str, download_id: &str, to_ms: impl Fn(f64) -> f64) -> Option<ServerWrite> {
+        events.iter().find_map(|e| match e {
+            AppEvent::Large { download_id: d, run_id: r, start_s, end_s, .. } if d == download_id && r == run_id => {
+                Some(ServerWrite { start_ms: to_ms(*start_s), end_ms: to_ms(*end_s) })
+            }
+            _ => None,
+        })
+    }
+}
+
+/// A large_responses.csv row: the server's write (when the app logged it) and the client's view.
+pub fn large_cells(run_id: &str, d: &DownloadResult, write: Option<ServerWrite>) -> Vec<String> {
+    vec![
+        run_id.into(),
+        d.download_id.clone(),
+        opt(write.map(|w| w.start_ms), 3),
+        opt(write.map(|w| w.end_ms), 3),
+        opt(write.map(|w| (w.end_ms - w.start_ms) / 1e3), 6),
+        opt(d.client_complete_s, 6),
+        d.bytes_received.to_string(),
+    ]
+}
+
+/// A tempfiles.csv row.
+pub fn tempfile_cells(run_id: &str, t: &TempSample) -> Vec<String> {
+    vec![run_id.into(), ms(t.t_ms), t.files.to_string(), t.logical_bytes.to_string()]
+}
+
+/// A resources.csv row.
+pub fn resource_cells(run_id: &str, r: &ResourceSample) -> Vec<String> {
+    vec![run_id.into(), ms(r.t_ms), r.process.into(), r.pid.to_string(), format!("{:.3}", r.cpu_s), r.rss_bytes.to_string()]
+}
+
+/// A servers.csv row.
+pub fn server_cells(run_id: &str, server: &str, port: u16, pid: u32) -> Vec<String> {
+    vec![run_id.into(), server.into(), port.to_string(), pid.to_string()]
+}
+
+fn ms(v: f64) -> String {
+    format!("{v:.3}")
+}
+
+fn opt(v: Option<f64>, decimals: usize) -> String {
+    v.map(|v| format!("{v:.decimals$}")).unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn run_row() -> RunRow {
+        RunRow {
+            run_id: "r07".into(),
+            slot: Slot { condition: Condition { route: Route::NginxOff, downloads: 2, worker: Worker::Sync }, repetition: 3 },
+            started_at_utc: "2026-11-30T04:05:06Z".into(),
+            status: RunStatus::Aborted,
+            note: "interrupted (SIGINT)".into(),
+            load1_before: Some(0.12),
+            load1_after: None,
+        }
+    }
+
+    #[test]
+    fn run_rows_round_trip() {
+        let row = run_row();
+        let cells = row.cells();
+        assert_eq!(cells.len(), RUNS.len());
+        assert_eq!(cells[1..5], ["nginx-off", "2", "sync", "3"]);
+        assert_eq!(cells[8..], ["0.12", ""]);
+        assert_eq!(RunRow::from_cells(&cells).unwrap(), row);
+        assert_eq!(row.number(), Some(7));
+    }
+
+    #[test]
+    fn request_rows_have_three_decimals_and_empty_latency_on_failure() {
+        let p = ProbeResult { seq: 4, scheduled_ms: 750.0, sent_ms: 750.4567, latency_ms: None, status: 0, body_bytes: 0 };
+        assert_eq!(request_cells("r01", &p), ["r01", "4", "750.000", "750.457", "", "0", "0"]);
+        assert_eq!(request_cells("r01", &p).len(), REQUESTS.len());
+    }
+
+    #[test]
+    fn large_rows_join_the_app_log() {
+        let events = vec![AppEvent::Large {
+            download_id: "d2".into(),
+            run_id: "r01".into(),
+            pid: 9,
+            start_s: 100.5,
+            end_s: 107.0,
+            blocks_handed: 256,
+            blocks: 256,
+        }];
+        let to_ms = |s: f64| (s - 100.0) * 1e3;
+        assert_eq!(ServerWrite::find(&events, "r02", "d2", to_ms), None);
+        let w = ServerWrite::find(&events, "r01", "d2", to_ms);
+        let d = DownloadResult {
+            download_id: "d2".into(),
+            client_complete_s: Some(8.0123456),
+            bytes_received: 16777216,
+            status: 200,
+            rcvbuf_reported: Some(16384),
+            error: None,
+        };
+        assert_eq!(large_cells("r01", &d, w), ["r01", "d2", "500.000", "7000.000", "6.500000", "8.012346", "16777216"]);
+        assert_eq!(large_cells("r01", &d, None)[2..5], ["", "", ""]);
+    }
+}

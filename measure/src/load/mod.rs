@@ -1,0 +1,10 @@
+//! Client load: the slow downloads and the open-loop probe, on plain std threads and sockets.
+//!
+//! Both speak just enough HTTP/1.1 ([`http`]) to keep control of what matters here: SO_RCVBUF set before
+//! connecting, the exact moments of connect, send and last byte, and reads of a bounded size. Every wait is
+//! bounded in time and every loop in count, and every thread watches a shared cancel flag.
+
+pub mod download;
+pub mod http;
+pub mod pace;
+pub mod probe;

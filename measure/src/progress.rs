@@ -1,0 +1,109 @@
+//! Progress on stderr: a bar with runs done, the current condition and the time left when stderr is a
+//! terminal; one plain line per event otherwise (CI logs, pipes).
+
+use crate::plan::Condition;
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use std::io::IsTerminal;
+use std::time::Duration;
+
+/// Reports a study's progress.
+pub struct Progress {
+    bar: Option<ProgressBar>,
+    total: usize,
+    done: usize,
+    /// The plan's guess of one run, used until runs have been timed.
+    estimate: Duration,
+    took: Vec<Duration>,
+}
+
+impl Progress {
+    /// A reporter for `total` runs.
+    pub fn new(total: usize, estimate: Duration) -> Progress {
+        let bar = std::io::stderr().is_terminal().then(|| {
+            let bar = ProgressBar::with_draw_target(Some(total as u64), ProgressDrawTarget::stderr());
+            let style =
+                ProgressStyle::with_template("{bar:30.cyan/blue} {pos}/{len} runs  {msg}").unwrap_or_else(|_| ProgressStyle::default_bar());
+            bar.set_style(style);
+            bar.enable_steady_tick(Duration::from_millis(200));
+            bar
+        });
+        Progress { bar, total, done: 0, estimate, took: Vec::new() }
+    }
+
+    /// Prints a line above the bar (or plainly).
+    pub fn say(&self, message: &str) {
+        match &self.bar {
+            Some(bar) => bar.println(message),
+            None => eprintln!("{message}"),
+        }
+    }
+
+    /// Announces a run.
+    pub fn start_run(&self, run_id: &str, condition: &Condition) {
+        let left = format_duration(time_left(self.total - self.done, &self.took, self.estimate));
+        match &self.bar {
+            Some(bar) => bar.set_message(format!("{run_id}: {condition}  (about {left} left)")),
+            None => eprintln!("[{}/{}] {run_id}: {condition} (about {left} left)", self.done + 1, self.total),
+        }
+    }
+
+    /// Records a finished run.
+    pub fn finish_run(&mut self, run_id: &str, status: &str, note: &str, took: Duration) {
+        self.done += 1;
+        self.took.push(took);
+        let note = if note.is_empty() { String::new() } else { format!(": {note}") };
+        let line = format!("{run_id} {status} in {:.1} s{note}", took.as_secs_f64());
+        match &self.bar {
+            Some(bar) => {
+                bar.inc(1);
+                if status != "ok" || !note.is_empty() {
+                    bar.println(line);
+                }
+            }
+            None => eprintln!("{line}"),
+        }
+    }
+
+    /// Removes the bar.
+    pub fn finish(&self) {
+        if let Some(bar) = &self.bar {
+            bar.finish_and_clear();
+        }
+    }
+}
+
+/// Remaining runs times the mean duration so far (or the estimate before any run finished).
+pub fn time_left(remaining: usize, took: &[Duration], estimate: Duration) -> Duration {
+    let per_run = if took.is_empty() { estimate } else { took.iter().sum::<Duration>() / took.len() as u32 };
+    per_run * remaining as u32
+}
+
+/// `6m 05s`, `42s`.
+pub fn format_duration(d: Duration) -> String {
+    let s = d.as_secs();
+    if s >= 60 {
+        format!("{}m {:02}s", s / 60, s % 60)
+    } else {
+        format!("{s}s")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn time_left_uses_the_estimate_then_the_mean() {
+        let est = Duration::from_secs(12);
+        assert_eq!(time_left(30, &[], est), Duration::from_secs(360));
+        let took = [Duration::from_secs(10), Duration::from_secs(14)];
+        assert_eq!(time_left(5, &took, est), Duration::from_secs(60));
+        assert_eq!(time_left(0, &took, est), Duration::ZERO);
+    }
+
+    #[test]
+    fn formats_minutes() {
+        assert_eq!(format_duration(Duration::from_secs(365)), "6m 05s");
+        assert_eq!(format_duration(Duration::from_secs(42)), "42s");
+    }
+}
