@@ -25,6 +25,12 @@ test: build
     cargo test --release --workspace
     just report
     just browser-test
+    just browser-checker-test
+    just bench-test
+
+# The browser checker's own tests: fixture sites it must pass and fail.
+browser-checker-test: python-tools
+    .venv/bin/python -m pytest tests/browser -q -p no:cacheprovider
 
 # Open every page of site/ in headless Chromium; fails on console errors, broken links or images.
 browser-test: python-tools
@@ -42,6 +48,20 @@ serve port="8000":
 # Re-run the slow-download study against real Gunicorn and nginx on loopback (6-8 minutes).
 measure *args: build
     {{bin}}/measure run {{args}}
+
+# Benchmark analyze against DuckDB and polars on generated data (bench/README.md); sizes 1000000 10000000 100000000
+bench size="10000000": build bench-tools
+    for n in {{size}}; do bench/.venv/bin/python bench/generate.py --rows "$n"; done
+    bench/.venv/bin/python bench/run.py --rows {{size}}
+
+# Self-tests of the benchmark's reference implementations (DuckDB's quantile_disc rank, polars).
+bench-test: bench-tools
+    bench/.venv/bin/python -m unittest discover -s bench -p 'test_*.py'
+
+# The benchmark's Python tools (a git-ignored virtual environment).
+bench-tools:
+    test -x bench/.venv/bin/python || python3 -m venv bench/.venv
+    bench/.venv/bin/pip install --quiet --disable-pip-version-check -r bench/requirements.txt
 
 fmt:
     cargo fmt --all

@@ -46,6 +46,8 @@ struct RunAccumulator {
     spans: Vec<SeqSpan>,
     /// A seq that did not ascend within a block: the cheap proof fails for this run.
     unordered: bool,
+    /// (status, count), moved into `counted.statuses` when merged.
+    status_counts: Vec<(u16, u64)>,
 }
 
 /// Pass-one sink of one worker.
@@ -70,7 +72,11 @@ impl RequestSink for Accumulator {
             Some(latency) if (200..300).contains(&row.status) => counted.latencies_ms.push(latency),
             Some(_) => counted.non_2xx += 1,
         }
-        *counted.statuses.entry(row.status).or_insert(0) += 1;
+        // A run has few distinct statuses, almost always one: a short list beats a map per row.
+        match run.status_counts.iter_mut().find(|(status, _)| *status == row.status) {
+            Some((_, count)) => *count += 1,
+            None => run.status_counts.push((row.status, 1)),
+        }
         let lag = row.sent_ms - row.scheduled_ms;
         counted.max_lag_ms = Some(counted.max_lag_ms.map_or(lag, |m| m.max(lag)));
         counted.last_sent_ms = Some(counted.last_sent_ms.map_or(row.sent_ms, |m| m.max(row.sent_ms)));
@@ -169,7 +175,7 @@ fn merge(target: &mut RunAccumulator, part: RunAccumulator) {
     into.requests += from.requests;
     into.non_2xx += from.non_2xx;
     into.no_response += from.no_response;
-    for (status, count) in from.statuses {
+    for (status, count) in from.statuses.into_iter().chain(part.status_counts) {
         *into.statuses.entry(status).or_insert(0) += count;
     }
     into.max_lag_ms = max_option(into.max_lag_ms, from.max_lag_ms);

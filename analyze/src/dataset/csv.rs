@@ -63,6 +63,17 @@ impl<'a> Records<'a> {
         Records { source, position: 0, lines: 0 }
     }
 
+    /// The bytes not yet consumed.
+    pub fn remaining(&self) -> &'a [u8] {
+        &self.source[self.position..]
+    }
+
+    /// Consumes one physical line of `bytes` bytes that a caller parsed itself.
+    pub fn consume_line(&mut self, bytes: usize) {
+        self.position += bytes;
+        self.lines += 1;
+    }
+
     /// Physical lines consumed so far (newlines seen, plus a final unterminated line).
     pub fn lines(&self) -> u64 {
         self.lines
@@ -210,6 +221,10 @@ pub fn split_header<'a>(file: &str, bytes: &'a [u8]) -> Result<HeaderAndBody<'a>
 
 /// Finds the 1-based line and column (in characters) of the first invalid UTF-8 byte in `bytes`.
 pub fn first_invalid_utf8(bytes: &[u8]) -> Option<(u64, usize, usize)> {
+    // The SIMD check is several times faster on the valid (usual) case; std locates the error.
+    if simdutf8::basic::from_utf8(bytes).is_ok() {
+        return None;
+    }
     let error = std::str::from_utf8(bytes).err()?;
     let offset = error.valid_up_to();
     let before = &bytes[..offset];

@@ -4,6 +4,7 @@
 
 pub mod csv;
 pub mod error;
+mod fastrow;
 pub mod manifest;
 pub mod number;
 pub mod parquet;

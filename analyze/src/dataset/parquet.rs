@@ -56,49 +56,58 @@ pub fn read_text_table(path: &Path, file: &str, problems: &mut Problems) -> Opti
     Some(TextTable { file: file.to_string(), is_csv: false, columns, rows })
 }
 
-/// Reads requests.parquet slice by slice into one sink.
+/// Reads requests.parquet in slices, spread over worker threads, each with its own sink.
 pub fn scan_requests<S: RequestSink>(path: &Path, runs: &RunIndex, make_sink: impl Fn() -> S + Sync) -> Result<Scan<S>, DataError> {
     let file = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
     let open = || std::fs::File::open(path).map_err(|e| DataError::file(&file, format!("cannot be read: {e}")));
     let mut first = ParquetReader::new(open()?);
     let schema = first.schema().map_err(|e| file_error(&file, e))?;
-    let missing: Vec<&str> = ["run_id", "seq", "scheduled_ms", "sent_ms", "latency_ms", "status"]
-        .into_iter()
-        .filter(|name| schema.get(name).is_none())
-        .collect();
+    let missing: Vec<&str> = COLUMNS.into_iter().filter(|name| schema.get(name).is_none()).collect();
     if !missing.is_empty() {
-        return Err(DataError::file(
-            &file,
-            format!("missing column{} `{}`", if missing.len() == 1 { "" } else { "s" }, missing.join("`, `")),
-        ));
+        return Err(DataError::file(&file, format!("missing column{} `{}`", if missing.len() == 1 { "" } else { "s" }, missing.join("`, `"))));
     }
     let metadata = first.get_metadata().map_err(|e| file_error(&file, e))?.clone();
     let total_rows = metadata.num_rows;
-    let wanted: Vec<String> = ["run_id", "seq", "scheduled_ms", "sent_ms", "latency_ms", "status"].map(String::from).to_vec();
-
-    let mut sink = make_sink();
-    let mut problems = Problems::default();
-    let mut block_starts = Vec::new();
-    let mut offset = 0usize;
-    let mut block = 0u32;
-    while offset < total_rows || block == 0 {
-        block_starts.push(offset as u64 + 1);
-        let length = SLICE_ROWS.min(total_rows - offset);
-        let mut reader = ParquetReader::new(open()?).with_columns(Some(wanted.clone())).with_slice(Some((offset, length)));
-        reader.set_metadata(metadata.clone());
-        let frame = reader.finish().map_err(|e| file_error(&file, e))?;
-        feed(&frame, block, offset, runs, &file, &mut sink, &mut problems).map_err(|e| file_error(&file, e))?;
-        offset += length;
-        block += 1;
-        if length == 0 {
-            break;
-        }
-    }
     if total_rows == 0 {
-        problems.push(DataError::file(&file, "has no rows"));
+        return Err(DataError::file(&file, "has no rows"));
     }
-    Ok(Scan { sinks: vec![sink], problems, block_starts })
+    let slices: Vec<(usize, usize)> = (0..total_rows).step_by(SLICE_ROWS).map(|offset| (offset, SLICE_ROWS.min(total_rows - offset))).collect();
+    let workers = std::thread::available_parallelism().map_or(2, |n| n.get()).clamp(1, slices.len());
+    let results: Vec<Result<(S, Problems), DataError>> = std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..workers)
+            .map(|worker| {
+                let (slices, metadata, file, make_sink, open) = (&slices, &metadata, &file, &make_sink, &open);
+                scope.spawn(move || {
+                    let mut sink = make_sink();
+                    let mut problems = Problems::default();
+                    for (block, &(offset, length)) in slices.iter().enumerate().skip(worker).step_by(workers) {
+                        let mut reader = ParquetReader::new(open()?)
+                            .with_columns(Some(COLUMNS.map(String::from).to_vec()))
+                            .with_slice(Some((offset, length)))
+                            .read_parallel(ParallelStrategy::None);
+                        reader.set_metadata(metadata.clone());
+                        let frame = reader.finish().map_err(|e| file_error(file, e))?;
+                        feed(&frame, block as u32, offset, runs, file, &mut sink, &mut problems).map_err(|e| file_error(file, e))?;
+                    }
+                    Ok((sink, problems))
+                })
+            })
+            .collect();
+        handles.into_iter().map(|h| h.join().expect("a parquet worker panicked")).collect()
+    });
+    let mut sinks = Vec::with_capacity(workers);
+    let mut problems = Problems::default();
+    for result in results {
+        let (sink, found) = result?;
+        sinks.push(sink);
+        problems.extend(found);
+    }
+    Ok(Scan { sinks, problems, block_starts: slices.iter().map(|&(offset, _)| offset as u64 + 1).collect() })
 }
+
+/// The columns a statistic needs; `body_bytes` is not read from Parquet (its type already says
+/// it is a number).
+const COLUMNS: [&str; 6] = ["run_id", "seq", "scheduled_ms", "sent_ms", "latency_ms", "status"];
 
 fn feed<S: RequestSink>(
     frame: &DataFrame,

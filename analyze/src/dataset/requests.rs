@@ -9,6 +9,7 @@
 
 use super::csv::{first_invalid_utf8, split_header, Record, Records};
 use super::error::{DataError, Place, Problems};
+use super::fastrow::FastLayout;
 use super::number::{is_blank, parse_f64, parse_i64};
 use std::collections::HashMap;
 use std::io::{IsTerminal, Read};
@@ -135,7 +136,8 @@ pub fn scan_csv<S: RequestSink>(path: &Path, runs: &RunIndex, make_sink: impl Fn
             ),
         ));
     }
-    let layout = Layout { columns, slots };
+    let fast = FastLayout::new(&slots, columns.len());
+    let layout = Layout { columns, slots, fast };
 
     let workers = std::thread::available_parallelism().map_or(2, |n| n.get()).clamp(1, 8);
     let (block_sender, block_receiver) = sync_channel::<(u32, Vec<u8>)>(workers * 2);
@@ -239,6 +241,7 @@ struct Layout {
     columns: Vec<String>,
     /// Index in the file of each of [`COLUMNS`].
     slots: [usize; 7],
+    fast: FastLayout,
 }
 
 struct WorkerResult<S> {
@@ -276,6 +279,14 @@ fn worker<S: RequestSink>(
         }
         let mut records = Records::new(&bytes);
         loop {
+            if let Some((row, used)) = layout.fast.parse_line(records.remaining(), runs, &mut last_run) {
+                let place = RowPlace { block, within: records.lines() + 1 };
+                records.consume_line(used);
+                if row.run != RunIndex::IGNORED {
+                    sink.row(&row, place);
+                }
+                continue;
+            }
             match records.next_into(&mut record) {
                 Ok(true) => {}
                 Ok(false) => break,

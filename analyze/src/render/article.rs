@@ -138,7 +138,9 @@ fn locate(file: &str, source: &str, context: &tera::Context, error: &tera::Error
 }
 
 /// Markdown to HTML, with the author's raw HTML shown as text: dataset text is always escaped.
-pub fn markdown_to_html(markdown: &str) -> String {
+/// Tables get a scrolling wrapper and a caption (`caption` with `{n}` numbering them), as every
+/// table of the report has.
+pub fn markdown_to_html(markdown: &str, caption: &str) -> String {
     use pulldown_cmark::{Event, Options, Parser};
     let parser = Parser::new_ext(markdown, Options::ENABLE_TABLES).map(|event| match event {
         Event::Html(html) | Event::InlineHtml(html) => Event::Text(html),
@@ -146,7 +148,14 @@ pub fn markdown_to_html(markdown: &str) -> String {
     });
     let mut html = String::new();
     pulldown_cmark::html::push_html(&mut html, parser);
-    html
+    let mut out = String::with_capacity(html.len());
+    for (n, piece) in html.split("<table>").enumerate() {
+        if n > 0 {
+            out.push_str(&format!("<div class=\"table-wrap\"><table><caption>{}</caption>", caption.replace("{n}", &n.to_string())));
+        }
+        out.push_str(&piece.replace("</table>", "</table></div>"));
+    }
+    out
 }
 
 #[cfg(test)]
@@ -170,8 +179,9 @@ mod tests {
 
     #[test]
     fn raw_html_in_an_article_is_escaped() {
-        let html = markdown_to_html("Hi <script>alert(1)</script>\n\n| a | b |\n|---|---|\n| 1 | 2 |\n");
+        let html = markdown_to_html("Hi <script>alert(1)</script>\n\n| a | b |\n|---|---|\n| 1 | 2 |\n", "Table {n}");
         assert!(html.contains("&lt;script&gt;"), "{html}");
-        assert!(html.contains("<table>"), "{html}");
+        assert!(html.contains("<div class=\"table-wrap\"><table><caption>Table 1</caption>"), "{html}");
+        assert!(html.contains("</table></div>"), "{html}");
     }
 }

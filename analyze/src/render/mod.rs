@@ -95,7 +95,7 @@ pub fn report_files(report: &Report, lang: Lang, articles: &BTreeMap<Lang, (Stri
     let (article_html, article_md) = match articles.get(&lang) {
         Some((file, source)) => {
             let markdown = article::render_markdown(file, source, &article::names(&context))?;
-            (Some(article::markdown_to_html(&markdown)), Some(markdown))
+            (Some(article::markdown_to_html(&markdown, context.t.author_table)), Some(markdown))
         }
         None => (None, None),
     };

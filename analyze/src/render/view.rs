@@ -311,18 +311,21 @@ impl<'a> Context<'a> {
             kv(
                 t.errors_label,
                 format!(
-                    "{} ({} {}, {} {})",
+                    "{} ({}: {}, {}: {})",
                     format::count(i.errors),
-                    format::count(i.non_2xx),
                     t.non_2xx_label,
+                    format::count(i.non_2xx),
+                    t.no_response_label,
                     format::count(i.no_response),
-                    t.no_response_label
                 ),
             ),
         ];
         if i.large_responses > 0 {
             out.push(kv(t.large_responses_label, format::count(i.large_responses)));
-            let expected = i.expected_large_response_bytes.map(|b| format!(" / {} B", format::count(b))).unwrap_or_default();
+            let expected = i
+                .expected_large_response_bytes
+                .map(|b| format!(" ({})", t.expected_bytes.replace("{bytes}", &format::count(b))))
+                .unwrap_or_default();
             out.push(kv(t.incomplete_label, format!("{}{expected}", format::count(i.incomplete_large_responses))));
         }
         if let (Some(lag), Some(run)) = (i.max_lag_ms, &i.max_lag_run) {

@@ -1,0 +1,224 @@
+//! The hot path of requests.csv: one pass over a plain line that splits and parses its fields
+//! together. Anything unusual (a quote, a sign, an exponent, a blank where a number belongs, an
+//! unknown run, a wrong field count) returns `None` and the line goes through the general
+//! tokenizer and validator, which names the problem. So this path never decides an error; it only
+//! accepts lines the general path would accept, with the same values (decimals of at most 15
+//! digits are exact as mantissa / 10^k, the same computation as `number::parse_f64`).
+
+use super::requests::{RequestRow, RunIndex, COLUMNS};
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    RunId,
+    Seq,
+    Scheduled,
+    Sent,
+    Latency,
+    Status,
+    Body,
+    Other,
+}
+
+const POWERS_OF_TEN: [f64; 16] = [1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15];
+
+/// The kind of every column of one file, in file order.
+pub struct FastLayout {
+    kinds: Vec<Kind>,
+}
+
+impl FastLayout {
+    /// `slots[i]` is the file column of `COLUMNS[i]`.
+    pub fn new(slots: &[usize; 7], columns: usize) -> Self {
+        let order = [Kind::RunId, Kind::Seq, Kind::Scheduled, Kind::Sent, Kind::Latency, Kind::Status, Kind::Body];
+        debug_assert_eq!(order.len(), COLUMNS.len());
+        let mut kinds = vec![Kind::Other; columns];
+        for (slot, kind) in slots.iter().zip(order) {
+            kinds[*slot] = kind;
+        }
+        FastLayout { kinds }
+    }
+
+    /// Parses the plain line at the start of `rest`: the row and the bytes consumed (newline
+    /// included), or `None` for the general path.
+    #[inline]
+    pub fn parse_line(&self, rest: &[u8], runs: &RunIndex, last_run: &mut (Vec<u8>, u32)) -> Option<(RequestRow, usize)> {
+        let mut i = 0usize;
+        let mut row = RequestRow { run: 0, seq: 0, scheduled_ms: 0.0, sent_ms: 0.0, latency_ms: None, status: 0 };
+        let count = self.kinds.len();
+        for (index, kind) in self.kinds.iter().enumerate() {
+            match kind {
+                Kind::RunId => {
+                    let start = i;
+                    i = skip_field(rest, i)?;
+                    let id = &rest[start..i];
+                    row.run = if id == last_run.0.as_slice() {
+                        last_run.1
+                    } else {
+                        let run = runs.get(id)?;
+                        last_run.0.clear();
+                        last_run.0.extend_from_slice(id);
+                        last_run.1 = run;
+                        run
+                    };
+                }
+                Kind::Seq => row.seq = integer(rest, &mut i)? as i64,
+                Kind::Scheduled => row.scheduled_ms = decimal(rest, &mut i)?,
+                Kind::Sent => row.sent_ms = decimal(rest, &mut i)?,
+                Kind::Latency => {
+                    if !at_separator(rest, i) {
+                        row.latency_ms = Some(decimal(rest, &mut i)?);
+                    }
+                }
+                Kind::Status => {
+                    let status = integer(rest, &mut i)?;
+                    if status > 999 {
+                        return None;
+                    }
+                    row.status = status as u16;
+                }
+                Kind::Body => {
+                    if !at_separator(rest, i) {
+                        integer(rest, &mut i)?;
+                    }
+                }
+                Kind::Other => i = skip_field(rest, i)?,
+            }
+            if index + 1 < count {
+                if rest.get(i) != Some(&b',') {
+                    return None;
+                }
+                i += 1;
+            } else {
+                match rest.get(i) {
+                    None => {}
+                    Some(b'\n') => i += 1,
+                    Some(b'\r') if rest.get(i + 1) == Some(&b'\n') => i += 2,
+                    Some(_) => return None,
+                }
+            }
+        }
+        if row.latency_ms.is_none() && row.status != 0 {
+            return None;
+        }
+        Some((row, i))
+    }
+}
+
+#[inline]
+fn at_separator(rest: &[u8], i: usize) -> bool {
+    matches!(rest.get(i), None | Some(b',' | b'\n' | b'\r'))
+}
+
+/// Skips an unquoted field; `None` if it holds a quote.
+#[inline]
+fn skip_field(rest: &[u8], mut i: usize) -> Option<usize> {
+    while let Some(&byte) = rest.get(i) {
+        match byte {
+            b',' | b'\n' | b'\r' => break,
+            b'"' => return None,
+            _ => i += 1,
+        }
+    }
+    Some(i)
+}
+
+/// Digits only, at most 18.
+#[inline]
+fn integer(rest: &[u8], i: &mut usize) -> Option<u64> {
+    let start = *i;
+    let mut value = 0u64;
+    while let Some(&byte) = rest.get(*i) {
+        if !byte.is_ascii_digit() {
+            break;
+        }
+        value = value * 10 + u64::from(byte - b'0');
+        *i += 1;
+    }
+    let digits = *i - start;
+    (digits > 0 && digits <= 18).then_some(value)
+}
+
+/// `digits[.digits]` with at most 15 digits in all: exact as mantissa / 10^k.
+#[inline]
+fn decimal(rest: &[u8], i: &mut usize) -> Option<f64> {
+    let mut mantissa = 0u64;
+    let mut digits = 0usize;
+    let mut fraction = 0usize;
+    let mut point = false;
+    while let Some(&byte) = rest.get(*i) {
+        match byte {
+            b'0'..=b'9' => {
+                mantissa = mantissa * 10 + u64::from(byte - b'0');
+                digits += 1;
+                fraction += usize::from(point);
+                if digits > 15 {
+                    return None;
+                }
+            }
+            b'.' if !point => point = true,
+            _ => break,
+        }
+        *i += 1;
+    }
+    if digits == 0 {
+        return None;
+    }
+    Some(mantissa as f64 / POWERS_OF_TEN[fraction])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dataset::number::parse_f64;
+    use proptest::prelude::*;
+
+    fn layout() -> FastLayout {
+        FastLayout::new(&[0, 1, 2, 3, 4, 5, 6], 7)
+    }
+
+    fn parse(line: &str) -> Option<(RequestRow, usize)> {
+        layout().parse_line(line.as_bytes(), &RunIndex::new(["a"]), &mut (Vec::new(), u32::MAX))
+    }
+
+    #[test]
+    fn parses_a_plain_line() {
+        let (row, used) = parse("a,3,375.000,375.250,1.570,200,12\nnext").unwrap();
+        assert_eq!((row.seq, row.scheduled_ms, row.sent_ms, row.latency_ms, row.status), (3, 375.0, 375.25, Some(1.57), 200));
+        assert_eq!(used, 33);
+    }
+
+    #[test]
+    fn no_response_and_crlf() {
+        let (row, used) = parse("a,3,375,375,,0,\r\n").unwrap();
+        assert_eq!((row.latency_ms, row.status, used), (None, 0, 17));
+    }
+
+    #[test]
+    fn leaves_everything_unusual_to_the_general_path() {
+        for line in [
+            "b,3,375,375,1,200,12\n",
+            "a,3,375,375,-1,200,12\n",
+            "a,3,375,375,1e3,200,12\n",
+            "a,3,375,375,,200,12\n",
+            "\"a\",3,375,375,1,200,12\n",
+            "a,3,375,375,1,200\n",
+            "a,3,375,375,1,200,12,extra\n",
+            "a, 3,375,375,1,200,12\n",
+            "a,3,375,375,1,1000,12\n",
+            "a,3,375,375,1.2345678901234567,200,12\n",
+            "\n",
+        ] {
+            assert!(parse(line).is_none(), "{line:?}");
+        }
+    }
+
+    proptest! {
+        #[test]
+        fn decimals_equal_the_general_parser(whole in 0u64..10_000_000, fraction in 0u64..1000, digits in 0usize..4) {
+            let text = if digits == 0 { whole.to_string() } else { format!("{whole}.{:0width$}", fraction % 10u64.pow(digits as u32), width = digits) };
+            let mut i = 0;
+            prop_assert_eq!(decimal(text.as_bytes(), &mut i), parse_f64(text.as_bytes()));
+            prop_assert_eq!(i, text.len());
+        }
+    }
+}
