@@ -64,14 +64,18 @@ pub fn scan_requests<S: RequestSink>(path: &Path, runs: &RunIndex, make_sink: im
     let schema = first.schema().map_err(|e| file_error(&file, e))?;
     let missing: Vec<&str> = COLUMNS.into_iter().filter(|name| schema.get(name).is_none()).collect();
     if !missing.is_empty() {
-        return Err(DataError::file(&file, format!("missing column{} `{}`", if missing.len() == 1 { "" } else { "s" }, missing.join("`, `"))));
+        return Err(DataError::file(
+            &file,
+            format!("missing column{} `{}`", if missing.len() == 1 { "" } else { "s" }, missing.join("`, `")),
+        ));
     }
     let metadata = first.get_metadata().map_err(|e| file_error(&file, e))?.clone();
     let total_rows = metadata.num_rows;
     if total_rows == 0 {
         return Err(DataError::file(&file, "has no rows"));
     }
-    let slices: Vec<(usize, usize)> = (0..total_rows).step_by(SLICE_ROWS).map(|offset| (offset, SLICE_ROWS.min(total_rows - offset))).collect();
+    let slices: Vec<(usize, usize)> =
+        (0..total_rows).step_by(SLICE_ROWS).map(|offset| (offset, SLICE_ROWS.min(total_rows - offset))).collect();
     let workers = std::thread::available_parallelism().map_or(2, |n| n.get()).clamp(1, slices.len());
     let results: Vec<Result<(S, Problems), DataError>> = std::thread::scope(|scope| {
         let handles: Vec<_> = (0..workers)
