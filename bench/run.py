@@ -299,7 +299,8 @@ def main() -> int:
         results["entries"] = json.loads(args.results_json.read_text()).get("entries", {})
     results["entries"].update(entries)
     args.results_json.write_text(json.dumps(results, indent=1) + "\n")
-    args.results_md.write_text(summary.render_markdown(results))
+    profile = HERE / "PROFILE.md"
+    args.results_md.write_text(summary.render_markdown(results, profile.read_text() if profile.exists() else ""))
     print(f"wrote {args.results_md} and {args.results_json}")
     for key, e in entries.items():
         print(f"{key}: " + ", ".join(

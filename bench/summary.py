@@ -118,7 +118,8 @@ def render_entry(key: str, e: dict) -> list[str]:
     return lines
 
 
-def render_markdown(results: dict) -> str:
+def render_markdown(results: dict, profile: str = "") -> str:
+    """RESULTS.md; `profile` (bench/PROFILE.md, written by hand from perf runs) is appended."""
     m = results["machine"]
     lines = [
         "# Benchmark results",
@@ -166,4 +167,6 @@ def render_markdown(results: dict) -> str:
     entries = results["entries"]
     for key in sorted(entries, key=lambda k: (entries[k]["rows"], entries[k]["format"] != "csv")):
         lines += render_entry(key, entries[key])
+    if profile.strip():
+        lines += ["", profile.strip()]
     return "\n".join(lines).rstrip() + "\n"

@@ -39,6 +39,10 @@ pub fn ecdf_figure(slug: &str) -> String {
     format!("figures/ecdf-{slug}.svg")
 }
 
+pub fn run_tempfile_figure(slug: &str) -> String {
+    format!("figures/tempfiles-{slug}.svg")
+}
+
 pub fn resources_figure(slug: &str) -> String {
     format!("figures/resources-{slug}.svg")
 }

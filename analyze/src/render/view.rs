@@ -127,6 +127,8 @@ pub struct RunPage {
     pub figures: Vec<Figure>,
     pub flags: Vec<String>,
     pub resources: Option<Table>,
+    /// Each large response of the run, ordered by write time.
+    pub large: Option<Table>,
 }
 
 /// Everything a language's pages need, computed once.
@@ -348,8 +350,8 @@ impl<'a> Context<'a> {
                 let variance = Some(format!("{root}variance.html#{}", paths::condition_anchor(c)));
                 vec![
                     Cell::text(self.condition_label(condition)),
-                    self.spread_cell(condition.write_s, format::seconds, None, variance.clone()),
-                    self.spread_cell(condition.complete_s, format::seconds, None, variance),
+                    self.spread_cell(condition.write_s, format::seconds, variance.clone(), variance.clone()),
+                    self.spread_cell(condition.complete_s, format::seconds, variance.clone(), variance),
                 ]
             })
             .collect();
@@ -370,7 +372,7 @@ impl<'a> Context<'a> {
                 let variance = Some(format!("{root}variance.html#{}", paths::condition_anchor(c)));
                 vec![
                     Cell::text(self.condition_label(condition)),
-                    self.spread_cell(condition.tempfile_peak_bytes, format::mib, None, variance),
+                    self.spread_cell(condition.tempfile_peak_bytes, format::mib, variance.clone(), variance),
                 ]
             })
             .collect();
@@ -657,7 +659,17 @@ impl<'a> Context<'a> {
                     .map(|(i, r)| {
                         let value = r.headline_ms.map(format::ms).unwrap_or_else(|| "–".into());
                         let status = if r.status == RunStatus::Ok { String::new() } else { format!(" ({})", self.status_text(r.status)) };
-                        Cell::text(format!("{}: {} = {} ms{status}", r.run_id, self.p_label, value)).link(self.run_href("", i))
+                        let mut parts = vec![format!("{} = {} ms", self.p_label, value)];
+                        if let Some(w) = r.write_s_median {
+                            parts.push(format!("{} {}", t.write_s, format::seconds(w)));
+                        }
+                        if let Some(c) = r.complete_s_median {
+                            parts.push(format!("{} {}", t.complete_s, format::seconds(c)));
+                        }
+                        if let Some(b) = r.tempfile_peak_bytes {
+                            parts.push(format!("{} {}", t.tempfile_peak, format::mib(b as f64)));
+                        }
+                        Cell::text(format!("{}: {}{status}", r.run_id, parts.join(" · "))).link(self.run_href("", i))
                     })
                     .collect(),
             })
@@ -879,6 +891,39 @@ impl<'a> Context<'a> {
                 },
             });
         }
+        if report.figures.tempfiles.get(run_index).is_some_and(|series| !series.is_empty()) {
+            figures.push(Figure {
+                src: format!("{root}{}", paths::run_tempfile_figure(slug)),
+                alt: match self.lang {
+                    Lang::En => format!("Temp-file logical size of the reverse proxy over time during run {}", run.run_id),
+                    Lang::Ja => format!("測定{}中のリバースプロキシの一時ファイルの論理サイズの推移", run.run_id),
+                },
+            });
+        }
+        let large_rows: Vec<Vec<Cell>> = report
+            .figures
+            .large_responses
+            .get(run_index)
+            .map(|responses| {
+                responses
+                    .iter()
+                    .enumerate()
+                    .map(|(i, (write_s, complete_s))| {
+                        vec![
+                            Cell::text(format!("#{}", i + 1)),
+                            Cell::number(format::seconds(*write_s)),
+                            complete_s.map_or_else(|| Cell::text("–"), |c| Cell::number(format::seconds(c))),
+                        ]
+                    })
+                    .collect()
+            })
+            .unwrap_or_default();
+        let large = (!large_rows.is_empty()).then(|| Table {
+            id: "large-responses".into(),
+            caption: t.large_table.to_string(),
+            headers: vec![t.large_responses_label.into(), t.write_s.into(), t.complete_s.into()],
+            rows: large_rows,
+        });
         let resources = (!run.resources.is_empty()).then(|| Table {
             id: "resources".into(),
             caption: format!("{} / {}", t.cpu_avg, t.rss_peak),
@@ -908,6 +953,7 @@ impl<'a> Context<'a> {
             figures,
             flags,
             resources,
+            large,
         }
     }
 }
