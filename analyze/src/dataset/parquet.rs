@@ -136,6 +136,8 @@ fn feed<S: RequestSink>(
         .zip(sent.f64()?.iter())
         .zip(latency.f64()?.iter())
         .zip(status.i64()?.iter());
+    // Rows come grouped by run: compare with the last id rather than hash every row's.
+    let mut last: Option<(&str, Option<u32>)> = None;
     for (index, (((((run_id, seq), scheduled_ms), sent_ms), latency_ms), status)) in rows.enumerate() {
         let row_number = (offset + index) as u64 + 1;
         let error = |column: &str, message: String| DataError {
@@ -143,7 +145,16 @@ fn feed<S: RequestSink>(
             place: Place::Row { row: row_number, column: Some(column.to_string()) },
             message,
         };
-        let Some(run) = run_id.and_then(|id| runs.get(id.as_bytes())) else {
+        let run = match (run_id, last) {
+            (Some(id), Some((last_id, run))) if id == last_id => run,
+            (Some(id), _) => {
+                let run = runs.get(id.as_bytes());
+                last = Some((id, run));
+                run
+            }
+            (None, _) => None,
+        };
+        let Some(run) = run else {
             problems.push(error("run_id", format!("run_id {:?} is not in runs.csv", run_id.unwrap_or(""))));
             continue;
         };
