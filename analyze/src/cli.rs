@@ -42,6 +42,10 @@ pub enum Command {
         /// The site folder; replaced whole, atomically.
         #[arg(long, default_value = "site")]
         out: PathBuf,
+        /// Rebuild only this dataset's folder (and the index) in an existing site; the other
+        /// datasets are read for the index but not rendered.
+        #[arg(long, value_name = "DATASET")]
+        only: Option<String>,
     },
 }
 

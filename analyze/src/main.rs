@@ -7,7 +7,7 @@ fn main() {
     let outcome = match cli.command {
         Command::Check { dataset, strict } => cmd::check::run(&dataset, strict),
         Command::Report { dataset, out, lang } => cmd::report::run(&dataset, &out, lang.map(Into::into)),
-        Command::Site { datasets, out } => cmd::site::run(&datasets, &out),
+        Command::Site { datasets, out, only } => cmd::site::run(&datasets, &out, only.as_deref()),
     };
     match outcome {
         Ok(code) => std::process::exit(code),

@@ -11,7 +11,8 @@ pub const MARKER: &str = ".analyze-output";
 pub fn write_folder(dir: &Path, files: &crate::render::Files) -> Result<()> {
     if dir.exists() {
         let empty = std::fs::read_dir(dir).with_context(|| format!("cannot read {}", dir.display()))?.next().is_none();
-        if !dir.is_dir() || (!empty && !dir.join(MARKER).exists()) {
+        let written_by_us = dir.join(MARKER).exists() || dir.parent().is_some_and(|p| p.join(MARKER).exists());
+        if !dir.is_dir() || (!empty && !written_by_us) {
             bail!("{} exists and was not written by analyze (no {MARKER} file): choose another --out or remove it", dir.display());
         }
     }
@@ -48,6 +49,18 @@ pub fn write_folder(dir: &Path, files: &crate::render::Files) -> Result<()> {
         let _ = std::fs::remove_dir_all(&staged);
         return Err(error).with_context(|| format!("cannot move the new report into {}", dir.display()));
     }
+    Ok(())
+}
+
+/// Writes one file atomically: a temporary file beside it, then a rename.
+pub fn write_file(path: &Path, bytes: &[u8]) -> Result<()> {
+    let folder = match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+        _ => std::env::current_dir().context("cannot find the current folder")?,
+    };
+    let mut temporary = tempfile::NamedTempFile::new_in(&folder).with_context(|| format!("cannot write in {}", folder.display()))?;
+    std::io::Write::write_all(&mut temporary, bytes).with_context(|| format!("cannot write {}", path.display()))?;
+    temporary.persist(path).with_context(|| format!("cannot move the new file into {}", path.display()))?;
     Ok(())
 }
 

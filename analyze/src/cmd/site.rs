@@ -7,7 +7,7 @@ use crate::stats::{self, Detail};
 use anyhow::{bail, Context as _, Result};
 use std::path::Path;
 
-pub fn run(root: &Path, out: &Path) -> Result<i32> {
+pub fn run(root: &Path, out: &Path, only: Option<&str>) -> Result<i32> {
     let mut folders: Vec<_> = std::fs::read_dir(root)
         .with_context(|| format!("cannot read the datasets folder {}", root.display()))?
         .filter_map(|entry| entry.ok().map(|e| e.path()))
@@ -17,15 +17,36 @@ pub fn run(root: &Path, out: &Path) -> Result<i32> {
     if folders.is_empty() {
         bail!("{} holds no dataset folder (a folder with runs.csv)", root.display());
     }
+    if let Some(name) = only {
+        if !folders.iter().any(|f| f.file_name().is_some_and(|n| n == name)) {
+            bail!("{} has no dataset folder named {name}", root.display());
+        }
+        if !out.join(output::MARKER).exists() {
+            bail!("{} is not a site built by analyze yet: build the whole site once (just report)", out.display());
+        }
+    }
     let mut loaded = Vec::new();
     for folder in &folders {
         let mut dataset = dataset::load(folder).with_context(|| format!("dataset {}", folder.display()))?;
-        let report = stats::build(&mut dataset, Detail::WithFigures);
-        loaded.push((report, dataset.articles));
+        let rendered = only.is_none_or(|name| folder.file_name().is_some_and(|n| n == name));
+        // The index needs every dataset's statistics; only rendered datasets need chart points.
+        let detail = if rendered { Detail::WithFigures } else { Detail::Statistics };
+        let report = stats::build(&mut dataset, detail);
+        loaded.push((report, dataset.articles, rendered));
     }
-    let published: Vec<Published> = loaded.iter().map(|(report, articles)| Published { report, articles }).collect();
+    let published: Vec<Published> =
+        loaded.iter().map(|(report, articles, rendered)| Published { report, articles, rendered: *rendered }).collect();
     let files = site_files(&published)?;
-    output::write_folder(out, &files)?;
-    eprintln!("wrote {} datasets ({} files) to {}", folders.len(), files.len(), out.display());
+    match only {
+        None => output::write_folder(out, &files)?,
+        Some(name) => {
+            let prefix = format!("{name}/");
+            let subtree =
+                files.iter().filter_map(|(path, bytes)| path.strip_prefix(&prefix).map(|p| (p.to_string(), bytes.clone()))).collect();
+            output::write_folder(&out.join(name), &subtree)?;
+            output::write_file(&out.join("index.html"), &files["index.html"])?;
+        }
+    }
+    eprintln!("wrote {} of {} datasets ({} files) to {}", loaded.iter().filter(|l| l.2).count(), folders.len(), files.len(), out.display());
     Ok(0)
 }

@@ -31,6 +31,8 @@ struct IndexPage {
 pub struct Published<'a> {
     pub report: &'a Report,
     pub articles: &'a BTreeMap<Lang, (String, String)>,
+    /// Render its pages; else it only appears on the index (`analyze site --only`).
+    pub rendered: bool,
 }
 
 /// Every file of the site.
@@ -39,7 +41,7 @@ pub fn site_files(datasets: &[Published]) -> Result<Files, RenderError> {
     let mut entries = Vec::new();
     for dataset in datasets {
         let name = &dataset.report.dataset.name;
-        for lang in Lang::ALL {
+        for lang in Lang::ALL.into_iter().filter(|_| dataset.rendered) {
             for (path, bytes) in report_files(dataset.report, lang, dataset.articles, true)? {
                 files.insert(format!("{name}/{}/{path}", lang.code()), bytes);
             }

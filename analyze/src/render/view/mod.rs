@@ -1,0 +1,240 @@
+//! View models: the report turned into pre-formatted strings and links for one language.
+//! Templates only loop and branch over these; no number is formatted or computed in a template.
+//! This module holds the shared pieces; one module per page kind builds that page.
+
+mod report;
+mod run;
+mod variance;
+
+pub use report::ReportPage;
+pub use run::RunPage;
+pub use variance::{ConditionSection, VariancePage};
+
+use super::format;
+use super::i18n::{strings, Strings};
+use super::paths;
+use crate::dataset::{Lang, RunStatus};
+use crate::report::{ConditionResult, Report, RunResult};
+use crate::stats::summary::Spread;
+use crate::stats::variance::{FlagKind, MIN_RUNS_FOR_INTERVAL};
+use serde::Serialize;
+
+/// A table cell: text, an optional link, and an optional second line (the range).
+#[derive(Debug, Clone, Serialize, Default)]
+pub struct Cell {
+    pub text: String,
+    pub href: Option<String>,
+    pub sub: Option<String>,
+    pub sub_href: Option<String>,
+    /// Right-align numbers.
+    pub numeric: bool,
+    /// An id for links to this cell (the run table's rows).
+    pub anchor: Option<String>,
+}
+
+impl Cell {
+    pub fn text(text: impl Into<String>) -> Cell {
+        Cell { text: text.into(), ..Cell::default() }
+    }
+
+    pub fn number(text: impl Into<String>) -> Cell {
+        Cell { text: text.into(), numeric: true, ..Cell::default() }
+    }
+
+    pub fn link(mut self, href: impl Into<String>) -> Cell {
+        self.href = Some(href.into());
+        self
+    }
+}
+
+/// Any table: a caption, header cells, and rows whose first cell is a row header.
+#[derive(Debug, Clone, Serialize)]
+pub struct Table {
+    pub id: String,
+    pub caption: String,
+    pub headers: Vec<String>,
+    pub rows: Vec<Vec<Cell>>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Figure {
+    /// Relative to the page.
+    pub src: String,
+    pub alt: String,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct KeyValue {
+    pub label: String,
+    pub value: String,
+    pub href: Option<String>,
+}
+
+/// Links every page of one report shares.
+#[derive(Debug, Clone, Serialize)]
+pub struct Nav {
+    /// From the page to the report folder ("" or "../").
+    pub root: String,
+    pub other_lang_href: Option<String>,
+    pub home_href: Option<String>,
+}
+
+/// Everything a language's pages need, computed once.
+pub struct Context<'a> {
+    pub report: &'a Report,
+    pub lang: Lang,
+    pub t: &'static Strings,
+    pub slugs: Vec<String>,
+    pub p_label: String,
+    /// Whether the report lives in a site with an index one level up and a sibling language.
+    pub in_site: bool,
+}
+
+impl<'a> Context<'a> {
+    pub fn new(report: &'a Report, lang: Lang, in_site: bool) -> Self {
+        Context { report, lang, t: strings(lang), slugs: paths::run_slugs(report), p_label: format!("p{}", report.percentile), in_site }
+    }
+
+    fn nav(&self, root: &str) -> Nav {
+        let other = match self.lang {
+            Lang::En => Lang::Ja,
+            Lang::Ja => Lang::En,
+        };
+        Nav {
+            root: root.to_string(),
+            other_lang_href: self.in_site.then(|| format!("{root}../{}/index.html", other.code())),
+            home_href: self.in_site.then(|| format!("{root}../../index.html")),
+        }
+    }
+
+    fn fill(&self, template: &str) -> String {
+        template.replace("{p}", &self.p_label)
+    }
+
+    /// "direct · sync · 2": the labels of a condition's levels in factor order.
+    pub fn condition_label(&self, condition: &ConditionResult) -> String {
+        self.levels_label(&condition.levels, &(0..self.report.factors.len()).collect::<Vec<_>>())
+    }
+
+    fn levels_label(&self, levels: &[usize], factors: &[usize]) -> String {
+        let parts: Vec<String> =
+            factors.iter().map(|&f| self.report.factors[f].levels[levels[f]].label.get(self.lang).to_string()).collect();
+        if parts.is_empty() {
+            "-".to_string()
+        } else {
+            parts.join(" · ")
+        }
+    }
+
+    /// A series (layout row) label from the levels of the series factors.
+    pub fn row_label(&self, row_levels: &[usize]) -> String {
+        let layout = &self.report.layout;
+        let parts: Vec<String> = layout
+            .series_factors
+            .iter()
+            .zip(row_levels)
+            .map(|(&f, &l)| self.report.factors[f].levels[l].label.get(self.lang).to_string())
+            .collect();
+        if parts.is_empty() {
+            self.t.runs_label.to_string()
+        } else {
+            parts.join(" · ")
+        }
+    }
+
+    fn run_href(&self, root: &str, run_index: usize) -> String {
+        format!("{root}{}", paths::run_page(&self.slugs[run_index]))
+    }
+
+    fn run_index(&self, run_id: &str) -> Option<usize> {
+        self.report.runs.iter().position(|r| r.run_id == run_id)
+    }
+
+    fn spread_cell(&self, spread: Option<Spread>, text: impl Fn(f64) -> String, href: Option<String>, sub_href: Option<String>) -> Cell {
+        match spread {
+            None => Cell::text("–"),
+            Some(s) => Cell {
+                text: text(s.median),
+                href,
+                sub: Some(if s.n == 1 { "n = 1".to_string() } else { format!("{}–{}", text(s.min), text(s.max)) }),
+                sub_href,
+                numeric: true,
+                anchor: None,
+            },
+        }
+    }
+
+    fn status_text(&self, status: RunStatus) -> &'static str {
+        match (status, self.lang) {
+            (RunStatus::Ok, _) => "ok",
+            (RunStatus::Aborted, Lang::En) => "aborted",
+            (RunStatus::Excluded, Lang::En) => "excluded",
+            (RunStatus::Aborted, Lang::Ja) => "中断",
+            (RunStatus::Excluded, Lang::Ja) => "除外",
+        }
+    }
+
+    /// "69th of 72" / "72件中69番目".
+    pub fn rank_text(&self, rank: u64, n: u64) -> String {
+        match self.lang {
+            Lang::En => format!("{} of {}", format::ordinal_en(rank), format::count(n)),
+            Lang::Ja => format!("{}件中{}番目", format::count(n), format::count(rank)),
+        }
+    }
+
+    fn x_label(&self) -> String {
+        self.report.layout.x_factor.map_or_else(String::new, |x| self.report.factors[x].label.get(self.lang).to_string())
+    }
+
+    /// A flag's reason in words, with its numbers.
+    pub fn flag_text(&self, kind: &FlagKind) -> String {
+        match (kind, self.lang) {
+            (FlagKind::Errors { count, requests }, Lang::En) => {
+                format!("{} of {} requests got no 2xx response", format::count(*count), format::count(*requests))
+            }
+            (FlagKind::Errors { count, requests }, Lang::Ja) => {
+                format!("{}件中{}件の要求が2xx応答を得られなかった", format::count(*requests), format::count(*count))
+            }
+            (FlagKind::IncompleteLargeResponses { count }, Lang::En) => {
+                format!("{} large response(s) did not deliver the expected bytes", format::count(*count))
+            }
+            (FlagKind::IncompleteLargeResponses { count }, Lang::Ja) => {
+                format!("大きな応答{}件が予定のバイト数を受信できなかった", format::count(*count))
+            }
+            (FlagKind::ScheduleLag { max_lag_ms, threshold_ms }, Lang::En) => format!(
+                "the probe was sent up to {} ms late (threshold {} ms): the load generator, not the server, may have limited it",
+                format::ms(*max_lag_ms),
+                format::ms(*threshold_ms)
+            ),
+            (FlagKind::ScheduleLag { max_lag_ms, threshold_ms }, Lang::Ja) => format!(
+                "計測要求の送信が最大{} ms遅れた（閾値{} ms）：サーバーではなく負荷生成側が律速した可能性がある",
+                format::ms(*max_lag_ms),
+                format::ms(*threshold_ms)
+            ),
+            (FlagKind::HostLoad { load1, threshold }, Lang::En) => {
+                format!("the host's load average was {} (threshold {})", format::decimal(*load1, 2), format::decimal(*threshold, 2))
+            }
+            (FlagKind::HostLoad { load1, threshold }, Lang::Ja) => {
+                format!("ホストの負荷平均が{}だった（閾値{}）", format::decimal(*load1, 2), format::decimal(*threshold, 2))
+            }
+            (FlagKind::Outlier { value_ms, median_ms, factor }, Lang::En) => format!(
+                "{} = {} ms is {} away from its condition's median {} ms",
+                self.p_label,
+                format::ms(*value_ms),
+                format::ratio(*factor),
+                format::ms(*median_ms)
+            ),
+            (FlagKind::Outlier { value_ms, median_ms, factor }, Lang::Ja) => format!(
+                "{} = {} msが条件の中央値{} msから{}離れている",
+                self.p_label,
+                format::ms(*value_ms),
+                format::ms(*median_ms),
+                format::ratio(*factor)
+            ),
+            (FlagKind::Aborted { note }, Lang::En) => format!("aborted: {}", if note.is_empty() { "no note" } else { note }),
+            (FlagKind::Aborted { note }, Lang::Ja) => format!("中断：{}", if note.is_empty() { "備考なし" } else { note }),
+            (FlagKind::Excluded { note }, Lang::En) => format!("excluded: {}", if note.is_empty() { "no note" } else { note }),
+            (FlagKind::Excluded { note }, Lang::Ja) => format!("除外：{}", if note.is_empty() { "備考なし" } else { note }),
+        }
+    }
+}

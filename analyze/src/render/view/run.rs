@@ -1,0 +1,194 @@
+//! One page per run: its facts, percentiles with ranks, charts, large responses and resources.
+
+use super::*;
+
+#[derive(Debug, Clone, Serialize)]
+pub struct RunPage {
+    pub lang: &'static str,
+    pub t: &'static Strings,
+    pub nav: Nav,
+    pub title: String,
+    pub run_id: String,
+    pub anchor: String,
+    pub facts: Vec<KeyValue>,
+    pub percentiles: Table,
+    pub figures: Vec<Figure>,
+    pub flags: Vec<String>,
+    pub resources: Option<Table>,
+    /// Each large response of the run, ordered by write time.
+    pub large: Option<Table>,
+}
+
+impl<'a> Context<'a> {
+    pub fn run_page(&self, run_index: usize) -> RunPage {
+        let report = self.report;
+        let run = &report.runs[run_index];
+        let t = self.t;
+        let root = "../";
+        let condition = &report.conditions[run.condition];
+        let kv = |label: &str, value: String| KeyValue { label: label.to_string(), value, href: None };
+        let mut facts = vec![
+            KeyValue {
+                label: t.condition.into(),
+                value: self.condition_label(condition),
+                href: Some(format!("{root}variance.html#{}", paths::condition_anchor(run.condition))),
+            },
+            kv(t.repetition, run.repetition.to_string()),
+            kv(
+                t.status,
+                format!("{}{}", self.status_text(run.status), if run.note.is_empty() { String::new() } else { format!(" ({})", run.note) }),
+            ),
+            kv(t.requests_label, format::count(run.requests)),
+            kv(t.ok_responses_label, format::count(run.ok_responses)),
+            kv(t.errors_label, format::count(run.errors)),
+        ];
+        if let (Some(value), Some(rank)) = (run.headline_ms, run.headline_rank) {
+            facts.push(KeyValue {
+                label: self.p_label.clone(),
+                value: format!("{} = {} ms", self.rank_text(rank, run.ok_responses), format::ms(value)),
+                href: Some(format!("{root}index.html#run-{}", self.slugs[run_index])),
+            });
+        }
+        if !run.statuses.is_empty() {
+            facts.push(kv(
+                t.statuses,
+                run.statuses.iter().map(|(s, n)| format!("{s}: {}", format::count(*n))).collect::<Vec<_>>().join(", "),
+            ));
+        }
+        if let Some(lag) = run.max_lag_ms {
+            facts.push(kv(t.lag, format::ms(lag)));
+        }
+        if run.large_responses > 0 {
+            facts.push(kv(
+                t.large_responses_label,
+                format!(
+                    "{} ({} {})",
+                    format::count(run.large_responses),
+                    format::count(run.incomplete_large_responses),
+                    t.incomplete_label
+                ),
+            ));
+        }
+        if let Some(w) = run.write_s_median {
+            facts.push(kv(t.write_s, format::seconds(w)));
+        }
+        if let Some(c) = run.complete_s_median {
+            facts.push(kv(t.complete_s, format::seconds(c)));
+        }
+        if let Some(peak) = run.tempfile_peak_bytes {
+            facts.push(kv(t.tempfile_peak, format::mib(peak as f64)));
+        }
+        if run.load1_before.is_some() || run.load1_after.is_some() {
+            let show = |v: Option<f64>| v.map(|v| format::decimal(v, 2)).unwrap_or_else(|| "–".into());
+            facts.push(kv(t.load_before_after, format!("{} / {}", show(run.load1_before), show(run.load1_after))));
+        }
+        let percentiles = Table {
+            id: "percentiles".into(),
+            caption: t.percentiles.to_string(),
+            headers: vec![t.percentile.into(), format!("{} (ms)", t.value), t.rank.into()],
+            rows: run
+                .percentiles_ms
+                .iter()
+                .map(|(key, value)| {
+                    let rank = run.percentile_ranks.get(key).copied().unwrap_or(0);
+                    vec![
+                        Cell::text(format!("p{key}")),
+                        Cell::number(format::ms(*value)),
+                        Cell::number(self.rank_text(rank, run.ok_responses)),
+                    ]
+                })
+                .collect(),
+        };
+        let slug = &self.slugs[run_index];
+        let mut figures = Vec::new();
+        if run.ok_responses > 0 {
+            figures.push(Figure {
+                src: format!("{root}{}", paths::ecdf_figure(slug)),
+                alt: match self.lang {
+                    Lang::En => format!("Sorted latencies of run {} (ECDF, log scale) with the {} rank marked", run.run_id, self.p_label),
+                    Lang::Ja => format!("測定{}の応答時間を並べた累積分布（対数軸）と{}の順位", run.run_id, self.p_label),
+                },
+            });
+            figures.push(Figure {
+                src: format!("{root}{}", paths::time_series_figure(slug)),
+                alt: match self.lang {
+                    Lang::En => format!("Latency over time of run {}, log scale", run.run_id),
+                    Lang::Ja => format!("測定{}の応答時間の推移（対数軸）", run.run_id),
+                },
+            });
+        }
+        if report.figures.resources.get(run_index).is_some_and(|r| !r.is_empty()) {
+            figures.push(Figure {
+                src: format!("{root}{}", paths::resources_figure(slug)),
+                alt: match self.lang {
+                    Lang::En => format!("CPU and RSS of the server processes during run {}", run.run_id),
+                    Lang::Ja => format!("測定{}中のサーバープロセスのCPUとRSS", run.run_id),
+                },
+            });
+        }
+        if report.figures.tempfiles.get(run_index).is_some_and(|series| !series.is_empty()) {
+            figures.push(Figure {
+                src: format!("{root}{}", paths::run_tempfile_figure(slug)),
+                alt: match self.lang {
+                    Lang::En => format!("Temp-file logical size of the reverse proxy over time during run {}", run.run_id),
+                    Lang::Ja => format!("測定{}中のリバースプロキシの一時ファイルの論理サイズの推移", run.run_id),
+                },
+            });
+        }
+        let large_rows: Vec<Vec<Cell>> = report
+            .figures
+            .large_responses
+            .get(run_index)
+            .map(|responses| {
+                responses
+                    .iter()
+                    .enumerate()
+                    .map(|(i, (write_s, complete_s))| {
+                        vec![
+                            Cell::text(format!("#{}", i + 1)),
+                            Cell::number(format::seconds(*write_s)),
+                            complete_s.map_or_else(|| Cell::text("–"), |c| Cell::number(format::seconds(c))),
+                        ]
+                    })
+                    .collect()
+            })
+            .unwrap_or_default();
+        let large = (!large_rows.is_empty()).then(|| Table {
+            id: "large-responses".into(),
+            caption: t.large_table.to_string(),
+            headers: vec![t.large_responses_label.into(), t.write_s.into(), t.complete_s.into()],
+            rows: large_rows,
+        });
+        let resources = (!run.resources.is_empty()).then(|| Table {
+            id: "resources".into(),
+            caption: format!("{} / {}", t.cpu_avg, t.rss_peak),
+            headers: vec![t.process.into(), t.cpu_avg.into(), t.rss_peak.into()],
+            rows: run
+                .resources
+                .iter()
+                .map(|p| {
+                    vec![
+                        Cell::text(p.process.clone()),
+                        p.avg_cpu_percent.map_or_else(|| Cell::text("–"), |c| Cell::number(format::decimal(c, 1))),
+                        Cell::number(format::mib(p.peak_rss_bytes as f64)),
+                    ]
+                })
+                .collect(),
+        });
+        let flags = report.variance.flags.iter().filter(|f| f.run_id == run.run_id).map(|f| self.flag_text(&f.kind)).collect();
+        RunPage {
+            lang: self.lang.code(),
+            t,
+            nav: self.nav(root),
+            title: format!("{} {} – {}", t.run_page, run.run_id, report.dataset.title.get(self.lang)),
+            run_id: run.run_id.clone(),
+            anchor: format!("run-{slug}"),
+            facts,
+            percentiles,
+            figures,
+            flags,
+            resources,
+            large,
+        }
+    }
+}
