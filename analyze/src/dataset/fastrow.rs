@@ -27,6 +27,12 @@ pub struct FastLayout {
 }
 
 impl FastLayout {
+    /// Whether a line this path accepts is known to be UTF-8: true unless the file has columns
+    /// it skips without reading (everything it reads is ASCII or a known run id).
+    pub fn proves_utf8(&self) -> bool {
+        !self.kinds.contains(&Kind::Other)
+    }
+
     /// `slots[i]` is the file column of `COLUMNS[i]`.
     pub fn new(slots: &[usize; 7], columns: usize) -> Self {
         let order = [Kind::RunId, Kind::Seq, Kind::Scheduled, Kind::Sent, Kind::Latency, Kind::Status, Kind::Body];
@@ -48,12 +54,23 @@ impl FastLayout {
         for (index, kind) in self.kinds.iter().enumerate() {
             match kind {
                 Kind::RunId => {
+                    // Rows come grouped by run: most lines start with the previous line's id.
+                    let known = &last_run.0;
+                    let tail = &rest[i..];
+                    if !known.is_empty()
+                        && tail.len() > known.len()
+                        && matches!(tail[known.len()], b',' | b'\n' | b'\r')
+                        && known.iter().zip(tail).all(|(a, b)| a == b)
+                    {
+                        i += known.len();
+                        row.run = last_run.1;
+                        continue_after_field(&mut i, index, count, rest)?;
+                        continue;
+                    }
                     let start = i;
                     i = skip_field(rest, i)?;
                     let id = &rest[start..i];
-                    row.run = if id == last_run.0.as_slice() {
-                        last_run.1
-                    } else {
+                    row.run = {
                         let run = runs.get(id)?;
                         last_run.0.clear();
                         last_run.0.extend_from_slice(id);
@@ -83,25 +100,32 @@ impl FastLayout {
                 }
                 Kind::Other => i = skip_field(rest, i)?,
             }
-            if index + 1 < count {
-                if rest.get(i) != Some(&b',') {
-                    return None;
-                }
-                i += 1;
-            } else {
-                match rest.get(i) {
-                    None => {}
-                    Some(b'\n') => i += 1,
-                    Some(b'\r') if rest.get(i + 1) == Some(&b'\n') => i += 2,
-                    Some(_) => return None,
-                }
-            }
+            continue_after_field(&mut i, index, count, rest)?;
         }
         if row.latency_ms.is_none() && row.status != 0 {
             return None;
         }
         Some((row, i))
     }
+}
+
+/// Steps over the separator after field `index` of `count`: a comma, or the line's end.
+#[inline]
+fn continue_after_field(i: &mut usize, index: usize, count: usize, rest: &[u8]) -> Option<()> {
+    if index + 1 < count {
+        if rest.get(*i) != Some(&b',') {
+            return None;
+        }
+        *i += 1;
+    } else {
+        match rest.get(*i) {
+            None => {}
+            Some(b'\n') => *i += 1,
+            Some(b'\r') if rest.get(*i + 1) == Some(&b'\n') => *i += 2,
+            Some(_) => return None,
+        }
+    }
+    Some(())
 }
 
 #[inline]

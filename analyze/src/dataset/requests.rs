@@ -274,9 +274,9 @@ fn worker<S: RequestSink>(
                 dropped += 1;
             }
         };
-        if let Some((line, column, _)) = first_invalid_utf8(&bytes) {
-            report(RowPlace { block, within: line }, None, format!("column {column}: a byte that is not UTF-8 (save the file as UTF-8)"));
-        }
+        // Lines the fast path accepts are proven UTF-8 (when it reads every column); the block is
+        // checked whole only when some line was not, or a column was skipped unread.
+        let mut general_path_used = !layout.fast.proves_utf8();
         let mut records = Records::new(&bytes);
         loop {
             if let Some((row, used)) = layout.fast.parse_line(records.remaining(), runs, &mut last_run) {
@@ -288,9 +288,10 @@ fn worker<S: RequestSink>(
                 continue;
             }
             match records.next_into(&mut record) {
-                Ok(true) => {}
+                Ok(true) => general_path_used = true,
                 Ok(false) => break,
                 Err(message) => {
+                    general_path_used = true;
                     report(RowPlace { block, within: record.line }, None, message);
                     break;
                 }
@@ -304,6 +305,15 @@ fn worker<S: RequestSink>(
                 Ok(row) if row.run == RunIndex::IGNORED => {}
                 Ok(row) => sink.row(&row, place),
                 Err((field, message)) => report(place, Some(field), message),
+            }
+        }
+        if general_path_used {
+            if let Some((line, column, _)) = first_invalid_utf8(&bytes) {
+                report(
+                    RowPlace { block, within: line },
+                    None,
+                    format!("column {column}: a byte that is not UTF-8 (save the file as UTF-8)"),
+                );
             }
         }
         block_lines.push((block, records.lines()));
