@@ -26,6 +26,11 @@ pub fn condition_anchor(condition: usize) -> String {
     format!("condition-{condition}")
 }
 
+/// A link to a condition's runs on the variance page, from a page `root` away from the report folder.
+pub fn condition_link(root: &str, condition: usize) -> String {
+    format!("{root}variance.html#{}", condition_anchor(condition))
+}
+
 /// Figure file names, relative to the report folder.
 pub const HEADLINE_FIGURE: &str = "figures/headline-by-condition.svg";
 pub const LARGE_FIGURE: &str = "figures/write-vs-completion.svg";

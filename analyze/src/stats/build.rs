@@ -278,7 +278,7 @@ fn review(dataset: &Dataset, runs: &[RunResult], conditions: &[ConditionResult],
                     a_id: conditions[a].id.clone(),
                     b_id: conditions[b].id.clone(),
                     ranges_overlap: variance::ranges_overlap((sa.min, sa.max), (sb.min, sb.max)),
-                    median_ratio: (sa.median > 0.0).then(|| sb.median / sa.median),
+                    median_ratio: (sa.median > 0.0 && sb.median > 0.0).then(|| sa.median.max(sb.median) / sa.median.min(sb.median)),
                 });
             }
         }

@@ -63,7 +63,8 @@ pub struct Comparison {
     pub b_id: String,
     /// The min-max ranges of the two conditions overlap: these runs do not separate them.
     pub ranges_overlap: bool,
-    /// median(b) / median(a).
+    /// The larger median over the smaller (at least 1), so a 4,000-fold gap reads as such;
+    /// `None` when a median is 0.
     pub median_ratio: Option<f64>,
 }
 

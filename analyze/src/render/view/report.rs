@@ -69,7 +69,7 @@ impl<'a> Context<'a> {
     fn headline_cell(&self, root: &str, condition: usize) -> Cell {
         let c = &self.report.conditions[condition];
         let representative = c.representative_run.as_deref().and_then(|id| self.run_index(id)).map(|i| self.run_href(root, i));
-        let variance = format!("{root}variance.html#{}", paths::condition_anchor(condition));
+        let variance = paths::condition_link(root, condition);
         self.spread_cell(c.headline_ms, format::ms, representative, Some(variance))
     }
 
@@ -134,7 +134,7 @@ impl<'a> Context<'a> {
             .into_iter()
             .map(|c| {
                 let condition = &self.report.conditions[c];
-                let variance = Some(format!("{root}variance.html#{}", paths::condition_anchor(c)));
+                let variance = Some(paths::condition_link(root, c));
                 vec![
                     Cell::text(self.condition_label(condition)),
                     self.spread_cell(condition.write_s, format::seconds, variance.clone(), variance.clone()),
@@ -156,7 +156,7 @@ impl<'a> Context<'a> {
             .into_iter()
             .map(|c| {
                 let condition = &self.report.conditions[c];
-                let variance = Some(format!("{root}variance.html#{}", paths::condition_anchor(c)));
+                let variance = Some(paths::condition_link(root, c));
                 vec![
                     Cell::text(self.condition_label(condition)),
                     self.spread_cell(condition.tempfile_peak_bytes, format::mib, variance.clone(), variance),

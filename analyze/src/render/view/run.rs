@@ -31,7 +31,7 @@ impl<'a> Context<'a> {
             KeyValue {
                 label: t.condition.into(),
                 value: self.condition_label(condition),
-                href: Some(format!("{root}variance.html#{}", paths::condition_anchor(run.condition))),
+                href: Some(paths::condition_link(root, run.condition)),
             },
             kv(t.repetition, run.repetition.to_string()),
             kv(

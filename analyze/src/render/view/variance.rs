@@ -175,13 +175,7 @@ impl<'a> Context<'a> {
             comparisons: (!comparisons.is_empty()).then(|| Table {
                 id: "comparisons".into(),
                 caption: format!("{} ({})", t.comparisons, t.comparisons_caption.replace("{x}", &self.x_label())),
-                headers: vec![
-                    t.comparisons.into(),
-                    "A (ms)".into(),
-                    "B (ms)".into(),
-                    format!("{} (B / A)", t.median_ratio),
-                    t.verdict.into(),
-                ],
+                headers: vec![t.comparisons.into(), "A (ms)".into(), "B (ms)".into(), t.median_ratio.into(), t.verdict.into()],
                 rows: comparisons,
             }),
             flags: (!flags.is_empty()).then(|| Table {
