@@ -1,0 +1,76 @@
+//! Parquet input goes through the same rules as CSV: the same dataset as requests.parquet gives a
+//! byte-identical summary.json, and a bad value is reported by row and column.
+
+use assert_cmd::Command;
+use polars::prelude::*;
+use std::path::Path;
+
+fn fixture() -> std::path::PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/tiny")
+}
+
+/// Copies the fixture into `parent/tiny`, with requests.csv turned into requests.parquet, after
+/// `edit` changes the rows.
+fn parquet_copy(parent: &Path, edit: impl Fn(&mut Vec<Vec<String>>)) -> std::path::PathBuf {
+    let dir = parent.join("tiny");
+    std::fs::create_dir_all(&dir).unwrap();
+    for entry in std::fs::read_dir(fixture()).unwrap() {
+        let entry = entry.unwrap();
+        if entry.file_name() != "requests.csv" {
+            std::fs::copy(entry.path(), dir.join(entry.file_name())).unwrap();
+        }
+    }
+    let text = std::fs::read_to_string(fixture().join("requests.csv")).unwrap();
+    // The fixture's requests.csv has no quoted fields, so a plain split reads it.
+    let mut rows: Vec<Vec<String>> = text.lines().skip(1).map(|l| l.split(',').map(String::from).collect()).collect();
+    edit(&mut rows);
+    let text_column = |i: usize| rows.iter().map(|r| r[i].clone()).collect::<Vec<_>>();
+    let int = |i: usize| rows.iter().map(|r| r[i].parse::<i64>().ok()).collect::<Vec<_>>();
+    let float = |i: usize| rows.iter().map(|r| r[i].parse::<f64>().ok()).collect::<Vec<_>>();
+    let columns = vec![
+        Column::new("run_id".into(), text_column(0)),
+        Column::new("seq".into(), int(1)),
+        Column::new("scheduled_ms".into(), float(2)),
+        Column::new("sent_ms".into(), float(3)),
+        Column::new("latency_ms".into(), float(4)),
+        Column::new("status".into(), int(5)),
+        Column::new("body_bytes".into(), int(6)),
+    ];
+    let mut frame = DataFrame::new(rows.len(), columns).unwrap();
+    let file = std::fs::File::create(dir.join("requests.parquet")).unwrap();
+    ParquetWriter::new(file).finish(&mut frame).unwrap();
+    dir
+}
+
+fn summary(dataset: &Path, out: &Path) -> String {
+    Command::cargo_bin("analyze").unwrap().args(["report", dataset.to_str().unwrap(), "--out", out.to_str().unwrap()]).assert().success();
+    std::fs::read_to_string(out.join("summary.json")).unwrap()
+}
+
+#[test]
+fn parquet_requests_give_the_same_summary_as_csv() {
+    let root = tempfile::tempdir().unwrap();
+    let csv_summary = summary(&fixture(), &root.path().join("from-csv"));
+    let dataset = parquet_copy(&root.path().join("pq"), |_| {});
+    let parquet_summary = summary(&dataset, &root.path().join("from-parquet"));
+    assert_eq!(parquet_summary, csv_summary);
+    assert!(csv_summary.contains("\"p95_ms\": 1901.0"), "the hand-worked median of direct/2 is in the summary");
+}
+
+#[test]
+fn a_negative_latency_in_parquet_names_its_row_and_column() {
+    let root = tempfile::tempdir().unwrap();
+    let dataset = parquet_copy(root.path(), |rows| rows[4][4] = "-2.5".into());
+    let output = Command::cargo_bin("analyze").unwrap().args(["check", dataset.to_str().unwrap()]).assert().code(2).get_output().clone();
+    let stderr = String::from_utf8(output.stderr).unwrap();
+    assert!(stderr.contains("  requests.parquet: row 5: latency_ms: -2.5 is negative: a latency cannot be\n"), "{stderr}");
+}
+
+#[test]
+fn an_unknown_run_in_parquet_names_its_row() {
+    let root = tempfile::tempdir().unwrap();
+    let dataset = parquet_copy(root.path(), |rows| rows[0][0] = "nope".into());
+    let output = Command::cargo_bin("analyze").unwrap().args(["check", dataset.to_str().unwrap()]).assert().code(2).get_output().clone();
+    let stderr = String::from_utf8(output.stderr).unwrap();
+    assert!(stderr.contains("  requests.parquet: row 1: run_id: run_id \"nope\" is not in runs.csv\n"), "{stderr}");
+}
