@@ -23,10 +23,10 @@ check dataset="datasets/gunicorn-slow-client": build
 # Unit, snapshot and end-to-end tests, then the built site in headless Chromium.
 test: build
     cargo test --release --workspace
+    just bench-test
     just report
     just browser-test
     just browser-checker-test
-    just bench-test
 
 # The browser checker's own tests: fixture sites it must pass and fail.
 browser-checker-test: python-tools
