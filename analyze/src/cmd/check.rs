@@ -10,7 +10,7 @@ use std::path::Path;
 
 pub fn run(dir: &Path, strict: bool) -> Result<i32> {
     let mut loaded = dataset::load(dir)?;
-    let report = stats::build(&mut loaded, Detail::Statistics);
+    let report = stats::build(&mut loaded, Detail::Statistics)?;
     let context = Context::new(&report, dataset::Lang::En, false);
     let i = &report.integrity;
     println!("{}: {}", report.dataset.name, report.dataset.title.get(dataset::Lang::En));

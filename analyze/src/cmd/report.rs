@@ -9,7 +9,7 @@ use std::path::Path;
 
 pub fn run(dir: &Path, out: &Path, lang: Option<Lang>) -> Result<i32> {
     let mut loaded = dataset::load(dir)?;
-    let report = stats::build(&mut loaded, Detail::WithFigures);
+    let report = stats::build(&mut loaded, Detail::WithFigures)?;
     let lang = lang.unwrap_or(report.dataset.default_lang);
     let files = render::report_files(&report, lang, &loaded.articles, false)?;
     output::write_folder(out, &files)?;

@@ -31,7 +31,7 @@ pub fn run(root: &Path, out: &Path, only: Option<&str>) -> Result<i32> {
         let rendered = only.is_none_or(|name| folder.file_name().is_some_and(|n| n == name));
         // The index needs every dataset's statistics; only rendered datasets need chart points.
         let detail = if rendered { Detail::WithFigures } else { Detail::Statistics };
-        let report = stats::build(&mut dataset, detail);
+        let report = stats::build(&mut dataset, detail)?;
         loaded.push((report, dataset.articles, rendered));
     }
     let published: Vec<Published> =

@@ -58,6 +58,8 @@ impl fmt::Display for DataError {
     }
 }
 
+impl std::error::Error for DataError {}
+
 /// A bounded collection of problems: keeps the first [`MAX_REPORTED`] and counts the rest.
 #[derive(Debug, Default, Clone)]
 pub struct Problems {

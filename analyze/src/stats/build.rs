@@ -3,7 +3,7 @@
 use super::percentile::{Percentile, Sample};
 use super::summary::{median, representative, Spread};
 use super::variance::{self, Comparison, ConditionVariance, Flag, FlagKind, RunValue, VarianceReview};
-use crate::dataset::{Dataset, Lang, RunStatus, Text};
+use crate::dataset::{DataError, Dataset, Lang, RunStatus, Text};
 use crate::report::*;
 use std::collections::BTreeMap;
 
@@ -16,8 +16,9 @@ pub enum Detail {
     WithFigures,
 }
 
-/// Computes the report. Latency vectors are reordered in place (selection), not copied.
-pub fn build(dataset: &mut Dataset, detail: Detail) -> Report {
+/// Computes the report. Latency vectors are reordered in place (selection), not copied. Only the
+/// second pass over requests (`Detail::WithFigures`) can fail: the file changed since it was read.
+pub fn build(dataset: &mut Dataset, detail: Detail) -> Result<Report, DataError> {
     let percentile = dataset.manifest.percentile.and_then(Percentile::new).unwrap_or(Percentile::P95);
     let mut wanted: Vec<Percentile> = Percentile::STANDARD.to_vec();
     if !wanted.contains(&percentile) {
@@ -120,14 +121,14 @@ pub fn build(dataset: &mut Dataset, detail: Detail) -> Report {
     let variance = review(dataset, &runs, &conditions, &layout);
     let figures = match detail {
         Detail::Statistics => Figures::default(),
-        Detail::WithFigures => super::figures::compute(dataset, &runs),
+        Detail::WithFigures => super::figures::compute(dataset, &runs)?,
     };
     let measured = dataset
         .manifest
         .measured
         .clone()
         .or_else(|| dataset.runs.iter().map(|r| r.started_at_utc.get(..10).unwrap_or("").to_string()).min());
-    Report {
+    Ok(Report {
         schema_version: SCHEMA_VERSION,
         dataset: DatasetInfo {
             name: dataset.name.clone(),
@@ -146,7 +147,7 @@ pub fn build(dataset: &mut Dataset, detail: Detail) -> Report {
         integrity,
         variance,
         figures,
-    }
+    })
 }
 
 fn condition_keys(dataset: &Dataset) -> Vec<Vec<usize>> {

@@ -6,7 +6,7 @@
 use super::percentile::{Percentile, Sample};
 use crate::dataset::requests::{RequestRow, RequestSink, RowPlace, RunIndex};
 use crate::dataset::table::TableSource;
-use crate::dataset::Dataset;
+use crate::dataset::{DataError, Dataset};
 use crate::report::{Figures, PointSeries, RunResult};
 
 /// Runs with at most this many points are drawn whole.
@@ -66,7 +66,7 @@ impl RequestSink for SeriesSink {
 }
 
 /// Computes every chart input. Sorts each run's latencies in place.
-pub fn compute(dataset: &mut Dataset, runs: &[RunResult]) -> Figures {
+pub fn compute(dataset: &mut Dataset, runs: &[RunResult]) -> Result<Figures, DataError> {
     let plans: Vec<(bool, f64, f64)> = dataset
         .requests
         .iter_mut()
@@ -98,9 +98,14 @@ pub fn compute(dataset: &mut Dataset, runs: &[RunResult]) -> Figures {
         TableSource::Csv(path) => crate::dataset::requests::scan_csv(path, &index, make),
         TableSource::Parquet(path) => crate::dataset::parquet::scan_requests(path, &index, make),
     };
-    // The file was validated moments ago; a failure now (it changed underneath) leaves the
-    // charts empty rather than wrong.
-    let sinks = scan.map(|s| s.sinks).unwrap_or_default();
+    // The file was validated moments ago: a failure or a bad row now means it changed underneath,
+    // and charts drawn from it could disagree with the tables.
+    let scan = scan?;
+    if !scan.problems.is_empty() {
+        let file = dataset.requests_source.file_name();
+        return Err(DataError::file(&file, "changed while it was being read: run the report again"));
+    }
+    let sinks = scan.sinks;
     let mut merged: Vec<Vec<Point>> = vec![Vec::new(); dataset.runs.len()];
     for sink in sinks {
         for (out, part) in merged.iter_mut().zip(sink.runs) {
@@ -155,7 +160,7 @@ pub fn compute(dataset: &mut Dataset, runs: &[RunResult]) -> Figures {
         })
         .collect();
     let resources = (0..dataset.runs.len()).map(|run| super::resources::series(dataset, run)).collect();
-    Figures { time_series, ecdf, large_responses, tempfiles, resources }
+    Ok(Figures { time_series, ecdf, large_responses, tempfiles, resources })
 }
 
 /// Sorted latencies as (value, rank / n), reduced past [`KEEP_ALL`] to evenly spaced ranks plus
