@@ -215,10 +215,15 @@ fn layout(dataset: &Dataset, conditions: &[ConditionResult]) -> Layout {
         };
         pick(true).or_else(|| pick(false))
     });
-    let series_factors: Vec<usize> = match &dataset.manifest.series {
-        Some(names) => names.iter().filter_map(|n| by_name(n)).filter(|&i| Some(i) != x_factor).collect(),
-        None => (0..factors.len()).filter(|&i| Some(i) != x_factor).collect(),
-    };
+    // dataset.toml's `series` orders the series factors; a factor it leaves out still follows,
+    // so every condition keeps a cell of its own.
+    let listed = dataset.manifest.series.iter().flatten().filter_map(|n| by_name(n));
+    let mut series_factors: Vec<usize> = Vec::new();
+    for i in listed.chain(0..factors.len()).filter(|&i| Some(i) != x_factor) {
+        if !series_factors.contains(&i) {
+            series_factors.push(i);
+        }
+    }
     let mut rows: Vec<LayoutRow> = Vec::new();
     for (c, condition) in conditions.iter().enumerate() {
         let key: Vec<usize> = series_factors.iter().map(|&f| condition.levels[f]).collect();
@@ -231,9 +236,7 @@ fn layout(dataset: &Dataset, conditions: &[ConditionResult]) -> Layout {
                 rows.len() - 1
             }
         };
-        // Factors in neither x nor series (when dataset.toml leaves some out) share a cell: the
-        // first condition keeps it, so no value is silently averaged.
-        rows[row].cells[column].get_or_insert(c);
+        rows[row].cells[column] = Some(c);
     }
     rows.sort_by(|a, b| a.levels.cmp(&b.levels));
     Layout { x_factor, series_factors, rows }
