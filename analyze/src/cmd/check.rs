@@ -6,6 +6,8 @@ use crate::render::format;
 use crate::render::view::Context;
 use crate::stats::{self, Detail};
 use anyhow::Result;
+use std::fmt::Write as _;
+use std::io::Write as _;
 use std::path::Path;
 
 pub fn run(dir: &Path, strict: bool) -> Result<i32> {
@@ -13,8 +15,11 @@ pub fn run(dir: &Path, strict: bool) -> Result<i32> {
     let report = stats::build(&mut loaded, Detail::Statistics)?;
     let context = Context::new(&report, dataset::Lang::En, false);
     let i = &report.integrity;
-    println!("{}: {}", report.dataset.name, report.dataset.title.get(dataset::Lang::En));
-    println!(
+    // Built whole, then written once: a closed pipe (`| head`) ends the output, not the program.
+    let mut out = String::new();
+    writeln!(out, "{}: {}", report.dataset.name, report.dataset.title.get(dataset::Lang::En))?;
+    writeln!(
+        out,
         "  runs: {} ({} ok), conditions: {}, requests: {}, errors: {}, largest schedule lag: {} ms",
         format::count(i.runs),
         format::count(i.runs_by_status.get("ok").copied().unwrap_or(0)),
@@ -22,10 +27,11 @@ pub fn run(dir: &Path, strict: bool) -> Result<i32> {
         format::count(i.requests),
         format::count(i.errors),
         i.max_lag_ms.map(format::ms).unwrap_or_else(|| "-".into()),
-    );
+    )?;
     for condition in &report.conditions {
         if let Some(s) = condition.headline_ms {
-            println!(
+            writeln!(
+                out,
                 "  {}: {} median {} ms ({}–{}, {} runs)",
                 context.condition_label(condition),
                 context.p_label,
@@ -33,21 +39,25 @@ pub fn run(dir: &Path, strict: bool) -> Result<i32> {
                 format::ms(s.min),
                 format::ms(s.max),
                 s.n
-            );
+            )?;
         }
     }
     let warnings: Vec<_> = report.variance.flags.iter().filter(|f| f.is_warning()).collect();
     for flag in &report.variance.flags {
         let level = if flag.is_warning() { "warning" } else { "note" };
-        println!("{level}: run {}: {}", flag.run_id, context.flag_text(&flag.kind));
+        writeln!(out, "{level}: run {}: {}", flag.run_id, context.flag_text(&flag.kind))?;
     }
-    if warnings.is_empty() {
-        println!("clean: no run is flagged");
-        Ok(0)
+    let code = if warnings.is_empty() {
+        writeln!(out, "clean: no run is flagged")?;
+        0
     } else if strict {
-        println!("{} warning(s); failing because of --strict", warnings.len());
-        Ok(super::EXIT_WARNINGS)
+        writeln!(out, "{} warning(s); failing because of --strict", warnings.len())?;
+        super::EXIT_WARNINGS
     } else {
-        Ok(0)
+        0
+    };
+    match std::io::stdout().lock().write_all(out.as_bytes()) {
+        Err(error) if error.kind() != std::io::ErrorKind::BrokenPipe => Err(error.into()),
+        _ => Ok(code),
     }
 }
