@@ -3,9 +3,14 @@
 //! requests.parquet is read in slices of [`SLICE_ROWS`] rows and only the columns a statistic
 //! needs, so memory follows the slice, not the file. Places are rows (1-based), not lines.
 
+mod direct;
+mod meta;
+mod thrift;
+
 use super::error::{DataError, Place, Problems};
 use super::requests::{check_row_values, RequestRow, RequestSink, RowPlace, RunIndex, Scan};
 use super::table::{TextRow, TextTable};
+use direct::DirectError;
 use polars::prelude::*;
 use std::path::Path;
 
@@ -56,9 +61,113 @@ pub fn read_text_table(path: &Path, file: &str, problems: &mut Problems) -> Opti
     Some(TextTable { file: file.to_string(), is_csv: false, columns, rows })
 }
 
-/// Reads requests.parquet in slices, spread over worker threads, each with its own sink.
+/// Which Parquet decoder reads requests.parquet.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Decoder {
+    /// The direct reader, or polars when the file uses something the direct reader does not
+    /// decode (or it finds the file damaged: polars then gives its own verdict).
+    Auto,
+    Polars,
+    /// Only the direct reader; an error when it cannot read the file.
+    Direct,
+}
+
+/// Reads requests.parquet, spread over worker threads, each with its own sink.
 pub fn scan_requests<S: RequestSink>(path: &Path, runs: &RunIndex, make_sink: impl Fn() -> S + Sync) -> Result<Scan<S>, DataError> {
+    scan_requests_with(path, runs, make_sink, Decoder::Auto)
+}
+
+pub fn scan_requests_with<S: RequestSink>(
+    path: &Path,
+    runs: &RunIndex,
+    make_sink: impl Fn() -> S + Sync,
+    decoder: Decoder,
+) -> Result<Scan<S>, DataError> {
     let file = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    match decoder {
+        Decoder::Polars => scan_with_polars(path, &file, runs, make_sink),
+        Decoder::Direct => scan_direct(path, &file, runs, &make_sink).map_err(|e| file_error(&file, e)),
+        Decoder::Auto => match scan_direct(path, &file, runs, &make_sink) {
+            Ok(scan) => Ok(scan),
+            Err(_) => scan_with_polars(path, &file, runs, make_sink),
+        },
+    }
+}
+
+/// Reads row groups round-robin over the workers, decoding pages straight into the row checks.
+fn scan_direct<S: RequestSink>(
+    path: &Path,
+    file: &str,
+    runs: &RunIndex,
+    make_sink: &(impl Fn() -> S + Sync),
+) -> Result<Scan<S>, DirectError> {
+    let handle = std::fs::File::open(path)?;
+    let plan = direct::plan(&handle)?;
+    let mut block_starts = Vec::with_capacity(plan.group_rows.len());
+    let mut next = 1u64;
+    for &rows in &plan.group_rows {
+        block_starts.push(next);
+        next += rows;
+    }
+    if next == 1 {
+        // polars says so in the words the CSV path uses.
+        return Err(DirectError::Corrupt("has no rows".to_string()));
+    }
+    let groups = plan.group_rows.len();
+    let workers = std::thread::available_parallelism().map_or(2, |n| n.get()).clamp(1, groups);
+    let results: Vec<Result<(S, Problems), DirectError>> = std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..workers)
+            .map(|worker| {
+                let (plan, handle, block_starts) = (&plan, &handle, &block_starts);
+                scope.spawn(move || {
+                    let mut sink = make_sink();
+                    let mut problems = Problems::default();
+                    let mut columns = direct::Columns::new();
+                    let mut scratch = direct::Scratch::new();
+                    let mut coder = direct::RunCoder::new(runs);
+                    for group in (worker..groups).step_by(workers) {
+                        let block_start = block_starts[group];
+                        columns.read_group(handle, plan, group, &mut scratch, &mut coder, |raw, place, coder| {
+                            let run = match raw.run {
+                                Some(code) if code >= direct::UNKNOWN => Err(coder.unknown_text(code)),
+                                Some(run) => Ok(run),
+                                None => Err(""),
+                            };
+                            let values = RowValues {
+                                run,
+                                seq: raw.seq,
+                                scheduled_ms: raw.scheduled_ms,
+                                sent_ms: raw.sent_ms,
+                                latency_ms: raw.latency_ms,
+                                status: raw.status,
+                            };
+                            accept_row(values, block_start + place.within - 1, place, file, &mut sink, &mut problems);
+                        })?;
+                    }
+                    Ok((sink, problems))
+                })
+            })
+            .collect();
+        handles.into_iter().map(|h| h.join().expect("a parquet worker panicked")).collect()
+    });
+    let mut sinks = Vec::with_capacity(workers);
+    let mut problems = Problems::default();
+    for result in results {
+        let (sink, found) = result?;
+        sinks.push(sink);
+        problems.extend(found);
+    }
+    Ok(Scan { sinks, problems, block_starts })
+}
+
+/// Reads requests.parquet through polars in slices of [`SLICE_ROWS`] rows.
+fn scan_with_polars<S: RequestSink>(
+    path: &Path,
+    file: &str,
+    runs: &RunIndex,
+    make_sink: impl Fn() -> S + Sync,
+) -> Result<Scan<S>, DataError> {
+    let file = file.to_string();
     let open = || std::fs::File::open(path).map_err(|e| DataError::file(&file, format!("cannot be read: {e}")));
     let mut first = ParquetReader::new(open()?);
     let schema = first.schema().map_err(|e| file_error(&file, e))?;
@@ -113,6 +222,52 @@ pub fn scan_requests<S: RequestSink>(path: &Path, runs: &RunIndex, make_sink: im
 /// it is a number).
 const COLUMNS: [&str; 6] = ["run_id", "seq", "scheduled_ms", "sent_ms", "latency_ms", "status"];
 
+/// One row's values as either decoder read them; `run` is the run index, or the unknown id.
+struct RowValues<'a> {
+    run: Result<u32, &'a str>,
+    seq: Option<i64>,
+    scheduled_ms: Option<f64>,
+    sent_ms: Option<f64>,
+    latency_ms: Option<f64>,
+    status: Option<i64>,
+}
+
+/// The row checks both decoders share: a problem is kept with its row, a good row goes to the sink.
+#[inline]
+fn accept_row<S: RequestSink>(values: RowValues, row_number: u64, place: RowPlace, file: &str, sink: &mut S, problems: &mut Problems) {
+    let error = |column: &str, message: String| DataError {
+        file: file.to_string(),
+        place: Place::Row { row: row_number, column: Some(column.to_string()) },
+        message,
+    };
+    let run = match values.run {
+        Ok(run) => run,
+        Err(id) => {
+            problems.push(error("run_id", format!("run_id {id:?} is not in runs.csv")));
+            return;
+        }
+    };
+    let (Some(seq), Some(scheduled_ms), Some(sent_ms), Some(status)) = (values.seq, values.scheduled_ms, values.sent_ms, values.status)
+    else {
+        problems.push(DataError {
+            file: file.to_string(),
+            place: Place::Row { row: row_number, column: None },
+            message: "seq, scheduled_ms, sent_ms and status must not be null".to_string(),
+        });
+        return;
+    };
+    let latency_ms = values.latency_ms;
+    if let Err((column, message)) = check_row_values(latency_ms, status, scheduled_ms, sent_ms) {
+        problems.push(error(column, message));
+        return;
+    }
+    if run == RunIndex::IGNORED {
+        return;
+    }
+    let row = RequestRow { run, seq, scheduled_ms, sent_ms, latency_ms, status: status as u16 };
+    sink.row(&row, place);
+}
+
 fn feed<S: RequestSink>(
     frame: &DataFrame,
     block: u32,
@@ -139,12 +294,6 @@ fn feed<S: RequestSink>(
     // Rows come grouped by run: compare with the last id rather than hash every row's.
     let mut last: Option<(&str, Option<u32>)> = None;
     for (index, (((((run_id, seq), scheduled_ms), sent_ms), latency_ms), status)) in rows.enumerate() {
-        let row_number = (offset + index) as u64 + 1;
-        let error = |column: &str, message: String| DataError {
-            file: file.to_string(),
-            place: Place::Row { row: row_number, column: Some(column.to_string()) },
-            message,
-        };
         let run = match (run_id, last) {
             (Some(id), Some((last_id, run))) if id == last_id => run,
             (Some(id), _) => {
@@ -154,27 +303,9 @@ fn feed<S: RequestSink>(
             }
             (None, _) => None,
         };
-        let Some(run) = run else {
-            problems.push(error("run_id", format!("run_id {:?} is not in runs.csv", run_id.unwrap_or(""))));
-            continue;
-        };
-        let (Some(seq), Some(scheduled_ms), Some(sent_ms), Some(status)) = (seq, scheduled_ms, sent_ms, status) else {
-            problems.push(DataError {
-                file: file.to_string(),
-                place: Place::Row { row: row_number, column: None },
-                message: "seq, scheduled_ms, sent_ms and status must not be null".to_string(),
-            });
-            continue;
-        };
-        if let Err((column, message)) = check_row_values(latency_ms, status, scheduled_ms, sent_ms) {
-            problems.push(error(column, message));
-            continue;
-        }
-        if run == RunIndex::IGNORED {
-            continue;
-        }
-        let row = RequestRow { run, seq, scheduled_ms, sent_ms, latency_ms, status: status as u16 };
-        sink.row(&row, RowPlace { block, within: index as u64 + 1 });
+        let values = RowValues { run: run.ok_or(run_id.unwrap_or("")), seq, scheduled_ms, sent_ms, latency_ms, status };
+        let within = index as u64 + 1;
+        accept_row(values, offset as u64 + within, RowPlace { block, within }, file, sink, problems);
     }
     Ok(())
 }
