@@ -87,6 +87,11 @@ pub struct Plan {
 
 /// Reads and checks the footer. `Err(Unsupported)` means: read this file with polars.
 pub fn plan(file: &File) -> Result<Plan> {
+    let meta = footer(file)?;
+    plan_from(&meta, file.metadata()?.len())
+}
+
+fn footer(file: &File) -> Result<FileMeta> {
     let length = file.metadata()?.len();
     if length < 12 {
         return Err(corrupt("is too short to be a Parquet file"));
@@ -105,8 +110,7 @@ pub fn plan(file: &File) -> Result<Plan> {
     }
     let mut footer = vec![0u8; footer_length as usize];
     file.read_exact_at(&mut footer, length - 8 - footer_length)?;
-    let meta = FileMeta::parse(&footer).map_err(|e| corrupt(format!("footer: {e}")))?;
-    plan_from(&meta, length)
+    FileMeta::parse(&footer).map_err(|e| corrupt(format!("footer: {e}")))
 }
 
 fn plan_from(meta: &FileMeta, file_length: u64) -> Result<Plan> {
@@ -144,6 +148,17 @@ fn plan_from(meta: &FileMeta, file_length: u64) -> Result<Plan> {
         return Err(corrupt(format!("row groups hold {total} rows but the footer says {}", meta.num_rows)));
     }
     Ok(Plan { group_rows, chunks })
+}
+
+/// The first requests column stored as a DECIMAL, which the polars build cannot read.
+pub fn decimal_column(file: &File) -> Option<String> {
+    let meta = footer(file).ok()?;
+    let leaves = top_level_leaves(&meta.schema).ok()?;
+    COLUMNS.iter().find_map(|&(name, _)| {
+        let (_, element) = leaves.iter().find(|(_, e)| e.name == name)?;
+        let decimal = element.logical == Some(Logical::Decimal) || element.converted == Some(super::meta::converted::DECIMAL);
+        decimal.then(|| name.to_string())
+    })
 }
 
 /// Each top-level leaf column with its index among all leaf columns (the order of column chunks).
@@ -234,9 +249,15 @@ pub struct RunCoder<'a> {
     unknown: Vec<String>,
 }
 
-/// Codes at and above this are unknown run ids (an index into the coder's texts).
-pub const UNKNOWN: u32 = 0x8000_0000;
+/// Codes from this on are unknown run ids (an index into the coder's texts).
+const UNKNOWN: u32 = 0x8000_0000;
 const KEPT_UNKNOWN: usize = 256;
+
+/// Whether a run code stands for an id that runs.csv does not have ([`RunIndex::IGNORED`] is
+/// known: its rows are checked, then skipped).
+pub fn is_unknown(code: u32) -> bool {
+    (UNKNOWN..UNKNOWN + KEPT_UNKNOWN as u32).contains(&code)
+}
 
 impl<'a> RunCoder<'a> {
     pub fn new(index: &'a RunIndex) -> Self {
@@ -359,20 +380,46 @@ fn decode_hybrid(bytes: &[u8], bit_width: u32, count: usize, out: &mut Vec<u32>)
             position += packed.len();
             let available = packed.len() * 8 / bit_width.max(1) as usize;
             let take = (groups * 8).min(wanted).min(if bit_width == 0 { usize::MAX } else { available });
-            for i in 0..take {
+            out.extend((0..take).map(|i| {
                 let bit = i * bit_width as usize;
                 let byte = bit / 8;
-                let mut word = [0u8; 8];
-                let end = (byte + 8).min(packed.len());
-                word[..end - byte].copy_from_slice(&packed[byte..end]);
-                out.push((u64::from_le_bytes(word) >> (bit % 8)) as u32 & mask);
-            }
+                let word = match packed.get(byte..byte + 8) {
+                    Some(eight) => u64::from_le_bytes(eight.try_into().expect("8 bytes")),
+                    None => {
+                        // The last few values of the data: pad with zeros.
+                        let tail = &packed[byte..];
+                        let mut word = [0u8; 8];
+                        word[..tail.len()].copy_from_slice(tail);
+                        u64::from_le_bytes(word)
+                    }
+                };
+                (word >> (bit % 8)) as u32 & mask
+            }));
             if take < (groups * 8).min(wanted) {
                 return Err(short());
             }
         }
     }
     Ok(())
+}
+
+/// Reads a page's definition levels (bit width 1) into `levels`, leaving it empty when one run
+/// of ones says every row has a value, which is how writers store a column without nulls.
+fn read_levels(bytes: &[u8], rows: usize, levels: &mut Vec<u32>) -> Result<()> {
+    levels.clear();
+    let mut header = 0u64;
+    let mut length = 0;
+    for (i, &byte) in bytes.iter().enumerate().take(10) {
+        header |= u64::from(byte & 0x7f) << (7 * i);
+        if byte & 0x80 == 0 {
+            length = i + 1;
+            break;
+        }
+    }
+    if length > 0 && header & 1 == 0 && header >> 1 >= rows as u64 && bytes.get(length) == Some(&1) {
+        return Ok(());
+    }
+    decode_hybrid(bytes, 1, rows, levels)
 }
 
 /// Per-worker decompression state, reused across pages.
@@ -545,6 +592,7 @@ impl<T: Decode> Cursor<T> {
             }
             page_type::DATA_PAGE => {
                 let header = header.data.as_ref().ok_or_else(|| corrupt("a data page has no data header"))?;
+                scratch.levels.clear();
                 scratch.decompressors.decompress(self.chunk.codec, compressed, uncompressed, page)?;
                 let rows = self.page_rows(header.num_values)?;
                 let mut body: &[u8] = page;
@@ -555,8 +603,7 @@ impl<T: Decode> Cursor<T> {
                     let length = body.get(..4).map(|b| u32::from_le_bytes(b.try_into().expect("4 bytes")) as usize);
                     let levels =
                         length.and_then(|length| body.get(4..4 + length)).ok_or_else(|| corrupt("definition levels run past the page"))?;
-                    scratch.levels.clear();
-                    decode_hybrid(levels, 1, rows, &mut scratch.levels)?;
+                    read_levels(levels, rows, &mut scratch.levels)?;
                     body = &body[4 + levels.len()..];
                 }
                 self.decode_values(header.encoding, body, rows, scratch, runs)?;
@@ -570,8 +617,8 @@ impl<T: Decode> Cursor<T> {
                 let levels_length = usize::try_from(header.definition_levels_length).map_err(|_| corrupt("negative level length"))?;
                 let levels = compressed.get(..levels_length).ok_or_else(|| corrupt("definition levels run past the page"))?;
                 scratch.levels.clear();
-                if self.chunk.optional {
-                    decode_hybrid(levels, 1, rows, &mut scratch.levels)?;
+                if self.chunk.optional && header.num_nulls != 0 {
+                    read_levels(levels, rows, &mut scratch.levels)?;
                 }
                 let size = uncompressed.checked_sub(levels_length).ok_or_else(|| corrupt("levels are longer than the page"))?;
                 let codec = if header.is_compressed { self.chunk.codec } else { codec::UNCOMPRESSED };
@@ -593,9 +640,9 @@ impl<T: Decode> Cursor<T> {
     }
 
     /// Decodes a page's values; `scratch.levels` holds its definition levels when the column is
-    /// optional.
+    /// optional and some rows may be null, and is empty when every row has a value.
     fn decode_values(&mut self, value_encoding: i32, body: &[u8], rows: usize, scratch: &mut Scratch, runs: &mut RunCoder) -> Result<()> {
-        let present = if self.chunk.optional { scratch.levels.iter().filter(|&&level| level == 1).count() } else { rows };
+        let present = if scratch.levels.is_empty() { rows } else { scratch.levels.iter().filter(|&&level| level == 1).count() };
         let all_present = present == rows;
         // Values are decoded densely, then spread over the rows when some are null.
         let mut dense = std::mem::take(&mut self.dense);
@@ -611,21 +658,24 @@ impl<T: Decode> Cursor<T> {
                 if present > 0 {
                     decode_hybrid(indices, u32::from(bit_width), present, &mut scratch.indices)?;
                 }
-                out.reserve(present);
-                for &index in &scratch.indices {
-                    out.push(*dictionary.get(index as usize).ok_or_else(|| corrupt("a dictionary index is out of range"))?);
+                if scratch.indices.iter().any(|&index| index as usize >= dictionary.len()) {
+                    return Err(corrupt("a dictionary index is out of range"));
                 }
+                out.extend(scratch.indices.iter().map(|&index| dictionary[index as usize]));
             }
             other => return Err(unsupported(format!("encoding {other}"))),
         }
         if all_present {
             self.valid.resize(self.values.len(), true);
         } else {
+            let start = self.values.len();
+            self.values.resize(start + rows, T::default());
+            self.valid.extend(scratch.levels.iter().map(|&level| level == 1));
             let mut dense_values = dense.iter();
-            for &level in &scratch.levels {
-                let valid = level == 1;
-                self.valid.push(valid);
-                self.values.push(if valid { *dense_values.next().expect("counted above") } else { T::default() });
+            for (slot, &level) in self.values[start..].iter_mut().zip(&scratch.levels) {
+                if level == 1 {
+                    *slot = *dense_values.next().expect("counted above");
+                }
             }
         }
         self.dense = dense;
@@ -633,11 +683,24 @@ impl<T: Decode> Cursor<T> {
         Ok(())
     }
 
-    #[inline]
+    /// The next `length` buffered rows.
+    fn window(&self, length: usize) -> Window<'_, T> {
+        let range = self.next..self.next + length;
+        Window { values: &self.values[range.clone()], valid: &self.valid[range] }
+    }
+}
+
+/// Equal-length slices of values and validity, so the row loop indexes without surprises.
+struct Window<'a, T> {
+    values: &'a [T],
+    valid: &'a [bool],
+}
+
+impl<T: Copy> Window<'_, T> {
+    #[inline(always)]
     fn get(&self, i: usize) -> Option<T> {
-        let at = self.next + i;
-        if self.valid[at] {
-            Some(self.values[at])
+        if self.valid[i] {
+            Some(self.values[i])
         } else {
             None
         }
@@ -730,14 +793,16 @@ impl Columns {
             if window == 0 {
                 return Err(corrupt("a column has fewer rows than its row group"));
             }
+            let (run_id, seq, scheduled_ms) = (self.run_id.window(window), self.seq.window(window), self.scheduled_ms.window(window));
+            let (sent_ms, latency_ms, status) = (self.sent_ms.window(window), self.latency_ms.window(window), self.status.window(window));
             for i in 0..window {
                 let row = RawRow {
-                    run: self.run_id.get(i),
-                    seq: self.seq.get(i),
-                    scheduled_ms: self.scheduled_ms.get(i),
-                    sent_ms: self.sent_ms.get(i),
-                    latency_ms: self.latency_ms.get(i),
-                    status: self.status.get(i),
+                    run: run_id.get(i),
+                    seq: seq.get(i),
+                    scheduled_ms: scheduled_ms.get(i),
+                    sent_ms: sent_ms.get(i),
+                    latency_ms: latency_ms.get(i),
+                    status: status.get(i),
                 };
                 each(&row, RowPlace { block: group as u32, within: done + i as u64 + 1 }, runs);
             }
@@ -787,6 +852,17 @@ mod tests {
     }
 
     #[test]
+    fn levels_of_one_run_of_ones_mean_no_nulls() {
+        let mut levels = vec![7];
+        // 300 rows of 1: header 600 = 0xd8 0x04.
+        read_levels(&[0xd8, 0x04, 0x01], 300, &mut levels).unwrap();
+        assert!(levels.is_empty());
+        // Two rows of 1, then two of 0: decoded.
+        read_levels(&[0x04, 0x01, 0x04, 0x00], 4, &mut levels).unwrap();
+        assert_eq!(levels, vec![1, 1, 0, 0]);
+    }
+
+    #[test]
     fn run_coder_keeps_unknown_ids_for_messages() {
         let index = RunIndex::new(["a", "b"]);
         let mut coder = RunCoder::new(&index);
@@ -794,7 +870,8 @@ mod tests {
         let bytes = [&1u32.to_le_bytes()[..], b"b", &1u32.to_le_bytes(), b"b", &1u32.to_le_bytes(), b"x"].concat();
         u32::plain(physical::BYTE_ARRAY, &bytes, 3, &mut out, &mut coder).unwrap();
         assert_eq!(&out[..2], &[1, 1]);
-        assert!(out[2] >= UNKNOWN);
+        assert!(is_unknown(out[2]));
+        assert!(!is_unknown(RunIndex::IGNORED) && !is_unknown(1));
         assert_eq!(coder.unknown_text(out[2]), "x");
         assert!(u32::plain(physical::BYTE_ARRAY, &bytes[..6], 2, &mut Vec::new(), &mut coder).is_err(), "a truncated string");
     }

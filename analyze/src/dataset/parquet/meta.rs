@@ -41,6 +41,7 @@ pub mod page_type {
 
 pub mod converted {
     pub const UTF8: i32 = 0;
+    pub const DECIMAL: i32 = 5;
     pub const INT_8: i32 = 15;
     pub const INT_16: i32 = 16;
     pub const INT_32: i32 = 17;
@@ -52,6 +53,7 @@ pub mod converted {
 pub enum Logical {
     String,
     Integer { signed: bool },
+    Decimal,
     Other,
 }
 

@@ -129,7 +129,7 @@ fn scan_direct<S: RequestSink>(
                         let block_start = block_starts[group];
                         columns.read_group(handle, plan, group, &mut scratch, &mut coder, |raw, place, coder| {
                             let run = match raw.run {
-                                Some(code) if code >= direct::UNKNOWN => Err(coder.unknown_text(code)),
+                                Some(code) if direct::is_unknown(code) => Err(coder.unknown_text(code)),
                                 Some(run) => Ok(run),
                                 None => Err(""),
                             };
@@ -169,6 +169,13 @@ fn scan_with_polars<S: RequestSink>(
 ) -> Result<Scan<S>, DataError> {
     let file = file.to_string();
     let open = || std::fs::File::open(path).map_err(|e| DataError::file(&file, format!("cannot be read: {e}")));
+    // This build of polars panics on a DECIMAL column; say what is wrong instead.
+    if let Some(column) = open().ok().and_then(|handle| direct::decimal_column(&handle)) {
+        return Err(DataError::file(
+            &file,
+            format!("column `{column}` is a DECIMAL; analyze reads numbers stored as INT32, INT64, FLOAT or DOUBLE"),
+        ));
+    }
     let mut first = ParquetReader::new(open()?);
     let schema = first.schema().map_err(|e| file_error(&file, e))?;
     let missing: Vec<&str> = COLUMNS.into_iter().filter(|name| schema.get(name).is_none()).collect();
@@ -194,12 +201,24 @@ fn scan_with_polars<S: RequestSink>(
                     let mut sink = make_sink();
                     let mut problems = Problems::default();
                     for (block, &(offset, length)) in slices.iter().enumerate().skip(worker).step_by(workers) {
-                        let mut reader = ParquetReader::new(open()?)
-                            .with_columns(Some(COLUMNS.map(String::from).to_vec()))
-                            .with_slice(Some((offset, length)))
-                            .read_parallel(ParallelStrategy::None);
-                        reader.set_metadata(metadata.clone());
-                        let frame = reader.finish().map_err(|e| file_error(file, e))?;
+                        let handle = open()?;
+                        // polars panics on some column types this build lacks; that is a bad file, not a crash.
+                        let read = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                            let mut reader = ParquetReader::new(handle)
+                                .with_columns(Some(COLUMNS.map(String::from).to_vec()))
+                                .with_slice(Some((offset, length)))
+                                .read_parallel(ParallelStrategy::None);
+                            reader.set_metadata(metadata.clone());
+                            reader.finish()
+                        }));
+                        let frame = match read {
+                            Ok(frame) => frame.map_err(|e| file_error(file, e))?,
+                            Err(panic) => {
+                                let message =
+                                    panic.downcast_ref::<String>().cloned().or_else(|| panic.downcast_ref::<&str>().map(|s| s.to_string()));
+                                return Err(file_error(file, message.unwrap_or_else(|| "polars failed".to_string())));
+                            }
+                        };
                         feed(&frame, block as u32, offset, runs, file, &mut sink, &mut problems).map_err(|e| file_error(file, e))?;
                     }
                     Ok((sink, problems))
