@@ -415,18 +415,29 @@ fn split_point(buffer: &[u8]) -> usize {
 }
 
 fn progress_bar(total_bytes: u64) -> indicatif::ProgressBar {
-    if total_bytes < (256 << 20) || !std::io::stderr().is_terminal() {
+    progress(total_bytes, total_bytes >= 256 << 20, "{bytes}/{total_bytes}")
+}
+
+/// A progress bar on stderr for `total` units of reading (rows of Parquet), shown only for a
+/// large input on a terminal.
+pub(crate) fn progress_bar_rows(total_rows: u64) -> indicatif::ProgressBar {
+    progress(total_rows, total_rows >= 10_000_000, "{human_pos}/{human_len} rows")
+}
+
+fn progress(total: u64, large: bool, counts: &str) -> indicatif::ProgressBar {
+    if !large || !std::io::stderr().is_terminal() {
         return indicatif::ProgressBar::hidden();
     }
-    let bar = indicatif::ProgressBar::new(total_bytes);
+    let bar = indicatif::ProgressBar::new(total);
     bar.set_style(
-        indicatif::ProgressStyle::with_template("reading requests {bar:30} {bytes}/{total_bytes} ({eta} left)")
+        indicatif::ProgressStyle::with_template(&format!("reading requests {{bar:30}} {counts} ({{eta}} left)"))
             .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
     );
     bar
 }
 
 /// Feeds rows that came from another format (Parquet) through the same validation rules.
+#[inline]
 pub fn check_row_values(latency_ms: Option<f64>, status: i64, scheduled_ms: f64, sent_ms: f64) -> Result<(), (&'static str, String)> {
     if !(0..=999).contains(&status) {
         return Err(("status", format!("{status} is not an HTTP status (0 for no response, else 100-999)")));

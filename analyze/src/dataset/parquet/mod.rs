@@ -114,11 +114,12 @@ fn scan_direct<S: RequestSink>(
         return Err(DirectError::Corrupt("has no rows".to_string()));
     }
     let groups = plan.group_rows.len();
+    let progress = super::requests::progress_bar_rows(next - 1);
     let workers = std::thread::available_parallelism().map_or(2, |n| n.get()).clamp(1, groups);
     let results: Vec<Result<(S, Problems), DirectError>> = std::thread::scope(|scope| {
         let handles: Vec<_> = (0..workers)
             .map(|worker| {
-                let (plan, handle, block_starts) = (&plan, &handle, &block_starts);
+                let (plan, handle, block_starts, progress) = (&plan, &handle, &block_starts, &progress);
                 scope.spawn(move || {
                     let mut sink = make_sink();
                     let mut problems = Problems::default();
@@ -143,6 +144,7 @@ fn scan_direct<S: RequestSink>(
                             };
                             accept_row(values, block_start + place.within - 1, place, file, &mut sink, &mut problems);
                         })?;
+                        progress.inc(plan.group_rows[group]);
                     }
                     Ok((sink, problems))
                 })
@@ -150,6 +152,7 @@ fn scan_direct<S: RequestSink>(
             .collect();
         handles.into_iter().map(|h| h.join().expect("a parquet worker panicked")).collect()
     });
+    progress.finish_and_clear();
     let mut sinks = Vec::with_capacity(workers);
     let mut problems = Problems::default();
     for result in results {
