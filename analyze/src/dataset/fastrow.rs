@@ -147,8 +147,15 @@ fn skip_field(rest: &[u8], mut i: usize) -> Option<usize> {
 }
 
 /// Digits only, at most 18.
-#[inline]
+#[inline(always)]
 fn integer(rest: &[u8], i: &mut usize) -> Option<u64> {
+    if let Some((value, count)) = word(rest, *i).and_then(leading_digits) {
+        if count > 0 {
+            *i += count;
+            return Some(value);
+        }
+        return None;
+    }
     let start = *i;
     let value = digits(rest, i, 0);
     let count = *i - start;
@@ -170,8 +177,32 @@ fn digits(rest: &[u8], i: &mut usize, mut value: u64) -> u64 {
 }
 
 /// `digits[.digits]` with at most 15 digits in all: exact as mantissa / 10^k.
-#[inline]
+#[inline(always)]
 fn decimal(rest: &[u8], i: &mut usize) -> Option<f64> {
+    if let Some((whole_value, whole)) = word(rest, *i).and_then(leading_digits) {
+        let after = *i + whole;
+        let (mantissa, fraction, end) = if rest.get(after) == Some(&b'.') {
+            match word(rest, after + 1).and_then(leading_digits) {
+                Some((fraction_value, fraction)) => {
+                    (whole_value * POWERS_OF_TEN_U64[fraction] + fraction_value, fraction, after + 1 + fraction)
+                }
+                None => return decimal_bytewise(rest, i),
+            }
+        } else {
+            (whole_value, 0, after)
+        };
+        if whole + fraction == 0 || whole + fraction > 15 {
+            return None;
+        }
+        *i = end;
+        return Some(mantissa as i64 as f64 / POWERS_OF_TEN[fraction]);
+    }
+    decimal_bytewise(rest, i)
+}
+
+/// [`decimal`] a byte at a time, for the last bytes of a block and for long numbers.
+#[inline(never)]
+fn decimal_bytewise(rest: &[u8], i: &mut usize) -> Option<f64> {
     let start = *i;
     let mut mantissa = digits(rest, i, 0);
     let whole = *i - start;
@@ -187,6 +218,39 @@ fn decimal(rest: &[u8], i: &mut usize) -> Option<f64> {
     }
     // Below 10^15 the mantissa fits an i64, whose conversion is one instruction.
     Some(mantissa as i64 as f64 / POWERS_OF_TEN[fraction])
+}
+
+const POWERS_OF_TEN_U64: [u64; 8] = [1, 10, 100, 1_000, 10_000, 100_000, 1_000_000, 10_000_000];
+
+/// The eight bytes at `at` as a little-endian word (first byte lowest), when there are eight.
+#[inline(always)]
+fn word(rest: &[u8], at: usize) -> Option<u64> {
+    rest.get(at..at + 8).map(|bytes| u64::from_le_bytes(bytes.try_into().expect("8 bytes")))
+}
+
+/// The value and count of the digits a word starts with, when a non-digit follows within it
+/// (`None` for eight digits or more: the bytewise path takes those). The digits are converted
+/// together, without the digit-after-digit dependency of `value * 10 + digit`.
+#[inline(always)]
+fn leading_digits(word: u64) -> Option<(u64, usize)> {
+    const LOW7: u64 = 0x7f7f_7f7f_7f7f_7f7f;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    let offsets = word ^ 0x3030_3030_3030_3030; // a digit byte becomes 0..=9
+                                                // High bit set in every byte that is not 0..=9 (no carries between bytes: 0x7f + 0x76 < 0x100).
+    let not_digit = (((offsets & LOW7) + 0x7676_7676_7676_7676) | offsets) & HIGH;
+    if not_digit == 0 {
+        return None;
+    }
+    let count = (not_digit.trailing_zeros() / 8) as usize;
+    if count == 0 {
+        return Some((0, 0));
+    }
+    // Keep the `count` digit bytes, moved to the top: the bytes below become leading zeros.
+    let mut value = offsets << (8 * (8 - count));
+    value = value.wrapping_mul(10).wrapping_add(value >> 8) & 0x00ff_00ff_00ff_00ff;
+    value = value.wrapping_mul(100).wrapping_add(value >> 16) & 0x0000_ffff_0000_ffff;
+    value = value.wrapping_mul(10_000).wrapping_add(value >> 32) & 0x0000_0000_ffff_ffff;
+    Some((value, count))
 }
 
 #[cfg(test)]
@@ -235,7 +299,46 @@ mod tests {
         }
     }
 
+    #[test]
+    fn leading_digits_of_a_word() {
+        let of = |text: &[u8; 8]| leading_digits(u64::from_le_bytes(*text));
+        assert_eq!(of(b"227.354,"), Some((227, 3)));
+        assert_eq!(of(b"1234567,"), Some((1_234_567, 7)));
+        assert_eq!(of(b"0000009\n"), Some((9, 7)));
+        assert_eq!(of(b",1234567"), Some((0, 0)));
+        assert_eq!(of(b"12345678"), None, "eight digits: the bytewise path");
+        assert_eq!(of(b"9\xff999999"), Some((9, 1)), "a non-ASCII byte ends the digits");
+        assert_eq!(of(b"9/:99999"), Some((9, 1)), "the bytes either side of the digits are not digits");
+    }
+
     proptest! {
+        #[test]
+        fn leading_digits_equal_a_plain_loop(bytes in proptest::array::uniform8(proptest::sample::select(b"0123456789.,/:\n\x80\xb0a".to_vec()))) {
+            let count = bytes.iter().take_while(|b| b.is_ascii_digit()).count();
+            let expected = (count < 8).then(|| (bytes[..count].iter().fold(0u64, |v, b| v * 10 + u64::from(b - b'0')), count));
+            prop_assert_eq!(leading_digits(u64::from_le_bytes(bytes)), expected);
+        }
+
+        #[test]
+        fn decimals_in_a_line_equal_the_general_parser(text in "[0-9]{0,9}(\\.[0-9]{0,9})?", tail in "[,\n]") {
+            let line = format!("{text}{tail}padding");
+            let mut fast_end = 0;
+            let fast = decimal(line.as_bytes(), &mut fast_end);
+            let mut slow_end = 0;
+            let slow = decimal_bytewise(line.as_bytes(), &mut slow_end);
+            prop_assert_eq!(fast, slow);
+            if fast.is_some() {
+                prop_assert_eq!(fast_end, slow_end);
+                prop_assert_eq!(fast, parse_f64(text.as_bytes()));
+            }
+            let mut fast_end = 0;
+            let mut slow_end = 0;
+            let digits_only = format!("{}{tail}padding", text.split('.').next().unwrap_or(""));
+            let fast = integer(digits_only.as_bytes(), &mut fast_end);
+            let slow = { let v = digits(digits_only.as_bytes(), &mut slow_end, 0); (slow_end > 0 && slow_end <= 18).then_some(v) };
+            prop_assert_eq!(fast, slow);
+        }
+
         #[test]
         fn decimals_equal_the_general_parser(whole in 0u64..10_000_000, fraction in 0u64..1000, digits in 0usize..4) {
             let text = if digits == 0 { whole.to_string() } else { format!("{whole}.{:0width$}", fraction % 10u64.pow(digits as u32), width = digits) };
