@@ -364,3 +364,44 @@ fn valid_edge_rows_arrive_as_written() {
         assert_eq!(outcome.rows.len(), expect.good_rows, "{fixture}");
     }
 }
+
+/// A damaged file is an error or a fallback, never a panic: the direct reader parses lengths,
+/// offsets and counts from the file itself. Bytes of real fixtures are overwritten at
+/// pseudo-random places (a fixed seed, so a failure repeats), in the footer, page headers and
+/// page data alike.
+#[test]
+fn damaged_files_never_panic_the_direct_reader() {
+    let expect = expect();
+    let runs = runs(&expect);
+    let dir = tempfile::tempdir().unwrap();
+    let mut state = 0x9e37_79b9_7f4a_7c15u64;
+    let mut next = move || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state
+    };
+    let mut panics = Vec::new();
+    for name in
+        ["duckdb_zstd.parquet", "polars_zstd_stats.parquet", "polars_pages_as_v2_gzip_some_uncompressed.parquet", "duckdb_snappy.parquet"]
+    {
+        let original = std::fs::read(fixtures().join(name)).unwrap();
+        for attempt in 0..150 {
+            let mut bytes = original.clone();
+            // Half the attempts aim at the footer and the page headers near it, where the lengths are.
+            let span = if attempt % 2 == 0 { bytes.len() } else { bytes.len().min(600) };
+            for _ in 0..1 + next() % 4 {
+                let at = bytes.len() - 1 - (next() as usize % span);
+                bytes[at] = next() as u8;
+            }
+            let path = dir.path().join("requests.parquet");
+            std::fs::write(&path, &bytes).unwrap();
+            if let Err(text) = read(&path, &runs, Decoder::Direct) {
+                if text.starts_with("panicked") {
+                    panics.push(format!("{name}, attempt {attempt}: {text}"));
+                }
+            }
+        }
+    }
+    assert!(panics.is_empty(), "{}", panics.join("\n"));
+}

@@ -256,7 +256,7 @@ const KEPT_UNKNOWN: usize = 256;
 /// Whether a run code stands for an id that runs.csv does not have ([`RunIndex::IGNORED`] is
 /// known: its rows are checked, then skipped).
 pub fn is_unknown(code: u32) -> bool {
-    (UNKNOWN..UNKNOWN + KEPT_UNKNOWN as u32).contains(&code)
+    (UNKNOWN..=UNKNOWN + KEPT_UNKNOWN as u32).contains(&code)
 }
 
 impl<'a> RunCoder<'a> {
@@ -268,15 +268,21 @@ impl<'a> RunCoder<'a> {
         if let Some(run) = self.index.get(id) {
             return run;
         }
-        if self.unknown.len() < KEPT_UNKNOWN {
-            self.unknown.push(String::from_utf8_lossy(id).into_owned());
+        if self.unknown.len() == KEPT_UNKNOWN {
+            return UNKNOWN + KEPT_UNKNOWN as u32;
         }
-        UNKNOWN + self.unknown.len().min(KEPT_UNKNOWN) as u32 - 1
+        self.unknown.push(String::from_utf8_lossy(id).into_owned());
+        UNKNOWN + self.unknown.len() as u32 - 1
     }
 
-    /// The id behind an unknown code (the last kept one once more than the kept few were seen).
-    pub fn unknown_text(&self, code: u32) -> &str {
-        self.unknown.get((code - UNKNOWN) as usize).map_or("", String::as_str)
+    /// The id behind an unknown code; `None` past the first [`KEPT_UNKNOWN`] of a row group.
+    pub fn unknown_text(&self, code: u32) -> Option<&str> {
+        self.unknown.get((code - UNKNOWN) as usize).map(String::as_str)
+    }
+
+    /// Forgets the unknown ids of the previous row group: its codes are no longer in use.
+    fn next_group(&mut self) {
+        self.unknown.clear();
     }
 }
 
@@ -765,6 +771,7 @@ impl Columns {
     ) -> Result<()> {
         let rows = plan.group_rows[group];
         let chunks = &plan.chunks[group];
+        runs.next_group();
         self.run_id.start(&chunks[0], rows);
         self.seq.start(&chunks[1], rows);
         self.scheduled_ms.start(&chunks[2], rows);
@@ -852,6 +859,19 @@ mod tests {
     }
 
     #[test]
+    fn unknown_ids_past_the_kept_few_are_unknown_without_a_text() {
+        let index = RunIndex::new(["a"]);
+        let mut coder = RunCoder::new(&index);
+        let codes: Vec<u32> = (0..KEPT_UNKNOWN + 2).map(|i| coder.code(format!("x{i}").as_bytes())).collect();
+        assert!(codes.iter().all(|&code| is_unknown(code)));
+        assert_eq!(coder.unknown_text(codes[KEPT_UNKNOWN - 1]), Some(format!("x{}", KEPT_UNKNOWN - 1).as_str()));
+        assert_eq!(coder.unknown_text(codes[KEPT_UNKNOWN + 1]), None, "never another id's text");
+        coder.next_group();
+        let code = coder.code(b"y");
+        assert_eq!(coder.unknown_text(code), Some("y"));
+    }
+
+    #[test]
     fn levels_of_one_run_of_ones_mean_no_nulls() {
         let mut levels = vec![7];
         // 300 rows of 1: header 600 = 0xd8 0x04.
@@ -872,7 +892,7 @@ mod tests {
         assert_eq!(&out[..2], &[1, 1]);
         assert!(is_unknown(out[2]));
         assert!(!is_unknown(RunIndex::IGNORED) && !is_unknown(1));
-        assert_eq!(coder.unknown_text(out[2]), "x");
+        assert_eq!(coder.unknown_text(out[2]), Some("x"));
         assert!(u32::plain(physical::BYTE_ARRAY, &bytes[..6], 2, &mut Vec::new(), &mut coder).is_err(), "a truncated string");
     }
 }

@@ -132,7 +132,7 @@ fn scan_direct<S: RequestSink>(
                             let run = match raw.run {
                                 Some(code) if direct::is_unknown(code) => Err(coder.unknown_text(code)),
                                 Some(run) => Ok(run),
-                                None => Err(""),
+                                None => Err(Some("")),
                             };
                             let values = RowValues {
                                 run,
@@ -244,9 +244,10 @@ fn scan_with_polars<S: RequestSink>(
 /// it is a number).
 const COLUMNS: [&str; 6] = ["run_id", "seq", "scheduled_ms", "sent_ms", "latency_ms", "status"];
 
-/// One row's values as either decoder read them; `run` is the run index, or the unknown id.
+/// One row's values as either decoder read them; `run` is the run index, or the unknown id (when
+/// it was kept).
 struct RowValues<'a> {
-    run: Result<u32, &'a str>,
+    run: Result<u32, Option<&'a str>>,
     seq: Option<i64>,
     scheduled_ms: Option<f64>,
     sent_ms: Option<f64>,
@@ -264,8 +265,12 @@ fn accept_row<S: RequestSink>(values: RowValues, row_number: u64, place: RowPlac
     };
     let run = match values.run {
         Ok(run) => run,
-        Err(id) => {
+        Err(Some(id)) => {
             problems.push(error("run_id", format!("run_id {id:?} is not in runs.csv")));
+            return;
+        }
+        Err(None) => {
+            problems.push(error("run_id", "is not in runs.csv (one of hundreds of unknown run ids)".to_string()));
             return;
         }
     };
@@ -332,7 +337,7 @@ fn feed<S: RequestSink>(
             }
             (None, _) => None,
         };
-        let values = RowValues { run: run.ok_or(run_id.unwrap_or("")), seq, scheduled_ms, sent_ms, latency_ms, status };
+        let values = RowValues { run: run.ok_or(Some(run_id.unwrap_or(""))), seq, scheduled_ms, sent_ms, latency_ms, status };
         let within = index as u64 + 1;
         accept_row(values, offset as u64 + within, RowPlace { block, within }, file, sink, problems);
     }
