@@ -153,7 +153,12 @@ fn scan_direct<S: RequestSink>(
         handles.into_iter().map(|h| h.join().expect("a parquet worker panicked")).collect()
     });
     progress.finish_and_clear();
-    let mut sinks = Vec::with_capacity(workers);
+    gather(results, block_starts)
+}
+
+/// One scan from the workers' sinks and problems, or the first worker's error.
+fn gather<S, E>(results: Vec<Result<(S, Problems), E>>, block_starts: Vec<u64>) -> Result<Scan<S>, E> {
+    let mut sinks = Vec::with_capacity(results.len());
     let mut problems = Problems::default();
     for result in results {
         let (sink, found) = result?;
@@ -230,14 +235,7 @@ fn scan_with_polars<S: RequestSink>(
             .collect();
         handles.into_iter().map(|h| h.join().expect("a parquet worker panicked")).collect()
     });
-    let mut sinks = Vec::with_capacity(workers);
-    let mut problems = Problems::default();
-    for result in results {
-        let (sink, found) = result?;
-        sinks.push(sink);
-        problems.extend(found);
-    }
-    Ok(Scan { sinks, problems, block_starts: slices.iter().map(|&(offset, _)| offset as u64 + 1).collect() })
+    gather(results, slices.iter().map(|&(offset, _)| offset as u64 + 1).collect())
 }
 
 /// The columns a statistic needs; `body_bytes` is not read from Parquet (its type already says
