@@ -1,10 +1,10 @@
 //! Parquet input: the same tables and rules as CSV, read column by column.
 //!
-//! requests.parquet is read by the direct reader ([`direct`]: row group by row group, a page per
-//! column at a time), or by polars in slices of [`SLICE_ROWS`] rows when the file uses something
+//! requests.parquet is read by the direct reader (`direct`: row group by row group, a page per
+//! column at a time), or by polars in slices of `SLICE_ROWS` rows when the file uses something
 //! the direct reader does not decode. Either way only the columns a statistic needs are read, so
 //! memory follows a page or a slice, not the file, and every row goes through the same checks
-//! ([`accept_row`]). The small tables go through polars. Places are rows (1-based), not lines.
+//! (`accept_row`). The small tables go through polars. Places are rows (1-based), not lines.
 
 mod direct;
 mod meta;
