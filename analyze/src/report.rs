@@ -181,6 +181,31 @@ pub struct Figures {
     pub tempfiles: Vec<Vec<(Seconds, f64)>>,
     /// Per run: per process group, (t_s, cpu % of one core since the previous sample, rss bytes).
     pub resources: Vec<Vec<ProcessSeries>>,
+    /// Per run: the requests without a 2xx response, over time.
+    pub errors_over_time: Vec<ErrorSeries>,
+}
+
+/// A request that got no 2xx response, where the time-series chart marks it.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ErrorPoint {
+    /// Send time, seconds since the run's start.
+    pub t_s: Seconds,
+    /// `None` when no response arrived (status 0).
+    pub latency_ms: Option<Millis>,
+    pub status: u16,
+}
+
+/// Error points to draw, and how many errors the run had.
+#[derive(Debug, Clone, Default)]
+pub struct ErrorSeries {
+    pub points: Vec<ErrorPoint>,
+    pub total: u64,
+}
+
+impl ErrorSeries {
+    pub fn reduced(&self) -> bool {
+        (self.points.len() as u64) < self.total
+    }
 }
 
 /// Points to draw, and how many the full data had.

@@ -311,6 +311,19 @@ fn a_run_page_shows_its_p95_with_its_rank() {
 }
 
 #[test]
+fn errors_are_marked_on_their_runs_time_series_only() {
+    let rendered = Rendered::tiny(None);
+    let r04 = rendered.text("figures/latency-over-time-r04.svg");
+    assert!(
+        r04.contains("1 response with a non-2xx status (crosses, at their latency) and 1 request with no response"),
+        "r04's 503 at 2.75 s and its unanswered request at 2.875 s"
+    );
+    assert!(r04.contains("non-2xx response") && r04.contains("no response (top edge)"), "the legend names both marks");
+    let r01 = rendered.text("figures/latency-over-time-r01.svg");
+    assert!(!r01.contains("non-2xx"), "a run without errors has no error legend");
+}
+
+#[test]
 fn every_link_and_image_in_the_report_resolves() {
     let rendered = Rendered::tiny(None);
     assert_links_resolve(&read_tree(&rendered.out));

@@ -7,7 +7,8 @@ use super::percentile::{Percentile, Sample};
 use crate::dataset::requests::{RequestRow, RequestSink, RowPlace, RunIndex};
 use crate::dataset::table::TableSource;
 use crate::dataset::{DataError, Dataset};
-use crate::report::{Figures, PointSeries, RunResult};
+use crate::report::{ErrorPoint, ErrorSeries, Figures, PointSeries, RunResult};
+use std::cmp::Ordering;
 
 /// Runs with at most this many points are drawn whole.
 pub const KEEP_ALL: u64 = 4000;
@@ -25,17 +26,103 @@ enum RunPoints {
     Reduced { last_sent_s: f64, tail_from_ms: f64, columns: Vec<Option<(Point, Point)>>, tail: Vec<Point> },
 }
 
+/// The requests without a 2xx response of one run: all of them, or per pixel column the slowest
+/// error response and the first request with no response.
+enum RunErrors {
+    All(Vec<ErrorPoint>),
+    Reduced { last_sent_s: f64, columns: Vec<(Option<ErrorPoint>, Option<ErrorPoint>)> },
+}
+
+impl RunErrors {
+    fn new(errors: u64, last_sent_s: f64) -> Self {
+        if errors <= KEEP_ALL {
+            RunErrors::All(Vec::new())
+        } else {
+            RunErrors::Reduced { last_sent_s, columns: vec![(None, None); COLUMNS] }
+        }
+    }
+
+    #[inline]
+    fn push(&mut self, point: ErrorPoint) {
+        match self {
+            RunErrors::All(points) => points.push(point),
+            RunErrors::Reduced { last_sent_s, columns } => keep(&mut columns[column_of(point.t_s, *last_sent_s)], point),
+        }
+    }
+
+    /// Folds another worker's errors of the same run into these.
+    fn merge(&mut self, other: RunErrors) {
+        match (self, other) {
+            (RunErrors::All(points), RunErrors::All(more)) => points.extend(more),
+            (RunErrors::Reduced { columns, .. }, RunErrors::Reduced { columns: more, .. }) => {
+                for (column, (slowest, unanswered)) in columns.iter_mut().zip(more) {
+                    for point in [slowest, unanswered].into_iter().flatten() {
+                        keep(column, point);
+                    }
+                }
+            }
+            _ => unreachable!("every worker plans a run's errors alike"),
+        }
+    }
+
+    fn into_points(self) -> Vec<ErrorPoint> {
+        let mut points = match self {
+            RunErrors::All(points) => points,
+            RunErrors::Reduced { columns, .. } => columns.into_iter().flat_map(|(a, b)| [a, b]).flatten().collect(),
+        };
+        // Workers finish blocks in any order: sorting makes the output deterministic.
+        points.sort_by(error_order);
+        points
+    }
+}
+
+/// Keeps `point` in its pixel column if it is the slowest error response there, or the first
+/// request with no response. Ties go to the earlier send time, then the lower status, so the
+/// kept point does not depend on which worker saw which row first.
+fn keep(column: &mut (Option<ErrorPoint>, Option<ErrorPoint>), point: ErrorPoint) {
+    let earlier = |a: &ErrorPoint, b: &ErrorPoint| a.t_s.total_cmp(&b.t_s).then(a.status.cmp(&b.status)).is_lt();
+    let slot = if point.latency_ms.is_some() { &mut column.0 } else { &mut column.1 };
+    let better = slot.as_ref().is_none_or(|kept| match (point.latency_ms, kept.latency_ms) {
+        (Some(latency), Some(kept_latency)) => {
+            latency.total_cmp(&kept_latency).is_gt() || (latency.total_cmp(&kept_latency).is_eq() && earlier(&point, kept))
+        }
+        _ => earlier(&point, kept),
+    });
+    if better {
+        *slot = Some(point);
+    }
+}
+
+/// Drawing order: send time, then latency (no response last), then status.
+fn error_order(a: &ErrorPoint, b: &ErrorPoint) -> Ordering {
+    let latency = |p: &ErrorPoint| (p.latency_ms.is_none(), p.latency_ms.unwrap_or(0.0));
+    let (a_latency, b_latency) = (latency(a), latency(b));
+    a.t_s.total_cmp(&b.t_s).then(a_latency.0.cmp(&b_latency.0)).then(a_latency.1.total_cmp(&b_latency.1)).then(a.status.cmp(&b.status))
+}
+
+/// The pixel column of a send time in a reduced chart.
+#[inline]
+fn column_of(t_s: f64, last_sent_s: f64) -> usize {
+    if last_sent_s > 0.0 {
+        ((t_s / last_sent_s) * (COLUMNS - 1) as f64).clamp(0.0, (COLUMNS - 1) as f64) as usize
+    } else {
+        0
+    }
+}
+
 struct SeriesSink {
     runs: Vec<RunPoints>,
+    errors: Vec<RunErrors>,
 }
 
 impl RequestSink for SeriesSink {
     #[inline]
     fn row(&mut self, row: &RequestRow, _place: RowPlace) {
-        let Some(latency) = row.latency_ms else { return };
-        if !(200..300).contains(&row.status) {
+        let answered = row.latency_ms.filter(|_| (200..300).contains(&row.status));
+        let Some(latency) = answered else {
+            self.errors[row.run as usize].push(ErrorPoint { t_s: row.sent_ms / 1000.0, latency_ms: row.latency_ms, status: row.status });
             return;
-        }
+        };
         let point = (row.sent_ms / 1000.0, latency);
         match &mut self.runs[row.run as usize] {
             RunPoints::All(points) => points.push(point),
@@ -43,12 +130,7 @@ impl RequestSink for SeriesSink {
                 if latency >= *tail_from_ms {
                     tail.push(point);
                 }
-                let column = if *last_sent_s > 0.0 {
-                    ((point.0 / *last_sent_s) * (COLUMNS - 1) as f64).clamp(0.0, (COLUMNS - 1) as f64) as usize
-                } else {
-                    0
-                };
-                let slot = &mut columns[column];
+                let slot = &mut columns[column_of(point.0, *last_sent_s)];
                 match slot {
                     None => *slot = Some((point, point)),
                     Some((low, high)) => {
@@ -81,7 +163,9 @@ pub fn compute(dataset: &mut Dataset, runs: &[RunResult]) -> Result<Figures, Dat
             (false, counted.last_sent_ms.unwrap_or(0.0) / 1000.0, threshold)
         })
         .collect();
+    let error_plans: Vec<(u64, f64)> = dataset.requests.iter().map(|c| (c.errors(), c.last_sent_ms.unwrap_or(0.0) / 1000.0)).collect();
     let make = || SeriesSink {
+        errors: error_plans.iter().map(|&(errors, last_sent_s)| RunErrors::new(errors, last_sent_s)).collect(),
         runs: plans
             .iter()
             .map(|&(all, last_sent_s, tail_from_ms)| {
@@ -107,7 +191,14 @@ pub fn compute(dataset: &mut Dataset, runs: &[RunResult]) -> Result<Figures, Dat
     }
     let sinks = scan.sinks;
     let mut merged: Vec<Vec<Point>> = vec![Vec::new(); dataset.runs.len()];
+    let mut errors: Vec<Option<RunErrors>> = (0..dataset.runs.len()).map(|_| None).collect();
     for sink in sinks {
+        for (out, part) in errors.iter_mut().zip(sink.errors) {
+            match out {
+                Some(kept) => kept.merge(part),
+                None => *out = Some(part),
+            }
+        }
         for (out, part) in merged.iter_mut().zip(sink.runs) {
             match part {
                 RunPoints::All(points) => out.extend(points),
@@ -160,7 +251,12 @@ pub fn compute(dataset: &mut Dataset, runs: &[RunResult]) -> Result<Figures, Dat
         })
         .collect();
     let resources = (0..dataset.runs.len()).map(|run| super::resources::series(dataset, run)).collect();
-    Ok(Figures { time_series, ecdf, large_responses, tempfiles, resources })
+    let errors_over_time = errors
+        .into_iter()
+        .zip(&error_plans)
+        .map(|(run_errors, &(total, _))| ErrorSeries { points: run_errors.map(RunErrors::into_points).unwrap_or_default(), total })
+        .collect();
+    Ok(Figures { time_series, ecdf, large_responses, tempfiles, resources, errors_over_time })
 }
 
 /// Sorted latencies as (value, rank / n), reduced past [`KEEP_ALL`] to evenly spaced ranks plus
@@ -205,6 +301,58 @@ pub fn ecdf(sorted: &[f64], marked_rank: Option<u64>) -> PointSeries {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn error(t_s: f64, latency_ms: Option<f64>, status: u16) -> ErrorPoint {
+        ErrorPoint { t_s, latency_ms, status }
+    }
+
+    #[test]
+    fn a_few_errors_are_all_kept_in_send_order() {
+        let mut errors = RunErrors::new(3, 10.0);
+        errors.push(error(2.0, None, 0));
+        errors.push(error(1.0, Some(30.0), 503));
+        let mut other = RunErrors::new(3, 10.0);
+        other.push(error(1.0, Some(5.0), 500));
+        errors.merge(other);
+        assert_eq!(errors.into_points(), vec![error(1.0, Some(5.0), 500), error(1.0, Some(30.0), 503), error(2.0, None, 0)]);
+    }
+
+    #[test]
+    fn many_errors_keep_per_column_the_slowest_and_the_first_unanswered_whatever_the_worker_split() {
+        // 10,000 errors over 100 s: columns of 1/6 s; each column gets several of each kind.
+        let all: Vec<ErrorPoint> = (0..10_000u32)
+            .map(|i| {
+                let t = f64::from(i) / 100.0;
+                if i % 5 == 0 {
+                    error(t, None, 0)
+                } else {
+                    error(t, Some(f64::from((i * 7919) % 1000)), 503)
+                }
+            })
+            .collect();
+        let reduce = |split: usize| {
+            let mut parts: Vec<RunErrors> = (0..split).map(|_| RunErrors::new(all.len() as u64, 99.99)).collect();
+            for (i, &point) in all.iter().enumerate() {
+                parts[(i * 31) % split].push(point);
+            }
+            let mut merged = parts.remove(0);
+            for part in parts {
+                merged.merge(part);
+            }
+            merged.into_points()
+        };
+        let points = reduce(1);
+        assert_eq!(points, reduce(3), "the same points whichever worker saw which row");
+        assert!(points.len() <= 2 * COLUMNS, "{}", points.len());
+        // The slowest error response of all is always kept, and so is the first unanswered request.
+        let slowest = all.iter().filter_map(|p| p.latency_ms).fold(0.0, f64::max);
+        assert!(points.iter().any(|p| p.latency_ms == Some(slowest)));
+        assert_eq!(points.iter().find(|p| p.latency_ms.is_none()), Some(&error(0.0, None, 0)));
+        // Every column with an unanswered request keeps one.
+        let columns_with_none: std::collections::BTreeSet<usize> =
+            all.iter().filter(|p| p.latency_ms.is_none()).map(|p| column_of(p.t_s, 99.99)).collect();
+        assert_eq!(points.iter().filter(|p| p.latency_ms.is_none()).count(), columns_with_none.len());
+    }
 
     #[test]
     fn small_ecdf_keeps_every_point() {

@@ -164,6 +164,44 @@ pub fn time_series_desc(lang: Lang, run: &str, reference: Option<&str>) -> Strin
     }
 }
 
+/// The sentence of a time series' description that says how errors are marked, when there are any.
+pub fn time_series_errors(lang: Lang, non_2xx: u64, no_response: u64) -> Option<String> {
+    let (n, m) = (format::count(non_2xx), format::count(no_response));
+    let plural = |k: u64, word: &str| if k == 1 { word.to_string() } else { format!("{word}s") };
+    let (responses, requests) = (plural(non_2xx, "response"), plural(no_response, "request"));
+    let en_errors = format!("{n} {responses} with a non-2xx status (crosses, at their latency)");
+    let en_unanswered = format!("{m} {requests} with no response (triangles along the top edge)");
+    let ja_errors = format!("2xx 以外の応答 {n} 件（×、そのレイテンシの位置）");
+    let ja_unanswered = format!("応答のないリクエスト {m} 件（▲、上端）");
+    match (lang, non_2xx > 0, no_response > 0) {
+        (_, false, false) => None,
+        (Lang::En, true, true) => Some(format!("Marked in vermillion: {en_errors} and {en_unanswered}.")),
+        (Lang::En, true, false) => Some(format!("Marked in vermillion: {en_errors}.")),
+        (Lang::En, false, true) => Some(format!("Marked in vermillion: {en_unanswered}.")),
+        (Lang::Ja, true, true) => Some(format!("朱色の印：{ja_errors}と{ja_unanswered}。")),
+        (Lang::Ja, true, false) => Some(format!("朱色の印：{ja_errors}。")),
+        (Lang::Ja, false, true) => Some(format!("朱色の印：{ja_unanswered}。")),
+    }
+}
+
+/// Legend labels of a time series with errors: 2xx responses, non-2xx responses, no response.
+pub fn time_series_legend(lang: Lang) -> [&'static str; 3] {
+    match lang {
+        Lang::En => ["2xx response", "non-2xx response", "no response (top edge)"],
+        Lang::Ja => ["2xx 応答", "2xx 以外の応答", "応答なし（上端）"],
+    }
+}
+
+/// The caption of a time series whose error marks were reduced.
+pub fn time_series_errors_reduced(lang: Lang, shown: &str, total: &str) -> String {
+    match lang {
+        Lang::En => format!(
+            "{shown} of {total} errors marked (per pixel column the slowest non-2xx response and the first request with no response)"
+        ),
+        Lang::Ja => format!("エラー {total} 件中 {shown} 件を表示（画素列ごとに最も遅い 2xx 以外の応答と、最初の応答なしのリクエスト）"),
+    }
+}
+
 /// The headline reference: "p95 = 5,958.77 ms".
 pub fn reference(p: &str, value_ms: &str) -> String {
     format!("p{p} = {value_ms} ms")

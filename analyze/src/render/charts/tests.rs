@@ -404,6 +404,36 @@ fn latency_over_time_marks_the_headline() {
 }
 
 #[test]
+fn errors_are_marked_over_time_with_a_legend_and_said_in_the_description() {
+    let mut report = fixture();
+    let plain = latency_over_time(&report, 6, Lang::En);
+    assert!(!plain.contains("non-2xx response"), "no errors, no legend");
+    report.figures.errors_over_time = vec![ErrorSeries::default(); report.runs.len()];
+    let errors = vec![
+        ErrorPoint { t_s: 1.5, latency_ms: Some(12.0), status: 503 },
+        ErrorPoint { t_s: 2.0, latency_ms: Some(40_000.0), status: 504 },
+        ErrorPoint { t_s: 3.0, latency_ms: None, status: 0 },
+    ];
+    report.figures.errors_over_time[6] = ErrorSeries { points: errors, total: 3 };
+    (report.runs[6].non_2xx, report.runs[6].no_response) = (2, 1);
+    let svg = latency_over_time(&report, 6, Lang::En);
+    assert_accessible_svg(&svg, "chart-latency-over-time-6-en");
+    for label in ["2xx response", "non-2xx response", "no response (top edge)"] {
+        assert!(svg.contains(label), "legend entry {label:?}");
+    }
+    assert!(
+        svg.contains("Marked in vermillion: 2 responses with a non-2xx status (crosses, at their latency) and 1 request with no response")
+    );
+    assert!(svg.contains("\n100,000\n"), "the axis reaches the 40 s error response");
+    assert!(!svg.contains("errors marked"), "all errors drawn: no reduction caption");
+
+    report.figures.errors_over_time[6].total = 5_000;
+    let ja = latency_over_time(&report, 6, Lang::Ja);
+    assert!(ja.contains("応答なし（上端）"));
+    assert!(ja.contains("エラー 5,000 件中 3 件を表示"));
+}
+
+#[test]
 fn reduced_series_say_how_many_points_they_draw() {
     let report = reduced(fixture(), 7);
     let svg = latency_over_time(&report, 7, Lang::En);

@@ -1,8 +1,9 @@
-//! Latency over time for one run: a point per 2xx response at its send time, and the run's
-//! headline percentile as a dashed reference line.
+//! Latency over time for one run: a point per 2xx response at its send time, the run's
+//! headline percentile as a dashed reference line, and a mark per request without a 2xx response
+//! (a cross at its latency, or a triangle along the top edge when no response came).
 
 use super::axis::{decade_label, LinearAxis, LogAxis, Ticked};
-use super::draw::{floor_markers, frame, markers, message, polyline, text_at, DrawResult};
+use super::draw::{floor_markers, frame, markers, message, polyline, text_at, DrawResult, LegendEntry, Swatch};
 use super::labels::{self, labels};
 use super::style::{
     self, Shape, GRID, GRID_LIGHT, HEIGHT, INK, LABELLED_RIGHT, PALETTE, REFERENCE_DASH, SMALL_POINT, TEXT_PX, WIDTH, X_LABEL_AREA,
@@ -12,7 +13,7 @@ use super::svg::{self, text_style, About};
 use super::{figure_id, percentile, run_name};
 use crate::dataset::Lang;
 use crate::render::format::{count, decimal, ms};
-use crate::report::{PointSeries, Report};
+use crate::report::{ErrorSeries, PointSeries, Report};
 use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
@@ -23,13 +24,20 @@ use plotters::style::text_anchor::{HPos, Pos, VPos};
 pub fn latency_over_time(report: &Report, run: usize, lang: Lang) -> String {
     let name = run_name(report, run, lang);
     let reference = headline(report, run).map(|value| labels::reference(&percentile(report), &ms(value)));
-    let about = About {
-        id: figure_id("latency-over-time", &[run], lang),
-        title: labels::time_series_title(lang, &name),
-        desc: labels::time_series_desc(lang, &name, reference.as_deref()),
-    };
+    let mut desc = labels::time_series_desc(lang, &name, reference.as_deref());
+    if let Some(result) = report.runs.get(run) {
+        if let Some(errors) = labels::time_series_errors(lang, result.non_2xx, result.no_response) {
+            desc.push(' ');
+            desc.push_str(&errors);
+        }
+    }
+    let about = About { id: figure_id("latency-over-time", &[run], lang), title: labels::time_series_title(lang, &name), desc };
     svg::render((WIDTH, HEIGHT), lang, &about, |root| draw(root, report, run, lang))
 }
+
+/// Requests without a 2xx response: vermillion, as the floor marks (shapes tell them apart).
+const ERROR: RGBColor = PALETTE[1];
+const ERROR_MARK: i32 = SMALL_POINT + 2;
 
 fn headline(report: &Report, run: usize) -> Option<f64> {
     report.runs.get(run).and_then(|r| r.headline_ms)
@@ -40,19 +48,39 @@ fn draw<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, report: &Report, run:
     let text = labels(lang);
     let empty = PointSeries::default();
     let series = report.figures.time_series.get(run).unwrap_or(&empty);
+    let no_errors = ErrorSeries::default();
+    let errors = report.figures.errors_over_time.get(run).unwrap_or(&no_errors);
+    let answered: Vec<(f64, f64)> = errors.points.iter().filter_map(|e| e.latency_ms.map(|latency| (e.t_s, latency))).collect();
+    let unanswered: Vec<f64> = errors.points.iter().filter(|e| e.latency_ms.is_none()).map(|e| e.t_s).collect();
     let headline = headline(report, run);
-    let y_axis = LogAxis::covering(series.points.iter().map(|p| p.1).chain(headline));
-    let x_axis = LinearAxis::covering(series.points.iter().map(|p| p.0), true);
+    let y_axis = LogAxis::covering(series.points.iter().chain(&answered).map(|p| p.1).chain(headline));
+    let x_axis = LinearAxis::covering(series.points.iter().chain(&answered).map(|p| p.0).chain(unanswered.iter().copied()), true);
 
     let mut captions = Vec::new();
     if series.reduced() {
         captions.push(labels::time_series_reduced(lang, &count(series.points.len() as u64), &count(series.total)));
     }
+    if errors.reduced() {
+        captions.push(labels::time_series_errors_reduced(lang, &count(errors.points.len() as u64), &count(errors.total)));
+    }
     if y_axis.floor.is_some() {
         captions.push(text.floor_note.to_string());
     }
-    let plot = frame(root, &labels::time_series_title(lang, &run_name(report, run, lang)), &[], &captions)?;
-    if series.points.is_empty() {
+    let mut legend = Vec::new();
+    if !errors.points.is_empty() {
+        let [ok, error, no_response] = labels::time_series_legend(lang);
+        legend.push(LegendEntry { label: ok.to_string(), color: PALETTE[0], swatch: Swatch::Dot { opacity: style::REQUEST_OPACITY } });
+        if !answered.is_empty() {
+            let swatch = Swatch::Marker { shape: Shape::Cross, filled: false, line: None };
+            legend.push(LegendEntry { label: error.to_string(), color: ERROR, swatch });
+        }
+        if !unanswered.is_empty() {
+            let swatch = Swatch::Marker { shape: Shape::Triangle, filled: true, line: None };
+            legend.push(LegendEntry { label: no_response.to_string(), color: ERROR, swatch });
+        }
+    }
+    let plot = frame(root, &labels::time_series_title(lang, &run_name(report, run, lang)), &legend, &captions)?;
+    if series.points.is_empty() && errors.points.is_empty() {
         return message(&plot, text.no_points);
     }
 
@@ -87,6 +115,12 @@ fn draw<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, report: &Report, run:
     }
     markers(&mut chart, Shape::Circle, points, SMALL_POINT, PALETTE[0].mix(style::REQUEST_OPACITY).filled())?;
     floor_markers(&mut chart, at_floor, SMALL_POINT + 1, PALETTE[1])?;
+
+    // Errors over the 2xx points, so a few stay visible among many.
+    let crosses: Vec<(f64, f64)> = answered.iter().map(|&(t, latency)| (t, y_axis.place(latency).0)).collect();
+    markers(&mut chart, Shape::Cross, crosses, ERROR_MARK, ERROR.stroke_width(1))?;
+    let top = y_axis.range().end;
+    markers(&mut chart, Shape::Triangle, unanswered.iter().map(|&t| (t, top)).collect(), ERROR_MARK, ERROR.filled())?;
 
     if let Some(value) = headline {
         let (y, _) = y_axis.place(value);
