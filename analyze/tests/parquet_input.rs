@@ -74,3 +74,16 @@ fn an_unknown_run_in_parquet_names_its_row() {
     let stderr = String::from_utf8(output.stderr).unwrap();
     assert!(stderr.contains("  requests.parquet: row 1: run_id: run_id \"nope\" is not in runs.csv\n"), "{stderr}");
 }
+
+#[test]
+fn a_parquet_timestamp_column_says_what_to_write_instead() {
+    let root = tempfile::tempdir().unwrap();
+    let dataset = parquet_copy(root.path(), |_| {});
+    std::fs::remove_file(dataset.join("runs.csv")).unwrap();
+    let typed = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/parquet-types/runs_timestamp.parquet");
+    std::fs::copy(typed, dataset.join("runs.parquet")).unwrap();
+    let output = Command::cargo_bin("analyze").unwrap().args(["check", dataset.to_str().unwrap()]).assert().code(2).get_output().clone();
+    let stderr = String::from_utf8(output.stderr).unwrap();
+    assert!(stderr.contains("runs.parquet: cannot be read as Parquet: cannot create series from Timestamp"), "{stderr}");
+    assert!(stderr.contains("write times as RFC 3339 strings such as 2025-01-06T09:00:00Z"), "{stderr}");
+}

@@ -20,7 +20,16 @@ use std::path::Path;
 const SLICE_ROWS: usize = 1 << 20;
 
 fn file_error(file: &str, error: impl std::fmt::Display) -> DataError {
-    DataError::file(file, format!("cannot be read as Parquet: {error}"))
+    let error = error.to_string();
+    // polars' words for a column type this build does not read (timestamps, dates, 8/16-bit
+    // integers): say what to write instead.
+    let hint = if error.contains("cannot create series from") {
+        " (analyze reads Parquet columns of strings, 32- and 64-bit integers, floats and doubles; \
+         write times as RFC 3339 strings such as 2025-01-06T09:00:00Z)"
+    } else {
+        ""
+    };
+    DataError::file(file, format!("cannot be read as Parquet: {error}{hint}"))
 }
 
 /// Reads a small Parquet table as text cells (numbers in their shortest exact form).
