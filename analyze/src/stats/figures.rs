@@ -1,7 +1,8 @@
 //! The points the charts draw, reduced so a page stays small at 10^8 requests while keeping the
 //! tail: a run with at most [`KEEP_ALL`] points is drawn whole; a larger one keeps, per pixel
 //! column, the fastest and the slowest request, plus every request above the run's p99 (at most
-//! [`TAIL_CAP`] of them, the slowest). Charts say "N of M points drawn" when they reduce.
+//! [`TAIL_CAP`] of them, the slowest). Charts say "N of M points drawn" when they reduce. Requests
+//! without a 2xx response are kept apart and reduced alike ([`ERRORS_KEEP_ALL`]).
 
 use super::percentile::{Percentile, Sample};
 use crate::dataset::requests::{RequestRow, RequestSink, RowPlace, RunIndex};
@@ -26,19 +27,64 @@ enum RunPoints {
     Reduced { last_sent_s: f64, tail_from_ms: f64, columns: Vec<Option<(Point, Point)>>, tail: Vec<Point> },
 }
 
-/// The requests without a 2xx response of one run: all of them, or per pixel column the slowest
-/// error response and the first request with no response.
+/// Runs with at most this many errors have every one marked. Error marks are larger than the
+/// points of 2xx responses, so fewer are drawn whole.
+pub const ERRORS_KEEP_ALL: u64 = 1000;
+/// Columns of a reduced run's error marks (two pixels each).
+pub const ERROR_COLUMNS: usize = COLUMNS / 2;
+
+/// What one column of a reduced run keeps of its errors.
+#[derive(Debug, Clone, Copy, Default)]
+struct ErrorColumn {
+    fastest: Option<ErrorPoint>,
+    slowest: Option<ErrorPoint>,
+    first_unanswered: Option<ErrorPoint>,
+}
+
+impl ErrorColumn {
+    /// Keeps `point` if it is the fastest or slowest error response of the column, or its first
+    /// request with no response. Ties go to the earlier send time, then the lower status, so what
+    /// is kept does not depend on which worker saw which row first.
+    fn keep(&mut self, point: ErrorPoint) {
+        let earlier = |a: &ErrorPoint, b: &ErrorPoint| a.t_s.total_cmp(&b.t_s).then(a.status.cmp(&b.status)).is_lt();
+        let Some(latency) = point.latency_ms else {
+            if self.first_unanswered.as_ref().is_none_or(|kept| earlier(&point, kept)) {
+                self.first_unanswered = Some(point);
+            }
+            return;
+        };
+        let beats = |kept: &ErrorPoint, wanted: Ordering| {
+            let order = latency.total_cmp(&kept.latency_ms.unwrap_or(latency));
+            order == wanted || (order.is_eq() && earlier(&point, kept))
+        };
+        if self.fastest.as_ref().is_none_or(|kept| beats(kept, Ordering::Less)) {
+            self.fastest = Some(point);
+        }
+        if self.slowest.as_ref().is_none_or(|kept| beats(kept, Ordering::Greater)) {
+            self.slowest = Some(point);
+        }
+    }
+
+    fn points(self) -> impl Iterator<Item = ErrorPoint> {
+        // The fastest and the slowest are one point when the column has one error response.
+        let slowest = self.slowest.filter(|s| Some(*s) != self.fastest);
+        [self.fastest, slowest, self.first_unanswered].into_iter().flatten()
+    }
+}
+
+/// The requests without a 2xx response of one run: all of them, or per error column the fastest
+/// and slowest error response and the first request with no response.
 enum RunErrors {
     All(Vec<ErrorPoint>),
-    Reduced { last_sent_s: f64, columns: Vec<(Option<ErrorPoint>, Option<ErrorPoint>)> },
+    Reduced { last_sent_s: f64, columns: Vec<ErrorColumn> },
 }
 
 impl RunErrors {
     fn new(errors: u64, last_sent_s: f64) -> Self {
-        if errors <= KEEP_ALL {
+        if errors <= ERRORS_KEEP_ALL {
             RunErrors::All(Vec::new())
         } else {
-            RunErrors::Reduced { last_sent_s, columns: vec![(None, None); COLUMNS] }
+            RunErrors::Reduced { last_sent_s, columns: vec![ErrorColumn::default(); ERROR_COLUMNS] }
         }
     }
 
@@ -46,7 +92,7 @@ impl RunErrors {
     fn push(&mut self, point: ErrorPoint) {
         match self {
             RunErrors::All(points) => points.push(point),
-            RunErrors::Reduced { last_sent_s, columns } => keep(&mut columns[column_of(point.t_s, *last_sent_s)], point),
+            RunErrors::Reduced { last_sent_s, columns } => columns[column_of(point.t_s, *last_sent_s, ERROR_COLUMNS)].keep(point),
         }
     }
 
@@ -55,10 +101,8 @@ impl RunErrors {
         match (self, other) {
             (RunErrors::All(points), RunErrors::All(more)) => points.extend(more),
             (RunErrors::Reduced { columns, .. }, RunErrors::Reduced { columns: more, .. }) => {
-                for (column, (slowest, unanswered)) in columns.iter_mut().zip(more) {
-                    for point in [slowest, unanswered].into_iter().flatten() {
-                        keep(column, point);
-                    }
+                for (column, other) in columns.iter_mut().zip(more) {
+                    other.points().for_each(|point| column.keep(point));
                 }
             }
             _ => unreachable!("every worker plans a run's errors alike"),
@@ -68,28 +112,11 @@ impl RunErrors {
     fn into_points(self) -> Vec<ErrorPoint> {
         let mut points = match self {
             RunErrors::All(points) => points,
-            RunErrors::Reduced { columns, .. } => columns.into_iter().flat_map(|(a, b)| [a, b]).flatten().collect(),
+            RunErrors::Reduced { columns, .. } => columns.into_iter().flat_map(ErrorColumn::points).collect(),
         };
         // Workers finish blocks in any order: sorting makes the output deterministic.
         points.sort_by(error_order);
         points
-    }
-}
-
-/// Keeps `point` in its pixel column if it is the slowest error response there, or the first
-/// request with no response. Ties go to the earlier send time, then the lower status, so the
-/// kept point does not depend on which worker saw which row first.
-fn keep(column: &mut (Option<ErrorPoint>, Option<ErrorPoint>), point: ErrorPoint) {
-    let earlier = |a: &ErrorPoint, b: &ErrorPoint| a.t_s.total_cmp(&b.t_s).then(a.status.cmp(&b.status)).is_lt();
-    let slot = if point.latency_ms.is_some() { &mut column.0 } else { &mut column.1 };
-    let better = slot.as_ref().is_none_or(|kept| match (point.latency_ms, kept.latency_ms) {
-        (Some(latency), Some(kept_latency)) => {
-            latency.total_cmp(&kept_latency).is_gt() || (latency.total_cmp(&kept_latency).is_eq() && earlier(&point, kept))
-        }
-        _ => earlier(&point, kept),
-    });
-    if better {
-        *slot = Some(point);
     }
 }
 
@@ -100,11 +127,11 @@ fn error_order(a: &ErrorPoint, b: &ErrorPoint) -> Ordering {
     a.t_s.total_cmp(&b.t_s).then(a_latency.0.cmp(&b_latency.0)).then(a_latency.1.total_cmp(&b_latency.1)).then(a.status.cmp(&b.status))
 }
 
-/// The pixel column of a send time in a reduced chart.
+/// The column, of `columns`, of a send time in a reduced chart.
 #[inline]
-fn column_of(t_s: f64, last_sent_s: f64) -> usize {
+fn column_of(t_s: f64, last_sent_s: f64, columns: usize) -> usize {
     if last_sent_s > 0.0 {
-        ((t_s / last_sent_s) * (COLUMNS - 1) as f64).clamp(0.0, (COLUMNS - 1) as f64) as usize
+        ((t_s / last_sent_s) * (columns - 1) as f64).clamp(0.0, (columns - 1) as f64) as usize
     } else {
         0
     }
@@ -130,7 +157,7 @@ impl RequestSink for SeriesSink {
                 if latency >= *tail_from_ms {
                     tail.push(point);
                 }
-                let slot = &mut columns[column_of(point.0, *last_sent_s)];
+                let slot = &mut columns[column_of(point.0, *last_sent_s, COLUMNS)];
                 match slot {
                     None => *slot = Some((point, point)),
                     Some((low, high)) => {
@@ -318,8 +345,8 @@ mod tests {
     }
 
     #[test]
-    fn many_errors_keep_per_column_the_slowest_and_the_first_unanswered_whatever_the_worker_split() {
-        // 10,000 errors over 100 s: columns of 1/6 s; each column gets several of each kind.
+    fn many_errors_keep_per_column_the_extremes_and_the_first_unanswered_whatever_the_worker_split() {
+        // 10,000 errors over 100 s: several of each kind in every error column.
         let all: Vec<ErrorPoint> = (0..10_000u32)
             .map(|i| {
                 let t = f64::from(i) / 100.0;
@@ -343,15 +370,25 @@ mod tests {
         };
         let points = reduce(1);
         assert_eq!(points, reduce(3), "the same points whichever worker saw which row");
-        assert!(points.len() <= 2 * COLUMNS, "{}", points.len());
-        // The slowest error response of all is always kept, and so is the first unanswered request.
-        let slowest = all.iter().filter_map(|p| p.latency_ms).fold(0.0, f64::max);
-        assert!(points.iter().any(|p| p.latency_ms == Some(slowest)));
+        assert!(points.len() <= 3 * ERROR_COLUMNS, "{}", points.len());
+        // The fastest and slowest error responses of all are kept, and so is the first unanswered request.
+        let latencies = || all.iter().filter_map(|p| p.latency_ms);
+        let (fastest, slowest) = (latencies().fold(f64::INFINITY, f64::min), latencies().fold(0.0, f64::max));
+        assert!(points.iter().any(|p| p.latency_ms == Some(fastest)) && points.iter().any(|p| p.latency_ms == Some(slowest)));
         assert_eq!(points.iter().find(|p| p.latency_ms.is_none()), Some(&error(0.0, None, 0)));
-        // Every column with an unanswered request keeps one.
+        // Every column keeps exactly one unanswered request, the column's first.
         let columns_with_none: std::collections::BTreeSet<usize> =
-            all.iter().filter(|p| p.latency_ms.is_none()).map(|p| column_of(p.t_s, 99.99)).collect();
+            all.iter().filter(|p| p.latency_ms.is_none()).map(|p| column_of(p.t_s, 99.99, ERROR_COLUMNS)).collect();
         assert_eq!(points.iter().filter(|p| p.latency_ms.is_none()).count(), columns_with_none.len());
+    }
+
+    #[test]
+    fn a_column_with_one_error_response_marks_it_once() {
+        let mut column = ErrorColumn::default();
+        column.keep(error(1.0, Some(5.0), 503));
+        assert_eq!(column.points().count(), 1);
+        column.keep(error(1.1, Some(5.0), 503));
+        assert_eq!(column.points().collect::<Vec<_>>(), vec![error(1.0, Some(5.0), 503)], "a tie goes to the earlier");
     }
 
     #[test]

@@ -196,9 +196,9 @@ pub fn time_series_legend(lang: Lang) -> [&'static str; 3] {
 pub fn time_series_errors_reduced(lang: Lang, shown: &str, total: &str) -> String {
     match lang {
         Lang::En => format!(
-            "{shown} of {total} errors marked (per pixel column the slowest non-2xx response and the first request with no response)"
+            "{shown} of {total} errors marked (per two pixel columns the fastest and slowest non-2xx response and the first request with no response)"
         ),
-        Lang::Ja => format!("エラー {total} 件中 {shown} 件を表示（画素列ごとに最も遅い 2xx 以外の応答と、最初の応答なしのリクエスト）"),
+        Lang::Ja => format!("エラー {total} 件中 {shown} 件を表示（2 画素列ごとに最速と最遅の 2xx 以外の応答、および最初の応答なしのリクエスト）"),
     }
 }
 
