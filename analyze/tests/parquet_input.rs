@@ -87,3 +87,12 @@ fn a_parquet_timestamp_column_says_what_to_write_instead() {
     assert!(stderr.contains("runs.parquet: cannot be read as Parquet: cannot create series from Timestamp"), "{stderr}");
     assert!(stderr.contains("write times as RFC 3339 strings such as 2025-01-06T09:00:00Z"), "{stderr}");
 }
+
+#[test]
+fn a_repeated_seq_in_parquet_names_rows_not_lines() {
+    let root = tempfile::tempdir().unwrap();
+    let dataset = parquet_copy(root.path(), |rows| rows[1][1] = rows[0][1].clone());
+    let output = Command::cargo_bin("analyze").unwrap().args(["check", dataset.to_str().unwrap()]).assert().code(2).get_output().clone();
+    let stderr = String::from_utf8(output.stderr).unwrap();
+    assert!(stderr.contains("  requests.parquet: row 2: seq: seq 0 of this run appears again (first on row 1)\n"), "{stderr}");
+}

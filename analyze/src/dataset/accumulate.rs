@@ -1,7 +1,7 @@
 //! The first pass over requests: per run, the 2xx latencies and the counters; and the check that
 //! no (run_id, seq) appears twice, done without keeping every seq.
 
-use super::error::{DataError, Problems};
+use super::error::{DataError, Place, Problems};
 use super::requests::{RequestRow, RequestSink, RowPlace, RunIndex, Scan};
 use super::table::TableSource;
 use std::collections::BTreeMap;
@@ -140,15 +140,21 @@ pub fn read_requests(source: &TableSource, index: &RunIndex, runs: usize, proble
                     seen.push((run, seq, rescan.absolute(place)));
                 }
                 seen.sort_unstable();
+                // CSV places are lines, Parquet places rows: the message says which.
+                let parquet = matches!(source, TableSource::Parquet(_));
                 let mut first_of_group: Option<(u32, i64, u64)> = None;
-                for (run, seq, line) in seen {
+                for (run, seq, at) in seen {
                     match first_of_group {
-                        Some((r, s, first_line)) if r == run && s == seq => problems.push(DataError::line(
-                            &file,
-                            line,
-                            format!("seq {seq} of this run appears again (first on line {first_line})"),
-                        )),
-                        _ => first_of_group = Some((run, seq, line)),
+                        Some((r, s, first)) if r == run && s == seq => problems.push(if parquet {
+                            DataError {
+                                file: file.clone(),
+                                place: Place::Row { row: at, column: Some("seq".to_string()) },
+                                message: format!("seq {seq} of this run appears again (first on row {first})"),
+                            }
+                        } else {
+                            DataError::line(&file, at, format!("seq {seq} of this run appears again (first on line {first})"))
+                        }),
+                        _ => first_of_group = Some((run, seq, at)),
                     }
                 }
             }
