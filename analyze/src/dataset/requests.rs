@@ -49,6 +49,47 @@ pub struct RowPlace {
 /// Receives every good row of one worker.
 pub trait RequestSink: Send {
     fn row(&mut self, row: &RequestRow, place: RowPlace);
+
+    /// Consecutive rows of one block and one run, every value present (a response with a
+    /// latency) and past the row checks; the first is at `first`. A sink may take them column by
+    /// column; by default each is a [`RequestSink::row`].
+    fn rows(&mut self, batch: &RowBatch, first: RowPlace) {
+        for i in 0..batch.len() {
+            self.row(&batch.row(i), RowPlace { block: first.block, within: first.within + i as u64 });
+        }
+    }
+}
+
+/// Rows as columns of equal length, for [`RequestSink::rows`].
+pub struct RowBatch<'a> {
+    pub run: u32,
+    pub seq: &'a [i64],
+    pub scheduled_ms: &'a [f64],
+    pub sent_ms: &'a [f64],
+    pub latency_ms: &'a [f64],
+    /// HTTP statuses, already checked to be 0..=999.
+    pub status: &'a [i64],
+}
+
+impl RowBatch<'_> {
+    pub fn len(&self) -> usize {
+        self.seq.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.seq.is_empty()
+    }
+
+    pub fn row(&self, i: usize) -> RequestRow {
+        RequestRow {
+            run: self.run,
+            seq: self.seq[i],
+            scheduled_ms: self.scheduled_ms[i],
+            sent_ms: self.sent_ms[i],
+            latency_ms: Some(self.latency_ms[i]),
+            status: self.status[i] as u16,
+        }
+    }
 }
 
 /// Maps run_id bytes to run indexes.
@@ -434,6 +475,15 @@ fn progress(total: u64, large: bool, counts: &str) -> indicatif::ProgressBar {
             .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
     );
     bar
+}
+
+/// Whether a row's values pass [`check_row_values`], in a few comparisons: the common case.
+#[inline(always)]
+pub fn plausible_row_values(latency_ms: Option<f64>, status: i64, scheduled_ms: f64, sent_ms: f64) -> bool {
+    (0..=999).contains(&status)
+        && scheduled_ms.is_finite()
+        && sent_ms.is_finite()
+        && latency_ms.map_or(status == 0, |latency| latency >= 0.0 && latency.is_finite())
 }
 
 /// Feeds rows that came from another format (Parquet) through the same validation rules.

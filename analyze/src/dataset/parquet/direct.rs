@@ -8,7 +8,7 @@
 //! and the caller reads the file with polars instead, so an unusual file is slower, never wrong.
 
 use super::meta::{codec, encoding, page_type, physical, repetition, ColumnMeta, FileMeta, Logical, PageHeader, SchemaElement};
-use crate::dataset::requests::{RowPlace, RunIndex};
+use crate::dataset::requests::{plausible_row_values, RowBatch, RowPlace, RunIndex};
 use std::fs::File;
 use std::io::Read;
 use std::os::unix::fs::FileExt;
@@ -727,6 +727,24 @@ fn read_header(file: &File, offset: u64, remaining: u64, buffer: &mut Vec<u8>) -
     }
 }
 
+/// Where [`Columns::read_group`] hands the rows.
+pub trait Rows {
+    /// One row as read, before the row checks.
+    fn row(&mut self, row: &RawRow, place: RowPlace, runs: &RunCoder);
+    /// Clean rows of one known run, the first at `first`.
+    fn batch(&mut self, batch: &RowBatch, first: RowPlace);
+}
+
+/// The end of the clean rows from `from`: every column has a value and `same(j)` holds.
+#[inline]
+fn clean_rows(from: usize, to: usize, valid: [&[bool]; 6], same: impl Fn(usize) -> bool) -> usize {
+    let mut end = from;
+    while end < to && valid.iter().all(|column| column[end]) && same(end) {
+        end += 1;
+    }
+    end
+}
+
 /// One row as read, before the row checks.
 pub struct RawRow {
     pub run: Option<u32>,
@@ -759,7 +777,9 @@ impl Columns {
         }
     }
 
-    /// Calls `each` for every row of row group `group`, in order, with its 1-based place.
+    /// Hands every row of row group `group` to `rows`, in order, with its 1-based place: runs of
+    /// clean rows (one known run, one status, every value present and plausible) as batches, the
+    /// others one by one.
     pub fn read_group(
         &mut self,
         file: &File,
@@ -767,7 +787,7 @@ impl Columns {
         group: usize,
         scratch: &mut Scratch,
         runs: &mut RunCoder,
-        mut each: impl FnMut(&RawRow, RowPlace, &RunCoder),
+        rows_to: &mut impl Rows,
     ) -> Result<()> {
         let rows = plan.group_rows[group];
         let chunks = &plan.chunks[group];
@@ -802,7 +822,32 @@ impl Columns {
             }
             let (run_id, seq, scheduled_ms) = (self.run_id.window(window), self.seq.window(window), self.scheduled_ms.window(window));
             let (sent_ms, latency_ms, status) = (self.sent_ms.window(window), self.latency_ms.window(window), self.status.window(window));
-            for i in 0..window {
+            let place = |i: usize| RowPlace { block: group as u32, within: done + i as u64 + 1 };
+            let mut i = 0;
+            while i < window {
+                let end = clean_rows(
+                    i,
+                    window,
+                    [&run_id.valid, &seq.valid, &scheduled_ms.valid, &sent_ms.valid, &latency_ms.valid, &status.valid],
+                    |j| {
+                        run_id.values[j] == run_id.values[i]
+                            && status.values[j] == status.values[i]
+                            && plausible_row_values(Some(latency_ms.values[j]), status.values[j], scheduled_ms.values[j], sent_ms.values[j])
+                    },
+                );
+                if end > i && !is_unknown(run_id.values[i]) && run_id.values[i] != RunIndex::IGNORED {
+                    let batch = RowBatch {
+                        run: run_id.values[i],
+                        seq: &seq.values[i..end],
+                        scheduled_ms: &scheduled_ms.values[i..end],
+                        sent_ms: &sent_ms.values[i..end],
+                        latency_ms: &latency_ms.values[i..end],
+                        status: &status.values[i..end],
+                    };
+                    rows_to.batch(&batch, place(i));
+                    i = end;
+                    continue;
+                }
                 let row = RawRow {
                     run: run_id.get(i),
                     seq: seq.get(i),
@@ -811,7 +856,8 @@ impl Columns {
                     latency_ms: latency_ms.get(i),
                     status: status.get(i),
                 };
-                each(&row, RowPlace { block: group as u32, within: done + i as u64 + 1 }, runs);
+                rows_to.row(&row, place(i), runs);
+                i += 1;
             }
             self.run_id.next += window;
             self.seq.next += window;

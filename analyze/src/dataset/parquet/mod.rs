@@ -11,7 +11,7 @@ mod meta;
 mod thrift;
 
 use super::error::{DataError, Place, Problems};
-use super::requests::{check_row_values, RequestRow, RequestSink, RowPlace, RunIndex, Scan};
+use super::requests::{check_row_values, plausible_row_values, RequestRow, RequestSink, RowBatch, RowPlace, RunIndex, Scan};
 use super::table::{TextRow, TextTable};
 use direct::DirectError;
 use polars::prelude::*;
@@ -139,23 +139,8 @@ fn scan_direct<S: RequestSink>(
                     let mut scratch = direct::Scratch::new();
                     let mut coder = direct::RunCoder::new(runs);
                     for group in (worker..groups).step_by(workers) {
-                        let block_start = block_starts[group];
-                        columns.read_group(handle, plan, group, &mut scratch, &mut coder, |raw, place, coder| {
-                            let run = match raw.run {
-                                Some(code) if direct::is_unknown(code) => Err(coder.unknown_text(code)),
-                                Some(run) => Ok(run),
-                                None => Err(Some("")),
-                            };
-                            let values = RowValues {
-                                run,
-                                seq: raw.seq,
-                                scheduled_ms: raw.scheduled_ms,
-                                sent_ms: raw.sent_ms,
-                                latency_ms: raw.latency_ms,
-                                status: raw.status,
-                            };
-                            accept_row(values, block_start + place.within - 1, place, file, &mut sink, &mut problems);
-                        })?;
+                        let mut feed = DirectFeed { block_start: block_starts[group], file, sink: &mut sink, problems: &mut problems };
+                        columns.read_group(handle, plan, group, &mut scratch, &mut coder, &mut feed)?;
                         progress.inc(plan.group_rows[group]);
                     }
                     Ok((sink, problems))
@@ -178,6 +163,39 @@ fn gather<S, E>(results: Vec<Result<(S, Problems), E>>, block_starts: Vec<u64>) 
         problems.extend(found);
     }
     Ok(Scan { sinks, problems, block_starts })
+}
+
+/// Hands the direct reader's rows to the row checks and the sink.
+struct DirectFeed<'a, S> {
+    block_start: u64,
+    file: &'a str,
+    sink: &'a mut S,
+    problems: &'a mut Problems,
+}
+
+impl<S: RequestSink> direct::Rows for DirectFeed<'_, S> {
+    #[inline]
+    fn row(&mut self, raw: &direct::RawRow, place: RowPlace, coder: &direct::RunCoder) {
+        let run = match raw.run {
+            Some(code) if direct::is_unknown(code) => Err(coder.unknown_text(code)),
+            Some(run) => Ok(run),
+            None => Err(Some("")),
+        };
+        let values = RowValues {
+            run,
+            seq: raw.seq,
+            scheduled_ms: raw.scheduled_ms,
+            sent_ms: raw.sent_ms,
+            latency_ms: raw.latency_ms,
+            status: raw.status,
+        };
+        accept_row(values, self.block_start + place.within - 1, place, self.file, self.sink, self.problems);
+    }
+
+    #[inline]
+    fn batch(&mut self, batch: &RowBatch, first: RowPlace) {
+        self.sink.rows(batch, first);
+    }
 }
 
 /// Reads requests.parquet through polars in slices of [`SLICE_ROWS`] rows.
@@ -295,11 +313,7 @@ fn accept_row<S: RequestSink>(values: RowValues, row_number: u64, place: RowPlac
     };
     let latency_ms = values.latency_ms;
     // The common case in a few comparisons; the full check names what is wrong.
-    let plausible = (0..=999).contains(&status)
-        && scheduled_ms.is_finite()
-        && sent_ms.is_finite()
-        && latency_ms.map_or(status == 0, |latency| latency >= 0.0 && latency.is_finite());
-    if !plausible {
+    if !plausible_row_values(latency_ms, status, scheduled_ms, sent_ms) {
         if let Err((column, message)) = check_row_values(latency_ms, status, scheduled_ms, sent_ms) {
             problems.push(error(column, message));
             return;
