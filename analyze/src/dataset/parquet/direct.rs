@@ -828,7 +828,7 @@ impl Columns {
                 let end = clean_rows(
                     i,
                     window,
-                    [&run_id.valid, &seq.valid, &scheduled_ms.valid, &sent_ms.valid, &latency_ms.valid, &status.valid],
+                    [run_id.valid, seq.valid, scheduled_ms.valid, sent_ms.valid, latency_ms.valid, status.valid],
                     |j| {
                         run_id.values[j] == run_id.values[i]
                             && status.values[j] == status.values[i]
