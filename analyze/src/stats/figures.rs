@@ -21,10 +21,12 @@ pub const TAIL_CAP: u64 = 2000;
 pub const ECDF_STEPS: u64 = 1000;
 
 type Point = (f64, f64);
+/// Per pixel column of a reduced time series: its fastest and slowest point.
+type Columns = Vec<Option<(Point, Point)>>;
 
 enum RunPoints {
     All(Vec<Point>),
-    Reduced { last_sent_s: f64, tail_from_ms: f64, columns: Vec<Option<(Point, Point)>>, tail: Vec<Point> },
+    Reduced { last_sent_s: f64, tail_from_ms: f64, columns: Columns, tail: Vec<Point> },
 }
 
 /// Runs with at most this many errors have every one marked. Error marks are larger than the
@@ -157,18 +159,26 @@ impl RequestSink for SeriesSink {
                 if latency >= *tail_from_ms {
                     tail.push(point);
                 }
-                let slot = &mut columns[column_of(point.0, *last_sent_s, COLUMNS)];
-                match slot {
-                    None => *slot = Some((point, point)),
-                    Some((low, high)) => {
-                        if latency < low.1 {
-                            *low = point;
-                        }
-                        if latency > high.1 {
-                            *high = point;
-                        }
-                    }
-                }
+                keep_extremes(&mut columns[column_of(point.0, *last_sent_s, COLUMNS)], (point, point));
+            }
+        }
+    }
+}
+
+/// Widens a column's (fastest, slowest) by another pair. Ties go to the earlier send time, so a
+/// column keeps the same two points however the rows were split between workers.
+#[inline]
+fn keep_extremes(slot: &mut Option<(Point, Point)>, (low, high): (Point, Point)) {
+    match slot {
+        None => *slot = Some((low, high)),
+        Some((kept_low, kept_high)) => {
+            // Faster, or as fast and earlier.
+            if low.1.total_cmp(&kept_low.1).then(low.0.total_cmp(&kept_low.0)).is_lt() {
+                *kept_low = low;
+            }
+            // Slower, or as slow and earlier.
+            if high.1.total_cmp(&kept_high.1).then(kept_high.0.total_cmp(&high.0)).is_gt() {
+                *kept_high = high;
             }
         }
     }
@@ -219,6 +229,8 @@ pub fn compute(dataset: &mut Dataset, runs: &[RunResult]) -> Result<Figures, Dat
     let sinks = scan.sinks;
     let mut merged: Vec<Vec<Point>> = vec![Vec::new(); dataset.runs.len()];
     let mut errors: Vec<Option<RunErrors>> = (0..dataset.runs.len()).map(|_| None).collect();
+    // Per reduced run, one (fastest, slowest) per pixel column over all workers.
+    let mut reduced_columns: Vec<Option<Columns>> = vec![None; dataset.runs.len()];
     for sink in sinks {
         for (out, part) in errors.iter_mut().zip(sink.errors) {
             match out {
@@ -226,17 +238,25 @@ pub fn compute(dataset: &mut Dataset, runs: &[RunResult]) -> Result<Figures, Dat
                 None => *out = Some(part),
             }
         }
-        for (out, part) in merged.iter_mut().zip(sink.runs) {
+        for (index, part) in sink.runs.into_iter().enumerate() {
             match part {
-                RunPoints::All(points) => out.extend(points),
+                RunPoints::All(points) => merged[index].extend(points),
                 RunPoints::Reduced { columns, tail, .. } => {
-                    for (low, high) in columns.into_iter().flatten() {
-                        out.push(low);
-                        out.push(high);
+                    merged[index].extend(tail);
+                    let kept = reduced_columns[index].get_or_insert_with(|| vec![None; COLUMNS]);
+                    for (slot, pair) in kept.iter_mut().zip(columns) {
+                        if let Some(pair) = pair {
+                            keep_extremes(slot, pair);
+                        }
                     }
-                    out.extend(tail);
                 }
             }
+        }
+    }
+    for (out, columns) in merged.iter_mut().zip(reduced_columns) {
+        for (low, high) in columns.into_iter().flatten().flatten() {
+            out.push(low);
+            out.push(high);
         }
     }
     let time_series = merged
@@ -380,6 +400,33 @@ mod tests {
         let columns_with_none: std::collections::BTreeSet<usize> =
             all.iter().filter(|p| p.latency_ms.is_none()).map(|p| column_of(p.t_s, 99.99, ERROR_COLUMNS)).collect();
         assert_eq!(points.iter().filter(|p| p.latency_ms.is_none()).count(), columns_with_none.len());
+    }
+
+    #[test]
+    fn a_reduced_time_series_keeps_the_same_points_however_rows_are_split() {
+        let points: Vec<Point> = (0..5000u32).map(|i| (f64::from(i) / 50.0, f64::from((i * 7919) % 97))).collect();
+        let reduce = |split: usize| {
+            let mut columns: Vec<Vec<Option<(Point, Point)>>> = vec![vec![None; COLUMNS]; split];
+            for (i, &point) in points.iter().enumerate() {
+                keep_extremes(&mut columns[(i * 31) % split][column_of(point.0, 99.98, COLUMNS)], (point, point));
+            }
+            let mut merged: Vec<Option<(Point, Point)>> = vec![None; COLUMNS];
+            for part in columns {
+                for (slot, pair) in merged.iter_mut().zip(part) {
+                    if let Some(pair) = pair {
+                        keep_extremes(slot, pair);
+                    }
+                }
+            }
+            merged
+        };
+        assert_eq!(reduce(1), reduce(2));
+        assert_eq!(reduce(1), reduce(5));
+        let column = reduce(1)[0].unwrap();
+        let first: Vec<f64> = points.iter().filter(|p| column_of(p.0, 99.98, COLUMNS) == 0).map(|p| p.1).collect();
+        let (fastest, slowest) = (first.iter().copied().fold(f64::INFINITY, f64::min), first.iter().copied().fold(0.0, f64::max));
+        assert!(first.len() > 2 && fastest < slowest);
+        assert_eq!((column.0 .1, column.1 .1), (fastest, slowest), "the fastest and the slowest of the first column");
     }
 
     #[test]
