@@ -405,3 +405,44 @@ fn damaged_files_never_panic_the_direct_reader() {
     }
     assert!(panics.is_empty(), "{}", panics.join("\n"));
 }
+
+/// A sink like the figures pass: it reads neither seq nor the schedule.
+struct Partial(Vec<(RowPlace, RequestRow)>);
+
+impl RequestSink for Partial {
+    fn needs_all_columns(&self) -> bool {
+        false
+    }
+
+    fn row(&mut self, row: &RequestRow, place: RowPlace) {
+        self.0.push((place, *row));
+    }
+}
+
+/// A sink that needs fewer columns gets the same rows with the send time, latency and status it
+/// reads, from every fixture both decoders read alike (good rows only: a clean file).
+#[test]
+fn a_sink_without_seq_and_schedule_gets_the_same_rows() {
+    let expect = expect();
+    let runs = runs(&expect);
+    for fixture in expect.file.iter().filter(|f| f.expect == "direct") {
+        let path = fixtures().join(&fixture.name);
+        let full = scan_requests_with(&path, &runs, || Record(Vec::new()), Decoder::Direct).unwrap();
+        let partial = scan_requests_with(&path, &runs, || Partial(Vec::new()), Decoder::Direct).unwrap();
+        let rows = |scan: Vec<(u64, RequestRow)>| {
+            let mut rows: Vec<_> =
+                scan.into_iter().map(|(at, r)| (at, r.run, r.sent_ms.to_bits(), r.latency_ms.map(f64::to_bits), r.status)).collect();
+            rows.sort_unstable();
+            rows
+        };
+        let full_rows = rows(full.sinks.iter().flat_map(|s| s.0.iter().map(|&(p, r)| (full.absolute(p), r))).collect());
+        let partial_rows: Vec<(u64, RequestRow)> =
+            partial.sinks.iter().flat_map(|s| s.0.iter().map(|&(p, r)| (partial.absolute(p), r))).collect();
+        assert!(partial_rows.iter().all(|(_, r)| r.seq == 0 && r.scheduled_ms.to_bits() == r.sent_ms.to_bits()), "{}", fixture.name);
+        // Rows the full read rejected only for seq or the schedule now pass: compare the others.
+        let partial_rows = rows(partial_rows);
+        let missing: Vec<_> = full_rows.iter().filter(|r| partial_rows.binary_search(r).is_err()).collect();
+        assert!(missing.is_empty(), "{}: rows of the full read missing from the partial one: {missing:?}", fixture.name);
+        assert!(partial_rows.len() >= full_rows.len() && partial_rows.len() <= full_rows.len() + 3, "{}", fixture.name);
+    }
+}

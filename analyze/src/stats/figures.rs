@@ -145,6 +145,11 @@ struct SeriesSink {
 }
 
 impl RequestSink for SeriesSink {
+    /// Charts need the send time, latency and status; the file was checked by the first pass.
+    fn needs_all_columns(&self) -> bool {
+        false
+    }
+
     #[inline]
     fn row(&mut self, row: &RequestRow, _place: RowPlace) {
         let answered = row.latency_ms.filter(|_| (200..300).contains(&row.status));

@@ -697,6 +697,7 @@ impl<T: Decode> Cursor<T> {
 }
 
 /// Equal-length slices of values and validity, so the row loop indexes without surprises.
+#[derive(Clone, Copy)]
 struct Window<'a, T> {
     values: &'a [T],
     valid: &'a [bool],
@@ -729,6 +730,8 @@ fn read_header(file: &File, offset: u64, remaining: u64, buffer: &mut Vec<u8>) -
 
 /// Where [`Columns::read_group`] hands the rows.
 pub trait Rows {
+    /// False when `seq` and `scheduled_ms` are not needed (they then read as 0 and `sent_ms`).
+    fn needs_all_columns(&self) -> bool;
     /// One row as read, before the row checks.
     fn row(&mut self, row: &RawRow, place: RowPlace, runs: &RunCoder);
     /// Clean rows of one known run, the first at `first`.
@@ -763,6 +766,9 @@ pub struct Columns {
     sent_ms: Cursor<f64>,
     latency_ms: Cursor<f64>,
     status: Cursor<i64>,
+    /// Stand-ins for `seq` when a reader does not need it: zeros, all present.
+    zeros: Vec<i64>,
+    present: Vec<bool>,
 }
 
 impl Columns {
@@ -774,6 +780,8 @@ impl Columns {
             sent_ms: Cursor::new("sent_ms"),
             latency_ms: Cursor::new("latency_ms"),
             status: Cursor::new("status"),
+            zeros: Vec::new(),
+            present: Vec::new(),
         }
     }
 
@@ -792,36 +800,49 @@ impl Columns {
         let rows = plan.group_rows[group];
         let chunks = &plan.chunks[group];
         runs.next_group();
+        // A reader that needs neither seq nor the schedule (the figures pass, on a file already
+        // checked) is spared decompressing them.
+        let all = rows_to.needs_all_columns();
         self.run_id.start(&chunks[0], rows);
-        self.seq.start(&chunks[1], rows);
-        self.scheduled_ms.start(&chunks[2], rows);
+        if all {
+            self.seq.start(&chunks[1], rows);
+            self.scheduled_ms.start(&chunks[2], rows);
+        }
         self.sent_ms.start(&chunks[3], rows);
         self.latency_ms.start(&chunks[4], rows);
         self.status.start(&chunks[5], rows);
         let mut done = 0u64;
         while done < rows {
             self.run_id.fill(file, scratch, runs)?;
-            self.seq.fill(file, scratch, runs)?;
-            self.scheduled_ms.fill(file, scratch, runs)?;
+            if all {
+                self.seq.fill(file, scratch, runs)?;
+                self.scheduled_ms.fill(file, scratch, runs)?;
+            }
             self.sent_ms.fill(file, scratch, runs)?;
             self.latency_ms.fill(file, scratch, runs)?;
             self.status.fill(file, scratch, runs)?;
-            let window = [
-                self.run_id.buffered(),
-                self.seq.buffered(),
-                self.scheduled_ms.buffered(),
-                self.sent_ms.buffered(),
-                self.latency_ms.buffered(),
-                self.status.buffered(),
-            ]
-            .into_iter()
-            .min()
-            .expect("six columns");
+            let mut window = [self.run_id.buffered(), self.sent_ms.buffered(), self.latency_ms.buffered(), self.status.buffered()]
+                .into_iter()
+                .min()
+                .expect("four columns");
+            if all {
+                window = window.min(self.seq.buffered()).min(self.scheduled_ms.buffered());
+            }
             if window == 0 {
                 return Err(corrupt("a column has fewer rows than its row group"));
             }
-            let (run_id, seq, scheduled_ms) = (self.run_id.window(window), self.seq.window(window), self.scheduled_ms.window(window));
-            let (sent_ms, latency_ms, status) = (self.sent_ms.window(window), self.latency_ms.window(window), self.status.window(window));
+            let (run_id, sent_ms, latency_ms, status) =
+                (self.run_id.window(window), self.sent_ms.window(window), self.latency_ms.window(window), self.status.window(window));
+            let (seq, scheduled_ms) = if all {
+                (self.seq.window(window), self.scheduled_ms.window(window))
+            } else {
+                if self.zeros.len() < window {
+                    self.zeros.resize(window, 0);
+                    self.present.resize(window, true);
+                }
+                // The schedule stands in as the send time: no lag, and the checks see finite values.
+                (Window { values: &self.zeros[..window], valid: &self.present[..window] }, sent_ms)
+            };
             let place = |i: usize| RowPlace { block: group as u32, within: done + i as u64 + 1 };
             let mut i = 0;
             while i < window {
@@ -860,8 +881,10 @@ impl Columns {
                 i += 1;
             }
             self.run_id.next += window;
-            self.seq.next += window;
-            self.scheduled_ms.next += window;
+            if all {
+                self.seq.next += window;
+                self.scheduled_ms.next += window;
+            }
             self.sent_ms.next += window;
             self.latency_ms.next += window;
             self.status.next += window;

@@ -174,6 +174,10 @@ struct DirectFeed<'a, S> {
 }
 
 impl<S: RequestSink> direct::Rows for DirectFeed<'_, S> {
+    fn needs_all_columns(&self) -> bool {
+        self.sink.needs_all_columns()
+    }
+
     #[inline]
     fn row(&mut self, raw: &direct::RawRow, place: RowPlace, coder: &direct::RunCoder) {
         let run = match raw.run {
