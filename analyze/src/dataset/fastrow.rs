@@ -5,6 +5,7 @@
 //! accepts lines the general path would accept, with the same values (decimals of at most 15
 //! digits are exact as mantissa / 10^k, the same computation as `number::parse_f64`).
 
+use super::number::POWERS_OF_TEN;
 use super::requests::{RequestRow, RunIndex, COLUMNS};
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -18,8 +19,6 @@ enum Kind {
     Body,
     Other,
 }
-
-const POWERS_OF_TEN: [f64; 16] = [1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15];
 
 /// The kind of every column of one file, in file order.
 pub struct FastLayout {

@@ -6,7 +6,7 @@
 //! correctly, so the result equals `str::parse::<f64>` (Clinger's fast path). Anything else
 //! (exponents, long mantissas, `inf`) falls back to the standard library.
 
-const POWERS_OF_TEN: [f64; 23] =
+pub(crate) const POWERS_OF_TEN: [f64; 23] =
     [1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22];
 
 /// Parses a decimal number, surrounding spaces allowed. `None` when it is not a number.
