@@ -370,7 +370,7 @@ fn a_report_with_an_unknown_run_leaves_out_alone() {
 fn rejects_a_duplicate_seq_in_adjacent_rows() {
     let dataset = Dataset::valid();
     dataset.set_line("requests.csv", 4, &request("a1", 1, "3.500"));
-    assert_problems(&dataset.check(), &["requests.csv:4: seq 1 of this run appears again (first on line 3)"]);
+    assert_problems(&dataset.check(), &["requests.csv:4:2: seq: 1 appears again in this run (first on line 3)"]);
 }
 
 #[test]
@@ -378,14 +378,14 @@ fn rejects_a_duplicate_seq_in_rows_far_apart() {
     let dataset = Dataset::valid();
     // a1's seq 1 is on line 3; a2's five rows come between.
     dataset.append("requests.csv", &request("a1", 1, "9.000"));
-    assert_problems(&dataset.check(), &["requests.csv:12: seq 1 of this run appears again (first on line 3)"]);
+    assert_problems(&dataset.check(), &["requests.csv:12:2: seq: 1 appears again in this run (first on line 3)"]);
 }
 
 #[test]
 fn a_report_with_a_duplicate_seq_leaves_out_alone() {
     assert_failed_report_leaves_out_alone(
         |d| d.append("requests.csv", &request("a1", 1, "9.000")),
-        "requests.csv:12: seq 1 of this run appears again (first on line 3)",
+        "requests.csv:12:2: seq: 1 appears again in this run (first on line 3)",
     );
 }
 
@@ -397,8 +397,8 @@ fn a_seq_seen_three_times_names_its_first_line_each_time() {
     assert_problems(
         &dataset.check(),
         &[
-            "requests.csv:12: seq 1 of this run appears again (first on line 3)",
-            "requests.csv:13: seq 1 of this run appears again (first on line 3)",
+            "requests.csv:12:2: seq: 1 appears again in this run (first on line 3)",
+            "requests.csv:13:2: seq: 1 appears again in this run (first on line 3)",
         ],
     );
 }
@@ -450,7 +450,7 @@ fn finds_a_duplicate_seq_across_read_blocks() {
     dataset.write("requests.csv", text);
     // a1 seq 7 is on line 9; the repeat is the last line.
     let last = rows + 5 + 2;
-    assert_problems(&dataset.check(), &[format!("requests.csv:{last}: seq 7 of this run appears again (first on line 9)").as_str()]);
+    assert_problems(&dataset.check(), &[format!("requests.csv:{last}:2: seq: 7 appears again in this run (first on line 9)").as_str()]);
 }
 
 // ---- values in runs.csv -------------------------------------------------------------------
@@ -596,7 +596,7 @@ fn crlf_does_not_leak_into_messages_or_line_numbers() {
     dataset.write("requests.csv", joined(&lines).replace('\n', "\r\n"));
     assert_problems(
         &dataset.check(),
-        &["requests.csv:6:7: body_bytes: \"-1\" is not a byte count", "requests.csv:9:7: body_bytes: \"12x\" is not a byte count"],
+        &["requests.csv:6:7: body_bytes: -1 is negative: a byte count cannot be", "requests.csv:9:7: body_bytes: \"12x\" is not a byte count"],
     );
 }
 

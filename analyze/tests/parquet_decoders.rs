@@ -282,7 +282,7 @@ fn a_status_above_999_names_row_and_column() {
 
 #[test]
 fn an_infinite_sent_ms_names_row_and_column() {
-    assert_problem("infinite_sent", 298, "sent_ms: is not a finite number");
+    assert_problem("infinite_sent", 298, "sent_ms: \"inf\" is not a finite number");
 }
 
 #[test]
@@ -315,7 +315,7 @@ fn every_problem_is_reported_once_and_nothing_else() {
             (204, "run_id: run_id \"run-x\" is not in runs.csv"),
             (210, "run_id: run_id \"\" is not in runs.csv"),
             (276, "status: 1000 is not an HTTP status (0 for no response, else 100-999)"),
-            (298, "sent_ms: is not a finite number"),
+            (298, "sent_ms: \"inf\" is not a finite number"),
             (307, "latency_ms: -2 is negative: a latency cannot be"),
         ]
         .iter()

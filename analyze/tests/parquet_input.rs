@@ -12,6 +12,11 @@ fn fixture() -> std::path::PathBuf {
 /// Copies the fixture into `parent/tiny`, with requests.csv turned into requests.parquet, after
 /// `edit` changes the rows.
 fn parquet_copy(parent: &Path, edit: impl Fn(&mut Vec<Vec<String>>)) -> std::path::PathBuf {
+    parquet_copy_as(parent, &[], edit)
+}
+
+/// [`parquet_copy`] with the columns at `as_text` written as string columns.
+fn parquet_copy_as(parent: &Path, as_text: &[usize], edit: impl Fn(&mut Vec<Vec<String>>)) -> std::path::PathBuf {
     let dir = parent.join("tiny");
     std::fs::create_dir_all(&dir).unwrap();
     for entry in std::fs::read_dir(fixture()).unwrap() {
@@ -27,15 +32,16 @@ fn parquet_copy(parent: &Path, edit: impl Fn(&mut Vec<Vec<String>>)) -> std::pat
     let text_column = |i: usize| rows.iter().map(|r| r[i].clone()).collect::<Vec<_>>();
     let int = |i: usize| rows.iter().map(|r| r[i].parse::<i64>().ok()).collect::<Vec<_>>();
     let float = |i: usize| rows.iter().map(|r| r[i].parse::<f64>().ok()).collect::<Vec<_>>();
-    let columns = vec![
-        Column::new("run_id".into(), text_column(0)),
-        Column::new("seq".into(), int(1)),
-        Column::new("scheduled_ms".into(), float(2)),
-        Column::new("sent_ms".into(), float(3)),
-        Column::new("latency_ms".into(), float(4)),
-        Column::new("status".into(), int(5)),
-        Column::new("body_bytes".into(), int(6)),
-    ];
+    let names = ["run_id", "seq", "scheduled_ms", "sent_ms", "latency_ms", "status", "body_bytes"];
+    let columns: Vec<Column> = names
+        .iter()
+        .enumerate()
+        .map(|(i, name)| match i {
+            _ if i == 0 || as_text.contains(&i) => Column::new((*name).into(), text_column(i)),
+            1 | 5 | 6 => Column::new((*name).into(), int(i)),
+            _ => Column::new((*name).into(), float(i)),
+        })
+        .collect();
     let mut frame = DataFrame::new(rows.len(), columns).unwrap();
     let file = std::fs::File::create(dir.join("requests.parquet")).unwrap();
     ParquetWriter::new(file).finish(&mut frame).unwrap();
@@ -94,5 +100,58 @@ fn a_repeated_seq_in_parquet_names_rows_not_lines() {
     let dataset = parquet_copy(root.path(), |rows| rows[1][1] = rows[0][1].clone());
     let output = Command::cargo_bin("analyze").unwrap().args(["check", dataset.to_str().unwrap()]).assert().code(2).get_output().clone();
     let stderr = String::from_utf8(output.stderr).unwrap();
-    assert!(stderr.contains("  requests.parquet: row 2: seq: seq 0 of this run appears again (first on row 1)\n"), "{stderr}");
+    assert!(stderr.contains("  requests.parquet: row 2: seq: 0 appears again in this run (first on row 1)\n"), "{stderr}");
+}
+
+fn check_stderr(dataset: &Path) -> String {
+    let output = Command::cargo_bin("analyze").unwrap().args(["check", dataset.to_str().unwrap()]).assert().code(2).get_output().clone();
+    String::from_utf8(output.stderr).unwrap()
+}
+
+#[test]
+fn a_string_latency_that_is_not_a_number_is_an_error_naming_column_and_row() {
+    let root = tempfile::tempdir().unwrap();
+    let dataset = parquet_copy_as(root.path(), &[4], |rows| rows[2][4] = "abc".into());
+    let stderr = check_stderr(&dataset);
+    assert!(stderr.contains("  requests.parquet: row 3: latency_ms: \"abc\" is not a number\n"), "{stderr}");
+}
+
+#[test]
+fn a_string_latency_that_is_not_a_number_is_an_error_even_without_a_response() {
+    let root = tempfile::tempdir().unwrap();
+    let dataset = parquet_copy_as(root.path(), &[4], |rows| {
+        rows[2][4] = "abc".into();
+        rows[2][5] = "0".into();
+    });
+    let stderr = check_stderr(&dataset);
+    assert!(stderr.contains("  requests.parquet: row 3: latency_ms: \"abc\" is not a number\n"), "{stderr}");
+}
+
+#[test]
+fn parquet_refuses_status_1_to_99_and_absurd_latencies_like_csv() {
+    let root = tempfile::tempdir().unwrap();
+    let dataset = parquet_copy(root.path(), |rows| {
+        rows[1][5] = "42".into();
+        rows[3][4] = "1e308".into();
+    });
+    let stderr = check_stderr(&dataset);
+    assert!(stderr.contains("  requests.parquet: row 2: status: 42 is not an HTTP status (0 for no response, else 100-999)\n"), "{stderr}");
+    assert!(
+        stderr.contains(
+            "  requests.parquet: row 4: latency_ms: 1e308 is above 10^9 ms (about 11.6 days), more than any request can plausibly take\n"
+        ),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn parquet_run_ids_are_trimmed_as_runs_csv_trims_them() {
+    let root = tempfile::tempdir().unwrap();
+    let csv_summary = summary(&fixture(), &root.path().join("from-csv"));
+    let dataset = parquet_copy(&root.path().join("pq"), |rows| {
+        for row in rows.iter_mut() {
+            row[0] = format!(" {} ", row[0]);
+        }
+    });
+    assert_eq!(summary(&dataset, &root.path().join("from-parquet")), csv_summary);
 }

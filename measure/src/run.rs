@@ -189,7 +189,10 @@ fn measure(
         )));
     }
     for p in probes.iter().flatten() {
-        record.push(Table::Requests, rows::request_cells(run_id, p));
+        match rows::request_cells(run_id, p) {
+            Ok(cells) => record.push(Table::Requests, cells),
+            Err(violation) => return Ok(Measured::Aborted(format!("probe request {} cannot be recorded: {violation}", p.seq))),
+        }
     }
     for d in &downloads {
         let write = ServerWrite::find(&events, run_id, &d.download_id, |s| clock.ms_from_monotonic(s));

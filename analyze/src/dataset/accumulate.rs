@@ -2,7 +2,7 @@
 //! no (run_id, seq) appears twice, done without keeping every seq.
 
 use super::error::{DataError, Place, Problems};
-use super::requests::{RequestRow, RequestSink, RowBatch, RowPlace, RunIndex, Scan};
+use super::requests::{scan, RequestRow, RequestSink, RowBatch, RowPlace, RunIndex};
 use super::table::TableSource;
 use std::collections::BTreeMap;
 
@@ -184,20 +184,21 @@ pub fn read_requests(source: &TableSource, index: &RunIndex, runs: usize, proble
                     seen.push((run, seq, rescan.absolute(place)));
                 }
                 seen.sort_unstable();
-                // CSV places are lines, Parquet places rows: the message says which.
-                let parquet = matches!(source, TableSource::Parquet(_));
+                // CSV places are lines (with the seq field), Parquet places rows: the message says which.
                 let mut first_of_group: Option<(u32, i64, u64)> = None;
                 for (run, seq, at) in seen {
                     match first_of_group {
-                        Some((r, s, first)) if r == run && s == seq => problems.push(if parquet {
-                            DataError {
+                        Some((r, s, first)) if r == run && s == seq => {
+                            let (place, earlier) = match rescan.seq_field {
+                                Some(field) => (Place::Line { line: at, field: Some((field, "seq".to_string())) }, "line"),
+                                None => (Place::Row { row: at, column: Some("seq".to_string()) }, "row"),
+                            };
+                            problems.push(DataError {
                                 file: file.clone(),
-                                place: Place::Row { row: at, column: Some("seq".to_string()) },
-                                message: format!("seq {seq} of this run appears again (first on row {first})"),
-                            }
-                        } else {
-                            DataError::line(&file, at, format!("seq {seq} of this run appears again (first on line {first})"))
-                        }),
+                                place,
+                                message: format!("{seq} appears again in this run (first on {earlier} {first})"),
+                            });
+                        }
                         _ => first_of_group = Some((run, seq, at)),
                     }
                 }
@@ -206,13 +207,6 @@ pub fn read_requests(source: &TableSource, index: &RunIndex, runs: usize, proble
         }
     }
     merged.into_iter().map(|acc| acc.counted).collect()
-}
-
-fn scan<S: RequestSink>(source: &TableSource, index: &RunIndex, make: impl Fn() -> S + Sync) -> Result<Scan<S>, DataError> {
-    match source {
-        TableSource::Csv(path) => super::requests::scan_csv(path, index, make),
-        TableSource::Parquet(path) => super::parquet::scan_requests(path, index, make),
-    }
 }
 
 fn merge(target: &mut RunAccumulator, part: RunAccumulator) {
@@ -268,7 +262,7 @@ mod tests {
     #[test]
     fn finds_a_duplicate_seq_even_out_of_order() {
         let (_, problems) = read("a,0,0,0,1,200,0\na,2,0,0,1,200,0\nb,0,0,0,1,200,0\na,1,0,0,1,200,0\na,2,0,0,1,200,0\n");
-        assert_eq!(problems, vec!["requests.csv:6: seq 2 of this run appears again (first on line 3)"]);
+        assert_eq!(problems, vec!["requests.csv:6:2: seq: 2 appears again in this run (first on line 3)"]);
     }
 
     #[test]

@@ -3,10 +3,11 @@
 //! unknown run, a wrong field count) returns `None` and the line goes through the general
 //! tokenizer and validator, which names the problem. So this path never decides an error; it only
 //! accepts lines the general path would accept, with the same values (decimals of at most 15
-//! digits are exact as mantissa / 10^k, the same computation as `number::parse_f64`).
+//! digits are exact as mantissa / 10^k, the same computation as `number::parse_f64`), and it
+//! applies the contract's rules through [`plausible`], so a value it accepts the contract accepts.
 
 use super::number::POWERS_OF_TEN;
-use super::requests::{RequestRow, RunIndex, COLUMNS};
+use super::requests::{plausible, RequestRow, RunIndex, COLUMNS};
 
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Kind {
@@ -49,6 +50,8 @@ impl FastLayout {
     pub fn parse_line(&self, rest: &[u8], runs: &RunIndex, last_run: &mut (Vec<u8>, u32)) -> Option<(RequestRow, usize)> {
         let mut i = 0usize;
         let mut row = RequestRow { run: 0, seq: 0, scheduled_ms: 0.0, sent_ms: 0.0, latency_ms: None, status: 0 };
+        let mut status = 0i64;
+        let mut body_bytes = None;
         let count = self.kinds.len();
         for (index, kind) in self.kinds.iter().enumerate() {
             match kind {
@@ -85,25 +88,20 @@ impl FastLayout {
                         row.latency_ms = Some(decimal(rest, &mut i)?);
                     }
                 }
-                Kind::Status => {
-                    let status = integer(rest, &mut i)?;
-                    if status > 999 {
-                        return None;
-                    }
-                    row.status = status as u16;
-                }
+                Kind::Status => status = integer(rest, &mut i)? as i64,
                 Kind::Body => {
                     if !at_separator(rest, i) {
-                        integer(rest, &mut i)?;
+                        body_bytes = Some(integer(rest, &mut i)? as i64);
                     }
                 }
                 Kind::Other => i = skip_field(rest, i)?,
             }
             continue_after_field(&mut i, index, count, rest)?;
         }
-        if row.latency_ms.is_none() && row.status != 0 {
+        if !plausible(row.latency_ms, status, row.scheduled_ms, row.sent_ms, body_bytes) {
             return None;
         }
+        row.status = status as u16;
         Some((row, i))
     }
 }
@@ -291,6 +289,8 @@ mod tests {
             "a,3,375,375,1,200,12,extra\n",
             "a, 3,375,375,1,200,12\n",
             "a,3,375,375,1,1000,12\n",
+            "a,3,375,375,1,42,12\n",
+            "a,3,375,375,1000000001,200,12\n",
             "a,3,375,375,1.2345678901234567,200,12\n",
             "\n",
         ] {

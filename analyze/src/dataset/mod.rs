@@ -9,9 +9,11 @@ pub mod manifest;
 pub mod number;
 pub mod parquet;
 pub mod requests;
+pub mod requests_csv;
 pub mod table;
 
 mod accumulate;
+mod progress;
 mod runs;
 mod samples;
 

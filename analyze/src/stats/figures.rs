@@ -5,8 +5,7 @@
 //! without a 2xx response are kept apart and reduced alike ([`ERRORS_KEEP_ALL`]).
 
 use super::percentile::{Percentile, Sample};
-use crate::dataset::requests::{RequestRow, RequestSink, RowPlace, RunIndex};
-use crate::dataset::table::TableSource;
+use crate::dataset::requests::{scan, RequestRow, RequestSink, RowPlace, RunIndex};
 use crate::dataset::{DataError, Dataset};
 use crate::report::{ErrorPoint, ErrorSeries, Figures, PointSeries, RunResult};
 use std::cmp::Ordering;
@@ -220,10 +219,7 @@ pub fn compute(dataset: &mut Dataset, runs: &[RunResult]) -> Result<Figures, Dat
             .collect(),
     };
     let index = RunIndex::new(dataset.runs.iter().map(|r| r.run_id.as_str()));
-    let scan = match &dataset.requests_source {
-        TableSource::Csv(path) => crate::dataset::requests::scan_csv(path, &index, make),
-        TableSource::Parquet(path) => crate::dataset::parquet::scan_requests(path, &index, make),
-    };
+    let scan = scan(&dataset.requests_source, &index, make);
     // The file was validated moments ago: a failure or a bad row now means it changed underneath,
     // and charts drawn from it could disagree with the tables.
     let scan = scan?;

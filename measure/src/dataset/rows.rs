@@ -12,8 +12,8 @@ use crate::servers::app_log::AppEvent;
 /// runs.csv: required columns, then the factors, then the optional ones.
 pub const RUNS: &[&str] =
     &["run_id", "route", "downloads", "worker", "repetition", "started_at_utc", "status", "note", "load1_before", "load1_after"];
-/// requests.csv.
-pub const REQUESTS: &[&str] = &["run_id", "seq", "scheduled_ms", "sent_ms", "latency_ms", "status", "body_bytes"];
+/// requests.csv: the request-row contract's columns, the ones `analyze` reads.
+pub const REQUESTS: &[&str] = &request_row::COLUMNS;
 /// large_responses.csv.
 pub const LARGE: &[&str] = &["run_id", "download_id", "write_start_ms", "write_end_ms", "write_s", "client_complete_s", "bytes_received"];
 /// tempfiles.csv.
@@ -103,9 +103,19 @@ impl RunRow {
     }
 }
 
-/// A requests.csv row.
-pub fn request_cells(run_id: &str, p: &ProbeResult) -> Vec<String> {
-    vec![
+/// A requests.csv row, or why the probe's values break the request-row contract (the rule
+/// `analyze` applies when it reads the row back, so measure never writes a row it would refuse).
+pub fn request_cells(run_id: &str, p: &ProbeResult) -> Result<Vec<String>, request_row::Violation> {
+    let raw = request_row::RawRequest {
+        seq: i64::from(p.seq),
+        scheduled_ms: p.scheduled_ms,
+        sent_ms: p.sent_ms,
+        latency_ms: p.latency_ms,
+        status: i64::from(p.status),
+        body_bytes: Some(i64::try_from(p.body_bytes).unwrap_or(i64::MAX)),
+    };
+    request_row::check(&raw)?;
+    Ok(vec![
         run_id.into(),
         p.seq.to_string(),
         ms(p.scheduled_ms),
@@ -113,7 +123,7 @@ pub fn request_cells(run_id: &str, p: &ProbeResult) -> Vec<String> {
         opt(p.latency_ms, 3),
         p.status.to_string(),
         p.body_bytes.to_string(),
-    ]
+    ])
 }
 
 /// The app's write of one /large response, on the run's time line.
@@ -201,8 +211,19 @@ mod tests {
     #[test]
     fn request_rows_have_three_decimals_and_empty_latency_on_failure() {
         let p = ProbeResult { seq: 4, scheduled_ms: 750.0, sent_ms: 750.4567, latency_ms: None, status: 0, body_bytes: 0 };
-        assert_eq!(request_cells("r01", &p), ["r01", "4", "750.000", "750.457", "", "0", "0"]);
-        assert_eq!(request_cells("r01", &p).len(), REQUESTS.len());
+        assert_eq!(request_cells("r01", &p).unwrap(), ["r01", "4", "750.000", "750.457", "", "0", "0"]);
+        assert_eq!(request_cells("r01", &p).unwrap().len(), REQUESTS.len());
+    }
+
+    #[test]
+    fn refuses_to_write_a_request_analyze_would_refuse() {
+        let p = ProbeResult { seq: 4, scheduled_ms: 750.0, sent_ms: 750.5, latency_ms: Some(2.0), status: 42, body_bytes: 0 };
+        assert_eq!(request_cells("r01", &p).unwrap_err().to_string(), "status: 42 is not an HTTP status (0 for no response, else 100-999)");
+        let p = ProbeResult { latency_ms: None, status: 200, ..p };
+        assert_eq!(
+            request_cells("r01", &p).unwrap_err().to_string(),
+            "latency_ms: is empty but status is 200 (a request with no response has status 0)"
+        );
     }
 
     #[test]

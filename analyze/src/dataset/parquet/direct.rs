@@ -8,7 +8,7 @@
 //! and the caller reads the file with polars instead, so an unusual file is slower, never wrong.
 
 use super::meta::{codec, encoding, page_type, physical, repetition, ColumnMeta, FileMeta, Logical, PageHeader, SchemaElement};
-use crate::dataset::requests::{plausible_row_values, RowBatch, RowPlace, RunIndex};
+use crate::dataset::requests::{plausible, RowBatch, RowPlace, RunIndex};
 use std::fs::File;
 use std::io::Read;
 use std::os::unix::fs::FileExt;
@@ -853,7 +853,7 @@ impl Columns {
                     |j| {
                         run_id.values[j] == run_id.values[i]
                             && status.values[j] == status.values[i]
-                            && plausible_row_values(Some(latency_ms.values[j]), status.values[j], scheduled_ms.values[j], sent_ms.values[j])
+                            && plausible(Some(latency_ms.values[j]), status.values[j], scheduled_ms.values[j], sent_ms.values[j], None)
                     },
                 );
                 if end > i && !is_unknown(run_id.values[i]) && run_id.values[i] != RunIndex::IGNORED {
