@@ -596,7 +596,10 @@ fn crlf_does_not_leak_into_messages_or_line_numbers() {
     dataset.write("requests.csv", joined(&lines).replace('\n', "\r\n"));
     assert_problems(
         &dataset.check(),
-        &["requests.csv:6:7: body_bytes: -1 is negative: a byte count cannot be", "requests.csv:9:7: body_bytes: \"12x\" is not a byte count"],
+        &[
+            "requests.csv:6:7: body_bytes: -1 is negative: a byte count cannot be",
+            "requests.csv:9:7: body_bytes: \"12x\" is not a byte count",
+        ],
     );
 }
 
