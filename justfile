@@ -24,6 +24,7 @@ check dataset="datasets/gunicorn-slow-client": build
 test: build
     cargo test --release --workspace
     just bench-test
+    just spark-test
     just report
     just browser-test
     just browser-checker-test
@@ -74,6 +75,24 @@ bench-test: bench-tools
 bench-tools:
     test -x bench/.venv/bin/python || python3 -m venv bench/.venv
     bench/.venv/bin/pip install --quiet --disable-pip-version-check -r bench/requirements.txt
+
+# Level 1 (per-run statistics and chart inputs) on Apache Spark in local mode (spark/README.md):
+# just spark datasets/gunicorn-slow-client /tmp/level1. IN and OUT may be any Spark-readable URI.
+spark in out: spark-tools
+    PYSPARK_PYTHON=spark/.venv/bin/python spark/.venv/bin/spark-submit --master "local[2]" \
+        --conf spark.ui.showConsoleProgress=false --conf spark.sql.shuffle.partitions=8 \
+        spark/analyze_level1.py {{in}} {{out}}
+
+# The Spark job against analyze on the default dataset, the rank traps and hive-partitioned Parquet.
+spark-test: build spark-tools
+    cargo build --release -p analyze --example chart_inputs
+    spark/.venv/bin/python -m pytest spark/tests -q -p no:cacheprovider
+
+# A pinned pyspark in a git-ignored virtual environment, and a Java runtime (Debian's) when missing.
+spark-tools:
+    command -v java >/dev/null 2>&1 || (apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y openjdk-17-jre-headless)
+    test -x spark/.venv/bin/python || python3 -m venv spark/.venv
+    spark/.venv/bin/pip install --quiet --disable-pip-version-check -r spark/requirements.txt
 
 fmt:
     cargo fmt --all

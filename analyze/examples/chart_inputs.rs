@@ -1,0 +1,41 @@
+//! Prints what `analyze report` would draw for a dataset, as JSON: per run, the reduced
+//! time-series points, the ECDF points and the error marks, with their totals.
+//!
+//! The Spark job (spark/analyze_level1.py) reduces chart inputs the way analyze does; its tests
+//! compare its tables with this output value by value. Usage: `chart_inputs DATASET`.
+
+use analyze::report::PointSeries;
+use analyze::stats::{self, Detail};
+use anyhow::{Context, Result};
+use serde_json::{json, Value};
+use std::path::PathBuf;
+
+fn series(s: &PointSeries) -> Value {
+    json!({ "points": s.points, "total": s.total })
+}
+
+fn main() -> Result<()> {
+    let dir: PathBuf = std::env::args_os().nth(1).context("usage: chart_inputs DATASET")?.into();
+    let mut dataset = analyze::dataset::load(&dir)?;
+    let report = stats::build(&mut dataset, Detail::WithFigures)?;
+    let figures = &report.figures;
+    let runs: Vec<Value> = report
+        .runs
+        .iter()
+        .enumerate()
+        .map(|(i, run)| {
+            let errors = &figures.errors_over_time[i];
+            json!({
+                "run_id": run.run_id,
+                "time_series": series(&figures.time_series[i]),
+                "ecdf": series(&figures.ecdf[i]),
+                "errors": {
+                    "points": errors.points.iter().map(|p| json!([p.t_s, p.latency_ms, p.status])).collect::<Vec<_>>(),
+                    "total": errors.total,
+                },
+            })
+        })
+        .collect();
+    println!("{}", serde_json::to_string(&json!({ "runs": runs }))?);
+    Ok(())
+}

@@ -1,0 +1,171 @@
+"""Spark's run-level tables equal what analyze computes from the raw rows: every run_stats
+statistic against `analyze report`'s summary.json, every chart input against analyze's own
+reduction (the chart_inputs example), on the default dataset, on a dataset built on the rank
+traps, and on a hive-partitioned Parquet copy of it."""
+
+import json
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+import trap_dataset
+from conftest import ROOT
+
+import analyze_level1
+
+DEFAULT = ROOT / "datasets" / "gunicorn-slow-client"
+
+
+def analyze_summary(analyze_bin, dataset: Path, tmp: Path) -> dict:
+    out = tmp / "report"
+    subprocess.run([analyze_bin, "report", dataset, "--out", out], check=True, capture_output=True)
+    return json.loads((out / "summary.json").read_text())
+
+
+def analyze_charts(chart_inputs_bin, dataset: Path) -> dict:
+    done = subprocess.run([chart_inputs_bin, dataset], check=True, capture_output=True, text=True)
+    return {run["run_id"]: run for run in json.loads(done.stdout)["runs"]}
+
+
+def table(spark, folder: Path, name: str):
+    return [row.asDict() for row in spark.read.parquet(str(folder / f"{name}.parquet")).collect()]
+
+
+def by_run(rows):
+    grouped = {}
+    for row in rows:
+        grouped.setdefault(row["run_id"], []).append(row)
+    return grouped
+
+
+def assert_same_statistics(spark, out: Path, summary: dict):
+    stats = {row["run_id"]: row for row in table(spark, out, "run_stats")}
+    statuses = by_run(table(spark, out, "run_statuses"))
+    assert sorted(stats) == sorted(run["run_id"] for run in summary["runs"])
+    headline_key = analyze_level1.key(round(summary["percentile"] * 1000))
+    for run in summary["runs"]:
+        got = stats[run["run_id"]]
+        where = f"run {run['run_id']}"
+        for name in ("requests", "ok_responses", "errors", "non_2xx", "no_response", "max_lag_ms", "headline_ms", "headline_rank"):
+            assert got[name] == run[name], f"{where}: {name}"
+        assert got["p95_ms"] == run["p95_ms"] and got["p95_rank"] == run["p95_rank"], where
+        # Every percentile analyze reports, value and rank, and no other.
+        spark_keys = {k[1:-3].replace("_", ".") for k in got if k.startswith("p") and k.endswith("_ms")}
+        assert spark_keys == set(run["percentile_ranks"]) | {"95", "99.9", "50", "90", "99"}, where
+        for key, value in run["percentiles_ms"].items():
+            stem = "p" + key.replace(".", "_")
+            assert (got[f"{stem}_ms"], got[f"{stem}_rank"]) == (value, run["percentile_ranks"][key]), f"{where}: p{key}"
+        if not run["percentiles_ms"]:
+            assert got["p50_ms"] is None and got["p50_rank"] is None, where
+        assert got["headline_percentile"] == summary["percentile"] and got["rule"] == "nearest-rank"
+        assert {str(s["status"]): s["requests"] for s in statuses.get(run["run_id"], [])} == run["statuses"], where
+    assert headline_key in summary["runs"][0]["percentiles_ms"] or not summary["runs"][0]["percentiles_ms"]
+
+
+def assert_same_charts(spark, out: Path, charts: dict):
+    stats = {row["run_id"]: row for row in table(spark, out, "run_stats")}
+    ecdf, points, errors = (by_run(table(spark, out, name)) for name in ("run_ecdf", "run_points", "run_errors"))
+    for run_id, want in charts.items():
+        n = stats[run_id]["ok_responses"]
+        got_ecdf = [[row["latency_ms"], row["rank"] / n] for row in sorted(ecdf.get(run_id, []), key=lambda r: r["rank"])]
+        assert got_ecdf == want["ecdf"]["points"] and want["ecdf"]["total"] == n, f"run {run_id}: ECDF"
+        if got_ecdf:
+            assert (stats[run_id]["min_ms"], stats[run_id]["max_ms"]) == (got_ecdf[0][0], got_ecdf[-1][0]), run_id
+        got_points = sorted([row["t_s"], row["latency_ms"]] for row in points.get(run_id, []))
+        assert got_points == want["time_series"]["points"] and want["time_series"]["total"] == n, f"run {run_id}: time series"
+        got_errors = [[row["t_s"], row["latency_ms"], row["status"]] for row in errors.get(run_id, [])]
+        got_errors.sort(key=lambda p: (p[0], p[1] is None, p[1] or 0.0, p[2]))
+        assert got_errors == want["errors"]["points"], f"run {run_id}: error marks"
+        assert want["errors"]["total"] == stats[run_id]["errors"], run_id
+
+
+@pytest.fixture(scope="module")
+def traps(tmp_path_factory) -> Path:
+    return trap_dataset.write(tmp_path_factory.mktemp("traps") / "traps")
+
+
+@pytest.fixture(scope="module")
+def hive_traps(spark, traps, tmp_path_factory) -> Path:
+    """The trap dataset with its requests as requests/date=.../run_id=.../part-*.parquet."""
+    folder = tmp_path_factory.mktemp("hive") / "traps"
+    folder.mkdir()
+    for name in ("runs.csv", "dataset.toml"):
+        shutil.copy(traps / name, folder / name)
+    rows = spark.read.option("header", "true").csv(str(traps / "requests.csv"))
+    typed = rows.selectExpr(
+        "run_id", "CAST(seq AS BIGINT) seq", "CAST(scheduled_ms AS DOUBLE) scheduled_ms", "CAST(sent_ms AS DOUBLE) sent_ms",
+        "CAST(latency_ms AS DOUBLE) latency_ms", "CAST(status AS INT) status", "CAST(body_bytes AS BIGINT) body_bytes",
+        "CASE WHEN run_id < 'n1' THEN '2026-11-29' ELSE '2026-11-30' END AS date",
+    )
+    typed.repartition(3).write.partitionBy("date", "run_id").parquet(str(folder / "requests"))
+    assert len(list((folder / "requests").glob("date=*/run_id=*/*.parquet"))) >= 10
+    return folder
+
+
+def test_default_dataset_statistics_and_charts_equal_analyzes(spark, analyze_bin, chart_inputs_bin, tmp_path):
+    out = tmp_path / "level1"
+    analyze_level1.level1(spark, str(DEFAULT), str(out))
+    assert_same_statistics(spark, out, analyze_summary(analyze_bin, DEFAULT, tmp_path))
+    assert_same_charts(spark, out, analyze_charts(chart_inputs_bin, DEFAULT))
+    # The side tables pass through unchanged, and the job says what ran it.
+    for name in ("runs.csv", "dataset.toml", "large_responses.csv", "tempfiles.csv", "resources.csv"):
+        assert (out / name).read_bytes() == (DEFAULT / name).read_bytes(), name
+    marker = json.loads((out / "level1.json").read_text())
+    assert marker == {"engine": "Apache Spark", "version": spark.version, "rule": "nearest-rank", "requests": "requests.csv"}
+    assert sorted(p.name for p in out.glob("*.parquet")) == [
+        "run_ecdf.parquet", "run_errors.parquet", "run_points.parquet", "run_stats.parquet", "run_statuses.parquet"
+    ]
+
+
+def test_rank_traps_give_analyzes_statistics_and_charts(spark, analyze_bin, chart_inputs_bin, traps, tmp_path):
+    out = tmp_path / "level1"
+    analyze_level1.level1(spark, str(traps), str(out))
+    summary = analyze_summary(analyze_bin, traps, tmp_path)
+    assert_same_statistics(spark, out, summary)
+    charts = analyze_charts(chart_inputs_bin, traps)
+    assert_same_charts(spark, out, charts)
+    # The traps are really hit: hand-worked ranks, a reduced series and reduced error marks.
+    runs = {run["run_id"]: run for run in summary["runs"]}
+    assert runs["n0020"]["percentile_ranks"]["95"] == 19
+    assert runs["n0072"]["percentile_ranks"]["95"] == 69
+    assert runs["n1000-ties"]["percentile_ranks"]["99.9"] == 999
+    assert runs["n1001-nulls"]["percentile_ranks"]["97.5"] == 976 and runs["n1001-nulls"]["no_response"] == 5
+    assert len(charts["n41000"]["time_series"]["points"]) < 41000
+    assert len(charts["n41000"]["errors"]["points"]) < charts["n41000"]["errors"]["total"] == 1600
+    assert runs["no-requests"]["requests"] == 0 and runs["only-errors"]["ok_responses"] == 0
+
+
+def test_hive_partitioned_parquet_gives_the_same_tables(spark, analyze_bin, chart_inputs_bin, traps, hive_traps, tmp_path):
+    out = tmp_path / "level1"
+    analyze_level1.level1(spark, str(hive_traps), str(out))
+    assert_same_statistics(spark, out, analyze_summary(analyze_bin, traps, tmp_path))
+    assert_same_charts(spark, out, analyze_charts(chart_inputs_bin, traps))
+    assert json.loads((out / "level1.json").read_text())["requests"] == "requests"
+
+
+def test_the_same_input_gives_byte_identical_tables(spark, traps, tmp_path):
+    first, second = tmp_path / "a", tmp_path / "b"
+    analyze_level1.level1(spark, str(traps), str(first))
+    analyze_level1.level1(spark, str(traps), str(second))
+    for path in sorted(first.iterdir()):
+        assert path.read_bytes() == (second / path.name).read_bytes(), path.name
+
+
+def test_requests_of_a_run_missing_from_runs_csv_are_refused(spark, tmp_path):
+    dataset = tmp_path / "bad"
+    dataset.mkdir()
+    (dataset / "runs.csv").write_text("run_id,repetition,started_at_utc,status\na,1,2026-11-30T00:00:00Z,ok\n")
+    (dataset / "requests.csv").write_text("run_id,seq,scheduled_ms,sent_ms,latency_ms,status,body_bytes\na,0,0,0,1,200,0\nzz,0,0,0,1,200,0\n")
+    with pytest.raises(analyze_level1.Level1Error, match="runs.csv does not list: 'zz'"):
+        analyze_level1.level1(spark, str(dataset), str(tmp_path / "out"))
+    assert not (tmp_path / "out").exists() and not (tmp_path / "out.building").exists()
+
+
+def test_a_folder_the_job_did_not_write_is_never_replaced(spark, tmp_path):
+    out = tmp_path / "mine"
+    out.mkdir()
+    (out / "notes.txt").write_text("keep me")
+    with pytest.raises(analyze_level1.Level1Error, match="was not written by this job"):
+        analyze_level1.level1(spark, str(DEFAULT), str(out))
+    assert (out / "notes.txt").read_text() == "keep me"
