@@ -176,7 +176,7 @@ def read_runs(spark, dataset):
     uri = child(dataset, "runs.csv")
     if not exists(spark, uri):
         raise Level1Error(f"{uri}: missing: a dataset needs runs.csv (datasets/README.md)")
-    runs = spark.read.option("header", "true").option("inferSchema", "false").csv(uri)
+    runs = spark.read.option("header", "true").option("inferSchema", "false").option("multiLine", "true").csv(uri)
     if "run_id" not in runs.columns:
         raise Level1Error(f"{uri}:1: no run_id column")
     return runs.select("run_id")
@@ -232,11 +232,8 @@ def run_stats(spark, requests, runs, headline):
                MAX(sent_ms) AS last_sent_ms
         FROM rows GROUP BY run_id"""
     )
-    unknown = counted.join(runs, "run_id", "left_anti").select("run_id").limit(5).collect()
-    if unknown:
-        names = ", ".join(repr(r.run_id) for r in unknown)
-        raise Level1Error(f"requests name runs that runs.csv does not list: {names}")
-    stats = runs.join(counted, "run_id", "left")
+    listed = runs.withColumn("listed", F.lit(True))
+    stats = listed.join(counted, "run_id", "full_outer")
     zero = F.lit(0).cast("long")
     for name in ("requests", "ok_responses", "non_2xx", "no_response"):
         stats = stats.withColumn(name, F.coalesce(F.col(name), zero))
@@ -259,13 +256,22 @@ def run_stats(spark, requests, runs, headline):
     for p in wanted:
         order += [f"{column(p)}_ms", f"{column(p)}_rank"]
     order += ["headline_percentile", "headline_ms", "headline_rank", "min_ms", "max_ms", "max_lag_ms", "last_sent_ms", "rule"]
-    # tail_rank stays inside the job: the charts need it, analyze computes it again.
-    return stats.select(order + ["tail_rank"])
+    # tail_rank stays inside the job: the charts need it, analyze computes it again. listed is
+    # false for a run that only the requests name, which check_listed refuses.
+    return stats.select(order + ["tail_rank", F.coalesce(F.col("listed"), F.lit(False)).alias("listed")])
+
+
+def check_listed(stats):
+    """Requests of a run that runs.csv does not list are an error, as in analyze."""
+    unknown = stats.where(~F.col("listed")).select("run_id").orderBy("run_id").limit(5).collect()
+    if unknown:
+        names = ", ".join(repr(r.run_id) for r in unknown)
+        raise Level1Error(f"requests name runs that runs.csv does not list: {names}")
 
 
 def public(stats):
-    """run_stats as written: without the job's own tail_rank."""
-    return stats.drop("tail_rank")
+    """run_stats as written: without the job's own columns."""
+    return stats.drop("tail_rank", "listed")
 
 
 def run_statuses(requests):
@@ -406,8 +412,13 @@ def level1(spark, dataset, out):
     headline = headline_thousandths(spark, dataset)
     runs = read_runs(spark, dataset)
     requests, source = read_requests(spark, dataset)
-    requests = requests.persist()
+    # Five tables read the requests. Parsing CSV five times costs more than keeping the parsed
+    # columns; Parquet is re-read column by column instead, which scales with the cluster's
+    # storage rather than its memory.
+    if source.endswith(".csv"):
+        requests = requests.persist()
     stats = run_stats(spark, requests, runs, headline).persist()
+    check_listed(stats)
     ecdf = run_ecdf(requests, stats).persist()
     building = out.rstrip("/") + ".building"
     delete(spark, building)

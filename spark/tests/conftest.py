@@ -23,8 +23,9 @@ def spark():
     session = (
         analyze_level1.SparkSession.builder.master("local[2]")
         .config("spark.ui.enabled", "false")
+        .config("spark.ui.showConsoleProgress", "false")
         # Two cores and test-sized data: a few shuffle partitions, not the cluster default of 200.
-        .config("spark.sql.shuffle.partitions", "4")
+        .config("spark.sql.shuffle.partitions", "2")
         .config("spark.driver.memory", "1g")
     )
     spark = analyze_level1.session(builder=session)
