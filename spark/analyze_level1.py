@@ -444,6 +444,7 @@ def main(argv=None):
     parser.add_argument("--master", help="e.g. local[2]; by default what spark-submit says")
     args = parser.parse_args(argv)
     spark = session(args.master)
+    spark.sparkContext.setLogLevel("WARN")
     try:
         level1(spark, args.dataset, args.out)
     except Level1Error as error:
