@@ -611,24 +611,21 @@ const TOML_KEYS: &str = "expected one of `title`, `description`, `lang`, `percen
 fn rejects_a_typo_in_dataset_toml_naming_line_and_column() {
     let dataset = Dataset::valid();
     dataset.write("dataset.toml", "title = \"Tiny\"\npercentil = 95\n");
-    assert_problems(&dataset.check(), &[format!("dataset.toml:2: column 1: unknown field `percentil`, {TOML_KEYS}").as_str()]);
+    assert_problems(&dataset.check(), &[format!("dataset.toml:2:1: unknown field `percentil`, {TOML_KEYS}").as_str()]);
 }
 
 #[test]
 fn rejects_a_typo_in_a_dataset_toml_table_naming_line_and_column() {
     let dataset = Dataset::valid();
     dataset.write("dataset.toml", "title = \"Tiny\"\n\n[thresholds]\nlag_ms = 20\n  load = 2\n");
-    assert_problems(
-        &dataset.check(),
-        &["dataset.toml:5: column 3: unknown field `load`, expected one of `lag_ms`, `load1`, `outlier_ratio`"],
-    );
+    assert_problems(&dataset.check(), &["dataset.toml:5:3: unknown field `load`, expected one of `lag_ms`, `load1`, `outlier_ratio`"]);
 }
 
 #[test]
 fn a_report_with_a_typo_in_dataset_toml_leaves_out_alone() {
     assert_failed_report_leaves_out_alone(
         |d| d.write("dataset.toml", "title = \"Tiny\"\npercentil = 95\n"),
-        &format!("dataset.toml:2: column 1: unknown field `percentil`, {TOML_KEYS}"),
+        &format!("dataset.toml:2:1: unknown field `percentil`, {TOML_KEYS}"),
     );
 }
 
@@ -636,7 +633,7 @@ fn a_report_with_a_typo_in_dataset_toml_leaves_out_alone() {
 fn rejects_a_percentile_out_of_range() {
     let dataset = Dataset::valid();
     dataset.write("dataset.toml", "percentile = 100\n");
-    assert_problems(&dataset.check(), &["dataset.toml: percentile = 100: expected a number above 0 and below 100"]);
+    assert_problems(&dataset.check(), &["dataset.toml:1:14: percentile: 100 is not above 0 and below 100"]);
 }
 
 // ---- many problems ------------------------------------------------------------------------
@@ -671,7 +668,7 @@ fn reports_problems_in_several_files_together() {
     let output = dataset.check();
     assert_exit(&output, 2);
     let lines = problem_lines(&output);
-    let expected_prefixes = ["dataset.toml:1: column 1: unknown field `titel`", "requests.csv:5:5: latency_ms: \"abc\" is not a number"];
+    let expected_prefixes = ["dataset.toml:1:1: unknown field `titel`", "requests.csv:5:5: latency_ms: \"abc\" is not a number"];
     for prefix in expected_prefixes {
         assert!(lines.iter().any(|l| l.starts_with(prefix)), "missing {prefix:?} in\n{}", stderr(&output));
     }

@@ -2,8 +2,8 @@
 //! data error.
 
 use crate::dataset;
-use crate::render::format;
 use crate::render::view::Context;
+use crate::render::{self, format};
 use crate::stats::{self, Detail};
 use anyhow::Result;
 use std::fmt::Write as _;
@@ -13,6 +13,7 @@ use std::path::Path;
 pub fn run(dir: &Path, strict: bool) -> Result<i32> {
     let mut loaded = dataset::load(dir)?;
     let report = stats::build(&mut loaded, Detail::Statistics)?;
+    render::check_articles(&report, &loaded.articles)?;
     let context = Context::new(&report, dataset::Lang::En, false);
     let i = &report.integrity;
     // Built whole, then written once: a closed pipe (`| head`) ends the output, not the program.

@@ -2,6 +2,7 @@
 
 use crate::dataset;
 use crate::output;
+use crate::render::paths;
 use crate::render::site::{site_files, Published};
 use crate::stats::{self, Detail};
 use anyhow::{bail, Context as _, Result};
@@ -16,6 +17,11 @@ pub fn run(root: &Path, out: &Path, only: Option<&str>) -> Result<i32> {
     folders.sort();
     if folders.is_empty() {
         bail!("{} holds no dataset folder (a folder with runs.csv)", root.display());
+    }
+    let bad_names: Vec<String> =
+        folders.iter().filter_map(|f| f.file_name().and_then(|n| paths::site_name_problem(&n.to_string_lossy()))).collect();
+    if !bad_names.is_empty() {
+        bail!("{}: {}", root.display(), bad_names.join("; "));
     }
     if let Some(name) = only {
         if !folders.iter().any(|f| f.file_name().is_some_and(|n| n == name)) {

@@ -8,6 +8,33 @@ use std::fmt;
 /// How many problems are kept; the rest are only counted.
 pub const MAX_REPORTED: usize = 50;
 
+/// How many characters of a user's text a message quotes.
+pub const SHOWN_CHARS: usize = 60;
+/// The longest message printed whole; a longer one (however it was built) is cut.
+const MAX_MESSAGE_BYTES: usize = 600;
+
+/// A user's text as a message quotes it: in quotes with control characters escaped, and a long
+/// one cut to its first [`SHOWN_CHARS`] characters and its size, so a 6 MB field or a file
+/// without newlines gives a short message instead of an echo of the file.
+pub fn shown(text: &str) -> String {
+    match text.char_indices().nth(SHOWN_CHARS) {
+        None => format!("{text:?}"),
+        Some((cut, _)) => format!("{:?}… ({} bytes)", &text[..cut], text.len()),
+    }
+}
+
+/// A message no longer than [`MAX_MESSAGE_BYTES`] (plus a note of its full size).
+fn bounded(message: &str) -> std::borrow::Cow<'_, str> {
+    if message.len() <= MAX_MESSAGE_BYTES {
+        return message.into();
+    }
+    let mut cut = MAX_MESSAGE_BYTES;
+    while !message.is_char_boundary(cut) {
+        cut -= 1;
+    }
+    format!("{}… (a message of {} bytes, cut)", &message[..cut], message.len()).into()
+}
+
 /// Where in a table a problem was found.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Place {
@@ -17,6 +44,8 @@ pub enum Place {
     Line { line: u64, field: Option<(usize, String)> },
     /// A 1-based row of a Parquet file, and optionally the column name.
     Row { row: u64, column: Option<String> },
+    /// A 1-based line and character column of a text file (dataset.toml, an article).
+    Text { line: u64, column: usize },
 }
 
 /// One problem in one file.
@@ -40,20 +69,27 @@ impl DataError {
     pub fn field(file: &str, line: u64, field: usize, column: &str, message: impl Into<String>) -> Self {
         DataError { file: file.to_string(), place: Place::Line { line, field: Some((field, column.to_string())) }, message: message.into() }
     }
+
+    /// A problem at a line and character column of a text file.
+    pub fn at(file: &str, line: u64, column: usize, message: impl Into<String>) -> Self {
+        DataError { file: file.to_string(), place: Place::Text { line, column }, message: message.into() }
+    }
 }
 
 impl fmt::Display for DataError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let message = bounded(&self.message);
         match &self.place {
-            Place::File => write!(f, "{}: {}", self.file, self.message),
-            Place::Line { line, field: None } => write!(f, "{}:{}: {}", self.file, line, self.message),
+            Place::File => write!(f, "{}: {}", self.file, message),
+            Place::Line { line, field: None } => write!(f, "{}:{}: {}", self.file, line, message),
             Place::Line { line, field: Some((field, column)) } => {
-                write!(f, "{}:{}:{}: {}: {}", self.file, line, field, column, self.message)
+                write!(f, "{}:{}:{}: {}: {}", self.file, line, field, bounded(column), message)
             }
-            Place::Row { row, column: None } => write!(f, "{}: row {}: {}", self.file, row, self.message),
+            Place::Row { row, column: None } => write!(f, "{}: row {}: {}", self.file, row, message),
             Place::Row { row, column: Some(column) } => {
-                write!(f, "{}: row {}: {}: {}", self.file, row, column, self.message)
+                write!(f, "{}: row {}: {}: {}", self.file, row, bounded(column), message)
             }
+            Place::Text { line, column } => write!(f, "{}:{}:{}: {}", self.file, line, column, message),
         }
     }
 }
@@ -129,5 +165,26 @@ impl fmt::Display for InvalidDataset {
             writeln!(f, "  ... and {} more", self.more)?;
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_long_field_is_quoted_by_its_start_and_size() {
+        let long = "x".repeat(6_000_000);
+        let quoted = shown(&long);
+        assert_eq!(quoted, format!("{:?}… (6000000 bytes)", "x".repeat(60)));
+        assert_eq!(shown("abc\u{1b}]0;x"), "\"abc\\u{1b}]0;x\"");
+    }
+
+    #[test]
+    fn a_message_however_built_is_bounded() {
+        let error = DataError::line("runs.csv", 1, format!("missing column: {}", "y".repeat(1_000_000)));
+        let text = error.to_string();
+        assert!(text.len() < 700, "{} bytes", text.len());
+        assert!(text.ends_with("… (a message of 1000016 bytes, cut)"), "{}", &text[text.len() - 60..]);
     }
 }

@@ -120,12 +120,7 @@ impl Manifest {
     /// Parses `dataset.toml` text; the error names the line and column when TOML knows them.
     pub fn parse(text: &str) -> Result<Manifest, ManifestError> {
         toml::from_str(text).map_err(|error| {
-            let place = error.span().map(|span| {
-                let before = &text[..span.start.min(text.len())];
-                let line = before.matches('\n').count() as u64 + 1;
-                let column = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
-                (line, column)
-            });
+            let place = error.span().map(|span| super::schema::line_and_column(text, span.start));
             ManifestError { place, message: error.message().trim().to_string() }
         })
     }

@@ -16,6 +16,8 @@ mod accumulate;
 mod progress;
 mod runs;
 mod samples;
+mod schema;
+pub mod time;
 
 pub use accumulate::RunRequests;
 pub use error::{DataError, InvalidDataset, Problems};
@@ -69,7 +71,8 @@ pub fn load(dir: &Path) -> Result<Dataset, LoadError> {
         .unwrap_or_else(|| "dataset".to_string());
     let mut problems = Problems::default();
 
-    let manifest = read_manifest(dir, &mut problems);
+    let (manifest, located) = read_manifest(dir, &mut problems);
+    located.check_alone(&manifest, &mut problems);
     let runs_table = read_small_table(dir, "runs", true, &mut problems);
     let requests_source = match TableSource::find(dir, "requests") {
         Ok(Some(source)) => Some(source),
@@ -87,11 +90,16 @@ pub fn load(dir: &Path) -> Result<Dataset, LoadError> {
         unreachable!("a missing runs table is a problem");
     };
     let runs::ParsedRuns { factors, runs, rejected_ids, usable } = runs::parse_runs(&runs_table, &manifest, &mut problems);
+    if usable {
+        located.check_axes(&factors.iter().map(|f| f.name.as_str()).collect::<Vec<_>>(), &mut problems);
+    }
     let index = requests::RunIndex::new(runs.iter().map(|r| r.run_id.as_str())).ignoring(rejected_ids.iter().map(String::as_str));
 
     // Without trustworthy run ids every request would be blamed as unknown: fix runs.csv first.
     let requests = match (&requests_source, usable) {
-        (Some(source), true) => accumulate::read_requests(source, &index, runs.len(), &mut problems),
+        (Some(source), true) => {
+            guarded(source, &mut problems, |problems| accumulate::read_requests(source, &index, runs.len(), problems)).unwrap_or_default()
+        }
         _ => Vec::new(),
     };
     if requests.len() == runs.len() {
@@ -100,7 +108,7 @@ pub fn load(dir: &Path) -> Result<Dataset, LoadError> {
                 problems.push(DataError::line(
                     &runs_table.file,
                     run.line,
-                    format!("run {:?} has status ok but no rows in {}", run.run_id, requests_file_name(&requests_source)),
+                    format!("run {} has status ok but no rows in {}", error::shown(&run.run_id), requests_file_name(&requests_source)),
                 ));
             }
         }
@@ -132,41 +140,51 @@ fn requests_file_name(source: &Option<TableSource>) -> String {
     source.as_ref().map_or_else(|| "requests.csv".to_string(), TableSource::file_name)
 }
 
-fn read_manifest(dir: &Path, problems: &mut Problems) -> Manifest {
+fn read_manifest(dir: &Path, problems: &mut Problems) -> (Manifest, schema::Located) {
     let path = dir.join("dataset.toml");
-    if !path.exists() {
-        return Manifest::default();
+    let absent = || (Manifest::default(), schema::Located::absent());
+    match table::present(&path) {
+        Ok(true) => {}
+        Ok(false) => return absent(),
+        Err(error) => {
+            problems.push(error);
+            return absent();
+        }
     }
     let text = match std::fs::read(&path) {
         Ok(bytes) => match String::from_utf8(bytes) {
             Ok(text) => text,
-            Err(_) => {
-                problems.push(DataError::file("dataset.toml", "is not valid UTF-8"));
-                return Manifest::default();
+            Err(error) => {
+                problems.push(invalid_utf8("dataset.toml", error.as_bytes()));
+                return absent();
             }
         },
         Err(error) => {
             problems.push(DataError::file("dataset.toml", format!("cannot be read: {error}")));
-            return Manifest::default();
+            return absent();
         }
     };
     match Manifest::parse(&text) {
         Ok(manifest) => {
-            if let Some(p) = manifest.percentile {
-                if !(p > 0.0 && p < 100.0) {
-                    problems.push(DataError::file("dataset.toml", format!("percentile = {p}: expected a number above 0 and below 100")));
-                }
-            }
-            manifest
+            let located = schema::Located::new(&text);
+            (manifest, located)
         }
         Err(error) => {
             let message = error.message;
             problems.push(match error.place {
-                Some((line, column)) => DataError::line("dataset.toml", line, format!("column {column}: {message}")),
+                Some((line, column)) => DataError::at("dataset.toml", line, column, message),
                 None => DataError::file("dataset.toml", message),
             });
-            Manifest::default()
+            absent()
         }
+    }
+}
+
+/// A text file that is not UTF-8, with the line and column of its first bad byte.
+fn invalid_utf8(file: &str, bytes: &[u8]) -> DataError {
+    match csv::first_invalid_utf8(bytes) {
+        Some((line, column, _)) => DataError::at(file, line, column, "a byte that is not UTF-8 (save the file as UTF-8)"),
+        None => DataError::file(file, "is not valid UTF-8"),
     }
 }
 
@@ -195,7 +213,24 @@ fn read_small_table(dir: &Path, stem: &str, required: bool, problems: &mut Probl
                 None
             }
         },
-        TableSource::Parquet(path) => parquet::read_text_table(path, &file, problems),
+        TableSource::Parquet(path) => guarded(&source, problems, |problems| parquet::read_text_table(path, &file, problems)).flatten(),
+    }
+}
+
+/// Runs a reader of `source`, turning a panic inside it into a problem of that file. polars'
+/// Parquet reader (the fallback for files the direct decoder does not read) panics on some
+/// damaged files, e.g. "thrift bool field" on corrupt metadata; a damaged file is bad input,
+/// which deserves its message and exit status 2, not a crash.
+fn guarded<T>(source: &TableSource, problems: &mut Problems, read: impl FnOnce(&mut Problems) -> T) -> Option<T> {
+    let mut found = Problems::default();
+    let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| read(&mut found)));
+    problems.extend(found);
+    match outcome {
+        Ok(value) => Some(value),
+        Err(_) => {
+            problems.push(DataError::file(&source.file_name(), "cannot be read: the file is damaged (the Parquet reader gave up on it)"));
+            None
+        }
     }
 }
 
@@ -207,14 +242,19 @@ fn read_articles(dir: &Path, problems: &mut Problems) -> BTreeMap<Lang, (String,
             other => format!("article.{}.md", other.code()),
         };
         let path = dir.join(&file);
-        if !path.is_file() {
-            continue;
+        match table::present(&path) {
+            Ok(true) => {}
+            Ok(false) => continue,
+            Err(error) => {
+                problems.push(error);
+                continue;
+            }
         }
         match std::fs::read(&path).map(String::from_utf8) {
             Ok(Ok(text)) => {
                 articles.insert(lang, (file, text));
             }
-            Ok(Err(_)) => problems.push(DataError::file(&file, "is not valid UTF-8")),
+            Ok(Err(error)) => problems.push(invalid_utf8(&file, error.as_bytes())),
             Err(error) => problems.push(DataError::file(&file, format!("cannot be read: {error}"))),
         }
     }

@@ -1,9 +1,10 @@
 //! runs.csv: one row per run, its factor levels and status; and the factors derived from it.
 
-use super::error::{DataError, Problems};
+use super::error::{shown, DataError, Problems};
 use super::manifest::{Manifest, Text};
 use super::number::parse_f64;
 use super::table::TextTable;
+use super::time::{parse_rfc3339, Instant};
 use serde::Serialize;
 use std::collections::{BTreeSet, HashMap};
 
@@ -56,6 +57,8 @@ pub struct Run {
     pub levels: Vec<usize>,
     pub repetition: i64,
     pub started_at_utc: String,
+    /// `started_at_utc` as an instant, to order runs and take dates in UTC.
+    pub started: Instant,
     pub status: RunStatus,
     pub note: String,
     pub load1_before: Option<f64>,
@@ -116,15 +119,20 @@ pub fn parse_runs(table: &TextTable, manifest: &Manifest, problems: &mut Problem
             problems.push(table.cell_error(row, run_id, "is empty: every run needs an id"));
             ok = false;
         } else if let Some(first) = seen.get(&id) {
-            problems.push(table.cell_error(row, run_id, format!("run_id {id:?} appears twice (first on line {first})")));
+            problems.push(table.cell_error(row, run_id, format!("run_id {} appears twice (first on line {first})", shown(&id))));
             ok = false;
         } else {
             seen.insert(id.clone(), row.place);
         }
         let rep = table.integer(row, repetition, problems);
         let started_at = row.cells[started].trim().to_string();
-        if !is_rfc3339(&started_at) {
-            problems.push(table.cell_error(row, started, format!("{started_at:?} is not an RFC 3339 time (e.g. 2026-11-30T04:05:06Z)")));
+        let instant = parse_rfc3339(&started_at);
+        if instant.is_none() {
+            problems.push(table.cell_error(
+                row,
+                started,
+                format!("{} is not an RFC 3339 time (e.g. 2026-11-30T04:05:06Z)", shown(&started_at)),
+            ));
             ok = false;
         }
         let run_status = match row.cells[status].trim() {
@@ -132,7 +140,7 @@ pub fn parse_runs(table: &TextTable, manifest: &Manifest, problems: &mut Problem
             "aborted" => Some(RunStatus::Aborted),
             "excluded" => Some(RunStatus::Excluded),
             other => {
-                problems.push(table.cell_error(row, status, format!("{other:?} is not a status: use ok, aborted or excluded")));
+                problems.push(table.cell_error(row, status, format!("{} is not a status: use ok, aborted or excluded", shown(other))));
                 None
             }
         };
@@ -152,12 +160,12 @@ pub fn parse_runs(table: &TextTable, manifest: &Manifest, problems: &mut Problem
         if !accepted && !id.is_empty() {
             rejected_ids.push(id.clone());
         }
-        if let (true, Some(rep), Some(run_status)) = (ok, rep, run_status) {
+        if let (true, Some(rep), Some(run_status), Some(instant)) = (ok, rep, run_status, instant) {
             raw_runs.push((
                 id,
                 values,
                 rep,
-                started_at,
+                (started_at, instant),
                 run_status,
                 note.map(|c| row.cells[c].trim().to_string()).unwrap_or_default(),
                 load1_before,
@@ -174,13 +182,13 @@ pub fn parse_runs(table: &TextTable, manifest: &Manifest, problems: &mut Problem
         .collect();
     let runs = raw_runs
         .into_iter()
-        .map(|(run_id, values, repetition, started_at_utc, status, note, load1_before, load1_after, line)| {
+        .map(|(run_id, values, repetition, (started_at_utc, started), status, note, load1_before, load1_after, line)| {
             let levels = values
                 .iter()
                 .zip(&factors)
                 .map(|(value, factor)| factor.levels.iter().position(|l| &l.value == value).expect("every seen level is listed"))
                 .collect();
-            Run { run_id, levels, repetition, started_at_utc, status, note, load1_before, load1_after, line }
+            Run { run_id, levels, repetition, started_at_utc, started, status, note, load1_before, load1_after, line }
         })
         .collect();
     ParsedRuns { factors, runs, rejected_ids, usable: true }
@@ -210,39 +218,6 @@ fn build_factor<'a>(name: &str, values: impl Iterator<Item = &'a str>, manifest:
     levels.extend(rest.into_iter().map(|v| Level { value: v.to_string(), label: Text::Plain(v.to_string()) }));
     let label = spec.and_then(|s| s.label.clone()).unwrap_or_else(|| Text::Plain(name.to_string()));
     Factor { name: name.to_string(), label, levels, numeric }
-}
-
-/// `YYYY-MM-DDTHH:MM:SS[.fraction](Z|+HH:MM|-HH:MM)`, with `t`/space accepted for `T`.
-pub fn is_rfc3339(text: &str) -> bool {
-    let b = text.as_bytes();
-    let digits = |range: std::ops::Range<usize>| b.get(range).is_some_and(|s| s.iter().all(u8::is_ascii_digit));
-    if b.len() < 20 || !digits(0..4) || b[4] != b'-' || !digits(5..7) || b[7] != b'-' || !digits(8..10) {
-        return false;
-    }
-    if !matches!(b[10], b'T' | b't' | b' ') || !digits(11..13) || b[13] != b':' || !digits(14..16) || b[16] != b':' || !digits(17..19) {
-        return false;
-    }
-    let month = (b[5] - b'0') * 10 + (b[6] - b'0');
-    let day = (b[8] - b'0') * 10 + (b[9] - b'0');
-    if !(1..=12).contains(&month) || !(1..=31).contains(&day) {
-        return false;
-    }
-    let mut i = 19;
-    if b[i] == b'.' {
-        i += 1;
-        let start = i;
-        while i < b.len() && b[i].is_ascii_digit() {
-            i += 1;
-        }
-        if i == start {
-            return false;
-        }
-    }
-    match &b[i..] {
-        [b'Z' | b'z'] => true,
-        [b'+' | b'-', h1, h2, b':', m1, m2] => [h1, h2, m1, m2].iter().all(|d| d.is_ascii_digit()),
-        _ => false,
-    }
 }
 
 #[cfg(test)]
@@ -300,10 +275,17 @@ mod tests {
     }
 
     #[test]
-    fn rfc3339_accepts_offsets_and_fractions() {
-        assert!(is_rfc3339("2026-11-30T04:05:06Z"));
-        assert!(is_rfc3339("2026-11-30T04:05:06.123456+09:00"));
-        assert!(!is_rfc3339("2026-13-30T04:05:06Z"));
-        assert!(!is_rfc3339("2026-11-30"));
+    fn a_start_time_that_does_not_exist_is_refused() {
+        let csv = format!("{HEAD}a,direct,0,1,2026-02-30T01:00:00Z,ok,\nb,direct,0,1,2026-11-30T99:99:99Z,ok,\nc,direct,0,1,2026-11-30T01:00:00+99:99,ok,\n");
+        let (_, runs, problems) = parse(&csv, &Manifest::default());
+        assert!(runs.is_empty());
+        assert_eq!(
+            problems,
+            vec![
+                "runs.csv:2:5: started_at_utc: \"2026-02-30T01:00:00Z\" is not an RFC 3339 time (e.g. 2026-11-30T04:05:06Z)",
+                "runs.csv:3:5: started_at_utc: \"2026-11-30T99:99:99Z\" is not an RFC 3339 time (e.g. 2026-11-30T04:05:06Z)",
+                "runs.csv:4:5: started_at_utc: \"2026-11-30T01:00:00+99:99\" is not an RFC 3339 time (e.g. 2026-11-30T04:05:06Z)",
+            ]
+        );
     }
 }

@@ -6,7 +6,7 @@
 //! table, has its own parallel reader in `requests.rs`.
 
 use super::csv::{first_invalid_utf8, split_header, Record, Records};
-use super::error::{DataError, Place, Problems};
+use super::error::{shown, DataError, Place, Problems};
 use super::number::{is_blank, parse_f64, parse_i64};
 use std::path::{Path, PathBuf};
 
@@ -23,7 +23,7 @@ impl TableSource {
     pub fn find(dir: &Path, stem: &str) -> Result<Option<TableSource>, DataError> {
         let csv = dir.join(format!("{stem}.csv"));
         let parquet = dir.join(format!("{stem}.parquet"));
-        match (csv.is_file(), parquet.is_file()) {
+        match (present(&csv)?, present(&parquet)?) {
             (true, true) => Err(DataError::file(&format!("{stem}.csv"), format!("both {stem}.csv and {stem}.parquet exist: keep one"))),
             (true, false) => Ok(Some(TableSource::Csv(csv))),
             (false, true) => Ok(Some(TableSource::Parquet(parquet))),
@@ -42,6 +42,28 @@ impl TableSource {
         match self {
             TableSource::Csv(path) | TableSource::Parquet(path) => path,
         }
+    }
+}
+
+/// Whether `path` is a regular file (following symlinks); absent is `false`, and anything else
+/// that exists there (a FIFO, a device such as a symlink to /dev/zero, a folder) is an error, so
+/// it is never read, which could block or never end, nor reported as missing.
+pub fn present(path: &Path) -> Result<bool, DataError> {
+    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    match std::fs::metadata(path) {
+        Ok(meta) if meta.is_file() => Ok(true),
+        Ok(meta) => {
+            let kind = if meta.is_dir() { "a folder" } else { "not a regular file (a pipe, socket or device?)" };
+            Err(DataError::file(&name, format!("is {kind}: a table or text of a dataset must be a regular file")))
+        }
+        Err(error) if error.kind() == std::io::ErrorKind::NotFound => {
+            // A dangling symlink is there but points nowhere: say so rather than "missing".
+            match std::fs::symlink_metadata(path) {
+                Ok(_) => Err(DataError::file(&name, "is a symbolic link to nothing")),
+                Err(_) => Ok(false),
+            }
+        }
+        Err(error) => Err(DataError::file(&name, format!("cannot be read: {error}"))),
     }
 }
 
@@ -131,6 +153,15 @@ impl TextTable {
         DataError { file: self.file.clone(), place, message: message.into() }
     }
 
+    /// How a message names another row: `line` in CSV, `row` in Parquet.
+    pub fn place_word(&self) -> &'static str {
+        if self.is_csv {
+            "line"
+        } else {
+            "row"
+        }
+    }
+
     /// A problem located at a row.
     pub fn row_error(&self, row: &TextRow, message: impl Into<String>) -> DataError {
         let place = if self.is_csv { Place::Line { line: row.place, field: None } } else { Place::Row { row: row.place, column: None } };
@@ -143,7 +174,7 @@ impl TextTable {
         match parse_f64(text.as_bytes()) {
             Some(value) if value.is_finite() => Some(value),
             Some(_) => {
-                problems.push(self.cell_error(row, column, format!("{text:?} is not a finite number")));
+                problems.push(self.cell_error(row, column, format!("{} is not a finite number", shown(text))));
                 None
             }
             None if is_blank(text.as_bytes()) => {
@@ -151,7 +182,7 @@ impl TextTable {
                 None
             }
             None => {
-                problems.push(self.cell_error(row, column, format!("{text:?} is not a number")));
+                problems.push(self.cell_error(row, column, format!("{} is not a number", shown(text))));
                 None
             }
         }
@@ -181,7 +212,7 @@ impl TextTable {
         match parse_i64(text.as_bytes()) {
             Some(value) => Some(value),
             None => {
-                problems.push(self.cell_error(row, column, format!("{text:?} is not a whole number")));
+                problems.push(self.cell_error(row, column, format!("{} is not a whole number", shown(text))));
                 None
             }
         }

@@ -101,11 +101,45 @@ pub fn names(context: &Context) -> Value {
 
 /// Renders the article's names into Markdown.
 pub fn render_markdown(file: &str, source: &str, names: &Value) -> Result<String, ArticleError> {
-    let context = tera::Context::from_value(names.clone()).expect("names are an object");
-    match tera::Tera::one_off(source, &context, false) {
-        Ok(text) => Ok(text),
-        Err(error) => Err(locate(file, source, &context, &error)),
+    if let Some((line, quoted)) = non_ascii_lookup(source) {
+        return Err(ArticleError {
+            file: file.to_string(),
+            line,
+            message: format!(
+                "the template engine cannot look up a quoted name with characters beyond ASCII ({}): cite it through a loop, \
+                 e.g. {{% for id, c in conditions %}}, or rename the run or level",
+                crate::dataset::error::shown(&quoted)
+            ),
+        });
     }
+    let context = tera::Context::from_value(names.clone()).expect("names are an object");
+    // A backstop: a template engine panic is this article's error, not a crash of the program.
+    let rendered = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| tera::Tera::one_off(source, &context, false)));
+    match rendered {
+        Ok(Ok(text)) => Ok(text),
+        Ok(Err(error)) => Err(locate(file, source, &context, &error)),
+        Err(_) => Err(ArticleError { file: file.to_string(), line: 1, message: "the template engine failed on this article".to_string() }),
+    }
+}
+
+/// The first `["…"]` or `['…']` lookup whose key has a character beyond ASCII, with its line:
+/// tera 1.20 slices such a key by character count as if it were bytes and panics
+/// (context.rs, `PointerMachina`), so it is refused before rendering.
+fn non_ascii_lookup(source: &str) -> Option<(usize, String)> {
+    for (index, line) in source.lines().enumerate() {
+        let mut rest = line;
+        while let Some(open) = rest.find('[') {
+            rest = &rest[open + 1..];
+            let trimmed = rest.trim_start();
+            let Some(quote) = trimmed.chars().next().filter(|c| matches!(c, '"' | '\'' | '`')) else { continue };
+            let body = &trimmed[1..];
+            let key = body.find(quote).map_or(body, |end| &body[..end]);
+            if !key.is_ascii() {
+                return Some((index + 1, key.to_string()));
+            }
+        }
+    }
+    None
 }
 
 /// Finds the first line whose expressions fail alone; else reports the template's own message.
@@ -168,6 +202,15 @@ mod tests {
         let error =
             render_markdown("article.md", "Intro.\n\nThe p95 was {{ runs.r1.p95 }} ms.\nAnd {{ runs.r9.p95 }}.\n", &names).unwrap_err();
         assert_eq!((error.file.as_str(), error.line), ("article.md", 4));
+    }
+
+    #[test]
+    fn a_quoted_name_beyond_ascii_is_an_error_not_a_panic() {
+        let names = json!({ "runs": { "遅い": { "p95": "1.57" } } });
+        let error = render_markdown("article.ja.md", "前文\n\n{{ runs[\"遅い\"].p95 }}\n", &names).unwrap_err();
+        assert_eq!((error.file.as_str(), error.line), ("article.ja.md", 3));
+        assert!(error.message.contains("\"遅い\""), "{}", error.message);
+        assert_eq!(render_markdown("a.md", "{{ runs[\"r1\"].p95 }} 遅い", &json!({ "runs": { "r1": { "p95": "1" } } })).unwrap(), "1 遅い");
     }
 
     #[test]

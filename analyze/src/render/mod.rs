@@ -85,6 +85,18 @@ fn render(tera: &tera::Tera, name: &str, page: &impl serde::Serialize) -> Result
     })
 }
 
+/// Renders each article in its own language and discards the text: what `analyze check` runs so
+/// that an article citing a name that does not exist fails check, not only report.
+pub fn check_articles(report: &Report, articles: &BTreeMap<Lang, (String, String)>) -> Result<(), RenderError> {
+    for (lang, (file, source)) in articles {
+        for in_site in [false, true] {
+            let context = Context::new(report, *lang, in_site);
+            article::render_markdown(file, source, &article::names(&context))?;
+        }
+    }
+    Ok(())
+}
+
 /// Every file of one report in one language: pages, Markdown twin, figures, JSON and CSV.
 /// `articles` maps a language to (file name, Markdown source).
 pub fn report_files(report: &Report, lang: Lang, articles: &BTreeMap<Lang, (String, String)>, in_site: bool) -> Result<Files, RenderError> {

@@ -41,6 +41,7 @@ pub fn site_files(datasets: &[Published]) -> Result<Files, RenderError> {
     let mut entries = Vec::new();
     for dataset in datasets {
         let name = &dataset.report.dataset.name;
+        let href = super::paths::url_segment(name);
         for lang in Lang::ALL.into_iter().filter(|_| dataset.rendered) {
             for (path, bytes) in report_files(dataset.report, lang, dataset.articles, true)? {
                 files.insert(format!("{name}/{}/{path}", lang.code()), bytes);
@@ -57,14 +58,14 @@ pub fn site_files(datasets: &[Published]) -> Result<Files, RenderError> {
             runs: super::format::count(dataset.report.integrity.runs),
             links: Lang::ALL
                 .iter()
-                .map(|l| (super::i18n::strings(*l).lang_name.to_string(), format!("{name}/{}/index.html", l.code())))
+                .map(|l| (super::i18n::strings(*l).lang_name.to_string(), format!("{href}/{}/index.html", l.code())))
                 .collect(),
-            headline: context.headline_table(&format!("{name}/en/")),
+            headline: context.headline_table(&format!("{href}/en/")),
         });
     }
     // The variance link in the headline table points at the dataset's own folder.
     for entry in &mut entries {
-        entry.headline.id = format!("headline-{}", entry.name);
+        entry.headline.id = format!("headline-{}", super::paths::url_segment(&entry.name));
     }
     let page = IndexPage { lang: "en", t: super::i18n::strings(Lang::En), entries };
     files.insert("index.html".into(), render(&templates(), "index.html", &page)?);

@@ -123,11 +123,7 @@ pub fn build(dataset: &mut Dataset, detail: Detail) -> Result<Report, DataError>
         Detail::Statistics => Figures::default(),
         Detail::WithFigures => super::figures::compute(dataset, &runs)?,
     };
-    let measured = dataset
-        .manifest
-        .measured
-        .clone()
-        .or_else(|| dataset.runs.iter().map(|r| r.started_at_utc.get(..10).unwrap_or("").to_string()).min());
+    let measured = dataset.manifest.measured.clone().or_else(|| dataset.runs.iter().map(|r| r.started).min().map(|first| first.utc_date()));
     Ok(Report {
         schema_version: SCHEMA_VERSION,
         dataset: DatasetInfo {
@@ -161,7 +157,7 @@ fn summarize_condition(dataset: &Dataset, runs: &[RunResult], index: usize, leve
     let with_headline: Vec<&RunResult> = ok.iter().copied().filter(|r| r.headline_ms.is_some()).collect();
     let collect = |f: &dyn Fn(&RunResult) -> Option<f64>| -> Vec<f64> { ok.iter().filter_map(|r| f(r)).collect() };
     ConditionResult {
-        id: dataset.factors.iter().zip(levels).map(|(f, &l)| format!("{}={}", f.name, f.levels[l].value)).collect::<Vec<_>>().join(","),
+        id: condition_id(dataset.factors.iter().zip(levels).map(|(f, &l)| (f.name.as_str(), f.levels[l].value.as_str()))),
         factors: dataset.factors.iter().zip(levels).map(|(f, &l)| (f.name.clone(), f.levels[l].value.clone())).collect(),
         levels: levels.to_vec(),
         runs: ok.iter().map(|r| r.run_id.clone()).collect(),

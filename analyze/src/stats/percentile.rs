@@ -32,13 +32,17 @@ impl Percentile {
     /// Every run reports these, besides the headline.
     pub const STANDARD: [Percentile; 5] = [Self::P50, Self::P90, Self::P95, Self::P99, Self::P99_9];
 
-    /// `None` unless 0 < p < 100. p is rounded to a thousandth of a percent.
+    /// `None` unless 0 < p < 100 and p is a whole number of thousandths of a percent (99.9,
+    /// 12.345): a percentile that cannot be held exactly is refused, never rounded, so the rank
+    /// the report states is the rank of the p the author wrote.
     pub fn new(p: f64) -> Option<Percentile> {
         if !(p > 0.0 && p < 100.0) {
             return None;
         }
         let thousandths = (p * 1000.0).round() as u32;
-        (thousandths > 0 && thousandths < 100_000).then_some(Percentile { thousandths })
+        // Exact when the thousandths, divided back, are the very double that was parsed.
+        let exact = f64::from(thousandths) / 1000.0 == p;
+        (exact && thousandths > 0 && thousandths < 100_000).then_some(Percentile { thousandths })
     }
 
     pub fn value(self) -> f64 {
@@ -191,6 +195,25 @@ mod tests {
         assert_eq!(Percentile::new(99.99).unwrap().key(), "99.99");
         assert!(Percentile::new(100.0).is_none());
         assert!(Percentile::new(0.0).is_none());
+    }
+
+    #[test]
+    fn a_percentile_finer_than_a_thousandth_is_refused_not_rounded() {
+        assert_eq!(Percentile::new(12.345).unwrap().key(), "12.345");
+        assert_eq!(Percentile::new(0.001).unwrap().key(), "0.001");
+        for p in [12.3456, 99.9995, 0.0004, 99.99999, f64::NAN, f64::INFINITY] {
+            assert!(Percentile::new(p).is_none(), "{p} must be refused");
+        }
+    }
+
+    proptest! {
+        #[test]
+        fn every_thousandth_is_exact(thousandths in 1u32..100_000) {
+            let p = f64::from(thousandths) / 1000.0;
+            prop_assert_eq!(Percentile::new(p), Some(Percentile { thousandths }));
+            let text: f64 = Percentile { thousandths }.key().parse().unwrap();
+            prop_assert_eq!(text, p);
+        }
     }
 
     #[test]

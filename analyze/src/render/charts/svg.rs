@@ -27,10 +27,27 @@ pub fn render(size: (u32, u32), lang: Lang, about: &About, draw: impl FnOnce(&Sv
         let drawn = root.fill(&WHITE).and_then(|()| draw(&root));
         drawn.and_then(|()| root.present())
     };
-    match outcome {
+    let document = match outcome {
         Ok(()) => accessible(&buffer, about, lang),
         Err(error) => accessible(&failure(size, &labels::failed(lang, &error.to_string())), about, lang),
+    };
+    xml_legal(document)
+}
+
+/// Whether XML 1.0 allows `c` in a document. Dataset text (a factor value, a run id, a title)
+/// may hold control characters; one of them makes the whole SVG unparseable, so a browser shows
+/// a broken image. They are dropped here, at the one place every figure passes, rather than at
+/// each label.
+fn is_xml_char(c: char) -> bool {
+    matches!(c, '\t' | '\n' | '\r' | '\u{20}'..='\u{D7FF}' | '\u{E000}'..='\u{FFFD}' | '\u{10000}'..)
+}
+
+/// The document without characters XML forbids.
+pub fn xml_legal(document: String) -> String {
+    if document.chars().all(is_xml_char) {
+        return document;
     }
+    document.chars().filter(|&c| is_xml_char(c)).collect()
 }
 
 /// A figure that only says why it is missing.
@@ -92,6 +109,12 @@ pub fn text_style(px: f64, color: RGBColor) -> TextStyle<'static> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn characters_xml_forbids_are_dropped() {
+        let text = "a\u{0}b\u{1}\u{8}\u{b}\u{c}\u{e}\u{1f}c\u{fffe}\u{ffff}d\t\n\r é 遅い 😀";
+        assert_eq!(xml_legal(text.to_string()), "abcd\t\n\r é 遅い 😀");
+    }
 
     #[test]
     fn title_and_desc_come_first_with_their_ids() {

@@ -1,0 +1,251 @@
+//! The rules `dataset.toml` must satisfy beyond its syntax, each refusal with its place.
+//!
+//! Serde already refuses unknown keys and wrong types (the manifest structs deny unknown
+//! fields). What it cannot see: a percentile that cannot be held exactly, thresholds that are
+//! not positive numbers, factors or levels listed twice, factors named like a runs.csv column
+//! that is not a factor, and `x`/`series` naming a factor the dataset does not have. A wrong
+//! value here would not fail loudly later: it would silently fall back to a default, so each is
+//! an error before any statistic is computed.
+
+use super::error::{shown, DataError, Problems};
+use super::manifest::Manifest;
+use super::runs::RESERVED;
+use crate::stats::percentile::Percentile;
+use serde::Deserialize;
+use std::ops::Range;
+use toml::Spanned;
+
+const FILE: &str = "dataset.toml";
+/// Why a percentile finer than the report can state is refused rather than rounded.
+const FINER: &str =
+    "is finer than a thousandth of a percent: write at most three decimals (a report states its percentile exactly, never rounded)";
+
+/// Where the checked values are in the text: a lenient shadow of [`Manifest`] (unknown keys
+/// were refused by the strict parse already) that keeps the spans of the values checked here.
+#[derive(Deserialize, Default)]
+struct Places {
+    percentile: Option<Spanned<f64>>,
+    x: Option<Spanned<String>>,
+    series: Option<Spanned<Vec<Spanned<String>>>>,
+    #[serde(default)]
+    factors: Vec<FactorPlaces>,
+    thresholds: Option<ThresholdPlaces>,
+}
+
+#[derive(Deserialize)]
+struct FactorPlaces {
+    name: Spanned<String>,
+    #[serde(default)]
+    levels: Vec<LevelPlaces>,
+}
+
+#[derive(Deserialize)]
+struct LevelPlaces {
+    value: Spanned<String>,
+}
+
+#[derive(Deserialize)]
+struct ThresholdPlaces {
+    lag_ms: Option<Spanned<f64>>,
+    load1: Option<Spanned<f64>>,
+    outlier_ratio: Option<Spanned<f64>>,
+}
+
+/// A parsed dataset.toml with the text it came from, so later checks can name places.
+pub struct Located {
+    text: String,
+    places: Places,
+}
+
+impl Located {
+    /// The places of `text`, which [`Manifest::parse`] accepted.
+    pub fn new(text: &str) -> Located {
+        Located { text: text.to_string(), places: toml::from_str(text).unwrap_or_default() }
+    }
+
+    /// No text: a dataset without dataset.toml (nothing in it can be wrong).
+    pub fn absent() -> Located {
+        Located { text: String::new(), places: Places::default() }
+    }
+
+    fn error(&self, span: Range<usize>, key: &str, message: String) -> DataError {
+        let (line, column) = line_and_column(&self.text, span.start);
+        DataError::at(FILE, line, column, format!("{key}: {message}"))
+    }
+
+    /// Checks that need only dataset.toml itself.
+    pub fn check_alone(&self, manifest: &Manifest, problems: &mut Problems) {
+        if let Some(p) = &self.places.percentile {
+            let value = *p.get_ref();
+            if !(value > 0.0 && value < 100.0) {
+                problems.push(self.error(p.span(), "percentile", format!("{value} is not above 0 and below 100")));
+            } else if Percentile::new(value).is_none() {
+                problems.push(self.error(p.span(), "percentile", format!("{value} {FINER}")));
+            }
+        }
+        if let Some(t) = &self.places.thresholds {
+            for (key, value) in [("lag_ms", &t.lag_ms), ("load1", &t.load1), ("outlier_ratio", &t.outlier_ratio)] {
+                if let Some(v) = value {
+                    let number = *v.get_ref();
+                    if !(number.is_finite() && number > 0.0) {
+                        problems.push(self.error(v.span(), &format!("thresholds.{key}"), format!("{number} is not a positive number")));
+                    }
+                }
+            }
+        }
+        let mut names: Vec<&str> = Vec::new();
+        for factor in &self.places.factors {
+            let name = factor.name.get_ref().as_str();
+            if names.contains(&name) {
+                problems.push(self.error(factor.name.span(), "factors.name", format!("the factor {} is listed twice", shown(name))));
+            } else if RESERVED.contains(&name) {
+                problems.push(self.error(
+                    factor.name.span(),
+                    "factors.name",
+                    format!("{} is a runs.csv column with its own meaning, not a factor (reserved: {})", shown(name), RESERVED.join(", ")),
+                ));
+            }
+            names.push(name);
+            let mut values: Vec<&str> = Vec::new();
+            for level in &factor.levels {
+                let value = level.value.get_ref().as_str();
+                if values.contains(&value) {
+                    problems.push(self.error(
+                        level.value.span(),
+                        "levels.value",
+                        format!("the level {} of {} is listed twice", shown(value), shown(name)),
+                    ));
+                }
+                values.push(value);
+            }
+        }
+        debug_assert_eq!(manifest.factors.len(), self.places.factors.len());
+    }
+
+    /// Checks of `x` and `series` against the dataset's factors (from dataset.toml, else from
+    /// the runs.csv columns).
+    pub fn check_axes(&self, factors: &[&str], problems: &mut Problems) {
+        let known = factors.join(", ");
+        let unknown = |name: &str| format!("{} is not a factor of this dataset (its factors: {known})", shown(name));
+        let x = self.places.x.as_ref();
+        if let Some(x) = x {
+            if !factors.contains(&x.get_ref().as_str()) {
+                problems.push(self.error(x.span(), "x", unknown(x.get_ref())));
+            }
+        }
+        let Some(series) = &self.places.series else { return };
+        let mut seen: Vec<&str> = Vec::new();
+        for name in series.get_ref() {
+            let text = name.get_ref().as_str();
+            if !factors.contains(&text) {
+                problems.push(self.error(name.span(), "series", unknown(text)));
+            } else if x.is_some_and(|x| x.get_ref() == text) {
+                problems.push(self.error(
+                    name.span(),
+                    "series",
+                    format!("{} is the x factor: a factor is either on the x axis or in the series", shown(text)),
+                ));
+            } else if seen.contains(&text) {
+                problems.push(self.error(name.span(), "series", format!("{} is listed twice", shown(text))));
+            }
+            seen.push(text);
+        }
+    }
+}
+
+/// The 1-based line and character column of byte `offset` in `text`.
+pub fn line_and_column(text: &str, offset: usize) -> (u64, usize) {
+    let mut offset = offset.min(text.len());
+    while !text.is_char_boundary(offset) {
+        offset -= 1;
+    }
+    let before = &text[..offset];
+    let line = before.matches('\n').count() as u64 + 1;
+    let column = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
+    (line, column)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn problems_of(text: &str, factors: &[&str]) -> Vec<String> {
+        let manifest = Manifest::parse(text).expect("valid syntax");
+        let located = Located::new(text);
+        let mut problems = Problems::default();
+        located.check_alone(&manifest, &mut problems);
+        located.check_axes(factors, &mut problems);
+        problems.errors().iter().map(ToString::to_string).collect()
+    }
+
+    #[test]
+    fn the_default_dataset_manifest_passes() {
+        let text = include_str!("../../../datasets/gunicorn-slow-client/dataset.toml");
+        assert_eq!(problems_of(text, &["route", "downloads", "worker"]), Vec::<String>::new());
+    }
+
+    #[test]
+    fn an_unrepresentable_percentile_is_an_error_at_its_value() {
+        assert_eq!(
+            problems_of("title = \"t\"\npercentile = 12.3456\n", &[]),
+            vec![format!("dataset.toml:2:14: percentile: 12.3456 {FINER}")]
+        );
+        assert_eq!(problems_of("percentile = 99.9995", &[]).len(), 1);
+        assert_eq!(problems_of("percentile = 0.0004", &[]).len(), 1);
+        assert_eq!(problems_of("percentile = 99.999", &[]), Vec::<String>::new());
+    }
+
+    #[test]
+    fn a_percentile_out_of_range_names_its_place() {
+        assert_eq!(problems_of("percentile = 100", &[]), vec!["dataset.toml:1:14: percentile: 100 is not above 0 and below 100"]);
+        assert_eq!(problems_of("percentile = nan", &[]), vec!["dataset.toml:1:14: percentile: NaN is not above 0 and below 100"]);
+    }
+
+    #[test]
+    fn thresholds_must_be_positive_numbers() {
+        let got = problems_of("[thresholds]\nlag_ms = nan\nload1 = inf\noutlier_ratio = 0\n", &[]);
+        assert_eq!(
+            got,
+            vec![
+                "dataset.toml:2:10: thresholds.lag_ms: NaN is not a positive number",
+                "dataset.toml:3:9: thresholds.load1: inf is not a positive number",
+                "dataset.toml:4:17: thresholds.outlier_ratio: 0 is not a positive number",
+            ]
+        );
+    }
+
+    #[test]
+    fn duplicate_and_reserved_factors_and_duplicate_levels_are_errors() {
+        let text = "[[factors]]\nname = \"route\"\nlevels = [{ value = \"a\" }, { value = \"a\" }]\n\
+                    [[factors]]\nname = \"route\"\n[[factors]]\nname = \"status\"\n";
+        let got = problems_of(text, &["route", "status"]);
+        assert_eq!(got.len(), 3, "{got:?}");
+        assert_eq!(got[0], "dataset.toml:3:38: levels.value: the level \"a\" of \"route\" is listed twice");
+        assert_eq!(got[1], "dataset.toml:5:8: factors.name: the factor \"route\" is listed twice");
+        assert!(got[2].starts_with("dataset.toml:7:8: factors.name: \"status\" is a runs.csv column with its own meaning"), "{}", got[2]);
+    }
+
+    #[test]
+    fn x_and_series_must_name_distinct_known_factors() {
+        let factors = ["route", "downloads", "worker"];
+        assert_eq!(
+            problems_of("x = \"downlods\"\n", &factors),
+            vec!["dataset.toml:1:5: x: \"downlods\" is not a factor of this dataset (its factors: route, downloads, worker)"]
+        );
+        let got = problems_of("x = \"downloads\"\nseries = [\"route\", \"downloads\", \"nope\", \"route\"]\n", &factors);
+        assert_eq!(
+            got,
+            vec![
+                "dataset.toml:2:20: series: \"downloads\" is the x factor: a factor is either on the x axis or in the series",
+                "dataset.toml:2:33: series: \"nope\" is not a factor of this dataset (its factors: route, downloads, worker)",
+                "dataset.toml:2:41: series: \"route\" is listed twice",
+            ]
+        );
+    }
+
+    #[test]
+    fn places_count_characters_not_bytes() {
+        assert_eq!(line_and_column("a = \"遅い\"\nb", 13), (2, 1));
+        assert_eq!(line_and_column("遅い = 1", 6), (1, 3));
+    }
+}

@@ -1,0 +1,497 @@
+//! A corpus of hostile and careless datasets, one class per test, each generated here from one
+//! small valid dataset (two runs of one factor, five requests each): what a user reads (exit
+//! status, the message with its place) and what is written (pages, ids, links, images).
+
+use assert_cmd::Command;
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+use std::process::Output;
+
+const RUNS_HEADER: &str = "run_id,route,repetition,started_at_utc,status,note";
+const REQUESTS_HEADER: &str = "run_id,seq,scheduled_ms,sent_ms,latency_ms,status,body_bytes";
+
+/// Runs.csv rows (without header) as (id, route, start); requests: five per run, latency
+/// `base + seq` where `base` is 1 for the first run, 10 for the second, and so on.
+struct Spec<'a> {
+    runs: Vec<(&'a str, &'a str, &'a str)>,
+    extra_columns: Option<(&'a str, Vec<&'a str>)>,
+}
+
+fn csv_field(text: &str) -> String {
+    if text.contains([',', '"', '\n', '\r']) {
+        format!("\"{}\"", text.replace('"', "\"\""))
+    } else {
+        text.to_string()
+    }
+}
+
+/// Writes a dataset folder `name` under `root` and returns its path.
+fn write_dataset(root: &Path, name: &str, spec: &Spec) -> PathBuf {
+    let dir = root.join(name);
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut runs = String::from(RUNS_HEADER);
+    if let Some((column, _)) = &spec.extra_columns {
+        runs.push_str(&format!(",{column}"));
+    }
+    runs.push('\n');
+    let mut requests = format!("{REQUESTS_HEADER}\n");
+    for (i, (id, route, start)) in spec.runs.iter().enumerate() {
+        runs.push_str(&format!("{},{},1,{start},ok,", csv_field(id), csv_field(route)));
+        if let Some((_, values)) = &spec.extra_columns {
+            runs.push_str(&format!(",{}", csv_field(values[i])));
+        }
+        runs.push('\n');
+        let base = 10f64.powi(i as i32);
+        for seq in 0..5 {
+            requests.push_str(&format!("{},{seq},{}.0,{}.5,{},200,12\n", csv_field(id), seq * 100, seq * 100, base + f64::from(seq)));
+        }
+    }
+    std::fs::write(dir.join("runs.csv"), runs).unwrap();
+    std::fs::write(dir.join("requests.csv"), requests).unwrap();
+    dir
+}
+
+fn two_runs() -> Spec<'static> {
+    Spec { runs: vec![("a1", "direct", "2026-11-30T01:00:00Z"), ("a2", "nginx", "2026-11-30T01:01:00Z")], extra_columns: None }
+}
+
+fn analyze() -> Command {
+    Command::cargo_bin("analyze").unwrap()
+}
+
+fn check(dir: &Path) -> Output {
+    analyze().arg("check").arg(dir).output().unwrap()
+}
+
+fn report(dir: &Path, out: &Path) -> Output {
+    analyze().arg("report").arg(dir).arg("--out").arg(out).output().unwrap()
+}
+
+fn stderr(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stderr).into_owned()
+}
+
+fn assert_exit(output: &Output, code: i32) {
+    assert_eq!(
+        output.status.code(),
+        Some(code),
+        "expected exit {code}\n--- stdout\n{}\n--- stderr\n{}",
+        String::from_utf8_lossy(&output.stdout),
+        stderr(output)
+    );
+}
+
+/// Asserts check exits 2 with `expected` among its problem lines.
+fn assert_refused(dir: &Path, expected: &str) {
+    let output = check(dir);
+    assert_exit(&output, 2);
+    let text = stderr(&output);
+    assert!(text.lines().any(|l| l.trim() == expected), "expected the line\n  {expected}\ngot\n{text}");
+}
+
+fn summary(out: &Path) -> Value {
+    serde_json::from_slice(&std::fs::read(out.join("summary.json")).unwrap()).unwrap()
+}
+
+/// Every file under `dir`, relative, sorted.
+fn files_under(dir: &Path) -> Vec<String> {
+    fn walk(base: &Path, dir: &Path, out: &mut Vec<String>) {
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                walk(base, &path, out);
+            } else {
+                out.push(path.strip_prefix(base).unwrap().to_string_lossy().into_owned());
+            }
+        }
+    }
+    let mut out = Vec::new();
+    walk(dir, dir, &mut out);
+    out.sort();
+    out
+}
+
+/// Every value of `attribute="..."` in an HTML page.
+fn attribute_values(html: &str, attribute: &str) -> Vec<String> {
+    let needle = format!(" {attribute}=\"");
+    html.split(&needle).skip(1).map(|rest| rest.split('"').next().unwrap().to_string()).collect()
+}
+
+/// The text of an HTML attribute or element as a browser reads it (tera escapes `&<>"'/`).
+fn html_unescape(text: &str) -> String {
+    text.replace("&#x2F;", "/")
+        .replace("&#x27;", "'")
+        .replace("&quot;", "\"")
+        .replace("&lt;", "<")
+        .replace("&gt;", ">")
+        .replace("&amp;", "&")
+}
+
+fn percent_decode(text: &str) -> String {
+    let bytes = text.as_bytes();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == b'%' && i + 2 < bytes.len() {
+            out.push(u8::from_str_radix(&text[i + 1..i + 3], 16).unwrap());
+            i += 3;
+        } else {
+            out.push(bytes[i]);
+            i += 1;
+        }
+    }
+    String::from_utf8(out).unwrap()
+}
+
+// ---- wrong numbers: names ----------------------------------------------------------------
+
+#[test]
+fn run_ids_that_sanitize_alike_get_their_own_pages() {
+    let root = tempfile::tempdir().unwrap();
+    let spec =
+        Spec { runs: vec![("a_-1", "direct", "2026-11-30T01:00:00Z"), ("a/", "nginx", "2026-11-30T01:01:00Z")], extra_columns: None };
+    let dir = write_dataset(root.path(), "ds", &spec);
+    let out = root.path().join("out");
+    assert_exit(&report(&dir, &out), 0);
+    let pages: Vec<String> = files_under(&out).into_iter().filter(|f| f.starts_with("runs/")).collect();
+    assert_eq!(pages.len(), 2, "{pages:?}");
+    // Each page shows its own run: a_-1 has latencies 1-5 ms, a/ 10-14 ms.
+    let title = |html: &str| html_unescape(html.split("<h1").nth(1).unwrap().split("</h1>").next().unwrap());
+    let page_of = |id: &str| {
+        pages
+            .iter()
+            .map(|p| std::fs::read_to_string(out.join(p)).unwrap())
+            .find(|html| title(html).ends_with(&format!(">Run {id} – ds")))
+            .unwrap_or_else(|| panic!("no page titled {id}"))
+    };
+    assert!(page_of("a_-1").contains("5.00"), "a_-1's p95 is 5.00 ms");
+    assert!(page_of("a/").contains("14.0"), "a/'s p95 is 14.0 ms");
+    let index = std::fs::read_to_string(out.join("index.html")).unwrap();
+    let mut ids = attribute_values(&index, "id");
+    let count = ids.len();
+    ids.sort();
+    ids.dedup();
+    assert_eq!(ids.len(), count, "duplicate HTML ids in index.html");
+}
+
+#[test]
+fn a_run_id_of_240_characters_passes_check_and_report() {
+    let root = tempfile::tempdir().unwrap();
+    let long = "r".repeat(240);
+    let spec = Spec { runs: vec![(&long, "direct", "2026-11-30T01:00:00Z"), ("a2", "nginx", "2026-11-30T01:01:00Z")], extra_columns: None };
+    let dir = write_dataset(root.path(), "ds", &spec);
+    assert_exit(&check(&dir), 0);
+    let out = root.path().join("out");
+    assert_exit(&report(&dir, &out), 0);
+    for file in files_under(&out) {
+        for part in file.split('/') {
+            assert!(part.len() < 120, "{part} is {} bytes", part.len());
+        }
+    }
+}
+
+#[test]
+fn a_level_holding_a_separator_does_not_take_another_conditions_id() {
+    let root = tempfile::tempdir().unwrap();
+    let spec = Spec {
+        runs: vec![("a1", "x,worker=y", "2026-11-30T01:00:00Z"), ("a2", "x", "2026-11-30T01:01:00Z")],
+        extra_columns: Some(("worker", vec!["z", "y,worker=z"])),
+    };
+    let dir = write_dataset(root.path(), "ds", &spec);
+    let out = root.path().join("out");
+    assert_exit(&report(&dir, &out), 0);
+    let ids: Vec<String> = summary(&out)["conditions"].as_array().unwrap().iter().map(|c| c["id"].as_str().unwrap().to_string()).collect();
+    assert_eq!(ids.len(), 2);
+    assert_ne!(ids[0], ids[1], "{ids:?}");
+    assert!(ids.contains(&"route=x\\,worker\\=y,worker=z".to_string()), "{ids:?}");
+}
+
+#[test]
+fn an_article_cites_each_of_two_look_alike_conditions_by_its_own_id() {
+    let root = tempfile::tempdir().unwrap();
+    let spec = Spec {
+        runs: vec![("a1", "x,worker=y", "2026-11-30T01:00:00Z"), ("a2", "x", "2026-11-30T01:01:00Z")],
+        extra_columns: Some(("worker", vec!["z", "y,worker=z"])),
+    };
+    let dir = write_dataset(root.path(), "ds", &spec);
+    // a1's p95 is 5.00 ms (latencies 1-5), a2's 14.0 ms (10-14).
+    std::fs::write(
+        dir.join("article.md"),
+        "first {{ conditions[\"route=x\\,worker\\=y,worker=z\"].headline.median }}, \
+         second {{ conditions[\"route=x,worker=y\\,worker\\=z\"].headline.median }}\n",
+    )
+    .unwrap();
+    let out = root.path().join("out");
+    assert_exit(&report(&dir, &out), 0);
+    let markdown = std::fs::read_to_string(out.join("report.md")).unwrap();
+    assert!(markdown.contains("first 5.00, second 14.0"), "{markdown}");
+}
+
+// ---- wrong numbers: percentile, side tables, times ----------------------------------------
+
+#[test]
+fn a_percentile_that_cannot_be_held_exactly_is_refused() {
+    let root = tempfile::tempdir().unwrap();
+    let dir = write_dataset(root.path(), "ds", &two_runs());
+    std::fs::write(dir.join("dataset.toml"), "percentile = 99.9995\n").unwrap();
+    assert_refused(
+        &dir,
+        "dataset.toml:1:14: percentile: 99.9995 is finer than a thousandth of a percent: write at most three decimals (a report states its percentile exactly, never rounded)",
+    );
+}
+
+#[test]
+fn a_resource_sample_repeated_or_a_falling_cpu_counter_is_refused() {
+    let root = tempfile::tempdir().unwrap();
+    let dir = write_dataset(root.path(), "ds", &two_runs());
+    std::fs::write(
+        dir.join("resources.csv"),
+        "run_id,t_ms,process,pid,cpu_s,rss_bytes\na1,0,g,7,0.5,100\na1,0,g,7,0.5,100\na1,100,g,7,0.2,100\n",
+    )
+    .unwrap();
+    let output = check(&dir);
+    assert_exit(&output, 2);
+    let text = stderr(&output);
+    assert!(text.contains("resources.csv:3:2: t_ms: pid 7 is sampled twice at 0 ms (first on line 2)"), "{text}");
+    assert!(text.contains("resources.csv:4:5: cpu_s: 0.2 is less than 0.5 at 0 ms"), "{text}");
+}
+
+#[test]
+fn a_repeated_download_or_a_write_ending_before_it_starts_is_refused() {
+    let root = tempfile::tempdir().unwrap();
+    let dir = write_dataset(root.path(), "ds", &two_runs());
+    let header = "run_id,download_id,write_start_ms,write_end_ms,write_s,client_complete_s,bytes_received";
+    std::fs::write(
+        dir.join("large_responses.csv"),
+        format!("{header}\na1,d1,1,2,0.001,1,10\na1,d1,1,2,0.001,1,10\na2,d1,9,3,0.001,1,10\n"),
+    )
+    .unwrap();
+    let output = check(&dir);
+    assert_exit(&output, 2);
+    let text = stderr(&output);
+    assert!(text.contains("large_responses.csv:3:2: download_id: download \"d1\" of run \"a1\" appears twice (first on line 2)"), "{text}");
+    assert!(text.contains("large_responses.csv:4:4: write_end_ms: 3 is before write_start_ms 9"), "{text}");
+}
+
+#[test]
+fn a_start_time_that_never_existed_is_refused() {
+    for (bad, column) in [("2026-02-30T01:00:00Z", 4), ("2026-11-30T99:99:99Z", 4), ("2026-11-30T01:00:00+99:99", 4)] {
+        let root = tempfile::tempdir().unwrap();
+        let spec = Spec { runs: vec![("a1", "direct", bad), ("a2", "nginx", "2026-11-30T01:01:00Z")], extra_columns: None };
+        let dir = write_dataset(root.path(), "ds", &spec);
+        assert_refused(
+            &dir,
+            &format!("runs.csv:2:{column}: started_at_utc: \"{bad}\" is not an RFC 3339 time (e.g. 2026-11-30T04:05:06Z)"),
+        );
+    }
+}
+
+#[test]
+fn the_measured_date_is_the_utc_date_of_the_first_run() {
+    let root = tempfile::tempdir().unwrap();
+    // 08:00 in Tokyo on 1 December is 23:00 UTC on 30 November.
+    let spec = Spec {
+        runs: vec![("a1", "direct", "2026-12-01T08:00:00+09:00"), ("a2", "nginx", "2026-12-01T09:00:00+09:00")],
+        extra_columns: None,
+    };
+    let dir = write_dataset(root.path(), "ds", &spec);
+    let out = root.path().join("out");
+    assert_exit(&report(&dir, &out), 0);
+    assert_eq!(summary(&out)["dataset"]["measured"], "2026-11-30");
+}
+
+// ---- schema strictness ---------------------------------------------------------------------
+
+#[test]
+fn dataset_toml_naming_an_unknown_factor_or_a_bad_threshold_is_refused() {
+    let root = tempfile::tempdir().unwrap();
+    let dir = write_dataset(root.path(), "ds", &two_runs());
+    std::fs::write(
+        dir.join("dataset.toml"),
+        "x = \"rout\"\nseries = [\"route\"]\n[thresholds]\nlag_ms = nan\noutlier_ratio = 0\n\n[[factors]]\nname = \"status\"\n",
+    )
+    .unwrap();
+    let output = check(&dir);
+    assert_exit(&output, 2);
+    let text = stderr(&output);
+    for expected in [
+        "dataset.toml:4:10: thresholds.lag_ms: NaN is not a positive number",
+        "dataset.toml:5:17: thresholds.outlier_ratio: 0 is not a positive number",
+        "dataset.toml:8:8: factors.name: \"status\" is a runs.csv column with its own meaning",
+    ] {
+        assert!(text.contains(expected), "expected {expected}\n{text}");
+    }
+}
+
+#[test]
+fn x_naming_no_factor_is_refused_with_its_place() {
+    let root = tempfile::tempdir().unwrap();
+    let dir = write_dataset(root.path(), "ds", &two_runs());
+    std::fs::write(dir.join("dataset.toml"), "title = \"t\"\nx = \"rout\"\nseries = [\"route\"]\n").unwrap();
+    let output = check(&dir);
+    assert_exit(&output, 2);
+    let text = stderr(&output);
+    assert!(text.contains("dataset.toml:2:5: x: \"rout\" is not a factor of this dataset (its factors: route)"), "{text}");
+}
+
+#[test]
+fn series_naming_the_x_factor_is_refused() {
+    let root = tempfile::tempdir().unwrap();
+    let dir = write_dataset(root.path(), "ds", &two_runs());
+    std::fs::write(dir.join("dataset.toml"), "x = \"route\"\nseries = [\"route\"]\n").unwrap();
+    assert_refused(&dir, "dataset.toml:2:11: series: \"route\" is the x factor: a factor is either on the x axis or in the series");
+}
+
+#[test]
+fn a_factor_or_level_listed_twice_is_refused() {
+    let root = tempfile::tempdir().unwrap();
+    let dir = write_dataset(root.path(), "ds", &two_runs());
+    std::fs::write(dir.join("dataset.toml"), "[[factors]]\nname = \"route\"\nlevels = [{ value = \"direct\" }, { value = \"direct\" }]\n")
+        .unwrap();
+    assert_refused(&dir, "dataset.toml:3:43: levels.value: the level \"direct\" of \"route\" is listed twice");
+}
+
+#[test]
+fn an_unknown_key_in_a_nested_table_is_refused() {
+    let root = tempfile::tempdir().unwrap();
+    let dir = write_dataset(root.path(), "ds", &two_runs());
+    std::fs::write(dir.join("dataset.toml"), "[thresholds]\nlag = 5\n").unwrap();
+    let output = check(&dir);
+    assert_exit(&output, 2);
+    assert!(stderr(&output).contains("dataset.toml:2:1: unknown field `lag`"), "{}", stderr(&output));
+}
+
+// ---- output safety -------------------------------------------------------------------------
+
+#[test]
+fn control_characters_in_dataset_text_leave_every_svg_valid_xml() {
+    let root = tempfile::tempdir().unwrap();
+    let spec = Spec {
+        runs: vec![("a1", "dir\u{1}ect\u{b}", "2026-11-30T01:00:00Z"), ("a\u{1f}2", "nginx\u{c}", "2026-11-30T01:01:00Z")],
+        extra_columns: None,
+    };
+    let dir = write_dataset(root.path(), "ds", &spec);
+    let out = root.path().join("out");
+    assert_exit(&report(&dir, &out), 0);
+    let svgs: Vec<String> = files_under(&out).into_iter().filter(|f| f.ends_with(".svg")).collect();
+    assert!(svgs.len() >= 5, "{svgs:?}");
+    for svg in svgs {
+        let text = std::fs::read_to_string(out.join(&svg)).unwrap();
+        let bad = text.chars().find(|&c| matches!(c, '\u{0}'..='\u{8}' | '\u{b}' | '\u{c}' | '\u{e}'..='\u{1f}' | '\u{fffe}' | '\u{ffff}'));
+        assert_eq!(bad, None, "{svg} holds a character XML forbids");
+    }
+}
+
+#[test]
+fn site_links_reach_dataset_folders_whose_names_look_like_url_syntax() {
+    let root = tempfile::tempdir().unwrap();
+    let datasets = root.path().join("datasets");
+    for name in ["h#1", "q?x=1", "100%25"] {
+        write_dataset(&datasets, name, &two_runs());
+    }
+    let out = root.path().join("site");
+    assert_exit(&analyze().arg("site").arg(&datasets).arg("--out").arg(&out).output().unwrap(), 0);
+    let index = std::fs::read_to_string(out.join("index.html")).unwrap();
+    let hrefs: Vec<String> =
+        attribute_values(&index, "href").iter().map(|h| html_unescape(h)).filter(|h| !h.starts_with('#') && !h.contains("://")).collect();
+    assert!(hrefs.iter().any(|h| h == "h%231/en/index.html"), "{hrefs:?}");
+    assert!(hrefs.iter().any(|h| h == "100%2525/ja/index.html"), "{hrefs:?}");
+    for href in &hrefs {
+        let path = href.split('#').next().unwrap();
+        assert!(!path.contains('?'), "{href} would be read as a query");
+        assert!(out.join(percent_decode(path)).is_file(), "{href} leads nowhere");
+    }
+}
+
+#[test]
+fn a_dataset_folder_named_like_a_site_file_is_refused_before_anything_is_written() {
+    let root = tempfile::tempdir().unwrap();
+    let datasets = root.path().join("datasets");
+    write_dataset(&datasets, "index.html", &two_runs());
+    write_dataset(&datasets, "fine", &two_runs());
+    let out = root.path().join("site");
+    let output = analyze().arg("site").arg(&datasets).arg("--out").arg(&out).output().unwrap();
+    assert_exit(&output, 2);
+    assert!(
+        stderr(&output).contains("the dataset folder \"index.html\" has the name of the site's own page index.html"),
+        "{}",
+        stderr(&output)
+    );
+    assert!(!out.exists());
+}
+
+// ---- messages ------------------------------------------------------------------------------
+
+#[test]
+fn a_long_field_is_summarised_not_echoed() {
+    let root = tempfile::tempdir().unwrap();
+    let dir = write_dataset(root.path(), "ds", &two_runs());
+    let status = "x".repeat(6_000_000);
+    std::fs::write(
+        dir.join("runs.csv"),
+        format!("{RUNS_HEADER}\na1,direct,1,2026-11-30T01:00:00Z,{status},\na2,nginx,2,2026-11-30T01:01:00Z,ok,\n"),
+    )
+    .unwrap();
+    let output = check(&dir);
+    assert_exit(&output, 2);
+    let text = stderr(&output);
+    assert!(text.len() < 2_000, "{} bytes of message", text.len());
+    assert!(text.contains(&format!("runs.csv:2:5: status: \"{}\"… (6000000 bytes) is not a status", "x".repeat(60))), "{text}");
+}
+
+#[test]
+fn a_file_of_6_mb_without_a_newline_gives_a_short_message() {
+    let root = tempfile::tempdir().unwrap();
+    let dir = write_dataset(root.path(), "ds", &two_runs());
+    let mut cr_only = String::from(RUNS_HEADER);
+    while cr_only.len() < 6_000_000 {
+        cr_only.push_str("\ra1,direct,1,2026-11-30T01:00:00Z,ok,");
+    }
+    std::fs::write(dir.join("runs.csv"), cr_only).unwrap();
+    let output = check(&dir);
+    assert_exit(&output, 2);
+    assert!(stderr(&output).len() < 4_000, "{} bytes of message", stderr(&output).len());
+}
+
+#[test]
+fn a_toml_file_that_is_not_utf8_names_the_line_and_column() {
+    let root = tempfile::tempdir().unwrap();
+    let dir = write_dataset(root.path(), "ds", &two_runs());
+    std::fs::write(dir.join("dataset.toml"), b"title = \"ok\"\nx = \"ro\xffute\"\n").unwrap();
+    assert_refused(&dir, "dataset.toml:2:8: a byte that is not UTF-8 (save the file as UTF-8)");
+}
+
+#[cfg(unix)]
+#[test]
+fn a_fifo_or_a_device_given_as_a_table_is_not_a_regular_file() {
+    let root = tempfile::tempdir().unwrap();
+    let dir = write_dataset(root.path(), "ds", &two_runs());
+    std::os::unix::fs::symlink("/dev/zero", dir.join("resources.csv")).unwrap();
+    let status = std::process::Command::new("mkfifo").arg(dir.join("article.md")).status().unwrap();
+    assert!(status.success());
+    let output = check(&dir);
+    assert_exit(&output, 2);
+    let text = stderr(&output);
+    assert!(text.contains("resources.csv: is not a regular file (a pipe, socket or device?)"), "{text}");
+    assert!(text.contains("article.md: is not a regular file (a pipe, socket or device?)"), "{text}");
+    std::fs::remove_file(dir.join("requests.csv")).unwrap();
+    std::os::unix::fs::symlink("/dev/zero", dir.join("requests.csv")).unwrap();
+    let text = stderr(&check(&dir));
+    assert!(text.contains("requests.csv: is not a regular file"), "{text}");
+    assert!(!text.contains("is missing"), "{text}");
+}
+
+// ---- check == report minus rendering -------------------------------------------------------
+
+#[test]
+fn an_article_citing_a_missing_name_fails_check_as_it_fails_report() {
+    let root = tempfile::tempdir().unwrap();
+    let dir = write_dataset(root.path(), "ds", &two_runs());
+    std::fs::write(dir.join("article.md"), "Fine: {{ runs.a1.p95 }} ms.\n\nMissing: {{ runs.nope.p95 }}.\n").unwrap();
+    let checked = check(&dir);
+    assert_exit(&checked, 2);
+    assert!(stderr(&checked).contains("article.md:3:"), "{}", stderr(&checked));
+    let reported = report(&dir, &root.path().join("out"));
+    assert_exit(&reported, 2);
+    assert_eq!(stderr(&checked), stderr(&reported), "check and report say the same");
+}
