@@ -443,14 +443,18 @@ fn a_long_field_is_summarised_not_echoed() {
 fn a_file_of_6_mb_without_a_newline_gives_a_short_message() {
     let root = tempfile::tempdir().unwrap();
     let dir = write_dataset(root.path(), "ds", &two_runs());
-    let mut cr_only = String::from(RUNS_HEADER);
+    let mut cr_only = String::from(REQUESTS_HEADER);
+    let mut seq = 0;
     while cr_only.len() < 6_000_000 {
-        cr_only.push_str("\ra1,direct,1,2026-11-30T01:00:00Z,ok,");
+        cr_only.push_str(&format!("\ra1,{seq},0.0,0.5,1.5,200,12"));
+        seq += 1;
     }
-    std::fs::write(dir.join("runs.csv"), cr_only).unwrap();
+    std::fs::write(dir.join("requests.csv"), cr_only).unwrap();
     let output = check(&dir);
     assert_exit(&output, 2);
-    assert!(stderr(&output).len() < 4_000, "{} bytes of message", stderr(&output).len());
+    let text = stderr(&output);
+    assert!(text.len() < 1_000, "{} bytes of message", text.len());
+    assert!(text.contains("requests.csv:1: the header holds a carriage return: the lines seem to end in CR alone"), "{text}");
 }
 
 #[test]

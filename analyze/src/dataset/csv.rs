@@ -210,6 +210,14 @@ pub fn split_header<'a>(file: &str, bytes: &'a [u8]) -> Result<HeaderAndBody<'a>
     }
     let mut columns = Vec::with_capacity(record.len());
     for index in 0..record.len() {
+        if memchr(b'\r', record.get(bytes, index)).is_some() {
+            // Else every line of such a file would be read as one giant header row.
+            return Err(DataError::line(
+                file,
+                1,
+                "the header holds a carriage return: the lines seem to end in CR alone (old Mac style); save the file with LF or CRLF line ends",
+            ));
+        }
         let name = std::str::from_utf8(record.get(bytes, index))
             .map_err(|_| DataError::field(file, 1, index + 1, "header", "is not valid UTF-8"))?;
         columns.push(name.trim().to_string());
@@ -289,6 +297,17 @@ mod tests {
         let parsed = split_header("t.csv", b"\xEF\xBB\xBFrun_id, seq \n1,2\n").unwrap();
         assert_eq!(parsed.columns, vec!["run_id", "seq"]);
         assert_eq!(parsed.body, b"1,2\n");
+    }
+
+    #[test]
+    fn cr_only_line_ends_are_named_not_read_as_one_header() {
+        let error = split_header("t.csv", b"a,b\r1,2\r3,4\r").err().unwrap();
+        assert_eq!(
+            error.to_string(),
+            "t.csv:1: the header holds a carriage return: the lines seem to end in CR alone (old Mac style); save the file with LF or CRLF line ends"
+        );
+        assert!(split_header("t.csv", b"a,b\r\n1,2\r\n").is_ok());
+        assert!(split_header("t.csv", b"\"a\rb\",c\n1,2\n").is_err(), "a CR inside a quoted name is refused too");
     }
 
     #[test]
