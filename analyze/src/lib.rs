@@ -1,7 +1,7 @@
 //! analyze: from a folder of raw latency measurements to a checked, publishable report.
 //!
 //! Data flows one way: CLI → [`dataset::load`] (ingest and validation) → [`stats::build`] (one
-//! [`report::Report`]) → [`render`] (pure functions to files) → [`output`] (one atomic writer).
+//! [`report::Report`]) → [`render`] (pure functions to files) → [`output`] (the one atomic writer, `outdir`).
 
 pub mod cli;
 pub mod cmd;
@@ -10,5 +10,6 @@ pub mod output;
 pub mod render;
 pub mod report;
 pub mod stats;
+pub mod terminal;
 
 pub use report::Report;

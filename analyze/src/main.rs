@@ -12,7 +12,7 @@ fn main() {
     match outcome {
         Ok(code) => std::process::exit(code),
         Err(error) => {
-            eprintln!("error: {error:#}");
+            eprintln!("error: {}", analyze::terminal::escape(&format!("{error:#}")));
             std::process::exit(cmd::EXIT_ERRORS);
         }
     }

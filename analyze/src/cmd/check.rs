@@ -57,7 +57,7 @@ pub fn run(dir: &Path, strict: bool) -> Result<i32> {
     } else {
         0
     };
-    match std::io::stdout().lock().write_all(out.as_bytes()) {
+    match std::io::stdout().lock().write_all(crate::terminal::escape(&out).as_bytes()) {
         Err(error) if error.kind() != std::io::ErrorKind::BrokenPipe => Err(error.into()),
         _ => Ok(code),
     }

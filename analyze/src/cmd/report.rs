@@ -12,7 +12,6 @@ pub fn run(dir: &Path, out: &Path, lang: Option<Lang>) -> Result<i32> {
     let report = stats::build(&mut loaded, Detail::WithFigures)?;
     let lang = lang.unwrap_or(report.dataset.default_lang);
     let files = render::report_files(&report, lang, &loaded.articles, false)?;
-    output::write_folder(out, &files)?;
-    eprintln!("wrote {} files to {}", files.len(), out.display());
+    output::write_report(out, &files)?;
     Ok(0)
 }

@@ -44,15 +44,15 @@ pub fn run(root: &Path, out: &Path, only: Option<&str>) -> Result<i32> {
         loaded.iter().map(|(report, articles, rendered)| Published { report, articles, rendered: *rendered }).collect();
     let files = site_files(&published)?;
     match only {
-        None => output::write_folder(out, &files)?,
+        None => output::write_site(out, &files)?,
         Some(name) => {
             let prefix = format!("{name}/");
             let subtree =
                 files.iter().filter_map(|(path, bytes)| path.strip_prefix(&prefix).map(|p| (p.to_string(), bytes.clone()))).collect();
-            output::write_folder(&out.join(name), &subtree)?;
-            output::write_file(&out.join("index.html"), &files["index.html"])?;
+            let loose = files.iter().filter(|(path, _)| !path.contains('/')).map(|(p, b)| (p.clone(), b.clone())).collect();
+            output::write_site_part(out, name, &subtree, &loose)?;
         }
     }
-    eprintln!("wrote {} of {} datasets ({} files) to {}", loaded.iter().filter(|l| l.2).count(), folders.len(), files.len(), out.display());
+    eprintln!("rendered {} of {} datasets", loaded.iter().filter(|l| l.2).count(), folders.len());
     Ok(0)
 }

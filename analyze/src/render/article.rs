@@ -2,8 +2,13 @@
 //! computed results by name, e.g. `{{ conditions["route=direct,downloads=2,worker=sync"].p95.median }}`.
 //! Every value is a pre-formatted string; a name that does not exist is an error naming the file
 //! and line, never an empty string. The names are documented in report-templates/README.md.
+//!
+//! Articles render in a sandbox (`sandbox.rs`), and every cited value is dataset text escaped as
+//! Markdown (`markdown.rs`), so a factor value written as a link stays text.
 
 use super::format;
+use super::markdown;
+use super::sandbox;
 use super::view::Context;
 use crate::report::Report;
 use crate::stats::summary::Spread;
@@ -76,7 +81,7 @@ pub fn names(context: &Context) -> Value {
         );
     }
     let i = &report.integrity;
-    json!({
+    escaped(json!({
         "p": context.p_label,
         "dataset": { "title": report.dataset.title.get(context.lang), "measured": report.dataset.measured },
         "conditions": conditions,
@@ -96,10 +101,21 @@ pub fn names(context: &Context) -> Value {
         "variance": {
             "widest_condition": report.variance.widest_condition,
         },
-    })
+    }))
 }
 
-/// Renders the article's names into Markdown.
+/// Every string of `value` escaped as Markdown: cited dataset text shows as itself.
+fn escaped(value: Value) -> Value {
+    match value {
+        Value::String(text) => Value::String(markdown::escape(&text)),
+        Value::Array(items) => Value::Array(items.into_iter().map(escaped).collect()),
+        Value::Object(map) => Value::Object(map.into_iter().map(|(k, v)| (k, escaped(v))).collect()),
+        other => other,
+    }
+}
+
+/// Renders the article's names into Markdown, in the sandbox, then makes it inert
+/// ([`markdown::sanitize`]): what is returned is safe to copy into report.md and to render.
 pub fn render_markdown(file: &str, source: &str, names: &Value) -> Result<String, ArticleError> {
     if let Some((line, quoted)) = non_ascii_lookup(source) {
         return Err(ArticleError {
@@ -114,10 +130,11 @@ pub fn render_markdown(file: &str, source: &str, names: &Value) -> Result<String
     }
     let context = tera::Context::from_value(names.clone()).expect("names are an object");
     // A backstop: a template engine panic is this article's error, not a crash of the program.
-    let rendered = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| tera::Tera::one_off(source, &context, false)));
+    let rendered = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| sandbox::render(file, source, &context)));
     match rendered {
-        Ok(Ok(text)) => Ok(text),
-        Ok(Err(error)) => Err(locate(file, source, &context, &error)),
+        Ok(Ok(Ok(text))) => Ok(markdown::sanitize(&text)),
+        Ok(Ok(Err(error))) => Err(locate(file, source, &context, &error)),
+        Ok(Err(stopped)) => Err(stopped),
         Err(_) => Err(ArticleError { file: file.to_string(), line: 1, message: "the template engine failed on this article".to_string() }),
     }
 }
@@ -154,19 +171,18 @@ fn locate(file: &str, source: &str, context: &tera::Context, error: &tera::Error
         if !line.contains("{{") || line.contains("{%") {
             continue;
         }
-        if let Err(line_error) = tera::Tera::one_off(line, context, false) {
-            let mut detail = line_error.to_string();
-            let mut inner = std::error::Error::source(&line_error);
-            while let Some(e) = inner {
-                detail = e.to_string();
-                inner = e.source();
-            }
-            return ArticleError {
-                file: file.to_string(),
-                line: index + 1,
-                message: format!("{detail} (see report-templates/README.md for the names)"),
-            };
+        let line_error = match sandbox::render(file, line, context) {
+            Ok(Ok(_)) => continue,
+            Ok(Err(line_error)) => line_error,
+            Err(stopped) => return ArticleError { line: index + 1, ..stopped },
+        };
+        let mut detail = line_error.to_string();
+        let mut inner = std::error::Error::source(&line_error);
+        while let Some(e) = inner {
+            detail = e.to_string();
+            inner = e.source();
         }
+        return ArticleError { file: file.to_string(), line: index + 1, message: format!("{detail} (see report-templates/README.md for the names)") };
     }
     ArticleError { file: file.to_string(), line: 1, message }
 }
@@ -175,9 +191,17 @@ fn locate(file: &str, source: &str, context: &tera::Context, error: &tera::Error
 /// Tables get a scrolling wrapper and a caption (`caption` with `{n}` numbering them), as every
 /// table of the report has.
 pub fn markdown_to_html(markdown: &str, caption: &str) -> String {
-    use pulldown_cmark::{Event, Options, Parser};
+    use pulldown_cmark::{Event, Options, Parser, Tag};
+    // `markdown` comes through `render_markdown`, which already made it inert; these two rules
+    // hold again here so no path to this function can emit raw HTML or a dangerous href.
     let parser = Parser::new_ext(markdown, Options::ENABLE_TABLES).map(|event| match event {
         Event::Html(html) | Event::InlineHtml(html) => Event::Text(html),
+        Event::Start(Tag::Link { link_type, dest_url, title, id }) if !markdown::safe_url(&dest_url) => {
+            Event::Start(Tag::Link { link_type, dest_url: "".into(), title, id })
+        }
+        Event::Start(Tag::Image { link_type, dest_url, title, id }) if !markdown::safe_url(&dest_url) => {
+            Event::Start(Tag::Image { link_type, dest_url: "".into(), title, id })
+        }
         other => other,
     });
     let mut html = String::new();

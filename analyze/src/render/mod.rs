@@ -5,7 +5,9 @@ pub mod article;
 pub mod charts;
 pub mod format;
 pub mod i18n;
+pub mod markdown;
 pub mod paths;
+pub mod sandbox;
 pub mod site;
 pub mod tables;
 pub mod view;
@@ -46,28 +48,13 @@ fn templates() -> tera::Tera {
     tera
 }
 
-/// Escapes text for Markdown (tables included): HTML-significant characters become entities and
-/// Markdown punctuation is backslash-escaped.
+/// The `md` filter: dataset text in a Markdown template, escaped by [`markdown::escape`].
 fn markdown_escape(value: &tera::Value, _: &std::collections::HashMap<String, tera::Value>) -> tera::Result<tera::Value> {
     let text = match value {
         tera::Value::String(s) => s.clone(),
         other => other.to_string(),
     };
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '|' | '\\' | '*' | '_' | '[' | ']' | '`' | '#' => {
-                out.push('\\');
-                out.push(c);
-            }
-            '\n' | '\r' => out.push(' '),
-            c => out.push(c),
-        }
-    }
-    Ok(tera::Value::String(out))
+    Ok(tera::Value::String(markdown::escape(&text)))
 }
 
 fn render(tera: &tera::Tera, name: &str, page: &impl serde::Serialize) -> Result<Vec<u8>, RenderError> {

@@ -13,8 +13,6 @@ use anyhow::{bail, Context, Result};
 use meta::Environment;
 use rows::{RunRow, RunStatus};
 use std::collections::BTreeSet;
-use std::io::Write;
-use std::os::unix::fs::PermissionsExt;
 use std::path::Path;
 
 use crate::plan::Plan;
@@ -167,19 +165,11 @@ fn remove_if_present(path: &Path) -> Result<()> {
     }
 }
 
-/// Writes `dir/name` through a temp file in `dir` and a rename, so the file is either old or new.
+/// Writes `dir/name` atomically through the one writer shared with analyze (`outdir`): a temp
+/// file beside it, fsync'd, mode 0644 under the umask, renamed; the file is either old or new.
 pub fn write_atomic(dir: &Path, name: &str, content: &str) -> Result<()> {
     let path = dir.join(name);
-    let mut tmp = tempfile::Builder::new()
-        .prefix(&format!(".{name}."))
-        .tempfile_in(dir)
-        .with_context(|| format!("failed to create a temp file in {}", dir.display()))?;
-    tmp.write_all(content.as_bytes())
-        .and_then(|()| tmp.as_file().sync_all())
-        .and_then(|()| tmp.as_file().set_permissions(std::fs::Permissions::from_mode(0o644)))
-        .with_context(|| format!("failed to write {}", path.display()))?;
-    tmp.persist(&path).with_context(|| format!("failed to replace {}", path.display()))?;
-    Ok(())
+    outdir::write_file(&path, content.as_bytes()).with_context(|| format!("failed to write {}", path.display()))
 }
 
 #[cfg(test)]

@@ -1,0 +1,209 @@
+//! Whole folders: built complete beside the target, then swapped in with one atomic exchange.
+
+use crate::file::{sync_folder, write_new};
+use crate::lock::Lock;
+use crate::marker::{list_files, Marker, MARKER};
+use crate::paths::{check_relative, resolve};
+use crate::staging::{remove_stale, Kind, Staged};
+use crate::{Error, Files};
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+
+/// How many foreign entries an error names before it says "and N more".
+const SHOWN: usize = 10;
+
+/// What a folder write did besides writing the files.
+#[derive(Debug, Default, PartialEq, Eq)]
+pub struct Written {
+    /// The real folder written: `--out` with `.`, `..` and symbolic links resolved.
+    pub path: PathBuf,
+    /// Foreign top-level entries carried over into the new folder (from `keep`).
+    pub kept: Vec<String>,
+}
+
+/// Writes `files` as the whole content of `out` (plus its [`MARKER`]), atomically.
+///
+/// `out` may be missing, empty, or a folder this writer wrote before (its marker lists what it
+/// wrote). Entries the marker does not list are refused with their names, except top-level names
+/// in `keep` (a site's `.git` or `CNAME`), which are moved into the new folder. A symbolic link
+/// is written through: the link stays and the folder it points to is replaced.
+pub fn write_folder(out: &Path, files: &Files, keep: &[&str]) -> Result<Written, Error> {
+    let target = resolve(out)?;
+    let _lock = Lock::acquire(&target.parent)?;
+    remove_stale(&target.parent, Some(&target.name));
+    let mut kept = Vec::new();
+    if target.path.exists() {
+        let foreign = match Marker::read(&target.path)? {
+            Some(marker) => {
+                // Leftovers of a killed `write_part` inside a folder that is ours.
+                remove_stale(&target.path, None);
+                marker.foreign(&target.path, "")?
+            }
+            None => top_level(&target.path)?,
+        };
+        let (carried, refused): (Vec<String>, Vec<String>) = foreign.into_iter().partition(|f| keep.contains(&f.as_str()));
+        refuse(&target.path, refused)?;
+        kept = carried;
+    }
+    let staged = stage(&target.parent, &target.name, &target.path, files, true)?;
+    swap(&target.path, &target.parent, &target.name, staged, &kept)?;
+    Ok(Written { path: target.path, kept })
+}
+
+/// Replaces the subfolder `sub` of `root` with `files` and writes `loose` files into `root`,
+/// each atomically, keeping `root`'s marker exact. `root` must have been written whole before;
+/// entries under `sub` that its marker does not list are refused.
+pub fn write_part(root: &Path, sub: &str, files: &Files, loose: &Files) -> Result<Written, Error> {
+    let target = resolve(root)?;
+    let marker = match target.path.exists() {
+        true => Marker::read(&target.path)?,
+        false => None,
+    };
+    let Some(marker) = marker else { return Err(Error::NotWrittenBefore(root.to_path_buf())) };
+    check_relative(&target.path, sub)?;
+    for name in loose.keys() {
+        check_relative(&target.path, name)?;
+    }
+    // Outer lock: a whole rebuild of `root`; inner: writers of `root`'s own entries.
+    let _outer = Lock::acquire(&target.parent)?;
+    let _inner = Lock::acquire(&target.path)?;
+    let leaf = sub.rsplit('/').next().unwrap_or(sub);
+    let sub_parent = match sub.rsplit_once('/') {
+        Some((folder, _)) => target.path.join(folder),
+        None => target.path.clone(),
+    };
+    remove_stale(&sub_parent, Some(leaf));
+    let sub_path = target.path.join(sub);
+    if sub_path.exists() {
+        refuse(&target.path, marker.foreign(&sub_path, &format!("{sub}/"))?)?;
+    }
+    let mut listed = match marker {
+        Marker::Files(files) => files,
+        Marker::Legacy => {
+            let mut all = BTreeSet::new();
+            list_files(&target.path, "", &mut all)?;
+            all
+        }
+    };
+    let prefix = format!("{sub}/");
+    let new: BTreeSet<String> = files.keys().map(|f| format!("{prefix}{f}")).chain(loose.keys().cloned()).collect();
+    // First the union, so a crash before the end leaves nothing of ours unlisted; then the exact list.
+    listed.extend(new.iter().cloned());
+    crate::write_file(&target.path.join(MARKER), &Marker::render(&listed))?;
+    std::fs::create_dir_all(&sub_parent).map_err(Error::io("create", &sub_parent))?;
+    let staged = stage(&sub_parent, leaf, &sub_path, files, false)?;
+    swap(&sub_path, &sub_parent, leaf, staged, &[])?;
+    for (name, bytes) in loose {
+        crate::write_file(&target.path.join(name), bytes)?;
+    }
+    listed.retain(|f| !f.starts_with(&prefix) || new.contains(f));
+    crate::write_file(&target.path.join(MARKER), &Marker::render(&listed))?;
+    Ok(Written { path: target.path, kept: Vec::new() })
+}
+
+/// Every entry of a folder without a marker: all of them are someone else's.
+fn top_level(dir: &Path) -> Result<Vec<String>, Error> {
+    let mut names = Vec::new();
+    for entry in std::fs::read_dir(dir).map_err(Error::io("read", dir))? {
+        names.push(entry.map_err(Error::io("read", dir))?.file_name().to_string_lossy().into_owned());
+    }
+    names.sort();
+    Ok(names)
+}
+
+fn refuse(dir: &Path, foreign: Vec<String>) -> Result<(), Error> {
+    if foreign.is_empty() {
+        return Ok(());
+    }
+    let count = foreign.len();
+    let shown = foreign.into_iter().take(SHOWN).collect();
+    Err(Error::Foreign { dir: dir.to_path_buf(), count, shown })
+}
+
+/// Writes every file into a fresh staging folder beside `path`, with the marker when `marked`.
+fn stage(parent: &Path, name: &str, path: &Path, files: &Files, marked: bool) -> Result<Staged, Error> {
+    let staged = Staged::create(parent, name, "new", Kind::Folder)?;
+    let mut folders = BTreeSet::from([staged.path().to_path_buf()]);
+    for (relative, bytes) in files {
+        check_relative(path, relative)?;
+        let file = staged.path().join(relative);
+        if let Some(folder) = file.parent() {
+            if folders.insert(folder.to_path_buf()) {
+                use std::os::unix::fs::DirBuilderExt;
+                std::fs::DirBuilder::new().recursive(true).mode(0o755).create(folder).map_err(Error::io("create", folder))?;
+            }
+        }
+        write_new(&file, bytes)?;
+    }
+    if marked {
+        write_new(&staged.path().join(MARKER), &Marker::render(files.keys()))?;
+    }
+    for folder in &folders {
+        sync_folder(folder)?;
+    }
+    Ok(staged)
+}
+
+/// Puts the staged folder at `path`: moves `kept` entries of the old folder into it, exchanges the
+/// two in one step (two renames where the file system cannot exchange), removes the old folder.
+/// On failure the old folder is back in place with its kept entries.
+fn swap(path: &Path, parent: &Path, name: &str, staged: Staged, kept: &[String]) -> Result<(), Error> {
+    if std::fs::symlink_metadata(path).is_err() {
+        std::fs::rename(staged.path(), path).map_err(Error::io("move the new folder into", path))?;
+        staged.publish();
+        return sync_folder(parent);
+    }
+    let mut moved = Vec::new();
+    let mut outcome = Ok(());
+    for entry in kept {
+        match std::fs::rename(path.join(entry), staged.path().join(entry)) {
+            Ok(()) => moved.push(entry),
+            Err(e) => {
+                outcome = Err(Error::io("carry over", path.join(entry))(e));
+                break;
+            }
+        }
+    }
+    if outcome.is_ok() {
+        outcome = exchange(staged.path(), path, parent, name);
+    }
+    if let Err(error) = outcome {
+        for entry in moved {
+            let _ = std::fs::rename(staged.path().join(entry), path.join(entry));
+        }
+        return Err(error);
+    }
+    // `staged` now names the old folder; dropping it removes it (a failure there is left to the
+    // next run, which removes leftovers of dead runs).
+    drop(staged);
+    sync_folder(parent)
+}
+
+/// Exchanges `staged` and `path` atomically (Linux `renameat2`), so `path` never goes missing.
+fn exchange(staged: &Path, path: &Path, parent: &Path, name: &str) -> Result<(), Error> {
+    use std::ffi::CString;
+    use std::os::unix::ffi::OsStrExt;
+    let cstring = |p: &Path| CString::new(p.as_os_str().as_bytes()).map_err(|_| Error::NotAFolder(p.to_path_buf()));
+    let (a, b) = (cstring(staged)?, cstring(path)?);
+    // SAFETY: two valid NUL-terminated paths; renameat2 only renames.
+    let result = unsafe { libc::renameat2(libc::AT_FDCWD, a.as_ptr(), libc::AT_FDCWD, b.as_ptr(), libc::RENAME_EXCHANGE) };
+    if result == 0 {
+        return Ok(());
+    }
+    let error = std::io::Error::last_os_error();
+    if !matches!(error.raw_os_error(), Some(libc::EINVAL) | Some(libc::ENOSYS) | Some(libc::EOPNOTSUPP)) {
+        return Err(Error::io("move the new folder into", path)(error));
+    }
+    // No exchange here: move the old folder aside under a name the next run recognises, then the
+    // new one in.
+    let old = Staged::reserve(parent, name, "old");
+    std::fs::rename(path, old.path()).map_err(Error::io("move aside", path))?;
+    if let Err(e) = std::fs::rename(staged, path) {
+        let _ = std::fs::rename(old.path(), path);
+        old.publish();
+        return Err(Error::io("move the new folder into", path)(e));
+    }
+    std::fs::rename(old.path(), staged).map_err(Error::io("move aside", old.path()))?;
+    old.publish();
+    Ok(())
+}
