@@ -35,7 +35,11 @@ pub fn write_site_part(out: &Path, name: &str, files: &crate::render::Files, loo
 fn tell(out: &Path, written: &outdir::Written, count: usize) {
     eprintln!("wrote {count} files to {}", terminal::escape(&out.display().to_string()));
     if !written.kept.is_empty() {
-        eprintln!("kept {} (not written by analyze) in {}", terminal::escape(&written.kept.join(", ")), terminal::escape(&out.display().to_string()));
+        eprintln!(
+            "kept {} (not written by analyze) in {}",
+            terminal::escape(&written.kept.join(", ")),
+            terminal::escape(&out.display().to_string())
+        );
     }
     if std::env::current_dir().ok().and_then(|d| d.canonicalize().ok()).is_some_and(|d| d == written.path) {
         eprintln!("note: the current folder was replaced; a shell inside it sees the new files after `cd .`");

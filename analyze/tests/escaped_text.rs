@@ -27,7 +27,15 @@ fn dataset(root: &Path, routes: [&str; 2], article: &str) -> PathBuf {
 }
 
 fn report(dir: &Path, out: &Path) -> Output {
-    Command::cargo_bin("analyze").unwrap().env("ANALYZE_TEST_SECRET", "hunter2").arg("report").arg(dir).arg("--out").arg(out).output().unwrap()
+    Command::cargo_bin("analyze")
+        .unwrap()
+        .env("ANALYZE_TEST_SECRET", "hunter2")
+        .arg("report")
+        .arg(dir)
+        .arg("--out")
+        .arg(out)
+        .output()
+        .unwrap()
 }
 
 fn stderr(output: &Output) -> String {
@@ -41,12 +49,10 @@ fn hrefs(html: &str) -> Vec<String> {
 #[test]
 fn article_links_and_cited_dataset_text_never_become_dangerous_hrefs_or_raw_html() {
     let root = tempfile::tempdir().unwrap();
-    let article = format!(
-        "Links: [a](javascript:alert(2)), <javascript:alert(3)>, [b](JaVaScRiPt&#58;alert(4)), ![c](javascript:alert(5)), [ok](https://example.org).\n\n\
-         Cited: {{% for id, c in conditions %}}{{% if id is starting_with(\"route=[\") %}}{{{{ c.label }}}}{{% endif %}}{{% endfor %}}.\n\n\
-         <script>alert(6)</script>\n\nInline <img src=x onerror=alert(7)>.\n"
-    );
-    let dir = dataset(root.path(), [HOSTILE_ROUTE, "<img src=x onerror=alert(8)>"], &article);
+    let article = "Links: [a](javascript:alert(2)), <javascript:alert(3)>, [b](JaVaScRiPt&#58;alert(4)), ![c](javascript:alert(5)), [ok](https://example.org).\n\n\
+         Cited: {% for id, c in conditions %}{% if id is starting_with(\"route=[\") %}{{ c.label }}{% endif %}{% endfor %}.\n\n\
+         <script>alert(6)</script>\n\nInline <img src=x onerror=alert(7)>.\n";
+    let dir = dataset(root.path(), [HOSTILE_ROUTE, "<img src=x onerror=alert(8)>"], article);
     let out = root.path().join("out");
     let output = report(&dir, &out);
     assert!(output.status.success(), "{}", stderr(&output));

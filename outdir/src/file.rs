@@ -25,7 +25,8 @@ pub fn write_file(path: &Path, bytes: &[u8]) -> Result<(), Error> {
 /// Writes and fsyncs an existing (just created) or new file, mode 0644 under the umask.
 pub(crate) fn write_new(path: &Path, bytes: &[u8]) -> Result<(), Error> {
     use std::os::unix::fs::OpenOptionsExt;
-    let mut file = std::fs::OpenOptions::new().write(true).create(true).truncate(true).mode(0o644).open(path).map_err(Error::io("create", path))?;
+    let mut file =
+        std::fs::OpenOptions::new().write(true).create(true).truncate(true).mode(0o644).open(path).map_err(Error::io("create", path))?;
     file.write_all(bytes).and_then(|()| file.sync_all()).map_err(Error::io("write", path))
 }
 

@@ -182,7 +182,11 @@ fn locate(file: &str, source: &str, context: &tera::Context, error: &tera::Error
             detail = e.to_string();
             inner = e.source();
         }
-        return ArticleError { file: file.to_string(), line: index + 1, message: format!("{detail} (see report-templates/README.md for the names)") };
+        return ArticleError {
+            file: file.to_string(),
+            line: index + 1,
+            message: format!("{detail} (see report-templates/README.md for the names)"),
+        };
     }
     ArticleError { file: file.to_string(), line: 1, message }
 }

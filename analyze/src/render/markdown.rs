@@ -31,7 +31,7 @@ pub fn escape(text: &str) -> String {
 /// controls, so they are ignored here too before the scheme is read.
 pub fn safe_url(url: &str) -> bool {
     let cleaned: String = url.trim_start_matches(|c: char| c <= ' ').chars().filter(|c| !matches!(c, '\t' | '\n' | '\r')).collect();
-    let scheme_end = cleaned.find(|c: char| matches!(c, ':' | '/' | '?' | '#'));
+    let scheme_end = cleaned.find([':', '/', '?', '#']);
     match scheme_end {
         Some(end) if cleaned[end..].starts_with(':') => {
             let scheme = cleaned[..end].to_ascii_lowercase();
@@ -108,7 +108,14 @@ mod tests {
         for url in ["https://example.org/a", "HTTP://x", "mailto:a@b.c", "runs/r01.html", "#methods", "../en/index.html", "a:b/c?x=1"] {
             assert_eq!(safe_url(url), url != "a:b/c?x=1", "{url}");
         }
-        for url in ["javascript:alert(1)", " JavaScript:alert(1)", "java\tscript:alert(1)", "\u{1}javascript:x", "data:text/html,<script>", "vbscript:x"] {
+        for url in [
+            "javascript:alert(1)",
+            " JavaScript:alert(1)",
+            "java\tscript:alert(1)",
+            "\u{1}javascript:x",
+            "data:text/html,<script>",
+            "vbscript:x",
+        ] {
             assert!(!safe_url(url), "{url:?}");
         }
     }

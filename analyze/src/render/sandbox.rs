@@ -93,7 +93,11 @@ fn engine(budget: &Arc<Budget>) -> tera::Tera {
         let count = if step == 0 { 0 } else { end.saturating_sub(start).div_ceil(step) };
         let total = ranges.ranged.fetch_add(count, Ordering::Relaxed).saturating_add(count);
         if step == 0 || total > RANGE_BUDGET {
-            let why = if step == 0 { "`range` needs a step_by above 0".to_string() } else { format!("`range` calls may produce {RANGE_BUDGET} numbers in all, this one asks for {count}") };
+            let why = if step == 0 {
+                "`range` needs a step_by above 0".to_string()
+            } else {
+                format!("`range` calls may produce {RANGE_BUDGET} numbers in all, this one asks for {count}")
+            };
             return Err(ranges.stop(line_arg(args), why));
         }
         Ok(tera::Value::Array((start..end).step_by(step).map(tera::Value::from).collect()))
@@ -179,7 +183,8 @@ fn prepare(file: &str, source: &str) -> Result<String, ArticleError> {
             "{#" => out.push_str(span),
             "{{" => out.push_str(&mark_ranges(span, line)),
             _ => {
-                let word: String = span[2..].trim_start_matches('-').trim_start().chars().take_while(|c| c.is_alphanumeric() || *c == '_').collect();
+                let word: String =
+                    span[2..].trim_start_matches('-').trim_start().chars().take_while(|c| c.is_alphanumeric() || *c == '_').collect();
                 if !TAGS.contains(&word.as_str()) {
                     return Err(error(start, format!("`{{% {word} %}}` is not available in an article: only if, for and raw tags are")));
                 }
@@ -274,7 +279,9 @@ mod tests {
         std::env::set_var("ANALYZE_SANDBOX_SECRET", "hunter2");
         let error = run("ok\n{{ get_env(name=\"ANALYZE_SANDBOX_SECRET\") }}").unwrap().unwrap_err();
         assert!(format!("{error:?}").contains("not available in an article"), "{error:?}");
-        for (source, tag) in [("{% include \"/etc/passwd\" %}", "include"), ("{% set x = 1 %}", "set"), ("a\n{%- macro f() %}{% endmacro %}", "macro")] {
+        for (source, tag) in
+            [("{% include \"/etc/passwd\" %}", "include"), ("{% set x = 1 %}", "set"), ("a\n{%- macro f() %}{% endmacro %}", "macro")]
+        {
             let error = run(source).unwrap_err();
             assert!(error.message.contains(&format!("`{{% {tag} %}}` is not available")), "{}", error.message);
         }
