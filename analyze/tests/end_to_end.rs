@@ -442,7 +442,10 @@ fn rendering_twice_gives_byte_identical_folders() {
 fn rendering_into_its_own_output_again_replaces_it() {
     let rendered = Rendered::tiny(None);
     let before = read_tree(&rendered.out);
-    std::fs::write(rendered.out.join("stale.txt"), "from an older render").unwrap();
+    // Files analyze wrote, changed or removed since: a second render puts back exactly its own.
+    // (A file it did not write is refused instead: tests/nothing_lost.rs.)
+    std::fs::write(rendered.out.join("index.html"), "edited by hand").unwrap();
+    std::fs::remove_file(rendered.out.join("runs.csv")).unwrap();
     report(&fixture(), &rendered.out, None);
     assert!(read_tree(&rendered.out) == before, "a second render must replace the folder whole");
 }
@@ -456,7 +459,7 @@ fn refuses_to_replace_a_folder_it_did_not_write() {
     let output = analyze().arg("report").arg(fixture()).arg("--out").arg(&out).output().unwrap();
     assert_exit(&output, 2);
     let stderr = String::from_utf8_lossy(&output.stderr);
-    assert!(stderr.starts_with("error: ") && stderr.contains("was not written by analyze"), "{stderr}");
+    assert!(stderr.starts_with("error: ") && stderr.contains("holds an entry analyze did not write (notes.txt)"), "{stderr}");
     assert_eq!(read_tree(&out).into_keys().collect::<Vec<_>>(), vec!["notes.txt"]);
 }
 

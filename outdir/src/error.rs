@@ -15,11 +15,12 @@ pub enum Error {
     },
     /// The folder holds entries this writer did not write; replacing it would delete them.
     #[error(
-        "{} holds {} analyze did not write ({}{}): it refuses to replace them; move them away or choose another --out",
+        "{} holds {} analyze did not write ({}{}): move {} away or choose another --out",
         dir.display(),
         if *count == 1 { "an entry".to_string() } else { format!("{count} entries") },
         shown.join(", "),
-        if *count > shown.len() { format!(", and {} more", count - shown.len()) } else { String::new() }
+        if *count > shown.len() { format!(", and {} more", count - shown.len()) } else { String::new() },
+        if *count == 1 { "it" } else { "them" }
     )]
     Foreign { dir: PathBuf, count: usize, shown: Vec<String> },
     /// The target exists and is not a folder.
