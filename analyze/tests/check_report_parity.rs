@@ -17,13 +17,21 @@ fn csv_field(text: &str) -> String {
     }
 }
 
-/// A generated dataset: factors with per-run levels, run ids, latencies, and optional texts.
+/// A generated dataset: factors with per-run levels, run ids, latencies, and optional texts and
+/// side tables (rows whose values may break their rules).
 #[derive(Debug, Clone)]
 struct Generated {
     factors: Vec<String>,
     runs: Vec<(String, Vec<String>, Vec<String>)>,
     manifest: Option<String>,
     article: Option<String>,
+    /// Per side-table row: (run index, t or write start, a counter or write end).
+    resources: Option<Vec<(usize, u8, u8)>>,
+    large_responses: Option<Vec<(usize, u8, u8)>>,
+}
+
+fn side_rows() -> impl Strategy<Value = Option<Vec<(usize, u8, u8)>>> {
+    prop_oneof![3 => Just(None), 1 => proptest::collection::vec((0usize..5, 0u8..4, 0u8..4), 1..5).prop_map(Some)]
 }
 
 fn text() -> impl Strategy<Value = String> {
@@ -41,7 +49,7 @@ fn text() -> impl Strategy<Value = String> {
 
 fn latency() -> impl Strategy<Value = String> {
     prop_oneof![
-        8 => (0u32..100_000).prop_map(|v| format!("{}.{:03}", v / 1000, v % 1000)),
+        30 => (0u32..100_000).prop_map(|v| format!("{}.{:03}", v / 1000, v % 1000)),
         1 => Just("abc".to_string()),
         1 => Just("-1".to_string()),
         1 => Just("1e308".to_string()),
@@ -57,26 +65,31 @@ fn generated() -> impl Strategy<Value = Generated> {
         let n_factors = factors.len();
         let run = (text(), proptest::collection::vec(text(), n_factors), proptest::collection::vec(latency(), 0..4));
         let runs = proptest::collection::vec(run, n_runs);
+        let toml_string = |text: &str| text.replace('\\', "\\\\").replace('"', "\\\"");
         let manifest = proptest::option::of(prop_oneof![
-            Just("percentile = 99.9\n".to_string()),
-            Just("percentile = 12.3456\n".to_string()),
-            Just("percentile = 0.001\n".to_string()),
-            Just("[thresholds]\noutlier_ratio = 0\n".to_string()),
-            Just("x = \"route\"\nseries = [\"route\"]\n".to_string()),
-            proptest::sample::select(factors.clone()).prop_map(|f| format!("x = \"{}\"\n", f.replace('\\', "\\\\").replace('"', "\\\""))),
+            2 => Just("percentile = 99.9\n".to_string()),
+            1 => Just("percentile = 12.3456\n".to_string()),
+            2 => Just("percentile = 0.001\n".to_string()),
+            1 => Just("[thresholds]\noutlier_ratio = 0\n".to_string()),
+            1 => Just("x = \"route\"\nseries = [\"route\"]\n".to_string()),
+            3 => proptest::sample::select(factors.clone()).prop_map(move |f| format!("x = \"{}\"\n", toml_string(&f))),
+            3 => proptest::sample::select(factors.clone()).prop_map(move |f| format!(
+                "[[factors]]\nname = \"{}\"\nlevels = [{{ value = \"a\" }}, {{ value = \"x\\u0001\", label = \"<b>\" }}]\n",
+                toml_string(&f)
+            )),
         ]);
-        (Just(factors), runs, manifest, 0usize..6).prop_map(|(factors, runs, manifest, article)| {
-            let article = match article {
-                0 | 1 => None,
-                2 => {
-                    Some(format!("p95 of the first run: {{{{ runs[\"{}\"].p95 }}}}", runs[0].0.replace('\\', "\\\\").replace('"', "\\\"")))
-                }
-                3 => Some("{{ runs.nope.p95 }}".to_string()),
-                4 => Some("Widest: {{ variance.widest_condition }}; runs {{ integrity.runs }}.".to_string()),
-                _ => Some("{{ conditions[\"route=x\"].headline.median }}".to_string()),
-            };
-            Generated { factors, runs, manifest, article }
-        })
+        (Just(factors), runs, manifest, 0usize..9, side_rows(), side_rows()).prop_map(
+            |(factors, runs, manifest, article, resources, large_responses)| {
+                let article = match article {
+                    0..=2 => None,
+                    3 | 4 => Some(format!("p95 of the first run: {{{{ runs[\"{}\"].p95 }}}}", runs[0].0.replace('"', "'"))),
+                    5 => Some("{{ runs.nope.p95 }}".to_string()),
+                    6 | 7 => Some("Widest: {{ variance.widest_condition }}; runs {{ integrity.runs }}.".to_string()),
+                    _ => Some("{{ conditions[\"route=x\"].headline.median }}".to_string()),
+                };
+                Generated { factors, runs, manifest, article, resources, large_responses }
+            },
+        )
     })
 }
 
@@ -107,10 +120,25 @@ fn write(dir: &Path, dataset: &Generated) {
     if let Some(article) = &dataset.article {
         std::fs::write(dir.join("article.md"), article).unwrap();
     }
+    let id = |run: usize| csv_field(&dataset.runs[run % dataset.runs.len()].0);
+    if let Some(rows) = &dataset.resources {
+        let mut csv = String::from("run_id,t_ms,process,pid,cpu_s,rss_bytes\n");
+        for (run, t, cpu) in rows {
+            writeln!(csv, "{},{t},gunicorn,7,{cpu},1000", id(*run)).unwrap();
+        }
+        std::fs::write(dir.join("resources.csv"), csv).unwrap();
+    }
+    if let Some(rows) = &dataset.large_responses {
+        let mut csv = String::from("run_id,download_id,write_start_ms,write_end_ms,write_s,client_complete_s,bytes_received\n");
+        for (i, (run, start, end)) in rows.iter().enumerate() {
+            writeln!(csv, "{},d{},{start},{end},0.5,1.0,100", id(*run), i % 2).unwrap();
+        }
+        std::fs::write(dir.join("large_responses.csv"), csv).unwrap();
+    }
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 48, failure_persistence: None, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: 64, failure_persistence: None, ..ProptestConfig::default() })]
 
     #[test]
     fn no_dataset_passes_check_and_fails_report(dataset in generated()) {

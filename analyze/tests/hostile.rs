@@ -361,6 +361,15 @@ fn an_unknown_key_in_a_nested_table_is_refused() {
     assert!(stderr(&output).contains("dataset.toml:2:1: unknown field `lag`"), "{}", stderr(&output));
 }
 
+#[test]
+fn a_runs_column_named_twice_is_refused() {
+    let root = tempfile::tempdir().unwrap();
+    let dir = write_dataset(root.path(), "ds", &two_runs());
+    std::fs::write(dir.join("runs.csv"), "run_id,route,repetition,started_at_utc,status,route\na1,x,1,2026-11-30T01:00:00Z,ok,y\n")
+        .unwrap();
+    assert_refused(&dir, "runs.csv:1:6: header: the column \"route\" appears twice (first as field 2)");
+}
+
 // ---- output safety -------------------------------------------------------------------------
 
 #[test]

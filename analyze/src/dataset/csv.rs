@@ -220,7 +220,18 @@ pub fn split_header<'a>(file: &str, bytes: &'a [u8]) -> Result<HeaderAndBody<'a>
         }
         let name = std::str::from_utf8(record.get(bytes, index))
             .map_err(|_| DataError::field(file, 1, index + 1, "header", "is not valid UTF-8"))?;
-        columns.push(name.trim().to_string());
+        let name = name.trim().to_string();
+        if let Some(first) = columns.iter().position(|c| *c == name).filter(|_| !name.is_empty()) {
+            // Which of the two a reader would use is a guess; for runs.csv both would be factors of one name.
+            return Err(DataError::field(
+                file,
+                1,
+                index + 1,
+                "header",
+                format!("the column {} appears twice (first as field {})", super::error::shown(&name), first + 1),
+            ));
+        }
+        columns.push(name);
     }
     let header_lines = records.lines();
     let body = &bytes[records.position..];
@@ -308,6 +319,13 @@ mod tests {
         );
         assert!(split_header("t.csv", b"a,b\r\n1,2\r\n").is_ok());
         assert!(split_header("t.csv", b"\"a\rb\",c\n1,2\n").is_err(), "a CR inside a quoted name is refused too");
+    }
+
+    #[test]
+    fn a_column_named_twice_is_an_error() {
+        let error = split_header("runs.csv", b"run_id,route,status,route\n").err().unwrap();
+        assert_eq!(error.to_string(), "runs.csv:1:4: header: the column \"route\" appears twice (first as field 2)");
+        assert!(split_header("t.csv", b"a,,b,\n").is_ok(), "unnamed extra columns are accepted");
     }
 
     #[test]
