@@ -6,6 +6,8 @@
 //! number of blocks). This module also owns the run order: conditions × repetitions, shuffled with a seeded
 //! ChaCha generator so the order is the same on every machine.
 
+pub mod closed;
+
 use rand::seq::SliceRandom;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
@@ -361,7 +363,7 @@ mod tests {
     use super::*;
 
     fn study() -> Plan {
-        Plan::parse(include_str!("../plans/study.toml")).unwrap()
+        Plan::parse(include_str!("../../plans/study.toml")).unwrap()
     }
 
     #[test]
@@ -375,7 +377,7 @@ mod tests {
 
     #[test]
     fn smoke_plan_is_small() {
-        let plan = Plan::parse(include_str!("../plans/smoke.toml")).unwrap();
+        let plan = Plan::parse(include_str!("../../plans/smoke.toml")).unwrap();
         assert_eq!(plan.large.bytes, 1 << 20);
         assert_eq!(plan.download.rate_bytes_per_s, 512 * 1024);
         assert_eq!(plan.probe.count, 16);
@@ -409,25 +411,25 @@ mod tests {
 
     #[test]
     fn rejects_unknown_keys() {
-        let text = include_str!("../plans/study.toml").replace("seed = ", "sead = ");
+        let text = include_str!("../../plans/study.toml").replace("seed = ", "sead = ");
         assert!(matches!(Plan::parse(&text), Err(PlanError::Toml(_))));
     }
 
     #[test]
     fn rejects_response_that_is_not_whole_blocks() {
-        let text = include_str!("../plans/study.toml").replace("bytes = 16777216", "bytes = 16777217");
+        let text = include_str!("../../plans/study.toml").replace("bytes = 16777216", "bytes = 16777217");
         assert_eq!(Plan::parse(&text), Err(PlanError::LargeNotWholeBlocks { bytes: 16777217, block: 65536 }));
     }
 
     #[test]
     fn rejects_zero_rate() {
-        let text = include_str!("../plans/study.toml").replace("rate_per_s = 8", "rate_per_s = 0");
+        let text = include_str!("../../plans/study.toml").replace("rate_per_s = 8", "rate_per_s = 0");
         assert_eq!(Plan::parse(&text), Err(PlanError::NotPositive { key: "probe.rate_per_s" }));
     }
 
     #[test]
     fn rejects_unknown_route() {
-        let text = include_str!("../plans/study.toml").replace("\"nginx-on\"]", "\"nginx-maybe\"]");
+        let text = include_str!("../../plans/study.toml").replace("\"nginx-on\"]", "\"nginx-maybe\"]");
         assert!(matches!(Plan::parse(&text), Err(PlanError::Toml(_))));
     }
 

@@ -260,7 +260,7 @@ mod tests {
 
     #[test]
     fn pending_keeps_order_and_retries_aborted_slots() {
-        let plan = Plan::parse(include_str!("../plans/study.toml")).unwrap();
+        let plan = Plan::parse(include_str!("../../plans/study.toml")).unwrap();
         let order = plan.run_order();
         let runs = vec![row("r01", order[0], RunStatus::Ok), row("r02", order[1], RunStatus::Ok), row("r03", order[2], RunStatus::Aborted)];
         let pending = pending_slots(&order, &runs);
@@ -292,7 +292,7 @@ mod tests {
         let mut args =
             RunArgs { plan: None, out: dir.path().into(), resume: true, wait_for_idle: false, venv: ".venv".into(), app: "app".into() };
         assert!(resolve_plan(&args).unwrap_err().to_string().contains("nothing to resume"));
-        std::fs::write(dir.path().join(PLAN_FILE), include_str!("../plans/smoke.toml")).unwrap();
+        std::fs::write(dir.path().join(PLAN_FILE), include_str!("../../plans/smoke.toml")).unwrap();
         assert_eq!(resolve_plan(&args).unwrap().0.probe.count, 16);
         args.plan = Some(PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/plans/study.toml")));
         assert!(resolve_plan(&args).unwrap_err().to_string().contains("keeps the plan"));

@@ -1,0 +1,488 @@
+//! Closed-loop plans: app servers driven by a load tool that sends the next request when the previous one
+//! has finished (ab, hey, or measure's own ramped sessions of seed 003).
+//!
+//! A closed-loop plan names its servers (each a named configuration), the Python interpreters (any path,
+//! so a free-threaded build is one more line), the app, the load tool, and blocks of conditions whose
+//! product (server × python × concurrency) is the set of conditions. Like the open-loop plan it is parsed
+//! strictly, validated once, and owns the seeded, shuffled run order and the run's time bound.
+
+use rand::seq::SliceRandom;
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+use serde::{Deserialize, Serialize};
+use std::collections::{BTreeMap, BTreeSet};
+use std::fmt;
+use std::path::PathBuf;
+use std::time::Duration;
+
+/// The value of `kind` that marks a closed-loop plan.
+pub const KIND: &str = "closed-loop";
+
+/// Most concurrent clients (ab/hey) or sessions of one run: each session is a thread of the harness.
+pub const MAX_CONCURRENCY: u32 = 2000;
+
+/// A closed-loop plan that failed validation; the text names the key and what to change.
+#[derive(Debug, thiserror::Error, PartialEq)]
+pub enum ClosedPlanError {
+    #[error("{0}")]
+    Toml(String),
+    #[error("kind must be \"{KIND}\" in a closed-loop plan")]
+    Kind,
+    #[error("{key} must be positive")]
+    NotPositive { key: String },
+    #[error("conditions: the plan has no condition (every [[conditions]] block needs at least one value per list)")]
+    NoConditions,
+    #[error("conditions: server {0:?} is not defined under [servers]")]
+    UnknownServer(String),
+    #[error("conditions: python {0:?} is not defined under [interpreters]")]
+    UnknownPython(String),
+    #[error("conditions: concurrency {0} is more than {MAX_CONCURRENCY}, the most this harness runs at once")]
+    TooMuchConcurrency(u32),
+    #[error("servers.{0}: {1}")]
+    Server(String, String),
+    #[error("load: {0}")]
+    Load(String),
+    #[error("server names are written to runs.csv: {0:?} may use only letters, digits, '.', '-' and '_'")]
+    BadName(String),
+}
+
+/// The whole closed-loop recipe; `plans/app-servers-ab.toml` shows every key in use.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ClosedPlan {
+    /// Always [`KIND`].
+    pub kind: String,
+    /// Where `measure run` writes the dataset unless `--out` says otherwise (relative to the repository root).
+    pub dataset: String,
+    /// The dataset's title.
+    pub title: Text,
+    /// One sentence on what was measured (dataset.toml's description).
+    pub description: Text,
+    /// Seeds the shuffle of the run order.
+    pub seed: u64,
+    /// Runs per condition.
+    pub repetitions: u32,
+    /// Which app the servers load.
+    pub app: App,
+    /// The path ab and hey request (the sessions of seed 003 use `/`).
+    pub path: String,
+    pub load: Load,
+    pub sampling: super::Sampling,
+    pub host: super::Host,
+    /// Label → interpreter (a path, or a command found on PATH); one virtual environment each.
+    pub interpreters: BTreeMap<String, PathBuf>,
+    /// Name → configuration; conditions refer to servers by name.
+    pub servers: BTreeMap<String, Server>,
+    /// Used by servers with `nginx = true` and by FastCGI.
+    pub nginx: NginxSettings,
+    /// Blocks whose products, together, are the conditions.
+    pub conditions: Vec<ConditionBlock>,
+}
+
+/// An English and a Japanese text.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Text {
+    pub en: String,
+    pub ja: String,
+}
+
+/// The app the servers load (both in `measure/app/closed`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum App {
+    /// Seed 002's plain WSGI app: `Hello, World!\n` (14 bytes).
+    Hello,
+    /// A Django project: seed 001's REST framework `/users/` and seed 003's page with a form at `/`.
+    Django,
+}
+
+impl App {
+    /// The WSGI callable as `module:name`.
+    pub fn wsgi(self) -> &'static str {
+        match self {
+            App::Hello => "hello:application",
+            App::Django => "site_project.wsgi:application",
+        }
+    }
+}
+
+/// The load generator and how much load one run sends.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Load {
+    pub tool: Tool,
+    /// ab `-n` / hey `-n`: requests per run (exclusive with `duration_s`).
+    pub requests: Option<u32>,
+    /// hey `-z`: seconds per run.
+    pub duration_s: Option<u64>,
+    /// sessions: the sessions start evenly over this many seconds (seed 003: 500 over 10 s).
+    pub ramp_s: Option<u64>,
+    /// Per-request bound (ab `-s`, hey `-t`, and each request of a session).
+    pub request_timeout_s: u64,
+    /// The run is aborted when the load has not finished this long after it started.
+    pub run_timeout_s: u64,
+}
+
+/// The load generators.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Tool {
+    /// ApacheBench (Debian apache2-utils); its `-g` file and stdout are imported.
+    Ab,
+    /// hey (Debian); its `-o csv` rows are imported.
+    Hey,
+    /// measure's own client for seed 003: GET the page, POST the form, GET where it redirects.
+    Sessions,
+}
+
+impl Tool {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Tool::Ab => "ab",
+            Tool::Hey => "hey",
+            Tool::Sessions => "sessions",
+        }
+    }
+
+    /// The runs.csv column of the load level: concurrent clients for ab and hey, sessions for seed 003.
+    pub fn level_factor(self) -> &'static str {
+        match self {
+            Tool::Ab | Tool::Hey => "concurrency",
+            Tool::Sessions => "sessions",
+        }
+    }
+}
+
+/// One server configuration.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Server {
+    pub kind: ServerKind,
+    /// Gunicorn: `sync` or `gthread`.
+    pub worker: Option<String>,
+    /// Gunicorn workers, uWSGI processes.
+    #[serde(default = "one")]
+    pub processes: u32,
+    /// Gunicorn threads, uWSGI threads.
+    #[serde(default = "one")]
+    pub threads: u32,
+    /// FastCGI: `prefork` or `threaded`.
+    pub method: Option<String>,
+    /// Behind nginx (`proxy_pass`); FastCGI is always behind nginx (`fastcgi_pass`).
+    #[serde(default)]
+    pub nginx: bool,
+    /// How the report names it.
+    pub label: Text,
+}
+
+fn one() -> u32 {
+    1
+}
+
+/// The app servers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum ServerKind {
+    Gunicorn,
+    /// Debian's uWSGI with its python3 plugin (so its interpreter is Debian's python3).
+    Uwsgi,
+    /// Django's development server, `manage.py runserver --noreload`.
+    Runserver,
+    /// flup's FastCGI server (the `runfcgi` of old Django) behind nginx.
+    Fastcgi,
+}
+
+impl ServerKind {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ServerKind::Gunicorn => "gunicorn",
+            ServerKind::Uwsgi => "uwsgi",
+            ServerKind::Runserver => "runserver",
+            ServerKind::Fastcgi => "fastcgi",
+        }
+    }
+}
+
+impl Server {
+    /// Whether nginx stands in front.
+    pub fn behind_nginx(&self) -> bool {
+        self.nginx || self.kind == ServerKind::Fastcgi
+    }
+}
+
+/// nginx in front of an app server.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NginxSettings {
+    pub binary: String,
+    pub worker_processes: u32,
+}
+
+/// One `[[conditions]]` block: the product of its lists.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ConditionBlock {
+    pub server: Vec<String>,
+    pub python: Vec<String>,
+    /// Concurrent clients (ab `-c`, hey `-c`) or, for sessions, sessions per run.
+    pub concurrency: Vec<u32>,
+}
+
+/// One combination of factor levels.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Condition {
+    pub server: String,
+    pub python: String,
+    pub concurrency: u32,
+}
+
+impl fmt::Display for Condition {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} / python {} / {}", self.server, self.python, self.concurrency)
+    }
+}
+
+/// One planned run: a condition and which repetition of it.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Slot {
+    pub condition: Condition,
+    /// 1-based.
+    pub repetition: u32,
+}
+
+/// Whether plan text is a closed-loop plan (it says `kind = "closed-loop"`).
+pub fn is_closed_loop(text: &str) -> bool {
+    text.parse::<toml::Table>().is_ok_and(|t| t.get("kind").and_then(|k| k.as_str()) == Some(KIND))
+}
+
+fn name_ok(s: &str) -> bool {
+    !s.is_empty() && s.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | '_'))
+}
+
+impl ClosedPlan {
+    /// Parses and validates plan text.
+    pub fn parse(text: &str) -> Result<ClosedPlan, ClosedPlanError> {
+        let plan: ClosedPlan = toml::from_str(text).map_err(|e| ClosedPlanError::Toml(e.to_string()))?;
+        plan.validate()?;
+        Ok(plan)
+    }
+
+    /// Checks the invariants the harness relies on.
+    pub fn validate(&self) -> Result<(), ClosedPlanError> {
+        if self.kind != KIND {
+            return Err(ClosedPlanError::Kind);
+        }
+        let positive = |key: &str, v: u64| if v == 0 { Err(ClosedPlanError::NotPositive { key: key.into() }) } else { Ok(()) };
+        positive("repetitions", self.repetitions.into())?;
+        positive("sampling.interval_ms", self.sampling.interval_ms)?;
+        positive("load.request_timeout_s", self.load.request_timeout_s)?;
+        positive("load.run_timeout_s", self.load.run_timeout_s)?;
+        positive("nginx.worker_processes", self.nginx.worker_processes.into())?;
+        let l = &self.load;
+        match (l.tool, l.requests, l.duration_s, l.ramp_s) {
+            (Tool::Ab, Some(n), None, None) => positive("load.requests", n.into())?,
+            (Tool::Ab, ..) => return Err(ClosedPlanError::Load("ab takes `requests` (its -n) and nothing else".into())),
+            (Tool::Hey, Some(n), None, None) => positive("load.requests", n.into())?,
+            (Tool::Hey, None, Some(z), None) => positive("load.duration_s", z)?,
+            (Tool::Hey, ..) => return Err(ClosedPlanError::Load("hey takes either `requests` (-n) or `duration_s` (-z)".into())),
+            (Tool::Sessions, None, None, Some(ramp)) => positive("load.ramp_s", ramp)?,
+            (Tool::Sessions, ..) => return Err(ClosedPlanError::Load("sessions take `ramp_s` and nothing else".into())),
+        }
+        if !self.path.starts_with('/') || self.path.contains(char::is_whitespace) {
+            return Err(ClosedPlanError::Load(format!("path {:?} must start with '/' and hold no spaces", self.path)));
+        }
+        for (name, server) in &self.servers {
+            if !name_ok(name) {
+                return Err(ClosedPlanError::BadName(name.clone()));
+            }
+            let bad = |why: &str| Err(ClosedPlanError::Server(name.clone(), why.into()));
+            if server.processes == 0 || server.threads == 0 {
+                return bad("processes and threads must be positive");
+            }
+            match server.kind {
+                ServerKind::Gunicorn => match server.worker.as_deref() {
+                    Some("sync") if server.threads != 1 => return bad("a sync worker has 1 thread (Gunicorn turns threads into gthread)"),
+                    Some("sync" | "gthread") => {}
+                    _ => return bad("gunicorn needs worker = \"sync\" or \"gthread\""),
+                },
+                ServerKind::Fastcgi if !matches!(server.method.as_deref(), Some("prefork" | "threaded")) => {
+                    return bad("fastcgi needs method = \"prefork\" or \"threaded\"")
+                }
+                ServerKind::Runserver | ServerKind::Fastcgi if self.app != App::Django => {
+                    return bad("runserver and fastcgi serve the Django app only (app = \"django\")")
+                }
+                _ => {}
+            }
+        }
+        for label in self.interpreters.keys() {
+            if !name_ok(label) {
+                return Err(ClosedPlanError::BadName(label.clone()));
+            }
+        }
+        let conditions = self.conditions();
+        if conditions.is_empty() {
+            return Err(ClosedPlanError::NoConditions);
+        }
+        for c in &conditions {
+            if !self.servers.contains_key(&c.server) {
+                return Err(ClosedPlanError::UnknownServer(c.server.clone()));
+            }
+            if !self.interpreters.contains_key(&c.python) {
+                return Err(ClosedPlanError::UnknownPython(c.python.clone()));
+            }
+            positive("conditions.concurrency", c.concurrency.into())?;
+            if c.concurrency > MAX_CONCURRENCY {
+                return Err(ClosedPlanError::TooMuchConcurrency(c.concurrency));
+            }
+            if let (Tool::Ab | Tool::Hey, Some(n)) = (self.load.tool, self.load.requests) {
+                if n < c.concurrency {
+                    return Err(ClosedPlanError::Load(format!("requests ({n}) must be at least the concurrency ({})", c.concurrency)));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Every distinct condition, in the order the blocks first name them.
+    pub fn conditions(&self) -> Vec<Condition> {
+        let mut seen = BTreeSet::new();
+        let mut out = Vec::new();
+        for block in &self.conditions {
+            for server in &block.server {
+                for python in &block.python {
+                    for &concurrency in &block.concurrency {
+                        let c = Condition { server: server.clone(), python: python.clone(), concurrency };
+                        if seen.insert(c.clone()) {
+                            out.push(c);
+                        }
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    /// The interpreter labels the conditions use, sorted.
+    pub fn pythons(&self) -> Vec<String> {
+        let set: BTreeSet<String> = self.conditions().into_iter().map(|c| c.python).collect();
+        set.into_iter().collect()
+    }
+
+    /// Whether any condition goes through nginx.
+    pub fn needs_nginx(&self) -> bool {
+        self.conditions().iter().any(|c| self.servers.get(&c.server).is_some_and(Server::behind_nginx))
+    }
+
+    /// All planned runs in execution order: every condition × repetition, shuffled with the seed.
+    pub fn run_order(&self) -> Vec<Slot> {
+        let mut slots: Vec<Slot> = self
+            .conditions()
+            .into_iter()
+            .flat_map(|condition| (1..=self.repetitions).map(move |repetition| Slot { condition: condition.clone(), repetition }))
+            .collect();
+        slots.shuffle(&mut ChaCha8Rng::seed_from_u64(self.seed));
+        slots
+    }
+
+    /// The bound of one run's load, from its start.
+    pub fn run_bound(&self) -> Duration {
+        Duration::from_secs(self.load.run_timeout_s)
+    }
+
+    /// A rough length of one run for the time-left estimate: the load's planned length (or its bound when
+    /// the length depends on the server, as for ab's `-n`) plus server start and stop.
+    pub fn estimated_run(&self) -> Duration {
+        let load = match (self.load.duration_s, self.load.ramp_s) {
+            (Some(z), _) => Duration::from_secs(z),
+            (_, Some(ramp)) => Duration::from_secs(ramp + self.load.request_timeout_s.min(30)),
+            _ => self.run_bound() / 4,
+        };
+        load + Duration::from_secs(4)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const PLANS: [(&str, &str); 3] = [
+        ("app-servers-ab", include_str!("../../plans/app-servers-ab.toml")),
+        ("gthread-python-versions", include_str!("../../plans/gthread-python-versions.toml")),
+        ("fastcgi-vs-gunicorn", include_str!("../../plans/fastcgi-vs-gunicorn.toml")),
+    ];
+
+    fn plan(name: &str) -> ClosedPlan {
+        let text = PLANS.iter().find(|(n, _)| *n == name).unwrap().1;
+        ClosedPlan::parse(text).unwrap_or_else(|e| panic!("{name}: {e}"))
+    }
+
+    #[test]
+    fn the_three_seed_plans_parse_and_say_closed_loop() {
+        for (name, text) in PLANS {
+            assert!(is_closed_loop(text), "{name}");
+            assert_eq!(plan(name).dataset, format!("datasets/{name}"));
+        }
+        assert!(!is_closed_loop(include_str!("../../plans/study.toml")));
+    }
+
+    #[test]
+    fn app_servers_plan_runs_three_servers_at_three_concurrencies_five_times() {
+        let p = plan("app-servers-ab");
+        assert_eq!(p.load.tool, Tool::Ab);
+        assert_eq!(p.load.requests, Some(10_000));
+        let levels: BTreeSet<u32> = p.conditions().iter().map(|c| c.concurrency).collect();
+        assert_eq!(levels.into_iter().collect::<Vec<_>>(), [1, 5, 20]);
+        let kinds: BTreeSet<&str> = p.conditions().iter().map(|c| p.servers[&c.server].kind.as_str()).collect();
+        assert_eq!(kinds.into_iter().collect::<Vec<_>>(), ["gunicorn", "runserver", "uwsgi"]);
+        assert_eq!(p.run_order().len(), p.conditions().len() * 5);
+    }
+
+    #[test]
+    fn gthread_plan_is_hey_c2_z10_on_one_worker_with_two_threads() {
+        let p = plan("gthread-python-versions");
+        assert_eq!((p.load.tool, p.load.duration_s, p.app), (Tool::Hey, Some(10), App::Hello));
+        assert!(p.conditions().iter().all(|c| c.concurrency == 2 && c.server == "gthread-1x2"));
+        let s = &p.servers["gthread-1x2"];
+        assert_eq!((s.worker.as_deref(), s.processes, s.threads), (Some("gthread"), 1, 2));
+        assert!(p.pythons().len() >= 6, "{:?}", p.pythons());
+    }
+
+    #[test]
+    fn fastcgi_plan_compares_three_servers_behind_nginx_at_more_than_one_level() {
+        let p = plan("fastcgi-vs-gunicorn");
+        assert_eq!((p.load.tool, p.load.ramp_s), (Tool::Sessions, Some(10)));
+        assert!(p.conditions().iter().all(|c| p.servers[&c.server].behind_nginx()));
+        let levels: BTreeSet<u32> = p.conditions().iter().map(|c| c.concurrency).collect();
+        assert!(levels.len() > 1 && levels.contains(&500), "{levels:?}");
+        assert_eq!(p.servers["gunicorn-5"].processes, 5);
+    }
+
+    #[test]
+    fn run_order_is_seeded_and_covers_every_slot_once() {
+        let p = plan("app-servers-ab");
+        let a = p.run_order();
+        assert_eq!(a, p.run_order());
+        let set: BTreeSet<_> = a.iter().cloned().collect();
+        assert_eq!(set.len(), a.len());
+        let mut other = p.clone();
+        other.seed += 1;
+        assert_ne!(a, other.run_order());
+    }
+
+    #[test]
+    fn rejects_an_undefined_server_and_a_typo() {
+        let text = PLANS[0].1.replace("server = [\"uwsgi-1x1\"", "server = [\"uwsgi-9\"");
+        assert_eq!(ClosedPlan::parse(&text), Err(ClosedPlanError::UnknownServer("uwsgi-9".into())));
+        let text = PLANS[0].1.replace("repetitions =", "repetitionz =");
+        assert!(matches!(ClosedPlan::parse(&text), Err(ClosedPlanError::Toml(_))));
+    }
+
+    #[test]
+    fn rejects_ab_with_a_duration_and_runserver_without_django() {
+        let text = PLANS[0].1.replace("requests = 10000", "duration_s = 10");
+        assert!(matches!(ClosedPlan::parse(&text), Err(ClosedPlanError::Load(_))));
+        let text = PLANS[0].1.replace("app = \"django\"", "app = \"hello\"");
+        assert!(matches!(ClosedPlan::parse(&text), Err(ClosedPlanError::Server(..))));
+    }
+}
