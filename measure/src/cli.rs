@@ -25,9 +25,10 @@ pub struct RunArgs {
     #[arg(long, value_name = "FILE")]
     pub plan: Option<PathBuf>,
 
-    /// The dataset folder to write.
-    #[arg(long, value_name = "DIR", default_value = "datasets/gunicorn-slow-client")]
-    pub out: PathBuf,
+    /// The dataset folder to write. Default: the plan's `dataset` (closed-loop plans), else
+    /// datasets/gunicorn-slow-client.
+    #[arg(long, value_name = "DIR")]
+    pub out: Option<PathBuf>,
 
     /// Complete the runs of an existing dataset that are not `ok` yet, keeping the finished ones.
     #[arg(long)]
@@ -41,9 +42,30 @@ pub struct RunArgs {
     #[arg(long, value_name = "DIR", default_value = "measure/.venv")]
     pub venv: PathBuf,
 
-    /// The folder holding the WSGI app (app.py).
+    /// The folder holding the WSGI app (app.py; the closed-loop apps are in its `closed/`).
     #[arg(long, value_name = "DIR", default_value = "measure/app")]
     pub app: PathBuf,
+
+    /// Closed-loop plans: the folder of the virtual environments, one per interpreter label.
+    #[arg(long, value_name = "DIR", default_value = "measure/.venvs")]
+    pub venvs: PathBuf,
+
+    /// Closed-loop plans: run on this interpreter instead of the plan's (repeatable), e.g.
+    /// `--python 3.14t=/opt/python3.14t/bin/python3.14t`; the conditions then use exactly these labels.
+    #[arg(long = "python", value_name = "LABEL=PATH")]
+    pub pythons: Vec<String>,
+
+    /// Closed-loop plans with ab or hey: the `analyze` binary that imports the tool's files. Default: the
+    /// one beside this `measure` binary.
+    #[arg(long, value_name = "FILE")]
+    pub analyze: Option<PathBuf>,
+}
+
+impl RunArgs {
+    /// The output folder: `--out`, else `default`.
+    pub fn out_or(&self, default: &str) -> PathBuf {
+        self.out.clone().unwrap_or_else(|| PathBuf::from(default))
+    }
 }
 
 #[cfg(test)]
@@ -61,7 +83,16 @@ mod tests {
         let cli = Cli::try_parse_from(["measure", "run"]).unwrap();
         let Command::Run(args) = cli.command;
         assert_eq!(args.plan, None);
-        assert_eq!(args.out, PathBuf::from("datasets/gunicorn-slow-client"));
+        assert_eq!(args.out, None);
+        assert_eq!(args.out_or("datasets/gunicorn-slow-client"), PathBuf::from("datasets/gunicorn-slow-client"));
+        assert!(args.pythons.is_empty());
         assert!(!args.resume && !args.wait_for_idle);
+    }
+
+    #[test]
+    fn pythons_repeat() {
+        let cli = Cli::try_parse_from(["measure", "run", "--python", "3.14=/a/python3.14", "--python", "3.14t=/a/python3.14t"]).unwrap();
+        let Command::Run(args) = cli.command;
+        assert_eq!(args.pythons, ["3.14=/a/python3.14", "3.14t=/a/python3.14t"]);
     }
 }

@@ -54,6 +54,16 @@ pub struct Versions {
     pub nginx: Option<String>,
 }
 
+/// The machine's part of an `[environment]`: kernel, architecture, CPUs and their model.
+pub fn machine() -> Environment {
+    let mut env = Environment::new();
+    env.insert("kernel".into(), read_trimmed("/proc/sys/kernel/osrelease").unwrap_or_else(|| "unknown".into()));
+    env.insert("arch".into(), std::env::consts::ARCH.into());
+    env.insert("cpus".into(), cpus().to_string());
+    env.insert("cpu_model".into(), cpu_model().unwrap_or_else(|| "unknown".into()));
+    env
+}
+
 /// The `[environment]` of a new dataset.
 pub fn environment(plan: &Plan, versions: &Versions, measured_on: &str) -> Environment {
     let mut env = Environment::new();

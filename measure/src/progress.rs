@@ -1,7 +1,6 @@
 //! Progress on stderr: a bar with runs done, the current condition and the time left when stderr is a
 //! terminal; one plain line per event otherwise (CI logs, pipes).
 
-use crate::plan::Condition;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::io::IsTerminal;
 use std::time::Duration;
@@ -39,7 +38,7 @@ impl Progress {
     }
 
     /// Announces a run.
-    pub fn start_run(&self, run_id: &str, condition: &Condition) {
+    pub fn start_run(&self, run_id: &str, condition: &dyn std::fmt::Display) {
         let left = format_duration(time_left(self.total - self.done, &self.took, self.estimate));
         match &self.bar {
             Some(bar) => bar.set_message(format!("{run_id}: {condition}  (about {left} left)")),

@@ -31,12 +31,14 @@ pub enum HttpError {
 }
 
 /// The parts of a response head the harness uses.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Head {
     pub status: u16,
     pub content_length: Option<u64>,
     /// Bytes of the head including the blank line.
     pub len: usize,
+    /// Where a redirect points (the `Location` header), as sent.
+    pub location: Option<String>,
 }
 
 /// Parses a response head from the start of `buf`; `Ok(None)` while the blank line has not arrived.
@@ -55,20 +57,33 @@ pub fn parse_head(buf: &[u8]) -> Result<Option<Head>, HttpError> {
     let status =
         parts.next().and_then(|s| s.parse::<u16>().ok()).ok_or_else(|| HttpError::Malformed(format!("status line {status_line:?}")))?;
     let mut content_length = None;
+    let mut location = None;
     for line in lines {
         if let Some((name, value)) = line.split_once(':') {
             if name.trim().eq_ignore_ascii_case("content-length") {
                 let n = value.trim().parse::<u64>().map_err(|_| HttpError::Malformed(format!("{line:?}")))?;
                 content_length = Some(n);
+            } else if name.trim().eq_ignore_ascii_case("location") {
+                location = Some(value.trim().to_string());
             }
         }
     }
-    Ok(Some(Head { status, content_length, len: end + 4 }))
+    Ok(Some(Head { status, content_length, len: end + 4, location }))
 }
 
 /// The request line and headers of a `GET` that asks the server to close afterwards.
 pub fn get_request(addr: SocketAddr, path: &str) -> Vec<u8> {
     format!("GET {path} HTTP/1.1\r\nHost: {addr}\r\nUser-Agent: measure\r\nConnection: close\r\n\r\n").into_bytes()
+}
+
+/// A `POST` of a form (`application/x-www-form-urlencoded` body) that asks the server to close afterwards.
+pub fn post_form_request(addr: SocketAddr, path: &str, form: &str) -> Vec<u8> {
+    format!(
+        "POST {path} HTTP/1.1\r\nHost: {addr}\r\nUser-Agent: measure\r\nConnection: close\r\n\
+         Content-Type: application/x-www-form-urlencoded\r\nContent-Length: {}\r\n\r\n{form}",
+        form.len()
+    )
+    .into_bytes()
 }
 
 /// Connects to `addr` by `deadline`, with SO_RCVBUF set first when asked; returns the socket and the
@@ -106,6 +121,8 @@ pub struct Response {
     pub body_bytes: u64,
     /// `Ok` when the body is complete (Content-Length reached, or EOF without one).
     pub result: Result<(), HttpError>,
+    /// The `Location` header, when the head had one.
+    pub location: Option<String>,
 }
 
 /// Reads one response, at most `chunk` bytes per `read`, until the body is complete, `deadline` passes,
@@ -122,41 +139,45 @@ pub fn read_response(
     let mut head_buf: Vec<u8> = Vec::new();
     let mut head: Option<Head> = None;
     let (mut total, mut body) = (0u64, 0u64);
-    let response = |status: u16, body: u64, result: Result<(), HttpError>| Response { status, body_bytes: body, result };
+    let response = |head: &Option<Head>, body: u64, result: Result<(), HttpError>| Response {
+        status: head.as_ref().map_or(0, |h| h.status),
+        body_bytes: body,
+        result,
+        location: head.as_ref().and_then(|h| h.location.clone()),
+    };
     loop {
-        if let Some(h) = head {
+        if let Some(h) = &head {
             if h.content_length.is_some_and(|cl| body >= cl) {
-                return response(h.status, body, Ok(()));
+                return response(&head, body, Ok(()));
             }
         }
-        let status = head.map_or(0, |h| h.status);
         if cancel.load(Ordering::Relaxed) {
-            return response(status, body, Err(HttpError::Cancelled));
+            return response(&head, body, Err(HttpError::Cancelled));
         }
         let timeout = deadline.saturating_duration_since(Instant::now());
         if timeout.is_zero() {
-            return response(status, body, Err(HttpError::Timeout));
+            return response(&head, body, Err(HttpError::Timeout));
         }
         if let Err(e) = stream.set_read_timeout(Some(timeout.min(CANCEL_CHECK))) {
-            return response(status, body, Err(e.into()));
+            return response(&head, body, Err(e.into()));
         }
         let n = match stream.read(&mut buf) {
             Ok(n) => n,
             Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
             // A slice ran out: look at the deadline and the cancel flag again.
             Err(e) if matches!(e.kind(), io::ErrorKind::WouldBlock | io::ErrorKind::TimedOut) => continue,
-            Err(e) => return response(status, body, Err(e.into())),
+            Err(e) => return response(&head, body, Err(e.into())),
         };
         if n == 0 {
-            let result = match head {
+            let result = match &head {
                 None => Err(HttpError::NoHead),
-                Some(Head { content_length: Some(cl), .. }) => Err(HttpError::Truncated { expected: cl, got: body }),
+                Some(Head { content_length: Some(cl), .. }) => Err(HttpError::Truncated { expected: *cl, got: body }),
                 Some(_) => Ok(()),
             };
-            return response(status, body, result);
+            return response(&head, body, result);
         }
         total += n as u64;
-        match head {
+        match &head {
             Some(_) => body += n as u64,
             None => {
                 head_buf.extend_from_slice(&buf[..n]);
@@ -167,15 +188,15 @@ pub fn read_response(
                         head_buf = Vec::new();
                     }
                     Ok(None) if head_buf.len() > 64 * 1024 => {
-                        return response(0, 0, Err(HttpError::Malformed("head longer than 64 KiB".into())))
+                        return response(&None, 0, Err(HttpError::Malformed("head longer than 64 KiB".into())))
                     }
                     Ok(None) => {}
-                    Err(e) => return response(0, 0, Err(e)),
+                    Err(e) => return response(&None, 0, Err(e)),
                 }
             }
         }
         if !after_read(total) {
-            return response(head.map_or(0, |h| h.status), body, Err(HttpError::Cancelled));
+            return response(&head, body, Err(HttpError::Cancelled));
         }
     }
 }
@@ -198,7 +219,9 @@ mod tests {
     fn parses_status_and_length() {
         let raw = b"HTTP/1.1 200 OK\r\nServer: x\r\ncontent-length: 12\r\n\r\n{\"ok\": true}";
         let head = parse_head(raw).unwrap().unwrap();
-        assert_eq!(head, Head { status: 200, content_length: Some(12), len: raw.len() - 12 });
+        assert_eq!(head, Head { status: 200, content_length: Some(12), len: raw.len() - 12, location: None });
+        let redirect = parse_head(b"HTTP/1.1 302 Found\r\nLocation: /\r\nContent-Length: 0\r\n\r\n").unwrap().unwrap();
+        assert_eq!((redirect.status, redirect.location.as_deref()), (302, Some("/")));
     }
 
     #[test]

@@ -8,3 +8,5 @@ pub mod download;
 pub mod http;
 pub mod pace;
 pub mod probe;
+pub mod session;
+pub mod tool;

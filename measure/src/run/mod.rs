@@ -5,6 +5,8 @@
 //! that exits and the run's time bound; then everything is joined, the app log is matched to the downloads
 //! and the servers are stopped, whatever happened. A run that cannot finish cleanly is `aborted` with a note.
 
+pub mod closed;
+
 use crate::clock::RunClock;
 use crate::dataset::rows::{self, RunStatus, ServerWrite};
 use crate::dataset::{RunRecord, Table};
@@ -84,7 +86,7 @@ enum Measured {
 }
 
 /// Sets the cancel and stop flags when dropped, so an early `?` never leaves client threads running on.
-struct StopOnDrop(Vec<Arc<AtomicBool>>);
+pub(crate) struct StopOnDrop(pub(crate) Vec<Arc<AtomicBool>>);
 
 impl Drop for StopOnDrop {
     fn drop(&mut self) {
@@ -257,13 +259,13 @@ fn wait_for_app_log(path: &Path, run_id: &str, downloads: &[DownloadResult]) -> 
     }
 }
 
-fn join<T>(handle: JoinHandle<T>) -> Result<T> {
+pub(crate) fn join<T>(handle: JoinHandle<T>) -> Result<T> {
     let name = handle.thread().name().unwrap_or("thread").to_string();
     handle.join().map_err(|_| anyhow::anyhow!("the {name} thread panicked"))
 }
 
 /// Notes go into one CSV cell: keep them on one line and reasonably short.
-fn one_line(s: &str) -> String {
+pub(crate) fn one_line(s: &str) -> String {
     let flat: String = s.split_whitespace().collect::<Vec<_>>().join(" ");
     if flat.chars().count() > 500 {
         flat.chars().take(497).collect::<String>() + "..."

@@ -6,8 +6,10 @@
 //! signal, then a bounded wait, then SIGKILL. A [`ServerProcess`] that is dropped without `stop` is killed.
 
 pub mod app_log;
+pub mod appserver;
 pub mod gunicorn;
 pub mod nginx;
+pub mod python;
 
 use crate::load::http;
 use crate::sample::procfs;

@@ -24,8 +24,28 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant, SystemTime};
 
+pub mod closed;
+pub mod closed_data;
+
 /// The default plan, relative to the repository root.
 pub const DEFAULT_PLAN: &str = "measure/plans/study.toml";
+/// The default dataset of the default plan.
+pub const DEFAULT_OUT: &str = "datasets/gunicorn-slow-client";
+
+/// The text of the plan to follow when it is a closed-loop plan: `--plan`, or with `--resume --out DIR`
+/// the dataset's own plan.toml.
+fn closed_plan_text(args: &RunArgs) -> Result<Option<String>> {
+    let path = match (&args.plan, args.resume, &args.out) {
+        (Some(path), _, _) => path.clone(),
+        (None, true, Some(out)) => out.join(PLAN_FILE),
+        _ => return Ok(None),
+    };
+    let Ok(text) = std::fs::read_to_string(&path) else {
+        // The open-loop path reports the missing file with its context.
+        return Ok(None);
+    };
+    Ok(crate::plan::closed::is_closed_loop(&text).then_some(text))
+}
 
 /// How a study ended without an error.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -44,29 +64,33 @@ pub fn run_study(args: &RunArgs) -> Result<StudyEnd> {
     for sig in [signal_hook::consts::SIGINT, signal_hook::consts::SIGTERM] {
         signal_hook::flag::register(sig, Arc::clone(&interrupted)).context("failed to install the signal handler")?;
     }
-    let (plan, plan_text) = resolve_plan(args)?;
+    if let Some(text) = closed_plan_text(args)? {
+        return closed::run_closed_study(args, &text, &interrupted);
+    }
+    let out = args.out_or(DEFAULT_OUT);
+    let (plan, plan_text) = resolve_plan(args, &out)?;
     let tools = preflight(&plan, args)?;
 
-    std::fs::create_dir_all(&args.out).with_context(|| format!("failed to create {}", args.out.display()))?;
+    std::fs::create_dir_all(&out).with_context(|| format!("failed to create {}", out.display()))?;
     let (mut dataset, env) = if args.resume {
-        let dataset = Dataset::load(&args.out)?;
-        let text = std::fs::read_to_string(args.out.join(META_FILE)).unwrap_or_default();
+        let dataset = Dataset::load(&out)?;
+        let text = std::fs::read_to_string(out.join(META_FILE)).unwrap_or_default();
         let mut env = meta::read_environment(&text)?;
         warn_on_changed_tools(&env, &tools.versions);
         let today = date_utc(SystemTime::now());
         env.entry("resumed_on".into()).and_modify(|v| *v = format!("{v}, {today}")).or_insert(today);
         (dataset, env)
     } else {
-        write_atomic(&args.out, PLAN_FILE, &plan_text)?;
+        write_atomic(&out, PLAN_FILE, &plan_text)?;
         let env = host::environment(&plan, &tools.versions, &date_utc(SystemTime::now()));
         (Dataset::default(), env)
     };
-    dataset.save(&args.out, &plan, &env)?;
+    dataset.save(&out, &plan, &env)?;
 
     let order = plan.run_order();
     let pending = pending_slots(&order, &dataset.runs);
     if pending.is_empty() {
-        eprintln!("all {} runs of {} are ok; nothing to do", order.len(), args.out.display());
+        eprintln!("all {} runs of {} are ok; nothing to do", order.len(), out.display());
         return Ok(StudyEnd::Complete);
     }
     let width = order.len().to_string().len().max(2);
@@ -80,7 +104,7 @@ pub fn run_study(args: &RunArgs) -> Result<StudyEnd> {
         interrupted: &interrupted,
     };
     let mut progress = Progress::new(pending.len(), plan.estimated_run());
-    let resume_hint = format!("complete them with `measure run --resume --out {}`", args.out.display());
+    let resume_hint = format!("complete them with `measure run --resume --out {}`", out.display());
 
     for (i, slot) in pending.iter().enumerate() {
         if interrupted.load(Ordering::Relaxed) {
@@ -89,7 +113,7 @@ pub fn run_study(args: &RunArgs) -> Result<StudyEnd> {
             return Ok(StudyEnd::Interrupted);
         }
         let run_id = format!("r{:0width$}", first as usize + i);
-        let load1_before = check_load(&plan, args.wait_for_idle, &interrupted, &progress);
+        let load1_before = check_load(&plan.host, args.wait_for_idle, &interrupted, &progress);
         let started_at_utc = rfc3339_utc(SystemTime::now());
         progress.start_run(&run_id, &slot.condition);
         let started = Instant::now();
@@ -104,7 +128,7 @@ pub fn run_study(args: &RunArgs) -> Result<StudyEnd> {
             load1_after: host::load1(),
         };
         dataset.add(row, result.record);
-        dataset.save(&args.out, &plan, &env)?;
+        dataset.save(&out, &plan, &env)?;
         progress.finish_run(&run_id, result.status.as_str(), &result.note, started.elapsed());
         if result.status != RunStatus::Ok {
             progress.finish();
@@ -115,7 +139,7 @@ pub fn run_study(args: &RunArgs) -> Result<StudyEnd> {
         }
     }
     progress.finish();
-    eprintln!("all {} runs ok; dataset written to {}", order.len(), args.out.display());
+    eprintln!("all {} runs ok; dataset written to {}", order.len(), out.display());
     Ok(StudyEnd::Complete)
 }
 
@@ -126,11 +150,11 @@ pub fn pending_slots(order: &[Slot], runs: &[RunRow]) -> Vec<Slot> {
 
 /// The plan to follow and its text. A resumed dataset keeps its own plan.toml; a new one must not
 /// overwrite an existing dataset.
-fn resolve_plan(args: &RunArgs) -> Result<(Plan, String)> {
-    let kept = args.out.join(PLAN_FILE);
+fn resolve_plan(args: &RunArgs, out: &Path) -> Result<(Plan, String)> {
+    let kept = out.join(PLAN_FILE);
     if args.resume {
         if !kept.exists() {
-            bail!("{} has no {PLAN_FILE}, so there is nothing to resume; run without --resume", args.out.display());
+            bail!("{} has no {PLAN_FILE}, so there is nothing to resume; run without --resume", out.display());
         }
         let (plan, text) = Plan::load(&kept)?;
         if let Some(path) = &args.plan {
@@ -141,8 +165,8 @@ fn resolve_plan(args: &RunArgs) -> Result<(Plan, String)> {
         }
         return Ok((plan, text));
     }
-    if args.out.join(RUNS_FILE).exists() {
-        bail!("{} already holds a dataset; complete it with --resume or choose another --out", args.out.display());
+    if out.join(RUNS_FILE).exists() {
+        bail!("{} already holds a dataset; complete it with --resume or choose another --out", out.display());
     }
     let path = args.plan.clone().unwrap_or_else(|| PathBuf::from(DEFAULT_PLAN));
     Plan::load(&path).with_context(|| {
@@ -212,17 +236,17 @@ fn check_nginx_config(bin: &Path, plan: &Plan) -> Result<()> {
 
 /// Reads load1 before a run; with `wait`, waits (bounded) for it to drop below the plan's limit. Warns when
 /// the run starts on a busy host: other work on the 2 cores shifts latencies.
-fn check_load(plan: &Plan, wait: bool, interrupted: &AtomicBool, progress: &Progress) -> Option<f64> {
-    let limit = plan.host.load1_per_cpu_max * host::cpus() as f64;
+pub(crate) fn check_load(host_limits: &crate::plan::Host, wait: bool, interrupted: &AtomicBool, progress: &Progress) -> Option<f64> {
+    let limit = host_limits.load1_per_cpu_max * host::cpus() as f64;
     let mut load = host::load1();
     let busy = |l: Option<f64>| l.is_some_and(|l| l > limit);
     if wait && busy(load) {
         progress.say(&format!(
             "load1 is {:.2}, above {limit:.2}; waiting up to {} s for the host to quieten",
             load.unwrap_or(0.0),
-            plan.host.idle_wait_max_s
+            host_limits.idle_wait_max_s
         ));
-        let deadline = Instant::now() + Duration::from_secs(plan.host.idle_wait_max_s);
+        let deadline = Instant::now() + Duration::from_secs(host_limits.idle_wait_max_s);
         while busy(load) && Instant::now() < deadline {
             let next = (Instant::now() + Duration::from_secs(5)).min(deadline);
             if !sleep_until(next, Duration::from_millis(100), || interrupted.load(Ordering::Relaxed)) {
@@ -235,7 +259,7 @@ fn check_load(plan: &Plan, wait: bool, interrupted: &AtomicBool, progress: &Prog
         progress.say(&format!(
             "warning: load1 is {:.2}, above {limit:.2} ({} x {} CPUs); other work may disturb this run",
             load.unwrap_or(0.0),
-            plan.host.load1_per_cpu_max,
+            host_limits.load1_per_cpu_max,
             host::cpus()
         ));
     }
@@ -276,25 +300,37 @@ mod tests {
         std::fs::write(dir.path().join(RUNS_FILE), "run_id\n").unwrap();
         let args = RunArgs {
             plan: Some("plans/smoke.toml".into()),
-            out: dir.path().into(),
+            out: Some(dir.path().into()),
             resume: false,
             wait_for_idle: false,
             venv: ".venv".into(),
             app: "app".into(),
+            venvs: ".venvs".into(),
+            pythons: vec![],
+            analyze: None,
         };
-        let err = resolve_plan(&args).unwrap_err().to_string();
+        let err = resolve_plan(&args, dir.path()).unwrap_err().to_string();
         assert!(err.contains("--resume"), "{err}");
     }
 
     #[test]
     fn resume_needs_a_kept_plan_and_rejects_another() {
         let dir = tempfile::tempdir().unwrap();
-        let mut args =
-            RunArgs { plan: None, out: dir.path().into(), resume: true, wait_for_idle: false, venv: ".venv".into(), app: "app".into() };
-        assert!(resolve_plan(&args).unwrap_err().to_string().contains("nothing to resume"));
+        let mut args = RunArgs {
+            plan: None,
+            out: Some(dir.path().into()),
+            resume: true,
+            wait_for_idle: false,
+            venv: ".venv".into(),
+            app: "app".into(),
+            venvs: ".venvs".into(),
+            pythons: vec![],
+            analyze: None,
+        };
+        assert!(resolve_plan(&args, dir.path()).unwrap_err().to_string().contains("nothing to resume"));
         std::fs::write(dir.path().join(PLAN_FILE), include_str!("../../plans/smoke.toml")).unwrap();
-        assert_eq!(resolve_plan(&args).unwrap().0.probe.count, 16);
+        assert_eq!(resolve_plan(&args, dir.path()).unwrap().0.probe.count, 16);
         args.plan = Some(PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/plans/study.toml")));
-        assert!(resolve_plan(&args).unwrap_err().to_string().contains("keeps the plan"));
+        assert!(resolve_plan(&args, dir.path()).unwrap_err().to_string().contains("keeps the plan"));
     }
 }

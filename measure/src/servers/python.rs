@@ -1,0 +1,114 @@
+//! One virtual environment per interpreter of a closed-loop plan, holding the pinned packages of
+//! `measure/app/closed/requirements.txt` (Gunicorn, Django, REST framework, flup).
+//!
+//! The environment is created with the plan's interpreter itself (`<python> -m venv`), so a server started
+//! from it runs that interpreter, whatever it is (a pyenv build, Debian's, a free-threaded 3.14t). pip
+//! runs only when the environment is new or the requirements changed (a stamp file holds the text it
+//! installed).
+
+use anyhow::{bail, Context, Result};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// The stamp file inside an environment: the requirements text it was built from.
+const STAMP: &str = "measure-requirements.txt";
+
+/// A ready environment.
+#[derive(Debug, Clone)]
+pub struct PythonEnv {
+    /// The environment's folder (absolute).
+    pub dir: PathBuf,
+    /// `<dir>/bin/python`.
+    pub python: PathBuf,
+    /// `3.11.2`, from the interpreter.
+    pub version: String,
+}
+
+impl PythonEnv {
+    /// A script the environment installed (`gunicorn`).
+    pub fn bin(&self, name: &str) -> PathBuf {
+        self.dir.join("bin").join(name)
+    }
+}
+
+/// `~/x` → `$HOME/x`; other paths as given (a bare name is looked up on PATH by `Command`).
+pub fn expand_home(path: &Path) -> PathBuf {
+    match (path.strip_prefix("~"), std::env::var_os("HOME")) {
+        (Ok(rest), Some(home)) => PathBuf::from(home).join(rest),
+        _ => path.to_path_buf(),
+    }
+}
+
+/// Makes sure `dir` is an environment of `interpreter` with `requirements` installed.
+pub fn ensure(interpreter: &Path, dir: &Path, requirements: &Path, say: &dyn Fn(&str)) -> Result<PythonEnv> {
+    let interpreter = expand_home(interpreter);
+    let dir = std::path::absolute(dir).with_context(|| format!("bad venv path {}", dir.display()))?;
+    let wanted = std::fs::read_to_string(requirements).with_context(|| format!("failed to read {}", requirements.display()))?;
+    let python = dir.join("bin").join("python");
+    if !python.exists() {
+        if interpreter.components().count() > 1 && !interpreter.exists() {
+            bail!(
+                "the interpreter {} does not exist on this machine: install it, or point the plan's [interpreters] \
+                 (or --python LABEL=PATH) at one that does",
+                interpreter.display()
+            );
+        }
+        say(&format!("creating the virtual environment {} ({} -m venv)", dir.display(), interpreter.display()));
+        output(Command::new(&interpreter).arg("-m").arg("venv").arg(&dir))
+            .with_context(|| format!("could not create {} with {} -m venv", dir.display(), interpreter.display()))?;
+    }
+    let stamp = dir.join(STAMP);
+    if std::fs::read_to_string(&stamp).ok().as_deref() != Some(wanted.as_str()) {
+        say(&format!("installing {} into {} (pip)", requirements.display(), dir.display()));
+        output(Command::new(&python).args(["-m", "pip", "install", "--disable-pip-version-check", "--quiet", "-r"]).arg(requirements))
+            .with_context(|| format!("`{} -m pip install -r {}` failed (it needs PyPI)", python.display(), requirements.display()))?;
+        std::fs::write(&stamp, &wanted).with_context(|| format!("failed to write {}", stamp.display()))?;
+    }
+    let version = output(Command::new(&python).arg("--version"))?.trim().trim_start_matches("Python ").to_string();
+    Ok(PythonEnv { dir, python, version })
+}
+
+/// The version of an installed distribution, via importlib.metadata (None when it is not installed).
+pub fn package_version(env: &PythonEnv, distribution: &str) -> Option<String> {
+    let code = format!("import importlib.metadata as m; print(m.version({distribution:?}))");
+    output(Command::new(&env.python).args(["-c", &code])).ok().map(|s| s.trim().to_string())
+}
+
+/// Runs a command to completion and returns its stdout (or stderr when stdout is empty); an error carries
+/// the end of its stderr.
+pub fn output(command: &mut Command) -> Result<String> {
+    let out = command.output().with_context(|| format!("could not run {:?}", command.get_program()))?;
+    if !out.status.success() {
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        let tail: Vec<&str> = stderr.lines().rev().take(6).collect();
+        bail!("{} ({})", out.status, tail.into_iter().rev().collect::<Vec<_>>().join(" | "));
+    }
+    let mut text = String::from_utf8_lossy(&out.stdout).into_owned();
+    if text.trim().is_empty() {
+        text = String::from_utf8_lossy(&out.stderr).into_owned();
+    }
+    Ok(text)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn home_is_expanded_and_other_paths_kept() {
+        let home = PathBuf::from(std::env::var_os("HOME").unwrap());
+        assert_eq!(expand_home(Path::new("~/.pyenv/x/bin/python3")), home.join(".pyenv/x/bin/python3"));
+        assert_eq!(expand_home(Path::new("/usr/bin/python3")), PathBuf::from("/usr/bin/python3"));
+        assert_eq!(expand_home(Path::new("python3")), PathBuf::from("python3"));
+    }
+
+    #[test]
+    fn a_missing_interpreter_names_itself_and_the_fix() {
+        let dir = tempfile::tempdir().unwrap();
+        let req = dir.path().join("req.txt");
+        std::fs::write(&req, "").unwrap();
+        let err = ensure(Path::new("/nonexistent/python3.14t"), &dir.path().join("venv"), &req, &|_| {}).unwrap_err();
+        let text = format!("{err:#}");
+        assert!(text.contains("/nonexistent/python3.14t") && text.contains("--python"), "{text}");
+    }
+}

@@ -1,0 +1,309 @@
+//! `measure run` with a closed-loop plan: the same study loop as the open-loop one (seeded shuffled order,
+//! host-load check, progress, resume, abort on the first failed run, exit 130 on Ctrl-C), over app servers
+//! driven by ab, hey or measure's own sessions.
+//!
+//! After each `ok` run with ab or hey, the tool's files (kept in `raw/<run_id>/`) are handed to
+//! `analyze import`, the one reader of those formats, which appends the run's request rows and the tool's own
+//! numbers to the dataset. measure then rewrites runs.csv with its own row for the run (host load, notes).
+
+use super::closed_data::{ClosedDataset, ClosedRunRow, RAW_DIR};
+use super::{check_load, StudyEnd};
+use crate::cli::RunArgs;
+use crate::clock::{date_utc, rfc3339_utc};
+use crate::dataset::meta::{self, Environment};
+use crate::dataset::rows::RunStatus;
+use crate::dataset::{write_atomic, META_FILE, PLAN_FILE, RUNS_FILE};
+use crate::host;
+use crate::load::tool::{self, ToolFiles};
+use crate::plan::closed::{ClosedPlan, Condition, ServerKind, Slot, Tool};
+use crate::progress::Progress;
+use crate::run::closed::{self as closed_run, ClosedEnv};
+use crate::servers::appserver::{UWSGI, UWSGI_INSTALL_HINT};
+use crate::servers::nginx;
+use crate::servers::python::{self, PythonEnv};
+use anyhow::{bail, Context, Result};
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Instant, SystemTime};
+
+/// The pinned packages every interpreter's environment gets, relative to the app folder.
+pub const REQUIREMENTS: &str = "closed/requirements.txt";
+
+/// Runs a closed-loop study from plan `text`.
+pub fn run_closed_study(args: &RunArgs, text: &str, interrupted: &AtomicBool) -> Result<StudyEnd> {
+    let (plan, plan_text) = resolve(args, text)?;
+    let out = args.out_or(&plan.dataset);
+    let kept = out.join(PLAN_FILE);
+    let (plan, plan_text) = if args.resume {
+        let kept_text = std::fs::read_to_string(&kept)
+            .with_context(|| format!("{} has no {PLAN_FILE}, so there is nothing to resume; run without --resume", out.display()))?;
+        let (kept_plan, _) = resolve(&RunArgs { pythons: vec![], ..args.clone() }, &kept_text)?;
+        if args.plan.is_some() && kept_plan != plan {
+            bail!("the given plan differs from {}: a resumed dataset keeps the plan it was started with", kept.display());
+        }
+        (kept_plan, kept_text)
+    } else {
+        if out.join(RUNS_FILE).exists() {
+            bail!("{} already holds a dataset; complete it with --resume or choose another --out", out.display());
+        }
+        (plan, plan_text)
+    };
+    let tools = preflight(&plan, args)?;
+
+    std::fs::create_dir_all(&out).with_context(|| format!("failed to create {}", out.display()))?;
+    let (mut dataset, env) = if args.resume {
+        let dataset = ClosedDataset::load(&out, plan.load.tool)?;
+        let mut env = meta::read_environment(&std::fs::read_to_string(out.join(META_FILE)).unwrap_or_default())?;
+        let today = date_utc(SystemTime::now());
+        env.entry("resumed_on".into()).and_modify(|v| *v = format!("{v}, {today}")).or_insert(today);
+        (dataset, env)
+    } else {
+        write_atomic(&out, PLAN_FILE, &plan_text)?;
+        (ClosedDataset::default(), tools.environment.clone())
+    };
+    dataset.save(&out, &plan, &env)?;
+
+    let order = plan.run_order();
+    let pending: Vec<Slot> =
+        order.iter().filter(|s| !dataset.runs.iter().any(|r| r.status == RunStatus::Ok && &r.slot == *s)).cloned().collect();
+    if pending.is_empty() {
+        eprintln!("all {} runs of {} are ok; nothing to do", order.len(), out.display());
+        return Ok(StudyEnd::Complete);
+    }
+    let width = order.len().to_string().len().max(2);
+    let first = dataset.runs.iter().filter_map(ClosedRunRow::number).max().unwrap_or(0) + 1;
+    let app_dir = std::path::absolute(args.app.join("closed"))?;
+    let run_env = ClosedEnv {
+        plan: &plan,
+        pythons: &tools.pythons,
+        nginx_bin: tools.nginx_bin.as_deref(),
+        app_dir: &app_dir,
+        interrupted,
+    };
+    let mut progress = Progress::new(pending.len(), plan.estimated_run());
+    let resume_hint = format!("complete them with `measure run --resume --out {}`", out.display());
+
+    for (i, slot) in pending.iter().enumerate() {
+        if interrupted.load(Ordering::Relaxed) {
+            progress.finish();
+            eprintln!("interrupted between runs; {} runs remain: {resume_hint}", pending.len() - i);
+            return Ok(StudyEnd::Interrupted);
+        }
+        let run_id = format!("r{:0width$}", first as usize + i);
+        let load1_before = check_load(&plan.host, args.wait_for_idle, interrupted, &progress);
+        let started_at_utc = rfc3339_utc(SystemTime::now());
+        progress.start_run(&run_id, &slot.condition);
+        let started = Instant::now();
+        let raw = out.join(RAW_DIR).join(&run_id);
+        if raw.exists() {
+            std::fs::remove_dir_all(&raw).with_context(|| format!("failed to clear {}", raw.display()))?;
+        }
+        std::fs::create_dir_all(&raw).with_context(|| format!("failed to create {}", raw.display()))?;
+        let mut result = closed_run::execute(&run_env, &run_id, &slot.condition, &raw);
+        if let (RunStatus::Ok, Some(files)) = (result.status, &result.tool_files) {
+            let import = Import { analyze: tools.analyze.as_deref(), dataset: &out, run_id: &run_id, slot, started_at_utc: &started_at_utc };
+            if let Err(e) = import.run(plan.load.tool, files) {
+                result.status = RunStatus::Aborted;
+                result.note = crate::run::one_line(&format!("{e:#}"));
+            }
+        }
+        if result.status != RunStatus::Ok {
+            std::fs::remove_dir_all(&raw).with_context(|| format!("failed to remove {}", raw.display()))?;
+        }
+        let row = ClosedRunRow {
+            run_id: run_id.clone(),
+            slot: slot.clone(),
+            started_at_utc,
+            status: result.status,
+            note: result.note.clone(),
+            load1_before,
+            load1_after: host::load1(),
+        };
+        dataset.add(row, result.record);
+        dataset.save(&out, &plan, &env)?;
+        progress.finish_run(&run_id, result.status.as_str(), &result.note, started.elapsed());
+        if result.status != RunStatus::Ok {
+            progress.finish();
+            eprintln!("{} runs remain; {resume_hint}", pending.len() - i);
+            return Ok(if interrupted.load(Ordering::Relaxed) { StudyEnd::Interrupted } else { StudyEnd::Aborted });
+        }
+    }
+    progress.finish();
+    eprintln!("all {} runs ok; dataset written to {}", order.len(), out.display());
+    Ok(StudyEnd::Complete)
+}
+
+/// Parses the plan and applies `--python LABEL=PATH`: the given interpreters replace the plan's, and every
+/// condition block runs on all of them. Returns the plan and the text to keep (the effective plan).
+pub fn resolve(args: &RunArgs, text: &str) -> Result<(ClosedPlan, String)> {
+    let mut plan = ClosedPlan::parse(text).context("invalid closed-loop plan")?;
+    if args.pythons.is_empty() {
+        return Ok((plan, text.to_string()));
+    }
+    let mut given = BTreeMap::new();
+    for spec in &args.pythons {
+        let Some((label, path)) = spec.split_once('=').filter(|(l, p)| !l.trim().is_empty() && !p.trim().is_empty()) else {
+            bail!("--python {spec:?}: expected LABEL=PATH, e.g. --python 3.14t=/opt/python3.14t/bin/python3.14t");
+        };
+        given.insert(label.trim().to_string(), PathBuf::from(path.trim()));
+    }
+    plan.interpreters = given;
+    let labels: Vec<String> = plan.interpreters.keys().cloned().collect();
+    for block in &mut plan.conditions {
+        block.python = labels.clone();
+    }
+    plan.validate().context("the plan with --python")?;
+    let kept = format!(
+        "# The plan as run: {} with --python {}.\n{}",
+        args.plan.as_ref().map_or("the dataset's plan".into(), |p| p.display().to_string()),
+        args.pythons.join(" --python "),
+        toml::to_string(&plan).context("failed to render the plan")?
+    );
+    Ok((plan, kept))
+}
+
+/// Hands one run's tool files to `analyze import`.
+struct Import<'a> {
+    analyze: Option<&'a Path>,
+    dataset: &'a Path,
+    run_id: &'a str,
+    slot: &'a Slot,
+    started_at_utc: &'a str,
+}
+
+impl Import<'_> {
+    fn run(&self, tool: Tool, files: &ToolFiles) -> Result<()> {
+        let analyze = self.analyze.context("no analyze binary to import the tool's files with")?;
+        let c: &Condition = &self.slot.condition;
+        let mut command = Command::new(analyze);
+        command.arg("import").args(&files.outputs).arg("--into").arg(self.dataset).args(["--run-id", self.run_id]);
+        for (key, value) in [("server", c.server.clone()), ("python", c.python.clone()), (tool.level_factor(), c.concurrency.to_string())] {
+            command.arg("--factor").arg(format!("{key}={value}"));
+        }
+        // --replace: run ids are measure's; a row of this id can only be left from an import whose run
+        // measure did not get to record (a crash between the two writes).
+        command.args(["--repetition", &self.slot.repetition.to_string(), "--started-at", self.started_at_utc, "--replace"]);
+        let out = command.output().with_context(|| format!("could not run {}", analyze.display()))?;
+        if !out.status.success() {
+            bail!("analyze import of {} failed ({}): {}", self.run_id, out.status, String::from_utf8_lossy(&out.stderr).trim());
+        }
+        Ok(())
+    }
+}
+
+/// What the preflight found.
+struct Tools {
+    pythons: BTreeMap<String, PythonEnv>,
+    nginx_bin: Option<PathBuf>,
+    analyze: Option<PathBuf>,
+    environment: Environment,
+}
+
+/// Checks every tool and prepares every interpreter's environment before the first run.
+fn preflight(plan: &ClosedPlan, args: &RunArgs) -> Result<Tools> {
+    let app_dir = std::path::absolute(&args.app)?;
+    let requirements = app_dir.join(REQUIREMENTS);
+    if !requirements.is_file() {
+        bail!("{} not found: pass --app DIR (the folder holding closed/)", requirements.display());
+    }
+    let mut env = host::machine();
+    let (tool_bin, package, hint) = match plan.load.tool {
+        Tool::Ab => (Some(tool::AB), "apache2-utils", "apt-get install -y apache2-utils"),
+        Tool::Hey => (Some(tool::HEY), "hey", "apt-get install -y hey"),
+        Tool::Sessions => (None, "", ""),
+    };
+    let mut analyze = None;
+    if let Some(bin) = tool_bin {
+        if !Path::new(bin).exists() {
+            bail!("{bin} is not installed; install it with `{hint}`");
+        }
+        let version = if plan.load.tool == Tool::Ab { tool::ab_version() } else { None };
+        env.insert(plan.load.tool.as_str().into(), version.or_else(|| tool::package_version(package).map(|v| format!("{package} {v}"))).unwrap_or_else(|| "unknown".into()));
+        let path = match &args.analyze {
+            Some(p) => p.clone(),
+            None => std::env::current_exe()?.with_file_name("analyze"),
+        };
+        if !path.exists() {
+            bail!("{} not found: build the workspace (`cargo build --release`) or pass --analyze FILE", path.display());
+        }
+        analyze = Some(path);
+    } else {
+        env.insert("client".into(), format!("measure {} sessions", env!("CARGO_PKG_VERSION")));
+    }
+    let kinds: Vec<ServerKind> = plan.conditions().iter().map(|c| plan.servers[&c.server].kind).collect();
+    if kinds.contains(&ServerKind::Uwsgi) {
+        if !Path::new(UWSGI).exists() {
+            bail!("{UWSGI} is not installed; install it with `{UWSGI_INSTALL_HINT}`");
+        }
+        let version = python::output(Command::new(UWSGI).arg("--version")).map(|v| v.trim().to_string()).unwrap_or_else(|_| "unknown".into());
+        env.insert("uwsgi".into(), version);
+    }
+    let nginx_bin = if plan.needs_nginx() {
+        let bin = nginx::binary(&crate::plan::Nginx {
+            binary: plan.nginx.binary.clone(),
+            worker_processes: plan.nginx.worker_processes,
+            proxy_buffer_size: String::new(),
+            proxy_buffers: String::new(),
+            proxy_busy_buffers_size: String::new(),
+            proxy_max_temp_file_size: String::new(),
+            proxy_temp_file_write_size: String::new(),
+        })?;
+        env.insert("nginx".into(), nginx::version(&bin)?);
+        Some(bin)
+    } else {
+        None
+    };
+    let mut pythons = BTreeMap::new();
+    for label in plan.pythons() {
+        let interpreter = &plan.interpreters[&label];
+        let dir = args.venvs.join(&label);
+        let ready = python::ensure(interpreter, &dir, &requirements, &|m| eprintln!("measure: {m}"))
+            .with_context(|| format!("python {label} ({})", interpreter.display()))?;
+        env.insert(format!("python_{label}"), format!("{} ({})", ready.version, interpreter.display()));
+        pythons.insert(label, ready);
+    }
+    if let Some(first) = pythons.values().next() {
+        for package in ["gunicorn", "Django", "djangorestframework", "flup"] {
+            if let Some(v) = python::package_version(first, package) {
+                env.insert(package.to_lowercase(), v);
+            }
+        }
+    }
+    env.insert("measured_on".into(), date_utc(SystemTime::now()));
+    env.insert("harness".into(), format!("measure {}", env!("CARGO_PKG_VERSION")));
+    Ok(Tools { pythons, nginx_bin, analyze, environment: env })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::Parser;
+
+    fn args(extra: &[&str]) -> RunArgs {
+        let mut argv = vec!["measure", "run"];
+        argv.extend_from_slice(extra);
+        let crate::cli::Command::Run(args) = crate::cli::Cli::try_parse_from(argv).unwrap().command;
+        args
+    }
+
+    #[test]
+    fn python_overrides_replace_the_plans_interpreters_and_are_kept() {
+        let text = include_str!("../../plans/gthread-python-versions.toml");
+        let (plan, kept) = resolve(&args(&["--python", "3.14t=/opt/py/bin/python3.14t"]), text).unwrap();
+        assert_eq!(plan.pythons(), ["3.14t"]);
+        assert_eq!(plan.run_order().len(), 3);
+        assert!(kept.contains("--python 3.14t=/opt/py/bin/python3.14t"), "{kept}");
+        assert_eq!(ClosedPlan::parse(&kept).unwrap(), plan, "the kept text is the plan as run");
+        let (same, kept) = resolve(&args(&[]), text).unwrap();
+        assert_eq!((same.pythons().len(), kept.as_str()), (7, text));
+    }
+
+    #[test]
+    fn a_python_override_needs_a_label_and_a_path() {
+        let text = include_str!("../../plans/gthread-python-versions.toml");
+        let err = resolve(&args(&["--python", "/usr/bin/python3"]), text).unwrap_err().to_string();
+        assert!(err.contains("LABEL=PATH"), "{err}");
+    }
+}

@@ -1,0 +1,404 @@
+//! The files measure writes for a closed-loop dataset, and reading them back for `--resume`.
+//!
+//! measure writes runs.csv (its own bookkeeping: status, note, host load), resources.csv, servers.csv,
+//! dataset.toml, README.md and plan.toml. Request rows come from two places: measure's own session client
+//! writes requests.csv and sessions.csv here; for ab and hey, `analyze import` writes requests.csv,
+//! run_stats.csv and sources.csv from the tool's files (kept under `raw/<run_id>/`), so this module never
+//! touches those. Every file goes through the one atomic writer, runs.csv last.
+
+use crate::dataset::{csv, meta, rows, write_atomic, META_FILE, RUNS_FILE};
+use crate::load::session::SessionResult;
+use crate::plan::closed::{ClosedPlan, Condition, Slot, Tool};
+use anyhow::{bail, Context, Result};
+use rows::RunStatus;
+use std::collections::BTreeSet;
+use std::fmt::Write as _;
+use std::path::Path;
+
+/// sessions.csv: one row per session of seed 003's client.
+pub const SESSIONS: &[&str] = &["run_id", "session", "scheduled_ms", "sent_ms", "session_ms", "requests", "failed_step", "error"];
+/// The folder of the load tools' own files, one subfolder per run.
+pub const RAW_DIR: &str = "raw";
+
+/// One row of a closed-loop runs.csv.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ClosedRunRow {
+    pub run_id: String,
+    pub slot: Slot,
+    pub started_at_utc: String,
+    pub status: RunStatus,
+    pub note: String,
+    pub load1_before: Option<f64>,
+    pub load1_after: Option<f64>,
+}
+
+/// runs.csv's header for a plan: the factors are server, python and the load level.
+pub fn runs_header(tool: Tool) -> Vec<&'static str> {
+    vec![
+        "run_id",
+        "server",
+        "python",
+        tool.level_factor(),
+        "repetition",
+        "started_at_utc",
+        "status",
+        "note",
+        "load1_before",
+        "load1_after",
+    ]
+}
+
+fn opt(v: Option<f64>) -> String {
+    v.map(|v| format!("{v:.2}")).unwrap_or_default()
+}
+
+impl ClosedRunRow {
+    /// The cells in [`runs_header`] order.
+    pub fn cells(&self) -> Vec<String> {
+        let c = &self.slot.condition;
+        vec![
+            self.run_id.clone(),
+            c.server.clone(),
+            c.python.clone(),
+            c.concurrency.to_string(),
+            self.slot.repetition.to_string(),
+            self.started_at_utc.clone(),
+            self.status.as_str().into(),
+            self.note.clone(),
+            opt(self.load1_before),
+            opt(self.load1_after),
+        ]
+    }
+
+    /// Reads a row written by [`ClosedRunRow::cells`] back.
+    pub fn from_cells(cells: &[String]) -> Result<ClosedRunRow, String> {
+        let [run_id, server, python, level, repetition, started, status, note, l1b, l1a] = cells else {
+            return Err("expected 10 columns".into());
+        };
+        let number = |s: &String, what: &str| s.parse::<u32>().map_err(|_| format!("{what} {s:?} is not a count"));
+        let load = |s: &String| if s.is_empty() { Ok(None) } else { s.parse().map(Some).map_err(|_| format!("load {s:?}")) };
+        Ok(ClosedRunRow {
+            run_id: run_id.clone(),
+            slot: Slot {
+                condition: Condition { server: server.clone(), python: python.clone(), concurrency: number(level, "level")? },
+                repetition: number(repetition, "repetition")?,
+            },
+            started_at_utc: started.clone(),
+            status: RunStatus::parse(status).ok_or_else(|| format!("unknown status {status:?}"))?,
+            note: note.clone(),
+            load1_before: load(l1b)?,
+            load1_after: load(l1a)?,
+        })
+    }
+
+    /// The number in `r07`.
+    pub fn number(&self) -> Option<u32> {
+        self.run_id.strip_prefix('r')?.parse().ok()
+    }
+}
+
+/// A sessions.csv row.
+pub fn session_cells(run_id: &str, s: &SessionResult) -> Vec<String> {
+    let sent = s.requests.first().map(|r| format!("{:.3}", r.sent_ms)).unwrap_or_default();
+    let (step, error) = s.failure.clone().map_or((String::new(), String::new()), |(step, e)| (step.to_string(), e));
+    vec![
+        run_id.into(),
+        s.session.to_string(),
+        format!("{:.3}", s.scheduled_ms),
+        sent,
+        s.duration_ms().map(|d| format!("{d:.3}")).unwrap_or_default(),
+        s.requests.len().to_string(),
+        step,
+        error,
+    ]
+}
+
+/// The rows one closed-loop run produced that measure writes itself.
+#[derive(Debug, Clone, Default)]
+pub struct ClosedRecord {
+    pub requests: Vec<Vec<String>>,
+    pub sessions: Vec<Vec<String>>,
+    pub resources: Vec<Vec<String>>,
+    pub servers: Vec<Vec<String>>,
+}
+
+/// The tables measure owns, with their headers; requests.csv only when measure's own client made them.
+fn tables(tool: Tool) -> Vec<(&'static str, &'static [&'static str])> {
+    let mut t = vec![("resources.csv", rows::RESOURCES), ("servers.csv", rows::SERVERS)];
+    if tool == Tool::Sessions {
+        t.extend([("requests.csv", rows::REQUESTS), ("sessions.csv", SESSIONS)]);
+    }
+    t
+}
+
+/// Every run so far and the rows of the `ok` ones.
+#[derive(Debug, Clone, Default)]
+pub struct ClosedDataset {
+    pub runs: Vec<ClosedRunRow>,
+    data: ClosedRecord,
+}
+
+impl ClosedDataset {
+    /// Adds a finished run; only an `ok` run's rows are kept.
+    pub fn add(&mut self, row: ClosedRunRow, record: ClosedRecord) {
+        if row.status == RunStatus::Ok {
+            self.data.requests.extend(record.requests);
+            self.data.sessions.extend(record.sessions);
+            self.data.resources.extend(record.resources);
+            self.data.servers.extend(record.servers);
+        }
+        self.runs.push(row);
+    }
+
+    fn rows(&self, file: &str) -> &[Vec<String>] {
+        match file {
+            "resources.csv" => &self.data.resources,
+            "servers.csv" => &self.data.servers,
+            "requests.csv" => &self.data.requests,
+            _ => &self.data.sessions,
+        }
+    }
+
+    fn rows_mut(&mut self, file: &str) -> &mut Vec<Vec<String>> {
+        match file {
+            "resources.csv" => &mut self.data.resources,
+            "servers.csv" => &mut self.data.servers,
+            "requests.csv" => &mut self.data.requests,
+            _ => &mut self.data.sessions,
+        }
+    }
+
+    /// Reads a closed-loop dataset this harness wrote (for `--resume`); rows of runs that are not `ok` in
+    /// runs.csv are dropped, as after a crash between two writes.
+    pub fn load(dir: &Path, tool: Tool) -> Result<ClosedDataset> {
+        let mut dataset = ClosedDataset::default();
+        let path = dir.join(RUNS_FILE);
+        if !path.exists() {
+            return Ok(dataset);
+        }
+        let (header, rows) = read(&path)?;
+        if header != runs_header(tool) {
+            bail!("{}: columns {header:?} are not those measure writes for this plan; cannot resume", path.display());
+        }
+        for (i, cells) in rows.into_iter().enumerate() {
+            let row = ClosedRunRow::from_cells(&cells).map_err(|e| anyhow::anyhow!("{}:{}: {e}", path.display(), i + 2))?;
+            dataset.runs.push(row);
+        }
+        let ok: BTreeSet<String> = dataset.runs.iter().filter(|r| r.status == RunStatus::Ok).map(|r| r.run_id.clone()).collect();
+        for (file, columns) in tables(tool) {
+            let path = dir.join(file);
+            if !path.exists() {
+                continue;
+            }
+            let (header, rows) = read(&path)?;
+            if header != columns {
+                bail!("{}: columns {header:?} are not {columns:?}; cannot resume", path.display());
+            }
+            dataset.rows_mut(file).extend(rows.into_iter().filter(|r| ok.contains(&r[0])));
+        }
+        Ok(dataset)
+    }
+
+    /// Writes measure's tables, dataset.toml and README.md, then runs.csv (only once it has a run, so the
+    /// first `analyze import` creates nothing it would have to reconcile).
+    pub fn save(&self, dir: &Path, plan: &ClosedPlan, env: &meta::Environment) -> Result<()> {
+        for (file, columns) in tables(plan.load.tool) {
+            let rows = self.rows(file);
+            // analyze rejects a table with a header and no rows; requests.csv comes with the first run.
+            if !rows.is_empty() {
+                write_atomic(dir, file, &csv::render(columns, rows))?;
+            }
+        }
+        write_atomic(dir, META_FILE, &render_dataset_toml(plan, env))?;
+        write_atomic(dir, "README.md", &render_readme(plan, env, &self.runs))?;
+        if !self.runs.is_empty() {
+            let cells: Vec<Vec<String>> = self.runs.iter().map(ClosedRunRow::cells).collect();
+            write_atomic(dir, RUNS_FILE, &csv::render(&runs_header(plan.load.tool), &cells))?;
+        }
+        Ok(())
+    }
+}
+
+fn read(path: &Path) -> Result<(Vec<String>, Vec<Vec<String>>)> {
+    let text = std::fs::read_to_string(path).with_context(|| format!("failed to read {}", path.display()))?;
+    csv::parse(&text).map_err(|e| anyhow::anyhow!("{}:{}: {}", path.display(), e.line, e.message))
+}
+
+/// A TOML basic string with escapes.
+fn q(s: &str) -> String {
+    toml::Value::String(s.to_owned()).to_string()
+}
+
+fn label(en: &str, ja: &str) -> String {
+    format!("{{ en = {}, ja = {} }}", q(en), q(ja))
+}
+
+/// dataset.toml: titles, the factors with their labels in the plan's order, and the environment. The x axis
+/// is the load level, unless the plan varies only the interpreter (seed 002), then it is the interpreter.
+pub fn render_dataset_toml(plan: &ClosedPlan, env: &meta::Environment) -> String {
+    let conditions = plan.conditions();
+    let level = plan.load.tool.level_factor();
+    let levels: BTreeSet<u32> = conditions.iter().map(|c| c.concurrency).collect();
+    let pythons = plan.pythons();
+    let (x, series) = if levels.len() == 1 && pythons.len() > 1 {
+        ("python", format!("[\"server\", {}]", q(level)))
+    } else {
+        (level, "[\"server\", \"python\"]".to_string())
+    };
+    let mut servers: Vec<&str> = Vec::new();
+    for c in &conditions {
+        if !servers.contains(&c.server.as_str()) {
+            servers.push(&c.server);
+        }
+    }
+    let mut t = String::new();
+    let _ = writeln!(t, "# Generated by `measure run` from a closed-loop plan; read by `analyze`.");
+    let _ = writeln!(t, "title = {}", label(&plan.title.en, &plan.title.ja));
+    let _ = writeln!(t, "description = {}", label(&plan.description.en, &plan.description.ja));
+    let _ = writeln!(t, "percentile = 95");
+    let _ = writeln!(t, "x = {}", q(x));
+    let _ = writeln!(t, "series = {series}");
+    let _ = writeln!(t, "\n[[factors]]\nname = \"server\"\nlabel = {}", label("Server", "サーバー"));
+    let server_levels: Vec<String> = servers
+        .iter()
+        .map(|s| {
+            let l = &plan.servers[*s].label;
+            format!("{{ value = {}, label = {} }}", q(s), label(&l.en, &l.ja))
+        })
+        .collect();
+    let _ = writeln!(t, "levels = [\n    {},\n]", server_levels.join(",\n    "));
+    let _ = writeln!(t, "\n[[factors]]\nname = \"python\"\nlabel = {}", label("Python", "Python"));
+    let python_levels: Vec<String> = pythons.iter().map(|p| format!("{{ value = {}, label = {} }}", q(p), label(p, p))).collect();
+    let _ = writeln!(t, "levels = [\n    {},\n]", python_levels.join(",\n    "));
+    let (en, ja) = match plan.load.tool {
+        Tool::Sessions => ("Sessions over the ramp", "セッション数"),
+        Tool::Ab | Tool::Hey => ("Concurrency", "並列度"),
+    };
+    let _ = writeln!(t, "\n[[factors]]\nname = {}\nlabel = {}", q(level), label(en, ja));
+    let _ = writeln!(t, "\n[environment]");
+    for (k, v) in env {
+        let bare = !k.is_empty() && k.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-');
+        let _ = writeln!(t, "{} = {}", if bare { k.clone() } else { q(k) }, q(v));
+    }
+    t
+}
+
+/// The dataset's README.md: what was run, how, with which versions, and how many runs are ok.
+pub fn render_readme(plan: &ClosedPlan, env: &meta::Environment, runs: &[ClosedRunRow]) -> String {
+    let planned = plan.run_order().len();
+    let count = |s: RunStatus| runs.iter().filter(|r| r.status == s).count();
+    let mut t = String::new();
+    let _ = writeln!(t, "# {}\n\n{}\n", plan.title.en, plan.description.en);
+    let _ = writeln!(t, "Generated by `measure run` from `plan.toml` (kept here); the numbers are in the report, never here.\n");
+    let _ = writeln!(t, "{} of {planned} planned runs ok, {} aborted (listed in runs.csv with a note, and re-run).\n", count(RunStatus::Ok), count(RunStatus::Aborted));
+    let _ = writeln!(t, "## What runs\n");
+    let load = match plan.load.tool {
+        Tool::Ab => format!("`ab -n {} -c C -s {}` (ApacheBench) on `{}`", plan.load.requests.unwrap_or(0), plan.load.request_timeout_s, plan.path),
+        Tool::Hey => match plan.load.duration_s {
+            Some(z) => format!("`hey -c C -z {z}s -t {}` on `{}`", plan.load.request_timeout_s, plan.path),
+            None => format!("`hey -c C -n {} -t {}` on `{}`", plan.load.requests.unwrap_or(0), plan.load.request_timeout_s, plan.path),
+        },
+        Tool::Sessions => format!(
+            "measure's session client: N sessions started evenly over {} s, each GET `{}`, POST the form, GET the redirect \
+             (each request on a new connection, {} s bound per request)",
+            plan.load.ramp_s.unwrap_or(0),
+            plan.path,
+            plan.load.request_timeout_s
+        ),
+    };
+    let _ = writeln!(t, "- Load: {load}, from 127.0.0.1, one run at a time, in the plan's shuffled order (seed {}).", plan.seed);
+    let _ = writeln!(t, "- Every run starts its servers fresh on free loopback ports and stops them by PID afterwards; CPU and RSS of every server process are sampled every {} ms (resources.csv).", plan.sampling.interval_ms);
+    if plan.load.tool != Tool::Sessions {
+        let _ = writeln!(t, "- The tool's own files are kept under `raw/<run_id>/` and imported with `analyze import` (requests.csv, run_stats.csv, sources.csv).");
+    }
+    let _ = writeln!(t, "- {} repetitions of each condition.\n", plan.repetitions);
+    let _ = writeln!(t, "| server | kind | shape | behind nginx |\n| --- | --- | --- | --- |");
+    for (name, s) in &plan.servers {
+        let shape = match s.kind.as_str() {
+            "gunicorn" => format!("{} x{} worker(s) x {} thread(s)", s.worker.as_deref().unwrap_or(""), s.processes, s.threads),
+            "uwsgi" => format!("{} process(es) x {} thread(s)", s.processes, s.threads),
+            "fastcgi" => format!("flup {}", s.method.as_deref().unwrap_or("")),
+            _ => "threaded development server".into(),
+        };
+        let _ = writeln!(t, "| {name} | {} | {shape} | {} |", s.kind.as_str(), if s.behind_nginx() { "yes" } else { "no" });
+    }
+    let _ = writeln!(t, "\n## Environment\n\n| key | value |\n| --- | --- |");
+    for (k, v) in env {
+        let _ = writeln!(t, "| {k} | {} |", v.replace('|', "\\|"));
+    }
+    t
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::load::probe::ProbeResult;
+
+    fn plan() -> ClosedPlan {
+        ClosedPlan::parse(include_str!("../../plans/fastcgi-vs-gunicorn.toml")).unwrap()
+    }
+
+    fn row(id: &str, status: RunStatus) -> ClosedRunRow {
+        ClosedRunRow {
+            run_id: id.into(),
+            slot: plan().run_order()[0].clone(),
+            started_at_utc: "2026-11-30T15:00:00Z".into(),
+            status,
+            note: if status == RunStatus::Ok { String::new() } else { "interrupted, twice".into() },
+            load1_before: Some(0.25),
+            load1_after: None,
+        }
+    }
+
+    fn session(n: u32, failed: bool) -> SessionResult {
+        let request = |seq, sent_ms| ProbeResult { seq, scheduled_ms: sent_ms, sent_ms, latency_ms: Some(10.0), status: 200, body_bytes: 5 };
+        SessionResult {
+            session: n,
+            scheduled_ms: 20.0 * f64::from(n),
+            requests: vec![request(n * 3, 20.0), request(n * 3 + 1, 31.0), request(n * 3 + 2, 42.5)],
+            failure: failed.then(|| (2, "status 502".to_string())),
+        }
+    }
+
+    #[test]
+    fn session_rows_leave_failed_sessions_without_a_time() {
+        assert_eq!(session_cells("r01", &session(1, false)), ["r01", "1", "20.000", "20.000", "32.500", "3", "", ""]);
+        assert_eq!(session_cells("r01", &session(1, true))[4..], ["", "3", "2", "status 502"]);
+        assert_eq!(SESSIONS.len(), session_cells("r01", &session(1, true)).len());
+    }
+
+    #[test]
+    fn saves_and_resumes_keeping_only_ok_rows() {
+        let dir = tempfile::tempdir().unwrap();
+        let plan = plan();
+        let mut ds = ClosedDataset::default();
+        let record = |id: &str| ClosedRecord {
+            requests: vec![vec![id.into(), "0".into(), "0.000".into(), "0.100".into(), "9.000".into(), "200".into(), "5".into()]],
+            sessions: vec![session_cells(id, &session(0, false))],
+            resources: vec![vec![id.into(), "0.000".into(), "nginx".into(), "7".into(), "0.010".into(), "4096".into()]],
+            servers: vec![vec![id.into(), "nginx".into(), "8080".into(), "7".into()]],
+        };
+        ds.add(row("r01", RunStatus::Ok), record("r01"));
+        ds.add(row("r02", RunStatus::Aborted), record("r02"));
+        ds.save(dir.path(), &plan, &meta::Environment::new()).unwrap();
+        let runs = std::fs::read_to_string(dir.path().join(RUNS_FILE)).unwrap();
+        assert!(runs.starts_with("run_id,server,python,sessions,repetition,started_at_utc,status,note,load1_before,load1_after\n"), "{runs}");
+        assert!(runs.contains(",aborted,\"interrupted, twice\",0.25,\n"), "{runs}");
+        let requests = std::fs::read_to_string(dir.path().join("requests.csv")).unwrap();
+        assert_eq!(requests.lines().count(), 2, "only the ok run's request: {requests}");
+        let back = ClosedDataset::load(dir.path(), Tool::Sessions).unwrap();
+        assert_eq!(back.runs, ds.runs);
+        assert_eq!(back.data.sessions.len(), 1);
+        let toml = std::fs::read_to_string(dir.path().join(META_FILE)).unwrap();
+        assert!(toml.contains("x = \"sessions\"") && toml.contains("value = \"fastcgi-prefork\""), "{toml}");
+    }
+
+    #[test]
+    fn a_python_only_plan_puts_the_interpreter_on_the_x_axis() {
+        let plan = ClosedPlan::parse(include_str!("../../plans/gthread-python-versions.toml")).unwrap();
+        let toml = render_dataset_toml(&plan, &meta::Environment::new());
+        assert!(toml.contains("x = \"python\"\nseries = [\"server\", \"concurrency\"]"), "{toml}");
+        let parsed: toml::Table = toml.parse().unwrap();
+        assert_eq!(parsed["factors"].as_array().unwrap().len(), 3);
+    }
+}
