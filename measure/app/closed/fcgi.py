@@ -7,6 +7,7 @@ nginx talks to it with `fastcgi_pass 127.0.0.1:PORT`.
 """
 import argparse
 import os
+import signal
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -15,6 +16,29 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "site_project.settings")
 from django.core.wsgi import get_wsgi_application  # noqa: E402
 
 MIN_SPARE, MAX_SPARE, MAX_CHILDREN = 2, 5, 50
+
+
+def install_prefork_stop(server):
+    """Make SIGTERM stop flup's prefork master.
+
+    flup's own handler only clears a flag, and since Python 3.5 (PEP 475) the select() it interrupts is
+    resumed without a timeout, so the master would never look at the flag. This handler ends the children
+    the way flup's shutdown does (close their sockets, SIGINT the busy ones, SIGKILL what is left after 10 s)
+    and then leaves run().
+    """
+    original = server._installSignalHandlers
+
+    def install():
+        original()
+
+        def stop(signum, frame):
+            server._keepGoing = False
+            server._cleanupChildren()
+            sys.exit(0)
+
+        signal.signal(signal.SIGTERM, stop)
+
+    server._installSignalHandlers = install
 
 
 def main():
@@ -30,6 +54,7 @@ def main():
         server = WSGIServer(
             application, bindAddress=address, minSpare=MIN_SPARE, maxSpare=MAX_SPARE, maxChildren=MAX_CHILDREN
         )
+        install_prefork_stop(server)
     else:
         from flup.server.fcgi import WSGIServer
 

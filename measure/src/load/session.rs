@@ -1,7 +1,11 @@
 //! measure's own client for seed 003's ramped sessions: `count` sessions start evenly over `ramp`
-//! (session k at k·ramp/count), each on its own thread; a session is GET the page, POST the form, GET where
-//! the POST redirects. Each request uses a new connection and is recorded as a row; a request that fails
-//! (no response, a timeout, an unexpected status) ends its session, which is then counted as failed.
+//! (session k at k·ramp/count), each on its own thread. A session makes the seed's three requests: GET the
+//! page, POST the form (following its redirect, as the seed's client library did), GET the page again.
+//! Each request is one row; the POST's row runs from sending the POST to the end of the page it redirects
+//! to and carries that page's status, so a row's status says whether the request as the user saw it
+//! succeeded (the 302 in between is expected, not an error). Every HTTP exchange uses a new connection. A
+//! request that fails (no response, a timeout, an unexpected status, a POST that does not redirect) ends
+//! its session, which is then counted as failed.
 //!
 //! The seed's client reported min/max/average session time over the sessions that did not fail and the
 //! share that failed; the rows here (per request and per session) let `analyze` compute those and our
@@ -92,25 +96,17 @@ pub fn location_path(location: &str) -> Option<String> {
 fn run_session(spec: &SessionSpec, session: u32, scheduled_ms: f64, clock: RunClock, cancel: &AtomicBool) -> SessionResult {
     let mut result = SessionResult { session, scheduled_ms, requests: Vec::new(), failure: None };
     let form = format!("text=session+{session}");
-    let mut path = spec.path.clone();
     for step in 0..STEPS {
-        let request = if step == 1 { http::post_form_request(spec.addr, &path, &form) } else { http::get_request(spec.addr, &path) };
         // The first request keeps the ramp's schedule; the next ones are due when the previous one ended.
         let scheduled = if step == 0 { scheduled_ms } else { clock.ms(Instant::now()) };
-        let (row, location, error) = exchange(spec, &request, session * STEPS + step, scheduled, clock, cancel);
-        let expected = if step == 1 { (300..400).contains(&row.status) } else { (200..300).contains(&row.status) };
-        let failure = match (error, expected) {
-            (Some(e), _) => Some(e),
-            (None, false) => Some(format!("status {}", row.status)),
-            (None, true) if step == 1 => match location.as_deref().and_then(location_path) {
-                Some(next) => {
-                    path = next;
-                    None
-                }
-                None => Some("redirect without a usable Location".into()),
-            },
-            (None, true) => None,
+        let seq = session * STEPS + step;
+        let (row, error) = if step == 1 {
+            post_and_follow(spec, &form, seq, scheduled, clock, cancel)
+        } else {
+            let (row, _, error) = exchange(spec, &http::get_request(spec.addr, &spec.path), seq, scheduled, clock, cancel);
+            (row, error)
         };
+        let failure = error.or_else(|| (!(200..300).contains(&row.status)).then(|| format!("status {}", row.status)));
         result.requests.push(row);
         if let Some(why) = failure {
             result.failure = Some((step, why));
@@ -118,6 +114,24 @@ fn run_session(spec: &SessionSpec, session: u32, scheduled_ms: f64, clock: RunCl
         }
     }
     result
+}
+
+/// POSTs the form and GETs where it redirects: one row from the POST's send to the end of that page.
+fn post_and_follow(spec: &SessionSpec, form: &str, seq: u32, scheduled_ms: f64, clock: RunClock, cancel: &AtomicBool) -> (ProbeResult, Option<String>) {
+    let (post, location, error) = exchange(spec, &http::post_form_request(spec.addr, &spec.path, form), seq, scheduled_ms, clock, cancel);
+    if error.is_some() {
+        return (post, error);
+    }
+    if !(300..400).contains(&post.status) {
+        let why = format!("the POST answered {} instead of a redirect", post.status);
+        return (post, Some(why));
+    }
+    let Some(next) = location.as_deref().and_then(location_path) else {
+        return (post, Some("a redirect without a usable Location".into()));
+    };
+    let (page, _, error) = exchange(spec, &http::get_request(spec.addr, &next), seq, scheduled_ms, clock, cancel);
+    let latency_ms = page.latency_ms.map(|_| clock.ms(Instant::now()) - post.sent_ms);
+    (ProbeResult { sent_ms: post.sent_ms, latency_ms, ..page }, error)
 }
 
 /// One request on a fresh connection; returns its row, the Location header and the error, if any.
@@ -202,17 +216,20 @@ mod tests {
     #[test]
     fn a_session_gets_posts_and_follows_the_redirect() {
         let page = "HTTP/1.1 200 OK\r\nContent-Length: 4\r\n\r\npage";
-        let (addr, handle) = server(vec![page, "HTTP/1.1 302 Found\r\nLocation: /next\r\nContent-Length: 0\r\n\r\n", page]);
+        let (addr, handle) = server(vec![page, "HTTP/1.1 302 Found\r\nLocation: /next\r\nContent-Length: 0\r\n\r\n", page, page]);
         let never = AtomicBool::new(false);
         let r = run_session(&spec(addr), 7, 140.0, RunClock::start(), &never);
         let seen = handle.join().unwrap();
         assert_eq!(r.failure, None);
         let statuses: Vec<u16> = r.requests.iter().map(|q| q.status).collect();
-        assert_eq!(statuses, [200, 302, 200]);
+        assert_eq!(statuses, [200, 200, 200], "the POST's row ends with the page it redirects to");
         assert_eq!(r.requests.iter().map(|q| q.seq).collect::<Vec<_>>(), [21, 22, 23]);
         assert_eq!(r.requests[0].scheduled_ms, 140.0);
         assert!(seen[0].starts_with("GET / HTTP/1.1") && seen[2].starts_with("GET /next HTTP/1.1"), "{seen:?}");
         assert!(seen[1].starts_with("POST / HTTP/1.1") && seen[1].ends_with("\r\n\r\ntext=session+7"), "{seen:?}");
+        assert!(seen[3].starts_with("GET / HTTP/1.1"), "{seen:?}");
+        let post = &r.requests[1];
+        assert!(post.sent_ms >= r.requests[0].sent_ms + r.requests[0].latency_ms.unwrap() - 0.01);
         assert!(r.duration_ms().unwrap() > 0.0);
     }
 
@@ -224,7 +241,8 @@ mod tests {
         let r = run_session(&spec(addr), 0, 0.0, RunClock::start(), &never);
         handle.join().unwrap();
         assert_eq!(r.requests.len(), 2, "the third request is never sent");
-        assert_eq!(r.failure, Some((1, "status 502".into())));
+        assert_eq!(r.requests[1].status, 502);
+        assert_eq!(r.failure, Some((1, "the POST answered 502 instead of a redirect".into())));
         assert_eq!(r.duration_ms(), None);
     }
 }

@@ -48,8 +48,11 @@ pub struct ClosedRunResult {
     pub tool_files: Option<ToolFiles>,
 }
 
-/// How long a server may take to stop gracefully.
-const GRACE: Duration = Duration::from_secs(10);
+/// How long a server may take to stop gracefully; flup's prefork master itself waits up to 10 s for its
+/// children before it kills them.
+fn grace(name: &str) -> Duration {
+    Duration::from_secs(if name == "fastcgi" { 15 } else { 10 })
+}
 
 /// Runs `condition` under `run_id`; the tool writes its files into `raw_dir`.
 pub fn execute(env: &ClosedEnv, run_id: &str, condition: &Condition, raw_dir: &Path) -> ClosedRunResult {
@@ -59,7 +62,7 @@ pub fn execute(env: &ClosedEnv, run_id: &str, condition: &Condition, raw_dir: &P
     // Reverse start order: nginx before the app server behind it.
     let mut stop_failed = None;
     while let Some(mut server) = servers.pop() {
-        match server.stop(GRACE) {
+        match server.stop(grace(server.name)) {
             Ok(true) => {}
             Ok(false) => notes.push(format!("{} needed SIGKILL to stop", server.name)),
             Err(e) => stop_failed = Some(format!("{e:#}")),

@@ -96,11 +96,14 @@ pub fn run_closed_study(args: &RunArgs, text: &str, interrupted: &AtomicBool) ->
         let started_at_utc = rfc3339_utc(SystemTime::now());
         progress.start_run(&run_id, &slot.condition);
         let started = Instant::now();
+        // The tools' own files go here; measure's session client writes its rows straight into the tables.
         let raw = out.join(RAW_DIR).join(&run_id);
         if raw.exists() {
             std::fs::remove_dir_all(&raw).with_context(|| format!("failed to clear {}", raw.display()))?;
         }
-        std::fs::create_dir_all(&raw).with_context(|| format!("failed to create {}", raw.display()))?;
+        if plan.load.tool != Tool::Sessions {
+            std::fs::create_dir_all(&raw).with_context(|| format!("failed to create {}", raw.display()))?;
+        }
         let mut result = closed_run::execute(&run_env, &run_id, &slot.condition, &raw);
         if let (RunStatus::Ok, Some(files)) = (result.status, &result.tool_files) {
             let import = Import { analyze: tools.analyze.as_deref(), dataset: &out, run_id: &run_id, slot, started_at_utc: &started_at_utc };
@@ -109,7 +112,7 @@ pub fn run_closed_study(args: &RunArgs, text: &str, interrupted: &AtomicBool) ->
                 result.note = crate::run::one_line(&format!("{e:#}"));
             }
         }
-        if result.status != RunStatus::Ok {
+        if result.status != RunStatus::Ok && raw.exists() {
             std::fs::remove_dir_all(&raw).with_context(|| format!("failed to remove {}", raw.display()))?;
         }
         let row = ClosedRunRow {
