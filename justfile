@@ -46,9 +46,10 @@ python-tools:
 serve port="8000":
     python3 -m http.server --bind 127.0.0.1 --directory site {{port}}
 
-# Re-run the slow-download study against real Gunicorn and nginx on loopback (6-8 minutes).
-measure *args: build
-    {{bin}}/measure run {{args}}
+# Run a plan of measure/plans (README there lists them with their durations); default: the slow-download
+# study against real Gunicorn and nginx on loopback (6-8 minutes). E.g. just measure measure/plans/fastcgi-vs-gunicorn.toml
+measure plan="measure/plans/study.toml" *args: build
+    {{bin}}/measure run --plan {{plan}} {{args}}
 
 # Benchmark analyze against DuckDB and polars on generated data (bench/README.md): 1M, 10M and 100M
 # rows (100M only when the disk has room for its 6.5 GB), or the sizes given.

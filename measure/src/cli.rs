@@ -3,7 +3,8 @@
 use clap::{Args, Parser, Subcommand};
 use std::path::PathBuf;
 
-/// Measure how slow downloads delay other requests to Gunicorn, directly and behind nginx.
+/// Measure web servers on loopback: how slow downloads delay other requests to Gunicorn (the default
+/// study), or app servers under the load tools of closed-loop plans (measure/plans).
 #[derive(Debug, Parser)]
 #[command(name = "measure", version, about)]
 pub struct Cli {
@@ -14,7 +15,8 @@ pub struct Cli {
 /// The subcommands.
 #[derive(Debug, Subcommand)]
 pub enum Command {
-    /// Run every run of a plan (about 6-8 minutes for the default study) and write the dataset.
+    /// Run every run of a plan (about 6-8 minutes for the default study; measure/plans/README.md lists the
+    /// others) and write the dataset.
     Run(RunArgs),
 }
 
@@ -22,6 +24,7 @@ pub enum Command {
 #[derive(Debug, Clone, Args)]
 pub struct RunArgs {
     /// The plan (TOML). Default: measure/plans/study.toml; with --resume, the dataset's own plan.toml.
+    /// A plan with `kind = "closed-loop"` runs app servers under ab, hey or sessions.
     #[arg(long, value_name = "FILE")]
     pub plan: Option<PathBuf>,
 

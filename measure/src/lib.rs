@@ -1,9 +1,11 @@
-//! `measure`: runs the slow-download experiment against real servers on loopback and writes a dataset in
-//! the format of `datasets/README.md`.
+//! `measure`: runs a study against real servers on loopback and writes a dataset in the format of
+//! `datasets/README.md`: the open-loop slow-download study ([`plan::Plan`]) or a closed-loop plan
+//! ([`plan::closed::ClosedPlan`]: app servers driven by ab, hey or seed 003's ramped sessions).
 //!
-//! Data flows one way: CLI → validated [`plan::Plan`] → [`study`] (the order of runs, resume, progress) →
-//! [`run`] (one run: [`servers`] up, [`load`] and [`sample`] during, rows out) → [`dataset`] (the one
-//! place that writes files). Nothing here computes statistics: that is `analyze`'s job.
+//! Data flows one way: CLI → validated plan → [`study`] (the order of runs, resume, progress) → [`run`] (one
+//! run: [`servers`] up, [`load`] and [`sample`] during, rows out) → [`dataset`] (the one place that writes
+//! files; `analyze import` adds the rows of ab and hey from their own files). Nothing here computes
+//! statistics: that is `analyze`'s job.
 
 pub mod cli;
 pub mod clock;

@@ -149,10 +149,8 @@ fn app_servers_smoke_imports_every_ab_request_of_uwsgi_gunicorn_and_runserver() 
     let plan = smoke_plan("app-servers-ab", tmp.path(), |p| {
         table(p, "load").insert("requests".into(), 200.into());
         table(p, "load").insert("run_timeout_s".into(), 60.into());
-        let block: toml::Table = toml::from_str(
-            "server = [\"uwsgi-1x1\", \"gunicorn-1x1\", \"runserver\"]\npython = [\"3.11\"]\nconcurrency = [5]",
-        )
-        .unwrap();
+        let block: toml::Table =
+            toml::from_str("server = [\"uwsgi-1x1\", \"gunicorn-1x1\", \"runserver\"]\npython = [\"3.11\"]\nconcurrency = [5]").unwrap();
         p.insert("conditions".into(), toml::Value::Array(vec![block.into()]));
     });
     let out_dir = tmp.path().join("dataset");

@@ -67,7 +67,11 @@ pub fn schedule_ms(count: u32, ramp: Duration) -> Vec<f64> {
 
 /// Starts one thread per session. A thread returns `None` when the run was cancelled before its session
 /// was due.
-pub fn spawn_sessions(spec: &SessionSpec, clock: RunClock, cancel: Arc<AtomicBool>) -> std::io::Result<Vec<JoinHandle<Option<SessionResult>>>> {
+pub fn spawn_sessions(
+    spec: &SessionSpec,
+    clock: RunClock,
+    cancel: Arc<AtomicBool>,
+) -> std::io::Result<Vec<JoinHandle<Option<SessionResult>>>> {
     schedule_ms(spec.count, spec.ramp)
         .into_iter()
         .enumerate()
@@ -117,7 +121,14 @@ fn run_session(spec: &SessionSpec, session: u32, scheduled_ms: f64, clock: RunCl
 }
 
 /// POSTs the form and GETs where it redirects: one row from the POST's send to the end of that page.
-fn post_and_follow(spec: &SessionSpec, form: &str, seq: u32, scheduled_ms: f64, clock: RunClock, cancel: &AtomicBool) -> (ProbeResult, Option<String>) {
+fn post_and_follow(
+    spec: &SessionSpec,
+    form: &str,
+    seq: u32,
+    scheduled_ms: f64,
+    clock: RunClock,
+    cancel: &AtomicBool,
+) -> (ProbeResult, Option<String>) {
     let (post, location, error) = exchange(spec, &http::post_form_request(spec.addr, &spec.path, form), seq, scheduled_ms, clock, cancel);
     if error.is_some() {
         return (post, error);

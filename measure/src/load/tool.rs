@@ -147,14 +147,7 @@ mod tests {
     use super::*;
 
     fn load(tool: Tool) -> Load {
-        Load {
-            tool,
-            requests: Some(10_000),
-            duration_s: None,
-            ramp_s: None,
-            request_timeout_s: 30,
-            run_timeout_s: 600,
-        }
+        Load { tool, requests: Some(10_000), duration_s: None, ramp_s: None, request_timeout_s: 30, run_timeout_s: 600 }
     }
 
     #[test]

@@ -70,7 +70,12 @@ pub fn execute(env: &ClosedEnv, run_id: &str, condition: &Condition, raw_dir: &P
     }
     let aborted = |why: String, mut notes: Vec<String>| {
         notes.insert(0, why);
-        ClosedRunResult { status: rows::RunStatus::Aborted, note: one_line(&notes.join("; ")), record: ClosedRecord::default(), tool_files: None }
+        ClosedRunResult {
+            status: rows::RunStatus::Aborted,
+            note: one_line(&notes.join("; ")),
+            record: ClosedRecord::default(),
+            tool_files: None,
+        }
     };
     match (outcome, stop_failed) {
         (Ok(Ok((record, tool_files))), None) => {
@@ -136,8 +141,12 @@ fn measure(
     let stop_sampling = Arc::new(AtomicBool::new(false));
     let _guard = super::StopOnDrop(vec![Arc::clone(&cancel), Arc::clone(&stop_sampling)]);
     let bound = plan.run_bound();
-    let sampler_config =
-        SamplerConfig { groups, temp: None, interval: Duration::from_millis(plan.sampling.interval_ms), max_duration: bound + Duration::from_secs(5) };
+    let sampler_config = SamplerConfig {
+        groups,
+        temp: None,
+        interval: Duration::from_millis(plan.sampling.interval_ms),
+        max_duration: bound + Duration::from_secs(5),
+    };
     let sampler = spawn_sampler(sampler_config, clock, Arc::clone(&stop_sampling))?;
     let mut running = match plan.load.tool {
         Tool::Ab | Tool::Hey => {
@@ -167,11 +176,22 @@ fn measure(
             Some(process.files.clone())
         }
         Running::Sessions(handles) => {
-            for session in handles.into_iter().map(join).collect::<Result<Vec<_>>>()?.into_iter().flatten() {
-                for request in &session.requests {
-                    record.requests.push(rows::request_cells(run_id, request));
+            let sessions = handles.into_iter().map(join).collect::<Result<Vec<_>>>()?;
+            if abort.is_none() {
+                for session in sessions.into_iter().flatten() {
+                    for request in &session.requests {
+                        match rows::request_cells(run_id, request) {
+                            Ok(cells) => record.requests.push(cells),
+                            Err(violation) => {
+                                let why = format!("request {} of session {} cannot be recorded: {violation}", request.seq, session.session);
+                                stop_sampling.store(true, Ordering::Relaxed);
+                                join(sampler)?;
+                                return Ok(Err(why));
+                            }
+                        }
+                    }
+                    record.sessions.push(session_cells(run_id, &session));
                 }
-                record.sessions.push(session_cells(run_id, &session));
             }
             None
         }

@@ -130,9 +130,9 @@ pub fn start(run: &AppServerRun, path: &str) -> Result<ServerProcess> {
     let mut server = ServerProcess::spawn(name, command, libc::SIGTERM, &run.run_dir.join(format!("{name}.log")), vec![])?;
     let addr = loopback(run.port);
     match run.server.kind {
-        ServerKind::Fastcgi => server.wait_ready(READY_TIMEOUT, |_| {
-            TcpStream::connect_timeout(&addr, Duration::from_millis(200)).is_ok()
-        })?,
+        ServerKind::Fastcgi => {
+            server.wait_ready(READY_TIMEOUT, |_| TcpStream::connect_timeout(&addr, Duration::from_millis(200)).is_ok())?
+        }
         _ => server.wait_ready(READY_TIMEOUT, |_| answers_ok(addr, path))?,
     }
     // A prefork server forks its spare workers after it listens; give them a moment to settle before t = 0.

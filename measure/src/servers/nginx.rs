@@ -305,7 +305,9 @@ mod tests {
             as_root: false,
         };
         let c = render_front_config(&run);
-        for line in ["listen 127.0.0.1:8081;", "fastcgi_pass 127.0.0.1:9091;", "fastcgi_param PATH_INFO $uri;", "fastcgi_param SCRIPT_NAME \"\";"] {
+        for line in
+            ["listen 127.0.0.1:8081;", "fastcgi_pass 127.0.0.1:9091;", "fastcgi_param PATH_INFO $uri;", "fastcgi_param SCRIPT_NAME \"\";"]
+        {
             assert!(c.lines().any(|l| l.trim() == line), "missing {line:?} in\n{c}");
         }
         assert!(!c.contains("proxy_pass") && !c.contains("user root;"));

@@ -75,13 +75,7 @@ pub fn run_closed_study(args: &RunArgs, text: &str, interrupted: &AtomicBool) ->
     let width = order.len().to_string().len().max(2);
     let first = dataset.runs.iter().filter_map(ClosedRunRow::number).max().unwrap_or(0) + 1;
     let app_dir = std::path::absolute(args.app.join("closed"))?;
-    let run_env = ClosedEnv {
-        plan: &plan,
-        pythons: &tools.pythons,
-        nginx_bin: tools.nginx_bin.as_deref(),
-        app_dir: &app_dir,
-        interrupted,
-    };
+    let run_env = ClosedEnv { plan: &plan, pythons: &tools.pythons, nginx_bin: tools.nginx_bin.as_deref(), app_dir: &app_dir, interrupted };
     let mut progress = Progress::new(pending.len(), plan.estimated_run());
     let resume_hint = format!("complete them with `measure run --resume --out {}`", out.display());
 
@@ -106,7 +100,8 @@ pub fn run_closed_study(args: &RunArgs, text: &str, interrupted: &AtomicBool) ->
         }
         let mut result = closed_run::execute(&run_env, &run_id, &slot.condition, &raw);
         if let (RunStatus::Ok, Some(files)) = (result.status, &result.tool_files) {
-            let import = Import { analyze: tools.analyze.as_deref(), dataset: &out, run_id: &run_id, slot, started_at_utc: &started_at_utc };
+            let import =
+                Import { analyze: tools.analyze.as_deref(), dataset: &out, run_id: &run_id, slot, started_at_utc: &started_at_utc };
             if let Err(e) = import.run(plan.load.tool, files) {
                 result.status = RunStatus::Aborted;
                 result.note = crate::run::one_line(&format!("{e:#}"));
@@ -223,7 +218,10 @@ fn preflight(plan: &ClosedPlan, args: &RunArgs) -> Result<Tools> {
             bail!("{bin} is not installed; install it with `{hint}`");
         }
         let version = if plan.load.tool == Tool::Ab { tool::ab_version() } else { None };
-        env.insert(plan.load.tool.as_str().into(), version.or_else(|| tool::package_version(package).map(|v| format!("{package} {v}"))).unwrap_or_else(|| "unknown".into()));
+        env.insert(
+            plan.load.tool.as_str().into(),
+            version.or_else(|| tool::package_version(package).map(|v| format!("{package} {v}"))).unwrap_or_else(|| "unknown".into()),
+        );
         let path = match &args.analyze {
             Some(p) => p.clone(),
             None => std::env::current_exe()?.with_file_name("analyze"),
@@ -240,7 +238,8 @@ fn preflight(plan: &ClosedPlan, args: &RunArgs) -> Result<Tools> {
         if !Path::new(UWSGI).exists() {
             bail!("{UWSGI} is not installed; install it with `{UWSGI_INSTALL_HINT}`");
         }
-        let version = python::output(Command::new(UWSGI).arg("--version")).map(|v| v.trim().to_string()).unwrap_or_else(|_| "unknown".into());
+        let version =
+            python::output(Command::new(UWSGI).arg("--version")).map(|v| v.trim().to_string()).unwrap_or_else(|_| "unknown".into());
         env.insert("uwsgi".into(), version);
     }
     let nginx_bin = if plan.needs_nginx() {
