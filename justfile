@@ -1,4 +1,4 @@
-# Every recipe shares the release profile, so polars is built once per machine.
+# Every recipe shares the release profile, so the dependencies are built once per machine.
 # CI (.ci/run) calls `just ci`; nothing here is conditional.
 
 export CARGO_TARGET_DIR := env_var_or_default("CARGO_TARGET_DIR", env_var("HOME") + "/.cache/target")

@@ -2,7 +2,10 @@
 //! byte-identical summary.json, and a bad value is reported by row and column.
 
 use assert_cmd::Command;
-use polars::prelude::*;
+use parquet::data_type::ByteArray;
+use parquet::file::properties::WriterProperties;
+use parquet::file::writer::SerializedFileWriter;
+use parquet::schema::parser::parse_message_type;
 use std::path::Path;
 
 fn fixture() -> std::path::PathBuf {
@@ -29,23 +32,54 @@ fn parquet_copy_as(parent: &Path, as_text: &[usize], edit: impl Fn(&mut Vec<Vec<
     // The fixture's requests.csv has no quoted fields, so a plain split reads it.
     let mut rows: Vec<Vec<String>> = text.lines().skip(1).map(|l| l.split(',').map(String::from).collect()).collect();
     edit(&mut rows);
-    let text_column = |i: usize| rows.iter().map(|r| r[i].clone()).collect::<Vec<_>>();
-    let int = |i: usize| rows.iter().map(|r| r[i].parse::<i64>().ok()).collect::<Vec<_>>();
-    let float = |i: usize| rows.iter().map(|r| r[i].parse::<f64>().ok()).collect::<Vec<_>>();
+    write_requests(&dir.join("requests.parquet"), &rows, as_text, WriterProperties::builder().build());
+    dir
+}
+
+/// Writes `rows` (cells as text) as requests.parquet: run_id and the `as_text` columns as
+/// strings, the others as INT64 or DOUBLE; an empty or unparsable cell is a null.
+fn write_requests(path: &Path, rows: &[Vec<String>], as_text: &[usize], properties: WriterProperties) {
     let names = ["run_id", "seq", "scheduled_ms", "sent_ms", "latency_ms", "status", "body_bytes"];
-    let columns: Vec<Column> = names
+    let kind = |i: usize| match i {
+        _ if i == 0 || as_text.contains(&i) => "BYTE_ARRAY",
+        1 | 5 | 6 => "INT64",
+        _ => "DOUBLE",
+    };
+    let fields: Vec<String> = names
         .iter()
         .enumerate()
-        .map(|(i, name)| match i {
-            _ if i == 0 || as_text.contains(&i) => Column::new((*name).into(), text_column(i)),
-            1 | 5 | 6 => Column::new((*name).into(), int(i)),
-            _ => Column::new((*name).into(), float(i)),
-        })
+        .map(|(i, name)| format!("OPTIONAL {} {name}{};", kind(i), if kind(i) == "BYTE_ARRAY" { " (UTF8)" } else { "" }))
         .collect();
-    let mut frame = DataFrame::new(rows.len(), columns).unwrap();
-    let file = std::fs::File::create(dir.join("requests.parquet")).unwrap();
-    ParquetWriter::new(file).finish(&mut frame).unwrap();
-    dir
+    let schema = std::sync::Arc::new(parse_message_type(&format!("message requests {{ {} }}", fields.join(" "))).unwrap());
+    let file = std::fs::File::create(path).unwrap();
+    let mut writer = SerializedFileWriter::new(file, schema, std::sync::Arc::new(properties)).unwrap();
+    let mut group = writer.next_row_group().unwrap();
+    let mut index = 0;
+    while let Some(mut column) = group.next_column().unwrap() {
+        let cells: Vec<&str> = rows.iter().map(|r| r[index].as_str()).collect();
+        use parquet::column::writer::ColumnWriter;
+        match column.untyped() {
+            ColumnWriter::ByteArrayColumnWriter(w) => {
+                let values: Vec<ByteArray> = cells.iter().map(|c| ByteArray::from(*c)).collect();
+                w.write_batch(&values, Some(&vec![1; cells.len()]), None).unwrap();
+            }
+            ColumnWriter::Int64ColumnWriter(w) => {
+                let parsed: Vec<Option<i64>> = cells.iter().map(|c| c.parse().ok()).collect();
+                let levels: Vec<i16> = parsed.iter().map(|v| i16::from(v.is_some())).collect();
+                w.write_batch(&parsed.iter().flatten().copied().collect::<Vec<_>>(), Some(&levels), None).unwrap();
+            }
+            ColumnWriter::DoubleColumnWriter(w) => {
+                let parsed: Vec<Option<f64>> = cells.iter().map(|c| c.parse().ok()).collect();
+                let levels: Vec<i16> = parsed.iter().map(|v| i16::from(v.is_some())).collect();
+                w.write_batch(&parsed.iter().flatten().copied().collect::<Vec<_>>(), Some(&levels), None).unwrap();
+            }
+            _ => unreachable!("only the three types above are written"),
+        }
+        column.close().unwrap();
+        index += 1;
+    }
+    group.close().unwrap();
+    writer.close().unwrap();
 }
 
 fn summary(dataset: &Path, out: &Path) -> String {
@@ -90,7 +124,7 @@ fn a_parquet_timestamp_column_says_what_to_write_instead() {
     std::fs::copy(typed, dataset.join("runs.parquet")).unwrap();
     let output = Command::cargo_bin("analyze").unwrap().args(["check", dataset.to_str().unwrap()]).assert().code(2).get_output().clone();
     let stderr = String::from_utf8(output.stderr).unwrap();
-    assert!(stderr.contains("runs.parquet: cannot be read as Parquet: cannot create series from Timestamp"), "{stderr}");
+    assert!(stderr.contains("runs.parquet: column `started_at_utc` is a TIMESTAMP; "), "{stderr}");
     assert!(stderr.contains("write times as RFC 3339 strings such as 2025-01-06T09:00:00Z"), "{stderr}");
 }
 
@@ -154,4 +188,50 @@ fn parquet_run_ids_are_trimmed_as_runs_csv_trims_them() {
         }
     });
     assert_eq!(summary(&dataset, &root.path().join("from-parquet")), csv_summary);
+}
+
+#[test]
+fn delta_and_byte_stream_split_encodings_read_like_plain_ones() {
+    use parquet::basic::Encoding;
+    let root = tempfile::tempdir().unwrap();
+    let csv_summary = summary(&fixture(), &root.path().join("from-csv"));
+    let dataset = parquet_copy(&root.path().join("pq"), |_| {});
+    let text = std::fs::read_to_string(fixture().join("requests.csv")).unwrap();
+    let rows: Vec<Vec<String>> = text.lines().skip(1).map(|l| l.split(',').map(String::from).collect()).collect();
+    let properties = WriterProperties::builder()
+        .set_dictionary_enabled(false)
+        .set_column_encoding("seq".into(), Encoding::DELTA_BINARY_PACKED)
+        .set_column_encoding("status".into(), Encoding::DELTA_BINARY_PACKED)
+        .set_column_encoding("run_id".into(), Encoding::DELTA_BYTE_ARRAY)
+        .set_column_encoding("scheduled_ms".into(), Encoding::BYTE_STREAM_SPLIT)
+        .set_column_encoding("sent_ms".into(), Encoding::BYTE_STREAM_SPLIT)
+        .set_column_encoding("latency_ms".into(), Encoding::BYTE_STREAM_SPLIT)
+        .build();
+    write_requests(&dataset.join("requests.parquet"), &rows, &[], properties);
+    assert_eq!(summary(&dataset, &root.path().join("from-parquet")), csv_summary);
+}
+
+#[test]
+fn a_nested_column_is_an_error_that_says_so() {
+    let root = tempfile::tempdir().unwrap();
+    let dataset = parquet_copy(root.path(), |_| {});
+    let schema = parse_message_type(
+        "message requests { OPTIONAL BYTE_ARRAY run_id (UTF8); OPTIONAL INT64 seq; OPTIONAL DOUBLE scheduled_ms; \
+         OPTIONAL DOUBLE sent_ms; OPTIONAL GROUP latency_ms { OPTIONAL DOUBLE value; } OPTIONAL INT64 status; }",
+    )
+    .unwrap();
+    let file = std::fs::File::create(dataset.join("requests.parquet")).unwrap();
+    let mut writer =
+        SerializedFileWriter::new(file, std::sync::Arc::new(schema), std::sync::Arc::new(WriterProperties::builder().build())).unwrap();
+    let mut group = writer.next_row_group().unwrap();
+    while let Some(column) = group.next_column().unwrap() {
+        column.close().unwrap();
+    }
+    group.close().unwrap();
+    writer.close().unwrap();
+    let stderr = check_stderr(&dataset);
+    assert!(
+        stderr.contains("requests.parquet: column `latency_ms` is nested (a list, map or struct): analyze reads flat columns"),
+        "{stderr}"
+    );
 }

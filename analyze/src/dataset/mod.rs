@@ -217,10 +217,9 @@ fn read_small_table(dir: &Path, stem: &str, required: bool, problems: &mut Probl
     }
 }
 
-/// Runs a reader of `source`, turning a panic inside it into a problem of that file. polars'
-/// Parquet reader (the fallback for files the direct decoder does not read) panics on some
-/// damaged files, e.g. "thrift bool field" on corrupt metadata; a damaged file is bad input,
-/// which deserves its message and exit status 2, not a crash.
+/// Runs a reader of `source`, turning a panic inside it into a problem of that file. The parquet
+/// crate panics on some damaged files (an unwrap in its footer parser, an index in its dictionary
+/// decoder); a damaged file is bad input, which deserves its message and exit status 2, not a crash.
 fn guarded<T>(source: &TableSource, problems: &mut Problems, read: impl FnOnce(&mut Problems) -> T) -> Option<T> {
     let mut found = Problems::default();
     let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| read(&mut found)));
