@@ -47,6 +47,35 @@ pub enum Command {
         #[arg(long, value_name = "DATASET")]
         only: Option<String>,
     },
+    /// Imports the output files of one run of ab, hey, wrk, siege, Locust, k6, vegeta, oha or
+    /// JMeter into a dataset (created when missing) as one run. The format is detected from each
+    /// file's content; nothing is written when any file is refused.
+    Import {
+        /// The files of one invocation of one tool (e.g. ab's -g file and its saved stdout).
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+        /// The dataset folder to add the run to.
+        #[arg(long)]
+        into: PathBuf,
+        /// The new run's id.
+        #[arg(long)]
+        run_id: String,
+        /// A factor level of the run, e.g. --factor tool=ab --factor server=nginx (one per factor of the dataset).
+        #[arg(long = "factor", value_name = "KEY=VALUE")]
+        factors: Vec<String>,
+        /// Which repetition of its condition the run is.
+        #[arg(long, default_value_t = 1)]
+        repetition: i64,
+        /// Force a format instead of detecting it (e.g. ab-gnuplot, hey-csv, wrk-text, k6-json).
+        #[arg(long)]
+        format: Option<String>,
+        /// The run's start (RFC 3339), for outputs that do not record one (hey, wrk, siege, oha).
+        #[arg(long)]
+        started_at: Option<String>,
+        /// Replace a run with the same id instead of refusing.
+        #[arg(long)]
+        replace: bool,
+    },
 }
 
 #[derive(Debug, Clone, Copy, ValueEnum)]

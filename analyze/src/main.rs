@@ -8,6 +8,18 @@ fn main() {
         Command::Check { dataset, strict } => cmd::check::run(&dataset, strict),
         Command::Report { dataset, out, lang } => cmd::report::run(&dataset, &out, lang.map(Into::into)),
         Command::Site { datasets, out, only } => cmd::site::run(&datasets, &out, only.as_deref()),
+        Command::Import { files, into, run_id, factors, repetition, format, started_at, replace } => {
+            cmd::import::run(&cmd::import::Options {
+                files: &files,
+                into: &into,
+                run_id: &run_id,
+                factors: &factors,
+                repetition,
+                format: format.as_deref(),
+                started_at: started_at.as_deref(),
+                replace,
+            })
+        }
     };
     match outcome {
         Ok(code) => std::process::exit(code),

@@ -1,6 +1,7 @@
 //! One module per subcommand. Each returns the process exit status.
 
 pub mod check;
+pub mod import;
 pub mod report;
 pub mod site;
 

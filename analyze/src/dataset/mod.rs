@@ -14,7 +14,7 @@ pub mod table;
 
 mod accumulate;
 mod progress;
-mod runs;
+pub mod runs;
 mod samples;
 mod schema;
 pub mod time;

@@ -1,0 +1,75 @@
+//! JMeter: the JTL CSV a test plan's listeners write (header `timeStamp,elapsed,label,
+//! responseCode,...`), one row per sample.
+//!
+//! Traps: `timeStamp` is the sample's start in Unix ms and `elapsed` includes connecting;
+//! `responseCode` is text ("Non HTTP response code: java.net.ConnectException" without a
+//! response); `success` is JMeter's verdict (assertions included), not "2xx".
+
+use super::error::ImportError;
+use super::text::Csv;
+use super::{Piece, Row};
+
+pub fn csv(file: &str, text: &str) -> Result<Piece, ImportError> {
+    let csv = Csv::parse(file, text, b',')?;
+    let (timestamp, elapsed, code) = (csv.column("timeStamp")?, csv.column("elapsed")?, csv.column("responseCode")?);
+    let bytes = csv.header.iter().position(|h| h == "bytes");
+    let mut rows = Vec::with_capacity(csv.rows.len());
+    for row in &csv.rows {
+        let sent = csv.count(row, timestamp)? as f64;
+        let latency = csv.count(row, elapsed)? as f64;
+        let (column, text) = &row.1[code];
+        let status = match text.trim().parse::<u16>() {
+            Ok(c) if (100..=599).contains(&c) => c,
+            Ok(_) => return Err(csv.lines.bad(row.0, *column, format!("responseCode {text:?} is not an HTTP status"))),
+            Err(_) if text.starts_with("Non HTTP response code") => 0,
+            Err(_) => {
+                return Err(csv.lines.bad(
+                    row.0,
+                    *column,
+                    format!("responseCode {text:?} is neither a status nor \"Non HTTP response code: ...\""),
+                ))
+            }
+        };
+        let body = match bytes {
+            Some(b) if status != 0 => Some(csv.count(row, b)?),
+            _ => None,
+        };
+        rows.push(Row { sent_ms: Some(sent), latency_ms: (status != 0).then_some(latency), status, body_bytes: body });
+    }
+    if rows.is_empty() {
+        return Err(ImportError::file(file, "has a header but no sample"));
+    }
+    let started = rows.iter().filter_map(|r| r.sent_ms).fold(f64::INFINITY, f64::min);
+    Ok(Piece {
+        rows: Some(rows),
+        started_unix_ms: Some(started),
+        notes: vec![
+            "JMeter's elapsed is whole ms and includes connecting; its success column (assertions) is not used, the status is".into()
+        ],
+        ..Piece::default()
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn fixture() -> String {
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/import/jmeter/jmeter.jtl")).unwrap()
+    }
+
+    #[test]
+    fn samples_become_rows_and_non_http_codes_no_response() {
+        let rows = csv("j.jtl", &fixture()).unwrap().rows.unwrap();
+        assert_eq!(rows.len(), fixture().lines().count() - 1);
+        assert!(rows.iter().any(|r| r.status == 0 && r.latency_ms.is_none()));
+        assert!(rows.iter().filter(|r| r.status == 200).all(|r| r.latency_ms.is_some()));
+    }
+
+    #[test]
+    fn a_row_with_a_missing_field_names_its_line() {
+        let mut text: String = fixture().lines().take(4).map(|l| format!("{l}\n")).collect();
+        text.push_str("1796049880000,12,page\n");
+        assert_eq!(csv("j.jtl", &text).unwrap_err().place.map(|p| p.0), Some(5));
+    }
+}

@@ -1,0 +1,159 @@
+//! k6: `--out json=` (NDJSON: `Metric` declarations and `Point` samples) and `--out csv=`.
+//! Rows are the `http_req_duration` points; every other metric is skipped.
+//!
+//! Traps: the status is a string tag (`"200"`, `"0"` without a response); `expected_response`
+//! is k6's own verdict (its response callback), which can differ from "2xx"; a point's time is
+//! when k6 recorded the request, at its end, so the send time here is that time minus
+//! http_req_duration (connection setup not included). The CSV's timestamp is whole seconds.
+
+use super::error::ImportError;
+use super::text::{parse_number, rfc3339_unix_ms, Csv, Lines};
+use super::{Piece, Row};
+
+const METRIC: &str = "http_req_duration";
+
+fn status_of(text: &str) -> Option<u16> {
+    let code = text.trim().parse::<u16>().ok()?;
+    (code == 0 || (100..=599).contains(&code)).then_some(code)
+}
+
+fn finish(rows: Vec<Row>, disagreements: u64, file: &str, mut notes: Vec<String>) -> Result<Piece, ImportError> {
+    if rows.is_empty() {
+        return Err(ImportError::file(file, format!("holds no {METRIC} point")));
+    }
+    if disagreements > 0 {
+        notes.push(format!(
+            "k6's expected_response tag disagrees with \"2xx\" on {disagreements} requests: this report ranks by status (2xx), k6 by its response callback"
+        ));
+    }
+    let started = rows.iter().filter_map(|r| r.sent_ms).fold(f64::INFINITY, f64::min);
+    Ok(Piece { rows: Some(rows), started_unix_ms: started.is_finite().then_some(started), notes, ..Piece::default() })
+}
+
+fn row(latency_ms: f64, end_unix_ms: f64, status: u16) -> Row {
+    let answered = status != 0;
+    Row { sent_ms: Some(end_unix_ms - latency_ms), latency_ms: answered.then_some(latency_ms), status, body_bytes: None }
+}
+
+pub fn json(file: &str, text: &str) -> Result<Piece, ImportError> {
+    #[derive(serde::Deserialize)]
+    struct Line {
+        #[serde(rename = "type")]
+        kind: String,
+        metric: String,
+        data: serde_json::Value,
+    }
+    let lines = Lines::new(file, text);
+    let mut rows = Vec::new();
+    let mut disagreements = 0;
+    for &(n, line) in &lines.lines {
+        if line.trim().is_empty() {
+            continue;
+        }
+        let parsed: Line = serde_json::from_str(line).map_err(|e| lines.bad(n, e.column() as u64, format!("not a k6 JSON line: {e}")))?;
+        if parsed.kind != "Point" || parsed.metric != METRIC {
+            continue;
+        }
+        let column_of = |key: &str| line.find(&format!("\"{key}\"")).map_or(1, |c| c as u64 + 1);
+        let value = parsed.data.get("value").and_then(serde_json::Value::as_f64);
+        let value =
+            value.filter(|v| *v >= 0.0).ok_or_else(|| lines.bad(n, column_of("value"), "data.value is not a non-negative number of ms"))?;
+        let time = parsed.data.get("time").and_then(serde_json::Value::as_str).and_then(rfc3339_unix_ms);
+        let time = time.ok_or_else(|| lines.bad(n, column_of("time"), "data.time is not an RFC 3339 time"))?;
+        let tags = parsed.data.get("tags");
+        let tag = |name: &str| tags.and_then(|t| t.get(name)).and_then(serde_json::Value::as_str);
+        let status = tag("status")
+            .and_then(status_of)
+            .ok_or_else(|| lines.bad(n, column_of("tags"), "tags.status is not an HTTP status (k6 tags every HTTP point with one)"))?;
+        if let Some(expected) = tag("expected_response") {
+            if (expected == "true") != (200..300).contains(&status) {
+                disagreements += 1;
+            }
+        }
+        rows.push(row(value, time, status));
+    }
+    finish(rows, disagreements, file, vec![send_note()])
+}
+
+fn send_note() -> String {
+    "k6 stamps a point when the request ends: send times here are that time minus http_req_duration".into()
+}
+
+pub fn csv(file: &str, text: &str) -> Result<Piece, ImportError> {
+    let csv = Csv::parse(file, text, b',')?;
+    let (metric, timestamp, value, status) =
+        (csv.column("metric_name")?, csv.column("timestamp")?, csv.column("metric_value")?, csv.column("status")?);
+    let expected = csv.header.iter().position(|h| h == "expected_response");
+    let mut rows = Vec::new();
+    let mut disagreements = 0;
+    for r in &csv.rows {
+        if r.1[metric].1 != METRIC {
+            continue;
+        }
+        let v = csv.number(r, value)?;
+        let (column, t) = &r.1[timestamp];
+        let unix_ms = parse_number(t).map(|s| s * 1000.0).or_else(|| rfc3339_unix_ms(t));
+        let unix_ms =
+            unix_ms.ok_or_else(|| csv.lines.bad(r.0, *column, format!("timestamp {t:?} is neither Unix seconds nor RFC 3339")))?;
+        let (column, s) = &r.1[status];
+        let code = status_of(s).ok_or_else(|| csv.lines.bad(r.0, *column, format!("status {s:?} is not an HTTP status")))?;
+        if let Some(e) = expected {
+            if (r.1[e].1 == "true") != (200..300).contains(&code) {
+                disagreements += 1;
+            }
+        }
+        rows.push(row(v, unix_ms, code));
+    }
+    finish(
+        rows,
+        disagreements,
+        file,
+        vec![send_note(), "k6 --out csv: timestamps are whole seconds, so send times have 1 s resolution".into()],
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn fixture(name: &str) -> String {
+        std::fs::read_to_string(format!("{}/tests/fixtures/import/k6/{name}", env!("CARGO_MANIFEST_DIR"))).unwrap()
+    }
+
+    #[test]
+    fn only_http_req_duration_points_become_rows_with_their_status_tag() {
+        let piece = json("k6.json", &fixture("k6.json")).unwrap();
+        let rows = piece.rows.unwrap();
+        let lines = fixture("k6.json");
+        let points = lines.lines().filter(|l| l.contains("\"Point\"") && l.contains("\"http_req_duration\"")).count();
+        assert_eq!(rows.len(), points);
+        assert!(lines.lines().any(|l| l.contains("\"http_reqs\"")), "the fixture has other metrics to skip");
+        assert!(rows.iter().any(|r| r.status == 0 && r.latency_ms.is_none()), "a request without a response");
+    }
+
+    #[test]
+    fn expected_response_disagreeing_with_2xx_is_said() {
+        let line = r#"{"type":"Point","data":{"time":"2026-11-30T14:44:40.5Z","value":12.5,"tags":{"status":"200","expected_response":"false","method":"GET"}},"metric":"http_req_duration"}"#;
+        let piece = json("k6.json", &format!("{line}\n")).unwrap();
+        let row = piece.rows.unwrap()[0];
+        assert_eq!(row.status, 200);
+        assert_eq!(row.sent_ms, Some(rfc3339_unix_ms("2026-11-30T14:44:40Z").unwrap() + 500.0 - 12.5));
+        assert!(piece.notes.iter().any(|n| n.contains("disagrees") && n.contains(" 1 ")));
+    }
+
+    #[test]
+    fn csv_and_json_fixtures_hold_the_same_requests() {
+        let a = json("k6.json", &fixture("k6.json")).unwrap().rows.unwrap();
+        let b = csv("k6.csv", &fixture("k6.csv")).unwrap().rows.unwrap();
+        assert_eq!(a.len(), b.len());
+        assert!(a.iter().zip(&b).all(|(x, y)| x.latency_ms == y.latency_ms && x.status == y.status));
+    }
+
+    #[test]
+    fn a_cut_json_line_names_line_and_column() {
+        let text: String = fixture("k6.json").lines().take(5).collect::<Vec<_>>().join("\n");
+        let cut = &text[..text.len() - 10];
+        let error = json("k6.json", cut).unwrap_err();
+        assert_eq!(error.place.unwrap().0, 5);
+    }
+}

@@ -1,0 +1,213 @@
+//! Locust 2: `--csv` files (`_stats.csv`, `_stats_history.csv`, `_failures.csv`,
+//! `_exceptions.csv`) and `--json`. Runs without rows: Locust keeps a histogram, not requests.
+//!
+//! Trap: Locust rounds each response time into a bucket first (whole ms below 100 ms, then to 10
+//! ms below 1 s, 100 ms below 10 s, 1 s above) and then takes the bucket at rank floor(p·n)+1, so
+//! its 100 % can be below the true maximum it prints beside it. The `--json` histogram holds
+//! the rounded buckets; its percentiles are recomputed here by Locust's own rule.
+
+use super::error::ImportError;
+use super::rule::{percentile_key, Rule, ToolReported};
+use super::text::{Csv, CsvRow};
+use super::Piece;
+use std::collections::BTreeMap;
+
+/// The percentiles Locust prints in its tables.
+const PRINTED: [u32; 11] = [50_000, 66_000, 75_000, 80_000, 90_000, 95_000, 98_000, 99_000, 99_900, 99_990, 100_000];
+
+fn aggregated<'c>(csv: &'c Csv, what: &str) -> Result<&'c CsvRow, ImportError> {
+    let name = csv.column("Name")?;
+    csv.rows.iter().rev().find(|row| row.1[name].1 == "Aggregated").ok_or_else(|| {
+        let last = csv.rows.last().map_or(1, |r| r.0);
+        csv.lines.bad(last, 1, format!("no Aggregated row: {what}"))
+    })
+}
+
+pub fn stats(file: &str, text: &str) -> Result<Piece, ImportError> {
+    let csv = Csv::parse(file, text, b',')?;
+    let row = aggregated(&csv, "Locust writes it last; is the file truncated?")?;
+    let mut r = ToolReported::new(Rule::RoundedBuckets);
+    r.requests = Some(csv.count(row, csv.column("Request Count")?)?);
+    r.errors = Some(csv.count(row, csv.column("Failure Count")?)?);
+    r.requests_per_s = Some(csv.number(row, csv.column("Requests/s")?)?);
+    r.min_ms = Some(csv.number(row, csv.column("Min Response Time")?)?);
+    r.mean_ms = Some(csv.number(row, csv.column("Average Response Time")?)?);
+    r.max_ms = Some(csv.number(row, csv.column("Max Response Time")?)?);
+    for (index, name) in csv.header.iter().enumerate() {
+        let Some(key) = name.strip_suffix('%').and_then(percentile_key) else { continue };
+        if row.1[index].1 == "N/A" {
+            continue;
+        }
+        r.percentiles_ms.insert(key, csv.number(row, index)?);
+    }
+    Ok(Piece { reported: Some(r), notes: vec![bucket_note()], ..Piece::default() })
+}
+
+fn bucket_note() -> String {
+    "Locust rounds response times into buckets (whole ms below 100 ms, 10 ms below 1 s, 100 ms below 10 s) before ranking, so its percentiles are bucket values".into()
+}
+
+pub fn history(file: &str, text: &str) -> Result<Piece, ImportError> {
+    let csv = Csv::parse(file, text, b',')?;
+    let timestamp = csv.column("Timestamp")?;
+    let mut started = None;
+    for row in &csv.rows {
+        let t = csv.count(row, timestamp)?;
+        started = Some(started.map_or(t, |s: u64| s.min(t)));
+    }
+    aggregated(&csv, "Locust writes one per second")?;
+    Ok(Piece { started_unix_ms: started.map(|s| s as f64 * 1000.0), ..Piece::default() })
+}
+
+pub fn failures(file: &str, text: &str) -> Result<Piece, ImportError> {
+    let csv = Csv::parse(file, text, b',')?;
+    let occurrences = csv.column("Occurrences")?;
+    let mut total = 0;
+    for row in &csv.rows {
+        total += csv.count(row, occurrences)?;
+    }
+    Ok(Piece {
+        notes: if total > 0 { vec![format!("Locust's failures file lists {total} failures")] } else { Vec::new() },
+        ..Piece::default()
+    })
+}
+
+pub fn exceptions(file: &str, text: &str) -> Result<Piece, ImportError> {
+    let csv = Csv::parse(file, text, b',')?;
+    csv.column("Count")?;
+    Ok(Piece::default())
+}
+
+/// Locust's `calculate_response_time_percentile`: the largest bucket below which at most
+/// floor(n·p) responses fall, i.e. the bucket at rank floor(n·p)+1.
+pub fn bucket_percentile(buckets: &BTreeMap<u64, (f64, u64)>, n: u64, milli: u32) -> Option<f64> {
+    let below_allowed = (n as f64 * (f64::from(milli) / 100_000.0)) as u64;
+    let mut processed = 0;
+    for (value, count) in buckets.values().rev() {
+        processed += count;
+        if n - processed <= below_allowed {
+            return Some(*value);
+        }
+    }
+    None
+}
+
+pub fn json(file: &str, text: &str) -> Result<Piece, ImportError> {
+    #[derive(serde::Deserialize)]
+    struct Entry {
+        num_requests: u64,
+        num_failures: u64,
+        #[serde(default)]
+        num_none_requests: u64,
+        total_response_time: f64,
+        min_response_time: Option<f64>,
+        max_response_time: f64,
+        start_time: f64,
+        last_request_timestamp: Option<f64>,
+        response_times: BTreeMap<String, u64>,
+    }
+    let entries: Vec<Entry> = serde_json::from_str(text)
+        .map_err(|e| ImportError::at(file, e.line() as u64, e.column() as u64, format!("not Locust's --json: {e}")))?;
+    if entries.is_empty() {
+        return Err(ImportError::file(file, "lists no request type"));
+    }
+    // Buckets keyed by their value in µs, so they sort as numbers and merge across entries.
+    let mut buckets: BTreeMap<u64, (f64, u64)> = BTreeMap::new();
+    let mut r = ToolReported::new(Rule::RoundedBuckets);
+    let (mut n, mut failures, mut total_ms) = (0, 0, 0.0);
+    let (mut start, mut end) = (f64::INFINITY, f64::NEG_INFINITY);
+    for entry in &entries {
+        for (key, count) in &entry.response_times {
+            let value: f64 = key.parse().ok().filter(|v: &f64| v.is_finite() && *v >= 0.0).ok_or_else(|| {
+                let (line, column) = place_of(text, &format!("\"{key}\""));
+                ImportError::at(file, line, column, format!("response time bucket {key:?} is not a number"))
+            })?;
+            buckets.entry((value * 1000.0).round() as u64).or_insert((value, 0)).1 += count;
+        }
+        n += entry.num_requests;
+        failures += entry.num_failures;
+        total_ms += entry.total_response_time;
+        r.min_ms = match (r.min_ms, entry.min_response_time) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        };
+        r.max_ms = Some(r.max_ms.map_or(entry.max_response_time, |m| m.max(entry.max_response_time)));
+        start = start.min(entry.start_time);
+        end = end.max(entry.last_request_timestamp.unwrap_or(entry.start_time));
+        let _ = entry.num_none_requests;
+    }
+    let counted: u64 = buckets.values().map(|(_, c)| c).sum();
+    if counted != n {
+        return Err(ImportError::file(file, format!("its response_times hold {counted} responses but num_requests says {n}")));
+    }
+    r.requests = Some(n);
+    r.errors = Some(failures);
+    if n > 0 {
+        r.mean_ms = Some(total_ms / n as f64);
+        for milli in PRINTED {
+            if let Some(v) = bucket_percentile(&buckets, n, milli) {
+                r.percentiles_ms.insert(milli, v);
+            }
+        }
+    }
+    if end > start {
+        r.requests_per_s = Some(n as f64 / (end - start));
+    }
+    Ok(Piece {
+        reported: Some(r),
+        started_unix_ms: Some(start * 1000.0),
+        notes: vec![bucket_note(), "Locust --json: percentiles recomputed from its rounded buckets by Locust's rule; requests/s over its first start to last request".into()],
+        ..Piece::default()
+    })
+}
+
+fn place_of(text: &str, needle: &str) -> (u64, u64) {
+    text.lines().enumerate().find_map(|(i, l)| l.find(needle).map(|c| (i as u64 + 1, c as u64 + 1))).unwrap_or((1, 1))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn fixture(name: &str) -> String {
+        std::fs::read_to_string(format!("{}/tests/fixtures/import/locust/{name}", env!("CARGO_MANIFEST_DIR"))).unwrap()
+    }
+
+    #[test]
+    fn stats_csv_gives_the_aggregated_row() {
+        let r = stats("run_stats.csv", &fixture("run_stats.csv")).unwrap().reported.unwrap();
+        assert_eq!((r.requests, r.errors), (Some(5972), Some(0)));
+        assert_eq!(r.percentiles_ms[&95_000], 6.0);
+        assert_eq!(r.percentiles_ms[&99_990], 28.0);
+        assert_eq!(r.rule, Rule::RoundedBuckets);
+    }
+
+    #[test]
+    fn json_percentiles_are_bucket_values_below_the_true_maximum() {
+        let r = json("locust.json", &fixture("locust.json")).unwrap().reported.unwrap();
+        assert_eq!(r.requests, Some(5176));
+        // The slowest response took 142.8 ms; Locust's bucket for it is 140.
+        assert_eq!(r.max_ms, Some(142.8091880000011));
+        assert_eq!(r.percentiles_ms[&100_000], 140.0);
+        // 5176 · 0.95 = 4917.2: rank 4918 of the bucketed values.
+        let mut sorted: Vec<f64> = Vec::new();
+        let entries: serde_json::Value = serde_json::from_str(&fixture("locust.json")).unwrap();
+        for (k, v) in entries[0]["response_times"].as_object().unwrap() {
+            sorted.extend(std::iter::repeat_n(k.parse::<f64>().unwrap(), v.as_u64().unwrap() as usize));
+        }
+        sorted.sort_by(f64::total_cmp);
+        assert_eq!(r.percentiles_ms[&95_000], sorted[4917]);
+    }
+
+    #[test]
+    fn history_gives_the_start_second() {
+        let piece = history("h.csv", &fixture("run_stats_history.csv")).unwrap();
+        assert_eq!(piece.started_unix_ms, Some(1_796_049_887_000.0));
+    }
+
+    #[test]
+    fn stats_without_the_aggregated_row_is_truncated() {
+        let text: String = fixture("run_stats.csv").lines().take(2).map(|l| format!("{l}\n")).collect();
+        assert_eq!(stats("s.csv", &text).unwrap_err().place, Some((2, 1)));
+    }
+}

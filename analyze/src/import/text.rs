@@ -1,0 +1,330 @@
+//! Reading the tools' text: lines with their numbers, `Key: value` lines, comma-separated fields
+//! with their columns, numbers with the units the tools print. Every failure names line and column.
+
+use super::error::ImportError;
+
+/// A file's text, split into lines that remember their 1-based number.
+pub struct Lines<'a> {
+    pub file: &'a str,
+    pub lines: Vec<(u64, &'a str)>,
+    /// The text did not end with a newline: the last line may be cut short.
+    pub unterminated: bool,
+}
+
+impl<'a> Lines<'a> {
+    pub fn new(file: &'a str, text: &'a str) -> Self {
+        let unterminated = !text.is_empty() && !text.ends_with('\n');
+        let lines = text.lines().enumerate().map(|(i, l)| (i as u64 + 1, l.strip_suffix('\r').unwrap_or(l))).collect();
+        Lines { file, lines, unterminated }
+    }
+
+    /// The error for a line whose content does not fit, with a hint when it is the cut-short last line.
+    pub fn bad(&self, line: u64, column: u64, message: impl Into<String>) -> ImportError {
+        let mut message = message.into();
+        if self.unterminated && self.lines.last().is_some_and(|(n, _)| *n == line) {
+            message.push_str(" (the file ends without a newline: is it truncated?)");
+        }
+        ImportError::at(self.file, line, column, message)
+    }
+
+    /// The first line starting (after indentation) with `key`, with the text after it trimmed
+    /// and the column where that text starts.
+    pub fn value_after(&self, key: &str) -> Option<(u64, u64, &'a str)> {
+        self.lines.iter().find_map(|&(n, line)| {
+            let trimmed = line.trim_start();
+            let rest = trimmed.strip_prefix(key)?;
+            let value = rest.trim_start();
+            let column = (line.len() - value.len()) as u64 + 1;
+            Some((n, column, value.trim_end()))
+        })
+    }
+
+    /// Like [`Lines::value_after`] but the key is required.
+    pub fn require(&self, key: &str, what: &str) -> Result<(u64, u64, &'a str), ImportError> {
+        self.value_after(key).ok_or_else(|| {
+            let last = self.lines.last().map_or(1, |(n, _)| *n);
+            ImportError::at(self.file, last, 1, format!("no `{}` line: {what} (is the file complete?)", key.trim()))
+        })
+    }
+
+    /// The first whitespace-separated word of a value as a number.
+    pub fn number(&self, (line, column, value): (u64, u64, &str)) -> Result<f64, ImportError> {
+        let word = value.split_whitespace().next().unwrap_or("");
+        parse_number(word).ok_or_else(|| self.bad(line, column, format!("{word:?} is not a number")))
+    }
+
+    /// The first word of a value times 10^`shift`.
+    pub fn shifted(&self, (line, column, value): (u64, u64, &str), shift: i32) -> Result<f64, ImportError> {
+        let word = value.split_whitespace().next().unwrap_or("");
+        parse_shifted(word, shift).ok_or_else(|| self.bad(line, column, format!("{word:?} is not a number")))
+    }
+
+    pub fn count(&self, at: (u64, u64, &str)) -> Result<u64, ImportError> {
+        let (line, column, value) = at;
+        let word = value.split_whitespace().next().unwrap_or("");
+        word.parse::<u64>().map_err(|_| self.bad(line, column, format!("{word:?} is not a count")))
+    }
+}
+
+/// A finite number in plain decimal notation (what the tools print); `None` otherwise.
+pub fn parse_number(word: &str) -> Option<f64> {
+    let ok = !word.is_empty() && word.bytes().all(|b| b.is_ascii_digit() || matches!(b, b'.' | b'-' | b'+' | b'e' | b'E'));
+    word.parse::<f64>().ok().filter(|v| ok && v.is_finite())
+}
+
+/// A decimal number times 10^`shift` (shift may be negative), done on the digits so that
+/// `0.0038` s becomes exactly the double nearest 3.8 ms, not 3.8000000000000003.
+pub fn parse_shifted(word: &str, shift: i32) -> Option<f64> {
+    parse_number(word)?;
+    if word.contains(['e', 'E']) {
+        return parse_number(word).map(|v| v * 10f64.powi(shift));
+    }
+    let (sign, digits) = match word.strip_prefix('-') {
+        Some(rest) => ("-", rest),
+        None => ("", word.strip_prefix('+').unwrap_or(word)),
+    };
+    let (whole, fraction) = digits.split_once('.').unwrap_or((digits, ""));
+    let all = format!("{whole}{fraction}");
+    let point = whole.len() as i64 + i64::from(shift);
+    let text = if point <= 0 {
+        format!("{sign}0.{}{all}", "0".repeat((-point) as usize))
+    } else if point as usize >= all.len() {
+        format!("{sign}{all}{}", "0".repeat(point as usize - all.len()))
+    } else {
+        format!("{sign}{}.{}", &all[..point as usize], &all[point as usize..])
+    };
+    text.parse().ok()
+}
+
+/// Days from 1970-01-01 to a civil date (proleptic Gregorian; H. Hinnant's algorithm).
+fn days_from_civil(year: i64, month: i64, day: i64) -> i64 {
+    let y = if month <= 2 { year - 1 } else { year };
+    let era = y.div_euclid(400);
+    let yoe = y - era * 400;
+    let doy = (153 * (if month > 2 { month - 3 } else { month + 9 }) + 2) / 5 + day - 1;
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    era * 146_097 + doe - 719_468
+}
+
+/// An RFC 3339 time (`2017-05-09T14:34:45.625742514+02:00`, `...Z`) as Unix milliseconds.
+pub fn rfc3339_unix_ms(text: &str) -> Option<f64> {
+    let b = text.as_bytes();
+    if b.len() < 20 || b[4] != b'-' || b[7] != b'-' || !matches!(b[10], b'T' | b't' | b' ') || b[13] != b':' || b[16] != b':' {
+        return None;
+    }
+    let num = |r: std::ops::Range<usize>| text.get(r)?.parse::<i64>().ok();
+    let (year, month, day, hour, minute, second) = (num(0..4)?, num(5..7)?, num(8..10)?, num(11..13)?, num(14..16)?, num(17..19)?);
+    if !(1..=12).contains(&month) || !(1..=31).contains(&day) || hour > 23 || minute > 59 || second > 60 {
+        return None;
+    }
+    let mut rest = &text[19..];
+    let mut fraction = "";
+    if let Some(after) = rest.strip_prefix('.') {
+        let digits = after.bytes().take_while(u8::is_ascii_digit).count();
+        if digits == 0 {
+            return None;
+        }
+        fraction = &after[..digits];
+        rest = &after[digits..];
+    }
+    let offset_min = match rest {
+        "Z" | "z" => 0,
+        _ if rest.len() == 6 && (rest.starts_with('+') || rest.starts_with('-')) && &rest[3..4] == ":" => {
+            let sign = if rest.starts_with('-') { -1 } else { 1 };
+            sign * (rest[1..3].parse::<i64>().ok()? * 60 + rest[4..6].parse::<i64>().ok()?)
+        }
+        _ => return None,
+    };
+    let seconds = days_from_civil(year, month, day) * 86_400 + hour * 3600 + minute * 60 + second - offset_min * 60;
+    if seconds < 0 {
+        return None; // before 1970: no load generator wrote that
+    }
+    // On the digits, so that the same instant given in Unix ns elsewhere gives the same double.
+    parse_shifted(&format!("{seconds}.{fraction}0"), 3)
+}
+
+/// Unix milliseconds as an RFC 3339 UTC time to the second (`2026-11-30T04:42:28Z`), the form
+/// of runs.csv `started_at_utc`.
+pub fn unix_ms_to_rfc3339(ms: f64) -> String {
+    let seconds = (ms / 1000.0).floor() as i64;
+    let days = seconds.div_euclid(86_400);
+    let of_day = seconds.rem_euclid(86_400);
+    // Inverse of days_from_civil.
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!("{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}Z", of_day / 3600, of_day % 3600 / 60, of_day % 60)
+}
+
+/// A duration as wrk prints it (`79.00us`, `1.23ms`, `2.00s`, `1.50m`, `1.00h`), in milliseconds.
+pub fn duration_ms(word: &str) -> Option<f64> {
+    let split = word.find(|c: char| c.is_ascii_alphabetic())?;
+    let (number, unit) = word.split_at(split);
+    match unit {
+        "us" => parse_shifted(number, -3),
+        "ms" => parse_shifted(number, 0),
+        "s" => parse_shifted(number, 3),
+        "m" => parse_number(number).map(|v| v * 60_000.0),
+        "h" => parse_number(number).map(|v| v * 3_600_000.0),
+        _ => None,
+    }
+}
+
+/// One CSV line split into fields, each with its 1-based column. Double quotes may wrap a field
+/// (with `""` inside); a line may not hold a newline inside quotes (no tool here writes one).
+pub fn split_csv(line: &str, separator: u8) -> Result<Vec<(u64, String)>, (u64, String)> {
+    let bytes = line.as_bytes();
+    let mut fields = Vec::new();
+    let mut i = 0;
+    loop {
+        let start = i;
+        let mut value = String::new();
+        if bytes.get(i) == Some(&b'"') {
+            i += 1;
+            loop {
+                match bytes.get(i) {
+                    None => return Err((start as u64 + 1, "a quoted field is not closed".into())),
+                    Some(b'"') if bytes.get(i + 1) == Some(&b'"') => {
+                        value.push('"');
+                        i += 2;
+                    }
+                    Some(b'"') => {
+                        i += 1;
+                        break;
+                    }
+                    Some(_) => {
+                        let ch = line[i..].chars().next().expect("in bounds");
+                        value.push(ch);
+                        i += ch.len_utf8();
+                    }
+                }
+            }
+            if i < bytes.len() && bytes[i] != separator {
+                return Err((i as u64 + 1, "text after a closing quote".into()));
+            }
+        } else {
+            let end = bytes[i..].iter().position(|&b| b == separator).map_or(bytes.len(), |p| i + p);
+            value.push_str(&line[i..end]);
+            i = end;
+        }
+        fields.push((start as u64 + 1, value));
+        if i >= bytes.len() {
+            return Ok(fields);
+        }
+        i += 1;
+    }
+}
+
+/// A data row of a CSV file: its line and its fields, each with its column.
+pub type CsvRow = (u64, Vec<(u64, String)>);
+
+/// A CSV file with a header: the column names and every data row with its line number.
+pub struct Csv<'a> {
+    pub lines: Lines<'a>,
+    pub header: Vec<String>,
+    pub rows: Vec<CsvRow>,
+}
+
+impl<'a> Csv<'a> {
+    /// Parses a whole CSV file; every row must have the header's number of fields.
+    pub fn parse(file: &'a str, text: &'a str, separator: u8) -> Result<Csv<'a>, ImportError> {
+        let lines = Lines::new(file, text);
+        let Some(&(header_line, header_text)) = lines.lines.first() else {
+            return Err(ImportError::file(file, "is empty"));
+        };
+        let header: Vec<String> = split_csv(header_text.trim_start_matches('\u{feff}'), separator)
+            .map_err(|(column, message)| lines.bad(header_line, column, message))?
+            .into_iter()
+            .map(|(_, name)| name.trim().to_string())
+            .collect();
+        let mut rows = Vec::with_capacity(lines.lines.len());
+        for &(n, line) in &lines.lines[1..] {
+            if line.trim().is_empty() {
+                continue;
+            }
+            let fields = split_csv(line, separator).map_err(|(column, message)| lines.bad(n, column, message))?;
+            if fields.len() != header.len() {
+                let column = fields.last().map_or(1, |(c, v)| c + v.len() as u64);
+                return Err(lines.bad(n, column, format!("{} fields where the header has {}", fields.len(), header.len())));
+            }
+            rows.push((n, fields));
+        }
+        Ok(Csv { lines, header, rows })
+    }
+
+    /// The index of a required column.
+    pub fn column(&self, name: &str) -> Result<usize, ImportError> {
+        self.header.iter().position(|h| h == name).ok_or_else(|| {
+            ImportError::at(self.lines.file, 1, 1, format!("no `{name}` column (the header has: {})", self.header.join(", ")))
+        })
+    }
+
+    /// A cell as a finite number.
+    pub fn number(&self, row: &CsvRow, column: usize) -> Result<f64, ImportError> {
+        let (column_at, text) = &row.1[column];
+        parse_number(text.trim())
+            .ok_or_else(|| self.lines.bad(row.0, *column_at, format!("{}: {:?} is not a number", self.header[column], text)))
+    }
+
+    /// A cell as a number times 10^`shift` (seconds to ms: 3; ns to ms: -6).
+    pub fn shifted(&self, row: &CsvRow, column: usize, shift: i32) -> Result<f64, ImportError> {
+        let (column_at, text) = &row.1[column];
+        parse_shifted(text.trim(), shift)
+            .ok_or_else(|| self.lines.bad(row.0, *column_at, format!("{}: {:?} is not a number", self.header[column], text)))
+    }
+
+    /// A cell as a non-negative integer.
+    pub fn count(&self, row: &CsvRow, column: usize) -> Result<u64, ImportError> {
+        let (column_at, text) = &row.1[column];
+        text.trim()
+            .parse::<u64>()
+            .map_err(|_| self.lines.bad(row.0, *column_at, format!("{}: {:?} is not a whole number", self.header[column], text)))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn wrk_units_become_milliseconds() {
+        assert_eq!(duration_ms("79.00us"), Some(0.079));
+        assert_eq!(duration_ms("1.23ms"), Some(1.23));
+        assert_eq!(duration_ms("2.00s"), Some(2000.0));
+        assert_eq!(duration_ms("1.50m"), Some(90_000.0));
+        assert_eq!(duration_ms("3ns"), None);
+    }
+
+    #[test]
+    fn rfc3339_times_round_trip_through_unix_ms() {
+        assert_eq!(rfc3339_unix_ms("1970-01-01T00:00:00Z"), Some(0.0));
+        assert!((rfc3339_unix_ms("2017-05-09T14:34:45.625742514+02:00").unwrap() - 1_494_333_285_625.742_5).abs() < 1e-3);
+        assert_eq!(unix_ms_to_rfc3339(1_494_333_285_625.0), "2017-05-09T12:34:45Z");
+        assert_eq!(unix_ms_to_rfc3339(1_796_049_880_000.0), "2026-11-30T14:44:40Z");
+        assert_eq!(rfc3339_unix_ms("2026-11-30T14:44:40Z"), Some(1_796_049_880_000.0));
+        assert_eq!(rfc3339_unix_ms("2026-13-30T14:44:40Z"), None);
+        assert_eq!(rfc3339_unix_ms("yesterday"), None);
+    }
+
+    #[test]
+    fn shifting_is_exact_on_the_digits() {
+        assert_eq!(parse_shifted("0.0038", 3), Some(3.8));
+        assert_eq!(parse_shifted("1234567", -6), Some(1.234567));
+        assert_eq!(parse_shifted("12", 3), Some(12000.0));
+        assert_eq!(parse_shifted("-0.5", 1), Some(-5.0));
+        assert_eq!(parse_shifted("abc", 3), None);
+    }
+
+    #[test]
+    fn quoted_fields_keep_their_commas_and_columns() {
+        let fields = split_csv("1,\"a, \"\"b\"\"\",c", b',').unwrap();
+        assert_eq!(fields, vec![(1, "1".into()), (3, "a, \"b\"".into()), (14, "c".into())]);
+        assert_eq!(split_csv("1,\"open", b','), Err((3, "a quoted field is not closed".into())));
+    }
+}

@@ -1,0 +1,135 @@
+//! vegeta: `vegeta encode --to csv` and `--to json` (one result per request).
+//!
+//! Trap: times are nanoseconds (the timestamp is Unix ns in CSV, RFC 3339 in JSON; latency is ns
+//! in both); a request without a response has code 0 and an error text.
+
+use super::error::ImportError;
+use super::text::{parse_shifted, rfc3339_unix_ms, split_csv, Lines};
+use super::{Piece, Row};
+
+/// A first line like `1796049880123456789,200,1234567,0,20200,...`: vegeta's CSV has no header.
+pub fn looks_like_csv(first: &str) -> bool {
+    let fields: Vec<&str> = first.split(',').take(5).collect();
+    fields.len() == 5 && fields[0].len() >= 16 && fields.iter().all(|f| !f.is_empty() && f.bytes().all(|b| b.is_ascii_digit()))
+}
+
+fn result(sent_unix_ms: f64, code: u16, latency_ms: f64, bytes_in: u64) -> Row {
+    let answered = code != 0;
+    Row { sent_ms: Some(sent_unix_ms), latency_ms: answered.then_some(latency_ms), status: code, body_bytes: answered.then_some(bytes_in) }
+}
+
+fn finish(rows: Vec<Row>, file: &str) -> Result<Piece, ImportError> {
+    if rows.is_empty() {
+        return Err(ImportError::file(file, "holds no result"));
+    }
+    let started = rows.iter().filter_map(|r| r.sent_ms).fold(f64::INFINITY, f64::min);
+    Ok(Piece {
+        rows: Some(rows),
+        started_unix_ms: Some(started),
+        notes: vec!["vegeta records nanoseconds; they are converted to ms exactly on their digits".into()],
+        ..Piece::default()
+    })
+}
+
+fn code_of(text: &str) -> Option<u16> {
+    let code = text.parse::<u16>().ok()?;
+    (code == 0 || (100..=599).contains(&code)).then_some(code)
+}
+
+pub fn csv(file: &str, text: &str) -> Result<Piece, ImportError> {
+    let lines = Lines::new(file, text);
+    let mut rows = Vec::with_capacity(lines.lines.len());
+    let mut width = None;
+    for &(n, line) in &lines.lines {
+        if line.trim().is_empty() {
+            continue;
+        }
+        let fields = split_csv(line, b',').map_err(|(column, message)| lines.bad(n, column, message))?;
+        // Every line of one vegeta version has the same fields (12 today, 7 in old versions).
+        let expected = *width.get_or_insert(fields.len());
+        if fields.len() != expected {
+            let column = fields.last().map_or(1, |(c, v)| c + v.len() as u64);
+            return Err(lines.bad(n, column, format!("{} fields where the first line has {expected}", fields.len())));
+        }
+        if fields.len() < 6 {
+            let column = fields.last().map_or(1, |(c, v)| c + v.len() as u64);
+            return Err(lines.bad(
+                n,
+                column,
+                format!("{} fields where vegeta writes at least 6 (timestamp, code, latency, bytes_out, bytes_in, error)", fields.len()),
+            ));
+        }
+        let number = |i: usize, what: &str| -> Result<&str, ImportError> {
+            let (column, v) = &fields[i];
+            (!v.is_empty() && v.bytes().all(|b| b.is_ascii_digit()))
+                .then_some(v.as_str())
+                .ok_or_else(|| lines.bad(n, *column, format!("{what}: {v:?} is not a whole number")))
+        };
+        let sent = parse_shifted(number(0, "timestamp (Unix ns)")?, -6).expect("digits");
+        let code = code_of(number(1, "code")?)
+            .ok_or_else(|| lines.bad(n, fields[1].0, format!("code {:?} is not an HTTP status", fields[1].1)))?;
+        let latency = parse_shifted(number(2, "latency (ns)")?, -6).expect("digits");
+        let bytes_in: u64 = number(4, "bytes_in")?.parse().map_err(|_| lines.bad(n, fields[4].0, "bytes_in is too large"))?;
+        rows.push(result(sent, code, latency, bytes_in));
+    }
+    finish(rows, file)
+}
+
+pub fn json(file: &str, text: &str) -> Result<Piece, ImportError> {
+    #[derive(serde::Deserialize)]
+    struct Result_ {
+        code: u16,
+        timestamp: String,
+        latency: u64,
+        bytes_in: u64,
+    }
+    let lines = Lines::new(file, text);
+    let mut rows = Vec::with_capacity(lines.lines.len());
+    for &(n, line) in &lines.lines {
+        if line.trim().is_empty() {
+            continue;
+        }
+        let r: Result_ =
+            serde_json::from_str(line).map_err(|e| lines.bad(n, e.column() as u64, format!("not a vegeta JSON result: {e}")))?;
+        let column_of = |key: &str| line.find(&format!("\"{key}\"")).map_or(1, |c| c as u64 + 1);
+        let sent = rfc3339_unix_ms(&r.timestamp)
+            .ok_or_else(|| lines.bad(n, column_of("timestamp"), format!("timestamp {:?} is not RFC 3339", r.timestamp)))?;
+        let code = code_of(&r.code.to_string())
+            .ok_or_else(|| lines.bad(n, column_of("code"), format!("code {} is not an HTTP status", r.code)))?;
+        let latency = parse_shifted(&r.latency.to_string(), -6).expect("digits");
+        rows.push(result(sent, code, latency, r.bytes_in));
+    }
+    finish(rows, file)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn fixture(name: &str) -> String {
+        std::fs::read_to_string(format!("{}/tests/fixtures/import/vegeta/{name}", env!("CARGO_MANIFEST_DIR"))).unwrap()
+    }
+
+    #[test]
+    fn nanoseconds_become_exact_milliseconds() {
+        let line = "1796049880000000000,200,1234567,0,20200,,,,0,GET,http://127.0.0.1:18089/page.html,\n";
+        let row = csv("v.csv", line).unwrap().rows.unwrap()[0];
+        assert_eq!(row.latency_ms, Some(1.234567));
+        assert_eq!(row.sent_ms, Some(1_796_049_880_000.0));
+        assert_eq!(row.body_bytes, Some(20200));
+    }
+
+    #[test]
+    fn csv_and_json_fixtures_hold_the_same_results() {
+        let a = csv("v.csv", &fixture("vegeta.csv")).unwrap().rows.unwrap();
+        let b = json("v.json", &fixture("vegeta.json")).unwrap().rows.unwrap();
+        assert_eq!(a, b);
+        assert!(a.iter().any(|r| r.status == 0 && r.latency_ms.is_none()), "a request without a response");
+    }
+
+    #[test]
+    fn a_latency_with_a_unit_is_refused_at_its_column() {
+        let error = csv("v.csv", "1796049880000000000,200,1.2ms,0,20200,\n").unwrap_err();
+        assert_eq!(error.place, Some((1, 25)));
+    }
+}
