@@ -82,7 +82,7 @@ fn ab_rows_take_their_status_from_the_same_runs_summary() {
     assert_eq!(requests.lines().filter(|l| l.ends_with(",200,")).count(), 2000);
     let stats = read(&dataset, "run_stats.csv");
     let row = stats.lines().nth(1).unwrap();
-    assert!(row.starts_with("ab-1,ab,floor_plus_one,2000,0,1929.89,0,2,16,"), "{row}");
+    assert!(row.starts_with("ab-1,ab,floor-plus-one,2000,0,1929.89,0,2,16,"), "{row}");
     // ab's runs carry their start second, which wins over --started-at? No: --started-at is explicit.
     assert!(read(&dataset, "sources.csv").contains("ab-1,ab,ab-gnuplot,2.3,ab-g.tsv,"));
 }
@@ -100,7 +100,7 @@ fn ab_rows_alone_or_with_failures_are_refused() {
     assert!(!dataset.exists(), "a refused import creates nothing");
     let summary_only = import(&dataset, "a", "ab", &[fixture("ab/errors-stdout.txt")], &[]);
     assert!(summary_only.status.success(), "{}", text(&summary_only));
-    assert!(read(&dataset, "run_stats.csv").contains("a,ab,floor_plus_one,50,50,"));
+    assert!(read(&dataset, "run_stats.csv").contains("a,ab,floor-plus-one,50,50,"));
 }
 
 #[test]

@@ -180,7 +180,14 @@ impl Format {
     pub fn has_rows(self) -> bool {
         matches!(
             self,
-            Format::AbGnuplot | Format::HeyCsv | Format::SiegeVerbose | Format::K6Json | Format::K6Csv | Format::VegetaCsv | Format::VegetaJson | Format::JmeterCsv
+            Format::AbGnuplot
+                | Format::HeyCsv
+                | Format::SiegeVerbose
+                | Format::K6Json
+                | Format::K6Csv
+                | Format::VegetaCsv
+                | Format::VegetaJson
+                | Format::JmeterCsv
         )
     }
 

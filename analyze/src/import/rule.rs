@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 
 /// The rule by which a tool picks a percentile's value. Stored by name in run_stats.csv `rule`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize)]
-#[serde(rename_all = "snake_case")]
+#[serde(rename_all = "kebab-case")]
 pub enum Rule {
     /// Ours: the 1-based rank ceil(p·n/100) of the sorted values.
     NearestRank,
@@ -42,14 +42,14 @@ impl Rule {
 
     pub fn name(self) -> &'static str {
         match self {
-            Rule::NearestRank => "nearest_rank",
-            Rule::FloorPlusOne => "floor_plus_one",
-            Rule::HdrHistogram => "hdr_histogram",
-            Rule::NearestRankPlusOne => "nearest_rank_plus_one",
-            Rule::RoundedBuckets => "rounded_buckets",
+            Rule::NearestRank => "nearest-rank",
+            Rule::FloorPlusOne => "floor-plus-one",
+            Rule::HdrHistogram => "hdr-histogram",
+            Rule::NearestRankPlusOne => "nearest-rank-plus-one",
+            Rule::RoundedBuckets => "rounded-buckets",
             Rule::Interpolated => "interpolated",
             Rule::Approximate => "approximate",
-            Rule::NoPercentiles => "no_percentiles",
+            Rule::NoPercentiles => "no-percentiles",
         }
     }
 
