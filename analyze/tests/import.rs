@@ -227,7 +227,7 @@ fn bad_and_truncated_files_of_every_format_change_nothing() {
         ("k6.csv", altered("k6/k6.csv", 2, "http_req_duration,1796049880,3.8,,,,true,,GET,u,HTTP/1.1,default,,OK,,,u,,\n"), "k6.csv:3:67:"),
         ("vegeta.csv", cut("vegeta/vegeta.csv", 5), "vegeta.csv:6:"),
         ("vegeta.json", cut("vegeta/vegeta.json", 5), "vegeta.json:6:"),
-        ("oha.json", altered("oha/oha.json", 16, ""), "oha.json:17:"),
+        ("oha.json", altered("oha/oha.json", 42, ""), "oha.json:43:"),
         ("jmeter.jtl", cut("jmeter/jmeter.jtl", 7), "jmeter.jtl:8:"),
     ];
     let temp = tempfile::tempdir().unwrap();
