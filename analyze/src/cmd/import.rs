@@ -39,7 +39,7 @@ pub fn run(options: &Options) -> Result<i32> {
         bail!("--run-id {:?}: a run id is non-empty, without commas, quotes or newlines", options.run_id);
     }
     if let Some(t) = options.started_at {
-        if !crate::dataset::runs::is_rfc3339(t) {
+        if crate::dataset::time::parse_rfc3339(t).is_none() {
             bail!("--started-at {t:?}: not an RFC 3339 time (e.g. 2026-11-30T04:05:06Z)");
         }
     }

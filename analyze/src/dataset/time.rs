@@ -14,6 +14,12 @@ pub struct Instant {
 }
 
 impl Instant {
+    /// The instant in UTC to the second, `YYYY-MM-DDTHH:MM:SSZ` (the form runs.csv uses).
+    pub fn utc_rfc3339_seconds(self) -> String {
+        let of_day = self.unix_seconds.rem_euclid(86_400);
+        format!("{}T{:02}:{:02}:{:02}Z", self.utc_date(), of_day / 3600, of_day % 3600 / 60, of_day % 60)
+    }
+
     /// The UTC calendar date, `YYYY-MM-DD`.
     pub fn utc_date(self) -> String {
         let (y, m, d) = civil_from_days(self.unix_seconds.div_euclid(86_400));

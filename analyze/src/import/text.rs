@@ -96,70 +96,19 @@ pub fn parse_shifted(word: &str, shift: i32) -> Option<f64> {
     text.parse().ok()
 }
 
-/// Days from 1970-01-01 to a civil date (proleptic Gregorian; H. Hinnant's algorithm).
-fn days_from_civil(year: i64, month: i64, day: i64) -> i64 {
-    let y = if month <= 2 { year - 1 } else { year };
-    let era = y.div_euclid(400);
-    let yoe = y - era * 400;
-    let doy = (153 * (if month > 2 { month - 3 } else { month + 9 }) + 2) / 5 + day - 1;
-    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-    era * 146_097 + doe - 719_468
-}
-
-/// An RFC 3339 time (`2017-05-09T14:34:45.625742514+02:00`, `...Z`) as Unix milliseconds.
+/// An RFC 3339 time (`2017-05-09T14:34:45.625742514+02:00`, `...Z`) as Unix milliseconds, read
+/// by the dataset's one RFC 3339 parser and converted on the digits, so that the same instant
+/// given in Unix ns elsewhere gives the same double.
 pub fn rfc3339_unix_ms(text: &str) -> Option<f64> {
-    let b = text.as_bytes();
-    if b.len() < 20 || b[4] != b'-' || b[7] != b'-' || !matches!(b[10], b'T' | b't' | b' ') || b[13] != b':' || b[16] != b':' {
-        return None;
-    }
-    let num = |r: std::ops::Range<usize>| text.get(r)?.parse::<i64>().ok();
-    let (year, month, day, hour, minute, second) = (num(0..4)?, num(5..7)?, num(8..10)?, num(11..13)?, num(14..16)?, num(17..19)?);
-    if !(1..=12).contains(&month) || !(1..=31).contains(&day) || hour > 23 || minute > 59 || second > 60 {
-        return None;
-    }
-    let mut rest = &text[19..];
-    let mut fraction = "";
-    if let Some(after) = rest.strip_prefix('.') {
-        let digits = after.bytes().take_while(u8::is_ascii_digit).count();
-        if digits == 0 {
-            return None;
-        }
-        fraction = &after[..digits];
-        rest = &after[digits..];
-    }
-    let offset_min = match rest {
-        "Z" | "z" => 0,
-        _ if rest.len() == 6 && (rest.starts_with('+') || rest.starts_with('-')) && &rest[3..4] == ":" => {
-            let sign = if rest.starts_with('-') { -1 } else { 1 };
-            sign * (rest[1..3].parse::<i64>().ok()? * 60 + rest[4..6].parse::<i64>().ok()?)
-        }
-        _ => return None,
-    };
-    let seconds = days_from_civil(year, month, day) * 86_400 + hour * 3600 + minute * 60 + second - offset_min * 60;
-    if seconds < 0 {
-        return None; // before 1970: no load generator wrote that
-    }
-    // On the digits, so that the same instant given in Unix ns elsewhere gives the same double.
-    parse_shifted(&format!("{seconds}.{fraction}0"), 3)
+    let instant = crate::dataset::time::parse_rfc3339(text)?;
+    parse_shifted(&format!("{}.{:09}", instant.unix_seconds, instant.nanos), 3)
 }
 
 /// Unix milliseconds as an RFC 3339 UTC time to the second (`2026-11-30T04:42:28Z`), the form
 /// of runs.csv `started_at_utc`.
 pub fn unix_ms_to_rfc3339(ms: f64) -> String {
-    let seconds = (ms / 1000.0).floor() as i64;
-    let days = seconds.div_euclid(86_400);
-    let of_day = seconds.rem_euclid(86_400);
-    // Inverse of days_from_civil.
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let day = doy - (153 * mp + 2) / 5 + 1;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 };
-    let year = yoe + era * 400 + i64::from(month <= 2);
-    format!("{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}Z", of_day / 3600, of_day % 3600 / 60, of_day % 60)
+    let unix_seconds = (ms / 1000.0).floor() as i64;
+    crate::dataset::time::Instant { unix_seconds, nanos: 0 }.utc_rfc3339_seconds()
 }
 
 /// A duration as wrk prints it (`79.00us`, `1.23ms`, `2.00s`, `1.50m`, `1.00h`), in milliseconds.

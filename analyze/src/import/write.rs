@@ -365,10 +365,15 @@ impl Plan {
     pub fn commit(self, dir: &Path) -> Result<()> {
         std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
         if let Some((staged, path)) = self.requests {
+            // Like outdir's files: readable by all (a temp file starts 0600) and durable.
+            use std::os::unix::fs::PermissionsExt as _;
+            std::fs::set_permissions(staged.path(), std::fs::Permissions::from_mode(0o644))
+                .and_then(|()| staged.as_file().sync_all())
+                .with_context(|| format!("cannot write {}", path.display()))?;
             staged.persist(&path).with_context(|| format!("cannot write {}", path.display()))?;
         }
         for (path, bytes) in self.small {
-            crate::output::write_file(&path, &bytes)?;
+            outdir::write_file(&path, &bytes).with_context(|| format!("cannot write {}", path.display()))?;
         }
         Ok(())
     }
