@@ -102,9 +102,16 @@ pub fn run_closed_study(args: &RunArgs, text: &str, interrupted: &AtomicBool) ->
         if let (RunStatus::Ok, Some(files)) = (result.status, &result.tool_files) {
             let import =
                 Import { analyze: tools.analyze.as_deref(), dataset: &out, run_id: &run_id, slot, started_at_utc: &started_at_utc };
-            if let Err(e) = import.run(plan.load.tool, files) {
-                result.status = RunStatus::Aborted;
-                result.note = crate::run::one_line(&format!("{e:#}"));
+            match import.run(plan.load.tool, files) {
+                // What import noted about the tool's output (e.g. ab's warnings) stays with the run.
+                Ok(note) if !note.is_empty() => {
+                    result.note = crate::run::one_line(&[result.note.as_str(), note.as_str()].join("; ").trim_start_matches("; "))
+                }
+                Ok(_) => {}
+                Err(e) => {
+                    result.status = RunStatus::Aborted;
+                    result.note = crate::run::one_line(&format!("{e:#}"));
+                }
             }
         }
         if result.status != RunStatus::Ok && raw.exists() {
@@ -172,7 +179,8 @@ struct Import<'a> {
 }
 
 impl Import<'_> {
-    fn run(&self, tool: Tool, files: &ToolFiles) -> Result<()> {
+    /// Imports the files; returns the note import wrote on the run's row (measure rewrites runs.csv).
+    fn run(&self, tool: Tool, files: &ToolFiles) -> Result<String> {
         let analyze = self.analyze.context("no analyze binary to import the tool's files with")?;
         let c: &Condition = &self.slot.condition;
         let mut command = Command::new(analyze);
@@ -187,8 +195,18 @@ impl Import<'_> {
         if !out.status.success() {
             bail!("analyze import of {} failed ({}): {}", self.run_id, out.status, String::from_utf8_lossy(&out.stderr).trim());
         }
-        Ok(())
+        let runs = std::fs::read_to_string(self.dataset.join(RUNS_FILE)).context("runs.csv after the import")?;
+        imported_note(&runs, self.run_id).map_err(|e| anyhow::anyhow!("runs.csv after the import: {e}"))
     }
+}
+
+/// The `note` of `run_id` in runs.csv text.
+fn imported_note(runs_csv: &str, run_id: &str) -> Result<String, String> {
+    let (header, rows) = crate::dataset::csv::parse(runs_csv).map_err(|e| e.to_string())?;
+    let column = |name: &str| header.iter().position(|c| c == name).ok_or_else(|| format!("no {name} column"));
+    let (id, note) = (column("run_id")?, column("note")?);
+    let row = rows.iter().find(|r| r[id] == run_id).ok_or_else(|| format!("no row for {run_id}"))?;
+    Ok(row[note].clone())
 }
 
 /// What the preflight found.
@@ -300,6 +318,16 @@ mod tests {
         assert_eq!(ClosedPlan::parse(&kept).unwrap(), plan, "the kept text is the plan as run");
         let (same, kept) = resolve(&args(&[]), text).unwrap();
         assert_eq!((same.pythons().len(), kept.as_str()), (7, text));
+    }
+
+    #[test]
+    fn the_note_import_wrote_is_found_by_run_id() {
+        let runs = "run_id,server,python,concurrency,repetition,started_at_utc,status,note\n\
+                    r01,uwsgi-1x1,3.11,5,1,2026-11-30T15:00:00Z,ok,\n\
+                    r02,uwsgi-1x1,3.11,5,2,2026-11-30T15:01:00Z,ok,\"ab: 3 non-2xx responses, statuses unknown\"\n";
+        assert_eq!(imported_note(runs, "r02").unwrap(), "ab: 3 non-2xx responses, statuses unknown");
+        assert_eq!(imported_note(runs, "r01").unwrap(), "");
+        assert!(imported_note(runs, "r09").unwrap_err().contains("r09"));
     }
 
     #[test]
