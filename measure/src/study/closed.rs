@@ -284,6 +284,7 @@ fn preflight(plan: &ClosedPlan, args: &RunArgs) -> Result<Tools> {
         env.insert(format!("python_{label}"), format!("{} ({})", ready.version, interpreter.display()));
         pythons.insert(label, ready);
     }
+    check_uwsgi_interpreters(plan, &pythons)?;
     if let Some(first) = pythons.values().next() {
         for package in ["gunicorn", "Django", "djangorestframework", "flup"] {
             if let Some(v) = python::package_version(first, package) {
@@ -294,6 +295,34 @@ fn preflight(plan: &ClosedPlan, args: &RunArgs) -> Result<Tools> {
     env.insert("measured_on".into(), date_utc(SystemTime::now()));
     env.insert("harness".into(), format!("measure {}", env!("CARGO_PKG_VERSION")));
     Ok(Tools { pythons, nginx_bin, analyze, environment: env })
+}
+
+/// Debian's uWSGI embeds Debian's python3 through its plugin; a virtual environment of another Python
+/// version would fail inside uWSGI at its first import, so say so before any run.
+fn check_uwsgi_interpreters(plan: &ClosedPlan, pythons: &BTreeMap<String, PythonEnv>) -> Result<()> {
+    let labels: Vec<String> =
+        plan.conditions().into_iter().filter(|c| plan.servers[&c.server].kind == ServerKind::Uwsgi).map(|c| c.python).collect();
+    if labels.is_empty() {
+        return Ok(());
+    }
+    let debian =
+        python::output(Command::new("/usr/bin/python3").arg("--version")).context("uWSGI's python3 plugin needs /usr/bin/python3")?;
+    let debian = debian.trim().trim_start_matches("Python ").to_string();
+    for label in &labels {
+        let version = &pythons[label].version;
+        if minor(version) != minor(&debian) {
+            bail!(
+                "python {label} is {version}, but Debian's uWSGI runs its python3 plugin's Python {debian}: \
+                 point [interpreters] {label:?} at /usr/bin/python3 for the uWSGI conditions"
+            );
+        }
+    }
+    Ok(())
+}
+
+/// `3.11` of `3.11.2`.
+fn minor(version: &str) -> String {
+    version.split('.').take(2).collect::<Vec<_>>().join(".")
 }
 
 #[cfg(test)]
@@ -318,6 +347,20 @@ mod tests {
         assert_eq!(ClosedPlan::parse(&kept).unwrap(), plan, "the kept text is the plan as run");
         let (same, kept) = resolve(&args(&[]), text).unwrap();
         assert_eq!((same.pythons().len(), kept.as_str()), (7, text));
+    }
+
+    #[test]
+    fn uwsgi_refuses_an_interpreter_its_plugin_does_not_embed() {
+        let plan = ClosedPlan::parse(include_str!("../../plans/app-servers-ab.toml")).unwrap();
+        let env = |version: &str| PythonEnv { dir: "/v".into(), python: "/v/bin/python".into(), version: version.into() };
+        let debian = python::output(Command::new("/usr/bin/python3").arg("--version")).unwrap();
+        let debian = debian.trim().trim_start_matches("Python ");
+        let same = BTreeMap::from([("3.11".to_string(), env(debian))]);
+        check_uwsgi_interpreters(&plan, &same).unwrap();
+        let other = BTreeMap::from([("3.11".to_string(), env("2.7.18"))]);
+        let err = check_uwsgi_interpreters(&plan, &other).unwrap_err().to_string();
+        assert!(err.contains("/usr/bin/python3") && err.contains("2.7.18"), "{err}");
+        assert_eq!(minor("3.11.2"), "3.11");
     }
 
     #[test]
