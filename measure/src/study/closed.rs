@@ -105,7 +105,7 @@ pub fn run_closed_study(args: &RunArgs, text: &str, interrupted: &AtomicBool) ->
             match import.run(plan.load.tool, files) {
                 // What import noted about the tool's output (e.g. ab's warnings) stays with the run.
                 Ok(note) if !note.is_empty() => {
-                    result.note = crate::run::one_line(&[result.note.as_str(), note.as_str()].join("; ").trim_start_matches("; "))
+                    result.note = crate::run::one_line([result.note.as_str(), note.as_str()].join("; ").trim_start_matches("; "))
                 }
                 Ok(_) => {}
                 Err(e) => {
