@@ -27,6 +27,9 @@ fn require(paths: &[(&str, &str)]) {
 }
 
 const NGINX: (&str, &str) = ("/usr/sbin/nginx", "apt-get install -y nginx-light");
+const AB: (&str, &str) = ("/usr/bin/ab", "apt-get install -y apache2-utils");
+const HEY: (&str, &str) = ("/usr/bin/hey", "apt-get install -y hey");
+const UWSGI: (&str, &str) = ("/usr/bin/uwsgi", "apt-get install -y uwsgi uwsgi-plugin-python3");
 const PYTHON: (&str, &str) = ("/usr/bin/python3", "apt-get install -y python3 python3-venv");
 
 /// The analyze binary beside measure's (or ANALYZE_BIN).
@@ -136,6 +139,99 @@ fn assert_no_server_of_ours_left() {
     let ours = manifest().display().to_string();
     let left: Vec<String> = String::from_utf8_lossy(&left.stdout).lines().filter(|l| l.contains(&ours)).map(str::to_owned).collect();
     assert!(left.is_empty(), "servers left running: {left:?}");
+}
+
+#[test]
+fn app_servers_smoke_imports_every_ab_request_of_uwsgi_gunicorn_and_runserver() {
+    let _serial = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    require(&[AB, UWSGI, PYTHON]);
+    let tmp = tempfile::tempdir().unwrap();
+    let plan = smoke_plan("app-servers-ab", tmp.path(), |p| {
+        table(p, "load").insert("requests".into(), 200.into());
+        table(p, "load").insert("run_timeout_s".into(), 60.into());
+        let block: toml::Table =
+            toml::from_str("server = [\"uwsgi-1x1\", \"gunicorn-1x1\", \"runserver\"]\npython = [\"3.11\"]\nconcurrency = [5]").unwrap();
+        p.insert("conditions".into(), toml::Value::Array(vec![block.into()]));
+    });
+    let out_dir = tmp.path().join("dataset");
+    let started = Instant::now();
+    let out = measure_cmd(&plan, &out_dir).output().unwrap();
+    assert!(out.status.success(), "{}", describe(&out));
+    eprintln!("app-servers smoke: {:.1} s", started.elapsed().as_secs_f64());
+
+    let runs = assert_runs_ok(&out_dir, 3);
+    let mut servers: Vec<&str> = runs.iter().map(|r| r["server"].as_str()).collect();
+    servers.sort_unstable();
+    assert_eq!(servers, ["gunicorn-1x1", "runserver", "uwsgi-1x1"]);
+    let requests = read_csv(&out_dir.join("requests.csv"));
+    let stats = read_csv(&out_dir.join("run_stats.csv"));
+    for run in &runs {
+        let id = &run["run_id"];
+        assert_eq!(run["concurrency"], "5");
+        let rows = rows_of(&requests, id);
+        assert_eq!(rows.len(), 200, "{id}: every request of ab -n 200");
+        assert!(rows.iter().all(|r| r["status"] == "200"), "{id}");
+        let stat = rows_of(&stats, id);
+        assert_eq!((stat.len(), stat[0]["tool"].as_str(), stat[0]["requests"].as_str(), stat[0]["errors"].as_str()), (1, "ab", "200", "0"));
+        // The tool's own files stay with the dataset, as ab wrote them.
+        let ab = std::fs::read_to_string(out_dir.join("raw").join(id).join("ab.txt")).unwrap();
+        assert!(ab.contains("Complete requests:      200") && ab.contains("/users/"), "{id}: {ab}");
+    }
+    assert_analyze_accepts(&out_dir);
+}
+
+/// The plan's interpreters that exist here, at most `n` (each one is a virtual environment to build).
+fn interpreters_here(n: usize) -> Vec<String> {
+    let text = std::fs::read_to_string(manifest().join("plans/gthread-python-versions.toml")).unwrap();
+    let plan: toml::Table = text.parse().unwrap();
+    let home = PathBuf::from(std::env::var_os("HOME").unwrap());
+    let mut here: Vec<String> = plan["interpreters"]
+        .as_table()
+        .unwrap()
+        .iter()
+        .filter(|(_, path)| {
+            let path = path.as_str().unwrap();
+            path.strip_prefix("~/").map_or_else(|| PathBuf::from(path), |rest| home.join(rest)).exists()
+        })
+        .map(|(label, _)| label.clone())
+        .collect();
+    // Debian's python3 first: it is on every machine of this kind.
+    here.sort_by_key(|l| !l.ends_with("debian"));
+    here.truncate(n);
+    here
+}
+
+#[test]
+fn gthread_smoke_runs_hey_on_each_interpreter_here_and_imports_its_rows() {
+    let _serial = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    require(&[HEY, PYTHON]);
+    let pythons = interpreters_here(2);
+    assert!(!pythons.is_empty(), "none of the plan's interpreters exists here");
+    let tmp = tempfile::tempdir().unwrap();
+    let labels = pythons.clone();
+    let plan = smoke_plan("gthread-python-versions", tmp.path(), move |p| {
+        table(p, "load").insert("duration_s".into(), 1.into());
+        let block = p["conditions"].as_array_mut().unwrap()[0].as_table_mut().unwrap();
+        block.insert("python".into(), toml::Value::Array(labels.into_iter().map(Into::into).collect()));
+    });
+    let out_dir = tmp.path().join("dataset");
+    let out = measure_cmd(&plan, &out_dir).output().unwrap();
+    assert!(out.status.success(), "{}", describe(&out));
+
+    let runs = assert_runs_ok(&out_dir, pythons.len());
+    let requests = read_csv(&out_dir.join("requests.csv"));
+    for run in &runs {
+        let rows = rows_of(&requests, &run["run_id"]);
+        // One second of two clients against a 14-byte app: hundreds of requests even on a busy machine.
+        assert!(rows.len() > 50, "{}: {} rows", run["run_id"], rows.len());
+        assert!(rows.iter().all(|r| r["status"] == "200"));
+    }
+    let meta = std::fs::read_to_string(out_dir.join("dataset.toml")).unwrap();
+    for label in &pythons {
+        assert!(meta.contains(&format!("\"python_{label}\" = ")), "{label} missing from {meta}");
+    }
+    assert!(meta.contains("gunicorn = \"23.0.0\""), "{meta}");
+    assert_analyze_accepts(&out_dir);
 }
 
 fn sessions_plan(dir: &Path, sessions: i64) -> PathBuf {
