@@ -19,6 +19,8 @@ pub enum Detail {
 /// Computes the report. Latency vectors are reordered in place (selection), not copied. Only the
 /// second pass over requests (`Detail::WithFigures`) can fail: the file changed since it was read.
 pub fn build(dataset: &mut Dataset, detail: Detail) -> Result<Report, DataError> {
+    // P95 only when dataset.toml names none: ingest refused any percentile `Percentile::new`
+    // cannot hold exactly (dataset/schema.rs), so no written value falls back here.
     let percentile = dataset.manifest.percentile.and_then(Percentile::new).unwrap_or(Percentile::P95);
     let mut wanted: Vec<Percentile> = Percentile::STANDARD.to_vec();
     if !wanted.contains(&percentile) {
