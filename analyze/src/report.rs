@@ -29,6 +29,15 @@ pub struct Report {
     pub conditions: Vec<ConditionResult>,
     pub integrity: Integrity,
     pub variance: crate::stats::variance::VarianceReview,
+    /// Where the published values come from (dataset.toml's `published.source`).
+    pub published_source: Option<Text>,
+    /// dataset.toml's published values beside the measured ones, in the file's order.
+    pub published: Vec<PublishedResult>,
+    /// The experiment's settings from plan.toml, flattened to dotted keys, sorted by key.
+    pub setup: Vec<Setting>,
+    /// The dataset's README.md (Markdown), rendered as its own page.
+    #[serde(skip)]
+    pub readme: Option<String>,
     #[serde(skip)]
     pub figures: Figures,
 }
@@ -108,6 +117,8 @@ pub struct RunResult {
     /// p50, p90, p95, p99, p99.9 and the headline, keyed "50", "99.9", ...
     pub percentiles_ms: BTreeMap<String, Millis>,
     pub percentile_ranks: BTreeMap<String, u64>,
+    /// The slowest 2xx response.
+    pub max_ms: Option<Millis>,
     pub max_lag_ms: Option<Millis>,
     pub large_responses: u64,
     pub incomplete_large_responses: u64,
@@ -170,11 +181,47 @@ pub struct ConditionResult {
     pub left_out_runs: Vec<String>,
     pub p95_ms: Option<Spread>,
     pub headline_ms: Option<Spread>,
+    /// Per percentile key ("50", "90", "95", "99", "99.9" and the headline): the median, min
+    /// and max over the ok runs of each run's value.
+    pub percentiles_ms: BTreeMap<String, Spread>,
+    /// The same for each run's slowest 2xx response.
+    pub max_ms: Option<Spread>,
     /// The run whose headline value is the median (lower middle for an even count).
     pub representative_run: Option<String>,
     pub write_s: Option<Spread>,
     pub complete_s: Option<Spread>,
     pub tempfile_peak_bytes: Option<Spread>,
+}
+
+/// One setting of plan.toml: `nginx.proxy_buffers` = `4 16k`.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct Setting {
+    pub key: String,
+    pub value: String,
+}
+
+/// A published value beside what this dataset measured for the same condition and metric.
+#[derive(Debug, Clone, Serialize)]
+pub struct PublishedResult {
+    /// Index into `conditions`.
+    #[serde(skip)]
+    pub condition: usize,
+    pub condition_id: String,
+    /// "p50" ... "p99.9", "max", "write" or "completion".
+    pub metric: &'static str,
+    pub value_ms: Millis,
+    /// The median, min and max over the condition's runs, in ms; `None` when nothing was measured.
+    pub measured: Option<MeasuredRange>,
+    /// Whether the published value lies within the measured min-max range (both ends included).
+    pub within_range: Option<bool>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct MeasuredRange {
+    pub median: Millis,
+    pub min: Millis,
+    pub max: Millis,
+    pub n: usize,
 }
 
 /// What was measured and what went wrong, over the whole dataset.
@@ -203,6 +250,9 @@ pub struct Figures {
     pub ecdf: Vec<PointSeries>,
     /// Per run: every large response as (write_s, client_complete_s).
     pub large_responses: Vec<Vec<(Seconds, Option<Seconds>)>>,
+    /// Per run: when the app finished writing each large response, seconds since the run's
+    /// start (the probe's clock), sorted.
+    pub write_ends: Vec<Vec<Seconds>>,
     /// Per run: temp-file logical bytes over time, (t_s, bytes).
     pub tempfiles: Vec<Vec<(Seconds, f64)>>,
     /// Per run: per process group, (t_s, cpu % of one core since the previous sample, rss bytes).

@@ -605,7 +605,7 @@ fn crlf_does_not_leak_into_messages_or_line_numbers() {
 
 // ---- dataset.toml -------------------------------------------------------------------------
 
-const TOML_KEYS: &str = "expected one of `title`, `description`, `lang`, `percentile`, `large_response_bytes`, `x`, `series`, `measured`, `factors`, `thresholds`, `environment`";
+const TOML_KEYS: &str = "expected one of `title`, `description`, `lang`, `percentile`, `large_response_bytes`, `x`, `series`, `measured`, `factors`, `thresholds`, `environment`, `published`";
 
 #[test]
 fn rejects_a_typo_in_dataset_toml_naming_line_and_column() {
@@ -618,7 +618,10 @@ fn rejects_a_typo_in_dataset_toml_naming_line_and_column() {
 fn rejects_a_typo_in_a_dataset_toml_table_naming_line_and_column() {
     let dataset = Dataset::valid();
     dataset.write("dataset.toml", "title = \"Tiny\"\n\n[thresholds]\nlag_ms = 20\n  load = 2\n");
-    assert_problems(&dataset.check(), &["dataset.toml:5:3: unknown field `load`, expected one of `lag_ms`, `load1`, `outlier_ratio`"]);
+    assert_problems(
+        &dataset.check(),
+        &["dataset.toml:5:3: unknown field `load`, expected one of `lag_ms`, `load1`, `outlier_ratio`, `noisy_k`, `noisy_lag_floor_ms`, `noisy_load1_floor`, `negligible_difference`"],
+    );
 }
 
 #[test]

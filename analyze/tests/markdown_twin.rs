@@ -64,14 +64,15 @@ fn the_fixtures_twin_is_commonmark_with_whole_tables() {
     for lang in ["en", "ja"] {
         let out = render(&dataset, lang);
         let (tables, images) = check_twin(&out.path().join("r"));
-        // Headline, write vs completion, temp files, runs.
-        assert_eq!(tables.len(), 4, "{lang}");
+        // Headline, percentiles, write vs completion, temp files, runs.
+        assert_eq!(tables.len(), 5, "{lang}");
         for table in &tables {
             assert!(table.header_cells >= 2);
             assert!(table.row_cells.iter().all(|&cells| cells == table.header_cells), "{lang}: a row with a missing cell");
         }
-        assert_eq!(tables[3].row_cells.len(), 13, "every run has a row");
-        assert_eq!(images, 4, "{lang}");
+        assert_eq!(tables[4].row_cells.len(), 13, "every run has a row");
+        // Headline, time series, an ECDF of the conditions per x level (2), write vs completion, temp files.
+        assert_eq!(images, 6, "{lang}");
     }
 }
 
@@ -80,11 +81,12 @@ fn the_default_datasets_twin_is_commonmark_with_whole_tables() {
     let dataset = Path::new(env!("CARGO_MANIFEST_DIR")).join("../datasets/gunicorn-slow-client");
     let out = render(&dataset, "en");
     let (tables, images) = check_twin(&out.path().join("r"));
-    // The article's comparison table, headline, write vs completion, temp files, runs.
-    assert_eq!(tables.len(), 5);
+    // Headline, percentiles, published values, write vs completion, temp files, runs, setup.
+    assert_eq!(tables.len(), 7);
     for table in &tables {
         assert!(table.row_cells.iter().all(|&cells| cells == table.header_cells));
     }
-    assert_eq!(tables[4].row_cells.len(), 30, "30 runs");
+    assert_eq!(tables[2].row_cells.len(), 16, "16 published values");
+    assert_eq!(tables[5].row_cells.len(), 30, "30 runs");
     assert!(images >= 3);
 }

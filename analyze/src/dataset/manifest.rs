@@ -81,11 +81,31 @@ pub struct Thresholds {
     pub load1: f64,
     /// A run whose p95 is more than this factor away from its condition's median is flagged.
     pub outlier_ratio: f64,
+    /// A run whose largest schedule lag (or host load) lies more than `noisy_k` scaled MADs
+    /// above the median of the dataset's runs is flagged as noisy, whatever `lag_ms` says
+    /// (3.5 is Iglewicz and Hoaglin's rule for the modified z-score).
+    pub noisy_k: f64,
+    /// The smallest spread (ms) the noisy-lag rule assumes, so runs that agree to a fraction
+    /// of a millisecond are not flagged for a jitter nobody can see.
+    pub noisy_lag_floor_ms: f64,
+    /// The same floor for the host load average.
+    pub noisy_load1_floor: f64,
+    /// Two conditions whose medians differ by less than this fraction of the smaller one are
+    /// the same in practice, whatever their ranges.
+    pub negligible_difference: f64,
 }
 
 impl Default for Thresholds {
     fn default() -> Self {
-        Thresholds { lag_ms: 20.0, load1: 1.0, outlier_ratio: 3.0 }
+        Thresholds {
+            lag_ms: 20.0,
+            load1: 1.0,
+            outlier_ratio: 3.0,
+            noisy_k: 3.5,
+            noisy_lag_floor_ms: 1.0,
+            noisy_load1_floor: 0.1,
+            negligible_difference: 0.05,
+        }
     }
 }
 
@@ -114,15 +134,98 @@ pub struct Manifest {
     /// Free-form facts about the machine and software, shown in the Methods section.
     #[serde(default)]
     pub environment: BTreeMap<String, String>,
+    /// Values published elsewhere for the same conditions, to set beside the measured ones.
+    pub published: Option<Published>,
+}
+
+/// Values published for the dataset's conditions, e.g. by the study it re-measures.
+#[derive(Debug, Clone, Deserialize, Serialize, Default)]
+#[serde(deny_unknown_fields)]
+pub struct Published {
+    /// Where the values come from, shown above their table.
+    pub source: Option<Text>,
+    #[serde(default)]
+    pub values: Vec<PublishedValue>,
+}
+
+/// One published number: a condition, what was measured, and the value in ms.
+#[derive(Debug, Clone, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct PublishedValue {
+    /// The condition's id (`route=direct,downloads=2,worker=sync`); its place in dataset.toml is
+    /// kept so an id that names no condition is an error pointing at it.
+    pub condition: toml::Spanned<String>,
+    pub metric: Metric,
+    pub value_ms: f64,
+    /// The 1-based line and column of `condition` in dataset.toml, set by [`Manifest::parse`].
+    #[serde(skip)]
+    pub place: (u64, usize),
+}
+
+/// What a published value measures, as the report computes it per condition.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Deserialize, Serialize)]
+pub enum Metric {
+    #[serde(rename = "p50")]
+    P50,
+    #[serde(rename = "p90")]
+    P90,
+    #[serde(rename = "p95")]
+    P95,
+    #[serde(rename = "p99")]
+    P99,
+    #[serde(rename = "p99.9")]
+    P999,
+    /// The largest latency of a run.
+    #[serde(rename = "max")]
+    Max,
+    /// The median over a run's large responses of the app's write time.
+    #[serde(rename = "write")]
+    Write,
+    /// The median over a run's large responses of the client's completion time.
+    #[serde(rename = "completion")]
+    Completion,
+}
+
+impl Metric {
+    /// The key of a percentile metric in `percentiles_ms` ("95", "99.9"), `None` for the others.
+    pub fn percentile_key(self) -> Option<&'static str> {
+        match self {
+            Metric::P50 => Some("50"),
+            Metric::P90 => Some("90"),
+            Metric::P95 => Some("95"),
+            Metric::P99 => Some("99"),
+            Metric::P999 => Some("99.9"),
+            Metric::Max | Metric::Write | Metric::Completion => None,
+        }
+    }
+
+    /// The name in dataset.toml and summary.json.
+    pub fn name(self) -> &'static str {
+        match self {
+            Metric::P50 => "p50",
+            Metric::P90 => "p90",
+            Metric::P95 => "p95",
+            Metric::P99 => "p99",
+            Metric::P999 => "p99.9",
+            Metric::Max => "max",
+            Metric::Write => "write",
+            Metric::Completion => "completion",
+        }
+    }
 }
 
 impl Manifest {
     /// Parses `dataset.toml` text; the error names the line and column when TOML knows them.
     pub fn parse(text: &str) -> Result<Manifest, ManifestError> {
-        toml::from_str(text).map_err(|error| {
-            let place = error.span().map(|span| super::schema::line_and_column(text, span.start));
-            ManifestError { place, message: error.message().trim().to_string() }
-        })
+        let place = |offset: usize| super::schema::line_and_column(text, offset);
+        let mut manifest: Manifest = toml::from_str(text).map_err(|error| ManifestError {
+            place: error.span().map(|span| place(span.start)),
+            message: error.message().trim().to_string(),
+        })?;
+        for value in manifest.published.iter_mut().flat_map(|p| p.values.iter_mut()) {
+            value.place = place(value.condition.span().start);
+        }
+        Ok(manifest)
     }
 }
 
@@ -151,6 +254,19 @@ mod tests {
     fn plain_text_serves_every_language() {
         let manifest = Manifest::parse("title = \"Slow\"").unwrap();
         assert_eq!(manifest.title.unwrap().get(Lang::Ja), "Slow");
+    }
+
+    #[test]
+    fn reads_published_values_with_the_place_of_their_condition() {
+        let text =
+            "[published]\nsource = \"the study\"\nvalues = [\n  { condition = \"route=direct\", metric = \"p95\", value_ms = 1.57 },\n]\n";
+        let published = Manifest::parse(text).unwrap().published.unwrap();
+        assert_eq!(published.values.len(), 1);
+        assert_eq!(published.values[0].metric, Metric::P95);
+        assert_eq!(published.values[0].condition.get_ref(), "route=direct");
+        assert_eq!(&text[published.values[0].condition.span()], "\"route=direct\"");
+        assert_eq!(published.values[0].place, (4, 17));
+        assert!(Manifest::parse(&text.replace("p95", "p96")).is_err());
     }
 
     #[test]

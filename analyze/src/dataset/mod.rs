@@ -48,6 +48,10 @@ pub struct Dataset {
     pub resources: Option<Vec<ResourceSample>>,
     /// The author's article per language: (file name, Markdown text).
     pub articles: BTreeMap<Lang, (String, String)>,
+    /// README.md: how the data was measured, shown as the report's dataset page.
+    pub readme: Option<String>,
+    /// plan.toml, parsed: the settings of the experiment, shown as the Setup table.
+    pub plan: Option<toml::Table>,
 }
 
 /// Why a dataset could not be loaded.
@@ -114,11 +118,22 @@ pub fn load(dir: &Path) -> Result<Dataset, LoadError> {
         }
     }
 
+    check_published(&manifest, &factors, &runs, &mut problems);
+
     let large_responses =
         read_small_table(dir, "large_responses", false, &mut problems).map(|t| samples::parse_large_responses(&t, &index, &mut problems));
     let tempfiles = read_small_table(dir, "tempfiles", false, &mut problems).map(|t| samples::parse_tempfiles(&t, &index, &mut problems));
     let resources = read_small_table(dir, "resources", false, &mut problems).map(|t| samples::parse_resources(&t, &index, &mut problems));
     let articles = read_articles(dir, &mut problems);
+    let readme = read_text(dir, "README.md", &mut problems);
+    let plan = read_text(dir, "plan.toml", &mut problems).and_then(|text| match text.parse::<toml::Table>() {
+        Ok(table) => Some(table),
+        Err(error) => {
+            let line = error.span().map_or(1, |span| text[..span.start.min(text.len())].matches('\n').count() as u64 + 1);
+            problems.push(DataError::line("plan.toml", line, error.message().trim().to_string()));
+            None
+        }
+    });
 
     problems.into_result()?;
     Ok(Dataset {
@@ -133,7 +148,42 @@ pub fn load(dir: &Path) -> Result<Dataset, LoadError> {
         tempfiles,
         resources,
         articles,
+        readme,
+        plan,
     })
+}
+
+/// The id of the condition with these levels, as [`crate::report::condition_id`] spells it: for
+/// the report and for dataset.toml's published values alike.
+pub fn condition_id(factors: &[runs::Factor], levels: &[usize]) -> String {
+    crate::report::condition_id(factors.iter().zip(levels).map(|(f, &l)| (f.name.as_str(), f.levels[l].value.as_str())))
+}
+
+/// Every published value names a condition that has runs, and is a finite, non-negative time.
+fn check_published(manifest: &Manifest, factors: &[runs::Factor], runs: &[runs::Run], problems: &mut Problems) {
+    let Some(published) = &manifest.published else { return };
+    let ids: std::collections::BTreeSet<String> = runs.iter().map(|r| condition_id(factors, &r.levels)).collect();
+    for value in &published.values {
+        let (line, column) = value.place;
+        let id = value.condition.get_ref();
+        if !ids.contains(id) {
+            let example = ids.iter().next().map(|e| format!(", e.g. {e:?}")).unwrap_or_default();
+            problems.push(DataError::at(
+                "dataset.toml",
+                line,
+                column,
+                format!("published condition {id:?} has no runs: write factor=level pairs in factor order{example}"),
+            ));
+        }
+        if !(value.value_ms.is_finite() && value.value_ms >= 0.0) {
+            problems.push(DataError::at(
+                "dataset.toml",
+                line,
+                column,
+                format!("published value_ms = {} for {id:?}: expected a time of 0 ms or more", value.value_ms),
+            ));
+        }
+    }
 }
 
 fn requests_file_name(source: &Option<TableSource>) -> String {
@@ -228,6 +278,25 @@ fn guarded<T>(source: &TableSource, problems: &mut Problems, read: impl FnOnce(&
         Ok(value) => Some(value),
         Err(_) => {
             problems.push(DataError::file(&source.file_name(), "cannot be read: the file is damaged (the Parquet reader gave up on it)"));
+            None
+        }
+    }
+}
+
+/// An optional UTF-8 text file of the dataset; a problem when it exists but cannot be read.
+fn read_text(dir: &Path, file: &str, problems: &mut Problems) -> Option<String> {
+    let path = dir.join(file);
+    if !path.is_file() {
+        return None;
+    }
+    match std::fs::read(&path).map(String::from_utf8) {
+        Ok(Ok(text)) => Some(text),
+        Ok(Err(_)) => {
+            problems.push(DataError::file(file, "is not valid UTF-8"));
+            None
+        }
+        Err(error) => {
+            problems.push(DataError::file(file, format!("cannot be read: {error}")));
             None
         }
     }

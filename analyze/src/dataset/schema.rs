@@ -49,6 +49,10 @@ struct ThresholdPlaces {
     lag_ms: Option<Spanned<f64>>,
     load1: Option<Spanned<f64>>,
     outlier_ratio: Option<Spanned<f64>>,
+    noisy_k: Option<Spanned<f64>>,
+    noisy_lag_floor_ms: Option<Spanned<f64>>,
+    noisy_load1_floor: Option<Spanned<f64>>,
+    negligible_difference: Option<Spanned<f64>>,
 }
 
 /// A parsed dataset.toml with the text it came from, so later checks can name places.
@@ -84,11 +88,26 @@ impl Located {
             }
         }
         if let Some(t) = &self.places.thresholds {
-            for (key, value) in [("lag_ms", &t.lag_ms), ("load1", &t.load1), ("outlier_ratio", &t.outlier_ratio)] {
+            let positive = [("lag_ms", &t.lag_ms), ("load1", &t.load1), ("outlier_ratio", &t.outlier_ratio), ("noisy_k", &t.noisy_k)];
+            for (key, value) in positive {
                 if let Some(v) = value {
                     let number = *v.get_ref();
                     if !(number.is_finite() && number > 0.0) {
                         problems.push(self.error(v.span(), &format!("thresholds.{key}"), format!("{number} is not a positive number")));
+                    }
+                }
+            }
+            // A floor or a negligible difference of 0 turns that allowance off, which is a choice.
+            let allowances = [
+                ("noisy_lag_floor_ms", &t.noisy_lag_floor_ms),
+                ("noisy_load1_floor", &t.noisy_load1_floor),
+                ("negligible_difference", &t.negligible_difference),
+            ];
+            for (key, value) in allowances {
+                if let Some(v) = value {
+                    let number = *v.get_ref();
+                    if !(number.is_finite() && number >= 0.0) {
+                        problems.push(self.error(v.span(), &format!("thresholds.{key}"), format!("{number} is not 0 or a positive number")));
                     }
                 }
             }
@@ -199,6 +218,19 @@ mod tests {
     fn a_percentile_out_of_range_names_its_place() {
         assert_eq!(problems_of("percentile = 100", &[]), vec!["dataset.toml:1:14: percentile: 100 is not above 0 and below 100"]);
         assert_eq!(problems_of("percentile = nan", &[]), vec!["dataset.toml:1:14: percentile: NaN is not above 0 and below 100"]);
+    }
+
+    #[test]
+    fn noisy_run_thresholds_must_be_numbers_the_rule_can_use() {
+        let got = problems_of("[thresholds]\nnoisy_k = 0\nnoisy_lag_floor_ms = -1\nnegligible_difference = nan\nnoisy_load1_floor = 0\n", &[]);
+        assert_eq!(
+            got,
+            [
+                "dataset.toml:2:11: thresholds.noisy_k: 0 is not a positive number",
+                "dataset.toml:3:22: thresholds.noisy_lag_floor_ms: -1 is not 0 or a positive number",
+                "dataset.toml:4:25: thresholds.negligible_difference: NaN is not 0 or a positive number",
+            ]
+        );
     }
 
     #[test]

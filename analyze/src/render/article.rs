@@ -23,14 +23,14 @@ pub struct ArticleError {
     pub message: String,
 }
 
-fn spread(spread: Option<Spread>, text: fn(f64) -> String) -> Value {
+fn spread(spread: Option<Spread>, text: fn(f64) -> String, dash: &str) -> Value {
     match spread {
         None => Value::Null,
         Some(s) => json!({
             "median": text(s.median),
             "min": text(s.min),
             "max": text(s.max),
-            "range": format!("{}–{}", text(s.min), text(s.max)),
+            "range": format!("{}{dash}{}", text(s.min), text(s.max)),
             "n": s.n.to_string(),
         }),
     }
@@ -43,17 +43,22 @@ fn mib(value: f64) -> String {
 /// The names an article may cite, for one language.
 pub fn names(context: &Context) -> Value {
     let report: &Report = context.report;
+    let dash = context.t.range_dash;
     let mut conditions = Map::new();
     for condition in &report.conditions {
+        let percentiles: Map<String, Value> =
+            condition.percentiles_ms.iter().map(|(k, s)| (format!("p{k}"), spread(Some(*s), format::ms, dash))).collect();
         conditions.insert(
             condition.id.clone(),
             json!({
                 "label": context.condition_label(condition),
-                "p95": spread(condition.p95_ms, format::ms),
-                "headline": spread(condition.headline_ms, format::ms),
-                "write_s": spread(condition.write_s, format::seconds),
-                "complete_s": spread(condition.complete_s, format::seconds),
-                "tempfile_peak_mib": spread(condition.tempfile_peak_bytes, mib),
+                "p95": spread(condition.p95_ms, format::ms, dash),
+                "headline": spread(condition.headline_ms, format::ms, dash),
+                "percentiles": percentiles,
+                "max_ms": spread(condition.max_ms, format::ms, dash),
+                "write_s": spread(condition.write_s, format::seconds, dash),
+                "complete_s": spread(condition.complete_s, format::seconds, dash),
+                "tempfile_peak_mib": spread(condition.tempfile_peak_bytes, mib, dash),
                 "runs": condition.runs.len().to_string(),
                 "representative_run": condition.representative_run.clone().unwrap_or_default(),
             }),
@@ -191,6 +196,45 @@ fn locate(file: &str, source: &str, context: &tera::Context, error: &tera::Error
     ArticleError { file: file.to_string(), line: 1, message }
 }
 
+/// Joins the lines of a paragraph without a space where the break touches a CJK character:
+/// Japanese is written without spaces, and a hard-wrapped line would otherwise render one
+/// (「伸びました （3回」). Applied to the rendered article, so the HTML page and the Markdown
+/// twin read the same. Tables, headings, lists, quotes, fenced code and hard breaks are kept.
+pub fn join_cjk_lines(markdown: &str) -> String {
+    fn paragraph_text(line: &str) -> bool {
+        let t = line.trim_start();
+        let indent = line.len() - t.len();
+        let list = t.starts_with("- ") || t.starts_with("* ") || t.starts_with("+ ") || {
+            let digits = t.chars().take_while(char::is_ascii_digit).count();
+            digits > 0 && (t[digits..].starts_with(". ") || t[digits..].starts_with(") "))
+        };
+        !t.is_empty() && indent < 4 && !list && !t.starts_with(['|', '#', '>']) && !t.starts_with("```") && !t.starts_with("~~~")
+    }
+    let lines: Vec<&str> = markdown.split('\n').collect();
+    let mut out = String::with_capacity(markdown.len());
+    let mut fenced = false;
+    let mut joined = false;
+    for (i, line) in lines.iter().enumerate() {
+        out.push_str(if joined { line.trim_start() } else { line });
+        let t = line.trim_start();
+        if t.starts_with("```") || t.starts_with("~~~") {
+            fenced = !fenced;
+        }
+        let Some(next) = lines.get(i + 1) else { break };
+        let hard_break = line.ends_with("  ") || line.ends_with('\\');
+        let touches_cjk =
+            line.trim_end().chars().last().is_some_and(format::is_cjk) || next.trim_start().chars().next().is_some_and(format::is_cjk);
+        joined = !fenced && !hard_break && touches_cjk && paragraph_text(line) && paragraph_text(next);
+        if joined {
+            let kept = out.trim_end().len();
+            out.truncate(kept);
+        } else {
+            out.push('\n');
+        }
+    }
+    out
+}
+
 /// Markdown to HTML, with the author's raw HTML shown as text: dataset text is always escaped.
 /// Tables get a scrolling wrapper and a caption (`caption` with `{n}` numbering them), as every
 /// table of the report has.
@@ -246,6 +290,27 @@ mod tests {
         let names = json!({ "runs": { "r1": { "p95": "1.57" } } });
         let text = render_markdown("article.md", "p95 = {{ runs.r1.p95 }} ms", &names).unwrap();
         assert_eq!(text, "p95 = 1.57 ms");
+    }
+
+    #[test]
+    fn japanese_lines_join_without_a_space() {
+        let source =
+            "2件のとき\n**5,945.11 ms**に伸びました\n（3回の中央値）。\nThe end\nof English.\n\n| 表 | 値 |\n|---|---|\n| 一 | 1 |\n";
+        let joined = join_cjk_lines(source);
+        assert!(
+            joined.starts_with(
+                "2件のとき**5,945.11 ms**に伸びました（3回の中央値）。The end\nof English.\n\n| 表 | 値 |\n|---|---|\n| 一 | 1 |\n"
+            ),
+            "{joined}"
+        );
+        let html = markdown_to_html(&joined, "表{n}");
+        assert!(html.contains("伸びました（3回"), "{html}");
+        assert!(html.contains("とき<strong>5,945.11 ms</strong>に"), "{html}");
+        // No space between two Japanese characters anywhere in the paragraph.
+        let chars: Vec<char> = html.chars().collect();
+        for w in chars.windows(3) {
+            assert!(!(format::is_cjk(w[0]) && w[1].is_whitespace() && format::is_cjk(w[2])), "{html}");
+        }
     }
 
     #[test]

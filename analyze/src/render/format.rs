@@ -30,9 +30,25 @@ pub fn percent(fraction: f64) -> String {
     format!("{}%", grouped(fraction * 100.0, 1))
 }
 
+/// A probability as a percentage: one decimal from 0.1% up, else "< 0.1%", so a tiny chance
+/// never reads as zero.
+pub fn probability(p: f64) -> String {
+    if p > 0.0 && p < 0.000_5 {
+        "< 0.1%".to_string()
+    } else {
+        percent(p)
+    }
+}
+
 /// A plain number with the given decimals, for CPU % and load averages.
 pub fn decimal(value: f64, decimals: usize) -> String {
     grouped(value, decimals)
+}
+
+/// Whether `c` is a CJK character or CJK punctuation: text written without spaces between words,
+/// so a line break next to it must not turn into one.
+pub fn is_cjk(c: char) -> bool {
+    matches!(c as u32, 0x2E80..=0x9FFF | 0xF900..=0xFAFF | 0xFE30..=0xFE4F | 0xFF00..=0xFFEF | 0x20000..=0x3FFFF)
 }
 
 /// English ordinal: 1st, 2nd, 3rd, 69th, 111th.

@@ -42,6 +42,7 @@ fn templates() -> tera::Tera {
         ("run.html", include_str!("../../../report-templates/run.html")),
         ("report.md", include_str!("../../../report-templates/report.md")),
         ("index.html", include_str!("../../../report-templates/index.html")),
+        ("readme.html", include_str!("../../../report-templates/readme.html")),
     ])
     .expect("the bundled templates parse");
     tera.register_filter("md", markdown_escape);
@@ -93,7 +94,7 @@ pub fn report_files(report: &Report, lang: Lang, articles: &BTreeMap<Lang, (Stri
 
     let (article_html, article_md) = match articles.get(&lang) {
         Some((file, source)) => {
-            let markdown = article::render_markdown(file, source, &article::names(&context))?;
+            let markdown = article::join_cjk_lines(&article::render_markdown(file, source, &article::names(&context))?);
             (Some(article::markdown_to_html(&markdown, context.t.author_table)), Some(markdown))
         }
         None => (None, None),
@@ -101,6 +102,9 @@ pub fn report_files(report: &Report, lang: Lang, articles: &BTreeMap<Lang, (Stri
     files.insert("index.html".into(), render(&tera, "report.html", &context.report_page(article_html))?);
     files.insert("report.md".into(), render(&tera, "report.md", &context.report_page(article_md))?);
     files.insert("variance.html".into(), render(&tera, "variance.html", &context.variance_page())?);
+    if let Some(page) = context.readme_page() {
+        files.insert(paths::README_PAGE.into(), render(&tera, "readme.html", &page)?);
+    }
     for run in 0..report.runs.len() {
         files.insert(paths::run_page(&context.slugs[run]), render(&tera, "run.html", &context.run_page(run))?);
     }
@@ -109,6 +113,11 @@ pub fn report_files(report: &Report, lang: Lang, articles: &BTreeMap<Lang, (Stri
     files.insert("conditions.csv".into(), tables::conditions_csv(report).into_bytes());
 
     files.insert(paths::HEADLINE_FIGURE.into(), charts::headline_by_condition(report, lang).into_bytes());
+    for level in context.ecdf_levels() {
+        if let Some(svg) = charts::ecdf_by_condition(report, level, lang) {
+            files.insert(paths::ecdf_conditions_figure(level), svg.into_bytes());
+        }
+    }
     if let Some(svg) = charts::write_vs_completion(report, lang) {
         files.insert(paths::LARGE_FIGURE.into(), svg.into_bytes());
     }

@@ -114,6 +114,9 @@ pub fn condition_link(root: &str, condition: usize) -> String {
     format!("{root}variance.html#{}", condition_anchor(condition))
 }
 
+/// The dataset's README, rendered, relative to the report folder.
+pub const README_PAGE: &str = "dataset.html";
+
 /// Figure file names, relative to the report folder.
 pub const HEADLINE_FIGURE: &str = "figures/headline-by-condition.svg";
 pub const LARGE_FIGURE: &str = "figures/write-vs-completion.svg";
@@ -121,6 +124,11 @@ pub const TEMPFILE_FIGURE: &str = "figures/tempfiles.svg";
 
 pub fn time_series_figure(slug: &str) -> String {
     format!("figures/latency-over-time-{slug}.svg")
+}
+
+/// The ECDF of the conditions at one x level (its index among the x factor's levels).
+pub fn ecdf_conditions_figure(level: usize) -> String {
+    format!("figures/ecdf-by-condition-{level}.svg")
 }
 
 pub fn ecdf_figure(slug: &str) -> String {

@@ -95,11 +95,12 @@ pub fn build(dataset: &mut Dataset, detail: Detail) -> Result<Report, DataError>
             headline_rank: find(percentile).map(|v| v.rank),
             percentiles_ms,
             percentile_ranks,
-            max_lag_ms: counted.max_lag_ms,
+            max_ms: counted.latencies_ms.iter().copied().reduce(f64::max),
+            max_lag_ms: counted.max_lag_ms.map(super::precision::ms),
             large_responses: large.len() as u64,
             incomplete_large_responses: incomplete,
-            write_s_median: median(&write),
-            complete_s_median: median(&complete),
+            write_s_median: median(&write).map(super::precision::seconds),
+            complete_s_median: median(&complete).map(super::precision::seconds),
             tempfile_peak_bytes,
             resources: super::resources::usage(dataset, index),
             load1_before: run.load1_before,
@@ -121,9 +122,10 @@ pub fn build(dataset: &mut Dataset, detail: Detail) -> Result<Report, DataError>
         .collect();
     let layout = layout(dataset, &conditions);
     let variance = review(dataset, &runs, &conditions, &layout);
+    let published = super::published::compare(dataset.manifest.published.as_ref(), &conditions);
     let figures = match detail {
         Detail::Statistics => Figures::default(),
-        Detail::WithFigures => super::figures::compute(dataset, &runs)?,
+        Detail::WithFigures => Figures { write_ends: write_ends(dataset), ..super::figures::compute(dataset, &runs)? },
     };
     let measured = dataset.manifest.measured.clone().or_else(|| dataset.runs.iter().map(|r| r.started).min().map(|first| first.utc_date()));
     Ok(Report {
@@ -144,8 +146,59 @@ pub fn build(dataset: &mut Dataset, detail: Detail) -> Result<Report, DataError>
         conditions,
         integrity,
         variance,
+        published_source: dataset.manifest.published.as_ref().and_then(|p| p.source.clone()),
+        published,
+        setup: dataset.plan.as_ref().map(settings).unwrap_or_default(),
+        readme: dataset.readme.clone(),
         figures,
     })
+}
+
+/// plan.toml flattened: every value under its dotted key (`nginx.proxy_buffers`), arrays of
+/// tables numbered from 1 (`conditions.2.route`), strings unquoted, other values as TOML writes them.
+fn settings(plan: &toml::Table) -> Vec<Setting> {
+    fn walk(prefix: &str, value: &toml::Value, out: &mut Vec<Setting>) {
+        match value {
+            toml::Value::Table(table) => {
+                for (key, inner) in table {
+                    walk(&join(prefix, key), inner, out);
+                }
+            }
+            toml::Value::Array(items) if !items.is_empty() && items.iter().all(toml::Value::is_table) => {
+                for (i, item) in items.iter().enumerate() {
+                    walk(&join(prefix, &(i + 1).to_string()), item, out);
+                }
+            }
+            toml::Value::String(text) => out.push(Setting { key: prefix.to_string(), value: text.clone() }),
+            other => out.push(Setting { key: prefix.to_string(), value: other.to_string() }),
+        }
+    }
+    fn join(prefix: &str, key: &str) -> String {
+        if prefix.is_empty() {
+            key.to_string()
+        } else {
+            format!("{prefix}.{key}")
+        }
+    }
+    let mut out = Vec::new();
+    for (key, value) in plan {
+        walk(key, value, &mut out);
+    }
+    out
+}
+
+/// Per run, the sorted moments (s since the run's start) the app finished writing a large response.
+fn write_ends(dataset: &Dataset) -> Vec<Vec<f64>> {
+    let mut ends = vec![Vec::new(); dataset.runs.len()];
+    for response in dataset.large_responses.iter().flatten() {
+        if let (Some(end), Some(slot)) = (response.write_end_ms, ends.get_mut(response.run as usize)) {
+            slot.push(super::precision::seconds(end / 1000.0));
+        }
+    }
+    for slot in &mut ends {
+        slot.sort_by(f64::total_cmp);
+    }
+    ends
 }
 
 fn condition_keys(dataset: &Dataset) -> Vec<Vec<usize>> {
@@ -159,18 +212,35 @@ fn summarize_condition(dataset: &Dataset, runs: &[RunResult], index: usize, leve
     let with_headline: Vec<&RunResult> = ok.iter().copied().filter(|r| r.headline_ms.is_some()).collect();
     let collect = |f: &dyn Fn(&RunResult) -> Option<f64>| -> Vec<f64> { ok.iter().filter_map(|r| f(r)).collect() };
     ConditionResult {
-        id: condition_id(dataset.factors.iter().zip(levels).map(|(f, &l)| (f.name.as_str(), f.levels[l].value.as_str()))),
+        id: crate::dataset::condition_id(&dataset.factors, levels),
         factors: dataset.factors.iter().zip(levels).map(|(f, &l)| (f.name.clone(), f.levels[l].value.clone())).collect(),
         levels: levels.to_vec(),
         runs: ok.iter().map(|r| r.run_id.clone()).collect(),
         left_out_runs: members.iter().filter(|r| r.status != RunStatus::Ok).map(|r| r.run_id.clone()).collect(),
-        p95_ms: Spread::of(&collect(&|r| r.p95_ms)),
-        headline_ms: Spread::of(&headline),
+        p95_ms: Spread::of(&collect(&|r| r.p95_ms)).map(clean_ms),
+        headline_ms: Spread::of(&headline).map(clean_ms),
+        percentiles_ms: {
+            let keys: std::collections::BTreeSet<&String> = ok.iter().flat_map(|r| r.percentiles_ms.keys()).collect();
+            keys.into_iter()
+                .filter_map(|k| Some((k.clone(), Spread::of(&collect(&|r| r.percentiles_ms.get(k).copied()))?)))
+                .map(|(k, s)| (k, clean_ms(s)))
+                .collect()
+        },
+        max_ms: Spread::of(&collect(&|r| r.max_ms)).map(clean_ms),
         representative_run: representative(&headline).map(|i| with_headline[i].run_id.clone()),
-        write_s: Spread::of(&collect(&|r| r.write_s_median)),
-        complete_s: Spread::of(&collect(&|r| r.complete_s_median)),
+        write_s: Spread::of(&collect(&|r| r.write_s_median)).map(clean_seconds),
+        complete_s: Spread::of(&collect(&|r| r.complete_s_median)).map(clean_seconds),
         tempfile_peak_bytes: Spread::of(&collect(&|r| r.tempfile_peak_bytes.map(|b| b as f64))),
     }
+}
+
+/// A spread of milliseconds at published precision (the median of an even count is a mean).
+fn clean_ms(s: Spread) -> Spread {
+    Spread { median: super::precision::ms(s.median), ..s }
+}
+
+fn clean_seconds(s: Spread) -> Spread {
+    Spread { median: super::precision::seconds(s.median), ..s }
 }
 
 fn integrity(runs: &[RunResult], expected_large: Option<u64>) -> Integrity {
@@ -242,7 +312,7 @@ fn layout(dataset: &Dataset, conditions: &[ConditionResult]) -> Layout {
 
 fn review(dataset: &Dataset, runs: &[RunResult], conditions: &[ConditionResult], layout: &Layout) -> VarianceReview {
     let thresholds = &dataset.manifest.thresholds;
-    let mut review = VarianceReview::default();
+    let mut review = VarianceReview { thresholds: thresholds.clone(), ..VarianceReview::default() };
     let mut widest: Option<(f64, String)> = None;
     for (c, condition) in conditions.iter().enumerate() {
         let values: Vec<RunValue> = runs
@@ -269,23 +339,25 @@ fn review(dataset: &Dataset, runs: &[RunResult], conditions: &[ConditionResult],
     }
     review.widest_condition = widest.map(|w| w.1);
 
-    for row_a in 0..layout.rows.len() {
-        for row_b in row_a + 1..layout.rows.len() {
-            for column in 0..layout.rows[row_a].cells.len() {
-                let (Some(a), Some(b)) = (layout.rows[row_a].cells[column], layout.rows[row_b].cells[column]) else { continue };
-                let (Some(sa), Some(sb)) = (conditions[a].headline_ms, conditions[b].headline_ms) else { continue };
-                review.comparisons.push(Comparison {
-                    a,
-                    b,
-                    a_id: conditions[a].id.clone(),
-                    b_id: conditions[b].id.clone(),
-                    ranges_overlap: variance::ranges_overlap((sa.min, sa.max), (sb.min, sb.max)),
-                    median_ratio: (sa.median > 0.0 && sb.median > 0.0).then(|| sa.median.max(sb.median) / sa.median.min(sb.median)),
-                });
-            }
-        }
-    }
-    review.comparisons.sort_by_key(|c| (layout_column(layout, c.a), c.a, c.b));
+    review.comparisons = compare(conditions, layout, thresholds.negligible_difference, &mut review.comparison_summary);
+
+    let ok_runs = || runs.iter().filter(|r| r.status == RunStatus::Ok);
+    let lags: Vec<f64> = ok_runs().filter_map(|r| r.max_lag_ms).collect();
+    let lag_limit = variance::robust_limit(&lags, thresholds.noisy_k, thresholds.noisy_lag_floor_ms);
+    let loads: Vec<f64> = ok_runs().filter_map(host_load).collect();
+    let load_limit = variance::robust_limit(&loads, thresholds.noisy_k, thresholds.noisy_load1_floor);
+    review.lag_limit = lag_limit.map(|(median, limit)| variance::RobustLimit {
+        median: super::precision::ms(median),
+        limit: super::precision::ms(limit),
+        k: thresholds.noisy_k,
+        floor: thresholds.noisy_lag_floor_ms,
+    });
+    review.load1_limit = load_limit.map(|(median, limit)| variance::RobustLimit {
+        median,
+        limit,
+        k: thresholds.noisy_k,
+        floor: thresholds.noisy_load1_floor,
+    });
 
     for run in runs {
         let mut flag = |kind: FlagKind| review.flags.push(Flag { run_id: run.run_id.clone(), kind });
@@ -304,13 +376,25 @@ fn review(dataset: &Dataset, runs: &[RunResult], conditions: &[ConditionResult],
         if run.incomplete_large_responses > 0 {
             flag(FlagKind::IncompleteLargeResponses { count: run.incomplete_large_responses });
         }
-        if let Some(lag) = run.max_lag_ms.filter(|&lag| lag > thresholds.lag_ms) {
-            flag(FlagKind::ScheduleLag { max_lag_ms: lag, threshold_ms: thresholds.lag_ms });
+        // The fixed threshold first; the robust rule catches what stands out from the
+        // dataset's own runs below it, so one run is not flagged twice for one cause.
+        if let Some(lag) = run.max_lag_ms {
+            if lag > thresholds.lag_ms {
+                flag(FlagKind::ScheduleLag { max_lag_ms: lag, threshold_ms: thresholds.lag_ms });
+            } else if let Some((median, limit)) = lag_limit.filter(|(_, limit)| lag > *limit) {
+                flag(FlagKind::NoisyLag {
+                    max_lag_ms: lag,
+                    median_ms: super::precision::ms(median),
+                    limit_ms: super::precision::ms(limit),
+                });
+            }
         }
-        let load =
-            [run.load1_before, run.load1_after].into_iter().flatten().fold(None, |m: Option<f64>, v| Some(m.map_or(v, |m| m.max(v))));
-        if let Some(load1) = load.filter(|&l| l > thresholds.load1) {
-            flag(FlagKind::HostLoad { load1, threshold: thresholds.load1 });
+        if let Some(load1) = host_load(run) {
+            if load1 > thresholds.load1 {
+                flag(FlagKind::HostLoad { load1, threshold: thresholds.load1 });
+            } else if let Some((median, limit)) = load_limit.filter(|(_, limit)| load1 > *limit) {
+                flag(FlagKind::NoisyLoad { load1, median, limit });
+            }
         }
         if run.status == RunStatus::Ok {
             if let (Some(value), Some(spread)) = (run.headline_ms, conditions[run.condition].headline_ms) {
@@ -327,6 +411,67 @@ fn review(dataset: &Dataset, runs: &[RunResult], conditions: &[ConditionResult],
     review
 }
 
-fn layout_column(layout: &Layout, condition: usize) -> usize {
-    layout.rows.iter().find_map(|r| r.cells.iter().position(|c| *c == Some(condition))).unwrap_or(usize::MAX)
+/// The larger of the host load averages taken before and after the run.
+fn host_load(run: &RunResult) -> Option<f64> {
+    [run.load1_before, run.load1_after].into_iter().flatten().fold(None, |m: Option<f64>, v| Some(m.map_or(v, |m| m.max(v))))
+}
+
+/// Compares the conditions at each x level by their ranges: every pair of series while a level
+/// has at most [`variance::MAX_ROWS_FOR_ALL_PAIRS`] of them, else neighbours in level order
+/// (the layout's row order), so the work and the page grow linearly with the conditions.
+fn compare(conditions: &[ConditionResult], layout: &Layout, negligible: f64, summary: &mut variance::ComparisonSummary) -> Vec<Comparison> {
+    let columns = layout.rows.iter().map(|r| r.cells.len()).max().unwrap_or(0);
+    let mut pairs: Vec<(usize, usize)> = Vec::new();
+    let mut left_out = 0u64;
+    let mut all_pairs = true;
+    for column in 0..columns {
+        let present: Vec<usize> = layout
+            .rows
+            .iter()
+            .filter_map(|r| r.cells.get(column).copied().flatten())
+            .filter(|&c| conditions[c].headline_ms.is_some())
+            .collect();
+        let k = present.len();
+        if k <= variance::MAX_ROWS_FOR_ALL_PAIRS {
+            for i in 0..k {
+                for j in i + 1..k {
+                    pairs.push((present[i], present[j]));
+                }
+            }
+        } else {
+            all_pairs = false;
+            pairs.extend(present.windows(2).map(|w| (w[0], w[1])));
+            left_out += (k * (k - 1) / 2 - (k - 1)) as u64;
+        }
+    }
+    let total = pairs.len();
+    let comparisons: Vec<Comparison> = pairs
+        .into_iter()
+        .filter_map(|(a, b)| {
+            let (sa, sb) = (conditions[a].headline_ms?, conditions[b].headline_ms?);
+            let overlap = variance::ranges_overlap((sa.min, sa.max), (sb.min, sb.max));
+            let median_ratio = (sa.median > 0.0 && sb.median > 0.0).then(|| sa.median.max(sb.median) / sa.median.min(sb.median));
+            let chance = variance::chance_if_no_difference(sa.n, sb.n)?;
+            Some(Comparison {
+                a,
+                b,
+                a_id: conditions[a].id.clone(),
+                b_id: conditions[b].id.clone(),
+                ranges_overlap: overlap,
+                median_ratio,
+                a_runs: sa.n,
+                b_runs: sb.n,
+                chance_if_no_difference: chance,
+                verdict: variance::verdict(overlap, median_ratio, negligible, chance, total),
+            })
+        })
+        .collect();
+    *summary = variance::ComparisonSummary {
+        scope: if all_pairs { variance::ComparisonScope::AllPairs } else { variance::ComparisonScope::Neighbours },
+        pairs_left_out: left_out,
+        ranges_apart: comparisons.iter().filter(|c| !c.ranges_overlap).count() as u64,
+        expected_apart_by_chance: comparisons.iter().map(|c| c.chance_if_no_difference).sum(),
+        negligible_below: negligible,
+    };
+    comparisons
 }

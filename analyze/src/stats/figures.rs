@@ -304,7 +304,7 @@ pub fn compute(dataset: &mut Dataset, runs: &[RunResult]) -> Result<Figures, Dat
         .zip(&error_plans)
         .map(|(run_errors, &(total, _))| ErrorSeries { points: run_errors.map(RunErrors::into_points).unwrap_or_default(), total })
         .collect();
-    Ok(Figures { time_series, ecdf, large_responses, tempfiles, resources, errors_over_time })
+    Ok(Figures { time_series, ecdf, large_responses, tempfiles, resources, errors_over_time, write_ends: Vec::new() })
 }
 
 /// Sorted latencies as (value, rank / n), reduced past [`KEEP_ALL`] to evenly spaced ranks plus

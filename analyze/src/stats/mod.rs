@@ -4,6 +4,8 @@
 pub mod build;
 pub mod figures;
 pub mod percentile;
+pub mod precision;
+pub mod published;
 pub mod resources;
 pub mod summary;
 pub mod variance;

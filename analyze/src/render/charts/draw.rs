@@ -145,9 +145,9 @@ where
     Y::ValueType: Clone + 'static,
 {
     let (color, shape, dash) = style::series(index);
-    let every = points.len().div_ceil(style::MARKERS_PER_LINE).max(1);
-    let marked: Vec<_> =
-        points.iter().enumerate().filter(|(i, _)| i % every == 0 || *i + 1 == points.len()).map(|(_, p)| p.clone()).collect();
+    // One marker, at the line's end, names the series; markers along the line would read as
+    // the samples, which are many more.
+    let marked: Vec<_> = points.last().cloned().into_iter().collect();
     polyline(chart, points, color.stroke_width(LINE), dash)?;
     markers(chart, shape, marked, style::MARKER - 1, color.filled())
 }

@@ -19,6 +19,32 @@ use plotters::prelude::*;
 const SERIES_SPREAD: f64 = 0.12;
 /// Each run's point sits this far right of its range line, so the line does not hide it.
 const RUN_NUDGE: f64 = 0.035;
+/// Above this many series the chart draws the [`SHOWN_SERIES`] slowest and one grey range for
+/// the others: a legend of hundreds of entries cannot be read, and the table lists them all.
+pub const MAX_SERIES: usize = 8;
+pub const SHOWN_SERIES: usize = MAX_SERIES - 1;
+
+/// The layout rows drawn as series of their own, in layout order, and the rest. With more than
+/// [`MAX_SERIES`] rows: the [`SHOWN_SERIES`] whose largest median is highest (ties by order).
+pub fn shown_rows(report: &Report) -> (Vec<usize>, Vec<usize>) {
+    let rows = &report.layout.rows;
+    if rows.len() <= MAX_SERIES {
+        return ((0..rows.len()).collect(), Vec::new());
+    }
+    let highest = |row: &LayoutRow| {
+        row.cells
+            .iter()
+            .flatten()
+            .filter_map(|&c| report.conditions.get(c)?.headline_ms.map(|s| s.median))
+            .fold(f64::NEG_INFINITY, f64::max)
+    };
+    let mut order: Vec<usize> = (0..rows.len()).collect();
+    order.sort_by(|&a, &b| highest(&rows[b]).total_cmp(&highest(&rows[a])).then(a.cmp(&b)));
+    let mut shown = order[..SHOWN_SERIES].to_vec();
+    shown.sort_unstable();
+    let others = (0..rows.len()).filter(|r| !shown.contains(r)).collect();
+    (shown, others)
+}
 
 /// The headline percentile by condition: x = the x factor's levels, one series per layout row;
 /// per condition a marker at the median of the runs, a vertical line from the fastest to the
@@ -27,7 +53,12 @@ pub fn headline_by_condition(report: &Report, lang: Lang) -> String {
     let p = percentile(report);
     let runs: Vec<usize> = report.conditions.iter().filter_map(|c| c.headline_ms.map(|s| s.n)).collect();
     let runs = runs.iter().min().zip(runs.iter().max()).map(|(&fewest, &most)| (fewest, most));
-    let series: Vec<String> = report.layout.rows.iter().map(|row| series_label(report, row, lang)).filter(|l| !l.is_empty()).collect();
+    let (shown, others) = shown_rows(report);
+    let mut series: Vec<String> =
+        shown.iter().map(|&r| series_label(report, &report.layout.rows[r], lang)).filter(|l| !l.is_empty()).collect();
+    if !others.is_empty() {
+        series.push(labels::other_series(lang, others.len()));
+    }
     let about = About {
         id: figure_id("headline-by-condition", &[], lang),
         title: labels::headline_title(lang, &p),
@@ -37,7 +68,7 @@ pub fn headline_by_condition(report: &Report, lang: Lang) -> String {
 }
 
 /// A series' label: its levels of the series factors, joined.
-fn series_label(report: &Report, row: &LayoutRow, lang: Lang) -> String {
+pub fn series_label(report: &Report, row: &LayoutRow, lang: Lang) -> String {
     let parts: Vec<&str> = report
         .layout
         .series_factors
@@ -45,7 +76,7 @@ fn series_label(report: &Report, row: &LayoutRow, lang: Lang) -> String {
         .zip(&row.levels)
         .filter_map(|(&factor, &level)| report.factors.get(factor)?.levels.get(level).map(|l| l.label.get(lang)))
         .collect();
-    parts.join(labels::JOIN)
+    parts.join(labels::join(lang))
 }
 
 fn x_axis_title(report: &Report, lang: Lang) -> String {
@@ -70,13 +101,29 @@ fn draw<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, report: &Report, lang
     };
     let columns = rows.iter().map(|r| r.cells.len()).max().unwrap_or(0).max(x_labels.len());
 
-    let count = rows.len();
+    let (shown, others) = shown_rows(report);
+    let count = shown.len() + usize::from(!others.is_empty());
     let spread = SERIES_SPREAD.min(0.6 / count.max(1) as f64);
-    let series: Vec<Vec<Mark>> = rows
+    let offset_of = |j: usize| (j as f64 - (count as f64 - 1.0) / 2.0) * spread;
+    // The other series, per x level: the lowest min and the highest max of their conditions.
+    let other_ranges: Vec<(f64, f64, f64)> = (0..columns)
+        .filter_map(|i| {
+            let spreads: Vec<Spread> = others
+                .iter()
+                .filter_map(|&r| rows[r].cells.get(i).copied().flatten())
+                .filter_map(|c| report.conditions.get(c)?.headline_ms)
+                .collect();
+            let low = spreads.iter().map(|s| s.min).fold(f64::INFINITY, f64::min);
+            let high = spreads.iter().map(|s| s.max).fold(f64::NEG_INFINITY, f64::max);
+            (!spreads.is_empty()).then(|| (i as f64 + offset_of(count - 1), low, high))
+        })
+        .collect();
+    let series: Vec<Vec<Mark>> = shown
         .iter()
+        .map(|&r| &rows[r])
         .enumerate()
         .map(|(j, row)| {
-            let offset = (j as f64 - (count as f64 - 1.0) / 2.0) * spread;
+            let offset = offset_of(j);
             row.cells
                 .iter()
                 .enumerate()
@@ -91,16 +138,21 @@ fn draw<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, report: &Report, lang
         .collect();
 
     let axis = LogAxis::covering(
-        series.iter().flatten().flat_map(|m| [m.spread.min, m.spread.median, m.spread.max].into_iter().chain(m.runs.iter().copied())),
+        series
+            .iter()
+            .flatten()
+            .flat_map(|m| [m.spread.min, m.spread.median, m.spread.max].into_iter().chain(m.runs.iter().copied()))
+            .chain(other_ranges.iter().flat_map(|&(_, low, high)| [low, high])),
     );
     let named = rows.len() > 1 || rows.iter().any(|r| !series_label(report, r, lang).is_empty());
-    let legend: Vec<LegendEntry> = if named {
-        rows.iter()
+    let mut legend: Vec<LegendEntry> = if named {
+        shown
+            .iter()
             .enumerate()
-            .map(|(j, row)| {
+            .map(|(j, &r)| {
                 let (color, shape, dash) = style::series(j);
                 LegendEntry {
-                    label: series_label(report, row, lang),
+                    label: series_label(report, &rows[r], lang),
                     color,
                     swatch: Swatch::Marker { shape, filled: true, line: Some(dash) },
                 }
@@ -109,10 +161,20 @@ fn draw<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, report: &Report, lang
     } else {
         Vec::new()
     };
+    if !others.is_empty() {
+        legend.push(LegendEntry {
+            label: labels::other_series(lang, others.len()),
+            color: style::MUTED,
+            swatch: Swatch::Bar { filled: true },
+        });
+    }
     let empty = series.iter().all(Vec::is_empty) || columns == 0;
     let mut captions = Vec::new();
     if !empty {
         captions.push(text.headline_key.to_string());
+    }
+    if !others.is_empty() {
+        captions.push(labels::other_series_note(lang, shown.len(), others.len()));
     }
     if axis.floor.is_some() {
         captions.push(text.floor_note.to_string());
@@ -148,6 +210,11 @@ fn draw<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, report: &Report, lang
         .light_line_style(GRID_LIGHT)
         .draw()?;
 
+    for &(x, low, high) in &other_ranges {
+        let (low, high) = (axis.place(low).0, axis.place(high).0);
+        let half = (spread * 0.3).max(0.01);
+        chart.draw_series(std::iter::once(Rectangle::new([(x - half, low), (x + half, high)], style::MUTED.mix(style::FAINT).filled())))?;
+    }
     for (j, marks) in series.iter().enumerate() {
         let (color, shape, dash) = style::series(j);
         // A thin line joins the series' medians so the eye can follow one series across x.

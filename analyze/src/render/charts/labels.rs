@@ -4,8 +4,10 @@
 use crate::dataset::Lang;
 use crate::render::format;
 
-/// Joins the parts of a condition's or series' label.
-pub const JOIN: &str = " · ";
+/// Joins the parts of a condition's or series' label (the one word in `i18n`).
+pub fn join(lang: Lang) -> &'static str {
+    crate::render::i18n::strings(lang).label_join
+}
 
 /// The plain strings of one language.
 pub struct Labels {
@@ -24,6 +26,15 @@ pub struct Labels {
     pub write_legend: &'static str,
     pub complete_legend: &'static str,
     pub response_legend: &'static str,
+    /// What the temp-file chart draws.
+    pub tempfiles_key: &'static str,
+    pub tempfiles_representatives: &'static str,
+    /// What the CPU and memory chart draws.
+    pub resources_key: &'static str,
+    /// What the ECDF of the conditions draws.
+    pub ecdf_conditions_key: &'static str,
+    /// What the write-vs-completion chart draws, in one caption.
+    pub large_key: &'static str,
     pub tempfiles_title: &'static str,
     pub tempfiles_axis: &'static str,
     pub cpu_axis: &'static str,
@@ -40,11 +51,16 @@ const EN: Labels = Labels {
     headline_key: "Marker: median of the runs. Vertical line: fastest to slowest run. Faint points: each run.",
     floor_note: "▽ marks a value of 0 ms, drawn at the bottom edge: a log axis has no place for 0.",
     floor_note_left: "▽ marks a value of 0 ms, drawn at the left edge: a log axis has no place for 0.",
-    large_title: "Large responses: server write time and client completion time",
+    large_title: "Large responses: app write time and client completion time",
     large_axis: "Time (s)",
     write_legend: "Write (median of the runs)",
     complete_legend: "Completion (median of the runs)",
     response_legend: "Each response",
+    tempfiles_key: "At each sample, the sum of the logical sizes (st_size, not disk usage) of the reverse proxy's open temp files; the line joins the samples, and the marker at its end only names the line.",
+    tempfiles_representatives: "One line per condition with temp files: its representative run.",
+    resources_key: "CPU: % of one core between consecutive samples, summed over the processes of a group (gunicorn: the master and its workers); the kernel counts CPU time in 10 ms ticks, so the values move in steps. RSS: resident memory summed over the group. The marker at a line's end only names the line.",
+    ecdf_conditions_key: "One line per series: the sorted latencies of its condition's representative run (the run whose headline percentile is the condition's median). A line that rises late means most requests were slow; a line that rises early and flattens near the top means only a few were.",
+    large_key: "Bar and number: per condition, the median over its runs of each run's median response. Line: the runs' min-max range. Dots: every response. Log scale, so milliseconds and seconds are both visible.",
     tempfiles_title: "Temporary files over time",
     tempfiles_axis: "Temporary files (MiB, logical size)",
     cpu_axis: "CPU (% of one core)",
@@ -54,23 +70,28 @@ const EN: Labels = Labels {
 
 const JA: Labels = Labels {
     no_data: "描画するデータがありません",
-    no_points: "このランには描画する応答がありません",
-    time_axis: "ラン開始からの時間（s）",
-    latency_log_axis: "レイテンシ（ms、対数目盛）",
+    no_points: "この測定には描画する応答がありません",
+    time_axis: "測定開始からの時間（秒）",
+    latency_log_axis: "応答時間（ms、対数目盛）",
     share_axis: "この値以下の応答の割合（%）",
-    headline_key: "マーカー：各ランの中央値。縦線：最速〜最遅のラン。薄い点：各ラン。",
-    floor_note: "▽ は 0 ms の値です。対数軸には 0 の位置がないため、下端に描いています。",
-    floor_note_left: "▽ は 0 ms の値です。対数軸には 0 の位置がないため、左端に描いています。",
-    large_title: "大きな応答：サーバーの書き込み時間とクライアントの受信完了時間",
-    large_axis: "時間（s）",
-    write_legend: "書き込み（ランの中央値）",
-    complete_legend: "受信完了（ランの中央値）",
+    headline_key: "印：各測定の値の中央値。縦線：最小〜最大。薄い点：各測定の値。",
+    floor_note: "▽は0 msの値です。対数軸には0の位置がないため、下端に描いています。",
+    floor_note_left: "▽は0 msの値です。対数軸には0の位置がないため、左端に描いています。",
+    large_title: "大きな応答：アプリの書き込み時間と受信側の完了時間",
+    large_axis: "時間（秒）",
+    write_legend: "書き込み（測定の中央値）",
+    complete_legend: "受信側の完了（測定の中央値）",
     response_legend: "各応答",
+    tempfiles_key: "各標本の時点で、リバースプロキシが開いている一時ファイルの論理サイズ（st_size。ディスク使用量ではありません）の合計。線は標本を結んだもので、線の端の印は線の区別のためだけのものです。",
+    tempfiles_representatives: "一時ファイルのある条件ごとに1本：その条件の代表の測定。",
+    resources_key: "CPU：連続する標本の間の、1コアに対する%。グループ内の全プロセスの合計です（gunicornはマスターとワーカーの合計）。カーネルはCPU時間を10 ms単位で数えるため、値は階段状に変わります。RSS：グループ内の常駐メモリの合計。線の端の印は線の区別のためだけのものです。",
+    ecdf_conditions_key: "系列ごとに1本の線：その条件の代表の測定（主指標のパーセンタイルが条件の中央値になる測定）の応答時間を並べたもの。線の立ち上がりが遅ければ大半のリクエストが遅く、早く立ち上がって上端近くで横ばいになれば遅かったのは一部だけです。",
+    large_key: "棒と数値：条件ごとに、各測定の応答の中央値を取り、さらに測定間の中央値を取った値。線：測定間の最小〜最大。点：各応答。ミリ秒と秒の両方が見えるよう対数目盛で描いています。",
     tempfiles_title: "一時ファイルの推移",
     tempfiles_axis: "一時ファイル（MiB、論理サイズ）",
-    cpu_axis: "CPU（1 コアに対する %）",
+    cpu_axis: "CPU（1コアに対する%）",
     rss_axis: "RSS（MiB）",
-    all_runs: "全ラン",
+    all_runs: "全測定",
 };
 
 pub fn labels(lang: Lang) -> &'static Labels {
@@ -84,7 +105,7 @@ pub fn labels(lang: Lang) -> &'static Labels {
 pub fn headline_title(lang: Lang, p: &str) -> String {
     match lang {
         Lang::En => format!("p{p} latency by condition"),
-        Lang::Ja => format!("条件別の p{p} レイテンシ"),
+        Lang::Ja => format!("条件別の応答時間 p{p}"),
     }
 }
 
@@ -92,7 +113,7 @@ pub fn headline_title(lang: Lang, p: &str) -> String {
 pub fn headline_axis(lang: Lang, p: &str) -> String {
     match lang {
         Lang::En => format!("p{p} latency (ms, log scale)"),
-        Lang::Ja => format!("p{p} レイテンシ（ms、対数目盛）"),
+        Lang::Ja => format!("応答時間 p{p}（ms、対数目盛）"),
     }
 }
 
@@ -110,7 +131,7 @@ pub fn headline_desc(lang: Lang, p: &str, runs: Option<(usize, usize)>, x_axis: 
     let count = if fewest == most { fewest.to_string() } else { format!("{fewest}–{most}") };
     let mut parts = vec![match lang {
         Lang::En => format!("{title}: median of {count} {} with min-max range", if most == 1 { "run" } else { "runs" }),
-        Lang::Ja => format!("{title}：{count} ランの中央値と最小〜最大の範囲"),
+        Lang::Ja => format!("{title}：{count}回の測定の中央値と最小〜最大の範囲"),
     }];
     if !x_axis.is_empty() {
         parts.push(match lang {
@@ -135,20 +156,39 @@ pub fn headline_desc(lang: Lang, p: &str, runs: Option<(usize, usize)>, x_axis: 
     }
 }
 
+/// The legend entry of the series the headline chart draws as one grey range.
+pub fn other_series(lang: Lang, n: usize) -> String {
+    match lang {
+        Lang::En => format!("{} other series (grey: their lowest to highest run)", format::count(n as u64)),
+        Lang::Ja => format!("その他の{}系列（灰色：最小〜最大）", format::count(n as u64)),
+    }
+}
+
+/// The caption that says which series are drawn on their own when there are too many.
+pub fn other_series_note(lang: Lang, shown: usize, others: usize) -> String {
+    match lang {
+        Lang::En => format!(
+            "Drawn on their own: the {shown} series with the highest median; the other {} are one grey range per level. The table lists every condition.",
+            format::count(others as u64)
+        ),
+        Lang::Ja => format!("中央値が最も大きい{shown}系列だけを個別に描き、残りの{}系列は水準ごとに1本の灰色の範囲にまとめています。全条件は表にあります。", format::count(others as u64)),
+    }
+}
+
 /// "run r1 (nginx · 2)".
 pub fn run_name(lang: Lang, run_id: &str, condition: &str) -> String {
     match (lang, condition.is_empty()) {
         (Lang::En, true) => format!("run {run_id}"),
         (Lang::En, false) => format!("run {run_id} ({condition})"),
-        (Lang::Ja, true) => format!("ラン {run_id}"),
-        (Lang::Ja, false) => format!("ラン {run_id}（{condition}）"),
+        (Lang::Ja, true) => format!("測定{run_id}"),
+        (Lang::Ja, false) => format!("測定{run_id}（{condition}）"),
     }
 }
 
 pub fn time_series_title(lang: Lang, run: &str) -> String {
     match lang {
         Lang::En => format!("Latency over time: {run}"),
-        Lang::Ja => format!("レイテンシの推移：{run}"),
+        Lang::Ja => format!("応答時間の推移：{run}"),
     }
 }
 
@@ -159,8 +199,8 @@ pub fn time_series_desc(lang: Lang, run: &str, reference: Option<&str>) -> Strin
             format!("{title}. One point per 2xx response: send time (s) against latency (ms, log scale). Dashed line: {r}.")
         }
         (Lang::En, None) => format!("{title}. One point per 2xx response: send time (s) against latency (ms, log scale)."),
-        (Lang::Ja, Some(r)) => format!("{title}。2xx 応答ごとに 1 点：送信時刻（s）とレイテンシ（ms、対数目盛）。破線：{r}。"),
-        (Lang::Ja, None) => format!("{title}。2xx 応答ごとに 1 点：送信時刻（s）とレイテンシ（ms、対数目盛）。"),
+        (Lang::Ja, Some(r)) => format!("{title}。2xx応答ごとに1点：送信時刻（秒）と応答時間（ms、対数目盛）。破線：{r}。"),
+        (Lang::Ja, None) => format!("{title}。2xx応答ごとに1点：送信時刻（秒）と応答時間（ms、対数目盛）。"),
     }
 }
 
@@ -171,8 +211,8 @@ pub fn time_series_errors(lang: Lang, non_2xx: u64, no_response: u64) -> Option<
     let (responses, requests) = (plural(non_2xx, "response"), plural(no_response, "request"));
     let en_errors = format!("{n} {responses} with a non-2xx status (crosses, at their latency)");
     let en_unanswered = format!("{m} {requests} with no response (triangles along the top edge)");
-    let ja_errors = format!("2xx 以外の応答 {n} 件（×、そのレイテンシの位置）");
-    let ja_unanswered = format!("応答のないリクエスト {m} 件（▲、上端）");
+    let ja_errors = format!("2xx以外の応答{n}件（×、その応答時間の位置）");
+    let ja_unanswered = format!("応答のないリクエスト{m}件（▲、上端）");
     match (lang, non_2xx > 0, no_response > 0) {
         (_, false, false) => None,
         (Lang::En, true, true) => Some(format!("Marked in vermillion: {en_errors} and {en_unanswered}.")),
@@ -188,7 +228,7 @@ pub fn time_series_errors(lang: Lang, non_2xx: u64, no_response: u64) -> Option<
 pub fn time_series_legend(lang: Lang) -> [&'static str; 3] {
     match lang {
         Lang::En => ["2xx response", "non-2xx response", "no response (top edge)"],
-        Lang::Ja => ["2xx 応答", "2xx 以外の応答", "応答なし（上端）"],
+        Lang::Ja => ["2xx応答", "2xx以外の応答", "応答なし（上端）"],
     }
 }
 
@@ -198,7 +238,16 @@ pub fn time_series_errors_reduced(lang: Lang, shown: &str, total: &str) -> Strin
         Lang::En => format!(
             "{shown} of {total} errors marked (per two pixel columns the fastest and slowest non-2xx response and the first request with no response)"
         ),
-        Lang::Ja => format!("エラー {total} 件中 {shown} 件を表示（2 画素列ごとに最速と最遅の 2xx 以外の応答、および最初の応答なしのリクエスト）"),
+        Lang::Ja => format!("エラー{total}件中{shown}件を表示（2画素列ごとに最速と最遅の2xx以外の応答、および最初の応答のないリクエスト）"),
+    }
+}
+
+/// The caption of the write-end lines of a time series.
+pub fn write_end_note(lang: Lang, n: usize) -> String {
+    match (lang, n) {
+        (Lang::En, 1) => "Dotted vertical line: the moment the app finished writing the run's large response.".to_string(),
+        (Lang::En, _) => format!("Dotted vertical lines: the moments the app finished writing each of the run's {n} large responses."),
+        (Lang::Ja, _) => format!("縦の点線：この測定の大きな応答{n}件それぞれについて、アプリが書き込みを終えた時刻。"),
     }
 }
 
@@ -213,14 +262,33 @@ pub fn time_series_reduced(lang: Lang, shown: &str, total: &str) -> String {
         Lang::En => {
             format!("{shown} of {total} points drawn (per pixel column the fastest and slowest, and the slowest requests above p99)")
         }
-        Lang::Ja => format!("{total} 点中 {shown} 点を描画（画素列ごとの最速と最遅、および p99 を超える遅いリクエスト）"),
+        Lang::Ja => format!("{total}点中{shown}点を描画（画素列ごとの最速と最遅、およびp99を超える遅いリクエスト）"),
+    }
+}
+
+/// "Latency distribution by condition: Slow downloads = 2".
+pub fn ecdf_conditions_title(lang: Lang, level: &str) -> String {
+    match (lang, level.is_empty()) {
+        (Lang::En, true) => "Latency distribution by condition (ECDF of the representative runs)".to_string(),
+        (Lang::En, false) => format!("Latency distribution by condition (ECDF of the representative runs): {level}"),
+        (Lang::Ja, true) => "条件別の応答時間の累積分布（代表の測定のECDF）".to_string(),
+        (Lang::Ja, false) => format!("条件別の応答時間の累積分布（代表の測定のECDF）：{level}"),
+    }
+}
+
+pub fn ecdf_conditions_desc(lang: Lang, level: &str, lines: &[String]) -> String {
+    let title = ecdf_conditions_title(lang, level);
+    let list = lines.join(", ");
+    match lang {
+        Lang::En => format!("{title}. Share of 2xx responses at or below each latency (ms, log scale), one line per run: {list}."),
+        Lang::Ja => format!("{title}。各応答時間（ms、対数目盛）以下の2xx応答の割合。測定ごとに1本の線：{list}。"),
     }
 }
 
 pub fn ecdf_title(lang: Lang, run: &str) -> String {
     match lang {
         Lang::En => format!("Latency distribution (ECDF): {run}"),
-        Lang::Ja => format!("レイテンシの累積分布（ECDF）：{run}"),
+        Lang::Ja => format!("応答時間の累積分布（ECDF）：{run}"),
     }
 }
 
@@ -229,8 +297,8 @@ pub fn ecdf_desc(lang: Lang, run: &str, marked: Option<&str>) -> String {
     match (lang, marked) {
         (Lang::En, Some(m)) => format!("{title}. Share of 2xx responses at or below each latency (ms, log scale). Marked: {m}."),
         (Lang::En, None) => format!("{title}. Share of 2xx responses at or below each latency (ms, log scale)."),
-        (Lang::Ja, Some(m)) => format!("{title}。各レイテンシ（ms、対数目盛）以下の 2xx 応答の割合。印：{m}。"),
-        (Lang::Ja, None) => format!("{title}。各レイテンシ（ms、対数目盛）以下の 2xx 応答の割合。"),
+        (Lang::Ja, Some(m)) => format!("{title}。各応答時間（ms、対数目盛）以下の2xx応答の割合。印：{m}。"),
+        (Lang::Ja, None) => format!("{title}。各応答時間（ms、対数目盛）以下の2xx応答の割合。"),
     }
 }
 
@@ -238,15 +306,18 @@ pub fn ecdf_desc(lang: Lang, run: &str, marked: Option<&str>) -> String {
 pub fn ecdf_reduced(lang: Lang, shown: &str, total: &str, p: &str) -> String {
     match lang {
         Lang::En => format!("{shown} of {total} points drawn (evenly spaced ranks, the slowest requests above p99, and the p{p} rank)"),
-        Lang::Ja => format!("{total} 点中 {shown} 点を描画（等間隔の順位、p99 を超える遅いリクエスト、および p{p} の順位）"),
+        Lang::Ja => format!("{total}点中{shown}点を描画（等間隔の順位、p99を超える遅いリクエスト、およびp{p}の順位）"),
     }
 }
 
 /// "69th of 72 = 5,958.77 ms" / "72件中69番目 = 5,958.77 ms".
+/// The last rank is labelled as the maximum it is.
 pub fn rank_label(lang: Lang, rank: u64, n: u64, value_ms: &str) -> String {
-    match lang {
-        Lang::En => format!("{} of {} = {value_ms} ms", format::ordinal_en(rank), format::count(n)),
-        Lang::Ja => format!("{}件中{}番目 = {value_ms} ms", format::count(n), format::count(rank)),
+    match (lang, rank == n) {
+        (Lang::En, false) => format!("{} of {} = {value_ms} ms", format::ordinal_en(rank), format::count(n)),
+        (Lang::En, true) => format!("{} of {} (maximum) = {value_ms} ms", format::ordinal_en(rank), format::count(n)),
+        (Lang::Ja, false) => format!("{}件中{}番目 = {value_ms} ms", format::count(n), format::count(rank)),
+        (Lang::Ja, true) => format!("{}件中{}番目（最大値）= {value_ms} ms", format::count(n), format::count(rank)),
     }
 }
 
@@ -256,7 +327,7 @@ pub fn large_desc(lang: Lang, conditions: usize) -> String {
             "{}. For each of {conditions} conditions, a bar for the median write time and one for the median completion time (s), and a dot per response.",
             EN.large_title
         ),
-        Lang::Ja => format!("{}。{conditions} 条件それぞれについて、書き込み時間と受信完了時間（s）の中央値の棒、および応答ごとの点。", JA.large_title),
+        Lang::Ja => format!("{}。{conditions}条件それぞれについて、書き込み時間と完了時間（秒）の中央値の棒と、応答ごとの点。", JA.large_title),
     }
 }
 
@@ -265,7 +336,7 @@ pub fn incomplete_note(lang: Lang, n: u64, count: &str) -> String {
     match lang {
         Lang::En if n == 1 => format!("{count} response has no completion time and is drawn with its write time only."),
         Lang::En => format!("{count} responses have no completion time and are drawn with their write time only."),
-        Lang::Ja => format!("{count} 件の応答には受信完了時間がなく、書き込み時間のみを描いています。"),
+        Lang::Ja => format!("{count}件の応答には完了時間がなく、書き込み時間だけを描いています。"),
     }
 }
 
@@ -275,14 +346,14 @@ pub fn tempfiles_desc(lang: Lang, runs: &[String]) -> String {
         Lang::En => {
             format!("{}: logical size of the temporary files (MiB) against time (s), one line per run: {list}.", EN.tempfiles_title)
         }
-        Lang::Ja => format!("{}：一時ファイルの論理サイズ（MiB）と時間（s）、ランごとに 1 本の線：{list}。", JA.tempfiles_title),
+        Lang::Ja => format!("{}：一時ファイルの論理サイズ（MiB）と時間（秒）、測定ごとに1本の線：{list}。", JA.tempfiles_title),
     }
 }
 
 pub fn resources_title(lang: Lang, run: &str) -> String {
     match lang {
         Lang::En => format!("CPU and memory over time: {run}"),
-        Lang::Ja => format!("CPU とメモリの推移：{run}"),
+        Lang::Ja => format!("CPUとメモリの推移：{run}"),
     }
 }
 
@@ -293,9 +364,9 @@ pub fn resources_desc(lang: Lang, run: &str, processes: &[String]) -> String {
         Lang::En => format!(
             "{title}. Top: CPU in % of one core; bottom: resident memory (MiB); against time (s), one line per process group: {list}."
         ),
-        Lang::Ja => format!(
-            "{title}。上：CPU（1 コアに対する %）、下：常駐メモリ（MiB）、横軸は時間（s）、プロセスグループごとに 1 本の線：{list}。"
-        ),
+        Lang::Ja => {
+            format!("{title}。上：CPU（1コアに対する%）、下：常駐メモリ（MiB）。横軸は時間（秒）、プロセスグループごとに1本の線：{list}。")
+        }
     }
 }
 
@@ -316,5 +387,7 @@ mod tests {
         assert_eq!(rank_label(Lang::En, 69, 72, "5,958.77"), "69th of 72 = 5,958.77 ms");
         assert_eq!(rank_label(Lang::Ja, 69, 72, "5,958.77"), "72件中69番目 = 5,958.77 ms");
         assert_eq!(rank_label(Lang::En, 2_850_000, 3_000_000, "5,945.11"), "2,850,000th of 3,000,000 = 5,945.11 ms");
+        assert_eq!(rank_label(Lang::En, 72, 72, "7.01"), "72nd of 72 (maximum) = 7.01 ms");
+        assert_eq!(rank_label(Lang::Ja, 72, 72, "7.01"), "72件中72番目（最大値）= 7.01 ms");
     }
 }

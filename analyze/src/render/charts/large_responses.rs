@@ -1,18 +1,21 @@
-//! Large responses: per condition, the median (over runs) of the server's write time and of the
-//! client's completion time, as bars, with a dot per response.
+//! Large responses: per condition, the median (over runs) of the app's write time and of the
+//! client's completion time, as bars with the runs' min-max range, a dot per response, and the
+//! median written at the end of each bar. The time axis is logarithmic, so a write of 15 ms and
+//! a completion of 8 s are both visible.
 
-use super::axis::{LinearAxis, Ticked};
+use super::axis::{decade_label, LogAxis, Ticked};
 use super::draw::{frame, markers, text_width, DrawResult, LegendEntry, Swatch};
 use super::labels::{self, labels};
 use super::style::{self, Shape, GRID, HEIGHT, INK, LABELLED_RIGHT, LINE, PALETTE, SMALL_POINT, TEXT_PX, WIDTH, X_LABEL_AREA};
 use super::svg::{self, text_style, About};
 use super::{condition_label, figure_id, ok_runs};
 use crate::dataset::Lang;
-use crate::render::format::{count, decimal};
+use crate::render::format::{count, seconds};
 use crate::report::Report;
 use crate::stats::summary::Spread;
 use plotters::coord::Shift;
 use plotters::prelude::*;
+use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 /// Bands beyond this many make the figure taller instead of the bars thinner.
 const BANDS_AT_BASE_HEIGHT: usize = 8;
@@ -26,6 +29,10 @@ const BAR_GAP: f64 = 0.03;
 /// this many positions so that equal values stay visible.
 const DOT_SPREAD: f64 = 0.04;
 const DOT_POSITIONS: usize = 5;
+/// Half the height of the caps at the ends of a range line, in band units.
+const CAP: f64 = 0.08;
+/// Room right of the plot for the value written after the longest bar, in px.
+const VALUE_ROOM: u32 = 64;
 
 /// One condition's row.
 struct Band {
@@ -99,25 +106,30 @@ fn draw<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, bands: &[Band], lang:
         LegendEntry { label: text.response_legend.to_string(), color: INK, swatch: Swatch::Dot { opacity: style::DOT_OPACITY } },
     ];
     let incomplete = bands.iter().flat_map(|b| &b.responses).filter(|(_, complete)| complete.is_none()).count();
-    let captions: Vec<String> =
-        if incomplete > 0 { vec![labels::incomplete_note(lang, incomplete as u64, &count(incomplete as u64))] } else { Vec::new() };
+    let mut captions: Vec<String> = vec![text.large_key.to_string()];
+    if incomplete > 0 {
+        captions.push(labels::incomplete_note(lang, incomplete as u64, &count(incomplete as u64)));
+    }
     let plot = frame(root, text.large_title, &legend, &captions)?;
 
     let names: Vec<String> = bands.iter().map(|b| shorten(&b.label, TEXT_PX, MAX_LABEL_WIDTH)).collect();
     let label_area = names.iter().map(|n| text_width(n, TEXT_PX)).max().unwrap_or(0).clamp(40, MAX_LABEL_WIDTH) + 16;
     let values = bands.iter().flat_map(|b| {
-        let medians = [b.write.map(|s| s.median), b.complete.map(|s| s.median)];
-        medians.into_iter().flatten().chain(b.responses.iter().flat_map(|&(w, c)| [Some(w), c]).flatten())
+        let spreads = [b.write, b.complete].into_iter().flatten().flat_map(|s| [s.min, s.median, s.max]);
+        spreads.chain(b.responses.iter().flat_map(|&(w, c)| [Some(w), c]).flatten())
     });
-    let x_axis = LinearAxis::covering(values, true);
+    let x_axis = LogAxis::covering(values);
     let n = bands.len();
     let mut chart = ChartBuilder::on(&plot)
-        .margin_right(LABELLED_RIGHT)
+        .margin_right(LABELLED_RIGHT + VALUE_ROOM)
         .margin_top(4)
         .x_label_area_size(X_LABEL_AREA)
         .y_label_area_size(label_area)
-        .build_cartesian_2d(Ticked::from(&x_axis), Ticked::new(-0.5..n as f64 - 0.5, (0..n).map(|i| i as f64).collect()))?;
-    let x_label = |v: &f64| decimal(*v, x_axis.decimals);
+        .build_cartesian_2d(
+            x_axis.range().log_scale().with_key_points(x_axis.decades()).with_light_points(x_axis.minor()),
+            Ticked::new(-0.5..n as f64 - 0.5, (0..n).map(|i| i as f64).collect()),
+        )?;
+    let x_label = |v: &f64| decade_label(*v);
     // Band i is drawn at y = n - 1 - i, so the first condition is on top.
     let y_label = |v: &f64| names.get(n.saturating_sub(1 + v.round().max(0.0) as usize)).cloned().unwrap_or_default();
     chart
@@ -130,19 +142,22 @@ fn draw<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, bands: &[Band], lang:
         .axis_desc_style(text_style(TEXT_PX, INK))
         .axis_style(INK)
         .bold_line_style(GRID)
-        .light_line_style(WHITE)
+        .light_line_style(style::GRID_LIGHT)
         .draw()?;
+    let left = x_axis.range().start;
+    let at = |v: f64| x_axis.place(v).0;
+    let value_style = text_style(style::SMALL_PX, INK).pos(Pos::new(HPos::Left, VPos::Center));
 
     for (i, band) in bands.iter().enumerate() {
         let centre = (n - 1 - i) as f64;
         // Write above the centre line, completion below.
         let (write_y, complete_y) = (centre + BAR_GAP + BAR / 2.0, centre - BAR_GAP - BAR / 2.0);
         if let Some(write) = band.write {
-            let corners = [(0.0, write_y - BAR / 2.0), (write.median, write_y + BAR / 2.0)];
-            chart.draw_series(std::iter::once(Rectangle::new(corners, write_color.filled())))?;
+            let corners = [(left, write_y - BAR / 2.0), (at(write.median), write_y + BAR / 2.0)];
+            chart.draw_series(std::iter::once(Rectangle::new(corners, write_color.mix(0.8).filled())))?;
         }
         if let Some(complete) = band.complete {
-            let corners = [(0.0, complete_y - BAR / 2.0), (complete.median, complete_y + BAR / 2.0)];
+            let corners = [(left, complete_y - BAR / 2.0), (at(complete.median), complete_y + BAR / 2.0)];
             chart.draw_series(std::iter::once(Rectangle::new(corners, WHITE.filled())))?;
             // plotters' SVG rectangles ignore the stroke width: the outline is a closed path.
             let [(x0, y0), (x1, y1)] = corners;
@@ -154,6 +169,18 @@ fn draw<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, bands: &[Band], lang:
         let completes = band.responses.iter().enumerate().filter_map(|(k, &(_, c))| Some((c?, complete_y + nudge(k)))).collect();
         markers(&mut chart, Shape::Circle, writes, SMALL_POINT, INK.mix(style::DOT_OPACITY).filled())?;
         markers(&mut chart, Shape::Circle, completes, SMALL_POINT, INK.mix(style::DOT_OPACITY).filled())?;
+        // The runs' min-max range as a capped line through the bar, and the median in words.
+        for (spread, y) in [(band.write, write_y), (band.complete, complete_y)] {
+            let Some(spread) = spread else { continue };
+            let (low, high) = (at(spread.min), at(spread.max));
+            let ink = INK.stroke_width(LINE);
+            chart.draw_series(std::iter::once(PathElement::new(vec![(low, y), (high, y)], ink)))?;
+            for x in [low, high] {
+                chart.draw_series(std::iter::once(PathElement::new(vec![(x, y - CAP), (x, y + CAP)], ink)))?;
+            }
+            let (px, py) = chart.backend_coord(&(high.max(at(spread.median)), y));
+            super::draw::text_at(root, format!("{} s", seconds(spread.median)), (px + 6, py), value_style.clone())?;
+        }
     }
     Ok(())
 }

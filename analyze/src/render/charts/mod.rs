@@ -13,6 +13,7 @@
 mod axis;
 mod draw;
 mod ecdf;
+mod ecdf_conditions;
 mod headline;
 mod labels;
 mod large_responses;
@@ -26,6 +27,7 @@ mod time_series;
 mod tests;
 
 pub use ecdf::ecdf;
+pub use ecdf_conditions::ecdf_by_condition;
 pub use headline::headline_by_condition;
 pub use large_responses::write_vs_completion;
 pub use resources::resources_over_time;
@@ -47,7 +49,7 @@ fn condition_label(report: &Report, condition: usize, lang: Lang) -> String {
         .enumerate()
         .filter_map(|(factor, &level)| report.factors.get(factor)?.levels.get(level).map(|l| l.label.get(lang)))
         .collect();
-    parts.join(labels::JOIN)
+    parts.join(labels::join(lang))
 }
 
 /// A run's name with its condition: "run r1 (nginx buffering on · 2)".

@@ -50,7 +50,7 @@ fn cpu_segments(group: &ProcessSeries) -> Vec<Vec<(f64, f64)>> {
 fn draw<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, groups: &[&ProcessSeries], name: &str, lang: Lang) -> DrawResult<(), DB> {
     let text = labels(lang);
     let legend: Vec<_> = groups.iter().enumerate().map(|(i, g)| series_entry(g.process.clone(), i)).collect();
-    let plot = frame(root, &labels::resources_title(lang, name), &legend, &[])?;
+    let plot = frame(root, &labels::resources_title(lang, name), &legend, &[text.resources_key.to_string()])?;
     let (_, height) = plot.dim_in_pixel();
     let (upper, lower) = plot.split_vertically((height - X_LABEL_AREA + UPPER_LABEL_AREA) / 2);
 

@@ -12,7 +12,8 @@ pub const TALL_HEIGHT: u32 = 480;
 
 /// A CSS font stack: the SVG backend writes `<text>` and the browser picks the font, so CJK
 /// fonts are listed for the Japanese labels.
-pub const FONT: &str = "Noto Sans, Helvetica Neue, Arial, Hiragino Sans, Noto Sans CJK JP, Yu Gothic, Meiryo, sans-serif";
+pub const FONT: &str =
+    "Noto Sans, Helvetica Neue, Arial, Hiragino Sans, Hiragino Kaku Gothic ProN, Noto Sans CJK JP, Noto Sans JP, Source Han Sans JP, Yu Gothic, Meiryo, IPAexGothic, sans-serif";
 
 /// Text sizes in CSS px. Nothing is drawn below 12px. (Sizes such as 13 and 15 cannot pass
 /// through plotters' division by 1.24 exactly and would print as `13.000000000000002`.)
@@ -85,8 +86,6 @@ pub const FAINT: f64 = 0.35;
 pub const REQUEST_OPACITY: f64 = 0.5;
 /// Opacity of the response dots drawn over bars.
 pub const DOT_OPACITY: f64 = 0.6;
-/// Lines with more points than this carry a marker on every k-th point only (about this many).
-pub const MARKERS_PER_LINE: usize = 10;
 /// Line widths in px.
 pub const LINE: u32 = 2;
 pub const THIN: u32 = 1;

@@ -32,13 +32,22 @@ pub fn tempfiles_over_time(report: &Report, runs: &[usize], lang: Lang) -> Optio
         title: labels(lang).tempfiles_title.to_string(),
         desc: labels::tempfiles_desc(lang, &names),
     };
-    Some(svg::render((WIDTH, HEIGHT), lang, &about, |root| draw(root, &lines, lang)))
+    Some(svg::render((WIDTH, HEIGHT), lang, &about, |root| draw(root, &lines, runs.len() > 1, lang)))
 }
 
-fn draw<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, lines: &[(String, Vec<(f64, f64)>)], lang: Lang) -> DrawResult<(), DB> {
+fn draw<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    lines: &[(String, Vec<(f64, f64)>)],
+    representatives: bool,
+    lang: Lang,
+) -> DrawResult<(), DB> {
     let text = labels(lang);
     let legend: Vec<_> = lines.iter().enumerate().map(|(i, (name, _))| series_entry(name.clone(), i)).collect();
-    let plot = frame(root, text.tempfiles_title, &legend, &[])?;
+    let mut captions = vec![text.tempfiles_key.to_string()];
+    if representatives {
+        captions.push(text.tempfiles_representatives.to_string());
+    }
+    let plot = frame(root, text.tempfiles_title, &legend, &captions)?;
     let x_axis = LinearAxis::covering(lines.iter().flat_map(|(_, p)| p.iter().map(|p| p.0)), true);
     let y_axis = LinearAxis::covering(lines.iter().flat_map(|(_, p)| p.iter().map(|p| p.1)), true);
     let mut chart = ChartBuilder::on(&plot)

@@ -97,6 +97,7 @@ fn run_result(run_id: String, condition: usize, factors: BTreeMap<String, String
         headline_rank: Some(Percentile::P95.rank(requests.max(1))),
         percentiles_ms: BTreeMap::new(),
         percentile_ranks: BTreeMap::new(),
+        max_ms: Some(p95),
         max_lag_ms: Some(0.4),
         large_responses: large,
         incomplete_large_responses: 0,
@@ -205,6 +206,8 @@ pub(crate) fn fixture() -> Report {
             left_out_runs: Vec::new(),
             p95_ms: Spread::of(&p95s),
             headline_ms: Spread::of(&p95s),
+            percentiles_ms: BTreeMap::new(),
+            max_ms: Spread::of(&p95s),
             representative_run: Some(ids[1].clone()),
             write_s: Spread::of(&writes),
             complete_s: Spread::of(&completes),
@@ -231,6 +234,10 @@ pub(crate) fn fixture() -> Report {
         runs,
         conditions,
         variance: VarianceReview::default(),
+        published_source: None,
+        published: Vec::new(),
+        setup: Vec::new(),
+        readme: None,
         figures,
     }
 }
@@ -390,7 +397,7 @@ fn headline_chart_draws_every_condition_and_says_what_it_shows() {
     }
     let ja = headline_by_condition(&report, Lang::Ja);
     assert_accessible_svg(&ja, "chart-headline-by-condition-ja");
-    assert!(ja.contains("条件別の p95 レイテンシ") && ja.contains("nginx バッファリングあり") && ja.contains("lang=\"ja\""));
+    assert!(ja.contains("条件別の応答時間 p95") && ja.contains("nginx バッファリングあり") && ja.contains("lang=\"ja\""));
 }
 
 #[test]
@@ -430,7 +437,7 @@ fn errors_are_marked_over_time_with_a_legend_and_said_in_the_description() {
     report.figures.errors_over_time[6].total = 5_000;
     let ja = latency_over_time(&report, 6, Lang::Ja);
     assert!(ja.contains("応答なし（上端）"));
-    assert!(ja.contains("エラー 5,000 件中 3 件を表示"));
+    assert!(ja.contains("エラー5,000件中3件を表示"));
 }
 
 #[test]
@@ -440,7 +447,7 @@ fn reduced_series_say_how_many_points_they_draw() {
     assert_accessible_svg(&svg, "chart-latency-over-time-7-en");
     assert!(svg.contains("2,400 of 3,000,000 points drawn"), "caption missing");
     let ja = latency_over_time(&report, 7, Lang::Ja);
-    assert!(ja.contains("3,000,000 点中 2,400 点を描画"));
+    assert!(ja.contains("3,000,000点中2,400点を描画"));
     let ecdf_svg = ecdf(&report, 7, Lang::En);
     assert!(ecdf_svg.contains("2,400 of 3,000,000 points drawn (evenly spaced ranks"));
     assert!(ecdf_svg.contains("2,850,000th of 3,000,000 = 5,945.11 ms"));
@@ -559,7 +566,7 @@ fn all_equal_and_single_values_draw() {
     let svg = latency_over_time(&report, 0, Lang::En);
     assert_accessible_svg(&svg, "chart-latency-over-time-0-en");
     assert!(svg.contains(">\n10\n<") && svg.contains(">\n1,000\n<"), "100 sits between two decades");
-    assert!(ecdf(&report, 0, Lang::En).contains("1st of 1 = 100.00 ms"));
+    assert!(ecdf(&report, 0, Lang::En).contains("1st of 1 (maximum) = 100.00 ms"));
 }
 
 #[test]

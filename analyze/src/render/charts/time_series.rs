@@ -38,6 +38,8 @@ pub fn latency_over_time(report: &Report, run: usize, lang: Lang) -> String {
 /// Requests without a 2xx response: vermillion, as the floor marks (shapes tell them apart).
 const ERROR: RGBColor = PALETTE[1];
 const ERROR_MARK: i32 = SMALL_POINT + 2;
+/// The dash of the write-end lines: dotted, unlike the headline's reference line.
+const WRITE_END_DASH: (u32, u32) = (2, 4);
 
 fn headline(report: &Report, run: usize) -> Option<f64> {
     report.runs.get(run).and_then(|r| r.headline_ms)
@@ -53,8 +55,12 @@ fn draw<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, report: &Report, run:
     let answered: Vec<(f64, f64)> = errors.points.iter().filter_map(|e| e.latency_ms.map(|latency| (e.t_s, latency))).collect();
     let unanswered: Vec<f64> = errors.points.iter().filter(|e| e.latency_ms.is_none()).map(|e| e.t_s).collect();
     let headline = headline(report, run);
+    let write_ends: &[f64] = report.figures.write_ends.get(run).map_or(&[], Vec::as_slice);
     let y_axis = LogAxis::covering(series.points.iter().chain(&answered).map(|p| p.1).chain(headline));
-    let x_axis = LinearAxis::covering(series.points.iter().chain(&answered).map(|p| p.0).chain(unanswered.iter().copied()), true);
+    let x_axis = LinearAxis::covering(
+        series.points.iter().chain(&answered).map(|p| p.0).chain(unanswered.iter().copied()).chain(write_ends.iter().copied()),
+        true,
+    );
 
     let mut captions = Vec::new();
     if series.reduced() {
@@ -65,6 +71,9 @@ fn draw<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, report: &Report, run:
     }
     if y_axis.floor.is_some() {
         captions.push(text.floor_note.to_string());
+    }
+    if !write_ends.is_empty() {
+        captions.push(labels::write_end_note(lang, write_ends.len()));
     }
     let mut legend = Vec::new();
     if !errors.points.is_empty() {
@@ -108,6 +117,11 @@ fn draw<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, report: &Report, run:
         .light_line_style(GRID_LIGHT)
         .draw()?;
 
+    // Behind the points: a vertical line where the app finished writing each large response.
+    for &end in write_ends {
+        let (low, high) = (y_axis.range().start, y_axis.range().end);
+        polyline(&mut chart, vec![(end, low), (end, high)], style::MUTED.stroke_width(style::THIN), Some(WRITE_END_DASH))?;
+    }
     let (mut points, mut at_floor) = (Vec::new(), Vec::new());
     for &(t, latency) in &series.points {
         let (y, moved) = y_axis.place(latency);

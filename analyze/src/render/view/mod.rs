@@ -70,6 +70,29 @@ pub struct KeyValue {
     pub href: Option<String>,
 }
 
+/// The dataset's README as a page of the report: its Markdown rendered (raw HTML shown as text).
+#[derive(Debug, Clone, Serialize)]
+pub struct ReadmePage {
+    pub lang: &'static str,
+    pub t: &'static Strings,
+    pub nav: Nav,
+    pub title: String,
+    pub html: String,
+}
+
+impl Context<'_> {
+    pub fn readme_page(&self) -> Option<ReadmePage> {
+        let readme = self.report.readme.as_ref()?;
+        Some(ReadmePage {
+            lang: self.lang.code(),
+            t: self.t,
+            nav: self.nav(""),
+            title: format!("{} – {}", self.report.dataset.title.get(self.lang), self.t.readme_title),
+            html: super::article::markdown_to_html(readme, self.t.table_n),
+        })
+    }
+}
+
 /// Links every page of one report shares.
 #[derive(Debug, Clone, Serialize)]
 pub struct Nav {
@@ -122,7 +145,7 @@ impl<'a> Context<'a> {
         if parts.is_empty() {
             "-".to_string()
         } else {
-            parts.join(" · ")
+            parts.join(self.t.label_join)
         }
     }
 
@@ -138,7 +161,7 @@ impl<'a> Context<'a> {
         if parts.is_empty() {
             self.t.runs_label.to_string()
         } else {
-            parts.join(" · ")
+            parts.join(self.t.label_join)
         }
     }
 
@@ -156,7 +179,7 @@ impl<'a> Context<'a> {
             Some(s) => Cell {
                 text: text(s.median),
                 href,
-                sub: Some(if s.n == 1 { "n = 1".to_string() } else { format!("{}–{}", text(s.min), text(s.max)) }),
+                sub: Some(if s.n == 1 { "n = 1".to_string() } else { self.range_text(&text(s.min), &text(s.max)) }),
                 sub_href,
                 numeric: true,
                 anchor: None,
@@ -182,6 +205,36 @@ impl<'a> Context<'a> {
         }
     }
 
+    /// A range of two formatted values: "1.5–1.9" in English, "1.5〜1.9" in Japanese.
+    pub fn range_text(&self, low: &str, high: &str) -> String {
+        format!("{low}{}{high}", self.t.range_dash)
+    }
+
+    /// "13 (12 ok, 1 excluded)" / "13（ok 12回、除外1回）": a value with a note in parentheses.
+    pub fn aside(&self, main: &str, note: &str) -> String {
+        self.t.aside.replace("{main}", main).replace("{note}", note)
+    }
+
+    /// A list of words: "p99 and p99.9", "p99、p99.9".
+    pub fn list(&self, items: &[String]) -> String {
+        match (self.lang, items) {
+            (_, [one]) => one.clone(),
+            (Lang::En, [rest @ .., last]) => format!("{} and {last}", rest.join(", ")),
+            (Lang::Ja, _) => items.join("、"),
+            (Lang::En, []) => String::new(),
+        }
+    }
+
+    /// The name of a published metric.
+    pub fn metric_label(&self, metric: &str) -> String {
+        match metric {
+            "write" => self.t.write_time.to_string(),
+            "completion" => self.t.completion_time.to_string(),
+            "max" => self.t.maximum.to_string(),
+            other => other.to_string(),
+        }
+    }
+
     fn x_label(&self) -> String {
         self.report.layout.x_factor.map_or_else(String::new, |x| self.report.factors[x].label.get(self.lang).to_string())
     }
@@ -193,7 +246,7 @@ impl<'a> Context<'a> {
                 format!("{} of {} requests got no 2xx response", format::count(*count), format::count(*requests))
             }
             (FlagKind::Errors { count, requests }, Lang::Ja) => {
-                format!("{}件中{}件の要求が2xx応答を得られなかった", format::count(*requests), format::count(*count))
+                format!("{}件中{}件のリクエストが2xx応答を得られなかった", format::count(*requests), format::count(*count))
             }
             (FlagKind::IncompleteLargeResponses { count }, Lang::En) => {
                 format!("{} large response(s) did not deliver the expected bytes", format::count(*count))
@@ -206,8 +259,32 @@ impl<'a> Context<'a> {
                 format::ms(*max_lag_ms),
                 format::ms(*threshold_ms)
             ),
+            (FlagKind::NoisyLag { max_lag_ms, median_ms, limit_ms }, Lang::En) => format!(
+                "the probe was sent up to {} ms late, well above this dataset's usual lag (median of the runs {} ms, limit {} ms): the load generator or the host may have been busy",
+                format::ms(*max_lag_ms),
+                format::ms(*median_ms),
+                format::ms(*limit_ms)
+            ),
+            (FlagKind::NoisyLag { max_lag_ms, median_ms, limit_ms }, Lang::Ja) => format!(
+                "計測用リクエストの送信が最大{} ms遅れた。このデータセットの通常の遅れ（全測定の中央値{} ms、上限{} ms）を大きく超えており、負荷生成側かホストが混んでいた可能性がある",
+                format::ms(*max_lag_ms),
+                format::ms(*median_ms),
+                format::ms(*limit_ms)
+            ),
+            (FlagKind::NoisyLoad { load1, median, limit }, Lang::En) => format!(
+                "the host's load average was {}, above this dataset's usual load (median of the runs {}, limit {})",
+                format::decimal(*load1, 2),
+                format::decimal(*median, 2),
+                format::decimal(*limit, 2)
+            ),
+            (FlagKind::NoisyLoad { load1, median, limit }, Lang::Ja) => format!(
+                "ホストの負荷平均が{}で、このデータセットの通常の値（全測定の中央値{}、上限{}）を超えていた",
+                format::decimal(*load1, 2),
+                format::decimal(*median, 2),
+                format::decimal(*limit, 2)
+            ),
             (FlagKind::ScheduleLag { max_lag_ms, threshold_ms }, Lang::Ja) => format!(
-                "計測要求の送信が最大{} ms遅れた（閾値{} ms）：サーバーではなく負荷生成側が律速した可能性がある",
+                "計測用リクエストの送信が最大{} ms遅れた（閾値{} ms）：サーバーではなく負荷生成側が律速した可能性がある",
                 format::ms(*max_lag_ms),
                 format::ms(*threshold_ms)
             ),

@@ -2,6 +2,7 @@
 //! temp-file tables, every run, and the Methods section.
 
 use super::*;
+use crate::stats::percentile::Percentile;
 
 #[derive(Debug, Clone, Serialize)]
 pub struct ReportPage {
@@ -14,12 +15,21 @@ pub struct ReportPage {
     pub p_label: String,
     pub integrity: Vec<KeyValue>,
     pub headline: Table,
+    /// Every percentile per condition, and a note naming the percentiles that are the maximum.
+    pub percentiles: Option<Table>,
+    pub percentiles_note: Option<String>,
+    /// Published values beside the measured ones, with where they come from.
+    pub published: Option<Table>,
+    pub published_source: Option<String>,
     pub figures: Vec<Figure>,
     pub large: Option<Table>,
     pub tempfiles: Option<Table>,
     pub runs: Table,
     pub methods: Vec<String>,
     pub environment: Vec<KeyValue>,
+    /// plan.toml's settings, and the link to the dataset's README page.
+    pub setup: Option<Table>,
+    pub readme: Option<KeyValue>,
     /// The author's article, rendered: HTML for the HTML page, Markdown for the twin.
     pub article: Option<String>,
 }
@@ -62,7 +72,7 @@ impl<'a> Context<'a> {
         if names.is_empty() {
             self.t.condition.to_string()
         } else {
-            names.join(" · ")
+            names.join(self.t.label_join)
         }
     }
 
@@ -82,30 +92,27 @@ impl<'a> Context<'a> {
             .iter()
             .filter(|(_, &n)| n > 0)
             .map(|(s, n)| {
-                format!(
-                    "{} {}",
-                    format::count(*n),
-                    self.status_text(match s.as_str() {
-                        "ok" => RunStatus::Ok,
-                        "aborted" => RunStatus::Aborted,
-                        _ => RunStatus::Excluded,
-                    })
-                )
+                let status = self.status_text(match s.as_str() {
+                    "ok" => RunStatus::Ok,
+                    "aborted" => RunStatus::Aborted,
+                    _ => RunStatus::Excluded,
+                });
+                t.status_count.replace("{n}", &format::count(*n)).replace("{status}", status)
             })
             .collect();
         let mut out = vec![
-            kv(t.runs_label, format!("{} ({})", format::count(i.runs), statuses.join(", "))),
+            kv(t.runs_label, self.aside(&format::count(i.runs), &statuses.join(t.list_sep))),
             kv(t.requests_label, format::count(i.requests)),
             kv(t.ok_responses_label, format::count(i.ok_responses)),
             kv(
                 t.errors_label,
-                format!(
-                    "{} ({}: {}, {}: {})",
-                    format::count(i.errors),
-                    t.non_2xx_label,
-                    format::count(i.non_2xx),
-                    t.no_response_label,
-                    format::count(i.no_response),
+                self.aside(
+                    &format::count(i.errors),
+                    &[
+                        format!("{}: {}", t.non_2xx_label, format::count(i.non_2xx)),
+                        format!("{}: {}", t.no_response_label, format::count(i.no_response)),
+                    ]
+                    .join(t.list_sep),
                 ),
             ),
         ];
@@ -219,58 +226,219 @@ impl<'a> Context<'a> {
         }
     }
 
-    /// The Methods paragraphs, stating the actual n and ranks.
+    /// The percentile keys in display order: the standard ones, then the headline if it is another.
+    fn percentile_keys(&self) -> Vec<String> {
+        let mut keys: Vec<String> = Percentile::STANDARD.iter().map(|p| p.key()).collect();
+        let headline = self.report.percentile.key();
+        if !keys.contains(&headline) {
+            keys.push(headline);
+        }
+        keys.retain(|k| self.report.conditions.iter().any(|c| c.percentiles_ms.contains_key(k)));
+        keys
+    }
+
+    /// Per condition: the median and range over its runs of every percentile and of the maximum.
+    pub fn percentile_table(&self, root: &str) -> Option<Table> {
+        let keys = self.percentile_keys();
+        let rows: Vec<Vec<Cell>> = self
+            .conditions_with(|c| !c.percentiles_ms.is_empty())
+            .into_iter()
+            .map(|c| {
+                let condition = &self.report.conditions[c];
+                let variance = Some(paths::condition_link(root, c));
+                let mut cells = vec![Cell::text(self.condition_label(condition))];
+                cells.extend(
+                    keys.iter().map(|k| self.spread_cell(condition.percentiles_ms.get(k).copied(), format::ms, variance.clone(), None)),
+                );
+                cells.push(self.spread_cell(condition.max_ms, format::ms, variance.clone(), None));
+                cells
+            })
+            .collect();
+        let mut headers = vec![self.t.condition.to_string()];
+        headers.extend(keys.iter().map(|k| format!("p{k} (ms)")));
+        headers.push(format!("{} (ms)", self.t.maximum));
+        (!rows.is_empty()).then(|| Table {
+            id: "percentiles".into(),
+            caption: format!("{} ({})", self.t.percentile_table, self.t.percentile_caption),
+            headers,
+            rows,
+        })
+    }
+
+    /// "p99 and p99.9 are the maximum": percentiles whose rank is n in every ok run, named so no
+    /// reader takes them for a tail estimate.
+    pub fn maximum_note(&self) -> Option<String> {
+        let ok: Vec<&RunResult> = self.report.runs.iter().filter(|r| r.status == RunStatus::Ok && r.ok_responses > 0).collect();
+        if ok.is_empty() {
+            return None;
+        }
+        let at_max: Vec<String> = self
+            .percentile_keys()
+            .into_iter()
+            .filter(|k| ok.iter().all(|r| r.percentile_ranks.get(k) == Some(&r.ok_responses)))
+            .map(|k| format!("p{k}"))
+            .collect();
+        let n_min = ok.iter().map(|r| r.ok_responses).min()?;
+        let n_max = ok.iter().map(|r| r.ok_responses).max()?;
+        let n = if n_min == n_max { format::count(n_min) } else { self.range_text(&format::count(n_min), &format::count(n_max)) };
+        (!at_max.is_empty()).then(|| self.t.maximum_note.replace("{list}", &self.list(&at_max)).replace("{n}", &n))
+    }
+
+    /// Published values beside the measured median and range, with a verdict per row.
+    pub fn published_table(&self, root: &str) -> Option<Table> {
+        let t = self.t;
+        let rows: Vec<Vec<Cell>> = self
+            .report
+            .published
+            .iter()
+            .map(|p| {
+                let condition = &self.report.conditions[p.condition];
+                let variance = paths::condition_link(root, p.condition);
+                let (median, range) = match p.measured {
+                    Some(m) => (
+                        Cell::number(format::ms(m.median)).link(variance.clone()),
+                        Cell::number(self.range_text(&format::ms(m.min), &format::ms(m.max))),
+                    ),
+                    None => (Cell::text("–"), Cell::text("–")),
+                };
+                let verdict = match (p.within_range, p.measured) {
+                    (Some(true), _) => t.published_within,
+                    (Some(false), Some(m)) if p.value_ms < m.min => t.published_below,
+                    (Some(false), _) => t.published_above,
+                    (None, _) => t.published_not_measured,
+                };
+                vec![
+                    Cell::text(self.condition_label(condition)),
+                    Cell::text(self.metric_label(p.metric)),
+                    Cell::number(format::ms(p.value_ms)),
+                    median,
+                    range,
+                    Cell::text(verdict),
+                ]
+            })
+            .collect();
+        (!rows.is_empty()).then(|| Table {
+            id: "published".into(),
+            caption: format!("{} ({})", t.published_table, t.published_caption),
+            headers: vec![
+                t.condition.into(),
+                t.metric.into(),
+                t.published_value.into(),
+                t.measured_median.into(),
+                t.measured_range.into(),
+                t.verdict.into(),
+            ],
+            rows,
+        })
+    }
+
+    /// The Methods paragraphs: every definition, stated with the actual n, ranks and limits.
     pub fn methods(&self) -> Vec<String> {
         let report = self.report;
-        let p = report.percentile;
-        let ok: Vec<&RunResult> = report.runs.iter().filter(|r| r.status == RunStatus::Ok && r.headline_rank.is_some()).collect();
+        let t = self.t;
+        let ok: Vec<&RunResult> = report.runs.iter().filter(|r| r.status == RunStatus::Ok && r.ok_responses > 0).collect();
         let n_min = ok.iter().map(|r| r.ok_responses).min();
         let n_max = ok.iter().map(|r| r.ok_responses).max();
         let runs_per: Vec<usize> = report.conditions.iter().filter_map(|c| c.headline_ms.map(|s| s.n)).collect();
         let runs_min = runs_per.iter().min().copied().unwrap_or(0);
         let runs_max = runs_per.iter().max().copied().unwrap_or(0);
-        let per_condition = if runs_min == runs_max { format::count(runs_min as u64) } else { format!("{}–{}", runs_min, runs_max) };
-        let example = match (n_min, n_max) {
-            (Some(a), Some(b)) if a == b => match self.lang {
-                Lang::En => {
-                    format!("every run had n = {}, so {} is the {} value", format::count(a), self.p_label, format::ordinal_en(p.rank(a)))
-                }
-                Lang::Ja => {
-                    format!("各測定の件数は n = {} なので、{}は{}番目の値です", format::count(a), self.p_label, format::count(p.rank(a)))
-                }
-            },
-            (Some(a), Some(b)) => match self.lang {
-                Lang::En => format!(
-                    "n ranged from {} to {}, so the rank ranged from the {} to the {}",
-                    format::count(a),
-                    format::count(b),
-                    format::ordinal_en(p.rank(a)),
-                    format::ordinal_en(p.rank(b))
-                ),
-                Lang::Ja => format!(
-                    "件数は n = {}〜{} なので、順位は{}〜{}番目です",
-                    format::count(a),
-                    format::count(b),
-                    format::count(p.rank(a)),
-                    format::count(p.rank(b))
-                ),
-            },
+        let per_condition = if runs_min == runs_max {
+            format::count(runs_min as u64)
+        } else {
+            self.range_text(&runs_min.to_string(), &runs_max.to_string())
+        };
+        let ranks = match (n_min, n_max) {
+            (Some(a), Some(b)) => {
+                let n = if a == b { format::count(a) } else { self.range_text(&format::count(a), &format::count(b)) };
+                let list: Vec<String> = self
+                    .percentile_keys()
+                    .iter()
+                    .filter_map(|k| k.parse::<f64>().ok().and_then(Percentile::new))
+                    .map(|p| {
+                        let rank = p.rank(a);
+                        let at = self.rank_ordinal(rank);
+                        if rank == a {
+                            format!("p{}: {at}{}", p.key(), t.maximum_tag)
+                        } else {
+                            format!("p{}: {at}", p.key())
+                        }
+                    })
+                    .collect();
+                t.methods_ranks.replace("{n}", &n).replace("{at_n}", &format::count(a)).replace("{list}", &self.list(&list))
+            }
             _ => String::new(),
         };
-        match self.lang {
-            Lang::En => vec![
-                format!("Per run, the latencies of the 2xx responses are sorted ascending and {} is the nearest-rank percentile: the value at rank ceil({} × n / 100), computed exactly in integers ({example}). Requests with a non-2xx status or no response are counted as errors, not ranked.", self.p_label, p),
-                format!("Per condition (one combination of factor levels), the table shows the median of its ok runs' {} ({} runs per condition; the mean of the middle two for an even count) and the min-max range. The representative run is the one whose value is that median (the lower middle for an even count); the charts of a single run show it.", self.p_label, per_condition),
-                "Large responses: per run, the median of its responses' server write time and client completion time; per condition, the median of those run medians with the min-max range. Temp files: per run, the peak of the sampled logical bytes. CPU: CPU seconds used between the first and last samples over the sampled time, in % of one core.".to_string(),
-                "Only runs with status ok enter the statistics; aborted and excluded runs are listed with their notes. Schedule lag is sent time minus scheduled time of an open-loop probe.".to_string(),
-            ],
-            Lang::Ja => vec![
-                format!("各測定で2xx応答の応答時間を短い順に並べ、{}は順位 ceil({} × n / 100) の値（最近接順位法、整数で厳密に計算）としました（{example}）。2xx以外の応答や応答のない要求はエラーとして数え、順位には含めません。", self.p_label, p),
-                format!("条件（要素の水準の組み合わせ）ごとに、状態がokの測定の{}の中央値（1条件{}回。偶数個なら中央2つの平均）と最小〜最大の範囲を示します。代表の測定は値がその中央値になる測定（偶数個なら小さい方の中央）で、1回分のグラフはこの測定を表示します。", self.p_label, per_condition),
-                "大きな応答：各測定内で応答ごとのアプリの書き込み時間と受信側の完了時間の中央値を取り、条件ごとにその中央値と最小〜最大の範囲を示します。一時ファイル：各測定で標本化した論理サイズの最大値。CPU：最初と最後の標本の間に使ったCPU秒を標本の時間幅で割った、1コアに対する%です。".to_string(),
-                "状態がokの測定だけを集計に使い、中断・除外した測定は備考とともに一覧に載せます。送信の遅れは、オープンループの計測要求の実際の送信時刻から予定時刻を引いた値です。".to_string(),
-            ],
+        let mut paragraphs = vec![
+            t.methods_latency.to_string(),
+            format!("{}{}{ranks}", t.methods_percentile, t.sentence_gap),
+            self.fill(t.methods_condition).replace("{runs}", &per_condition),
+        ];
+        if report.conditions.iter().any(|c| c.write_s.is_some() || c.complete_s.is_some()) {
+            paragraphs.push(t.methods_large.to_string());
         }
+        if report.runs.iter().any(|r| r.tempfile_peak_bytes.is_some() || !r.resources.is_empty()) {
+            paragraphs.push(t.methods_samples.to_string());
+        }
+        let thresholds = &report.variance.thresholds;
+        if report.integrity.max_lag_ms.is_some() {
+            let limit = match report.variance.lag_limit {
+                Some(l) => t.methods_lag_limit.replace("{limit}", &format::ms(l.limit)).replace("{median}", &format::ms(l.median)),
+                None => t.methods_lag_no_limit.to_string(),
+            };
+            paragraphs.push(
+                t.methods_lag
+                    .replace("{lag_ms}", &format::ms(thresholds.lag_ms))
+                    .replace("{k}", &format::decimal(thresholds.noisy_k, 1))
+                    .replace("{floor}", &format::ms(thresholds.noisy_lag_floor_ms))
+                    .replace("{limit}", &limit),
+            );
+        }
+        let comparisons = &report.variance.comparisons;
+        if !comparisons.is_empty() {
+            let smallest = comparisons.iter().map(|c| c.chance_if_no_difference).fold(f64::INFINITY, f64::min);
+            let total = comparisons.len();
+            let none = if smallest * total as f64 > crate::stats::variance::FAMILY_ALPHA { t.methods_verdicts_none } else { "" };
+            let example = comparisons
+                .iter()
+                .min_by_key(|c| (c.a_runs + c.b_runs, c.a_runs))
+                .map(|c| {
+                    t.methods_verdicts_example
+                        .replace("{n}", &c.a_runs.to_string())
+                        .replace("{m}", &c.b_runs.to_string())
+                        .replace("{chance}", &format::probability(c.chance_if_no_difference))
+                })
+                .unwrap_or_default();
+            paragraphs.push(
+                self.fill(t.methods_verdicts)
+                    .replace("{x}", &self.x_label())
+                    .replace("{example}", &example)
+                    .replace("{total}", &format::count(total as u64))
+                    .replace("{alpha}", &format::percent(crate::stats::variance::FAMILY_ALPHA))
+                    .replace("{none}", none)
+                    .replace("{negligible}", &format::percent(thresholds.negligible_difference)),
+            );
+        }
+        paragraphs.push(t.methods_status.to_string());
+        paragraphs
+    }
+
+    /// "the 69th" / "69番目": a rank in running text.
+    fn rank_ordinal(&self, rank: u64) -> String {
+        match self.lang {
+            Lang::En => format!("the {}", format::ordinal_en(rank)),
+            Lang::Ja => format!("{}番目", format::count(rank)),
+        }
+    }
+
+    /// plan.toml's settings as a two-column table.
+    pub fn setup_table(&self) -> Option<Table> {
+        let rows: Vec<Vec<Cell>> = self.report.setup.iter().map(|s| vec![Cell::text(s.key.clone()), Cell::text(s.value.clone())]).collect();
+        (!rows.is_empty()).then(|| Table {
+            id: "setup".into(),
+            caption: format!("{} ({})", self.t.setup, self.t.setup_caption),
+            headers: vec![self.t.setting.into(), self.t.value.into()],
+            rows,
+        })
     }
 
     pub fn environment(&self) -> Vec<KeyValue> {
@@ -298,6 +466,9 @@ impl<'a> Context<'a> {
                 },
             });
         }
+        for level in self.ecdf_levels() {
+            figures.push(Figure { src: format!("{root}{}", paths::ecdf_conditions_figure(level)), alt: self.ecdf_alt(level) });
+        }
         if self.report.conditions.iter().any(|c| c.write_s.is_some()) {
             figures.push(Figure { src: format!("{root}{}", paths::LARGE_FIGURE), alt: format!("{}: {}", t.large_table, t.large_caption) });
         }
@@ -305,6 +476,30 @@ impl<'a> Context<'a> {
             figures.push(Figure { src: format!("{root}{}", paths::TEMPFILE_FIGURE), alt: t.tempfile_table.to_string() });
         }
         figures
+    }
+
+    /// The x levels that get an ECDF of their conditions: those where some condition's
+    /// representative run has responses (every level at once without an x factor: level 0).
+    pub fn ecdf_levels(&self) -> Vec<usize> {
+        let columns = self.report.layout.rows.iter().map(|r| r.cells.len()).max().unwrap_or(0);
+        (0..columns)
+            .filter(|&level| {
+                self.report.layout.rows.iter().filter_map(|r| r.cells.get(level).copied().flatten()).any(|c| {
+                    let run = self.report.conditions[c].representative_run.as_deref().and_then(|id| self.run_index(id));
+                    run.is_some_and(|r| self.report.runs[r].ok_responses > 0)
+                })
+            })
+            .collect()
+    }
+
+    fn ecdf_alt(&self, level: usize) -> String {
+        let level_label = self
+            .report
+            .layout
+            .x_factor
+            .and_then(|x| self.report.factors[x].levels.get(level).map(|l| format!("{} = {}", self.x_label(), l.label.get(self.lang))))
+            .unwrap_or_default();
+        self.t.ecdf_conditions_alt.replace("{level}", &level_label)
     }
 
     /// The representative run of the condition with the largest median: the run the report's
@@ -342,12 +537,22 @@ impl<'a> Context<'a> {
             p_label: self.p_label.clone(),
             integrity: self.integrity(),
             headline: self.headline_table(""),
+            percentiles: self.percentile_table(""),
+            percentiles_note: self.maximum_note(),
+            published: self.published_table(""),
+            published_source: report.published_source.as_ref().map(|s| s.get(self.lang).to_string()),
             figures: self.report_figures(""),
             large: self.large_table(""),
             tempfiles: self.tempfile_table(""),
             runs: self.run_table(""),
             methods: self.methods(),
             environment: self.environment(),
+            setup: self.setup_table(),
+            readme: report.readme.is_some().then(|| KeyValue {
+                label: self.t.readme_link.to_string(),
+                value: self.t.readme_note.to_string(),
+                href: Some(paths::README_PAGE.to_string()),
+            }),
             article,
         }
     }

@@ -91,11 +91,13 @@ impl<'a> Context<'a> {
                 .iter()
                 .map(|(key, value)| {
                     let rank = run.percentile_ranks.get(key).copied().unwrap_or(0);
-                    vec![
-                        Cell::text(format!("p{key}")),
-                        Cell::number(format::ms(*value)),
-                        Cell::number(self.rank_text(rank, run.ok_responses)),
-                    ]
+                    // The last rank is the run's slowest response: say so, not just "72nd of 72".
+                    let rank_text = if rank == run.ok_responses {
+                        format!("{}{}", self.rank_text(rank, run.ok_responses), t.maximum_tag)
+                    } else {
+                        self.rank_text(rank, run.ok_responses)
+                    };
+                    vec![Cell::text(format!("p{key}")), Cell::number(format::ms(*value)), Cell::number(rank_text)]
                 })
                 .collect(),
         };

@@ -1,6 +1,7 @@
 //! The variance review page: spread per condition, comparisons by range, flags, and every run.
 
 use super::*;
+use crate::stats::variance::{self, ComparisonScope, Verdict};
 
 #[derive(Debug, Clone, Serialize)]
 pub struct VariancePage {
@@ -13,7 +14,11 @@ pub struct VariancePage {
     pub interval_method: Option<String>,
     pub widest: Option<KeyValue>,
     pub spread: Table,
+    /// What the comparisons add up to, how chance is counted, what the scope left out.
+    pub comparison_notes: Vec<String>,
     pub comparisons: Option<Table>,
+    /// What runs of one session on one machine cannot show.
+    pub limits: String,
     pub flags: Option<Table>,
     pub conditions: Vec<ConditionSection>,
 }
@@ -31,7 +36,11 @@ impl<'a> Context<'a> {
         let t = self.t;
         let max_runs = report.variance.conditions.iter().map(|c| c.runs.len()).max().unwrap_or(0);
         let min_runs = report.variance.conditions.iter().map(|c| c.runs.len()).filter(|&n| n > 0).min().unwrap_or(0);
-        let n_text = if min_runs == max_runs { format::count(max_runs as u64) } else { format!("{min_runs}–{max_runs}") };
+        let n_text = if min_runs == max_runs {
+            format::count(max_runs as u64)
+        } else {
+            self.range_text(&min_runs.to_string(), &max_runs.to_string())
+        };
         let spread_rows = report
             .variance
             .conditions
@@ -53,12 +62,10 @@ impl<'a> Context<'a> {
                         || Cell::text("–"),
                         |i| {
                             Cell::number(format!(
-                                "{}–{} ({}, {}–{})",
-                                format::ms(i.lower_ms),
-                                format::ms(i.upper_ms),
+                                "{} ({}, {})",
+                                self.range_text(&format::ms(i.lower_ms), &format::ms(i.upper_ms)),
                                 format::percent(i.coverage),
-                                i.lower_rank,
-                                i.upper_rank
+                                self.range_text(&i.lower_rank.to_string(), &i.upper_rank.to_string())
                             ))
                         },
                     ),
@@ -78,7 +85,7 @@ impl<'a> Context<'a> {
                 let range = |i: usize| {
                     report.conditions[i]
                         .headline_ms
-                        .map(|s| format!("{} ({}–{})", format::ms(s.median), format::ms(s.min), format::ms(s.max)))
+                        .map(|s| format!("{} ({})", format::ms(s.median), self.range_text(&format::ms(s.min), &format::ms(s.max))))
                         .unwrap_or_default()
                 };
                 vec![
@@ -86,7 +93,9 @@ impl<'a> Context<'a> {
                     Cell::number(range(c.a)).link(format!("#{}", paths::condition_anchor(c.a))),
                     Cell::number(range(c.b)).link(format!("#{}", paths::condition_anchor(c.b))),
                     c.median_ratio.map_or_else(|| Cell::text("–"), |r| Cell::number(format::ratio(r))),
-                    Cell::text(if c.ranges_overlap { t.not_separated } else { t.separated }),
+                    Cell::number(format!("{} {} {}", c.a_runs, t.versus, c.b_runs)),
+                    Cell::number(format::probability(c.chance_if_no_difference)),
+                    Cell::text(self.verdict_text(c.verdict)),
                 ]
             })
             .collect();
@@ -141,7 +150,11 @@ impl<'a> Context<'a> {
             nav: self.nav(""),
             title: format!("{} – {}", report.dataset.title.get(self.lang), t.variance),
             p_label: self.p_label.clone(),
-            small_n: t.small_n.replace("{n}", &n_text),
+            small_n: t
+                .small_n
+                .replace("{n}", &n_text)
+                .replace("{fewest}", &format::count(min_runs as u64))
+                .replace("{chance}", &self.chance_example(min_runs)),
             interval_method: (max_runs >= MIN_RUNS_FOR_INTERVAL).then(|| t.interval_method.to_string()),
             widest: report.variance.widest_condition.as_ref().and_then(|id| {
                 let c = report.conditions.iter().position(|c| &c.id == id)?;
@@ -172,12 +185,22 @@ impl<'a> Context<'a> {
                 ],
                 rows: spread_rows,
             },
+            comparison_notes: self.comparison_notes(),
             comparisons: (!comparisons.is_empty()).then(|| Table {
                 id: "comparisons".into(),
-                caption: format!("{} ({})", t.comparisons, t.comparisons_caption.replace("{x}", &self.x_label())),
-                headers: vec![t.comparisons.into(), "A (ms)".into(), "B (ms)".into(), t.median_ratio.into(), t.verdict.into()],
+                caption: format!("{} ({})", t.comparisons, self.fill(&t.comparisons_caption.replace("{x}", &self.x_label()))),
+                headers: vec![
+                    t.comparisons.into(),
+                    "A (ms)".into(),
+                    "B (ms)".into(),
+                    t.median_ratio.into(),
+                    t.runs_compared.into(),
+                    t.chance_header.into(),
+                    t.verdict.into(),
+                ],
                 rows: comparisons,
             }),
+            limits: t.session_limits.replace("{n}", &n_text),
             flags: (!flags.is_empty()).then(|| Table {
                 id: "flags".into(),
                 caption: format!("{} ({})", t.flags, t.flags_caption),
@@ -186,5 +209,57 @@ impl<'a> Context<'a> {
             }),
             conditions,
         }
+    }
+}
+
+impl Context<'_> {
+    /// A comparison's verdict in words.
+    fn verdict_text(&self, verdict: Verdict) -> String {
+        let t = self.t;
+        match verdict {
+            Verdict::RangesOverlap => t.verdict_overlap.to_string(),
+            Verdict::Negligible => {
+                t.verdict_negligible.replace("{threshold}", &format::percent(self.report.variance.comparison_summary.negligible_below))
+            }
+            Verdict::RangesApart => t.verdict_apart.to_string(),
+            Verdict::Supported => t.verdict_supported.to_string(),
+        }
+    }
+
+    /// The chance that two conditions of `fewest` runs each have apart ranges with no difference:
+    /// the largest chance any comparison on the page can have.
+    fn chance_example(&self, fewest: usize) -> String {
+        variance::chance_if_no_difference(fewest, fewest).map(format::probability).unwrap_or_else(|| "–".into())
+    }
+
+    /// The sentences under the comparisons heading: the count against chance, the rules of the
+    /// verdicts, and the pairs a large dataset leaves out.
+    fn comparison_notes(&self) -> Vec<String> {
+        let t = self.t;
+        let review = &self.report.variance;
+        let summary = &review.comparison_summary;
+        if review.comparisons.is_empty() {
+            return Vec::new();
+        }
+        let total = review.comparisons.len();
+        let mut notes = vec![
+            t.comparisons_count
+                .replace("{apart}", &format::count(summary.ranges_apart))
+                .replace("{total}", &format::count(total as u64))
+                .replace("{expected}", &format::decimal(summary.expected_apart_by_chance, 1)),
+            t.comparisons_rule
+                .replace("{total}", &format::count(total as u64))
+                .replace("{alpha}", &format::percent(variance::FAMILY_ALPHA))
+                .replace("{threshold}", &format::percent(summary.negligible_below)),
+        ];
+        if summary.scope == ComparisonScope::Neighbours {
+            notes.push(
+                t.comparisons_neighbours
+                    .replace("{x}", &self.x_label())
+                    .replace("{max}", &format::count(variance::MAX_ROWS_FOR_ALL_PAIRS as u64))
+                    .replace("{left}", &format::count(summary.pairs_left_out)),
+            );
+        }
+        notes
     }
 }

@@ -1,0 +1,145 @@
+//! What the variance review and the exports say about synthetic datasets built for one behaviour
+//! each: late runs flagged by the robust rule, the chance of every comparison, comparisons that
+//! grow linearly with the conditions, and exports free of float noise.
+
+use analyze::report::Report;
+use analyze::stats::variance::{ComparisonScope, FlagKind, Verdict};
+use std::fmt::Write;
+use std::path::Path;
+
+/// Writes a dataset of one factor `route` (a, b) and `n` (1, 2): `runs` rows of
+/// (run_id, route, n, repetition), each with 20 requests whose latency is `base(run)` and whose
+/// send lag is `lag(run)` ms.
+fn write_dataset(dir: &Path, runs: &[(&str, &str, u32, u32)], latency: impl Fn(usize) -> f64, lag: impl Fn(usize) -> f64) {
+    std::fs::create_dir_all(dir).unwrap();
+    let mut runs_csv = String::from("run_id,route,n,repetition,started_at_utc,status\n");
+    let mut requests = String::from("run_id,seq,scheduled_ms,sent_ms,latency_ms,status,body_bytes\n");
+    for (i, (id, route, n, repetition)) in runs.iter().enumerate() {
+        writeln!(runs_csv, "{id},{route},{n},{repetition},2026-11-30T04:{:02}:00Z,ok", i % 60).unwrap();
+        for seq in 0..20 {
+            let scheduled = 9000.0 + 125.0 * f64::from(seq);
+            // The largest lag on the last request, the others on time.
+            let sent = if seq == 19 { scheduled + lag(i) } else { scheduled };
+            writeln!(requests, "{id},{seq},{scheduled:.3},{sent:.3},{:.3},200,12", latency(i) + f64::from(seq) * 0.001).unwrap();
+        }
+    }
+    std::fs::write(dir.join("runs.csv"), runs_csv).unwrap();
+    std::fs::write(dir.join("requests.csv"), requests).unwrap();
+}
+
+/// The fields of one CSV line; condition ids hold commas, so fields may be quoted.
+fn fields(line: &str) -> Vec<String> {
+    let (mut out, mut field, mut quoted) = (Vec::new(), String::new(), false);
+    for c in line.chars() {
+        match c {
+            '"' => quoted = !quoted,
+            ',' if !quoted => out.push(std::mem::take(&mut field)),
+            c => field.push(c),
+        }
+    }
+    out.push(field);
+    out
+}
+
+fn build(dir: &Path) -> Report {
+    let mut dataset = analyze::dataset::load(dir).unwrap();
+    analyze::stats::build(&mut dataset, analyze::stats::Detail::Statistics).unwrap()
+}
+
+/// Twelve runs: routes a and b at n = 1 and 2, three repetitions each.
+fn twelve_runs() -> Vec<(String, &'static str, u32, u32)> {
+    let mut runs = Vec::new();
+    for (k, (route, n)) in [("a", 1), ("a", 2), ("b", 1), ("b", 2)].into_iter().enumerate() {
+        for repetition in 1..=3 {
+            runs.push((format!("r{:02}", k * 3 + repetition as usize), route, n, repetition));
+        }
+    }
+    runs
+}
+
+fn borrowed<'a>(runs: &'a [(String, &'static str, u32, u32)]) -> Vec<(&'a str, &'a str, u32, u32)> {
+    runs.iter().map(|(id, route, n, rep)| (id.as_str(), *route, *n, *rep)).collect()
+}
+
+#[test]
+fn runs_sent_late_against_the_datasets_own_lag_are_flagged_below_the_fixed_threshold() {
+    let root = tempfile::tempdir().unwrap();
+    let runs = twelve_runs();
+    // Lags of 0.3-1.4 ms, and three runs 6.8, 13.7 and 11.0 ms late: all under the fixed 20 ms.
+    let late = [(4, 6.8), (5, 13.7), (9, 11.0)];
+    let lag = |i: usize| late.iter().find(|(r, _)| *r == i).map_or(0.3 + 0.1 * i as f64, |(_, l)| *l);
+    write_dataset(root.path(), &borrowed(&runs), |_| 10.0, lag);
+    let report = build(root.path());
+    let noisy: Vec<(&str, f64)> = report
+        .variance
+        .flags
+        .iter()
+        .filter_map(|f| match f.kind {
+            FlagKind::NoisyLag { max_lag_ms, .. } => Some((f.run_id.as_str(), max_lag_ms)),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(noisy, vec![("r05", 6.8), ("r06", 13.7), ("r10", 11.0)]);
+    assert!(!report.variance.flags.iter().any(|f| matches!(f.kind, FlagKind::ScheduleLag { .. })));
+}
+
+#[test]
+fn every_comparison_carries_its_exact_chance_and_the_page_total() {
+    let root = tempfile::tempdir().unwrap();
+    let runs = twelve_runs();
+    // a is 10 ms, b 20 ms at n = 1 (apart); at n = 2 both 30-32 ms (overlapping).
+    let latency = |i: usize| match i / 3 {
+        0 => 10.0 + i as f64 % 3.0,
+        1 => 30.0 + i as f64 % 3.0,
+        2 => 20.0 + i as f64 % 3.0,
+        _ => 30.5 + i as f64 % 3.0,
+    };
+    write_dataset(root.path(), &borrowed(&runs), latency, |_| 0.5);
+    let report = build(root.path());
+    let comparisons = &report.variance.comparisons;
+    assert_eq!(comparisons.len(), 2, "one pair per x level");
+    for c in comparisons {
+        assert_eq!((c.a_runs, c.b_runs), (3, 3));
+        assert_eq!(c.chance_if_no_difference, 0.1);
+    }
+    let verdicts: Vec<Verdict> = comparisons.iter().map(|c| c.verdict).collect();
+    assert_eq!(verdicts, vec![Verdict::RangesApart, Verdict::RangesOverlap]);
+    let summary = &report.variance.comparison_summary;
+    assert_eq!(summary.ranges_apart, 1);
+    assert!((summary.expected_apart_by_chance - 0.2).abs() < 1e-12);
+    assert_eq!(summary.scope, ComparisonScope::AllPairs);
+}
+
+#[test]
+fn many_series_are_compared_with_their_neighbours_only() {
+    let root = tempfile::tempdir().unwrap();
+    // 40 routes at one n: 40 series in one column, 39 neighbour pairs instead of 780.
+    let ids: Vec<String> = (0..40).map(|i| format!("r{i:02}")).collect();
+    let routes: Vec<String> = (0..40).map(|i| format!("s{i:02}")).collect();
+    let runs: Vec<(&str, &str, u32, u32)> = (0..40).map(|i| (ids[i].as_str(), routes[i].as_str(), 1, 1)).collect();
+    write_dataset(root.path(), &runs, |i| 1.0 + i as f64, |_| 0.5);
+    let report = build(root.path());
+    assert_eq!(report.variance.comparisons.len(), 39);
+    let summary = &report.variance.comparison_summary;
+    assert_eq!(summary.scope, ComparisonScope::Neighbours);
+    assert_eq!(summary.pairs_left_out, 780 - 39);
+    assert!(report.variance.comparisons.iter().all(|c| c.chance_if_no_difference == 1.0), "one run against one is always apart");
+}
+
+#[test]
+fn exports_print_lags_at_the_precision_they_were_measured() {
+    let root = tempfile::tempdir().unwrap();
+    let runs = twelve_runs();
+    // 9000.928 - 9000.000 is 0.9279999999998836 in binary floating point.
+    write_dataset(root.path(), &borrowed(&runs), |_| 10.0, |_| 0.928);
+    let report = build(root.path());
+    let csv = analyze::render::tables::runs_csv(&report);
+    let json = analyze::render::tables::summary_json(&report);
+    assert!(!csv.contains("0.92799999"), "{csv}");
+    assert!(!json.contains("0.92799999"));
+    let mut lines = csv.lines().map(fields);
+    let column = lines.next().unwrap().iter().position(|h| h == "max_lag_ms").unwrap();
+    for row in lines {
+        assert_eq!(row[column], "0.928");
+    }
+}
