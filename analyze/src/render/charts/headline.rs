@@ -164,7 +164,7 @@ fn draw<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, report: &Report, lang
     if !others.is_empty() {
         legend.push(LegendEntry {
             label: labels::other_series(lang, others.len()),
-            color: style::MUTED,
+            color: style::OTHERS,
             swatch: Swatch::Bar { filled: true },
         });
     }
@@ -213,7 +213,7 @@ fn draw<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, report: &Report, lang
     for &(x, low, high) in &other_ranges {
         let (low, high) = (axis.place(low).0, axis.place(high).0);
         let half = (spread * 0.3).max(0.01);
-        chart.draw_series(std::iter::once(Rectangle::new([(x - half, low), (x + half, high)], style::MUTED.mix(style::FAINT).filled())))?;
+        chart.draw_series(std::iter::once(Rectangle::new([(x - half, low), (x + half, high)], style::OTHERS.filled())))?;
     }
     for (j, marks) in series.iter().enumerate() {
         let (color, shape, dash) = style::series(j);

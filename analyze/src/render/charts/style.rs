@@ -52,6 +52,8 @@ pub const PALETTE: [RGBColor; 6] = [
 /// Text, axes and reference lines.
 pub const INK: RGBColor = RGBColor(0x22, 0x22, 0x22);
 /// Secondary text (captions).
+/// The headline chart's range of the series not drawn on their own, and its legend swatch.
+pub const OTHERS: RGBColor = RGBColor(0xC4, 0xC4, 0xC4);
 pub const MUTED: RGBColor = RGBColor(0x55, 0x55, 0x55);
 /// Decade grid lines.
 pub const GRID: RGBColor = RGBColor(0xD0, 0xD0, 0xD0);

@@ -58,12 +58,7 @@ impl<'a> Context<'a> {
                 cells
             })
             .collect();
-        Table {
-            id: "headline".into(),
-            caption: format!("{} ({})", self.t.headline_table, self.fill(self.t.headline_caption)),
-            headers,
-            rows,
-        }
+        Table { id: "headline".into(), caption: self.aside(self.t.headline_table, &self.fill(self.t.headline_caption)), headers, rows }
     }
 
     fn series_header(&self) -> String {
@@ -118,15 +113,16 @@ impl<'a> Context<'a> {
         ];
         if i.large_responses > 0 {
             out.push(kv(t.large_responses_label, format::count(i.large_responses)));
-            let expected = i
-                .expected_large_response_bytes
-                .map(|b| format!(" ({})", t.expected_bytes.replace("{bytes}", &format::count(b))))
-                .unwrap_or_default();
-            out.push(kv(t.incomplete_label, format!("{}{expected}", format::count(i.incomplete_large_responses))));
+            let count = format::count(i.incomplete_large_responses);
+            let value = match i.expected_large_response_bytes {
+                Some(b) => self.aside(&count, &t.expected_bytes.replace("{bytes}", &format::count(b))),
+                None => count,
+            };
+            out.push(kv(t.incomplete_label, value));
         }
         if let (Some(lag), Some(run)) = (i.max_lag_ms, &i.max_lag_run) {
             let href = self.run_index(run).map(|r| self.run_href("", r));
-            out.push(KeyValue { label: t.max_lag_label.to_string(), value: format!("{} ms ({run})", format::ms(lag)), href });
+            out.push(KeyValue { label: t.max_lag_label.to_string(), value: self.aside(&format!("{} ms", format::ms(lag)), run), href });
         }
         out
     }
@@ -151,7 +147,7 @@ impl<'a> Context<'a> {
             .collect();
         (!rows.is_empty()).then(|| Table {
             id: "large-responses".into(),
-            caption: format!("{} ({})", self.t.large_table, self.t.large_caption),
+            caption: self.aside(self.t.large_table, self.t.large_caption),
             headers: vec![self.t.condition.into(), self.t.write_s.into(), self.t.complete_s.into()],
             rows,
         })
@@ -172,7 +168,7 @@ impl<'a> Context<'a> {
             .collect();
         (!rows.is_empty()).then(|| Table {
             id: "tempfiles".into(),
-            caption: format!("{} ({})", self.t.tempfile_table, self.t.tempfile_caption),
+            caption: self.aside(self.t.tempfile_table, self.t.tempfile_caption),
             headers: vec![self.t.condition.into(), self.t.tempfile_peak.into()],
             rows,
         })
@@ -210,7 +206,7 @@ impl<'a> Context<'a> {
             .collect();
         Table {
             id: "runs".into(),
-            caption: format!("{} ({})", t.run_table, self.fill(t.run_caption)),
+            caption: self.aside(t.run_table, &self.fill(t.run_caption)),
             headers: vec![
                 t.run.into(),
                 t.condition.into(),
@@ -238,8 +234,11 @@ impl<'a> Context<'a> {
     }
 
     /// Per condition: the median and range over its runs of every percentile and of the maximum.
+    /// A percentile that is the last rank in every run is the maximum column again and is left
+    /// out; the note under the table names it.
     pub fn percentile_table(&self, root: &str) -> Option<Table> {
-        let keys = self.percentile_keys();
+        let at_max = self.percentiles_at_maximum();
+        let keys: Vec<String> = self.percentile_keys().into_iter().filter(|k| !at_max.contains(k)).collect();
         let rows: Vec<Vec<Cell>> = self
             .conditions_with(|c| !c.percentiles_ms.is_empty())
             .into_iter()
@@ -255,29 +254,30 @@ impl<'a> Context<'a> {
             })
             .collect();
         let mut headers = vec![self.t.condition.to_string()];
-        headers.extend(keys.iter().map(|k| format!("p{k} (ms)")));
-        headers.push(format!("{} (ms)", self.t.maximum));
+        headers.extend(keys.iter().map(|k| self.t.in_ms.replace("{name}", &format!("p{k}"))));
+        headers.push(self.t.in_ms.replace("{name}", self.t.maximum_header));
         (!rows.is_empty()).then(|| Table {
             id: "percentiles".into(),
-            caption: format!("{} ({})", self.t.percentile_table, self.t.percentile_caption),
+            caption: self.aside(self.t.percentile_table, self.t.percentile_caption),
             headers,
             rows,
         })
+    }
+
+    /// The percentile keys whose rank is n in every ok run: each run's maximum.
+    fn percentiles_at_maximum(&self) -> Vec<String> {
+        let ok: Vec<&RunResult> = self.report.runs.iter().filter(|r| r.status == RunStatus::Ok && r.ok_responses > 0).collect();
+        if ok.is_empty() {
+            return Vec::new();
+        }
+        self.percentile_keys().into_iter().filter(|k| ok.iter().all(|r| r.percentile_ranks.get(k) == Some(&r.ok_responses))).collect()
     }
 
     /// "p99 and p99.9 are the maximum": percentiles whose rank is n in every ok run, named so no
     /// reader takes them for a tail estimate.
     pub fn maximum_note(&self) -> Option<String> {
         let ok: Vec<&RunResult> = self.report.runs.iter().filter(|r| r.status == RunStatus::Ok && r.ok_responses > 0).collect();
-        if ok.is_empty() {
-            return None;
-        }
-        let at_max: Vec<String> = self
-            .percentile_keys()
-            .into_iter()
-            .filter(|k| ok.iter().all(|r| r.percentile_ranks.get(k) == Some(&r.ok_responses)))
-            .map(|k| format!("p{k}"))
-            .collect();
+        let at_max: Vec<String> = self.percentiles_at_maximum().iter().map(|k| format!("p{k}")).collect();
         let n_min = ok.iter().map(|r| r.ok_responses).min()?;
         let n_max = ok.iter().map(|r| r.ok_responses).max()?;
         let n = if n_min == n_max { format::count(n_min) } else { self.range_text(&format::count(n_min), &format::count(n_max)) };
@@ -319,7 +319,7 @@ impl<'a> Context<'a> {
             .collect();
         (!rows.is_empty()).then(|| Table {
             id: "published".into(),
-            caption: format!("{} ({})", t.published_table, t.published_caption),
+            caption: self.aside(t.published_table, t.published_caption),
             headers: vec![
                 t.condition.into(),
                 t.metric.into(),
@@ -435,7 +435,7 @@ impl<'a> Context<'a> {
         let rows: Vec<Vec<Cell>> = self.report.setup.iter().map(|s| vec![Cell::text(s.key.clone()), Cell::text(s.value.clone())]).collect();
         (!rows.is_empty()).then(|| Table {
             id: "setup".into(),
-            caption: format!("{} ({})", self.t.setup, self.t.setup_caption),
+            caption: self.aside(self.t.setup, self.t.setup_caption),
             headers: vec![self.t.setting.into(), self.t.value.into()],
             rows,
         })

@@ -36,7 +36,11 @@ impl<'a> Context<'a> {
             kv(t.repetition, run.repetition.to_string()),
             kv(
                 t.status,
-                format!("{}{}", self.status_text(run.status), if run.note.is_empty() { String::new() } else { format!(" ({})", run.note) }),
+                if run.note.is_empty() {
+                    self.status_text(run.status).to_string()
+                } else {
+                    self.aside(self.status_text(run.status), &run.note)
+                },
             ),
             kv(t.requests_label, format::count(run.requests)),
             kv(t.ok_responses_label, format::count(run.ok_responses)),
@@ -61,11 +65,9 @@ impl<'a> Context<'a> {
         if run.large_responses > 0 {
             facts.push(kv(
                 t.large_responses_label,
-                format!(
-                    "{} ({} {})",
-                    format::count(run.large_responses),
-                    format::count(run.incomplete_large_responses),
-                    t.incomplete_label
+                self.aside(
+                    &format::count(run.large_responses),
+                    &t.incomplete_count.replace("{n}", &format::count(run.incomplete_large_responses)),
                 ),
             ));
         }

@@ -82,16 +82,20 @@ impl<'a> Context<'a> {
             .iter()
             .map(|c| {
                 let label = |i: usize| self.condition_label(&report.conditions[i]);
-                let range = |i: usize| {
-                    report.conditions[i]
-                        .headline_ms
-                        .map(|s| format!("{} ({})", format::ms(s.median), self.range_text(&format::ms(s.min), &format::ms(s.max))))
-                        .unwrap_or_default()
-                };
                 vec![
                     Cell::text(format!("{} {} {}", label(c.a), t.versus, label(c.b))),
-                    Cell::number(range(c.a)).link(format!("#{}", paths::condition_anchor(c.a))),
-                    Cell::number(range(c.b)).link(format!("#{}", paths::condition_anchor(c.b))),
+                    self.spread_cell(
+                        report.conditions[c.a].headline_ms,
+                        format::ms,
+                        Some(format!("#{}", paths::condition_anchor(c.a))),
+                        None,
+                    ),
+                    self.spread_cell(
+                        report.conditions[c.b].headline_ms,
+                        format::ms,
+                        Some(format!("#{}", paths::condition_anchor(c.b))),
+                        None,
+                    ),
                     c.median_ratio.map_or_else(|| Cell::text("–"), |r| Cell::number(format::ratio(r))),
                     Cell::number(format!("{} {} {}", c.a_runs, t.versus, c.b_runs)),
                     Cell::number(format::probability(c.chance_if_no_difference)),
@@ -128,7 +132,7 @@ impl<'a> Context<'a> {
                     .filter(|(_, r)| r.condition == c)
                     .map(|(i, r)| {
                         let value = r.headline_ms.map(format::ms).unwrap_or_else(|| "–".into());
-                        let status = if r.status == RunStatus::Ok { String::new() } else { format!(" ({})", self.status_text(r.status)) };
+                        let status = if r.status == RunStatus::Ok { String::new() } else { self.aside("", self.status_text(r.status)) };
                         let mut parts = vec![format!("{} = {} ms", self.p_label, value)];
                         if let Some(w) = r.write_s_median {
                             parts.push(format!("{} {}", t.write_s, format::seconds(w)));
@@ -159,10 +163,17 @@ impl<'a> Context<'a> {
             widest: report.variance.widest_condition.as_ref().and_then(|id| {
                 let c = report.conditions.iter().position(|c| &c.id == id)?;
                 let v = report.variance.conditions.iter().find(|v| v.condition == c)?;
+                let flagged: Vec<String> = report.conditions[c]
+                    .runs
+                    .iter()
+                    .filter(|id| report.variance.flags.iter().any(|f| &f.run_id == *id && f.is_warning()))
+                    .cloned()
+                    .collect();
+                let note = if flagged.is_empty() { String::new() } else { t.widest_flagged.replace("{runs}", &self.list(&flagged)) };
                 Some(KeyValue {
                     label: t.widest.to_string(),
                     value: format!(
-                        "{}: {} {}, {} {}",
+                        "{}: {} {}, {} {}{note}",
                         self.condition_label(&report.conditions[c]),
                         t.range_over_median,
                         v.range_over_median.map(format::percent).unwrap_or_default(),
@@ -174,7 +185,7 @@ impl<'a> Context<'a> {
             }),
             spread: Table {
                 id: "spread".into(),
-                caption: format!("{} ({})", t.spread_table, self.fill(t.spread_caption)),
+                caption: self.aside(t.spread_table, &self.fill(t.spread_caption)),
                 headers: vec![
                     t.condition.into(),
                     t.runs_values.into(),
@@ -188,9 +199,9 @@ impl<'a> Context<'a> {
             comparison_notes: self.comparison_notes(),
             comparisons: (!comparisons.is_empty()).then(|| Table {
                 id: "comparisons".into(),
-                caption: format!("{} ({})", t.comparisons, self.fill(&t.comparisons_caption.replace("{x}", &self.x_label()))),
+                caption: self.aside(t.comparisons, &self.fill(&t.comparisons_caption.replace("{x}", &self.x_label()))),
                 headers: vec![
-                    t.comparisons.into(),
+                    t.pair_header.into(),
                     "A (ms)".into(),
                     "B (ms)".into(),
                     t.median_ratio.into(),
@@ -203,7 +214,7 @@ impl<'a> Context<'a> {
             limits: t.session_limits.replace("{n}", &n_text),
             flags: (!flags.is_empty()).then(|| Table {
                 id: "flags".into(),
-                caption: format!("{} ({})", t.flags, t.flags_caption),
+                caption: self.aside(t.flags, t.flags_caption),
                 headers: vec![t.run.into(), t.reason.into()],
                 rows: flags,
             }),
