@@ -107,7 +107,11 @@ impl Located {
                 if let Some(v) = value {
                     let number = *v.get_ref();
                     if !(number.is_finite() && number >= 0.0) {
-                        problems.push(self.error(v.span(), &format!("thresholds.{key}"), format!("{number} is not 0 or a positive number")));
+                        problems.push(self.error(
+                            v.span(),
+                            &format!("thresholds.{key}"),
+                            format!("{number} is not 0 or a positive number"),
+                        ));
                     }
                 }
             }
@@ -222,7 +226,8 @@ mod tests {
 
     #[test]
     fn noisy_run_thresholds_must_be_numbers_the_rule_can_use() {
-        let got = problems_of("[thresholds]\nnoisy_k = 0\nnoisy_lag_floor_ms = -1\nnegligible_difference = nan\nnoisy_load1_floor = 0\n", &[]);
+        let got =
+            problems_of("[thresholds]\nnoisy_k = 0\nnoisy_lag_floor_ms = -1\nnegligible_difference = nan\nnoisy_load1_floor = 0\n", &[]);
         assert_eq!(
             got,
             [
