@@ -81,7 +81,7 @@ bench-tools:
 # just spark datasets/gunicorn-slow-client /tmp/level1. IN and OUT may be any Spark-readable URI.
 spark in out: spark-tools
     PYSPARK_PYTHON=spark/.venv/bin/python spark/.venv/bin/spark-submit --master "local[2]" \
-        --conf spark.ui.showConsoleProgress=false --conf spark.sql.shuffle.partitions=8 \
+        --driver-memory 2g --conf spark.ui.showConsoleProgress=false --conf spark.sql.shuffle.partitions=8 \
         spark/analyze_level1.py {{in}} {{out}}
 
 # The Spark job against analyze on the default dataset, the rank traps and hive-partitioned Parquet.
