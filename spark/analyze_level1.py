@@ -149,10 +149,12 @@ def headline_thousandths(spark, dataset):
     p = manifest.get("percentile")
     if p is None:
         return DEFAULT_HEADLINE
-    # analyze's Percentile::new: rounded to a thousandth of a percent, 0 < p < 100.
-    thousandths = round(float(p) * 1000) if isinstance(p, (int, float)) and 0 < p < 100 else 0
-    if not 0 < thousandths < 100_000:
-        raise Level1Error(f"{uri}: percentile = {p!r} is not between 0 and 100 (exclusive)")
+    # analyze's Percentile::new: 0 < p < 100 and a whole number of thousandths of a percent,
+    # refused rather than rounded.
+    number = isinstance(p, (int, float)) and not isinstance(p, bool)
+    thousandths = round(float(p) * 1000) if number and 0 < p < 100 else 0
+    if not (0 < thousandths < 100_000 and thousandths / 1000 == float(p)):
+        raise Level1Error(f"{uri}: percentile = {p!r} is not between 0 and 100 (exclusive) in thousandths of a percent")
     return thousandths
 
 
