@@ -508,3 +508,22 @@ fn an_article_citing_a_missing_name_fails_check_as_it_fails_report() {
     assert_exit(&reported, 2);
     assert_eq!(stderr(&checked), stderr(&reported), "check and report say the same");
 }
+
+#[test]
+fn a_damaged_parquet_file_is_that_files_error_without_the_readers_panic() {
+    let root = tempfile::tempdir().unwrap();
+    let dir = write_dataset(root.path(), "ds", &two_runs());
+    std::fs::remove_file(dir.join("requests.csv")).unwrap();
+    // One byte of the footer's column metadata changed: the parquet crate panics on it in a
+    // worker thread ("column start and length should not be negative").
+    let fixture = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/parquet-writers/polars_zstd_stats.parquet");
+    let mut bytes = std::fs::read(fixture).unwrap();
+    bytes[9935] = 0x11;
+    std::fs::write(dir.join("requests.parquet"), bytes).unwrap();
+    let output = analyze().arg("check").arg(&dir).env("RUST_BACKTRACE", "1").output().unwrap();
+    assert_exit(&output, 2);
+    let text = stderr(&output);
+    assert!(text.contains("requests.parquet: cannot be read as Parquet: the file is damaged"), "{text}");
+    assert!(!text.contains("panicked"), "{text}");
+    assert!(!text.contains("stack backtrace"), "{text}");
+}

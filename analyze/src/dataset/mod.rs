@@ -14,6 +14,7 @@ pub mod table;
 
 mod accumulate;
 mod progress;
+mod quiet_panic;
 pub mod runs;
 mod samples;
 mod schema;
@@ -272,7 +273,7 @@ fn read_small_table(dir: &Path, stem: &str, required: bool, problems: &mut Probl
 /// decoder); a damaged file is bad input, which deserves its message and exit status 2, not a crash.
 fn guarded<T>(source: &TableSource, problems: &mut Problems, read: impl FnOnce(&mut Problems) -> T) -> Option<T> {
     let mut found = Problems::default();
-    let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| read(&mut found)));
+    let outcome = quiet_panic::catch(|| read(&mut found));
     problems.extend(found);
     match outcome {
         Ok(value) => Some(value),

@@ -22,7 +22,7 @@ pub fn scan_requests<S: RequestSink>(path: &Path, runs: &RunIndex, make_sink: im
     let handle = std::fs::File::open(path).map_err(|e| DataError::file(&file, format!("cannot be read: {e}")))?;
     // The parquet crate stops on some damaged files with a panic rather than an error (an
     // unwrap in its footer parser, an index in its dictionary decoder): that is a damaged file.
-    let opened = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| reader::open(handle)))
+    let opened = super::quiet_panic::catch(|| reader::open(handle))
         .unwrap_or_else(|_| Err(DAMAGED.to_string()))
         .map_err(|message| DataError::file(&file, message))?;
     let group_rows = opened.group_rows();
@@ -48,7 +48,7 @@ pub fn scan_requests<S: RequestSink>(path: &Path, runs: &RunIndex, make_sink: im
                     let mut problems = Problems::default();
                     let mut window = reader::Window::default();
                     for group in (worker..groups).step_by(workers) {
-                        let read = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                        let read = super::quiet_panic::catch(|| {
                             reader::read_group(
                                 opened,
                                 group,
@@ -60,7 +60,7 @@ pub fn scan_requests<S: RequestSink>(path: &Path, runs: &RunIndex, make_sink: im
                                 &mut sink,
                                 &mut problems,
                             )
-                        }));
+                        });
                         match read {
                             Ok(Ok(())) => {}
                             Ok(Err(message)) => return Err(DataError::file(file, message)),
