@@ -434,7 +434,7 @@ impl<'a> Context<'a> {
     pub fn setup_table(&self) -> Option<Table> {
         let rows: Vec<Vec<Cell>> = self.report.setup.iter().map(|s| vec![Cell::text(s.key.clone()), Cell::text(s.value.clone())]).collect();
         (!rows.is_empty()).then(|| Table {
-            id: "setup".into(),
+            id: "setup-table".into(),
             caption: self.aside(self.t.setup, self.t.setup_caption),
             headers: vec![self.t.setting.into(), self.t.value.into()],
             rows,
