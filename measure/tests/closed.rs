@@ -311,8 +311,18 @@ fn an_interrupted_closed_loop_study_resumes_into_the_same_dataset() {
     assert_eq!((runs[0]["status"].as_str(), runs[1]["status"].as_str()), ("ok", "aborted"));
     assert_no_server_of_ours_left();
 
+    // What a user adds to dataset.toml between the runs survives the resume, comment included.
+    let meta_path = out_dir.join("dataset.toml");
+    let condition = format!("server={},python={},sessions=10", runs[0]["server"], runs[0]["python"]);
+    let published = format!(
+        "\n# Typed in by hand while the study waited.\n[published]\nvalues = [\n    {{ condition = \"{condition}\", metric = \"p95\", value_ms = 40 }},\n]\n"
+    );
+    std::fs::write(&meta_path, std::fs::read_to_string(&meta_path).unwrap() + &published).unwrap();
+
     let out = measure_cmd(&plan, &out_dir).arg("--resume").output().unwrap();
     assert!(out.status.success(), "{}", describe(&out));
+    let meta = std::fs::read_to_string(&meta_path).unwrap();
+    assert!(meta.ends_with(&published) && meta.contains("resumed_on = "), "the user's [published] was dropped:\n{meta}");
     let runs = read_csv(&out_dir.join("runs.csv"));
     let summary: Vec<&str> = runs.iter().map(|r| r["status"].as_str()).collect();
     assert_eq!(summary, ["ok", "aborted", "ok", "ok"]);

@@ -228,8 +228,16 @@ fn an_interrupted_study_resumes_into_the_same_dataset() {
     let left: Vec<&str> = std::str::from_utf8(&left.stdout).unwrap().lines().filter(|l| l.contains(&ours)).collect();
     assert!(left.is_empty(), "servers left running: {left:?}");
 
+    // What a user adds to dataset.toml between the runs survives the resume, comment included.
+    let meta_path = out_dir.join("dataset.toml");
+    let published = "\n# Typed in by hand while the study waited.\n[published]\nsource = { en = \"the study\", ja = \"元の記事\" }\n\
+                     values = [\n    { condition = \"route=direct,downloads=0,worker=sync\", metric = \"p95\", value_ms = 1.57 },\n]\n";
+    std::fs::write(&meta_path, std::fs::read_to_string(&meta_path).unwrap() + published).unwrap();
+
     let out = measure_cmd(&plan_path, &out_dir).arg("--resume").output().unwrap();
     assert!(out.status.success(), "{}", describe(&out));
+    let meta = std::fs::read_to_string(&meta_path).unwrap();
+    assert!(meta.ends_with(published), "the user's [published] was dropped:\n{meta}");
     let runs = assert_clean_dataset(&out_dir, 3);
     let summary: Vec<(&str, &str)> = runs.iter().map(|r| (r["run_id"].as_str(), r["status"].as_str())).collect();
     assert_eq!(summary, [("r01", "ok"), ("r02", "aborted"), ("r03", "ok")]);

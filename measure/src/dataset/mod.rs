@@ -6,6 +6,7 @@
 //! between two renames therefore cannot leave rows of an unfinished run in a resumed dataset.
 
 pub mod csv;
+pub mod manifest;
 pub mod meta;
 pub mod rows;
 
@@ -131,7 +132,8 @@ impl Dataset {
         Ok(dataset)
     }
 
-    /// Writes every file: data tables, dataset.toml and README.md, then runs.csv last.
+    /// Writes every file: data tables, dataset.toml (merged into the user's, see [`manifest`]) and README.md,
+    /// then runs.csv last.
     pub fn save(&self, dir: &Path, plan: &Plan, env: &Environment) -> Result<()> {
         for table in Table::ALL {
             let rows = self.rows(table);
@@ -141,7 +143,7 @@ impl Dataset {
                 write_atomic(dir, table.file(), &csv::render(table.header(), rows))?;
             }
         }
-        write_atomic(dir, META_FILE, &meta::render_dataset_toml(plan, env))?;
+        manifest::write_dataset_toml(dir, &meta::render_dataset_toml(plan, env))?;
         write_atomic(dir, "README.md", &meta::render_readme(plan, env, &self.runs))?;
         let runs: Vec<Vec<String>> = self.runs.iter().map(RunRow::cells).collect();
         write_atomic(dir, RUNS_FILE, &csv::render(rows::RUNS, &runs))

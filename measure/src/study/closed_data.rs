@@ -6,7 +6,7 @@
 //! run_stats.csv and sources.csv from the tool's files (kept under `raw/<run_id>/`), so this module never
 //! touches those. Every file goes through the one atomic writer, runs.csv last.
 
-use crate::dataset::{csv, meta, rows, write_atomic, META_FILE, RUNS_FILE};
+use crate::dataset::{csv, manifest, meta, rows, write_atomic, RUNS_FILE};
 use crate::load::session::SessionResult;
 use crate::plan::closed::{ClosedPlan, Condition, Slot, Tool};
 use anyhow::{bail, Context, Result};
@@ -198,7 +198,7 @@ impl ClosedDataset {
                 write_atomic(dir, file, &csv::render(columns, rows))?;
             }
         }
-        write_atomic(dir, META_FILE, &render_dataset_toml(plan, env))?;
+        manifest::write_dataset_toml(dir, &render_dataset_toml(plan, env))?;
         write_atomic(dir, "README.md", &render_readme(plan, env, &self.runs))?;
         if !self.runs.is_empty() {
             let cells: Vec<Vec<String>> = self.runs.iter().map(ClosedRunRow::cells).collect();
@@ -389,7 +389,7 @@ mod tests {
         let back = ClosedDataset::load(dir.path(), Tool::Sessions).unwrap();
         assert_eq!(back.runs, ds.runs);
         assert_eq!(back.data.sessions.len(), 1);
-        let toml = std::fs::read_to_string(dir.path().join(META_FILE)).unwrap();
+        let toml = std::fs::read_to_string(dir.path().join(crate::dataset::META_FILE)).unwrap();
         assert!(toml.contains("x = \"sessions\"") && toml.contains("value = \"fastcgi-prefork\""), "{toml}");
     }
 
