@@ -6,6 +6,7 @@
 //! text cells CSV gives. Places are rows (1-based), not lines.
 
 mod reader;
+mod run_ids;
 mod small;
 
 use super::error::{DataError, Place, Problems};

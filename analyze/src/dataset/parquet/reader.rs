@@ -9,6 +9,7 @@
 //! their row and column. Only flat, top-level columns are read; anything else is an error that
 //! says what the column is.
 
+use super::run_ids::{self, RunIds};
 use super::{accept_row, RowValues};
 use crate::dataset::error::{DataError, Place, Problems};
 use crate::dataset::number::{parse_f64, parse_i64};
@@ -289,7 +290,8 @@ struct BadCell {
 /// Reused buffers of one worker.
 #[derive(Default)]
 pub struct Window {
-    runs: Numbers<u32>,
+    /// Run code of each row of the window ([`UNKNOWN`] and up for ids runs.csv lacks, [`NULL_RUN`]).
+    run_codes: Vec<u32>,
     seq: Numbers<i64>,
     scheduled_ms: Numbers<f64>,
     sent_ms: Numbers<f64>,
@@ -297,7 +299,7 @@ pub struct Window {
     status: Numbers<i64>,
     body_bytes: Numbers<i64>,
     bad: Vec<BadCell>,
-    /// Texts of unknown run ids in this window, for the messages (codes from [`UNKNOWN`]).
+    /// Texts of the unknown run ids of this row group, for the messages (codes from [`UNKNOWN`]).
     unknown: Vec<String>,
     last_id: Vec<u8>,
     last_run: u32,
@@ -306,7 +308,7 @@ pub struct Window {
 /// Run codes at and above this stand for run ids that runs.csv does not have.
 const UNKNOWN: u32 = 0x8000_0000;
 /// A null run id.
-const NULL_RUN: u32 = u32::MAX - 1;
+const NULL_RUN: u32 = run_ids::NULL;
 /// Unknown ids whose text is kept per window (only the first problems are shown).
 const KEPT_UNKNOWN: usize = 64;
 
@@ -319,19 +321,103 @@ impl Window {
         if !self.last_id.is_empty() && self.last_id == id {
             return self.last_run;
         }
-        let code = match runs.get(id) {
-            Some(run) => run,
-            None if self.unknown.len() < KEPT_UNKNOWN => {
-                self.unknown.push(String::from_utf8_lossy(id).into_owned());
-                UNKNOWN + self.unknown.len() as u32 - 1
-            }
-            None => UNKNOWN + KEPT_UNKNOWN as u32,
-        };
+        let code = self.lookup(id, runs);
         self.last_id.clear();
         self.last_id.extend_from_slice(id);
         self.last_run = code;
         code
     }
+
+    /// The run code of `id`; an unknown id keeps its text (once) for the messages.
+    fn lookup(&mut self, id: &[u8], runs: &RunIndex) -> u32 {
+        if let Some(run) = runs.get(id) {
+            return run;
+        }
+        let text = String::from_utf8_lossy(id);
+        match self.unknown.iter().position(|known| *known == text) {
+            Some(at) => UNKNOWN + at as u32,
+            None if self.unknown.len() < KEPT_UNKNOWN => {
+                self.unknown.push(text.into_owned());
+                UNKNOWN + self.unknown.len() as u32 - 1
+            }
+            None => UNKNOWN + KEPT_UNKNOWN as u32,
+        }
+    }
+}
+
+/// Dictionary entries to run codes, for [`RunIds`].
+struct Lookup<'a> {
+    window: &'a mut Window,
+    runs: &'a RunIndex,
+}
+
+impl run_ids::Codes for Lookup<'_> {
+    fn code(&mut self, id: &[u8]) -> u32 {
+        self.window.lookup(id, self.runs)
+    }
+}
+
+/// The `run_id` column of a row group: through its dictionary ([`RunIds`]) while its pages are
+/// dictionary-encoded strings, else through the crate's typed reader.
+enum RunColumn {
+    Dictionary(RunIds, std::sync::Arc<ColumnDescriptor>),
+    Typed(Chunk),
+}
+
+impl RunColumn {
+    fn new(group: &dyn RowGroupReader, leaf: usize) -> parquet::errors::Result<RunColumn> {
+        let descriptor = group.metadata().column(leaf).column_descr_ptr();
+        if descriptor.physical_type() == Physical::BYTE_ARRAY && descriptor.max_def_level() <= 1 {
+            let nullable = descriptor.max_def_level() == 1;
+            return Ok(RunColumn::Dictionary(RunIds::new(group.get_column_page_reader(leaf)?, nullable), descriptor));
+        }
+        Ok(RunColumn::Typed(Chunk::new(group, leaf)?))
+    }
+
+    /// Puts the run codes of the next `rows` rows in `w.run_codes`; the count actually read.
+    fn read(&mut self, rows: usize, unsigned: bool, runs: &RunIndex, w: &mut Window) -> Result<usize, String> {
+        let damaged = |e: parquet::errors::ParquetError| format!("cannot be read as Parquet: {e}");
+        w.run_codes.clear();
+        let mut codes = std::mem::take(&mut w.run_codes);
+        let mut got = 0;
+        if let RunColumn::Dictionary(ids, descriptor) = self {
+            match ids.read(rows, &mut codes, &mut Lookup { window: w, runs }).map_err(damaged)? {
+                run_ids::Read::Codes(n) => got = n,
+                run_ids::Read::Fallback(pages) => {
+                    got = codes.len();
+                    let max_level = descriptor.max_def_level();
+                    let reader = parquet::column::reader::ColumnReaderImpl::<ByteArrayType>::new(std::sync::Arc::clone(descriptor), pages);
+                    *self = RunColumn::Typed(Chunk { values: Values::Bytes(reader, Vec::new()), levels: Vec::new(), max_level });
+                }
+            }
+        }
+        if let RunColumn::Typed(chunk) = self {
+            let want = rows - got;
+            if want > 0 {
+                let read = chunk.read(want).map_err(damaged)?;
+                typed_codes(chunk, read, unsigned, runs, w, &mut codes)?;
+                got += read;
+            }
+        }
+        w.run_codes = codes;
+        Ok(got)
+    }
+}
+
+/// The run codes of `rows` rows a typed reader decoded, appended to `codes`.
+fn typed_codes(chunk: &Chunk, rows: usize, unsigned: bool, runs: &RunIndex, w: &mut Window, codes: &mut Vec<u32>) -> Result<(), String> {
+    let present: Vec<Option<usize>> = chunk.positions(rows).unwrap_or_else(|| (0..rows).map(Some).collect());
+    for at in present {
+        let code = match (at, &chunk.values) {
+            (None, _) => NULL_RUN,
+            (Some(k), Values::Bytes(_, v)) => w.run_code(v[k].data(), runs),
+            (Some(k), Values::I32(_, v)) => w.run_code(integer_text(i64::from(v[k]), unsigned, 32).as_bytes(), runs),
+            (Some(k), Values::I64(_, v)) => w.run_code(integer_text(v[k], unsigned, 64).as_bytes(), runs),
+            _ => return Err("cannot be read as Parquet: column `run_id` changed type".to_string()),
+        };
+        codes.push(code);
+    }
+    Ok(())
 }
 
 /// Reads row group `group` of `opened` into `sink`; problems are placed on absolute rows from
@@ -352,9 +438,15 @@ pub fn read_group<S: RequestSink>(
     let reader = opened.reader.get_row_group(group).map_err(damaged)?;
     let rows = reader.metadata().num_rows().max(0) as usize;
     let all = sink.needs_all_columns();
-    let mut chunks: Vec<(Column, Chunk)> = Vec::with_capacity(7);
+    let run_leaf = opened.layout.leaves[Column::RunId.index()].expect("run_id is required");
+    let mut run_column = RunColumn::new(reader.as_ref(), run_leaf).map_err(damaged)?;
+    let run_unsigned = opened.layout.unsigned[Column::RunId.index()];
+    // Unknown ids are numbered per row group (the dictionary's codes live as long as it does).
+    window.unknown.clear();
+    window.last_id.clear();
+    let mut chunks: Vec<(Column, Chunk)> = Vec::with_capacity(6);
     for column in Column::ALL {
-        let skipped = !all && matches!(column, Column::Seq | Column::ScheduledMs);
+        let skipped = column == Column::RunId || (!all && matches!(column, Column::Seq | Column::ScheduledMs));
         if let (Some(leaf), false) = (opened.layout.leaves[column.index()], skipped) {
             chunks.push((column, Chunk::new(reader.as_ref(), leaf).map_err(damaged)?));
         }
@@ -362,6 +454,10 @@ pub fn read_group<S: RequestSink>(
     let mut done = 0usize;
     while done < rows {
         let want = WINDOW.min(rows - done);
+        let got = run_column.read(want, run_unsigned, runs, window)?;
+        if got != want {
+            return Err(format!("cannot be read as Parquet: column `run_id` ends {} rows into a row group of {rows} rows", done + got));
+        }
         for (column, chunk) in &mut chunks {
             let got = chunk.read(want).map_err(damaged)?;
             if got != want {
@@ -372,7 +468,7 @@ pub fn read_group<S: RequestSink>(
                 ));
             }
         }
-        fill_window(&chunks, &opened.layout, want, runs, window, all)?;
+        fill_window(&chunks, &opened.layout, want, window, all)?;
         let start = RowPlace { block, within: done as u64 + 1 };
         check_window(window, want, start, first_row + done as u64, file, sink, problems);
         done += want;
@@ -381,76 +477,52 @@ pub fn read_group<S: RequestSink>(
 }
 
 /// Turns the decoded columns into the window's rows.
-fn fill_window(chunks: &[(Column, Chunk)], layout: &Layout, rows: usize, runs: &RunIndex, w: &mut Window, all: bool) -> Result<(), String> {
+fn fill_window(chunks: &[(Column, Chunk)], layout: &Layout, rows: usize, w: &mut Window, all: bool) -> Result<(), String> {
     w.bad.clear();
-    w.unknown.clear();
-    w.last_id.clear();
     for numbers in [&mut w.seq, &mut w.status, &mut w.body_bytes] {
         numbers.clear(rows);
     }
     for numbers in [&mut w.scheduled_ms, &mut w.sent_ms, &mut w.latency_ms] {
         numbers.clear(rows);
     }
-    w.runs.clear(rows);
     for (column, chunk) in chunks {
-        let positions = chunk.positions(rows);
-        // Every row has a value of the column's usual type: copy the window whole.
-        if positions.is_none() {
-            let copied = match (column, &chunk.values) {
-                (Column::ScheduledMs | Column::SentMs | Column::LatencyMs, Values::F64(_, v)) => {
-                    let target = match column {
-                        Column::ScheduledMs => &mut w.scheduled_ms,
-                        Column::SentMs => &mut w.sent_ms,
-                        _ => &mut w.latency_ms,
-                    };
-                    target.values.copy_from_slice(&v[..rows]);
-                    target.valid.fill(true);
-                    true
-                }
-                (Column::Seq | Column::Status | Column::BodyBytes, Values::I64(_, v)) if !layout.unsigned[column.index()] => {
-                    let target = match column {
-                        Column::Seq => &mut w.seq,
-                        Column::Status => &mut w.status,
-                        _ => &mut w.body_bytes,
-                    };
-                    target.values.copy_from_slice(&v[..rows]);
-                    target.valid.fill(true);
-                    true
-                }
-                (Column::Seq | Column::Status | Column::BodyBytes, Values::I32(_, v)) if !layout.unsigned[column.index()] => {
-                    let target = match column {
-                        Column::Seq => &mut w.seq,
-                        Column::Status => &mut w.status,
-                        _ => &mut w.body_bytes,
-                    };
-                    for (out, value) in target.values.iter_mut().zip(&v[..rows]) {
-                        *out = i64::from(*value);
-                    }
-                    target.valid.fill(true);
-                    true
-                }
-                _ => false,
-            };
-            if copied {
-                continue;
-            }
-        }
-        let present: Vec<Option<usize>> = positions.unwrap_or_else(|| (0..rows).map(Some).collect());
+        // The column's usual type: values straight into the window, nulls spread by the levels.
+        let levels = (chunk.max_level > 0).then_some((&chunk.levels[..], chunk.max_level));
         let unsigned = layout.unsigned[column.index()];
-        match column {
-            Column::RunId => {
-                for (i, at) in present.iter().enumerate() {
-                    let code = match (at, &chunk.values) {
-                        (None, _) => NULL_RUN,
-                        (Some(k), Values::Bytes(_, v)) => w.run_code(v[*k].data(), runs),
-                        (Some(k), Values::I32(_, v)) => w.run_code(integer_text(i64::from(v[*k]), unsigned, 32).as_bytes(), runs),
-                        (Some(k), Values::I64(_, v)) => w.run_code(integer_text(v[*k], unsigned, 64).as_bytes(), runs),
-                        _ => return Err("cannot be read as Parquet: column `run_id` changed type".to_string()),
-                    };
-                    w.runs.values[i] = code;
-                    w.runs.valid[i] = true;
-                }
+        let copied = match (column, &chunk.values) {
+            (Column::ScheduledMs | Column::SentMs | Column::LatencyMs, Values::F64(_, v)) => {
+                let target = match column {
+                    Column::ScheduledMs => &mut w.scheduled_ms,
+                    Column::SentMs => &mut w.sent_ms,
+                    _ => &mut w.latency_ms,
+                };
+                spread(v, levels, rows, target, |x| x)
             }
+            (Column::Seq | Column::Status | Column::BodyBytes, Values::I64(_, v)) if !unsigned => {
+                let target = match column {
+                    Column::Seq => &mut w.seq,
+                    Column::Status => &mut w.status,
+                    _ => &mut w.body_bytes,
+                };
+                spread(v, levels, rows, target, |x| x)
+            }
+            (Column::Seq | Column::Status | Column::BodyBytes, Values::I32(_, v)) if !unsigned => {
+                let target = match column {
+                    Column::Seq => &mut w.seq,
+                    Column::Status => &mut w.status,
+                    _ => &mut w.body_bytes,
+                };
+                spread(v, levels, rows, target, i64::from)
+            }
+            _ => false,
+        };
+        if copied {
+            continue;
+        }
+        let positions = chunk.positions(rows);
+        let present: Vec<Option<usize>> = positions.unwrap_or_else(|| (0..rows).map(Some).collect());
+        match column {
+            Column::RunId => return Err("cannot be read as Parquet: column `run_id` read twice".to_string()),
             Column::Seq | Column::Status | Column::BodyBytes => {
                 let target = match column {
                     Column::Seq => &mut w.seq,
@@ -521,6 +593,34 @@ fn fill_window(chunks: &[(Column, Chunk)], layout: &Layout, rows: usize, runs: &
     Ok(())
 }
 
+/// Puts `rows` rows of a column into `target`: `values` are the non-null values in order,
+/// `levels` (with the level of a present value) say which rows have one. False, leaving the
+/// row-by-row path to say what is wrong, when the levels and values disagree.
+#[inline]
+fn spread<T: Copy, U: Copy + Default>(values: &[T], levels: Option<(&[i16], i16)>, rows: usize, target: &mut Numbers<U>, convert: impl Fn(T) -> U) -> bool {
+    match levels {
+        Some((levels, present)) if levels.len() == rows && values.len() < rows => {
+            let mut next = values.iter();
+            for (i, &level) in levels.iter().enumerate() {
+                if level == present {
+                    let Some(&value) = next.next() else { return false };
+                    target.values[i] = convert(value);
+                    target.valid[i] = true;
+                }
+            }
+            true
+        }
+        _ if values.len() == rows => {
+            for (out, &value) in target.values.iter_mut().zip(values) {
+                *out = convert(value);
+            }
+            target.valid.fill(true);
+            true
+        }
+        _ => false,
+    }
+}
+
 /// A float that holds a whole number, as an integer.
 fn whole(value: f64) -> Result<i64, String> {
     if value.fract() == 0.0 && value.abs() < 9.2e18 {
@@ -581,12 +681,12 @@ fn check_window<S: RequestSink>(
             i += 1;
             continue;
         }
-        let run = w.runs.values[i];
+        let run = w.run_codes[i];
         let next_bad = bad.peek().map_or(rows, |b| b.row);
         if run < UNKNOWN && run != RunIndex::IGNORED && clean(i) {
             let status = w.status.values[i];
             let mut end = i + 1;
-            while end < next_bad && w.runs.values[end] == run && w.status.values[end] == status && clean(end) {
+            while end < next_bad && w.run_codes[end] == run && w.status.values[end] == status && clean(end) {
                 end += 1;
             }
             let batch = RowBatch {
