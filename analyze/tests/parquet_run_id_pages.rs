@@ -56,7 +56,9 @@ fn write(path: &Path, runs: usize, props: WriterProperties) {
                 let values: Vec<f64> = (0..ROWS).map(|i| i as f64 * 0.5 + f64::from(column)).collect();
                 writer.typed::<DoubleType>().write_batch(&values, None, None).unwrap();
             }
-            _ => writer.typed::<Int64Type>().write_batch(&vec![200; ROWS], None, None).unwrap(),
+            _ => {
+                writer.typed::<Int64Type>().write_batch(&vec![200; ROWS], None, None).unwrap();
+            }
         }
         writer.close().unwrap();
         column += 1;
@@ -76,7 +78,8 @@ fn read(path: &Path, runs: usize) -> (Vec<(u32, i64)>, Vec<String>) {
 }
 
 fn expected(runs: usize) -> (Vec<(u32, i64)>, usize) {
-    let rows = (0..ROWS).filter(|&i| id(i, runs).is_some()).map(|i| (((i / 10) % runs) as u32, i as i64)).collect();
+    let mut rows: Vec<(u32, i64)> = (0..ROWS).filter(|&i| id(i, runs).is_some()).map(|i| (((i / 10) % runs) as u32, i as i64)).collect();
+    rows.sort_unstable();
     (rows, (0..ROWS).filter(|&i| id(i, runs).is_none()).count())
 }
 

@@ -272,8 +272,9 @@ struct Numbers<T> {
 }
 
 impl<T: Copy + Default> Numbers<T> {
+    /// `rows` rows, none valid. Values are left as they were: a row's value is read only when
+    /// it is valid, so only the flags need clearing.
     fn clear(&mut self, rows: usize) {
-        self.values.clear();
         self.values.resize(rows, T::default());
         self.valid.clear();
         self.valid.resize(rows, false);
@@ -468,7 +469,7 @@ pub fn read_group<S: RequestSink>(
                 ));
             }
         }
-        fill_window(&chunks, &opened.layout, want, window, all)?;
+        fill_window(&mut chunks, &opened.layout, want, window, all)?;
         let start = RowPlace { block, within: done as u64 + 1 };
         check_window(window, want, start, first_row + done as u64, file, sink, problems);
         done += want;
@@ -477,7 +478,7 @@ pub fn read_group<S: RequestSink>(
 }
 
 /// Turns the decoded columns into the window's rows.
-fn fill_window(chunks: &[(Column, Chunk)], layout: &Layout, rows: usize, w: &mut Window, all: bool) -> Result<(), String> {
+fn fill_window(chunks: &mut [(Column, Chunk)], layout: &Layout, rows: usize, w: &mut Window, all: bool) -> Result<(), String> {
     w.bad.clear();
     for numbers in [&mut w.seq, &mut w.status, &mut w.body_bytes] {
         numbers.clear(rows);
@@ -489,14 +490,14 @@ fn fill_window(chunks: &[(Column, Chunk)], layout: &Layout, rows: usize, w: &mut
         // The column's usual type: values straight into the window, nulls spread by the levels.
         let levels = (chunk.max_level > 0).then_some((&chunk.levels[..], chunk.max_level));
         let unsigned = layout.unsigned[column.index()];
-        let copied = match (column, &chunk.values) {
+        let copied = match (*column, &mut chunk.values) {
             (Column::ScheduledMs | Column::SentMs | Column::LatencyMs, Values::F64(_, v)) => {
                 let target = match column {
                     Column::ScheduledMs => &mut w.scheduled_ms,
                     Column::SentMs => &mut w.sent_ms,
                     _ => &mut w.latency_ms,
                 };
-                spread(v, levels, rows, target, |x| x)
+                take(v, levels, rows, target)
             }
             (Column::Seq | Column::Status | Column::BodyBytes, Values::I64(_, v)) if !unsigned => {
                 let target = match column {
@@ -504,7 +505,7 @@ fn fill_window(chunks: &[(Column, Chunk)], layout: &Layout, rows: usize, w: &mut
                     Column::Status => &mut w.status,
                     _ => &mut w.body_bytes,
                 };
-                spread(v, levels, rows, target, |x| x)
+                take(v, levels, rows, target)
             }
             (Column::Seq | Column::Status | Column::BodyBytes, Values::I32(_, v)) if !unsigned => {
                 let target = match column {
@@ -597,7 +598,13 @@ fn fill_window(chunks: &[(Column, Chunk)], layout: &Layout, rows: usize, w: &mut
 /// `levels` (with the level of a present value) say which rows have one. False, leaving the
 /// row-by-row path to say what is wrong, when the levels and values disagree.
 #[inline]
-fn spread<T: Copy, U: Copy + Default>(values: &[T], levels: Option<(&[i16], i16)>, rows: usize, target: &mut Numbers<U>, convert: impl Fn(T) -> U) -> bool {
+fn spread<T: Copy, U: Copy + Default>(
+    values: &[T],
+    levels: Option<(&[i16], i16)>,
+    rows: usize,
+    target: &mut Numbers<U>,
+    convert: impl Fn(T) -> U,
+) -> bool {
     match levels {
         Some((levels, present)) if levels.len() == rows && values.len() < rows => {
             let mut next = values.iter();
@@ -614,6 +621,37 @@ fn spread<T: Copy, U: Copy + Default>(values: &[T], levels: Option<(&[i16], i16)
             for (out, &value) in target.values.iter_mut().zip(values) {
                 *out = convert(value);
             }
+            target.valid.fill(true);
+            true
+        }
+        _ => false,
+    }
+}
+
+/// [`spread`] for values already of the window's type: the decoded buffer becomes the window's
+/// (the window's old buffer goes back to the reader to fill next), and nulls are spread in place
+/// from the end, so no value is copied twice.
+fn take<T: Copy + Default>(values: &mut Vec<T>, levels: Option<(&[i16], i16)>, rows: usize, target: &mut Numbers<T>) -> bool {
+    match levels {
+        Some((levels, present)) if levels.len() == rows && values.len() < rows => {
+            let count = values.len();
+            if levels.iter().filter(|&&l| l == present).count() != count {
+                return false;
+            }
+            std::mem::swap(values, &mut target.values);
+            target.values.resize(rows, T::default());
+            let mut next = count;
+            for i in (0..rows).rev() {
+                if levels[i] == present {
+                    next -= 1;
+                    target.values[i] = target.values[next];
+                    target.valid[i] = true;
+                }
+            }
+            true
+        }
+        _ if values.len() == rows => {
+            std::mem::swap(values, &mut target.values);
             target.valid.fill(true);
             true
         }

@@ -150,7 +150,8 @@ impl RunIds {
             hybrid(indices, width, present, &mut self.indices)?;
         }
         let dictionary = &self.dictionary;
-        let code = |index: u32| dictionary.get(index as usize).copied().ok_or_else(|| damaged("a dictionary index points past the dictionary"));
+        let code =
+            |index: u32| dictionary.get(index as usize).copied().ok_or_else(|| damaged("a dictionary index points past the dictionary"));
         self.codes.reserve(rows);
         if self.nullable {
             let mut indices = self.indices.iter();
@@ -279,11 +280,9 @@ impl PageReader for Replay {
             Some(Page::DataPage { num_values, .. }) => {
                 Ok(Some(PageMetadata { num_rows: None, num_levels: Some(*num_values as usize), is_dict: false }))
             }
-            Some(Page::DataPageV2 { num_values, num_rows, .. }) => Ok(Some(PageMetadata {
-                num_rows: Some(*num_rows as usize),
-                num_levels: Some(*num_values as usize),
-                is_dict: false,
-            })),
+            Some(Page::DataPageV2 { num_values, num_rows, .. }) => {
+                Ok(Some(PageMetadata { num_rows: Some(*num_rows as usize), num_levels: Some(*num_values as usize), is_dict: false }))
+            }
             None => self.rest.peek_next_page(),
         }
     }
