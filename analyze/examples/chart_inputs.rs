@@ -16,8 +16,8 @@ fn series(s: &PointSeries) -> Value {
 
 fn main() -> Result<()> {
     let dir: PathBuf = std::env::args_os().nth(1).context("usage: chart_inputs DATASET")?.into();
-    let mut dataset = analyze::dataset::load(&dir)?;
-    let report = stats::build(&mut dataset, Detail::WithFigures)?;
+    let mut dataset = analyze::dataset::load_with(&dir, analyze::dataset::Keep::Points)?;
+    let report = stats::build(&mut dataset, Detail::WithFigures);
     let figures = &report.figures;
     let runs: Vec<Value> = report
         .runs

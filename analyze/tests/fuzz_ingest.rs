@@ -70,12 +70,9 @@ fn variant(original: &'static [u8]) -> impl Strategy<Value = Vec<u8>> {
 /// Loads `dir`; a dataset must render in both languages, problems must each be short and name a
 /// file of the dataset.
 fn load_and_render(dir: &Path) -> Result<(), TestCaseError> {
-    match dataset::load(dir) {
+    match dataset::load_with(dir, dataset::Keep::Points) {
         Ok(mut loaded) => {
-            let report = match stats::build(&mut loaded, stats::Detail::WithFigures) {
-                Ok(report) => report,
-                Err(error) => return Err(TestCaseError::fail(format!("the second pass failed on an unchanged file: {error}"))),
-            };
+            let report = stats::build(&mut loaded, stats::Detail::WithFigures);
             let articles_ok = render::check_articles(&report, &loaded.articles).is_ok();
             for lang in dataset::Lang::ALL {
                 let rendered = render::report_files(&report, lang, &loaded.articles, false);

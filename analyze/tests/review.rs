@@ -43,7 +43,7 @@ fn fields(line: &str) -> Vec<String> {
 
 fn build(dir: &Path) -> Report {
     let mut dataset = analyze::dataset::load(dir).unwrap();
-    analyze::stats::build(&mut dataset, analyze::stats::Detail::Statistics).unwrap()
+    analyze::stats::build(&mut dataset, analyze::stats::Detail::Statistics)
 }
 
 /// Twelve runs: routes a and b at n = 1 and 2, three repetitions each.

@@ -33,11 +33,12 @@ pub fn run(root: &Path, out: &Path, only: Option<&str>) -> Result<i32> {
     }
     let mut loaded = Vec::new();
     for folder in &folders {
-        let mut dataset = dataset::load(folder).with_context(|| format!("dataset {}", folder.display()))?;
         let rendered = only.is_none_or(|name| folder.file_name().is_some_and(|n| n == name));
         // The index needs every dataset's statistics; only rendered datasets need chart points.
-        let detail = if rendered { Detail::WithFigures } else { Detail::Statistics };
-        let report = stats::build(&mut dataset, detail)?;
+        let (keep, detail) =
+            if rendered { (dataset::Keep::Points, Detail::WithFigures) } else { (dataset::Keep::Latencies, Detail::Statistics) };
+        let mut dataset = dataset::load_with(folder, keep).with_context(|| format!("dataset {}", folder.display()))?;
+        let report = stats::build(&mut dataset, detail);
         loaded.push((report, dataset.articles, rendered));
     }
     let published: Vec<Published> =

@@ -1,5 +1,6 @@
-//! The first pass over requests: per run, the 2xx latencies and the counters; and the check that
-//! no (run_id, seq) appears twice, done without keeping every seq.
+//! The one pass over requests: per run, the 2xx latencies and the counters (and, for a report,
+//! what its charts need: each 2xx latency's send time and every request without a 2xx response);
+//! and the check that no (run_id, seq) appears twice, done without keeping every seq.
 
 use super::error::{DataError, Place, Problems};
 use super::requests::{scan, RequestRow, RequestSink, RowBatch, RowPlace, RunIndex};
@@ -23,6 +24,30 @@ pub struct RunRequests {
     pub max_lag_ms: Option<f64>,
     /// Latest `sent_ms`, the x extent of the time-series chart.
     pub last_sent_ms: Option<f64>,
+    /// With [`Keep::Points`]: the `sent_ms` of each latency of `latencies_ms`, in the same order
+    /// (the charts take them before the statistics reorder the latencies).
+    pub sent_ms: Vec<f64>,
+    /// With [`Keep::Points`]: every request without a 2xx response, in no particular order.
+    pub error_rows: Vec<ErrorRow>,
+}
+
+/// A request without a 2xx response, as its run's time-series chart marks it.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ErrorRow {
+    pub sent_ms: f64,
+    /// `None` when no response arrived.
+    pub latency_ms: Option<f64>,
+    pub status: u16,
+}
+
+/// What the pass keeps of each request besides the counters and the 2xx latencies.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Keep {
+    /// Only what the statistics need (`analyze check`): 8 bytes per 2xx response.
+    Latencies,
+    /// Also what the charts need (`analyze report`): each 2xx response's send time (8 bytes
+    /// more) and every request without a 2xx response, so the report reads the file once.
+    Points,
 }
 
 impl RunRequests {
@@ -53,11 +78,12 @@ struct RunAccumulator {
 /// Pass-one sink of one worker.
 pub struct Accumulator {
     runs: Vec<RunAccumulator>,
+    points: bool,
 }
 
 impl Accumulator {
-    fn new(runs: usize) -> Self {
-        Accumulator { runs: (0..runs).map(|_| RunAccumulator::default()).collect() }
+    fn new(runs: usize, keep: Keep) -> Self {
+        Accumulator { runs: (0..runs).map(|_| RunAccumulator::default()).collect(), points: keep == Keep::Points }
     }
 }
 
@@ -80,8 +106,15 @@ impl RequestSink for Accumulator {
         // Every row of a batch has a latency: a 2xx one is ranked, any other is a non-2xx error.
         if (200..300).contains(&status) {
             counted.latencies_ms.extend_from_slice(batch.latency_ms);
+            if self.points {
+                counted.sent_ms.extend_from_slice(batch.sent_ms);
+            }
         } else {
             counted.non_2xx += n as u64;
+            if self.points {
+                let rows = batch.sent_ms.iter().zip(batch.latency_ms);
+                counted.error_rows.extend(rows.map(|(&sent_ms, &latency)| ErrorRow { sent_ms, latency_ms: Some(latency), status }));
+            }
         }
         match run.status_counts.iter_mut().find(|(s, _)| *s == status) {
             Some((_, count)) => *count += n as u64,
@@ -112,9 +145,22 @@ impl RequestSink for Accumulator {
         let counted = &mut run.counted;
         counted.requests += 1;
         match row.latency_ms {
-            None => counted.no_response += 1,
-            Some(latency) if (200..300).contains(&row.status) => counted.latencies_ms.push(latency),
-            Some(_) => counted.non_2xx += 1,
+            Some(latency) if (200..300).contains(&row.status) => {
+                counted.latencies_ms.push(latency);
+                if self.points {
+                    counted.sent_ms.push(row.sent_ms);
+                }
+            }
+            other => {
+                if other.is_some() {
+                    counted.non_2xx += 1;
+                } else {
+                    counted.no_response += 1;
+                }
+                if self.points {
+                    counted.error_rows.push(ErrorRow { sent_ms: row.sent_ms, latency_ms: row.latency_ms, status: row.status });
+                }
+            }
         }
         // A run has few distinct statuses, almost always one: a short list beats a map per row.
         match run.status_counts.iter_mut().find(|(status, _)| *status == row.status) {
@@ -151,9 +197,9 @@ impl RequestSink for SeqCollector {
 }
 
 /// Pass one over requests: counts per run and the uniqueness of (run_id, seq).
-pub fn read_requests(source: &TableSource, index: &RunIndex, runs: usize, problems: &mut Problems) -> Vec<RunRequests> {
+pub fn read_requests(source: &TableSource, index: &RunIndex, runs: usize, keep: Keep, problems: &mut Problems) -> Vec<RunRequests> {
     let file = source.file_name();
-    let first = match scan(source, index, || Accumulator::new(runs)) {
+    let first = match scan(source, index, || Accumulator::new(runs, keep)) {
         Ok(first) => first,
         Err(error) => {
             problems.push(error);
@@ -211,10 +257,18 @@ pub fn read_requests(source: &TableSource, index: &RunIndex, runs: usize, proble
 
 fn merge(target: &mut RunAccumulator, part: RunAccumulator) {
     let (into, from) = (&mut target.counted, part.counted);
+    // The send times stay in step with the latencies: both move, or both are appended.
     if into.latencies_ms.is_empty() {
         into.latencies_ms = from.latencies_ms;
+        into.sent_ms = from.sent_ms;
     } else {
         into.latencies_ms.extend_from_slice(&from.latencies_ms);
+        into.sent_ms.extend_from_slice(&from.sent_ms);
+    }
+    if into.error_rows.is_empty() {
+        into.error_rows = from.error_rows;
+    } else {
+        into.error_rows.extend_from_slice(&from.error_rows);
     }
     into.requests += from.requests;
     into.non_2xx += from.non_2xx;
@@ -245,7 +299,7 @@ mod tests {
         let path = dir.path().join("requests.csv");
         std::fs::write(&path, format!("run_id,seq,scheduled_ms,sent_ms,latency_ms,status,body_bytes\n{body}")).unwrap();
         let mut problems = Problems::default();
-        let runs = read_requests(&TableSource::Csv(path), &RunIndex::new(["a", "b"]), 2, &mut problems);
+        let runs = read_requests(&TableSource::Csv(path), &RunIndex::new(["a", "b"]), 2, Keep::Points, &mut problems);
         (runs, problems.errors().iter().map(ToString::to_string).collect())
     }
 
@@ -254,6 +308,11 @@ mod tests {
         let (runs, problems) = read("a,0,0,1,5.5,200,12\na,1,125,131,9,503,0\na,2,250,250,,0,\nb,0,0,0,2,204,0\n");
         assert!(problems.is_empty());
         assert_eq!(runs[0].latencies_ms, vec![5.5]);
+        assert_eq!(runs[0].sent_ms, vec![1.0], "each latency's send time");
+        assert_eq!(
+            runs[0].error_rows,
+            vec![ErrorRow { sent_ms: 131.0, latency_ms: Some(9.0), status: 503 }, ErrorRow { sent_ms: 250.0, latency_ms: None, status: 0 }]
+        );
         assert_eq!((runs[0].requests, runs[0].non_2xx, runs[0].no_response), (3, 1, 1));
         assert_eq!(runs[0].max_lag_ms, Some(6.0));
         assert_eq!(runs[1].latencies_ms, vec![2.0]);
@@ -300,7 +359,7 @@ mod tests {
         // A seq that steps back inside block 1, so the cheap uniqueness proof fails for run 0.
         let (a, b) = (rows[400].1.seq, rows[401].1.seq);
         (rows[400].1.seq, rows[401].1.seq) = (b, a);
-        let mut by_row = Accumulator::new(2);
+        let mut by_row = Accumulator::new(2, Keep::Points);
         let mut within = 0;
         for (i, &(block, row)) in rows.iter().enumerate() {
             within = if i > 0 && rows[i - 1].0 == block { within + 1 } else { 1 };
@@ -308,7 +367,7 @@ mod tests {
         }
         // Batches: runs of the same block, run and status (as the reader cuts them), in pieces of
         // at most 37 rows.
-        let mut by_batch = Accumulator::new(2);
+        let mut by_batch = Accumulator::new(2, Keep::Points);
         let mut start = 0;
         while start < rows.len() {
             let (block, first) = rows[start];
@@ -333,6 +392,13 @@ mod tests {
                 x.latencies_ms.iter().map(|v| v.to_bits()).collect::<Vec<_>>(),
                 y.latencies_ms.iter().map(|v| v.to_bits()).collect::<Vec<_>>()
             );
+            assert_eq!(
+                x.sent_ms.iter().map(|v| v.to_bits()).collect::<Vec<_>>(),
+                y.sent_ms.iter().map(|v| v.to_bits()).collect::<Vec<_>>()
+            );
+            assert_eq!(x.sent_ms.len(), x.latencies_ms.len());
+            assert_eq!(x.error_rows, y.error_rows);
+            assert_eq!(x.error_rows.len() as u64, x.errors());
             assert_eq!((x.requests, x.non_2xx, x.no_response), (y.requests, y.non_2xx, y.no_response));
             assert_eq!(x.max_lag_ms.map(f64::to_bits), y.max_lag_ms.map(f64::to_bits));
             assert_eq!(x.last_sent_ms.map(f64::to_bits), y.last_sent_ms.map(f64::to_bits));

@@ -20,7 +20,7 @@ mod samples;
 mod schema;
 pub mod time;
 
-pub use accumulate::RunRequests;
+pub use accumulate::{ErrorRow, Keep, RunRequests};
 pub use error::{DataError, InvalidDataset, Problems};
 pub use manifest::{Lang, Manifest, Text};
 pub use runs::{Factor, Level, Run, RunStatus};
@@ -43,6 +43,8 @@ pub struct Dataset {
     pub runs: Vec<Run>,
     /// Per run (same index as `runs`): what requests.csv said about it.
     pub requests: Vec<RunRequests>,
+    /// What the pass over requests kept of each request.
+    pub kept: Keep,
     pub requests_source: TableSource,
     pub large_responses: Option<Vec<LargeResponse>>,
     pub tempfiles: Option<Vec<TempfileSample>>,
@@ -64,8 +66,14 @@ pub enum LoadError {
     Invalid(#[from] InvalidDataset),
 }
 
-/// Reads, validates and counts a dataset folder. Every problem found is returned together.
+/// Reads, validates and counts a dataset folder, keeping what the statistics need. Every
+/// problem found is returned together.
 pub fn load(dir: &Path) -> Result<Dataset, LoadError> {
+    load_with(dir, Keep::Latencies)
+}
+
+/// [`load`], keeping of each request what `keep` says ([`Keep::Points`] for a report's charts).
+pub fn load_with(dir: &Path, keep: Keep) -> Result<Dataset, LoadError> {
     if !dir.is_dir() {
         return Err(LoadError::NotAFolder(dir.to_path_buf()));
     }
@@ -103,7 +111,8 @@ pub fn load(dir: &Path) -> Result<Dataset, LoadError> {
     // Without trustworthy run ids every request would be blamed as unknown: fix runs.csv first.
     let requests = match (&requests_source, usable) {
         (Some(source), true) => {
-            guarded(source, &mut problems, |problems| accumulate::read_requests(source, &index, runs.len(), problems)).unwrap_or_default()
+            guarded(source, &mut problems, |problems| accumulate::read_requests(source, &index, runs.len(), keep, problems))
+                .unwrap_or_default()
         }
         _ => Vec::new(),
     };
@@ -144,6 +153,7 @@ pub fn load(dir: &Path) -> Result<Dataset, LoadError> {
         factors,
         runs,
         requests,
+        kept: keep,
         requests_source: requests_source.expect("checked above"),
         large_responses,
         tempfiles,

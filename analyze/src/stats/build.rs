@@ -3,7 +3,7 @@
 use super::percentile::{Percentile, Sample};
 use super::summary::{median, representative, Spread};
 use super::variance::{self, Comparison, ConditionVariance, Flag, FlagKind, RunValue, VarianceReview};
-use crate::dataset::{DataError, Dataset, Lang, RunStatus, Text};
+use crate::dataset::{Dataset, Lang, RunStatus, Text};
 use crate::report::*;
 use std::collections::BTreeMap;
 
@@ -12,13 +12,17 @@ use std::collections::BTreeMap;
 pub enum Detail {
     /// Statistics only (`analyze check`).
     Statistics,
-    /// Statistics and the chart inputs (`analyze report`), which needs a second pass over requests.
+    /// Statistics and the chart inputs (`analyze report`), from a dataset loaded with
+    /// [`crate::dataset::Keep::Points`].
     WithFigures,
 }
 
-/// Computes the report. Latency vectors are reordered in place (selection), not copied. Only the
-/// second pass over requests (`Detail::WithFigures`) can fail: the file changed since it was read.
-pub fn build(dataset: &mut Dataset, detail: Detail) -> Result<Report, DataError> {
+/// Computes the report. Latency vectors are reordered in place (selection), not copied; the
+/// requests are not read again.
+pub fn build(dataset: &mut Dataset, detail: Detail) -> Report {
+    // The time series pair each latency with its send time: reduce them before selection
+    // reorders the latencies.
+    let series = (detail == Detail::WithFigures).then(|| super::figures::series(dataset));
     // P95 only when dataset.toml names none: ingest refused any percentile `Percentile::new`
     // cannot hold exactly (dataset/schema.rs), so no written value falls back here.
     let percentile = dataset.manifest.percentile.and_then(Percentile::new).unwrap_or(Percentile::P95);
@@ -123,12 +127,14 @@ pub fn build(dataset: &mut Dataset, detail: Detail) -> Result<Report, DataError>
     let layout = layout(dataset, &conditions);
     let variance = review(dataset, &runs, &conditions, &layout);
     let published = super::published::compare(dataset.manifest.published.as_ref(), &conditions);
-    let figures = match detail {
-        Detail::Statistics => Figures::default(),
-        Detail::WithFigures => Figures { write_ends: write_ends(dataset), ..super::figures::compute(dataset, &runs)? },
+    let figures = match series {
+        None => Figures::default(),
+        Some((time_series, errors_over_time)) => {
+            Figures { time_series, errors_over_time, write_ends: write_ends(dataset), ..super::figures::compute(dataset, &runs) }
+        }
     };
     let measured = dataset.manifest.measured.clone().or_else(|| dataset.runs.iter().map(|r| r.started).min().map(|first| first.utc_date()));
-    Ok(Report {
+    Report {
         schema_version: SCHEMA_VERSION,
         dataset: DatasetInfo {
             name: dataset.name.clone(),
@@ -151,7 +157,7 @@ pub fn build(dataset: &mut Dataset, detail: Detail) -> Result<Report, DataError>
         setup: dataset.plan.as_ref().map(settings).unwrap_or_default(),
         readme: dataset.readme.clone(),
         figures,
-    })
+    }
 }
 
 /// plan.toml flattened: every value under its dotted key (`nginx.proxy_buffers`), arrays of

@@ -3,10 +3,13 @@
 //! column, the fastest and the slowest request, plus every request above the run's p99 (at most
 //! [`TAIL_CAP`] of them, the slowest). Charts say "N of M points drawn" when they reduce. Requests
 //! without a 2xx response are kept apart and reduced alike ([`ERRORS_KEEP_ALL`]).
+//!
+//! Nothing here reads a file: the pass over requests kept each 2xx latency's send time beside it
+//! and every request without a 2xx response ([`Keep::Points`]), so [`series`] reduces them from
+//! memory, before the statistics reorder the latencies.
 
 use super::percentile::{Percentile, Sample};
-use crate::dataset::requests::{scan, RequestRow, RequestSink, RowPlace, RunIndex};
-use crate::dataset::{DataError, Dataset};
+use crate::dataset::{Dataset, Keep, RunRequests};
 use crate::report::{ErrorPoint, ErrorSeries, Figures, PointSeries, RunResult};
 use std::cmp::Ordering;
 
@@ -97,25 +100,13 @@ impl RunErrors {
         }
     }
 
-    /// Folds another worker's errors of the same run into these.
-    fn merge(&mut self, other: RunErrors) {
-        match (self, other) {
-            (RunErrors::All(points), RunErrors::All(more)) => points.extend(more),
-            (RunErrors::Reduced { columns, .. }, RunErrors::Reduced { columns: more, .. }) => {
-                for (column, other) in columns.iter_mut().zip(more) {
-                    other.points().for_each(|point| column.keep(point));
-                }
-            }
-            _ => unreachable!("every worker plans a run's errors alike"),
-        }
-    }
-
     fn into_points(self) -> Vec<ErrorPoint> {
         let mut points = match self {
             RunErrors::All(points) => points,
             RunErrors::Reduced { columns, .. } => columns.into_iter().flat_map(ErrorColumn::points).collect(),
         };
-        // Workers finish blocks in any order: sorting makes the output deterministic.
+        // Workers read blocks in any order, so rows arrive in any order: sorting makes the
+        // output deterministic.
         points.sort_by(error_order);
         points
     }
@@ -138,34 +129,35 @@ fn column_of(t_s: f64, last_sent_s: f64, columns: usize) -> usize {
     }
 }
 
-struct SeriesSink {
-    runs: Vec<RunPoints>,
-    errors: Vec<RunErrors>,
-}
-
-impl RequestSink for SeriesSink {
-    /// Charts need the send time, latency and status; the file was checked by the first pass.
-    fn needs_all_columns(&self) -> bool {
-        false
-    }
-
+impl RunPoints {
     #[inline]
-    fn row(&mut self, row: &RequestRow, _place: RowPlace) {
-        let answered = row.latency_ms.filter(|_| (200..300).contains(&row.status));
-        let Some(latency) = answered else {
-            self.errors[row.run as usize].push(ErrorPoint { t_s: row.sent_ms / 1000.0, latency_ms: row.latency_ms, status: row.status });
-            return;
-        };
-        let point = (row.sent_ms / 1000.0, latency);
-        match &mut self.runs[row.run as usize] {
+    fn push(&mut self, point: Point) {
+        match self {
             RunPoints::All(points) => points.push(point),
             RunPoints::Reduced { last_sent_s, tail_from_ms, columns, tail } => {
-                if latency >= *tail_from_ms {
+                if point.1 >= *tail_from_ms {
                     tail.push(point);
                 }
                 keep_extremes(&mut columns[column_of(point.0, *last_sent_s, COLUMNS)], (point, point));
             }
         }
+    }
+
+    /// The points to draw, in drawing order.
+    fn into_points(self) -> Vec<Point> {
+        let mut points = match self {
+            RunPoints::All(points) => points,
+            RunPoints::Reduced { columns, mut tail, .. } => {
+                for (low, high) in columns.into_iter().flatten() {
+                    tail.push(low);
+                    tail.push(high);
+                }
+                tail
+            }
+        };
+        points.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.total_cmp(&b.1)));
+        points.dedup();
+        points
     }
 }
 
@@ -188,89 +180,56 @@ fn keep_extremes(slot: &mut Option<(Point, Point)>, (low, high): (Point, Point))
     }
 }
 
-/// Computes every chart input. Sorts each run's latencies in place.
-pub fn compute(dataset: &mut Dataset, runs: &[RunResult]) -> Result<Figures, DataError> {
-    let plans: Vec<(bool, f64, f64)> = dataset
-        .requests
-        .iter_mut()
-        .map(|counted| {
-            let n = counted.latencies_ms.len() as u64;
-            if n <= KEEP_ALL {
-                return (true, 0.0, 0.0);
-            }
-            let p99 = Percentile::P99.rank(n);
-            let from_rank = p99.max(n.saturating_sub(TAIL_CAP) + 1);
-            let threshold = Sample::new(&mut counted.latencies_ms).map_or(f64::INFINITY, |mut s| s.at_rank(from_rank));
-            (false, counted.last_sent_ms.unwrap_or(0.0) / 1000.0, threshold)
-        })
-        .collect();
-    let error_plans: Vec<(u64, f64)> = dataset.requests.iter().map(|c| (c.errors(), c.last_sent_ms.unwrap_or(0.0) / 1000.0)).collect();
-    let make = || SeriesSink {
-        errors: error_plans.iter().map(|&(errors, last_sent_s)| RunErrors::new(errors, last_sent_s)).collect(),
-        runs: plans
-            .iter()
-            .map(|&(all, last_sent_s, tail_from_ms)| {
-                if all {
-                    RunPoints::All(Vec::new())
-                } else {
-                    RunPoints::Reduced { last_sent_s, tail_from_ms, columns: vec![None; COLUMNS], tail: Vec::new() }
+/// Each run's time series and error marks, from the send times the pass over requests kept
+/// ([`Keep::Points`]), which it frees. Call it before anything reorders the latencies.
+pub fn series(dataset: &mut Dataset) -> (Vec<PointSeries>, Vec<ErrorSeries>) {
+    assert_eq!(dataset.kept, Keep::Points, "charts need the dataset loaded with Keep::Points");
+    let threads = std::thread::available_parallelism().map_or(2, |n| n.get());
+    let chunk = dataset.requests.len().div_ceil(threads).max(1);
+    let mut out: Vec<(PointSeries, ErrorSeries)> = vec![Default::default(); dataset.requests.len()];
+    std::thread::scope(|scope| {
+        for (requests, slots) in dataset.requests.chunks_mut(chunk).zip(out.chunks_mut(chunk)) {
+            scope.spawn(move || {
+                for (counted, slot) in requests.iter_mut().zip(slots.iter_mut()) {
+                    *slot = run_series(counted);
                 }
-            })
-            .collect(),
-    };
-    let index = RunIndex::new(dataset.runs.iter().map(|r| r.run_id.as_str()));
-    let scan = scan(&dataset.requests_source, &index, make);
-    // The file was validated moments ago: a failure or a bad row now means it changed underneath,
-    // and charts drawn from it could disagree with the tables.
-    let scan = scan?;
-    if !scan.problems.is_empty() {
-        let file = dataset.requests_source.file_name();
-        return Err(DataError::file(&file, "changed while it was being read: run the report again"));
-    }
-    let sinks = scan.sinks;
-    let mut merged: Vec<Vec<Point>> = vec![Vec::new(); dataset.runs.len()];
-    let mut errors: Vec<Option<RunErrors>> = (0..dataset.runs.len()).map(|_| None).collect();
-    // Per reduced run, one (fastest, slowest) per pixel column over all workers.
-    let mut reduced_columns: Vec<Option<Columns>> = vec![None; dataset.runs.len()];
-    for sink in sinks {
-        for (out, part) in errors.iter_mut().zip(sink.errors) {
-            match out {
-                Some(kept) => kept.merge(part),
-                None => *out = Some(part),
-            }
+            });
         }
-        for (index, part) in sink.runs.into_iter().enumerate() {
-            match part {
-                RunPoints::All(points) => merged[index].extend(points),
-                RunPoints::Reduced { columns, tail, .. } => {
-                    merged[index].extend(tail);
-                    let kept = reduced_columns[index].get_or_insert_with(|| vec![None; COLUMNS]);
-                    for (slot, pair) in kept.iter_mut().zip(columns) {
-                        if let Some(pair) = pair {
-                            keep_extremes(slot, pair);
-                        }
-                    }
-                }
-            }
-        }
-    }
-    for (out, columns) in merged.iter_mut().zip(reduced_columns) {
-        for (low, high) in columns.into_iter().flatten().flatten() {
-            out.push(low);
-            out.push(high);
-        }
-    }
-    let time_series = merged
-        .into_iter()
-        .zip(runs)
-        .map(|(mut points, run)| {
-            // Workers finish blocks in any order: sorting makes the output deterministic.
-            points.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.total_cmp(&b.1)));
-            points.dedup();
-            PointSeries { points, total: run.ok_responses }
-        })
-        .collect();
+    });
+    out.into_iter().unzip()
+}
 
+/// One run's time series and error marks; frees its send times and error rows.
+fn run_series(counted: &mut RunRequests) -> (PointSeries, ErrorSeries) {
+    let sent_ms = std::mem::take(&mut counted.sent_ms);
+    let error_rows = std::mem::take(&mut counted.error_rows);
+    debug_assert_eq!(sent_ms.len(), counted.latencies_ms.len());
+    let last_sent_s = counted.last_sent_ms.unwrap_or(0.0) / 1000.0;
+    let n = counted.latencies_ms.len() as u64;
+    let mut points = if n <= KEEP_ALL {
+        RunPoints::All(Vec::with_capacity(n as usize))
+    } else {
+        // The tail's threshold from a copy: the latencies must stay in step with their send times.
+        let p99 = Percentile::P99.rank(n);
+        let from_rank = p99.max(n.saturating_sub(TAIL_CAP) + 1);
+        let mut copy = counted.latencies_ms.clone();
+        let tail_from_ms = Sample::new(&mut copy).map_or(f64::INFINITY, |mut s| s.at_rank(from_rank));
+        RunPoints::Reduced { last_sent_s, tail_from_ms, columns: vec![None; COLUMNS], tail: Vec::new() }
+    };
+    for (&sent, &latency) in sent_ms.iter().zip(&counted.latencies_ms) {
+        points.push((sent / 1000.0, latency));
+    }
+    let errors = counted.errors();
+    let mut marks = RunErrors::new(errors, last_sent_s);
+    for row in error_rows {
+        marks.push(ErrorPoint { t_s: row.sent_ms / 1000.0, latency_ms: row.latency_ms, status: row.status });
+    }
+    (PointSeries { points: points.into_points(), total: n }, ErrorSeries { points: marks.into_points(), total: errors })
+}
+
+/// Every chart input but the time series and error marks ([`series`]). Sorts each run's
+/// latencies in place.
+pub fn compute(dataset: &mut Dataset, runs: &[RunResult]) -> Figures {
     let ecdf = ecdf_all(dataset, runs);
     let large_responses = (0..dataset.runs.len())
         .map(|run| {
@@ -299,12 +258,7 @@ pub fn compute(dataset: &mut Dataset, runs: &[RunResult]) -> Result<Figures, Dat
         })
         .collect();
     let resources = (0..dataset.runs.len()).map(|run| super::resources::series(dataset, run)).collect();
-    let errors_over_time = errors
-        .into_iter()
-        .zip(&error_plans)
-        .map(|(run_errors, &(total, _))| ErrorSeries { points: run_errors.map(RunErrors::into_points).unwrap_or_default(), total })
-        .collect();
-    Ok(Figures { time_series, ecdf, large_responses, tempfiles, resources, errors_over_time, write_ends: Vec::new() })
+    Figures { ecdf, large_responses, tempfiles, resources, ..Figures::default() }
 }
 
 /// Sorted latencies as (value, rank / n), reduced past [`KEEP_ALL`] to evenly spaced ranks plus
@@ -398,14 +352,12 @@ mod tests {
         let mut errors = RunErrors::new(3, 10.0);
         errors.push(error(2.0, None, 0));
         errors.push(error(1.0, Some(30.0), 503));
-        let mut other = RunErrors::new(3, 10.0);
-        other.push(error(1.0, Some(5.0), 500));
-        errors.merge(other);
+        errors.push(error(1.0, Some(5.0), 500));
         assert_eq!(errors.into_points(), vec![error(1.0, Some(5.0), 500), error(1.0, Some(30.0), 503), error(2.0, None, 0)]);
     }
 
     #[test]
-    fn many_errors_keep_per_column_the_extremes_and_the_first_unanswered_whatever_the_worker_split() {
+    fn many_errors_keep_per_column_the_extremes_and_the_first_unanswered_whatever_the_row_order() {
         // 10,000 errors over 100 s: several of each kind in every error column.
         let all: Vec<ErrorPoint> = (0..10_000u32)
             .map(|i| {
@@ -417,19 +369,19 @@ mod tests {
                 }
             })
             .collect();
+        // Rows in file order, or dealt out in `split` interleaved parts read one after another
+        // (as workers' blocks arrive).
         let reduce = |split: usize| {
-            let mut parts: Vec<RunErrors> = (0..split).map(|_| RunErrors::new(all.len() as u64, 99.99)).collect();
-            for (i, &point) in all.iter().enumerate() {
-                parts[(i * 31) % split].push(point);
+            let mut errors = RunErrors::new(all.len() as u64, 99.99);
+            for part in (0..split).rev() {
+                for (_, &point) in all.iter().enumerate().filter(|(i, _)| (i * 31) % split == part) {
+                    errors.push(point);
+                }
             }
-            let mut merged = parts.remove(0);
-            for part in parts {
-                merged.merge(part);
-            }
-            merged.into_points()
+            errors.into_points()
         };
         let points = reduce(1);
-        assert_eq!(points, reduce(3), "the same points whichever worker saw which row");
+        assert_eq!(points, reduce(3), "the same points whatever order the rows arrive in");
         assert!(points.len() <= 3 * ERROR_COLUMNS, "{}", points.len());
         // The fastest and slowest error responses of all are kept, and so is the first unanswered request.
         let latencies = || all.iter().filter_map(|p| p.latency_ms);
