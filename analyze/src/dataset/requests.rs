@@ -24,13 +24,6 @@ pub struct RowPlace {
 pub trait RequestSink: Send {
     fn row(&mut self, row: &RequestRow, place: RowPlace);
 
-    /// False for a sink that reads neither `seq` nor `scheduled_ms`: a reader may then skip
-    /// decoding them (and their checks), giving 0 and `sent_ms` instead. Only for a pass over a
-    /// file that was already checked.
-    fn needs_all_columns(&self) -> bool {
-        true
-    }
-
     /// Consecutive rows of one block and one run, every value present (a response with a
     /// latency) and past the row checks; the first is at `first`. A sink may take them column by
     /// column; by default each is a [`RequestSink::row`].

@@ -438,7 +438,6 @@ pub fn read_group<S: RequestSink>(
     let damaged = |e: parquet::errors::ParquetError| format!("cannot be read as Parquet: {e}");
     let reader = opened.reader.get_row_group(group).map_err(damaged)?;
     let rows = reader.metadata().num_rows().max(0) as usize;
-    let all = sink.needs_all_columns();
     let run_leaf = opened.layout.leaves[Column::RunId.index()].expect("run_id is required");
     let mut run_column = RunColumn::new(reader.as_ref(), run_leaf).map_err(damaged)?;
     let run_unsigned = opened.layout.unsigned[Column::RunId.index()];
@@ -446,9 +445,8 @@ pub fn read_group<S: RequestSink>(
     window.unknown.clear();
     window.last_id.clear();
     let mut chunks: Vec<(Column, Chunk)> = Vec::with_capacity(6);
-    for column in Column::ALL {
-        let skipped = column == Column::RunId || (!all && matches!(column, Column::Seq | Column::ScheduledMs));
-        if let (Some(leaf), false) = (opened.layout.leaves[column.index()], skipped) {
+    for column in Column::ALL.into_iter().filter(|&c| c != Column::RunId) {
+        if let Some(leaf) = opened.layout.leaves[column.index()] {
             chunks.push((column, Chunk::new(reader.as_ref(), leaf).map_err(damaged)?));
         }
     }
@@ -469,7 +467,7 @@ pub fn read_group<S: RequestSink>(
                 ));
             }
         }
-        fill_window(&mut chunks, &opened.layout, want, window, all)?;
+        fill_window(&mut chunks, &opened.layout, want, window)?;
         let start = RowPlace { block, within: done as u64 + 1 };
         check_window(window, want, start, first_row + done as u64, file, sink, problems);
         done += want;
@@ -478,7 +476,7 @@ pub fn read_group<S: RequestSink>(
 }
 
 /// Turns the decoded columns into the window's rows.
-fn fill_window(chunks: &mut [(Column, Chunk)], layout: &Layout, rows: usize, w: &mut Window, all: bool) -> Result<(), String> {
+fn fill_window(chunks: &mut [(Column, Chunk)], layout: &Layout, rows: usize, w: &mut Window) -> Result<(), String> {
     w.bad.clear();
     for numbers in [&mut w.seq, &mut w.status, &mut w.body_bytes] {
         numbers.clear(rows);
@@ -583,12 +581,6 @@ fn fill_window(chunks: &mut [(Column, Chunk)], layout: &Layout, rows: usize, w: 
                 }
             }
         }
-    }
-    if !all {
-        // The sink reads neither seq nor the schedule: stand-ins that pass every check.
-        w.seq.valid.fill(true);
-        w.scheduled_ms.values.copy_from_slice(&w.sent_ms.values);
-        w.scheduled_ms.valid.copy_from_slice(&w.sent_ms.valid);
     }
     w.bad.sort_by_key(|b| (b.row, b.column));
     Ok(())
