@@ -128,6 +128,45 @@ pub struct RunResult {
     pub resources: Vec<ProcessUsage>,
     pub load1_before: Option<f64>,
     pub load1_after: Option<f64>,
+    /// The run's sessions (sessions.csv), when the dataset has them.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub sessions: Option<RunSessions>,
+}
+
+/// How the sessions of one run ended, and the times of those that succeeded. Failed sessions
+/// have no time and are left out of every time here, as the seed's client left them out.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct RunSessions {
+    pub sessions: u64,
+    pub succeeded: u64,
+    pub failed: u64,
+    /// failed / sessions.
+    pub failed_share: f64,
+    /// Failed sessions per 0-based step that ended them ("0", "1", ...).
+    pub failed_by_step: BTreeMap<String, u64>,
+    pub min_ms: Option<Millis>,
+    pub max_ms: Option<Millis>,
+    /// The arithmetic mean, the seed's "average".
+    pub mean_ms: Option<Millis>,
+    /// Nearest-rank p50 and p95 of the successful sessions' times, with their ranks among `succeeded`.
+    pub median_ms: Option<Millis>,
+    pub median_rank: Option<u64>,
+    pub p95_ms: Option<Millis>,
+    pub p95_rank: Option<u64>,
+}
+
+/// A condition's sessions: totals over its ok runs, and each run statistic as median, min and
+/// max over those runs.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ConditionSessions {
+    pub sessions: u64,
+    pub failed: u64,
+    pub failed_share: Spread,
+    pub min_ms: Option<Spread>,
+    pub max_ms: Option<Spread>,
+    pub mean_ms: Option<Spread>,
+    pub median_ms: Option<Spread>,
+    pub p95_ms: Option<Spread>,
 }
 
 /// One process group's use over a run.
@@ -191,6 +230,9 @@ pub struct ConditionResult {
     pub write_s: Option<Spread>,
     pub complete_s: Option<Spread>,
     pub tempfile_peak_bytes: Option<Spread>,
+    /// The sessions of its ok runs, when the dataset has sessions.csv.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub sessions: Option<ConditionSessions>,
 }
 
 /// One setting of plan.toml: `nginx.proxy_buffers` = `4 16k`.

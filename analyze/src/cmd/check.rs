@@ -43,6 +43,23 @@ pub fn run(dir: &Path, strict: bool) -> Result<i32> {
             )?;
         }
     }
+    for condition in &report.conditions {
+        if let Some(s) = &condition.sessions {
+            let ms = |spread: Option<stats::summary::Spread>| {
+                spread.map(|s| format!("{} ms", format::ms(s.median))).unwrap_or_else(|| "-".into())
+            };
+            writeln!(
+                out,
+                "  {}: sessions {}, failed {}; medians of the runs: failed share {}, mean session {}, p95 session {}",
+                context.condition_label(condition),
+                format::count(s.sessions),
+                format::count(s.failed),
+                format::percent(s.failed_share.median),
+                ms(s.mean_ms),
+                ms(s.p95_ms),
+            )?;
+        }
+    }
     let warnings: Vec<_> = report.variance.flags.iter().filter(|f| f.is_warning()).collect();
     for flag in &report.variance.flags {
         let level = if flag.is_warning() { "warning" } else { "note" };

@@ -18,6 +18,7 @@ mod quiet_panic;
 pub mod runs;
 mod samples;
 mod schema;
+pub mod sessions;
 pub mod time;
 
 pub use accumulate::{ErrorRow, Keep, RunRequests};
@@ -25,6 +26,7 @@ pub use error::{DataError, InvalidDataset, Problems};
 pub use manifest::{Lang, Manifest, Text};
 pub use runs::{Factor, Level, Run, RunStatus};
 pub use samples::{LargeResponse, ResourceSample, TempfileSample};
+pub use sessions::SessionRow;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -49,6 +51,8 @@ pub struct Dataset {
     pub large_responses: Option<Vec<LargeResponse>>,
     pub tempfiles: Option<Vec<TempfileSample>>,
     pub resources: Option<Vec<ResourceSample>>,
+    /// sessions.csv: how each session of a ramped-session client ended.
+    pub sessions: Option<Vec<SessionRow>>,
     /// The author's article per language: (file name, Markdown text).
     pub articles: BTreeMap<Lang, (String, String)>,
     /// README.md: how the data was measured, shown as the report's dataset page.
@@ -134,6 +138,13 @@ pub fn load_with(dir: &Path, keep: Keep) -> Result<Dataset, LoadError> {
         read_small_table(dir, "large_responses", false, &mut problems).map(|t| samples::parse_large_responses(&t, &index, &mut problems));
     let tempfiles = read_small_table(dir, "tempfiles", false, &mut problems).map(|t| samples::parse_tempfiles(&t, &index, &mut problems));
     let resources = read_small_table(dir, "resources", false, &mut problems).map(|t| samples::parse_resources(&t, &index, &mut problems));
+    let sessions = read_small_table(dir, "sessions", false, &mut problems).map(|t| {
+        let rows = sessions::parse_sessions(&t, &index, &mut problems);
+        if usable {
+            sessions::check_every_ok_run_has_sessions(&runs, &runs_table.file, &t.file, &rows, &mut problems);
+        }
+        rows
+    });
     let articles = read_articles(dir, &mut problems);
     let readme = read_text(dir, "README.md", &mut problems);
     let plan = read_text(dir, "plan.toml", &mut problems).and_then(|text| match text.parse::<toml::Table>() {
@@ -158,6 +169,7 @@ pub fn load_with(dir: &Path, keep: Keep) -> Result<Dataset, LoadError> {
         large_responses,
         tempfiles,
         resources,
+        sessions,
         articles,
         readme,
         plan,

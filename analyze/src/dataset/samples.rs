@@ -42,7 +42,7 @@ pub struct ResourceSample {
     pub rss_bytes: u64,
 }
 
-fn run_of(table: &TextTable, row: &TextRow, column: usize, index: &RunIndex, problems: &mut Problems) -> Option<u32> {
+pub(super) fn run_of(table: &TextTable, row: &TextRow, column: usize, index: &RunIndex, problems: &mut Problems) -> Option<u32> {
     let id = row.cells[column].trim();
     match index.get(id.as_bytes()) {
         Some(RunIndex::IGNORED) => None,
@@ -54,7 +54,7 @@ fn run_of(table: &TextTable, row: &TextRow, column: usize, index: &RunIndex, pro
     }
 }
 
-fn count(table: &TextTable, row: &TextRow, column: usize, problems: &mut Problems) -> Option<u64> {
+pub(super) fn count(table: &TextTable, row: &TextRow, column: usize, problems: &mut Problems) -> Option<u64> {
     let text = row.cells[column].trim();
     match parse_i64(text.as_bytes()) {
         Some(value) if value >= 0 => Some(value as u64),
@@ -65,7 +65,7 @@ fn count(table: &TextTable, row: &TextRow, column: usize, problems: &mut Problem
     }
 }
 
-fn columns<const N: usize>(table: &TextTable, names: [&str; N], problems: &mut Problems) -> Option<[usize; N]> {
+pub(super) fn columns<const N: usize>(table: &TextTable, names: [&str; N], problems: &mut Problems) -> Option<[usize; N]> {
     let found: Vec<Option<usize>> = names.iter().map(|n| table.require(n, problems)).collect();
     let found: Option<Vec<usize>> = found.into_iter().collect();
     found.map(|v| v.try_into().expect("same length"))

@@ -161,6 +161,19 @@ pub struct Strings {
     pub methods_verdicts_example: &'static str,
     pub methods_verdicts_none: &'static str,
     pub methods_status: &'static str,
+    pub sessions_table: &'static str,
+    pub sessions_caption: &'static str,
+    pub sessions_label: &'static str,
+    /// A run's sessions in the facts: "{n} ({failed} failed, {share})".
+    pub sessions_fact: &'static str,
+    pub failed_sessions: &'static str,
+    /// Failed sessions per step: "step {step}: {n}".
+    pub failed_at_step: &'static str,
+    pub session_time: &'static str,
+    pub session_time_caption: &'static str,
+    pub minimum_header: &'static str,
+    pub mean_header: &'static str,
+    pub methods_sessions: &'static str,
 }
 
 pub fn strings(lang: Lang) -> &'static Strings {
@@ -315,6 +328,17 @@ static EN: Strings = Strings {
     methods_verdicts_example: "for {n} runs against {m}, {chance}",
     methods_verdicts_none: "; with these run counts no comparison can be",
     methods_status: "Only runs with status ok enter the statistics; aborted and excluded runs are listed with their notes.",
+    sessions_table: "Sessions",
+    sessions_caption: "per condition: sessions started in its ok runs and the share that failed; times are those of the sessions that succeeded (failed ones left out, as the original study did), each the median of the runs' values with the min-max range",
+    sessions_label: "Sessions",
+    sessions_fact: "{n} ({failed} failed, {share})",
+    failed_sessions: "Failed sessions",
+    failed_at_step: "step {step}: {n}",
+    session_time: "Session time",
+    session_time_caption: "the time of the sessions that succeeded (ms); failed sessions have no time",
+    minimum_header: "min",
+    mean_header: "mean",
+    methods_sessions: "A session (sessions.csv) is one user's visit: its requests in order, each sent when the previous one ended (seed 003: GET the page, POST the form and follow its redirect, GET the page). It succeeded when every request got a 2xx response; its time runs from its first send to the end of its last response. A session ends at its first failed request (no response, a timeout, another status) and is counted as failed, with no time. Per run: the share of sessions that failed; over the sessions that succeeded the min, the max, the mean (what the original study printed as its average: a mean, which one slow session moves) and our nearest-rank p50 and p95. Per condition, the median of those run values over its ok runs with the min-max range.",
 };
 
 static JA: Strings = Strings {
@@ -462,4 +486,15 @@ static JA: Strings = Strings {
     methods_verdicts_example: "{n}回対{m}回なら{chance}",
     methods_verdicts_none: "。この測定回数では、どの比較もこの条件を満たせません",
     methods_status: "状態がokの測定だけを集計に使い、中断・除外した測定は備考とともに一覧に載せます。",
+    sessions_table: "セッション",
+    sessions_caption: "条件ごとに、okの測定で開始したセッション数と失敗した割合。時間は成功したセッションのもの（元の記事と同じく失敗したセッションは除く）で、各測定の値の中央値と最小〜最大の範囲",
+    sessions_label: "セッション数",
+    sessions_fact: "{n}（失敗{failed}件、{share}）",
+    failed_sessions: "失敗したセッション",
+    failed_at_step: "ステップ{step}：{n}件",
+    session_time: "セッション時間",
+    session_time_caption: "成功したセッションの時間（ms）。失敗したセッションには時間がない",
+    minimum_header: "最小",
+    mean_header: "平均",
+    methods_sessions: "セッション（sessions.csv）は利用者1人の訪問で、リクエストを順に、前のリクエストが終わってから送ります（シード003では、ページの取得、フォームのPOSTとリダイレクト先の取得、ページの取得）。すべてのリクエストが2xx応答を得たセッションを成功とし、その時間は最初の送信から最後の応答の終わりまでです。リクエストが失敗した時点（応答なし、タイムアウト、ほかのステータス）でセッションは終わり、失敗として数え、時間は持ちません。測定ごとに、失敗したセッションの割合と、成功したセッションの最小・最大・平均（元の記事が平均として示した値。遅いセッション1件で動く算術平均です）、そして最近接順位法のp50とp95を求めます。条件ごとに、okの測定のそれらの値の中央値と最小〜最大の範囲を示します。",
 };

@@ -61,6 +61,7 @@ pub fn build(dataset: &mut Dataset, detail: Detail) -> Report {
         slots
     };
 
+    let mut sessions = super::sessions::per_run(dataset.sessions.as_deref(), dataset.runs.len()).into_iter();
     let mut runs = Vec::with_capacity(dataset.runs.len());
     for (index, run) in dataset.runs.iter().enumerate() {
         let counted = &dataset.requests[index];
@@ -109,6 +110,7 @@ pub fn build(dataset: &mut Dataset, detail: Detail) -> Report {
             resources: super::resources::usage(dataset, index),
             load1_before: run.load1_before,
             load1_after: run.load1_after,
+            sessions: sessions.next().flatten(),
         });
     }
 
@@ -237,6 +239,7 @@ fn summarize_condition(dataset: &Dataset, runs: &[RunResult], index: usize, leve
         write_s: Spread::of(&collect(&|r| r.write_s_median)).map(clean_seconds),
         complete_s: Spread::of(&collect(&|r| r.complete_s_median)).map(clean_seconds),
         tempfile_peak_bytes: Spread::of(&collect(&|r| r.tempfile_peak_bytes.map(|b| b as f64))),
+        sessions: super::sessions::of_condition(&ok.iter().filter_map(|r| r.sessions.as_ref()).collect::<Vec<_>>()),
     }
 }
 

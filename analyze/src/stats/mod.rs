@@ -7,6 +7,7 @@ pub mod percentile;
 pub mod precision;
 pub mod published;
 pub mod resources;
+pub mod sessions;
 pub mod summary;
 pub mod variance;
 

@@ -18,6 +18,11 @@ pub fn seconds(value: f64) -> f64 {
     round_to(value, 1e9)
 }
 
+/// A fraction (a share of sessions, say) rounded to 10^-9: the median of two shares is a mean.
+pub fn fraction(value: f64) -> f64 {
+    round_to(value, 1e9)
+}
+
 fn round_to(value: f64, scale: f64) -> f64 {
     if !value.is_finite() || value.abs() >= LIMIT {
         return value;

@@ -45,6 +45,12 @@ pub fn median(values: &[f64]) -> Option<f64> {
     Spread::of(values).map(|s| s.median)
 }
 
+/// The arithmetic mean, `None` when empty: the sum in the given order divided by the count (what
+/// the seeds' tools print as "average"; the report states it only beside the tools' own numbers).
+pub fn mean(values: &[f64]) -> Option<f64> {
+    (!values.is_empty()).then(|| values.iter().sum::<f64>() / values.len() as f64)
+}
+
 /// The index (into `values`) of the representative: the lower middle in ascending order, ties
 /// broken by position so the choice is deterministic.
 pub fn representative(values: &[f64]) -> Option<usize> {
@@ -76,6 +82,12 @@ mod tests {
         let spread = Spread::of(&[5928.68, 6590.04, 5945.11]).unwrap();
         assert_eq!(spread, Spread { median: 5945.11, min: 5928.68, max: 6590.04, n: 3 });
         assert_eq!(Spread::of(&[]), None);
+    }
+
+    #[test]
+    fn mean_is_the_sum_over_the_count() {
+        assert_eq!(mean(&[1.0, 2.0, 6.0]), Some(3.0));
+        assert_eq!(mean(&[]), None);
     }
 
     #[test]

@@ -107,6 +107,7 @@ fn run_result(run_id: String, condition: usize, factors: BTreeMap<String, String
         resources: Vec::new(),
         load1_before: Some(0.1),
         load1_after: Some(0.2),
+        sessions: None,
     }
 }
 
@@ -212,6 +213,7 @@ pub(crate) fn fixture() -> Report {
             write_s: Spread::of(&writes),
             complete_s: Spread::of(&completes),
             tempfile_peak_bytes: None,
+            sessions: None,
         });
     }
     let cell = |route: usize, downloads: usize| CONDITIONS.iter().position(|&(r, d, _)| r == route && d == downloads);

@@ -4,6 +4,7 @@
 
 mod report;
 mod run;
+mod sessions;
 mod variance;
 
 pub use report::ReportPage;

@@ -24,6 +24,8 @@ pub struct ReportPage {
     pub figures: Vec<Figure>,
     pub large: Option<Table>,
     pub tempfiles: Option<Table>,
+    /// Per condition, how its sessions ended and how long the successful ones took.
+    pub sessions: Option<Table>,
     pub runs: Table,
     pub methods: Vec<String>,
     pub environment: Vec<KeyValue>,
@@ -376,6 +378,9 @@ impl<'a> Context<'a> {
         if report.conditions.iter().any(|c| c.write_s.is_some() || c.complete_s.is_some()) {
             paragraphs.push(t.methods_large.to_string());
         }
+        if report.conditions.iter().any(|c| c.sessions.is_some()) {
+            paragraphs.push(t.methods_sessions.to_string());
+        }
         if report.runs.iter().any(|r| r.tempfile_peak_bytes.is_some() || !r.resources.is_empty()) {
             paragraphs.push(t.methods_samples.to_string());
         }
@@ -544,6 +549,7 @@ impl<'a> Context<'a> {
             figures: self.report_figures(""),
             large: self.large_table(""),
             tempfiles: self.tempfile_table(""),
+            sessions: self.sessions_table(),
             runs: self.run_table(""),
             methods: self.methods(),
             environment: self.environment(),

@@ -15,6 +15,8 @@ pub struct RunPage {
     pub figures: Vec<Figure>,
     pub flags: Vec<String>,
     pub resources: Option<Table>,
+    /// The run's session times, when the dataset has sessions.
+    pub sessions: Option<Table>,
     /// Each large response of the run, ordered by write time.
     pub large: Option<Table>,
 }
@@ -61,6 +63,9 @@ impl<'a> Context<'a> {
         }
         if let Some(lag) = run.max_lag_ms {
             facts.push(kv(t.lag, format::ms(lag)));
+        }
+        if let Some(sessions) = &run.sessions {
+            facts.extend(self.session_facts(sessions));
         }
         if run.large_responses > 0 {
             facts.push(kv(
@@ -192,6 +197,7 @@ impl<'a> Context<'a> {
             figures,
             flags,
             resources,
+            sessions: run.sessions.as_ref().and_then(|s| self.session_time_table(s)),
             large,
         }
     }
