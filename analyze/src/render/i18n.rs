@@ -167,6 +167,9 @@ pub struct Strings {
     /// A run's sessions in the facts: "{n} ({failed} failed, {share})".
     pub sessions_fact: &'static str,
     pub failed_sessions: &'static str,
+    /// Column headers of the sessions table: how many failed, and their share.
+    pub failed_header: &'static str,
+    pub failed_share_header: &'static str,
     /// Failed sessions per step: "step {step}: {n}".
     pub failed_at_step: &'static str,
     pub session_time: &'static str,
@@ -333,11 +336,13 @@ static EN: Strings = Strings {
     sessions_label: "Sessions",
     sessions_fact: "{n} ({failed} failed, {share})",
     failed_sessions: "Failed sessions",
+    failed_header: "Failed",
+    failed_share_header: "Share failed",
     failed_at_step: "step {step}: {n}",
     session_time: "Session time",
     session_time_caption: "the time of the sessions that succeeded (ms); failed sessions have no time",
-    minimum_header: "min",
-    mean_header: "mean",
+    minimum_header: "Minimum",
+    mean_header: "Mean",
     methods_sessions: "A session (sessions.csv) is one user's visit: its requests in order, each sent when the previous one ended (seed 003: GET the page, POST the form and follow its redirect, GET the page). It succeeded when every request got a 2xx response; its time runs from its first send to the end of its last response. A session ends at its first failed request (no response, a timeout, another status) and is counted as failed, with no time. Per run: the share of sessions that failed; over the sessions that succeeded the min, the max, the mean (what the original study printed as its average: a mean, which one slow session moves) and our nearest-rank p50 and p95. Per condition, the median of those run values over its ok runs with the min-max range.",
 };
 
@@ -491,10 +496,12 @@ static JA: Strings = Strings {
     sessions_label: "セッション数",
     sessions_fact: "{n}（失敗{failed}件、{share}）",
     failed_sessions: "失敗したセッション",
+    failed_header: "失敗数",
+    failed_share_header: "失敗率",
     failed_at_step: "ステップ{step}：{n}件",
     session_time: "セッション時間",
     session_time_caption: "成功したセッションの時間（ms）。失敗したセッションには時間がない",
-    minimum_header: "最小",
-    mean_header: "平均",
+    minimum_header: "最小値",
+    mean_header: "平均値",
     methods_sessions: "セッション（sessions.csv）は利用者1人の訪問で、リクエストを順に、前のリクエストが終わってから送ります（シード003では、ページの取得、フォームのPOSTとリダイレクト先の取得、ページの取得）。すべてのリクエストが2xx応答を得たセッションを成功とし、その時間は最初の送信から最後の応答の終わりまでです。リクエストが失敗した時点（応答なし、タイムアウト、ほかのステータス）でセッションは終わり、失敗として数え、時間は持ちません。測定ごとに、失敗したセッションの割合と、成功したセッションの最小・最大・平均（元の記事が平均として示した値。遅いセッション1件で動く算術平均です）、そして最近接順位法のp50とp95を求めます。条件ごとに、okの測定のそれらの値の中央値と最小〜最大の範囲を示します。",
 };

@@ -33,8 +33,8 @@ impl Context<'_> {
             headers: vec![
                 t.condition.into(),
                 t.sessions_label.into(),
-                t.failed_sessions.into(),
-                format!("{} (%)", t.failed_sessions),
+                t.failed_header.into(),
+                t.failed_share_header.into(),
                 in_ms(t.minimum_header),
                 in_ms(t.mean_header),
                 in_ms(t.maximum_header),
