@@ -8,7 +8,7 @@
 //! and every request without a 2xx response ([`Keep::Points`]), so [`series`] reduces them from
 //! memory, before the statistics reorder the latencies.
 
-use super::percentile::{Percentile, Sample};
+use super::percentile::Percentile;
 use crate::dataset::{Dataset, Keep, RunRequests};
 use crate::report::{ErrorPoint, ErrorSeries, Figures, PointSeries, RunResult};
 use std::cmp::Ordering;
@@ -28,7 +28,80 @@ type Columns = Vec<Option<(Point, Point)>>;
 
 enum RunPoints {
     All(Vec<Point>),
-    Reduced { last_sent_s: f64, tail_from_ms: f64, columns: Columns, tail: Vec<Point> },
+    Reduced { last_sent_s: f64, columns: Columns, tail: Tail },
+}
+
+/// The tail of a run read in any order: every point whose latency is at least the `keep`-th
+/// largest (ties included), which is the value at rank n - keep + 1, the threshold a sort would
+/// give. A heap of the `keep` largest latencies gives the current cut; points at or above it
+/// are kept as candidates and thinned as the cut rises, so nothing is copied or reordered.
+struct Tail {
+    keep: usize,
+    /// The `keep` largest latencies so far, smallest on top.
+    largest: std::collections::BinaryHeap<std::cmp::Reverse<Latency>>,
+    candidates: Vec<Point>,
+}
+
+/// A latency ordered for the tail: finite (checked at ingest), with -0.0 equal to 0.0 as `>=`
+/// compares them.
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct Latency(f64);
+
+impl Eq for Latency {}
+
+impl PartialOrd for Latency {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for Latency {
+    fn cmp(&self, other: &Self) -> Ordering {
+        self.0.partial_cmp(&other.0).unwrap_or(Ordering::Equal)
+    }
+}
+
+impl Tail {
+    fn new(keep: usize) -> Self {
+        Tail { keep, largest: std::collections::BinaryHeap::with_capacity(keep + 1), candidates: Vec::new() }
+    }
+
+    /// The latency a point must reach to be a candidate now.
+    #[inline]
+    fn cut(&self) -> f64 {
+        if self.largest.len() < self.keep {
+            f64::NEG_INFINITY
+        } else {
+            self.largest.peek().map_or(f64::NEG_INFINITY, |r| r.0 .0)
+        }
+    }
+
+    #[inline]
+    fn push(&mut self, point: Point, cut: &mut f64) {
+        if point.1 < *cut {
+            return;
+        }
+        self.candidates.push(point);
+        if point.1 > *cut || self.largest.len() < self.keep {
+            self.largest.push(std::cmp::Reverse(Latency(point.1)));
+            if self.largest.len() > self.keep {
+                self.largest.pop();
+            }
+            *cut = self.cut();
+        }
+        // Candidates below the risen cut can never be in the tail: drop them now and then.
+        if self.candidates.len() >= 4 * self.keep + 1024 {
+            let at = *cut;
+            self.candidates.retain(|p| p.1 >= at);
+        }
+    }
+
+    fn into_points(self) -> Vec<Point> {
+        let at = self.cut();
+        let mut points = self.candidates;
+        points.retain(|p| p.1 >= at);
+        points
+    }
 }
 
 /// Runs with at most this many errors have every one marked. Error marks are larger than the
@@ -130,15 +203,15 @@ fn column_of(t_s: f64, last_sent_s: f64, columns: usize) -> usize {
 }
 
 impl RunPoints {
-    #[inline]
-    fn push(&mut self, point: Point) {
+    fn push_all(&mut self, points: impl Iterator<Item = Point>) {
         match self {
-            RunPoints::All(points) => points.push(point),
-            RunPoints::Reduced { last_sent_s, tail_from_ms, columns, tail } => {
-                if point.1 >= *tail_from_ms {
-                    tail.push(point);
+            RunPoints::All(kept) => kept.extend(points),
+            RunPoints::Reduced { last_sent_s, columns, tail } => {
+                let mut cut = tail.cut();
+                for point in points {
+                    tail.push(point, &mut cut);
+                    keep_extremes(&mut columns[column_of(point.0, *last_sent_s, COLUMNS)], (point, point));
                 }
-                keep_extremes(&mut columns[column_of(point.0, *last_sent_s, COLUMNS)], (point, point));
             }
         }
     }
@@ -147,7 +220,8 @@ impl RunPoints {
     fn into_points(self) -> Vec<Point> {
         let mut points = match self {
             RunPoints::All(points) => points,
-            RunPoints::Reduced { columns, mut tail, .. } => {
+            RunPoints::Reduced { columns, tail, .. } => {
+                let mut tail = tail.into_points();
                 for (low, high) in columns.into_iter().flatten() {
                     tail.push(low);
                     tail.push(high);
@@ -209,16 +283,11 @@ fn run_series(counted: &mut RunRequests) -> (PointSeries, ErrorSeries) {
     let mut points = if n <= KEEP_ALL {
         RunPoints::All(Vec::with_capacity(n as usize))
     } else {
-        // The tail's threshold from a copy: the latencies must stay in step with their send times.
-        let p99 = Percentile::P99.rank(n);
-        let from_rank = p99.max(n.saturating_sub(TAIL_CAP) + 1);
-        let mut copy = counted.latencies_ms.clone();
-        let tail_from_ms = Sample::new(&mut copy).map_or(f64::INFINITY, |mut s| s.at_rank(from_rank));
-        RunPoints::Reduced { last_sent_s, tail_from_ms, columns: vec![None; COLUMNS], tail: Vec::new() }
+        // Every request from the rank of p99 (at most TAIL_CAP of them) up.
+        let keep = n - tail_from(n) + 1;
+        RunPoints::Reduced { last_sent_s, columns: vec![None; COLUMNS], tail: Tail::new(keep as usize) }
     };
-    for (&sent, &latency) in sent_ms.iter().zip(&counted.latencies_ms) {
-        points.push((sent / 1000.0, latency));
-    }
+    points.push_all(sent_ms.iter().zip(&counted.latencies_ms).map(|(&sent, &latency)| (sent / 1000.0, latency)));
     let errors = counted.errors();
     let mut marks = RunErrors::new(errors, last_sent_s);
     for row in error_rows {
@@ -457,6 +526,48 @@ mod tests {
                 let (expected, got) = (ecdf(&sorted, marked), ecdf(&placed, marked));
                 let bits = |s: &PointSeries| s.points.iter().map(|p| (p.0.to_bits(), p.1.to_bits())).collect::<Vec<_>>();
                 assert_eq!(bits(&got), bits(&expected), "n = {n}, marked {marked:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn the_tail_read_in_any_order_is_every_point_from_the_threshold_rank_up() {
+        let mut state = 5u64;
+        let mut next = move || {
+            state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            state >> 33
+        };
+        for n in [4001usize, 10_000, 60_000] {
+            // Many ties, both zeros, a heavy tail.
+            let latencies: Vec<f64> = (0..n)
+                .map(|_| match next() % 40 {
+                    0 => 0.0,
+                    1 => -0.0,
+                    k if k < 30 => (k % 7) as f64,
+                    _ => (next() % 100_000) as f64 / 10.0,
+                })
+                .collect();
+            let ascending = {
+                let mut v = latencies.clone();
+                v.sort_by(f64::total_cmp);
+                v
+            };
+            for order in [latencies.clone(), ascending.clone(), ascending.iter().rev().copied().collect()] {
+                let points: Vec<Point> = order.iter().enumerate().map(|(i, &l)| (i as f64, l)).collect();
+                let from = tail_from(n as u64);
+                let threshold = ascending[(from - 1) as usize];
+                let mut expected: Vec<Point> = points.iter().copied().filter(|p| p.1 >= threshold).collect();
+                let mut tail = Tail::new((n as u64 - from + 1) as usize);
+                let mut cut = tail.cut();
+                for &point in &points {
+                    tail.push(point, &mut cut);
+                }
+                let mut got = tail.into_points();
+                let key = |a: &Point, b: &Point| a.0.total_cmp(&b.0);
+                expected.sort_by(key);
+                got.sort_by(key);
+                assert_eq!(got.len(), expected.len(), "n = {n}");
+                assert!(got.iter().zip(&expected).all(|(a, b)| a.0 == b.0 && a.1.to_bits() == b.1.to_bits()), "n = {n}");
             }
         }
     }
