@@ -118,12 +118,29 @@ fn a_condition_takes_the_median_of_its_runs_and_the_totals() {
 }
 
 #[test]
+fn the_csv_exports_carry_the_session_numbers() {
+    let root = dataset(&sessions());
+    let out = report(root.path());
+    let runs = std::fs::read_to_string(out.join("runs.csv")).unwrap();
+    let header = runs.lines().next().unwrap();
+    assert!(header.ends_with(",sessions,sessions_failed,sessions_failed_share,session_min_ms,session_mean_ms,session_max_ms,session_p50_ms,session_p50_rank,session_p95_ms,session_p95_rank"), "{header}");
+    assert!(runs.lines().nth(1).unwrap().ends_with(",5,2,0.4,10,20,30,20,2,30,3"), "{runs}");
+    let conditions = std::fs::read_to_string(out.join("conditions.csv")).unwrap();
+    let header: Vec<&str> = conditions.lines().next().unwrap().split(',').collect();
+    let prefork: Vec<&str> = conditions.lines().find(|l| l.starts_with("server=prefork,")).unwrap().split(',').collect();
+    let cell = |name: &str| prefork[header.iter().position(|h| *h == name).unwrap()];
+    assert_eq!((cell("sessions"), cell("sessions_failed")), ("9", "3"));
+    assert_eq!((cell("sessions_failed_share_median"), cell("session_mean_ms_median"), cell("session_p95_ms_max")), ("0.325", "35", "60"));
+}
+
+#[test]
 fn a_dataset_without_sessions_says_nothing_of_them() {
     let root = dataset(&sessions());
     std::fs::remove_file(root.path().join("ds/sessions.csv")).unwrap();
     let out = report(root.path());
     let summary = std::fs::read_to_string(out.join("summary.json")).unwrap();
     assert!(!summary.contains("\"sessions\""), "no sessions key without sessions.csv");
+    assert!(!std::fs::read_to_string(out.join("runs.csv")).unwrap().contains("session"), "no session columns without sessions.csv");
     assert!(!std::fs::read_to_string(out.join("index.html")).unwrap().contains("id=\"sessions\""));
 }
 

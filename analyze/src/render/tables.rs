@@ -62,6 +62,10 @@ pub fn runs_csv(report: &Report) -> String {
         ["max_lag_ms", "large_responses", "incomplete_large_responses", "write_s_median", "complete_s_median", "tempfile_peak_bytes"]
             .map(String::from),
     );
+    let with_sessions = report.runs.iter().any(|r| r.sessions.is_some());
+    if with_sessions {
+        header.extend(RUN_SESSION_COLUMNS.map(String::from));
+    }
     let mut out = line(header);
     for run in &report.runs {
         let mut fields = vec![run.run_id.clone(), report.conditions[run.condition].id.clone()];
@@ -89,6 +93,9 @@ pub fn runs_csv(report: &Report) -> String {
             number(run.complete_s_median),
             run.tempfile_peak_bytes.map(|b| b.to_string()).unwrap_or_default(),
         ]);
+        if with_sessions {
+            fields.extend(run_session_fields(run.sessions.as_ref()));
+        }
         out.push_str(&line(fields));
     }
     out
@@ -103,6 +110,13 @@ pub fn conditions_csv(report: &Report) -> String {
     for name in spreads {
         header.extend(["median", "min", "max"].map(|s| format!("{name}_{s}")));
     }
+    let with_sessions = report.conditions.iter().any(|c| c.sessions.is_some());
+    if with_sessions {
+        header.extend(["sessions", "sessions_failed"].map(String::from));
+        for name in CONDITION_SESSION_SPREADS {
+            header.extend(["median", "min", "max"].map(|s| format!("{name}_{s}")));
+        }
+    }
     let mut out = line(header);
     for condition in &report.conditions {
         let mut fields = vec![condition.id.clone()];
@@ -116,9 +130,57 @@ pub fn conditions_csv(report: &Report) -> String {
         let all: [Option<Spread>; 5] =
             [condition.headline_ms, condition.p95_ms, condition.write_s, condition.complete_s, condition.tempfile_peak_bytes];
         for spread in all {
-            fields.extend([number(spread.map(|s| s.median)), number(spread.map(|s| s.min)), number(spread.map(|s| s.max))]);
+            fields.extend(spread_fields(spread));
+        }
+        if with_sessions {
+            let s = condition.sessions.as_ref();
+            fields.extend([s.map(|s| s.sessions.to_string()).unwrap_or_default(), s.map(|s| s.failed.to_string()).unwrap_or_default()]);
+            let spreads = [s.map(|s| s.failed_share), s.and_then(|s| s.min_ms), s.and_then(|s| s.mean_ms), s.and_then(|s| s.max_ms)];
+            let ranked = [s.and_then(|s| s.median_ms), s.and_then(|s| s.p95_ms)];
+            for spread in spreads.into_iter().chain(ranked) {
+                fields.extend(spread_fields(spread));
+            }
         }
         out.push_str(&line(fields));
     }
     out
+}
+
+fn spread_fields(spread: Option<Spread>) -> [String; 3] {
+    [number(spread.map(|s| s.median)), number(spread.map(|s| s.min)), number(spread.map(|s| s.max))]
+}
+
+/// runs.csv's session columns, present when some run has sessions (sessions.csv).
+const RUN_SESSION_COLUMNS: [&str; 10] = [
+    "sessions",
+    "sessions_failed",
+    "sessions_failed_share",
+    "session_min_ms",
+    "session_mean_ms",
+    "session_max_ms",
+    "session_p50_ms",
+    "session_p50_rank",
+    "session_p95_ms",
+    "session_p95_rank",
+];
+
+/// conditions.csv's session spreads (each as `_median`, `_min`, `_max`), after `sessions` and `sessions_failed`.
+const CONDITION_SESSION_SPREADS: [&str; 6] =
+    ["sessions_failed_share", "session_min_ms", "session_mean_ms", "session_max_ms", "session_p50_ms", "session_p95_ms"];
+
+fn run_session_fields(s: Option<&crate::report::RunSessions>) -> Vec<String> {
+    let Some(s) = s else { return vec![String::new(); RUN_SESSION_COLUMNS.len()] };
+    let rank = |r: Option<u64>| r.map(|r| r.to_string()).unwrap_or_default();
+    vec![
+        s.sessions.to_string(),
+        s.failed.to_string(),
+        s.failed_share.to_string(),
+        number(s.min_ms),
+        number(s.mean_ms),
+        number(s.max_ms),
+        number(s.median_ms),
+        rank(s.median_rank),
+        number(s.p95_ms),
+        rank(s.p95_rank),
+    ]
 }
