@@ -363,10 +363,16 @@ impl ClosedPlan {
         out
     }
 
-    /// The interpreter labels the conditions use, sorted.
+    /// The interpreter labels the conditions use, in the plan's order (the report lists the levels so:
+    /// sorted as strings, "3.10" would come before "3.8").
     pub fn pythons(&self) -> Vec<String> {
-        let set: BTreeSet<String> = self.conditions().into_iter().map(|c| c.python).collect();
-        set.into_iter().collect()
+        let mut pythons: Vec<String> = Vec::new();
+        for c in self.conditions() {
+            if !pythons.contains(&c.python) {
+                pythons.push(c.python);
+            }
+        }
+        pythons
     }
 
     /// Whether any condition goes through nginx.
@@ -446,6 +452,8 @@ mod tests {
         let s = &p.servers["gthread-1x2"];
         assert_eq!((s.worker.as_deref(), s.processes, s.threads), (Some("gthread"), 1, 2));
         assert!(p.pythons().len() >= 6, "{:?}", p.pythons());
+        // The report lists the levels in this order; sorted as strings 3.10 would precede 3.8.
+        assert_eq!(p.pythons(), ["3.8", "3.9", "3.10", "3.11", "3.12", "3.13", "3.11-debian"]);
     }
 
     #[test]
