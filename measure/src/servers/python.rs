@@ -45,6 +45,13 @@ pub fn ensure(interpreter: &Path, dir: &Path, requirements: &Path, say: &dyn Fn(
     let dir = std::path::absolute(dir).with_context(|| format!("bad venv path {}", dir.display()))?;
     let wanted = std::fs::read_to_string(requirements).with_context(|| format!("failed to read {}", requirements.display()))?;
     let python = dir.join("bin").join("python");
+    // A folder is named by the plan's label, and two plans may give one label different interpreters
+    // (seed 002's "3.11" is pyenv's, seed 001's Debian's): an environment of another interpreter is rebuilt,
+    // never reused, so the dataset's version is the one the plan asked for.
+    if python.exists() && base_prefix(&python).ok() != base_prefix(&interpreter).ok() {
+        say(&format!("{} was made from another interpreter than {}: recreating it", dir.display(), interpreter.display()));
+        std::fs::remove_dir_all(&dir).with_context(|| format!("failed to remove {}", dir.display()))?;
+    }
     if !python.exists() {
         if interpreter.components().count() > 1 && !interpreter.exists() {
             bail!(
@@ -66,6 +73,11 @@ pub fn ensure(interpreter: &Path, dir: &Path, requirements: &Path, say: &dyn Fn(
     }
     let version = output(Command::new(&python).arg("--version"))?.trim().trim_start_matches("Python ").to_string();
     Ok(PythonEnv { dir, python, version })
+}
+
+/// The installation an interpreter (or an environment's python) runs from: `sys.base_prefix`.
+fn base_prefix(python: &Path) -> Result<String> {
+    Ok(output(Command::new(python).args(["-c", "import sys; print(sys.base_prefix)"]))?.trim().to_string())
 }
 
 /// The version of an installed distribution, via importlib.metadata (None when it is not installed).
@@ -110,5 +122,22 @@ mod tests {
         let err = ensure(Path::new("/nonexistent/python3.14t"), &dir.path().join("venv"), &req, &|_| {}).unwrap_err();
         let text = format!("{err:#}");
         assert!(text.contains("/nonexistent/python3.14t") && text.contains("--python"), "{text}");
+    }
+
+    #[test]
+    fn an_environment_of_another_interpreter_is_rebuilt_with_the_one_asked_for() {
+        let debian = Path::new("/usr/bin/python3");
+        let pyenv = expand_home(Path::new("~/.pyenv/versions/3.12.1/bin/python3"));
+        assert!(debian.exists() && pyenv.exists(), "this test needs Debian's python3 and pyenv's 3.12.1");
+        let dir = tempfile::tempdir().unwrap();
+        let req = dir.path().join("req.txt");
+        std::fs::write(&req, "").unwrap();
+        let venv = dir.path().join("3.11");
+        let first = ensure(&pyenv, &venv, &req, &|_| {}).unwrap();
+        assert_eq!(first.version, "3.12.1");
+        let second = ensure(debian, &venv, &req, &|_| {}).unwrap();
+        let debian_version = output(Command::new(debian).arg("--version")).unwrap();
+        assert_eq!(second.version, debian_version.trim().trim_start_matches("Python "));
+        assert_ne!(second.version, "3.12.1");
     }
 }
