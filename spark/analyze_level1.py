@@ -46,7 +46,7 @@ P99 = 99_000
 
 RULE = "nearest-rank"
 SIDE_TABLES = ("large_responses", "tempfiles", "resources")
-COPIED_FILES = ("runs.csv", "dataset.toml", "article.md", "article.ja.md", "README.md")
+COPIED_FILES = ("runs.csv", "dataset.toml", "plan.toml", "article.md", "article.ja.md", "README.md")
 MARKER = "level1.json"
 
 
@@ -235,9 +235,13 @@ def run_stats(spark, requests, runs, headline):
                CASE WHEN ABS(MAX(sent_ms - scheduled_ms)) < 1e9
                     THEN ROUND(MAX(sent_ms - scheduled_ms) * 1000000D) / 1000000D
                     ELSE MAX(sent_ms - scheduled_ms) END AS max_lag_ms,
-               MAX(sent_ms) AS last_sent_ms
+               MAX(sent_ms) AS last_sent_ms,
+               -- The span requests per second are counted over: first send, last completion.
+               MIN(sent_ms) AS first_sent_ms,
+               MAX(sent_ms + latency_ms) AS last_done_ms
         FROM rows GROUP BY run_id"""
     )
+    counted = counted.join(mean_of_ok(requests), "run_id", "left")
     listed = runs.withColumn("listed", F.lit(True))
     stats = listed.join(counted, "run_id", "full_outer")
     zero = F.lit(0).cast("long")
@@ -261,10 +265,26 @@ def run_stats(spark, requests, runs, headline):
     order = ["run_id", "requests", "ok_responses", "errors", "non_2xx", "no_response"]
     for p in wanted:
         order += [f"{column(p)}_ms", f"{column(p)}_rank"]
-    order += ["headline_percentile", "headline_ms", "headline_rank", "min_ms", "max_ms", "max_lag_ms", "last_sent_ms", "rule"]
+    order += ["headline_percentile", "headline_ms", "headline_rank", "min_ms", "mean_ms", "max_ms", "max_lag_ms"]
+    order += ["first_sent_ms", "last_sent_ms", "last_done_ms", "rule"]
     # tail_rank stays inside the job: the charts need it, analyze computes it again. listed is
     # false for a run that only the requests name, which check_listed refuses.
     return stats.select(order + ["tail_rank", F.coalesce(F.col("listed"), F.lit(False)).alias("listed")])
+
+
+def value_counts(requests):
+    """Per run, each distinct 2xx latency and how many responses took it."""
+    return ok_rows(requests).groupBy("run_id", "latency_ms").agg(F.count(F.lit(1)).alias("count"))
+
+
+def mean_of_ok(requests):
+    """The mean 2xx latency as analyze sums it (stats/tools.rs): each distinct value times its
+    count, added in ascending order of value, over n. The array holds one entry per distinct value
+    (bounded with latencies in whole microseconds), never one per request."""
+    ordered = F.array_sort(F.collect_list(F.struct("latency_ms", "count")))
+    total = F.aggregate(ordered, F.lit(0.0), lambda acc, x: acc + x["latency_ms"] * x["count"].cast("double"))
+    n = F.sum("count").cast("double")
+    return value_counts(requests).groupBy("run_id").agg((total / n).alias("mean_ms"))
 
 
 def check_listed(stats):
@@ -304,7 +324,7 @@ ECDF_RANKS = f"""
 def run_ecdf(requests, stats):
     """Per run, the latency at each rank the ECDF draws, from per-value counts (never a sort of
     every row): the value at rank r is the one whose cumulative count first reaches r."""
-    counts = ok_rows(requests).groupBy("run_id", "latency_ms").agg(F.count(F.lit(1)).alias("count"))
+    counts = value_counts(requests)
     upto = Window.partitionBy("run_id").orderBy("latency_ms").rowsBetween(Window.unboundedPreceding, Window.currentRow)
     values = counts.withColumn("first_rank", F.sum("count").over(upto) - F.col("count") + 1).select(
         "run_id", F.col("first_rank").alias("rank"), "latency_ms", F.lit(0).alias("is_wanted")

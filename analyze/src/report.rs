@@ -35,6 +35,10 @@ pub struct Report {
     pub published: Vec<PublishedResult>,
     /// The experiment's settings from plan.toml, flattened to dotted keys, sorted by key.
     pub setup: Vec<Setting>,
+    /// What computed the per-run statistics and chart inputs when it was not analyze (the
+    /// dataset's level1.json: Apache Spark and its version); absent when analyze read the rows.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub level1: Option<crate::dataset::level1::Engine>,
     /// The dataset's README.md (Markdown), rendered as its own page.
     #[serde(skip)]
     pub readme: Option<String>,

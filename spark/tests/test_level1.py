@@ -3,9 +3,12 @@ statistic against `analyze report`'s summary.json, every chart input against ana
 reduction (the chart_inputs example), on the default dataset, on a dataset built on the rank
 traps, and on a hive-partitioned Parquet copy of it."""
 
+import csv
 import json
+import re
 import shutil
 import subprocess
+from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -17,10 +20,49 @@ import analyze_level1
 DEFAULT = ROOT / "datasets" / "gunicorn-slow-client"
 
 
+def analyze_report(analyze_bin, dataset: Path, out: Path, lang="en") -> Path:
+    done = subprocess.run([analyze_bin, "report", dataset, "--out", out, "--lang", lang], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    return out
+
+
 def analyze_summary(analyze_bin, dataset: Path, tmp: Path) -> dict:
-    out = tmp / "report"
-    subprocess.run([analyze_bin, "report", dataset, "--out", out], check=True, capture_output=True)
-    return json.loads((out / "summary.json").read_text())
+    return json.loads((analyze_report(analyze_bin, dataset, tmp / "report") / "summary.json").read_text())
+
+
+def files(folder: Path) -> dict:
+    return {str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+# The paragraph of Methods that says which engine computed level 1, in each page that has Methods.
+LEVEL1_SENTENCE = re.compile(r"<p>(These per-run statistics|測定ごとのこれらの統計)[^<]*</p>\n?|(These per-run statistics|測定ごとのこれらの統計)[^\n]*\n\n")
+
+
+def assert_same_reports(analyze_bin, raw: Path, level1_out: Path, tmp: Path, version: str, lang="en"):
+    """analyze's report of Spark's tables equals its report of the raw rows: summary.json
+    statistic by statistic, every chart byte for byte, every other file byte for byte but for the
+    Methods sentence that names the engine."""
+    assert raw.name == level1_out.name, "the dataset's name is its folder's: keep it"
+    want = files(analyze_report(analyze_bin, raw, tmp / f"from-rows-{lang}" / raw.name, lang))
+    got = files(analyze_report(analyze_bin, level1_out, tmp / f"from-spark-{lang}" / raw.name, lang))
+    assert sorted(got) == sorted(want)
+    summary, expected = json.loads(got.pop("summary.json")), json.loads(want.pop("summary.json"))
+    assert summary.pop("level1") == {"engine": "Apache Spark", "version": version}
+    assert sorted(summary) == sorted(expected)
+    for key in expected:
+        if key == "runs":
+            for got_run, want_run in zip(summary["runs"], expected["runs"], strict=True):
+                assert got_run == want_run, f"run {want_run['run_id']}"
+        assert summary[key] == expected[key], key
+    charts = [name for name in want if name.endswith(".svg")]
+    assert len(charts) >= 5, charts
+    for name in charts:
+        assert got.pop(name) == want.pop(name), f"chart {name}"
+    for name, content in want.items():
+        stripped, sentences = LEVEL1_SENTENCE.subn("", got[name].decode())
+        assert stripped == content.decode(), name
+        if name in ("index.html", "report.md"):
+            assert sentences == 1 and f"Apache Spark {version}" in got[name].decode(), name
 
 
 def analyze_charts(chart_inputs_bin, dataset: Path) -> dict:
@@ -86,7 +128,7 @@ def traps(tmp_path_factory) -> Path:
 
 @pytest.fixture(scope="module")
 def traps_level1(spark, traps, tmp_path_factory) -> Path:
-    out = tmp_path_factory.mktemp("traps-level1") / "level1"
+    out = tmp_path_factory.mktemp("traps-level1") / "traps"
     analyze_level1.level1(spark, str(traps), str(out))
     return out
 
@@ -110,7 +152,7 @@ def hive_traps(spark, traps, tmp_path_factory) -> Path:
 
 
 def test_default_dataset_statistics_and_charts_equal_analyzes(spark, analyze_bin, chart_inputs_bin, tmp_path):
-    out = tmp_path / "level1"
+    out = tmp_path / "level1" / DEFAULT.name
     analyze_level1.level1(spark, str(DEFAULT), str(out))
     assert_same_statistics(spark, out, analyze_summary(analyze_bin, DEFAULT, tmp_path))
     assert_same_charts(spark, out, analyze_charts(chart_inputs_bin, DEFAULT))
@@ -122,6 +164,9 @@ def test_default_dataset_statistics_and_charts_equal_analyzes(spark, analyze_bin
     assert sorted(p.name for p in out.glob("*.parquet")) == [
         "run_ecdf.parquet", "run_errors.parquet", "run_points.parquet", "run_stats.parquet", "run_statuses.parquet"
     ]
+    # analyze's report of these tables is its report of the rows, in both languages.
+    for lang in ("en", "ja"):
+        assert_same_reports(analyze_bin, DEFAULT, out, tmp_path, spark.version, lang)
 
 
 def test_rank_traps_give_analyzes_statistics_and_charts(spark, analyze_bin, chart_inputs_bin, traps, traps_level1, tmp_path):
@@ -139,13 +184,39 @@ def test_rank_traps_give_analyzes_statistics_and_charts(spark, analyze_bin, char
     assert len(charts["n41000"]["time_series"]["points"]) < 41000
     assert len(charts["n41000"]["errors"]["points"]) < charts["n41000"]["errors"]["total"] == 1600
     assert runs["no-requests"]["requests"] == 0 and runs["only-errors"]["ok_responses"] == 0
+    assert_same_reports(analyze_bin, traps, out, tmp_path, spark.version)
+
+
+def rows_by_run(dataset: Path) -> dict:
+    runs = {}
+    with open(dataset / "requests.csv", newline="") as f:
+        for row in csv.DictReader(f):
+            runs.setdefault(row["run_id"], []).append(row)
+    return runs
+
+
+def test_mean_and_time_span_follow_their_definitions(spark, traps, traps_level1):
+    """mean_ms: each distinct 2xx latency times its count, added in ascending order, over n;
+    first_sent_ms and last_done_ms: the first send and the last completion (send + latency)."""
+    stats = {row["run_id"]: row for row in table(spark, traps_level1, "run_stats")}
+    for run_id, rows in rows_by_run(traps).items():
+        ok = [float(r["latency_ms"]) for r in rows if r["latency_ms"] and 200 <= int(r["status"]) <= 299]
+        total = 0.0
+        for value, count in sorted(Counter(ok).items()):
+            total += value * float(count)
+        assert stats[run_id]["mean_ms"] == (total / len(ok) if ok else None), run_id
+        assert stats[run_id]["first_sent_ms"] == min(float(r["sent_ms"]) for r in rows), run_id
+        done = [float(r["sent_ms"]) + float(r["latency_ms"]) for r in rows if r["latency_ms"]]
+        assert stats[run_id]["last_done_ms"] == (max(done) if done else None), run_id
+    assert any(row["first_sent_ms"] < 0 for row in stats.values()), "a send before the run's start is kept"
 
 
 def test_hive_partitioned_parquet_gives_the_same_tables(spark, analyze_bin, chart_inputs_bin, traps, hive_traps, tmp_path):
-    out = tmp_path / "level1"
+    out = tmp_path / "level1" / "traps"
     analyze_level1.level1(spark, str(hive_traps), str(out))
     assert_same_statistics(spark, out, analyze_summary(analyze_bin, traps, tmp_path))
     assert_same_charts(spark, out, analyze_charts(chart_inputs_bin, traps))
+    assert_same_reports(analyze_bin, traps, out, tmp_path, spark.version)
     assert json.loads((out / "level1.json").read_text())["requests"] == "requests"
 
 

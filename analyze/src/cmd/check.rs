@@ -29,6 +29,13 @@ pub fn run(dir: &Path, strict: bool) -> Result<i32> {
         format::count(i.errors),
         i.max_lag_ms.map(format::ms).unwrap_or_else(|| "-".into()),
     )?;
+    if let Some(level1) = &report.level1 {
+        writeln!(
+            out,
+            "  level 1 (per-run statistics, chart points) computed by {} {}, read from run-level tables",
+            level1.engine, level1.version
+        )?;
+    }
     for condition in &report.conditions {
         if let Some(s) = condition.headline_ms {
             writeln!(

@@ -13,8 +13,10 @@ pub mod requests_csv;
 pub mod table;
 
 mod accumulate;
+pub mod level1;
 mod progress;
 mod quiet_panic;
+pub mod run_stats;
 pub mod runs;
 mod samples;
 mod schema;
@@ -43,11 +45,15 @@ pub struct Dataset {
     pub factors: Vec<Factor>,
     /// Runs in runs.csv order.
     pub runs: Vec<Run>,
-    /// Per run (same index as `runs`): what requests.csv said about it.
+    /// Per run (same index as `runs`): what requests.csv said about it, or, for a dataset of
+    /// run-level tables, what run_stats and run_statuses say.
     pub requests: Vec<RunRequests>,
     /// What the pass over requests kept of each request.
     pub kept: Keep,
-    pub requests_source: TableSource,
+    /// The request rows; `None` when level 1 was computed elsewhere (`level1`).
+    pub requests_source: Option<TableSource>,
+    /// Per-run statistics and chart inputs computed elsewhere (Spark), read instead of rows.
+    pub level1: Option<level1::Level1>,
     pub large_responses: Option<Vec<LargeResponse>>,
     pub tempfiles: Option<Vec<TempfileSample>>,
     pub resources: Option<Vec<ResourceSample>>,
@@ -91,8 +97,16 @@ pub fn load_with(dir: &Path, keep: Keep) -> Result<Dataset, LoadError> {
     let (manifest, located) = read_manifest(dir, &mut problems);
     located.check_alone(&manifest, &mut problems);
     let runs_table = read_small_table(dir, "runs", true, &mut problems);
+    let engine = level1::read_marker(dir, &mut problems);
+    let level1_marked = engine.is_some() || dir.join(level1::MARKER).is_file();
     let requests_source = match TableSource::find(dir, "requests") {
+        Ok(Some(source)) if level1_marked => {
+            let message = format!("is here beside {}: a dataset holds request rows or run-level tables, not both", level1::MARKER);
+            problems.push(DataError::file(&source.file_name(), message));
+            None
+        }
         Ok(Some(source)) => Some(source),
+        Ok(None) if level1_marked => None,
         Ok(None) => {
             problems.push(DataError::file("requests.csv", "is missing: every dataset needs one row per request"));
             None
@@ -112,13 +126,21 @@ pub fn load_with(dir: &Path, keep: Keep) -> Result<Dataset, LoadError> {
     }
     let index = requests::RunIndex::new(runs.iter().map(|r| r.run_id.as_str())).ignoring(rejected_ids.iter().map(String::as_str));
 
+    let run_ids: BTreeMap<&str, usize> = runs.iter().enumerate().map(|(i, r)| (r.run_id.as_str(), i)).collect();
+    let run_stats_table = read_small_table(dir, "run_stats", engine.is_some(), &mut problems);
+    let run_stats = run_stats_table.as_ref().map(|t| run_stats::parse_run_stats(t, &run_ids, runs.len(), &mut problems));
     // Without trustworthy run ids every request would be blamed as unknown: fix runs.csv first.
-    let requests = match (&requests_source, usable) {
-        (Some(source), true) => {
-            guarded(source, &mut problems, |problems| accumulate::read_requests(source, &index, runs.len(), keep, problems))
-                .unwrap_or_default()
+    let (requests, level1) = match (&requests_source, &engine, &run_stats_table, &run_stats, usable) {
+        (Some(source), _, _, _, true) => {
+            let counted = guarded(source, &mut problems, |problems| accumulate::read_requests(source, &index, runs.len(), keep, problems))
+                .unwrap_or_default();
+            (counted, None)
         }
-        _ => Vec::new(),
+        (None, Some(engine), Some(table), Some(stats), true) => {
+            let (counted, level1) = level1::load(dir, engine.clone(), &manifest, (&runs, &runs_table.file), (table, stats), &mut problems);
+            (counted, Some(level1))
+        }
+        _ => (Vec::new(), None),
     };
     if requests.len() == runs.len() {
         for (run, counted) in runs.iter().zip(&requests) {
@@ -126,7 +148,7 @@ pub fn load_with(dir: &Path, keep: Keep) -> Result<Dataset, LoadError> {
                 problems.push(DataError::line(
                     &runs_table.file,
                     run.line,
-                    format!("run {} has status ok but no rows in {}", error::shown(&run.run_id), requests_file_name(&requests_source)),
+                    format!("run {} has status ok but {}", error::shown(&run.run_id), no_requests_in(&requests_source)),
                 ));
             }
         }
@@ -165,7 +187,8 @@ pub fn load_with(dir: &Path, keep: Keep) -> Result<Dataset, LoadError> {
         runs,
         requests,
         kept: keep,
-        requests_source: requests_source.expect("checked above"),
+        requests_source,
+        level1,
         large_responses,
         tempfiles,
         resources,
@@ -209,8 +232,9 @@ fn check_published(manifest: &Manifest, factors: &[runs::Factor], runs: &[runs::
     }
 }
 
-fn requests_file_name(source: &Option<TableSource>) -> String {
-    source.as_ref().map_or_else(|| "requests.csv".to_string(), TableSource::file_name)
+fn no_requests_in(source: &Option<TableSource>) -> String {
+    // Without rows, a run's requests are counted in run_stats.
+    source.as_ref().map_or_else(|| "0 requests in run_stats".to_string(), |s| format!("no rows in {}", s.file_name()))
 }
 
 fn read_manifest(dir: &Path, problems: &mut Problems) -> (Manifest, schema::Located) {
@@ -262,8 +286,18 @@ fn invalid_utf8(file: &str, bytes: &[u8]) -> DataError {
 }
 
 /// Reads `stem.csv` or `stem.parquet` as text cells; `None` when it is absent (a problem when
-/// `required`) or unreadable (always a problem).
+/// `required`) or unreadable (always a problem). A table without rows is a problem.
 fn read_small_table(dir: &Path, stem: &str, required: bool, problems: &mut Problems) -> Option<TextTable> {
+    let table = read_table(dir, stem, required, problems);
+    if let Some(table) = &table {
+        table.check_not_empty(problems);
+    }
+    table
+}
+
+/// [`read_small_table`] for a table that may have no rows (a run-level table of error marks when
+/// no run had an error).
+fn read_table(dir: &Path, stem: &str, required: bool, problems: &mut Problems) -> Option<TextTable> {
     let source = match TableSource::find(dir, stem) {
         Ok(Some(source)) => source,
         Ok(None) => {

@@ -27,6 +27,17 @@ pub struct RunStats {
     pub max_ms: Option<f64>,
     /// Percentile (thousandths of a percent) → value in ms.
     pub percentiles_ms: BTreeMap<u32, f64>,
+    /// The columns of a level-1 engine's row (Spark's; absent from a tool's): the 2xx responses
+    /// ranked, the errors by kind, each percentile's 1-based rank, the largest schedule lag, and
+    /// the first send, the last send and the last completion.
+    pub ok_responses: Option<u64>,
+    pub non_2xx: Option<u64>,
+    pub no_response: Option<u64>,
+    pub ranks: BTreeMap<u32, u64>,
+    pub max_lag_ms: Option<f64>,
+    pub first_sent_ms: Option<f64>,
+    pub last_sent_ms: Option<f64>,
+    pub last_done_ms: Option<f64>,
     /// The line (or row) in the file, for messages.
     pub line: u64,
 }
@@ -48,8 +59,10 @@ pub struct Source {
 }
 
 const COUNTS: [&str; 5] = ["requests", "errors", "ok_responses", "non_2xx", "no_response"];
-const NUMBERS: [&str; 8] =
-    ["requests_per_s", "min_ms", "mean_ms", "max_ms", "headline_percentile", "headline_ms", "max_lag_ms", "last_sent_ms"];
+const NUMBERS: [&str; 6] = ["requests_per_s", "min_ms", "mean_ms", "max_ms", "headline_percentile", "headline_ms"];
+/// A level-1 engine's times within a run: any finite number (a send may precede the run's start,
+/// and a lag may be negative).
+const TIMES: [&str; 4] = ["max_lag_ms", "first_sent_ms", "last_sent_ms", "last_done_ms"];
 
 /// A `p<label>_ms` or `p<label>_rank` column's percentile and whether it is a rank.
 fn percentile_column(name: &str) -> Option<(u32, bool)> {
@@ -76,6 +89,7 @@ pub fn parse_run_stats(
     let errors = table.require("errors", problems);
     for (i, name) in table.columns.iter().enumerate() {
         let known = ["run_id", "rule", "tool", "headline_rank"].contains(&name.as_str())
+            || TIMES.contains(&name.as_str())
             || COUNTS.contains(&name.as_str())
             || NUMBERS.contains(&name.as_str())
             || percentile_column(name).is_some();
@@ -111,12 +125,10 @@ pub fn parse_run_stats(
         let before = problems.len();
         let count = |column: usize, problems: &mut Problems| count(table, row, column, problems);
         let (requests_n, errors_n) = (count(requests, problems), count(errors, problems));
-        for name in COUNTS.iter().skip(2) {
-            if let Some(c) = table.column(name) {
-                optional_count(table, row, c, problems);
-            }
-        }
+        let mut kinds = COUNTS.iter().skip(2).map(|name| table.column(name).and_then(|c| optional_count(table, row, c, problems)));
+        let (ok_responses, non_2xx, no_response) = (kinds.next().flatten(), kinds.next().flatten(), kinds.next().flatten());
         let number = |name: &str, problems: &mut Problems| table.column(name).and_then(|c| non_negative(table, row, c, problems));
+        let time = |name: &str, problems: &mut Problems| table.column(name).and_then(|c| table.optional_number(row, c, problems));
         let stats = RunStats {
             tool: tool.map(|c| row.cells[c].trim().to_string()).unwrap_or_default(),
             rule: parsed_rule,
@@ -127,6 +139,14 @@ pub fn parse_run_stats(
             mean_ms: number("mean_ms", problems),
             max_ms: number("max_ms", problems),
             percentiles_ms: BTreeMap::new(),
+            ok_responses,
+            non_2xx,
+            no_response,
+            ranks: BTreeMap::new(),
+            max_lag_ms: time("max_lag_ms", problems),
+            first_sent_ms: time("first_sent_ms", problems),
+            last_sent_ms: time("last_sent_ms", problems),
+            last_done_ms: time("last_done_ms", problems),
             line: row.place,
         };
         for name in NUMBERS.iter().skip(4) {
@@ -149,8 +169,12 @@ pub fn parse_run_stats(
             stats.percentiles_ms.insert(key, value);
         }
         for (i, name) in table.columns.iter().enumerate() {
-            if name == "headline_rank" || percentile_column(name).is_some_and(|(_, rank)| rank) {
+            if name == "headline_rank" {
                 optional_count(table, row, i, problems);
+            } else if let Some((key, true)) = percentile_column(name) {
+                if let Some(rank) = optional_count(table, row, i, problems) {
+                    stats.ranks.insert(key, rank);
+                }
             }
         }
         if let (Some(r), Some(e)) = (requests_n, errors_n) {

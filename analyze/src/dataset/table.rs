@@ -86,7 +86,8 @@ pub struct TextTable {
 
 impl TextTable {
     /// Parses CSV bytes. Rows with the wrong number of fields and bytes that are not UTF-8 are
-    /// recorded in `problems` and skipped.
+    /// recorded in `problems` and skipped. A header without rows is a table without rows: whether
+    /// that is allowed is the dataset's rule ([`TextTable::check_not_empty`]).
     pub fn parse_csv(file: &str, bytes: &[u8], problems: &mut Problems) -> Option<TextTable> {
         if let Some((line, column, _)) = first_invalid_utf8(bytes) {
             problems.push(DataError {
@@ -123,10 +124,14 @@ impl TextTable {
             let cells = (0..record.len()).map(|i| String::from_utf8_lossy(record.get(parsed.body, i)).into_owned()).collect();
             rows.push(TextRow { place: line, cells });
         }
-        if rows.is_empty() {
-            problems.push(DataError::file(file, "has a header but no data rows"));
-        }
         Some(TextTable { file: file.to_string(), is_csv: true, columns: parsed.columns, rows })
+    }
+
+    /// A problem when the table has no rows, in the words of its format.
+    pub fn check_not_empty(&self, problems: &mut Problems) {
+        if self.rows.is_empty() {
+            problems.push(DataError::file(&self.file, if self.is_csv { "has a header but no data rows" } else { "has no rows" }));
+        }
     }
 
     /// The index of a column, or a "missing column" problem naming the columns present.

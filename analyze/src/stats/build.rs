@@ -3,7 +3,7 @@
 use super::percentile::{Percentile, Sample};
 use super::summary::{median, representative, Spread};
 use super::variance::{self, Comparison, ConditionVariance, Flag, FlagKind, RunValue, VarianceReview};
-use crate::dataset::{Dataset, Lang, RunStatus, Text};
+use crate::dataset::{Dataset, Lang, Manifest, RunStatus, Text};
 use crate::report::*;
 use std::collections::BTreeMap;
 
@@ -23,13 +23,8 @@ pub fn build(dataset: &mut Dataset, detail: Detail) -> Report {
     // The time series pair each latency with its send time: reduce them before selection
     // reorders the latencies.
     let series = (detail == Detail::WithFigures).then(|| super::figures::series(dataset));
-    // P95 only when dataset.toml names none: ingest refused any percentile `Percentile::new`
-    // cannot hold exactly (dataset/schema.rs), so no written value falls back here.
-    let percentile = dataset.manifest.percentile.and_then(Percentile::new).unwrap_or(Percentile::P95);
-    let mut wanted: Vec<Percentile> = Percentile::STANDARD.to_vec();
-    if !wanted.contains(&percentile) {
-        wanted.push(percentile);
-    }
+    let percentile = headline_percentile(&dataset.manifest);
+    let wanted = reported_percentiles(&dataset.manifest);
     let conditions_of_runs = condition_keys(dataset);
     let mut condition_levels: Vec<Vec<usize>> = conditions_of_runs.clone();
     condition_levels.sort();
@@ -41,8 +36,16 @@ pub fn build(dataset: &mut Dataset, detail: Detail) -> Report {
         .large_response_bytes
         .or_else(|| dataset.large_responses.as_ref().and_then(|rows| rows.iter().map(|r| r.bytes_received).max()));
 
-    // Per-run percentiles, in parallel: each run's vector is independent.
-    let ranked: Vec<Vec<super::percentile::RankedValue>> = {
+    // Per-run percentiles: as level 1 computed them elsewhere, or in parallel from each run's
+    // vector.
+    let ranked: Vec<Vec<super::percentile::RankedValue>> = if let Some(level1) = &dataset.level1 {
+        let at = |run: &crate::dataset::level1::Level1Run, p: &Percentile| {
+            let (value, rank) = *run.percentiles.get(&p.thousandths())?;
+            Some(super::percentile::RankedValue { value, rank, n: run.ok_responses })
+        };
+        // Loading checked that a run with 2xx responses has every wanted percentile.
+        level1.runs.iter().map(|run| wanted.iter().filter_map(|p| at(run, p)).collect()).collect()
+    } else {
         let wanted = &wanted;
         let mut slots: Vec<Vec<super::percentile::RankedValue>> = vec![Vec::new(); dataset.requests.len()];
         let threads = std::thread::available_parallelism().map_or(2, |n| n.get());
@@ -65,6 +68,7 @@ pub fn build(dataset: &mut Dataset, detail: Detail) -> Report {
     let mut runs = Vec::with_capacity(dataset.runs.len());
     for (index, run) in dataset.runs.iter().enumerate() {
         let counted = &dataset.requests[index];
+        let level1_run = dataset.level1.as_ref().map(|l| &l.runs[index]);
         let values = &ranked[index];
         let find = |p: Percentile| wanted.iter().position(|w| *w == p).and_then(|i| values.get(i));
         let mut percentiles_ms = BTreeMap::new();
@@ -89,7 +93,7 @@ pub fn build(dataset: &mut Dataset, detail: Detail) -> Report {
             note: run.note.clone(),
             started_at_utc: run.started_at_utc.clone(),
             requests: counted.requests,
-            ok_responses: counted.latencies_ms.len() as u64,
+            ok_responses: level1_run.map_or(counted.latencies_ms.len() as u64, |l| l.ok_responses),
             errors: counted.errors(),
             non_2xx: counted.non_2xx,
             no_response: counted.no_response,
@@ -100,7 +104,7 @@ pub fn build(dataset: &mut Dataset, detail: Detail) -> Report {
             headline_rank: find(percentile).map(|v| v.rank),
             percentiles_ms,
             percentile_ranks,
-            max_ms: counted.latencies_ms.iter().copied().reduce(f64::max),
+            max_ms: level1_run.map_or_else(|| counted.latencies_ms.iter().copied().reduce(f64::max), |l| l.max_ms),
             max_lag_ms: counted.max_lag_ms.map(super::precision::ms),
             large_responses: large.len() as u64,
             incomplete_large_responses: incomplete,
@@ -157,9 +161,27 @@ pub fn build(dataset: &mut Dataset, detail: Detail) -> Report {
         published_source: dataset.manifest.published.as_ref().and_then(|p| p.source.clone()),
         published,
         setup: dataset.plan.as_ref().map(settings).unwrap_or_default(),
+        level1: dataset.level1.as_ref().map(|l| l.engine.clone()),
         readme: dataset.readme.clone(),
         figures,
     }
+}
+
+/// The headline percentile: dataset.toml's, else p95. P95 only when dataset.toml names none:
+/// ingest refused any percentile `Percentile::new` cannot hold exactly (dataset/schema.rs), so no
+/// written value falls back here.
+pub fn headline_percentile(manifest: &Manifest) -> Percentile {
+    manifest.percentile.and_then(Percentile::new).unwrap_or(Percentile::P95)
+}
+
+/// Every percentile a run reports: the standard five and the headline.
+pub fn reported_percentiles(manifest: &Manifest) -> Vec<Percentile> {
+    let mut wanted: Vec<Percentile> = Percentile::STANDARD.to_vec();
+    let headline = headline_percentile(manifest);
+    if !wanted.contains(&headline) {
+        wanted.push(headline);
+    }
+    wanted
 }
 
 /// plan.toml flattened: every value under its dotted key (`nginx.proxy_buffers`), arrays of

@@ -9,6 +9,7 @@
 //! memory, before the statistics reorder the latencies.
 
 use super::percentile::Percentile;
+use crate::dataset::level1::Level1;
 use crate::dataset::{Dataset, Keep, RunRequests};
 use crate::report::{ErrorPoint, ErrorSeries, Figures, PointSeries, RunResult};
 use std::cmp::Ordering;
@@ -257,6 +258,9 @@ fn keep_extremes(slot: &mut Option<(Point, Point)>, (low, high): (Point, Point))
 /// Each run's time series and error marks, from the send times the pass over requests kept
 /// ([`Keep::Points`]), which it frees. Call it before anything reorders the latencies.
 pub fn series(dataset: &mut Dataset) -> (Vec<PointSeries>, Vec<ErrorSeries>) {
+    if let Some(level1) = &dataset.level1 {
+        return level1_series(level1, &dataset.requests);
+    }
     assert_eq!(dataset.kept, Keep::Points, "charts need the dataset loaded with Keep::Points");
     let threads = std::thread::available_parallelism().map_or(2, |n| n.get());
     let chunk = dataset.requests.len().div_ceil(threads).max(1);
@@ -299,7 +303,10 @@ fn run_series(counted: &mut RunRequests) -> (PointSeries, ErrorSeries) {
 /// Every chart input but the time series and error marks ([`series`]). Sorts each run's
 /// latencies in place.
 pub fn compute(dataset: &mut Dataset, runs: &[RunResult]) -> Figures {
-    let ecdf = ecdf_all(dataset, runs);
+    let ecdf = match &dataset.level1 {
+        Some(level1) => level1_ecdf(level1),
+        None => ecdf_all(dataset, runs),
+    };
     let large_responses = (0..dataset.runs.len())
         .map(|run| {
             let mut points: Vec<(f64, Option<f64>)> = dataset
@@ -328,6 +335,36 @@ pub fn compute(dataset: &mut Dataset, runs: &[RunResult]) -> Figures {
         .collect();
     let resources = (0..dataset.runs.len()).map(|run| super::resources::series(dataset, run)).collect();
     Figures { ecdf, large_responses, tempfiles, resources, ..Figures::default() }
+}
+
+/// The time series and error marks of a dataset whose level 1 was computed elsewhere: the points
+/// its tables hold, reduced as [`run_series`] reduces rows, put in its drawing order.
+fn level1_series(level1: &Level1, counted: &[RunRequests]) -> (Vec<PointSeries>, Vec<ErrorSeries>) {
+    level1
+        .runs
+        .iter()
+        .zip(counted)
+        .map(|(run, counted)| {
+            let mut points = run.points.clone();
+            points.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.total_cmp(&b.1)));
+            points.dedup();
+            let mut marks: Vec<ErrorPoint> =
+                run.errors.iter().map(|&(t_s, latency_ms, status)| ErrorPoint { t_s, latency_ms, status }).collect();
+            marks.sort_by(error_order);
+            (PointSeries { points, total: run.ok_responses }, ErrorSeries { points: marks, total: counted.errors() })
+        })
+        .unzip()
+}
+
+/// The ECDF points of a dataset whose level 1 was computed elsewhere: (value, rank / n) at the
+/// ranks [`ecdf`] draws.
+fn level1_ecdf(level1: &Level1) -> Vec<PointSeries> {
+    let point = |n: u64| move |&(rank, value): &(u64, f64)| (value, rank as f64 / n as f64);
+    level1
+        .runs
+        .iter()
+        .map(|run| PointSeries { points: run.ecdf.iter().map(point(run.ok_responses)).collect(), total: run.ok_responses })
+        .collect()
 }
 
 /// Sorted latencies as (value, rank / n), reduced past [`KEEP_ALL`] to evenly spaced ranks plus

@@ -11,4 +11,4 @@ pub mod sessions;
 pub mod summary;
 pub mod variance;
 
-pub use build::{build, Detail};
+pub use build::{build, headline_percentile, reported_percentiles, Detail};

@@ -45,6 +45,11 @@ impl Percentile {
         (exact && thousandths > 0 && thousandths < 100_000).then_some(Percentile { thousandths })
     }
 
+    /// p in thousandths of a percent (99.9 is 99,900): the exact form tables key it by.
+    pub fn thousandths(self) -> u32 {
+        self.thousandths
+    }
+
     pub fn value(self) -> f64 {
         f64::from(self.thousandths) / 1000.0
     }

@@ -65,9 +65,6 @@ pub fn read_text_table(path: &Path, file: &str, problems: &mut Problems) -> Opti
         }
         rows.push(TextRow { place, cells });
     }
-    if rows.is_empty() {
-        problems.push(DataError::file(file, "has no rows"));
-    }
     Some(TextTable { file: file.to_string(), is_csv: false, columns, rows })
 }
 

@@ -239,6 +239,7 @@ pub(crate) fn fixture() -> Report {
         published_source: None,
         published: Vec::new(),
         setup: Vec::new(),
+        level1: None,
         readme: None,
         figures,
     }

@@ -375,6 +375,9 @@ impl<'a> Context<'a> {
             format!("{}{}{ranks}", t.methods_percentile, t.sentence_gap),
             self.fill(t.methods_condition).replace("{runs}", &per_condition),
         ];
+        if let Some(level1) = &report.level1 {
+            paragraphs.insert(2, t.methods_level1.replace("{engine}", &level1.engine).replace("{version}", &level1.version));
+        }
         if report.conditions.iter().any(|c| c.write_s.is_some() || c.complete_s.is_some()) {
             paragraphs.push(t.methods_large.to_string());
         }
