@@ -1,91 +1,52 @@
-//! The small CSV dialect of the dataset: comma separated, header row, `\n` line ends, fields quoted only
-//! when they hold a comma, quote or line break. Reading (for `--resume`) accepts what we write plus CRLF.
+//! The CSV dialect of the dataset, through the `csv` crate: comma separated, a header row, `\n` line ends,
+//! a field quoted only when it holds a comma, a quote or a line break (quotes doubled inside), as `analyze`
+//! reads it. Reading (for `--resume`) also accepts CRLF line ends and a UTF-8 byte order mark.
 
-/// A line that cannot be read back.
+/// A table that cannot be written or read back, with the 1-based line of the record.
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
 #[error("line {line}: {message}")]
 pub struct CsvError {
-    pub line: usize,
+    pub line: u64,
     pub message: String,
 }
 
-/// Renders a table.
-pub fn render(header: &[&str], rows: &[Vec<String>]) -> String {
-    let mut out = String::new();
-    push_row(&mut out, header.iter().copied());
-    for row in rows {
-        push_row(&mut out, row.iter().map(String::as_str));
+impl CsvError {
+    fn from_csv(e: &::csv::Error, fallback_line: u64) -> CsvError {
+        let line = e.position().map_or(fallback_line, ::csv::Position::line);
+        let message = match e.kind() {
+            ::csv::ErrorKind::UnequalLengths { expected_len, len, .. } => format!("{len} fields, the header has {expected_len}"),
+            _ => e.to_string(),
+        };
+        CsvError { line, message }
     }
-    out
 }
 
-fn push_row<'a>(out: &mut String, fields: impl Iterator<Item = &'a str>) {
-    for (i, field) in fields.enumerate() {
-        if i > 0 {
-            out.push(',');
-        }
-        if field.contains([',', '"', '\n', '\r']) {
-            out.push('"');
-            out.push_str(&field.replace('"', "\"\""));
-            out.push('"');
-        } else {
-            out.push_str(field);
-        }
+/// Renders a table; every row must have the header's width (a row that does not is measure's bug, refused).
+pub fn render<S: AsRef<str>>(header: &[&str], rows: &[Vec<S>]) -> Result<String, CsvError> {
+    let mut writer = ::csv::WriterBuilder::new()
+        .terminator(::csv::Terminator::Any(b'\n'))
+        .quote_style(::csv::QuoteStyle::Necessary)
+        .from_writer(Vec::new());
+    writer.write_record(header).map_err(|e| CsvError::from_csv(&e, 1))?;
+    for (i, row) in rows.iter().enumerate() {
+        let line = i as u64 + 2;
+        writer.write_record(row.iter().map(|c| c.as_ref())).map_err(|e| CsvError::from_csv(&e, line))?;
     }
-    out.push('\n');
+    let bytes = writer.into_inner().map_err(|e| CsvError { line: 0, message: e.to_string() })?;
+    String::from_utf8(bytes).map_err(|e| CsvError { line: 0, message: e.to_string() })
 }
 
 /// Parses a table into its header and rows; every row must have the header's width.
 pub fn parse(text: &str) -> Result<(Vec<String>, Vec<Vec<String>>), CsvError> {
-    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-    let mut records = Vec::new();
-    let mut record = Vec::new();
-    let mut field = String::new();
-    let (mut quoted, mut line, mut record_line) = (false, 1, 1);
-    let mut chars = text.chars().peekable();
-    while let Some(c) = chars.next() {
-        match (quoted, c) {
-            (true, '"') if chars.peek() == Some(&'"') => {
-                chars.next();
-                field.push('"');
-            }
-            (true, '"') => quoted = false,
-            (true, c) => {
-                if c == '\n' {
-                    line += 1;
-                }
-                field.push(c);
-            }
-            (false, '"') if field.is_empty() => quoted = true,
-            (false, ',') => record.push(std::mem::take(&mut field)),
-            (false, '\r') if chars.peek() == Some(&'\n') => {}
-            (false, '\n') => {
-                record.push(std::mem::take(&mut field));
-                records.push((record_line, std::mem::take(&mut record)));
-                line += 1;
-                record_line = line;
-            }
-            (false, c) => field.push(c),
-        }
-    }
-    if quoted {
-        return Err(CsvError { line: record_line, message: "unterminated quoted field".into() });
-    }
-    if !field.is_empty() || !record.is_empty() {
-        record.push(field);
-        records.push((record_line, record));
-    }
-    let mut records = records.into_iter();
-    let Some((_, header)) = records.next() else {
+    let mut reader = ::csv::ReaderBuilder::new().has_headers(true).flexible(false).from_reader(text.as_bytes());
+    let header: Vec<String> = reader.headers().map_err(|e| CsvError::from_csv(&e, 1))?.iter().map(str::to_owned).collect();
+    if header.is_empty() || header == [""] {
         return Err(CsvError { line: 1, message: "no header row".into() });
-    };
+    }
     let mut rows = Vec::new();
-    for (line, row) in records {
-        if row.len() != header.len() {
-            let message = format!("{} fields, the header has {}", row.len(), header.len());
-            return Err(CsvError { line, message });
-        }
-        rows.push(row);
+    for record in reader.records() {
+        let record = record.map_err(|e| CsvError::from_csv(&e, 0))?;
+        rows.push(record.iter().map(str::to_owned).collect());
     }
     Ok((header, rows))
 }
@@ -101,11 +62,42 @@ mod tests {
     #[test]
     fn quotes_only_when_needed_and_round_trips() {
         let rows = vec![row(&["r01", "plain", ""]), row(&["r02", "a, \"b\"\nc", "x"])];
-        let text = render(&["run_id", "note", "v"], &rows);
+        let text = render(&["run_id", "note", "v"], &rows).unwrap();
         assert_eq!(text, "run_id,note,v\nr01,plain,\nr02,\"a, \"\"b\"\"\nc\",x\n");
         let (header, back) = parse(&text).unwrap();
         assert_eq!(header, row(&["run_id", "note", "v"]));
         assert_eq!(back, rows);
+    }
+
+    /// Every hostile value a note or an error message can carry, as the hand-written writer quoted it.
+    #[test]
+    fn hostile_values_are_quoted_exactly_as_before_and_read_back() {
+        let cases: [(&str, &str); 12] = [
+            ("", ""),
+            (" leading and trailing ", " leading and trailing "),
+            ("a,b", "\"a,b\""),
+            ("say \"hi\"", "\"say \"\"hi\"\"\""),
+            ("\"", "\"\"\"\""),
+            ("line\nbreak", "\"line\nbreak\""),
+            ("carriage\rreturn", "\"carriage\rreturn\""),
+            ("crlf\r\nend", "\"crlf\r\nend\""),
+            ("tab\there; semi;colon", "tab\there; semi;colon"),
+            ("#not a comment", "#not a comment"),
+            ("'single' \\back\\slash", "'single' \\back\\slash"),
+            ("ユニコード, 日本語", "\"ユニコード, 日本語\""),
+        ];
+        for (value, written) in cases {
+            let text = render(&["run_id", "note"], &[row(&["r01", value])]).unwrap();
+            assert_eq!(text, format!("run_id,note\nr01,{written}\n"), "{value:?}");
+            let (_, back) = parse(&text).unwrap();
+            assert_eq!(back, [row(&["r01", value])], "{value:?}");
+        }
+    }
+
+    #[test]
+    fn refuses_to_write_a_row_of_another_width() {
+        let err = render(&["a", "b"], &[row(&["1", "2"]), row(&["3"])]).unwrap_err();
+        assert_eq!(err.line, 3, "{err}");
     }
 
     #[test]
@@ -117,6 +109,13 @@ mod tests {
     #[test]
     fn names_the_line_of_a_short_row() {
         let err = parse("a,b\n1,2\n3\n").unwrap_err();
-        assert_eq!(err.line, 3);
+        assert_eq!((err.line, err.message.as_str()), (3, "1 fields, the header has 2"));
+        let err = parse("a,b\n\"x\ny\",2\n3\n").unwrap_err();
+        assert_eq!(err.line, 4, "a quoted line break moves the line on");
+    }
+
+    #[test]
+    fn an_empty_file_has_no_header() {
+        assert_eq!(parse("").unwrap_err().message, "no header row");
     }
 }

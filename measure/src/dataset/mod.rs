@@ -140,13 +140,13 @@ impl Dataset {
             if rows.is_empty() && !table.required() {
                 remove_if_present(&dir.join(table.file()))?;
             } else {
-                write_atomic(dir, table.file(), &csv::render(table.header(), rows))?;
+                write_table(dir, table.file(), table.header(), rows)?;
             }
         }
-        manifest::write_dataset_toml(dir, &meta::render_dataset_toml(plan, env))?;
+        manifest::write_dataset_toml(dir, &meta::dataset_toml(plan, env))?;
         write_atomic(dir, "README.md", &meta::render_readme(plan, env, &self.runs))?;
         let runs: Vec<Vec<String>> = self.runs.iter().map(RunRow::cells).collect();
-        write_atomic(dir, RUNS_FILE, &csv::render(rows::RUNS, &runs))
+        write_table(dir, RUNS_FILE, rows::RUNS, &runs)
     }
 }
 
@@ -165,6 +165,12 @@ fn remove_if_present(path: &Path) -> Result<()> {
         Err(e) if e.kind() != std::io::ErrorKind::NotFound => Err(e).with_context(|| format!("failed to remove {}", path.display())),
         _ => Ok(()),
     }
+}
+
+/// Writes the table `dir/name` (through [`csv::render`], atomically).
+pub fn write_table(dir: &Path, name: &str, header: &[&str], rows: &[Vec<String>]) -> Result<()> {
+    let text = csv::render(header, rows).map_err(|e| anyhow::anyhow!("{}:{e} (a bug in measure)", dir.join(name).display()))?;
+    write_atomic(dir, name, &text)
 }
 
 /// Writes `dir/name` atomically through the one writer shared with analyze (`outdir`): a temp
@@ -227,10 +233,10 @@ mod tests {
     fn load_drops_rows_of_runs_missing_from_runs_csv() {
         // As after a crash between writing requests.csv and runs.csv.
         let dir = tempfile::tempdir().unwrap();
-        write_atomic(dir.path(), RUNS_FILE, &csv::render(rows::RUNS, &[run("r01", RunStatus::Ok).cells()])).unwrap();
+        write_atomic(dir.path(), RUNS_FILE, &csv::render(rows::RUNS, &[run("r01", RunStatus::Ok).cells()]).unwrap()).unwrap();
         let mut both = record("r01").rows(Table::Requests).to_vec();
         both.extend(record("r02").rows(Table::Requests).to_vec());
-        write_atomic(dir.path(), "requests.csv", &csv::render(rows::REQUESTS, &both)).unwrap();
+        write_atomic(dir.path(), "requests.csv", &csv::render(rows::REQUESTS, &both).unwrap()).unwrap();
         let back = Dataset::load(dir.path()).unwrap();
         assert_eq!(back.rows(Table::Requests).len(), 1);
     }

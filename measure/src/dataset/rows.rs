@@ -45,11 +45,33 @@ impl RunStatus {
     }
 }
 
-/// One row of runs.csv.
+/// What a kind of study puts between `run_id` and `started_at_utc` in runs.csv: its three factors and the
+/// repetition, written and read back.
+pub trait SlotCells: Sized {
+    fn slot_cells(&self) -> [String; 4];
+    fn from_slot_cells(cells: &[String; 4]) -> Result<Self, String>;
+}
+
+impl SlotCells for Slot {
+    fn slot_cells(&self) -> [String; 4] {
+        let c = self.condition;
+        [c.route.as_str().into(), c.downloads.to_string(), c.worker.as_str().into(), self.repetition.to_string()]
+    }
+
+    fn from_slot_cells([route, downloads, worker, repetition]: &[String; 4]) -> Result<Slot, String> {
+        let route = Route::parse(route).ok_or_else(|| format!("unknown route {route:?}"))?;
+        let worker = Worker::parse(worker).ok_or_else(|| format!("unknown worker {worker:?}"))?;
+        let downloads = downloads.parse().map_err(|_| format!("downloads {downloads:?} is not a count"))?;
+        let repetition = repetition.parse().map_err(|_| format!("repetition {repetition:?} is not a count"))?;
+        Ok(Slot { condition: Condition { route, downloads, worker }, repetition })
+    }
+}
+
+/// One row of runs.csv, of the open-loop study (`S` = [`Slot`]) or a closed-loop one.
 #[derive(Debug, Clone, PartialEq)]
-pub struct RunRow {
+pub struct RunRow<S = Slot> {
     pub run_id: String,
-    pub slot: Slot,
+    pub slot: S,
     pub started_at_utc: String,
     pub status: RunStatus,
     pub note: String,
@@ -57,38 +79,32 @@ pub struct RunRow {
     pub load1_after: Option<f64>,
 }
 
-impl RunRow {
-    /// The cells in [`RUNS`] order.
+impl<S: SlotCells> RunRow<S> {
+    /// The cells in runs.csv order ([`RUNS`] for the open-loop study).
     pub fn cells(&self) -> Vec<String> {
-        let c = self.slot.condition;
-        vec![
-            self.run_id.clone(),
-            c.route.as_str().into(),
-            c.downloads.to_string(),
-            c.worker.as_str().into(),
-            self.slot.repetition.to_string(),
+        let mut cells = vec![self.run_id.clone()];
+        cells.extend(self.slot.slot_cells());
+        cells.extend([
             self.started_at_utc.clone(),
             self.status.as_str().into(),
             self.note.clone(),
             opt(self.load1_before, 2),
             opt(self.load1_after, 2),
-        ]
+        ]);
+        cells
     }
 
     /// Reads a row written by [`RunRow::cells`] back (for `--resume`).
-    pub fn from_cells(cells: &[String]) -> Result<RunRow, String> {
-        let [run_id, route, downloads, worker, repetition, started, status, note, l1b, l1a] = cells else {
+    pub fn from_cells(cells: &[String]) -> Result<RunRow<S>, String> {
+        let [run_id, a, b, c, d, started, status, note, l1b, l1a] = cells else {
             return Err(format!("expected {} columns", RUNS.len()));
         };
-        let route = Route::parse(route).ok_or_else(|| format!("unknown route {route:?}"))?;
-        let worker = Worker::parse(worker).ok_or_else(|| format!("unknown worker {worker:?}"))?;
-        let downloads = downloads.parse().map_err(|_| format!("downloads {downloads:?} is not a count"))?;
-        let repetition = repetition.parse().map_err(|_| format!("repetition {repetition:?} is not a count"))?;
+        let slot = S::from_slot_cells(&[a.clone(), b.clone(), c.clone(), d.clone()])?;
         let status = RunStatus::parse(status).ok_or_else(|| format!("unknown status {status:?}"))?;
         let load = |s: &String| if s.is_empty() { Ok(None) } else { s.parse().map(Some).map_err(|_| format!("load {s:?}")) };
         Ok(RunRow {
             run_id: run_id.clone(),
-            slot: Slot { condition: Condition { route, downloads, worker }, repetition },
+            slot,
             started_at_utc: started.clone(),
             status,
             note: note.clone(),
@@ -96,7 +112,9 @@ impl RunRow {
             load1_after: load(l1a)?,
         })
     }
+}
 
+impl<S> RunRow<S> {
     /// The number in `r07`.
     pub fn number(&self) -> Option<u32> {
         self.run_id.strip_prefix('r')?.parse().ok()

@@ -87,6 +87,12 @@ pub struct Text {
     pub ja: String,
 }
 
+impl Text {
+    pub fn new(en: impl Into<String>, ja: impl Into<String>) -> Text {
+        Text { en: en.into(), ja: ja.into() }
+    }
+}
+
 /// The app the servers load (both in `measure/app/closed`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]

@@ -6,11 +6,12 @@
 //! run_stats.csv and sources.csv from the tool's files (kept under `raw/<run_id>/`), so this module never
 //! touches those. Every file goes through the one atomic writer, runs.csv last.
 
-use crate::dataset::{csv, manifest, meta, rows, write_atomic, RUNS_FILE};
+use crate::dataset::manifest::{self, Factor, Generated, Level, Text};
+use crate::dataset::{csv, meta, rows, write_atomic, write_table, RUNS_FILE};
 use crate::load::session::SessionResult;
 use crate::plan::closed::{ClosedPlan, Condition, Slot, Tool};
 use anyhow::{bail, Context, Result};
-use rows::RunStatus;
+use rows::{RunRow, RunStatus, SlotCells};
 use std::collections::BTreeSet;
 use std::fmt::Write as _;
 use std::path::Path;
@@ -21,68 +22,25 @@ pub const SESSIONS: &[&str] = &["run_id", "session", "scheduled_ms", "sent_ms", 
 pub const RAW_DIR: &str = "raw";
 
 /// One row of a closed-loop runs.csv.
-#[derive(Debug, Clone, PartialEq)]
-pub struct ClosedRunRow {
-    pub run_id: String,
-    pub slot: Slot,
-    pub started_at_utc: String,
-    pub status: RunStatus,
-    pub note: String,
-    pub load1_before: Option<f64>,
-    pub load1_after: Option<f64>,
-}
+pub type ClosedRunRow = RunRow<Slot>;
 
 /// runs.csv's header for a plan: the factors are server, python and the load level.
 pub fn runs_header(tool: Tool) -> Vec<&'static str> {
     vec!["run_id", "server", "python", tool.level_factor(), "repetition", "started_at_utc", "status", "note", "load1_before", "load1_after"]
 }
 
-fn opt(v: Option<f64>) -> String {
-    v.map(|v| format!("{v:.2}")).unwrap_or_default()
-}
-
-impl ClosedRunRow {
-    /// The cells in [`runs_header`] order.
-    pub fn cells(&self) -> Vec<String> {
-        let c = &self.slot.condition;
-        vec![
-            self.run_id.clone(),
-            c.server.clone(),
-            c.python.clone(),
-            c.concurrency.to_string(),
-            self.slot.repetition.to_string(),
-            self.started_at_utc.clone(),
-            self.status.as_str().into(),
-            self.note.clone(),
-            opt(self.load1_before),
-            opt(self.load1_after),
-        ]
+impl SlotCells for Slot {
+    fn slot_cells(&self) -> [String; 4] {
+        let c = &self.condition;
+        [c.server.clone(), c.python.clone(), c.concurrency.to_string(), self.repetition.to_string()]
     }
 
-    /// Reads a row written by [`ClosedRunRow::cells`] back.
-    pub fn from_cells(cells: &[String]) -> Result<ClosedRunRow, String> {
-        let [run_id, server, python, level, repetition, started, status, note, l1b, l1a] = cells else {
-            return Err("expected 10 columns".into());
-        };
+    fn from_slot_cells([server, python, level, repetition]: &[String; 4]) -> Result<Slot, String> {
         let number = |s: &String, what: &str| s.parse::<u32>().map_err(|_| format!("{what} {s:?} is not a count"));
-        let load = |s: &String| if s.is_empty() { Ok(None) } else { s.parse().map(Some).map_err(|_| format!("load {s:?}")) };
-        Ok(ClosedRunRow {
-            run_id: run_id.clone(),
-            slot: Slot {
-                condition: Condition { server: server.clone(), python: python.clone(), concurrency: number(level, "level")? },
-                repetition: number(repetition, "repetition")?,
-            },
-            started_at_utc: started.clone(),
-            status: RunStatus::parse(status).ok_or_else(|| format!("unknown status {status:?}"))?,
-            note: note.clone(),
-            load1_before: load(l1b)?,
-            load1_after: load(l1a)?,
+        Ok(Slot {
+            condition: Condition { server: server.clone(), python: python.clone(), concurrency: number(level, "level")? },
+            repetition: number(repetition, "repetition")?,
         })
-    }
-
-    /// The number in `r07`.
-    pub fn number(&self) -> Option<u32> {
-        self.run_id.strip_prefix('r')?.parse().ok()
     }
 }
 
@@ -195,14 +153,14 @@ impl ClosedDataset {
             let rows = self.rows(file);
             // analyze rejects a table with a header and no rows; requests.csv comes with the first run.
             if !rows.is_empty() {
-                write_atomic(dir, file, &csv::render(columns, rows))?;
+                write_table(dir, file, columns, rows)?;
             }
         }
-        manifest::write_dataset_toml(dir, &render_dataset_toml(plan, env))?;
+        manifest::write_dataset_toml(dir, &dataset_toml(plan, env))?;
         write_atomic(dir, "README.md", &render_readme(plan, env, &self.runs))?;
         if !self.runs.is_empty() {
             let cells: Vec<Vec<String>> = self.runs.iter().map(ClosedRunRow::cells).collect();
-            write_atomic(dir, RUNS_FILE, &csv::render(&runs_header(plan.load.tool), &cells))?;
+            write_table(dir, RUNS_FILE, &runs_header(plan.load.tool), &cells)?;
         }
         Ok(())
     }
@@ -213,63 +171,41 @@ fn read(path: &Path) -> Result<(Vec<String>, Vec<Vec<String>>)> {
     csv::parse(&text).map_err(|e| anyhow::anyhow!("{}:{}: {}", path.display(), e.line, e.message))
 }
 
-/// A TOML basic string with escapes.
-fn q(s: &str) -> String {
-    toml::Value::String(s.to_owned()).to_string()
-}
-
-fn label(en: &str, ja: &str) -> String {
-    format!("{{ en = {}, ja = {} }}", q(en), q(ja))
-}
-
-/// dataset.toml: titles, the factors with their labels in the plan's order, and the environment. The x axis
-/// is the load level, unless the plan varies only the interpreter (seed 002), then it is the interpreter.
-pub fn render_dataset_toml(plan: &ClosedPlan, env: &meta::Environment) -> String {
+/// What measure writes into dataset.toml (rendered and merged by [`manifest`]): titles, the factors with
+/// their labels in the plan's order, and the environment. The x axis is the load level, unless the plan
+/// varies only the interpreter (seed 002), then it is the interpreter.
+pub fn dataset_toml<'a>(plan: &ClosedPlan, env: &'a meta::Environment) -> Generated<'a> {
     let conditions = plan.conditions();
     let level = plan.load.tool.level_factor();
     let levels: BTreeSet<u32> = conditions.iter().map(|c| c.concurrency).collect();
     let pythons = plan.pythons();
-    let (x, series) = if levels.len() == 1 && pythons.len() > 1 {
-        ("python", format!("[\"server\", {}]", q(level)))
-    } else {
-        (level, "[\"server\", \"python\"]".to_string())
-    };
-    let mut servers: Vec<&str> = Vec::new();
+    let (x, series) = if levels.len() == 1 && pythons.len() > 1 { ("python", ["server", level]) } else { (level, ["server", "python"]) };
+    let mut servers: Vec<Level> = Vec::new();
     for c in &conditions {
-        if !servers.contains(&c.server.as_str()) {
-            servers.push(&c.server);
+        if !servers.iter().any(|l| l.value == c.server) {
+            servers.push(Level { value: c.server.clone(), label: plan.servers[&c.server].label.clone() });
         }
     }
-    let mut t = String::new();
-    let _ = writeln!(t, "# Generated by `measure run` from a closed-loop plan; read by `analyze`.");
-    let _ = writeln!(t, "title = {}", label(&plan.title.en, &plan.title.ja));
-    let _ = writeln!(t, "description = {}", label(&plan.description.en, &plan.description.ja));
-    let _ = writeln!(t, "percentile = 95");
-    let _ = writeln!(t, "x = {}", q(x));
-    let _ = writeln!(t, "series = {series}");
-    let _ = writeln!(t, "\n[[factors]]\nname = \"server\"\nlabel = {}", label("Server", "サーバー"));
-    let server_levels: Vec<String> = servers
-        .iter()
-        .map(|s| {
-            let l = &plan.servers[*s].label;
-            format!("{{ value = {}, label = {} }}", q(s), label(&l.en, &l.ja))
-        })
-        .collect();
-    let _ = writeln!(t, "levels = [\n    {},\n]", server_levels.join(",\n    "));
-    let _ = writeln!(t, "\n[[factors]]\nname = \"python\"\nlabel = {}", label("Python", "Python"));
-    let python_levels: Vec<String> = pythons.iter().map(|p| format!("{{ value = {}, label = {} }}", q(p), label(p, p))).collect();
-    let _ = writeln!(t, "levels = [\n    {},\n]", python_levels.join(",\n    "));
-    let (en, ja) = match plan.load.tool {
-        Tool::Sessions => ("Sessions over the ramp", "セッション数"),
-        Tool::Ab | Tool::Hey => ("Concurrency", "並列度"),
+    let pythons = pythons.iter().map(|p| Level { value: p.clone(), label: Text::new(p, p) }).collect();
+    let level_label = match plan.load.tool {
+        Tool::Sessions => Text::new("Sessions over the ramp", "セッション数"),
+        Tool::Ab | Tool::Hey => Text::new("Concurrency", "並列度"),
     };
-    let _ = writeln!(t, "\n[[factors]]\nname = {}\nlabel = {}", q(level), label(en, ja));
-    let _ = writeln!(t, "\n[environment]");
-    for (k, v) in env {
-        let bare = !k.is_empty() && k.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-');
-        let _ = writeln!(t, "{} = {}", if bare { k.clone() } else { q(k) }, q(v));
+    Generated {
+        comment: "Generated by `measure run` from a closed-loop plan; read by `analyze`.",
+        title: plan.title.clone(),
+        description: plan.description.clone(),
+        percentile: 95,
+        large_response_bytes: None,
+        x: x.into(),
+        series: series.map(String::from).to_vec(),
+        factors: vec![
+            Factor { name: "server".into(), label: Text::new("Server", "サーバー"), levels: Some(servers) },
+            Factor { name: "python".into(), label: Text::new("Python", "Python"), levels: Some(pythons) },
+            Factor { name: level.into(), label: level_label, levels: None },
+        ],
+        environment: env,
     }
-    t
 }
 
 /// The dataset's README.md: what was run, how, with which versions, and how many runs are ok.
@@ -393,10 +329,29 @@ mod tests {
         assert!(toml.contains("x = \"sessions\"") && toml.contains("value = \"fastcgi-prefork\""), "{toml}");
     }
 
+    /// The bytes the hand-written renderer wrote (dataset/testdata/, kept from before dataset.toml went
+    /// through toml_edit), so datasets written since read the same.
+    #[test]
+    fn dataset_toml_is_byte_identical_to_the_hand_written_one() {
+        let env = crate::dataset::manifest::fixture_environment();
+        for (plan, expected) in [
+            (include_str!("../../plans/app-servers-ab.toml"), include_str!("../dataset/testdata/app-servers-ab.dataset.toml")),
+            (
+                include_str!("../../plans/gthread-python-versions.toml"),
+                include_str!("../dataset/testdata/gthread-python-versions.dataset.toml"),
+            ),
+            (include_str!("../../plans/fastcgi-vs-gunicorn.toml"), include_str!("../dataset/testdata/fastcgi-vs-gunicorn.dataset.toml")),
+        ] {
+            let plan = ClosedPlan::parse(plan).unwrap();
+            assert_eq!(dataset_toml(&plan, &env).document().to_string(), expected);
+        }
+    }
+
     #[test]
     fn a_python_only_plan_puts_the_interpreter_on_the_x_axis() {
         let plan = ClosedPlan::parse(include_str!("../../plans/gthread-python-versions.toml")).unwrap();
-        let toml = render_dataset_toml(&plan, &meta::Environment::new());
+        let env = meta::Environment::new();
+        let toml = dataset_toml(&plan, &env).document().to_string();
         assert!(toml.contains("x = \"python\"\nseries = [\"server\", \"concurrency\"]"), "{toml}");
         let parsed: toml::Table = toml.parse().unwrap();
         assert_eq!(parsed["factors"].as_array().unwrap().len(), 3);
