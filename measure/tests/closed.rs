@@ -7,17 +7,13 @@
 //! follows the plan a user runs. Nothing is skipped: a missing tool fails with the command that installs
 //! it. The tests run one at a time (they share the virtual environments and the machine's two cores).
 
+mod common;
+
+use common::{assert_analyze_accepts, assert_no_server_of_ours_left, describe, manifest, read_csv, SERIAL};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
-use std::sync::Mutex;
+use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
-
-static SERIAL: Mutex<()> = Mutex::new(());
-
-fn manifest() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
 
 /// Fails (never skips) when a tool is not installed.
 fn require(paths: &[(&str, &str)]) {
@@ -31,16 +27,6 @@ const AB: (&str, &str) = ("/usr/bin/ab", "apt-get install -y apache2-utils");
 const HEY: (&str, &str) = ("/usr/bin/hey", "apt-get install -y hey");
 const UWSGI: (&str, &str) = ("/usr/bin/uwsgi", "apt-get install -y uwsgi uwsgi-plugin-python3");
 const PYTHON: (&str, &str) = ("/usr/bin/python3", "apt-get install -y python3 python3-venv");
-
-/// The analyze binary beside measure's (or ANALYZE_BIN).
-fn analyze_bin() -> PathBuf {
-    let bin = std::env::var_os("ANALYZE_BIN").map(PathBuf::from).unwrap_or_else(|| {
-        let exe = std::env::current_exe().unwrap();
-        exe.parent().unwrap().join("../analyze")
-    });
-    assert!(bin.exists(), "the analyze binary is not at {}: build the workspace first (`cargo build --release`)", bin.display());
-    bin
-}
 
 /// A committed plan with `edit` applied, written to `dir`.
 fn smoke_plan(name: &str, dir: &Path, edit: impl FnOnce(&mut toml::Table)) -> PathBuf {
@@ -58,53 +44,13 @@ fn table<'a>(plan: &'a mut toml::Table, key: &str) -> &'a mut toml::Table {
 }
 
 fn measure_cmd(plan: &Path, out: &Path) -> Command {
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_measure"));
-    cmd.arg("run")
-        .arg("--plan")
-        .arg(plan)
-        .arg("--out")
-        .arg(out)
-        .arg("--venvs")
-        .arg(manifest().join(".venvs"))
-        .arg("--app")
-        .arg(manifest().join("app"))
-        .arg("--analyze")
-        .arg(analyze_bin());
+    let mut cmd = common::measure_cmd(plan, out);
+    cmd.arg("--venvs").arg(manifest().join(".venvs")).arg("--analyze").arg(common::analyze_bin());
     cmd
-}
-
-fn describe(out: &Output) -> String {
-    format!(
-        "exit {:?}\n--- stdout\n{}\n--- stderr\n{}",
-        out.status.code(),
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    )
-}
-
-/// A CSV file as header-keyed rows (our own reading; these tables hold no quoted fields, which is asserted).
-fn read_csv(path: &Path) -> Vec<HashMap<String, String>> {
-    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    assert!(!text.contains('"'), "{} has quoted fields", path.display());
-    let mut lines = text.lines();
-    let header: Vec<&str> = lines.next().unwrap().split(',').collect();
-    lines
-        .map(|l| {
-            let cells: Vec<&str> = l.split(',').collect();
-            assert_eq!(cells.len(), header.len(), "{}: {l}", path.display());
-            header.iter().map(|h| h.to_string()).zip(cells.iter().map(|c| c.to_string())).collect()
-        })
-        .collect()
 }
 
 fn rows_of<'a>(rows: &'a [HashMap<String, String>], run_id: &str) -> Vec<&'a HashMap<String, String>> {
     rows.iter().filter(|r| r["run_id"] == run_id).collect()
-}
-
-fn assert_analyze_accepts(dir: &Path) -> String {
-    let out = Command::new(analyze_bin()).arg("check").arg(dir).output().unwrap();
-    assert_eq!(out.status.code(), Some(0), "analyze check {}:\n{}", dir.display(), describe(&out));
-    String::from_utf8_lossy(&out.stdout).into_owned()
 }
 
 /// What every closed-loop run must leave: an ok row, CPU/RSS samples of its servers, their ports.
@@ -130,15 +76,6 @@ fn assert_runs_ok(dir: &Path, expected: usize) -> Vec<HashMap<String, String>> {
     }
     assert_no_server_of_ours_left();
     runs
-}
-
-/// No server started from this checkout's environments is left (other checkouts on the machine may be
-/// running their own tests, so only ours count).
-fn assert_no_server_of_ours_left() {
-    let left = Command::new("pgrep").args(["-a", "-f", "/measure-run-"]).output().unwrap();
-    let ours = manifest().display().to_string();
-    let left: Vec<String> = String::from_utf8_lossy(&left.stdout).lines().filter(|l| l.contains(&ours)).map(str::to_owned).collect();
-    assert!(left.is_empty(), "servers left running: {left:?}");
 }
 
 #[test]

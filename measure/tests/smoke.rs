@@ -4,20 +4,16 @@
 //! Nothing is skipped: a missing nginx or Python fails the test with the command that installs it. The
 //! tests run one at a time (they share the venv and the machine's two cores).
 
+mod common;
+
+use common::{assert_analyze_accepts, assert_no_server_of_ours_left, describe, manifest, read_csv, SERIAL};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Output, Stdio};
-use std::sync::Mutex;
+use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
-
-static SERIAL: Mutex<()> = Mutex::new(());
 
 const LARGE_BYTES: u64 = 1 << 20;
 const PROBES: usize = 16;
-
-fn manifest() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
 
 /// Fails (never skips) when a server is not installed.
 fn require_tools() {
@@ -45,42 +41,9 @@ fn smoke_plan(routes: &[&str], dir: &Path) -> PathBuf {
 }
 
 fn measure_cmd(plan: &Path, out: &Path) -> Command {
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_measure"));
-    cmd.arg("run")
-        .arg("--plan")
-        .arg(plan)
-        .arg("--out")
-        .arg(out)
-        .arg("--venv")
-        .arg(manifest().join(".venv"))
-        .arg("--app")
-        .arg(manifest().join("app"));
+    let mut cmd = common::measure_cmd(plan, out);
+    cmd.arg("--venv").arg(manifest().join(".venv"));
     cmd
-}
-
-fn describe(out: &Output) -> String {
-    format!(
-        "exit {:?}\n--- stdout\n{}\n--- stderr\n{}",
-        out.status.code(),
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    )
-}
-
-/// A CSV file as header-keyed rows (our own reading, independent of the writer; these tables hold no
-/// quoted fields, which is asserted).
-fn read_csv(path: &Path) -> Vec<HashMap<String, String>> {
-    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    assert!(!text.contains('"'), "{} has quoted fields", path.display());
-    let mut lines = text.lines();
-    let header: Vec<&str> = lines.next().unwrap().split(',').collect();
-    lines
-        .map(|l| {
-            let cells: Vec<&str> = l.split(',').collect();
-            assert_eq!(cells.len(), header.len(), "{}: {l}", path.display());
-            header.iter().map(|h| h.to_string()).zip(cells.iter().map(|c| c.to_string())).collect()
-        })
-        .collect()
 }
 
 /// Checks what every clean smoke dataset must hold; returns the runs.
@@ -122,21 +85,6 @@ fn assert_clean_dataset(dir: &Path, expected_runs: usize) -> Vec<HashMap<String,
     assert!(meta.contains("large_response_bytes = 1048576"), "{meta}");
     assert!(dir.join("plan.toml").exists() && dir.join("README.md").exists());
     runs
-}
-
-/// `analyze check DIR` must accept the dataset (exit 0).
-fn assert_analyze_accepts(dir: &Path) {
-    let bin = std::env::var_os("ANALYZE_BIN").map(PathBuf::from).unwrap_or_else(|| {
-        let exe = std::env::current_exe().unwrap();
-        exe.parent().unwrap().join("../analyze")
-    });
-    assert!(
-        bin.exists(),
-        "the analyze binary is not at {}: build the workspace first (`cargo build --release`) or set ANALYZE_BIN",
-        bin.display()
-    );
-    let out = Command::new(&bin).arg("check").arg(dir).output().unwrap();
-    assert_eq!(out.status.code(), Some(0), "analyze check {}:\n{}", dir.display(), describe(&out));
 }
 
 #[test]
@@ -221,12 +169,8 @@ fn an_interrupted_study_resumes_into_the_same_dataset() {
     assert_eq!(runs.len(), 2, "{runs:?}");
     assert_eq!((runs[0]["status"].as_str(), runs[1]["status"].as_str()), ("ok", "aborted"));
     assert!(runs[1]["note"].contains("interrupted"), "{runs:?}");
-    // No server of the aborted run is left behind (both have their run folder on the command line).
-    // Only servers of this checkout count: other checkouts on the machine may be running their own tests.
-    let left = Command::new("pgrep").args(["-a", "-f", "/measure-run-"]).output().unwrap();
-    let ours = manifest().display().to_string();
-    let left: Vec<&str> = std::str::from_utf8(&left.stdout).unwrap().lines().filter(|l| l.contains(&ours)).collect();
-    assert!(left.is_empty(), "servers left running: {left:?}");
+    // No server of the aborted run is left behind.
+    assert_no_server_of_ours_left();
 
     // What a user adds to dataset.toml between the runs survives the resume, comment included.
     let meta_path = out_dir.join("dataset.toml");

@@ -5,7 +5,7 @@
 //! that cannot finish cleanly is `aborted` with a note and its rows are not kept. The tools' files are
 //! written straight into the dataset's `raw/<run_id>/`; importing them is the study's next step.
 
-use super::{join, one_line};
+use super::{join, one_line, watch};
 use crate::clock::RunClock;
 use crate::dataset::rows;
 use crate::load::session::{spawn_sessions, SessionResult, SessionSpec};
@@ -23,7 +23,7 @@ use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::thread::JoinHandle;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// What every run of a closed-loop study shares.
 #[derive(Debug, Clone, Copy)]
@@ -166,7 +166,8 @@ fn measure(
         }
     };
 
-    let abort = watch(env, servers, &mut running, clock.origin() + bound);
+    let overdue = "the load did not finish within the run's time bound (load.run_timeout_s)";
+    let abort = watch(env.interrupted, servers, clock.origin() + bound, overdue, || load_finished(&mut running));
     if abort.is_some() {
         cancel.store(true, Ordering::Relaxed);
     }
@@ -210,32 +211,12 @@ fn measure(
     Ok(Ok((record, outcome)))
 }
 
-/// Waits until the load has finished; returns why the run must be aborted, if it must.
-fn watch(env: &ClosedEnv, servers: &mut [ServerProcess], running: &mut Running, deadline: Instant) -> Option<String> {
-    loop {
-        match running {
-            Running::Tool(process) => {
-                if let Some(status) = process.exit_status() {
-                    return (!status.success()).then(|| format!("the load tool failed ({status}): {}", process.output_tail()));
-                }
-            }
-            Running::Sessions(handles) => {
-                if handles.iter().all(JoinHandle::is_finished) {
-                    return None;
-                }
-            }
-        }
-        if env.interrupted.load(Ordering::Relaxed) {
-            return Some("interrupted (SIGINT/SIGTERM)".into());
-        }
-        for server in servers.iter_mut() {
-            if let Some(status) = server.exit_status() {
-                return Some(format!("{} exited during the run ({status}): {}", server.name, server.log_tail()));
-            }
-        }
-        if Instant::now() > deadline {
-            return Some("the load did not finish within the run's time bound (load.run_timeout_s)".into());
-        }
-        std::thread::sleep(Duration::from_millis(20));
+/// Whether the load has finished: `Some(None)` when it has, `Some(Some(why))` when the tool failed.
+fn load_finished(running: &mut Running) -> Option<Option<String>> {
+    match running {
+        Running::Tool(process) => process
+            .exit_status()
+            .map(|status| (!status.success()).then(|| format!("the load tool failed ({status}): {}", process.output_tail()))),
+        Running::Sessions(handles) => handles.iter().all(JoinHandle::is_finished).then_some(None),
     }
 }

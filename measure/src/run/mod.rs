@@ -167,7 +167,9 @@ fn measure(
         .collect::<std::io::Result<Vec<_>>>()?;
     let probes = spawn_probes(addr, &plan.probe, clock, Arc::clone(&cancel))?;
 
-    let abort = watch(env, servers, &downloads, &probes, clock.origin() + bound);
+    let all_done = || downloads.iter().all(JoinHandle::is_finished) && probes.iter().all(JoinHandle::is_finished);
+    let overdue = "the clients did not finish within the run's time bound";
+    let abort = watch(env.interrupted, servers, clock.origin() + bound, overdue, || all_done().then_some(None));
     if abort.is_some() {
         cancel.store(true, Ordering::Relaxed);
     }
@@ -216,19 +218,21 @@ fn measure(
     Ok(Measured::Complete(record))
 }
 
-/// Waits until every client thread has finished; returns why the run must be aborted, if it must.
-fn watch<A, B>(
-    env: &RunEnv,
+/// Polls every 20 ms until `finished` says the load is over (`Some(None)`, or `Some(Some(why))` when it
+/// failed), the study is interrupted, a server exits or `deadline` passes; returns why the run must be
+/// aborted, if it must. Both kinds of run watch their load through this one loop.
+pub(crate) fn watch(
+    interrupted: &AtomicBool,
     servers: &mut [ServerProcess],
-    downloads: &[JoinHandle<A>],
-    probes: &[JoinHandle<B>],
     deadline: Instant,
+    overdue: &str,
+    mut finished: impl FnMut() -> Option<Option<String>>,
 ) -> Option<String> {
     loop {
-        if downloads.iter().all(JoinHandle::is_finished) && probes.iter().all(JoinHandle::is_finished) {
-            return None;
+        if let Some(outcome) = finished() {
+            return outcome;
         }
-        if env.interrupted.load(Ordering::Relaxed) {
+        if interrupted.load(Ordering::Relaxed) {
             return Some("interrupted (SIGINT/SIGTERM)".into());
         }
         for server in servers.iter_mut() {
@@ -237,7 +241,7 @@ fn watch<A, B>(
             }
         }
         if Instant::now() > deadline {
-            return Some("the clients did not finish within the run's time bound".into());
+            return Some(overdue.into());
         }
         std::thread::sleep(Duration::from_millis(20));
     }

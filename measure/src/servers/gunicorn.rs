@@ -4,6 +4,7 @@
 //! version is the plan's and not whatever a system has; it only compiles nothing and downloads from PyPI
 //! only when the environment is missing or holds another version.
 
+use super::python::output;
 use super::{answers_ok, app_log, loopback, ServerProcess, READY_TIMEOUT};
 use crate::plan::{Plan, Worker};
 use anyhow::{bail, Context, Result};
@@ -72,21 +73,6 @@ fn installed_version(python: &Path) -> Option<String> {
 /// Runs a command to completion; an error carries the end of its output.
 fn run(command: &mut Command) -> Result<()> {
     output(command).map(drop)
-}
-
-fn output(command: &mut Command) -> Result<String> {
-    let out = command.output().with_context(|| format!("could not run {:?}", command.get_program()))?;
-    if !out.status.success() {
-        let stderr = String::from_utf8_lossy(&out.stderr);
-        let tail: Vec<&str> = stderr.lines().rev().take(6).collect();
-        bail!("{} ({})", out.status, tail.into_iter().rev().collect::<Vec<_>>().join(" | "));
-    }
-    // `python --version` printed to stderr before Python 3.4; accept either.
-    let mut text = String::from_utf8_lossy(&out.stdout).into_owned();
-    if text.trim().is_empty() {
-        text = String::from_utf8_lossy(&out.stderr).into_owned();
-    }
-    Ok(text)
 }
 
 /// Everything one Gunicorn start needs.

@@ -95,6 +95,7 @@ pub fn output(command: &mut Command) -> Result<String> {
         let tail: Vec<&str> = stderr.lines().rev().take(6).collect();
         bail!("{} ({})", out.status, tail.into_iter().rev().collect::<Vec<_>>().join(" | "));
     }
+    // `python --version` printed to stderr before Python 3.4; accept either.
     let mut text = String::from_utf8_lossy(&out.stdout).into_owned();
     if text.trim().is_empty() {
         text = String::from_utf8_lossy(&out.stderr).into_owned();

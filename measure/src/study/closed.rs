@@ -7,16 +7,15 @@
 //! numbers to the dataset. measure then rewrites runs.csv with its own row for the run (host load, notes).
 
 use super::closed_data::{ClosedDataset, ClosedRunRow, RAW_DIR};
-use super::{check_load, StudyEnd};
+use super::{Pass, StudyEnd};
 use crate::cli::RunArgs;
-use crate::clock::{date_utc, rfc3339_utc};
+use crate::clock::date_utc;
 use crate::dataset::meta::{self, Environment};
 use crate::dataset::rows::RunStatus;
 use crate::dataset::{write_atomic, META_FILE, PLAN_FILE, RUNS_FILE};
 use crate::host;
 use crate::load::tool::{self, ToolFiles};
 use crate::plan::closed::{ClosedPlan, Condition, ServerKind, Slot, Tool};
-use crate::progress::Progress;
 use crate::run::closed::{self as closed_run, ClosedEnv};
 use crate::servers::appserver::{UWSGI, UWSGI_INSTALL_HINT};
 use crate::servers::nginx;
@@ -25,8 +24,8 @@ use anyhow::{bail, Context, Result};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::{Instant, SystemTime};
+use std::sync::atomic::AtomicBool;
+use std::time::SystemTime;
 
 /// The pinned packages every interpreter's environment gets, relative to the app folder.
 pub const REQUIREMENTS: &str = "closed/requirements.txt";
@@ -68,76 +67,54 @@ pub fn run_closed_study(args: &RunArgs, text: &str, interrupted: &AtomicBool) ->
     let order = plan.run_order();
     let pending: Vec<Slot> =
         order.iter().filter(|s| !dataset.runs.iter().any(|r| r.status == RunStatus::Ok && &r.slot == *s)).cloned().collect();
-    if pending.is_empty() {
-        eprintln!("all {} runs of {} are ok; nothing to do", order.len(), out.display());
-        return Ok(StudyEnd::Complete);
-    }
-    let width = order.len().to_string().len().max(2);
-    let first = dataset.runs.iter().filter_map(ClosedRunRow::number).max().unwrap_or(0) + 1;
     let app_dir = std::path::absolute(args.app.join("closed"))?;
     let run_env = ClosedEnv { plan: &plan, pythons: &tools.pythons, nginx_bin: tools.nginx_bin.as_deref(), app_dir: &app_dir, interrupted };
-    let mut progress = Progress::new(pending.len(), plan.estimated_run());
-    let resume_hint = format!("complete them with `measure run --resume --out {}`", out.display());
-
-    for (i, slot) in pending.iter().enumerate() {
-        if interrupted.load(Ordering::Relaxed) {
-            progress.finish();
-            eprintln!("interrupted between runs; {} runs remain: {resume_hint}", pending.len() - i);
-            return Ok(StudyEnd::Interrupted);
-        }
-        let run_id = format!("r{:0width$}", first as usize + i);
-        let load1_before = check_load(&plan.host, args.wait_for_idle, interrupted, &progress);
-        let started_at_utc = rfc3339_utc(SystemTime::now());
-        progress.start_run(&run_id, &slot.condition);
-        let started = Instant::now();
-        // The tools' own files go here; measure's session client writes its rows straight into the tables.
-        let raw = out.join(RAW_DIR).join(&run_id);
-        if raw.exists() {
-            std::fs::remove_dir_all(&raw).with_context(|| format!("failed to clear {}", raw.display()))?;
-        }
-        if plan.load.tool != Tool::Sessions {
-            std::fs::create_dir_all(&raw).with_context(|| format!("failed to create {}", raw.display()))?;
-        }
-        let mut result = closed_run::execute(&run_env, &run_id, &slot.condition, &raw);
-        if let (RunStatus::Ok, Some(files)) = (result.status, &result.tool_files) {
-            let import =
-                Import { analyze: tools.analyze.as_deref(), dataset: &out, run_id: &run_id, slot, started_at_utc: &started_at_utc };
-            match import.run(plan.load.tool, files) {
-                // What import noted about the tool's output (e.g. ab's warnings) stays with the run.
-                Ok(note) if !note.is_empty() => {
-                    result.note = crate::run::one_line([result.note.as_str(), note.as_str()].join("; ").trim_start_matches("; "))
-                }
-                Ok(_) => {}
-                Err(e) => {
-                    result.status = RunStatus::Aborted;
-                    result.note = crate::run::one_line(&format!("{e:#}"));
+    let pass = Pass {
+        out: &out,
+        planned: order.len(),
+        first: dataset.runs.iter().filter_map(ClosedRunRow::number).max().unwrap_or(0) + 1,
+        host: &plan.host,
+        wait_for_idle: args.wait_for_idle,
+        interrupted,
+        estimate: plan.estimated_run(),
+    };
+    pass.run(
+        &pending,
+        |slot: &Slot| &slot.condition,
+        |start, slot| {
+            let run_id = &start.run_id;
+            // The tools' own files go here; measure's session client writes its rows straight into the tables.
+            let raw = out.join(RAW_DIR).join(run_id);
+            if raw.exists() {
+                std::fs::remove_dir_all(&raw).with_context(|| format!("failed to clear {}", raw.display()))?;
+            }
+            if plan.load.tool != Tool::Sessions {
+                std::fs::create_dir_all(&raw).with_context(|| format!("failed to create {}", raw.display()))?;
+            }
+            let mut result = closed_run::execute(&run_env, run_id, &slot.condition, &raw);
+            if let (RunStatus::Ok, Some(files)) = (result.status, &result.tool_files) {
+                let import =
+                    Import { analyze: tools.analyze.as_deref(), dataset: &out, run_id, slot, started_at_utc: &start.started_at_utc };
+                match import.run(plan.load.tool, files) {
+                    // What import noted about the tool's output (e.g. ab's warnings) stays with the run.
+                    Ok(note) if !note.is_empty() => {
+                        result.note = crate::run::one_line([result.note.as_str(), note.as_str()].join("; ").trim_start_matches("; "))
+                    }
+                    Ok(_) => {}
+                    Err(e) => {
+                        result.status = RunStatus::Aborted;
+                        result.note = crate::run::one_line(&format!("{e:#}"));
+                    }
                 }
             }
-        }
-        if result.status != RunStatus::Ok && raw.exists() {
-            std::fs::remove_dir_all(&raw).with_context(|| format!("failed to remove {}", raw.display()))?;
-        }
-        let row = ClosedRunRow {
-            run_id: run_id.clone(),
-            slot: slot.clone(),
-            started_at_utc,
-            status: result.status,
-            note: result.note.clone(),
-            load1_before,
-            load1_after: host::load1(),
-        };
-        dataset.add(row, result.record);
-        dataset.save(&out, &plan, &env)?;
-        progress.finish_run(&run_id, result.status.as_str(), &result.note, started.elapsed());
-        if result.status != RunStatus::Ok {
-            progress.finish();
-            eprintln!("{} runs remain; {resume_hint}", pending.len() - i);
-            return Ok(if interrupted.load(Ordering::Relaxed) { StudyEnd::Interrupted } else { StudyEnd::Aborted });
-        }
-    }
-    progress.finish();
-    eprintln!("all {} runs ok; dataset written to {}", order.len(), out.display());
-    Ok(StudyEnd::Complete)
+            if result.status != RunStatus::Ok && raw.exists() {
+                std::fs::remove_dir_all(&raw).with_context(|| format!("failed to remove {}", raw.display()))?;
+            }
+            dataset.add(start.row(slot.clone(), result.status, result.note.clone()), result.record);
+            dataset.save(&out, &plan, &env)?;
+            Ok((result.status, result.note))
+        },
+    )
 }
 
 /// Parses the plan and applies `--python LABEL=PATH`: the given interpreters replace the plan's, and every

@@ -89,13 +89,6 @@ pub fn run_study(args: &RunArgs) -> Result<StudyEnd> {
 
     let order = plan.run_order();
     let pending = pending_slots(&order, &dataset.runs);
-    if pending.is_empty() {
-        eprintln!("all {} runs of {} are ok; nothing to do", order.len(), out.display());
-        return Ok(StudyEnd::Complete);
-    }
-    let width = order.len().to_string().len().max(2);
-    // Execution numbers continue after the highest one already in runs.csv.
-    let first = dataset.runs.iter().filter_map(RunRow::number).max().unwrap_or(0) + 1;
     let run_env = RunEnv {
         plan: &plan,
         install: &tools.install,
@@ -103,44 +96,104 @@ pub fn run_study(args: &RunArgs) -> Result<StudyEnd> {
         app_dir: &tools.app_dir,
         interrupted: &interrupted,
     };
-    let mut progress = Progress::new(pending.len(), plan.estimated_run());
-    let resume_hint = format!("complete them with `measure run --resume --out {}`", out.display());
+    let pass = Pass {
+        out: &out,
+        planned: order.len(),
+        first: dataset.runs.iter().filter_map(RunRow::number).max().unwrap_or(0) + 1,
+        host: &plan.host,
+        wait_for_idle: args.wait_for_idle,
+        interrupted: &interrupted,
+        estimate: plan.estimated_run(),
+    };
+    pass.run(
+        &pending,
+        |slot: &Slot| &slot.condition,
+        |start, slot| {
+            let result = run::execute(&run_env, &start.run_id, slot.condition);
+            dataset.add(start.row(*slot, result.status, result.note.clone()), result.record);
+            dataset.save(&out, &plan, &env)?;
+            Ok((result.status, result.note))
+        },
+    )
+}
 
-    for (i, slot) in pending.iter().enumerate() {
-        if interrupted.load(Ordering::Relaxed) {
-            progress.finish();
-            eprintln!("interrupted between runs; {} runs remain: {resume_hint}", pending.len() - i);
-            return Ok(StudyEnd::Interrupted);
-        }
-        let run_id = format!("r{:0width$}", first as usize + i);
-        let load1_before = check_load(&plan.host, args.wait_for_idle, &interrupted, &progress);
-        let started_at_utc = rfc3339_utc(SystemTime::now());
-        progress.start_run(&run_id, &slot.condition);
-        let started = Instant::now();
-        let result = run::execute(&run_env, &run_id, slot.condition);
-        let row = RunRow {
-            run_id: run_id.clone(),
-            slot: *slot,
-            started_at_utc,
-            status: result.status,
-            note: result.note.clone(),
-            load1_before,
+/// A run about to start, as the study's loop numbered and checked it.
+pub(crate) struct RunStart {
+    pub run_id: String,
+    pub started_at_utc: String,
+    pub load1_before: Option<f64>,
+}
+
+impl RunStart {
+    /// The run's runs.csv row once it has ended (the host load after it is read now).
+    pub(crate) fn row<S>(&self, slot: S, status: RunStatus, note: String) -> RunRow<S> {
+        RunRow {
+            run_id: self.run_id.clone(),
+            slot,
+            started_at_utc: self.started_at_utc.clone(),
+            status,
+            note,
+            load1_before: self.load1_before,
             load1_after: host::load1(),
-        };
-        dataset.add(row, result.record);
-        dataset.save(&out, &plan, &env)?;
-        progress.finish_run(&run_id, result.status.as_str(), &result.note, started.elapsed());
-        if result.status != RunStatus::Ok {
-            progress.finish();
-            let left = pending.len() - i;
-            // The progress line above already gave the run's note.
-            eprintln!("{left} runs remain; {resume_hint}");
-            return Ok(if interrupted.load(Ordering::Relaxed) { StudyEnd::Interrupted } else { StudyEnd::Aborted });
         }
     }
-    progress.finish();
-    eprintln!("all {} runs ok; dataset written to {}", order.len(), out.display());
-    Ok(StudyEnd::Complete)
+}
+
+/// The loop both kinds of study run over their pending slots: stop between runs on Ctrl-C, number the
+/// runs (continuing after the highest number in runs.csv), check the host load, show progress, and stop at
+/// the first run that is not `ok` (its cause usually needs a look before `--resume`).
+pub(crate) struct Pass<'a> {
+    pub out: &'a Path,
+    /// Runs in the whole plan (for the width of run ids and the closing message).
+    pub planned: usize,
+    /// The number of the first run of this pass.
+    pub first: u32,
+    pub host: &'a crate::plan::Host,
+    pub wait_for_idle: bool,
+    pub interrupted: &'a AtomicBool,
+    pub estimate: Duration,
+}
+
+impl Pass<'_> {
+    /// Runs `one` for each pending slot; `one` executes the run, records and saves it, and returns its status
+    /// and note.
+    pub(crate) fn run<S>(
+        &self,
+        pending: &[S],
+        condition: impl Fn(&S) -> &dyn std::fmt::Display,
+        mut one: impl FnMut(&RunStart, &S) -> Result<(RunStatus, String)>,
+    ) -> Result<StudyEnd> {
+        if pending.is_empty() {
+            eprintln!("all {} runs of {} are ok; nothing to do", self.planned, self.out.display());
+            return Ok(StudyEnd::Complete);
+        }
+        let width = self.planned.to_string().len().max(2);
+        let mut progress = Progress::new(pending.len(), self.estimate);
+        let resume_hint = format!("complete them with `measure run --resume --out {}`", self.out.display());
+        for (i, slot) in pending.iter().enumerate() {
+            if self.interrupted.load(Ordering::Relaxed) {
+                progress.finish();
+                eprintln!("interrupted between runs; {} runs remain: {resume_hint}", pending.len() - i);
+                return Ok(StudyEnd::Interrupted);
+            }
+            let run_id = format!("r{:0width$}", self.first as usize + i);
+            let load1_before = check_load(self.host, self.wait_for_idle, self.interrupted, &progress);
+            let start = RunStart { run_id, started_at_utc: rfc3339_utc(SystemTime::now()), load1_before };
+            progress.start_run(&start.run_id, condition(slot));
+            let started = Instant::now();
+            let (status, note) = one(&start, slot)?;
+            progress.finish_run(&start.run_id, status.as_str(), &note, started.elapsed());
+            if status != RunStatus::Ok {
+                progress.finish();
+                // The progress line above already gave the run's note.
+                eprintln!("{} runs remain; {resume_hint}", pending.len() - i);
+                return Ok(if self.interrupted.load(Ordering::Relaxed) { StudyEnd::Interrupted } else { StudyEnd::Aborted });
+            }
+        }
+        progress.finish();
+        eprintln!("all {} runs ok; dataset written to {}", self.planned, self.out.display());
+        Ok(StudyEnd::Complete)
+    }
 }
 
 /// The planned slots without an `ok` run yet, in execution order.

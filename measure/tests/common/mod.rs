@@ -1,0 +1,78 @@
+//! What the end-to-end tests of `measure` share: the binaries, reading the written CSV independently of
+//! measure's writer, and the checks every dataset must pass (`analyze check`, no server left running).
+
+#![allow(dead_code)]
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use std::sync::Mutex;
+
+/// The tests of one file run one at a time: they share virtual environments and the machine's two cores.
+pub static SERIAL: Mutex<()> = Mutex::new(());
+
+pub fn manifest() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// `measure run --plan PLAN --out OUT --app measure/app`; each file adds the flags of its kind of plan.
+pub fn measure_cmd(plan: &Path, out: &Path) -> Command {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_measure"));
+    cmd.arg("run").arg("--plan").arg(plan).arg("--out").arg(out).arg("--app").arg(manifest().join("app"));
+    cmd
+}
+
+pub fn describe(out: &Output) -> String {
+    format!(
+        "exit {:?}\n--- stdout\n{}\n--- stderr\n{}",
+        out.status.code(),
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    )
+}
+
+/// A CSV file as header-keyed rows (our own reading, independent of the writer; these tables hold no
+/// quoted fields, which is asserted).
+pub fn read_csv(path: &Path) -> Vec<HashMap<String, String>> {
+    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    assert!(!text.contains('"'), "{} has quoted fields", path.display());
+    let mut lines = text.lines();
+    let header: Vec<&str> = lines.next().unwrap().split(',').collect();
+    lines
+        .map(|l| {
+            let cells: Vec<&str> = l.split(',').collect();
+            assert_eq!(cells.len(), header.len(), "{}: {l}", path.display());
+            header.iter().map(|h| h.to_string()).zip(cells.iter().map(|c| c.to_string())).collect()
+        })
+        .collect()
+}
+
+/// The analyze binary beside measure's (or ANALYZE_BIN).
+pub fn analyze_bin() -> PathBuf {
+    let bin = std::env::var_os("ANALYZE_BIN").map(PathBuf::from).unwrap_or_else(|| {
+        let exe = std::env::current_exe().unwrap();
+        exe.parent().unwrap().join("../analyze")
+    });
+    assert!(
+        bin.exists(),
+        "the analyze binary is not at {}: build the workspace first (`cargo build --release`) or set ANALYZE_BIN",
+        bin.display()
+    );
+    bin
+}
+
+/// `analyze check DIR` must accept the dataset (exit 0); returns what it printed.
+pub fn assert_analyze_accepts(dir: &Path) -> String {
+    let out = Command::new(analyze_bin()).arg("check").arg(dir).output().unwrap();
+    assert_eq!(out.status.code(), Some(0), "analyze check {}:\n{}", dir.display(), describe(&out));
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// No server started from this checkout is left (every server has its run folder on its command line;
+/// other checkouts on the machine may be running their own tests, so only ours count).
+pub fn assert_no_server_of_ours_left() {
+    let left = Command::new("pgrep").args(["-a", "-f", "/measure-run-"]).output().unwrap();
+    let ours = manifest().display().to_string();
+    let left: Vec<String> = String::from_utf8_lossy(&left.stdout).lines().filter(|l| l.contains(&ours)).map(str::to_owned).collect();
+    assert!(left.is_empty(), "servers left running: {left:?}");
+}
