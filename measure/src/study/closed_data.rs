@@ -330,7 +330,7 @@ mod tests {
     }
 
     /// The bytes the hand-written renderer wrote (dataset/testdata/, kept from before dataset.toml went
-    /// through toml_edit), so datasets written since read the same.
+    /// through toml_edit; the interpreters since in the plan's order), so datasets written since read the same.
     #[test]
     fn dataset_toml_is_byte_identical_to_the_hand_written_one() {
         let env = crate::dataset::manifest::fixture_environment();
