@@ -347,6 +347,28 @@ mod tests {
         }
     }
 
+    /// Resuming any of the committed seed datasets would leave its dataset.toml (with what was added by
+    /// hand) byte for byte as it is.
+    #[test]
+    fn rewriting_the_committed_dataset_tomls_changes_nothing() {
+        for (committed, plan) in [
+            (include_str!("../../../datasets/app-servers-ab/dataset.toml"), include_str!("../../../datasets/app-servers-ab/plan.toml")),
+            (
+                include_str!("../../../datasets/gthread-python-versions/dataset.toml"),
+                include_str!("../../../datasets/gthread-python-versions/plan.toml"),
+            ),
+            (
+                include_str!("../../../datasets/fastcgi-vs-gunicorn/dataset.toml"),
+                include_str!("../../../datasets/fastcgi-vs-gunicorn/plan.toml"),
+            ),
+        ] {
+            let plan = ClosedPlan::parse(plan).unwrap();
+            let env = meta::read_environment(committed).unwrap();
+            let merged = manifest::merge(committed, &dataset_toml(&plan, &env).document()).unwrap();
+            assert_eq!(merged, committed, "{}", plan.dataset);
+        }
+    }
+
     #[test]
     fn a_python_only_plan_puts_the_interpreter_on_the_x_axis() {
         let plan = ClosedPlan::parse(include_str!("../../plans/gthread-python-versions.toml")).unwrap();
