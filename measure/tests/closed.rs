@@ -79,15 +79,20 @@ fn assert_runs_ok(dir: &Path, expected: usize) -> Vec<HashMap<String, String>> {
 }
 
 #[test]
-fn app_servers_smoke_imports_every_ab_request_of_uwsgi_gunicorn_and_runserver() {
+fn app_servers_smoke_imports_every_ab_request_of_every_server_of_the_plan() {
     let _serial = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
     require(&[AB, UWSGI, PYTHON]);
     let tmp = tempfile::tempdir().unwrap();
+    // Every server the committed plan defines (one and two processes), once each at concurrency 5.
+    let mut every: Vec<String> = Vec::new();
     let plan = smoke_plan("app-servers-ab", tmp.path(), |p| {
         table(p, "load").insert("requests".into(), 200.into());
         table(p, "load").insert("run_timeout_s".into(), 60.into());
-        let block: toml::Table =
-            toml::from_str("server = [\"uwsgi-1x1\", \"gunicorn-1x1\", \"runserver\"]\npython = [\"3.11\"]\nconcurrency = [5]").unwrap();
+        every = p["servers"].as_table().unwrap().keys().cloned().collect();
+        let mut block = toml::Table::new();
+        block.insert("server".into(), toml::Value::Array(every.iter().map(|s| s.as_str().into()).collect()));
+        block.insert("python".into(), toml::Value::Array(vec!["3.11".into()]));
+        block.insert("concurrency".into(), toml::Value::Array(vec![5.into()]));
         p.insert("conditions".into(), toml::Value::Array(vec![block.into()]));
     });
     let out_dir = tmp.path().join("dataset");
@@ -96,10 +101,12 @@ fn app_servers_smoke_imports_every_ab_request_of_uwsgi_gunicorn_and_runserver() 
     assert!(out.status.success(), "{}", describe(&out));
     eprintln!("app-servers smoke: {:.1} s", started.elapsed().as_secs_f64());
 
-    let runs = assert_runs_ok(&out_dir, 3);
+    every.sort_unstable();
+    assert_eq!(every, ["gunicorn-1x1", "gunicorn-2x1", "runserver", "uwsgi-1x1", "uwsgi-2x1"]);
+    let runs = assert_runs_ok(&out_dir, every.len());
     let mut servers: Vec<&str> = runs.iter().map(|r| r["server"].as_str()).collect();
     servers.sort_unstable();
-    assert_eq!(servers, ["gunicorn-1x1", "runserver", "uwsgi-1x1"]);
+    assert_eq!(servers, every);
     let requests = read_csv(&out_dir.join("requests.csv"));
     let stats = read_csv(&out_dir.join("run_stats.csv"));
     for run in &runs {
