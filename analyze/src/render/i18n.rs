@@ -1,5 +1,13 @@
-//! Every fixed word of the report, in English and Japanese. A struct, not a lookup table, so a
-//! string missing in one language is a compile error rather than a blank on the page.
+//! Every word of the report, in English and Japanese, in one home: the pages' fixed words here
+//! ([`Strings`]), the charts' words in [`charts`], the sentences built around numbers in
+//! [`prose`], and in [`glossary`] the one word each language uses for each term, which a test
+//! holds every string to. A struct, not a lookup table, so a string missing in one language is
+//! a compile error rather than a blank on the page.
+
+pub mod charts;
+#[cfg(test)]
+mod glossary;
+pub mod prose;
 
 use crate::dataset::Lang;
 use serde::Serialize;

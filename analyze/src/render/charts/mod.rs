@@ -7,7 +7,7 @@
 //! label text, unit scaling for display (bytes to MiB) and layout.
 //!
 //! The drawing functions are generic over the plotters backend; the public functions render
-//! them to SVG. Every visual constant is in `style`, every fixed string in `labels`.
+//! them to SVG. Every visual constant is in `style`, every word in `i18n::charts`.
 //! Output is deterministic: the same report gives byte-identical SVG.
 
 mod axis;
@@ -15,13 +15,15 @@ mod draw;
 mod ecdf;
 mod ecdf_conditions;
 mod headline;
-mod labels;
 mod large_responses;
 mod resources;
 mod style;
 mod svg;
 mod tempfiles;
 mod time_series;
+
+/// The charts' words live with every other word of the report, in `i18n`.
+use super::i18n::charts as labels;
 
 #[cfg(test)]
 mod tests;

@@ -12,7 +12,7 @@ pub use run::RunPage;
 pub use variance::{ConditionSection, VariancePage};
 
 use super::format;
-use super::i18n::{strings, Strings};
+use super::i18n::{prose, strings, Strings};
 use super::paths;
 use crate::dataset::{Lang, RunStatus};
 use crate::report::{ConditionResult, Report, RunResult};
@@ -189,21 +189,12 @@ impl<'a> Context<'a> {
     }
 
     fn status_text(&self, status: RunStatus) -> &'static str {
-        match (status, self.lang) {
-            (RunStatus::Ok, _) => "ok",
-            (RunStatus::Aborted, Lang::En) => "aborted",
-            (RunStatus::Excluded, Lang::En) => "excluded",
-            (RunStatus::Aborted, Lang::Ja) => "中断",
-            (RunStatus::Excluded, Lang::Ja) => "除外",
-        }
+        prose::status_word(self.lang, status)
     }
 
     /// "69th of 72" / "72件中69番目".
     pub fn rank_text(&self, rank: u64, n: u64) -> String {
-        match self.lang {
-            Lang::En => format!("{} of {}", format::ordinal_en(rank), format::count(n)),
-            Lang::Ja => format!("{}件中{}番目", format::count(n), format::count(rank)),
-        }
+        prose::rank_of(self.lang, rank, n)
     }
 
     /// A range of two formatted values: "1.5–1.9" in English, "1.5〜1.9" in Japanese.
@@ -218,12 +209,7 @@ impl<'a> Context<'a> {
 
     /// A list of words: "p99 and p99.9", "p99、p99.9".
     pub fn list(&self, items: &[String]) -> String {
-        match (self.lang, items) {
-            (_, [one]) => one.clone(),
-            (Lang::En, [rest @ .., last]) => format!("{} and {last}", rest.join(", ")),
-            (Lang::Ja, _) => items.join("、"),
-            (Lang::En, []) => String::new(),
-        }
+        prose::list(self.lang, items)
     }
 
     /// The name of a published metric.
@@ -242,77 +228,6 @@ impl<'a> Context<'a> {
 
     /// A flag's reason in words, with its numbers.
     pub fn flag_text(&self, kind: &FlagKind) -> String {
-        match (kind, self.lang) {
-            (FlagKind::Errors { count, requests }, Lang::En) => {
-                format!("{} of {} requests got no 2xx response", format::count(*count), format::count(*requests))
-            }
-            (FlagKind::Errors { count, requests }, Lang::Ja) => {
-                format!("{}件中{}件のリクエストが2xx応答を得られなかった", format::count(*requests), format::count(*count))
-            }
-            (FlagKind::IncompleteLargeResponses { count }, Lang::En) => {
-                format!("{} large response(s) did not deliver the expected bytes", format::count(*count))
-            }
-            (FlagKind::IncompleteLargeResponses { count }, Lang::Ja) => {
-                format!("大きな応答{}件が予定のバイト数を受信できなかった", format::count(*count))
-            }
-            (FlagKind::ScheduleLag { max_lag_ms, threshold_ms }, Lang::En) => format!(
-                "the probe was sent up to {} ms late (threshold {} ms): the load generator, not the server, may have limited it",
-                format::ms(*max_lag_ms),
-                format::ms(*threshold_ms)
-            ),
-            (FlagKind::NoisyLag { max_lag_ms, median_ms, limit_ms }, Lang::En) => format!(
-                "the probe was sent up to {} ms late, well above this dataset's usual lag (median of the runs {} ms, limit {} ms): the load generator or the host may have been busy",
-                format::ms(*max_lag_ms),
-                format::ms(*median_ms),
-                format::ms(*limit_ms)
-            ),
-            (FlagKind::NoisyLag { max_lag_ms, median_ms, limit_ms }, Lang::Ja) => format!(
-                "計測用リクエストの送信が最大{} ms遅れた。このデータセットの通常の遅れ（全測定の中央値{} ms、上限{} ms）を大きく超えており、負荷生成側かホストが混んでいた可能性がある",
-                format::ms(*max_lag_ms),
-                format::ms(*median_ms),
-                format::ms(*limit_ms)
-            ),
-            (FlagKind::NoisyLoad { load1, median, limit }, Lang::En) => format!(
-                "the host's load average was {}, above this dataset's usual load (median of the runs {}, limit {})",
-                format::decimal(*load1, 2),
-                format::decimal(*median, 2),
-                format::decimal(*limit, 2)
-            ),
-            (FlagKind::NoisyLoad { load1, median, limit }, Lang::Ja) => format!(
-                "ホストの負荷平均が{}で、このデータセットの通常の値（全測定の中央値{}、上限{}）を超えていた",
-                format::decimal(*load1, 2),
-                format::decimal(*median, 2),
-                format::decimal(*limit, 2)
-            ),
-            (FlagKind::ScheduleLag { max_lag_ms, threshold_ms }, Lang::Ja) => format!(
-                "計測用リクエストの送信が最大{} ms遅れた（閾値{} ms）：サーバーではなく負荷生成側が律速した可能性がある",
-                format::ms(*max_lag_ms),
-                format::ms(*threshold_ms)
-            ),
-            (FlagKind::HostLoad { load1, threshold }, Lang::En) => {
-                format!("the host's load average was {} (threshold {})", format::decimal(*load1, 2), format::decimal(*threshold, 2))
-            }
-            (FlagKind::HostLoad { load1, threshold }, Lang::Ja) => {
-                format!("ホストの負荷平均が{}だった（閾値{}）", format::decimal(*load1, 2), format::decimal(*threshold, 2))
-            }
-            (FlagKind::Outlier { value_ms, median_ms, factor }, Lang::En) => format!(
-                "{} = {} ms is {} away from its condition's median {} ms",
-                self.p_label,
-                format::ms(*value_ms),
-                format::ratio(*factor),
-                format::ms(*median_ms)
-            ),
-            (FlagKind::Outlier { value_ms, median_ms, factor }, Lang::Ja) => format!(
-                "{} = {} msが条件の中央値{} msから{}離れている",
-                self.p_label,
-                format::ms(*value_ms),
-                format::ms(*median_ms),
-                format::ratio(*factor)
-            ),
-            (FlagKind::Aborted { note }, Lang::En) => format!("aborted: {}", if note.is_empty() { "no note" } else { note }),
-            (FlagKind::Aborted { note }, Lang::Ja) => format!("中断：{}", if note.is_empty() { "備考なし" } else { note }),
-            (FlagKind::Excluded { note }, Lang::En) => format!("excluded: {}", if note.is_empty() { "no note" } else { note }),
-            (FlagKind::Excluded { note }, Lang::Ja) => format!("除外：{}", if note.is_empty() { "備考なし" } else { note }),
-        }
+        prose::flag_reason(self.lang, kind, &self.p_label)
     }
 }

@@ -432,10 +432,7 @@ impl<'a> Context<'a> {
 
     /// "the 69th" / "69番目": a rank in running text.
     fn rank_ordinal(&self, rank: u64) -> String {
-        match self.lang {
-            Lang::En => format!("the {}", format::ordinal_en(rank)),
-            Lang::Ja => format!("{}番目", format::count(rank)),
-        }
+        prose::rank_ordinal(self.lang, rank)
     }
 
     /// plan.toml's settings as a two-column table.
@@ -457,21 +454,12 @@ impl<'a> Context<'a> {
         let t = self.t;
         let mut figures = vec![Figure {
             src: format!("{root}{}", paths::HEADLINE_FIGURE),
-            alt: match self.lang {
-                Lang::En => format!("{} by condition: median of the runs with the min-max range, log scale", self.p_label),
-                Lang::Ja => format!("条件別の{}：測定の中央値と最小〜最大の範囲（対数軸）", self.p_label),
-            },
+            alt: prose::headline_alt(self.lang, &self.p_label),
         }];
         if let Some(run) = self.representative_of_largest() {
             figures.push(Figure {
                 src: format!("{root}{}", paths::time_series_figure(&self.slugs[run])),
-                alt: match self.lang {
-                    Lang::En => format!(
-                        "Latency over time of run {} (the representative run of the slowest condition), log scale",
-                        self.report.runs[run].run_id
-                    ),
-                    Lang::Ja => format!("測定{}（最も遅い条件の代表の測定）の応答時間の推移（対数軸）", self.report.runs[run].run_id),
-                },
+                alt: prose::slowest_time_series_alt(self.lang, &self.report.runs[run].run_id),
             });
         }
         for level in self.ecdf_levels() {

@@ -113,35 +113,23 @@ impl<'a> Context<'a> {
         if run.ok_responses > 0 {
             figures.push(Figure {
                 src: format!("{root}{}", paths::ecdf_figure(slug)),
-                alt: match self.lang {
-                    Lang::En => format!("Sorted latencies of run {} (ECDF, log scale) with the {} rank marked", run.run_id, self.p_label),
-                    Lang::Ja => format!("測定{}の応答時間を並べた累積分布（対数軸）と{}の順位", run.run_id, self.p_label),
-                },
+                alt: prose::run_ecdf_alt(self.lang, &run.run_id, &self.p_label),
             });
             figures.push(Figure {
                 src: format!("{root}{}", paths::time_series_figure(slug)),
-                alt: match self.lang {
-                    Lang::En => format!("Latency over time of run {}, log scale", run.run_id),
-                    Lang::Ja => format!("測定{}の応答時間の推移（対数軸）", run.run_id),
-                },
+                alt: prose::run_time_series_alt(self.lang, &run.run_id),
             });
         }
         if report.figures.resources.get(run_index).is_some_and(|r| !r.is_empty()) {
             figures.push(Figure {
                 src: format!("{root}{}", paths::resources_figure(slug)),
-                alt: match self.lang {
-                    Lang::En => format!("CPU and RSS of the server processes during run {}", run.run_id),
-                    Lang::Ja => format!("測定{}中のサーバープロセスのCPUとRSS", run.run_id),
-                },
+                alt: prose::run_resources_alt(self.lang, &run.run_id),
             });
         }
         if report.figures.tempfiles.get(run_index).is_some_and(|series| !series.is_empty()) {
             figures.push(Figure {
                 src: format!("{root}{}", paths::run_tempfile_figure(slug)),
-                alt: match self.lang {
-                    Lang::En => format!("Temp-file logical size of the reverse proxy over time during run {}", run.run_id),
-                    Lang::Ja => format!("測定{}中のリバースプロキシの一時ファイルの論理サイズの推移", run.run_id),
-                },
+                alt: prose::run_tempfile_alt(self.lang, &run.run_id),
             });
         }
         let large_rows: Vec<Vec<Cell>> = report

@@ -1,5 +1,6 @@
-//! Every fixed string of the charts, in English and Japanese: titles, axis titles, legends,
-//! captions and the accessible descriptions. Numbers are formatted by `crate::render::format`.
+//! The words of the charts, in English and Japanese: titles, axis titles, legends, captions and
+//! the accessible descriptions. Numbers are formatted by `crate::render::format`; a term the
+//! pages also use is the glossary's word (`super::glossary`).
 
 use crate::dataset::Lang;
 use crate::render::format;
@@ -10,6 +11,7 @@ pub fn join(lang: Lang) -> &'static str {
 }
 
 /// The plain strings of one language.
+#[derive(serde::Serialize)]
 pub struct Labels {
     pub no_data: &'static str,
     pub no_points: &'static str,
@@ -313,12 +315,8 @@ pub fn ecdf_reduced(lang: Lang, shown: &str, total: &str, p: &str) -> String {
 /// "69th of 72 = 5,958.77 ms" / "72件中69番目 = 5,958.77 ms".
 /// The last rank is labelled as the maximum it is.
 pub fn rank_label(lang: Lang, rank: u64, n: u64, value_ms: &str) -> String {
-    match (lang, rank == n) {
-        (Lang::En, false) => format!("{} of {} = {value_ms} ms", format::ordinal_en(rank), format::count(n)),
-        (Lang::En, true) => format!("{} of {} (maximum) = {value_ms} ms", format::ordinal_en(rank), format::count(n)),
-        (Lang::Ja, false) => format!("{}件中{}番目 = {value_ms} ms", format::count(n), format::count(rank)),
-        (Lang::Ja, true) => format!("{}件中{}番目（最大値）= {value_ms} ms", format::count(n), format::count(rank)),
-    }
+    let tag = if rank == n { super::strings(lang).maximum_tag } else { "" };
+    format!("{}{tag} = {value_ms} ms", super::prose::rank_of(lang, rank, n))
 }
 
 pub fn large_desc(lang: Lang, conditions: usize) -> String {
@@ -376,6 +374,51 @@ pub fn failed(lang: Lang, error: &str) -> String {
         Lang::En => format!("This chart could not be drawn: {error}"),
         Lang::Ja => format!("この図は描画できませんでした：{error}"),
     }
+}
+
+/// Every function of this module with sample arguments, for the glossary and punctuation tests.
+#[cfg(test)]
+pub fn samples(lang: Lang) -> Vec<String> {
+    let series = ["direct".to_string(), "nginx".to_string()];
+    let mut out = vec![
+        headline_title(lang, "95"),
+        headline_axis(lang, "95"),
+        headline_desc(lang, "95", None, "", &[]),
+        headline_desc(lang, "95", Some((3, 3)), "Slow downloads", &series),
+        headline_desc(lang, "95", Some((2, 3)), "Slow downloads", &series),
+        other_series(lang, 4),
+        other_series_note(lang, 8, 4),
+        run_name(lang, "r06", "nginx"),
+        run_name(lang, "r06", ""),
+        time_series_title(lang, "r06"),
+        time_series_desc(lang, "r06", Some("p95 = 1.00 ms")),
+        time_series_desc(lang, "r06", None),
+        time_series_errors_reduced(lang, "10", "200"),
+        write_end_note(lang, 1),
+        write_end_note(lang, 2),
+        time_series_reduced(lang, "10", "200"),
+        ecdf_conditions_title(lang, "Slow downloads = 2"),
+        ecdf_conditions_title(lang, ""),
+        ecdf_conditions_desc(lang, "Slow downloads = 2", &series),
+        ecdf_title(lang, "r06"),
+        ecdf_desc(lang, "r06", Some("p95")),
+        ecdf_desc(lang, "r06", None),
+        ecdf_reduced(lang, "10", "200", "95"),
+        rank_label(lang, 69, 72, "5.00"),
+        rank_label(lang, 72, 72, "7.00"),
+        large_desc(lang, 7),
+        incomplete_note(lang, 1, "1"),
+        incomplete_note(lang, 2, "2"),
+        tempfiles_desc(lang, &series),
+        resources_title(lang, "r06"),
+        resources_desc(lang, "r06", &series),
+        failed(lang, "error"),
+    ];
+    for (n, m) in [(1, 0), (0, 1), (2, 3)] {
+        out.extend(time_series_errors(lang, n, m));
+    }
+    out.extend(time_series_legend(lang).map(str::to_string));
+    out
 }
 
 #[cfg(test)]

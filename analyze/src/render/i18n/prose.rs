@@ -1,0 +1,197 @@
+//! The sentences of the pages that are built around numbers: flag reasons, ranks, lists, run
+//! statuses and the figures' alternative texts. The fixed words are in [`super::Strings`]; what
+//! needs a number, a plural or a different word order per language is a function here, so the
+//! views hold no word of either language.
+
+use super::charts::run_name;
+use crate::dataset::{Lang, RunStatus};
+use crate::render::format;
+use crate::stats::variance::FlagKind;
+
+/// A run's status as a word: "ok" stays "ok" in both languages (it is the value runs.csv holds).
+pub fn status_word(lang: Lang, status: RunStatus) -> &'static str {
+    match (status, lang) {
+        (RunStatus::Ok, _) => "ok",
+        (RunStatus::Aborted, Lang::En) => "aborted",
+        (RunStatus::Excluded, Lang::En) => "excluded",
+        (RunStatus::Aborted, Lang::Ja) => "中断",
+        (RunStatus::Excluded, Lang::Ja) => "除外",
+    }
+}
+
+/// "69th of 72" / "72件中69番目".
+pub fn rank_of(lang: Lang, rank: u64, n: u64) -> String {
+    match lang {
+        Lang::En => format!("{} of {}", format::ordinal_en(rank), format::count(n)),
+        Lang::Ja => format!("{}件中{}番目", format::count(n), format::count(rank)),
+    }
+}
+
+/// "the 69th" / "69番目": a rank in running text.
+pub fn rank_ordinal(lang: Lang, rank: u64) -> String {
+    match lang {
+        Lang::En => format!("the {}", format::ordinal_en(rank)),
+        Lang::Ja => format!("{}番目", format::count(rank)),
+    }
+}
+
+/// A list of words: "p99 and p99.9", "p99、p99.9".
+pub fn list(lang: Lang, items: &[String]) -> String {
+    match (lang, items) {
+        (_, [one]) => one.clone(),
+        (Lang::En, [rest @ .., last]) => format!("{} and {last}", rest.join(", ")),
+        (Lang::Ja, _) => items.join("、"),
+        (Lang::En, []) => String::new(),
+    }
+}
+
+/// A flag's reason in words, with its numbers; `p_label` is the headline percentile ("p95").
+pub fn flag_reason(lang: Lang, kind: &FlagKind, p_label: &str) -> String {
+    match (kind, lang) {
+        (FlagKind::Errors { count, requests }, Lang::En) => {
+            format!("{} of {} requests got no 2xx response", format::count(*count), format::count(*requests))
+        }
+        (FlagKind::Errors { count, requests }, Lang::Ja) => {
+            format!("{}件中{}件のリクエストが2xx応答を得られなかった", format::count(*requests), format::count(*count))
+        }
+        (FlagKind::IncompleteLargeResponses { count }, Lang::En) => {
+            format!("{} large response(s) did not deliver the expected bytes", format::count(*count))
+        }
+        (FlagKind::IncompleteLargeResponses { count }, Lang::Ja) => {
+            format!("大きな応答{}件が予定のバイト数を受信できなかった", format::count(*count))
+        }
+        (FlagKind::ScheduleLag { max_lag_ms, threshold_ms }, Lang::En) => format!(
+            "the probe was sent up to {} ms late (threshold {} ms): the load generator, not the server, may have limited it",
+            format::ms(*max_lag_ms),
+            format::ms(*threshold_ms)
+        ),
+        (FlagKind::ScheduleLag { max_lag_ms, threshold_ms }, Lang::Ja) => format!(
+            "計測用リクエストの送信が最大{} ms遅れた（閾値{} ms）：サーバーではなく負荷生成側が律速した可能性がある",
+            format::ms(*max_lag_ms),
+            format::ms(*threshold_ms)
+        ),
+        (FlagKind::NoisyLag { max_lag_ms, median_ms, limit_ms }, Lang::En) => format!(
+            "the probe was sent up to {} ms late, well above this dataset's usual lag (median of the runs {} ms, limit {} ms): the load generator or the host may have been busy",
+            format::ms(*max_lag_ms),
+            format::ms(*median_ms),
+            format::ms(*limit_ms)
+        ),
+        (FlagKind::NoisyLag { max_lag_ms, median_ms, limit_ms }, Lang::Ja) => format!(
+            "計測用リクエストの送信が最大{} ms遅れた。このデータセットの通常の遅れ（全測定の中央値{} ms、上限{} ms）を大きく超えており、負荷生成側かホストが混んでいた可能性がある",
+            format::ms(*max_lag_ms),
+            format::ms(*median_ms),
+            format::ms(*limit_ms)
+        ),
+        (FlagKind::NoisyLoad { load1, median, limit }, Lang::En) => format!(
+            "the host's load average was {}, above this dataset's usual load (median of the runs {}, limit {})",
+            format::decimal(*load1, 2),
+            format::decimal(*median, 2),
+            format::decimal(*limit, 2)
+        ),
+        (FlagKind::NoisyLoad { load1, median, limit }, Lang::Ja) => format!(
+            "ホストの負荷平均が{}で、このデータセットの通常の値（全測定の中央値{}、上限{}）を超えていた",
+            format::decimal(*load1, 2),
+            format::decimal(*median, 2),
+            format::decimal(*limit, 2)
+        ),
+        (FlagKind::HostLoad { load1, threshold }, Lang::En) => {
+            format!("the host's load average was {} (threshold {})", format::decimal(*load1, 2), format::decimal(*threshold, 2))
+        }
+        (FlagKind::HostLoad { load1, threshold }, Lang::Ja) => {
+            format!("ホストの負荷平均が{}だった（閾値{}）", format::decimal(*load1, 2), format::decimal(*threshold, 2))
+        }
+        (FlagKind::Outlier { value_ms, median_ms, factor }, Lang::En) => format!(
+            "{p_label} = {} ms is {} away from its condition's median {} ms",
+            format::ms(*value_ms),
+            format::ratio(*factor),
+            format::ms(*median_ms)
+        ),
+        (FlagKind::Outlier { value_ms, median_ms, factor }, Lang::Ja) => format!(
+            "{p_label} = {} msが条件の中央値{} msから{}離れている",
+            format::ms(*value_ms),
+            format::ms(*median_ms),
+            format::ratio(*factor)
+        ),
+        (FlagKind::Aborted { note }, Lang::En) => format!("aborted: {}", if note.is_empty() { "no note" } else { note }),
+        (FlagKind::Aborted { note }, Lang::Ja) => format!("中断：{}", if note.is_empty() { "備考なし" } else { note }),
+        (FlagKind::Excluded { note }, Lang::En) => format!("excluded: {}", if note.is_empty() { "no note" } else { note }),
+        (FlagKind::Excluded { note }, Lang::Ja) => format!("除外：{}", if note.is_empty() { "備考なし" } else { note }),
+    }
+}
+
+/// The alternative text of the report's headline figure.
+pub fn headline_alt(lang: Lang, p_label: &str) -> String {
+    match lang {
+        Lang::En => format!("{p_label} by condition: median of the runs with the min-max range, log scale"),
+        Lang::Ja => format!("条件別の{p_label}：測定の中央値と最小〜最大の範囲（対数軸）"),
+    }
+}
+
+/// The alternative text of the report's time series: the slowest condition's representative run.
+pub fn slowest_time_series_alt(lang: Lang, run_id: &str) -> String {
+    match lang {
+        Lang::En => format!("Latency over time of run {run_id} (the representative run of the slowest condition), log scale"),
+        Lang::Ja => format!("測定{run_id}（最も遅い条件の代表の測定）の応答時間の推移（対数軸）"),
+    }
+}
+
+/// The alternative text of a run page's ECDF.
+pub fn run_ecdf_alt(lang: Lang, run_id: &str, p_label: &str) -> String {
+    match lang {
+        Lang::En => format!("Sorted latencies of run {run_id} (ECDF, log scale) with the {p_label} rank marked"),
+        Lang::Ja => format!("測定{run_id}の応答時間を並べた累積分布（対数軸）と{p_label}の順位"),
+    }
+}
+
+/// The alternative text of a run page's time series.
+pub fn run_time_series_alt(lang: Lang, run_id: &str) -> String {
+    match lang {
+        Lang::En => format!("Latency over time of run {run_id}, log scale"),
+        Lang::Ja => format!("測定{run_id}の応答時間の推移（対数軸）"),
+    }
+}
+
+/// The alternative text of a run page's CPU and memory chart.
+pub fn run_resources_alt(lang: Lang, run_id: &str) -> String {
+    match lang {
+        Lang::En => format!("CPU and RSS of the server processes during run {run_id}"),
+        Lang::Ja => format!("測定{run_id}中のサーバープロセスのCPUとRSS"),
+    }
+}
+
+/// The alternative text of a run page's temp-file chart.
+pub fn run_tempfile_alt(lang: Lang, run_id: &str) -> String {
+    match lang {
+        Lang::En => format!("Temp-file logical size of the reverse proxy over time during run {run_id}"),
+        Lang::Ja => format!("測定{run_id}中のリバースプロキシの一時ファイルの論理サイズの推移"),
+    }
+}
+
+/// Every sentence of this module with sample arguments, for the glossary and punctuation tests.
+#[cfg(test)]
+pub fn samples(lang: Lang) -> Vec<String> {
+    let kinds = [
+        FlagKind::Errors { count: 2, requests: 72 },
+        FlagKind::IncompleteLargeResponses { count: 1 },
+        FlagKind::ScheduleLag { max_lag_ms: 25.0, threshold_ms: 20.0 },
+        FlagKind::NoisyLag { max_lag_ms: 13.7, median_ms: 1.2, limit_ms: 6.5 },
+        FlagKind::NoisyLoad { load1: 1.8, median: 0.3, limit: 0.9 },
+        FlagKind::HostLoad { load1: 1.5, threshold: 1.0 },
+        FlagKind::Outlier { value_ms: 900.0, median_ms: 100.0, factor: 9.0 },
+        FlagKind::Aborted { note: String::new() },
+        FlagKind::Excluded { note: String::new() },
+    ];
+    let mut out: Vec<String> = kinds.iter().map(|k| flag_reason(lang, k, "p95")).collect();
+    out.extend([RunStatus::Aborted, RunStatus::Excluded].map(|s| status_word(lang, s).to_string()));
+    out.extend([rank_of(lang, 69, 72), rank_ordinal(lang, 69), list(lang, &["p99".into(), "p99.9".into()])]);
+    out.extend([
+        headline_alt(lang, "p95"),
+        slowest_time_series_alt(lang, "r06"),
+        run_ecdf_alt(lang, "r06", "p95"),
+        run_time_series_alt(lang, "r06"),
+        run_resources_alt(lang, "r06"),
+        run_tempfile_alt(lang, "r06"),
+        run_name(lang, "r06", "nginx"),
+    ]);
+    out
+}
