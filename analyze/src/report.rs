@@ -231,8 +231,15 @@ pub struct ConditionResult {
     pub max_ms: Option<Spread>,
     /// The run whose headline value is the median (lower middle for an even count).
     pub representative_run: Option<String>,
+    /// The median, min and max over the ok runs of each run's median write time (s).
     pub write_s: Option<Spread>,
+    /// The same for the completion time (s).
     pub complete_s: Option<Spread>,
+    /// The study's definition: the median (and min, max) of the write times of every large
+    /// response of the ok runs pooled; `n` counts responses (see `stats::large`).
+    pub write_s_pooled: Option<Spread>,
+    /// The same for the completion time (s).
+    pub complete_s_pooled: Option<Spread>,
     pub tempfile_peak_bytes: Option<Spread>,
     /// The sessions of its ok runs, when the dataset has sessions.csv.
     #[serde(skip_serializing_if = "Option::is_none")]

@@ -221,19 +221,34 @@ class Crawler:
     # -- screenshots -----------------------------------------------------------
 
     def _screenshot_if_wanted(self, name: str, phone: bool) -> None:
+        """One PNG per page type, language and width (the first page of each kind), so every
+        page type can be read as a reader sees it: index, report, variance, dataset and run,
+        each in en and ja, at desktop width and at phone width ("-phone")."""
         if self.shots is None:
             return
-        parts = name.split("/")
-        kinds = []
-        if name == "index.html" and not phone:
-            kinds.append("index")
-        if len(parts) >= 2 and parts[-2] == "en" and parts[-1] == "index.html":
-            kinds.append("report-en-phone" if phone else "report-en")
-        if "runs" in parts[:-1] and not phone:
-            kinds.append("run")
-        for kind in kinds:
-            if kind not in self._shot_kinds:
-                self._shot_kinds.add(kind)
-                path = self.shots / f"{kind}.png"
-                browser.screenshot(self.driver, path)
-                self.stats.screenshots.append(path)
+        kind = shot_kind(name)
+        if kind is None:
+            return
+        if phone:
+            kind += "-phone"
+        if kind not in self._shot_kinds:
+            self._shot_kinds.add(kind)
+            path = self.shots / f"{kind}.png"
+            browser.screenshot(self.driver, path)
+            self.stats.screenshots.append(path)
+
+
+def shot_kind(name: str) -> str | None:
+    """The screenshot name of a page: "index" for the site's index, else its type and language
+    ("report-ja", "variance-en", "dataset-en", "run-ja"); None for other pages."""
+    if name == "index.html":
+        return "index"
+    parts = name.split("/")
+    if len(parts) < 3:
+        return None
+    if "runs" in parts[:-1]:
+        kind, lang = "run", parts[parts.index("runs") - 1]
+    else:
+        kind = {"index.html": "report", "variance.html": "variance", "dataset.html": "dataset"}.get(parts[-1])
+        lang = parts[-2]
+    return f"{kind}-{lang}" if kind else None

@@ -144,7 +144,10 @@ def test_good_site_passes_every_check(tmp_path: Path) -> None:
     assert png_size(tmp_path / "shots/index.png")[0] == 1280
     assert png_size(tmp_path / "shots/report-en.png")[0] == 1280
     assert png_size(tmp_path / "shots/report-en-phone.png")[0] == 390
-    assert png_size(tmp_path / "shots/run.png")[0] == 1280
+    assert png_size(tmp_path / "shots/run-en.png")[0] == 1280
+    assert png_size(tmp_path / "shots/report-ja.png")[0] == 1280
+    assert png_size(tmp_path / "shots/report-ja-phone.png")[0] == 390
+    assert png_size(tmp_path / "shots/index-phone.png")[0] == 390
 
 
 # Each: the fault added to index.html, the line that must be printed, the

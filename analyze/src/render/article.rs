@@ -58,6 +58,8 @@ pub fn names(context: &Context) -> Value {
                 "max_ms": spread(condition.max_ms, format::ms, dash),
                 "write_s": spread(condition.write_s, format::seconds, dash),
                 "complete_s": spread(condition.complete_s, format::seconds, dash),
+                "write_s_pooled": spread(condition.write_s_pooled, format::seconds, dash),
+                "complete_s_pooled": spread(condition.complete_s_pooled, format::seconds, dash),
                 "tempfile_peak_mib": spread(condition.tempfile_peak_bytes, mib, dash),
                 "runs": condition.runs.len().to_string(),
                 "representative_run": condition.representative_run.clone().unwrap_or_default(),

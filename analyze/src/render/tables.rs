@@ -103,7 +103,7 @@ pub fn runs_csv(report: &Report) -> String {
 
 /// One row per condition: its runs and each summary as median, min, max.
 pub fn conditions_csv(report: &Report) -> String {
-    let spreads = ["headline_ms", "p95_ms", "write_s", "complete_s", "tempfile_peak_bytes"];
+    let spreads = ["headline_ms", "p95_ms", "write_s", "complete_s", "tempfile_peak_bytes", "write_s_pooled", "complete_s_pooled"];
     let mut header = vec!["condition".to_string()];
     header.extend(report.factors.iter().map(|f| f.name.clone()));
     header.extend(["ok_runs", "run_ids", "left_out_runs", "representative_run"].map(String::from));
@@ -127,8 +127,15 @@ pub fn conditions_csv(report: &Report) -> String {
             condition.left_out_runs.join(" "),
             condition.representative_run.clone().unwrap_or_default(),
         ]);
-        let all: [Option<Spread>; 5] =
-            [condition.headline_ms, condition.p95_ms, condition.write_s, condition.complete_s, condition.tempfile_peak_bytes];
+        let all: [Option<Spread>; 7] = [
+            condition.headline_ms,
+            condition.p95_ms,
+            condition.write_s,
+            condition.complete_s,
+            condition.tempfile_peak_bytes,
+            condition.write_s_pooled,
+            condition.complete_s_pooled,
+        ];
         for spread in all {
             fields.extend(spread_fields(spread));
         }

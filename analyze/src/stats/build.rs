@@ -241,6 +241,10 @@ fn summarize_condition(dataset: &Dataset, runs: &[RunResult], index: usize, leve
     let headline: Vec<f64> = ok.iter().filter_map(|r| r.headline_ms).collect();
     let with_headline: Vec<&RunResult> = ok.iter().copied().filter(|r| r.headline_ms.is_some()).collect();
     let collect = |f: &dyn Fn(&RunResult) -> Option<f64>| -> Vec<f64> { ok.iter().filter_map(|r| f(r)).collect() };
+    // `runs` is in the dataset's run order, so a run's position is its index in the dataset.
+    let ok_indices: Vec<usize> =
+        runs.iter().enumerate().filter(|(_, r)| r.condition == index && r.status == RunStatus::Ok).map(|(i, _)| i).collect();
+    let large = dataset.large_responses.iter().flatten();
     ConditionResult {
         id: crate::dataset::condition_id(&dataset.factors, levels),
         factors: dataset.factors.iter().zip(levels).map(|(f, &l)| (f.name.clone(), f.levels[l].value.clone())).collect(),
@@ -260,6 +264,8 @@ fn summarize_condition(dataset: &Dataset, runs: &[RunResult], index: usize, leve
         representative_run: representative(&headline).map(|i| with_headline[i].run_id.clone()),
         write_s: Spread::of(&collect(&|r| r.write_s_median)).map(clean_seconds),
         complete_s: Spread::of(&collect(&|r| r.complete_s_median)).map(clean_seconds),
+        write_s_pooled: super::large::pooled(large.clone(), &ok_indices, |r| r.write_s).map(clean_seconds),
+        complete_s_pooled: super::large::pooled(large, &ok_indices, |r| r.client_complete_s).map(clean_seconds),
         tempfile_peak_bytes: Spread::of(&collect(&|r| r.tempfile_peak_bytes.map(|b| b as f64))),
         sessions: super::sessions::of_condition(&ok.iter().filter_map(|r| r.sessions.as_ref()).collect::<Vec<_>>()),
     }

@@ -3,6 +3,7 @@
 
 pub mod build;
 pub mod figures;
+pub mod large;
 pub mod percentile;
 pub mod precision;
 pub mod published;

@@ -1,23 +1,18 @@
 //! The ECDF of one run's latencies as a step line, with the headline percentile's rank marked.
 
-use super::axis::{decade_label, LogAxis, Ticked};
+use super::axis::LogAxis;
 use super::draw::{floor_markers, frame, markers, message, polyline, text_at, DrawResult};
+use super::ecdf_axes::{share_chart, step_line, StepLine};
 use super::labels::{self, labels};
-use super::style::{
-    Shape, GRID, GRID_LIGHT, HEIGHT, INK, LABELLED_RIGHT, LINE, MARKER, MUTED, PALETTE, REFERENCE_DASH, TEXT_PX, THIN, WIDTH, X_LABEL_AREA,
-    Y_LABEL_AREA,
-};
+use super::style::{Shape, HEIGHT, INK, LINE, MARKER, MUTED, PALETTE, REFERENCE_DASH, TEXT_PX, THIN, WIDTH};
 use super::svg::{self, text_style, About};
 use super::{figure_id, percentile, run_name};
 use crate::dataset::Lang;
-use crate::render::format::{count, decimal, ms};
+use crate::render::format::{count, ms};
 use crate::report::{PointSeries, Report};
 use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
-
-/// The cumulative-fraction ticks.
-const SHARE_TICKS: [f64; 5] = [0.0, 0.25, 0.5, 0.75, 1.0];
 
 /// The ECDF of run `run` (an index into `report.runs`) from `report.figures.ecdf[run]`: log x
 /// axis in ms, cumulative share of responses on y, and the headline percentile marked at its
@@ -77,46 +72,9 @@ fn draw<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, report: &Report, run:
         return message(&plot, text.no_points);
     }
 
-    let mut chart = ChartBuilder::on(&plot)
-        .margin_right(LABELLED_RIGHT)
-        .margin_top(8)
-        .x_label_area_size(X_LABEL_AREA)
-        .y_label_area_size(Y_LABEL_AREA)
-        .build_cartesian_2d(
-            x_axis.range().log_scale().with_key_points(x_axis.decades()).with_light_points(x_axis.minor()),
-            Ticked::new(0.0..1.0, SHARE_TICKS.to_vec()),
-        )?;
-    let x_label = |v: &f64| decade_label(*v);
-    let y_label = |v: &f64| format!("{}%", decimal(v * 100.0, 0));
-    chart
-        .configure_mesh()
-        .x_label_formatter(&x_label)
-        .y_label_formatter(&y_label)
-        .x_desc(text.latency_log_axis)
-        .y_desc(text.share_axis)
-        .label_style(text_style(TEXT_PX, INK))
-        .axis_desc_style(text_style(TEXT_PX, INK))
-        .axis_style(INK)
-        .bold_line_style(GRID)
-        .light_line_style(GRID_LIGHT)
-        .draw()?;
-
-    // The step line: flat at the previous share up to each value, then up to its share; zero
-    // before the first value and flat after the last.
+    let mut chart = share_chart(&plot, &x_axis, text)?;
+    let StepLine { steps, at_floor } = step_line(&x_axis, &series.points);
     let range = x_axis.range();
-    let mut steps = vec![(range.start, 0.0)];
-    let mut previous = 0.0;
-    let mut at_floor = Vec::new();
-    for &(value, share) in &series.points {
-        let (x, moved) = x_axis.place(value);
-        if moved {
-            at_floor.push((x, share));
-        }
-        steps.push((x, previous));
-        steps.push((x, share));
-        previous = share;
-    }
-    steps.push((range.end, previous));
     polyline(&mut chart, steps, PALETTE[0].stroke_width(LINE), None)?;
     floor_markers(&mut chart, at_floor, MARKER - 1, PALETTE[1])?;
 

@@ -2,22 +2,19 @@
 //! run of each series' condition as a step line, on a log latency axis. Where a condition's p50
 //! and its p99 sit tells the reader more than its p95 alone (most requests blocked, or a few).
 
-use super::axis::{decade_label, LogAxis, Ticked};
+use super::axis::LogAxis;
 use super::draw::{frame, message, polyline, DrawResult, LegendEntry, Swatch};
+use super::ecdf_axes::{share_chart, step_line};
 use super::figure_id;
 use super::headline::series_label;
 use super::headline::shown_rows;
 use super::labels::{self, labels};
-use super::style::{self, GRID, GRID_LIGHT, HEIGHT, INK, LABELLED_RIGHT, LINE, TEXT_PX, WIDTH, X_LABEL_AREA, Y_LABEL_AREA};
-use super::svg::{self, text_style, About};
+use super::style::{self, HEIGHT, LINE, WIDTH};
+use super::svg::{self, About};
 use crate::dataset::Lang;
-use crate::render::format::decimal;
 use crate::report::Report;
 use plotters::coord::Shift;
 use plotters::prelude::*;
-
-/// The cumulative-fraction ticks.
-const SHARE_TICKS: [f64; 5] = [0.0, 0.25, 0.5, 0.75, 1.0];
 
 /// One line: a series' label, its style index and the representative run's ECDF points.
 struct Line<'a> {
@@ -88,43 +85,10 @@ fn draw<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, lines: &[Line], level
     if lines.is_empty() {
         return message(&plot, text.no_data);
     }
-    let mut chart = ChartBuilder::on(&plot)
-        .margin_right(LABELLED_RIGHT)
-        .margin_top(8)
-        .x_label_area_size(X_LABEL_AREA)
-        .y_label_area_size(Y_LABEL_AREA)
-        .build_cartesian_2d(
-            x_axis.range().log_scale().with_key_points(x_axis.decades()).with_light_points(x_axis.minor()),
-            Ticked::new(0.0..1.0, SHARE_TICKS.to_vec()),
-        )?;
-    let x_label = |v: &f64| decade_label(*v);
-    let y_label = |v: &f64| format!("{}%", decimal(v * 100.0, 0));
-    chart
-        .configure_mesh()
-        .x_label_formatter(&x_label)
-        .y_label_formatter(&y_label)
-        .x_desc(text.latency_log_axis)
-        .y_desc(text.share_axis)
-        .label_style(text_style(TEXT_PX, INK))
-        .axis_desc_style(text_style(TEXT_PX, INK))
-        .axis_style(INK)
-        .bold_line_style(GRID)
-        .light_line_style(GRID_LIGHT)
-        .draw()?;
-    let range = x_axis.range();
+    let mut chart = share_chart(&plot, &x_axis, text)?;
     for line in lines {
         let (color, _, dash) = style::series(line.style);
-        // The step line: flat at the previous share up to each value, then up to its share.
-        let mut steps = vec![(range.start, 0.0)];
-        let mut previous = 0.0;
-        for &(value, share) in line.points {
-            let (x, _) = x_axis.place(value);
-            steps.push((x, previous));
-            steps.push((x, share));
-            previous = share;
-        }
-        steps.push((range.end, previous));
-        polyline(&mut chart, steps, color.stroke_width(LINE), dash)?;
+        polyline(&mut chart, step_line(&x_axis, line.points).steps, color.stroke_width(LINE), dash)?;
     }
     Ok(())
 }

@@ -1,6 +1,7 @@
 //! Large responses: per condition, the median (over runs) of the app's write time and of the
-//! client's completion time, as bars with the runs' min-max range, a dot per response, and the
-//! median written at the end of each bar. The time axis is logarithmic, so a write of 15 ms and
+//! client's completion time, as bars with the runs' min-max range, a diamond at the median of
+//! all responses pooled (the study's definition), a dot per response, and the run median
+//! written at the end of each bar. The time axis is logarithmic, so a write of 15 ms and
 //! a completion of 8 s are both visible.
 
 use super::axis::{decade_label, LogAxis, Ticked};
@@ -39,6 +40,9 @@ struct Band {
     label: String,
     write: Option<Spread>,
     complete: Option<Spread>,
+    /// The medians of all responses pooled (the study's definition), drawn as diamonds.
+    write_pooled: Option<f64>,
+    complete_pooled: Option<f64>,
     responses: Vec<(f64, Option<f64>)>,
 }
 
@@ -79,7 +83,14 @@ fn bands(report: &Report, lang: Lang) -> Vec<Band> {
                 return None;
             }
             let responses = ok_runs(report, c).flat_map(|r| report.figures.large_responses.get(r).into_iter().flatten().copied()).collect();
-            Some(Band { label: condition_label(report, c, lang), write: condition.write_s, complete: condition.complete_s, responses })
+            Some(Band {
+                label: condition_label(report, c, lang),
+                write: condition.write_s,
+                complete: condition.complete_s,
+                write_pooled: condition.write_s_pooled.map(|s| s.median),
+                complete_pooled: condition.complete_s_pooled.map(|s| s.median),
+                responses,
+            })
         })
         .collect()
 }
@@ -103,6 +114,11 @@ fn draw<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, bands: &[Band], lang:
     let legend = [
         LegendEntry { label: text.write_legend.to_string(), color: write_color, swatch: Swatch::Bar { filled: true } },
         LegendEntry { label: text.complete_legend.to_string(), color: complete_color, swatch: Swatch::Bar { filled: false } },
+        LegendEntry {
+            label: text.pooled_legend.to_string(),
+            color: INK,
+            swatch: Swatch::Marker { shape: Shape::Diamond, filled: true, line: None },
+        },
         LegendEntry { label: text.response_legend.to_string(), color: INK, swatch: Swatch::Dot { opacity: style::DOT_OPACITY } },
     ];
     let incomplete = bands.iter().flat_map(|b| &b.responses).filter(|(_, complete)| complete.is_none()).count();
@@ -116,7 +132,8 @@ fn draw<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, bands: &[Band], lang:
     let label_area = names.iter().map(|n| text_width(n, TEXT_PX)).max().unwrap_or(0).clamp(40, MAX_LABEL_WIDTH) + 16;
     let values = bands.iter().flat_map(|b| {
         let spreads = [b.write, b.complete].into_iter().flatten().flat_map(|s| [s.min, s.median, s.max]);
-        spreads.chain(b.responses.iter().flat_map(|&(w, c)| [Some(w), c]).flatten())
+        let pooled = [b.write_pooled, b.complete_pooled].into_iter().flatten();
+        spreads.chain(pooled).chain(b.responses.iter().flat_map(|&(w, c)| [Some(w), c]).flatten())
     });
     let x_axis = LogAxis::covering(values);
     let n = bands.len();
@@ -169,6 +186,11 @@ fn draw<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, bands: &[Band], lang:
         let completes = band.responses.iter().enumerate().filter_map(|(k, &(_, c))| Some((c?, complete_y + nudge(k)))).collect();
         markers(&mut chart, Shape::Circle, writes, SMALL_POINT, INK.mix(style::DOT_OPACITY).filled())?;
         markers(&mut chart, Shape::Circle, completes, SMALL_POINT, INK.mix(style::DOT_OPACITY).filled())?;
+        let diamonds = [(band.write_pooled, write_y), (band.complete_pooled, complete_y)]
+            .into_iter()
+            .filter_map(|(median, y)| Some((at(median?), y)))
+            .collect();
+        markers(&mut chart, Shape::Diamond, diamonds, style::MARKER, INK.filled())?;
         // The runs' min-max range as a capped line through the bar, and the median in words.
         for (spread, y) in [(band.write, write_y), (band.complete, complete_y)] {
             let Some(spread) = spread else { continue };

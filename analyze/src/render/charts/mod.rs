@@ -13,6 +13,7 @@
 mod axis;
 mod draw;
 mod ecdf;
+mod ecdf_axes;
 mod ecdf_conditions;
 mod headline;
 mod large_responses;

@@ -134,6 +134,7 @@ pub(crate) fn fixture() -> Report {
             BTreeMap::from([("route".to_string(), ROUTES[route].0.to_string()), ("downloads".to_string(), downloads.to_string())]);
         let mut ids = Vec::new();
         let (mut writes, mut completes) = (Vec::new(), Vec::new());
+        let (mut pooled_writes, mut pooled_completes) = (Vec::new(), Vec::new());
         for (r, &p95) in p95s.iter().enumerate() {
             let run_id = format!("{}-{downloads}-r{}", ROUTES[route].0, r + 1);
             let points = requests(p95, &mut rng);
@@ -149,6 +150,8 @@ pub(crate) fn fixture() -> Report {
                     (write, (!incomplete).then_some(complete))
                 })
                 .collect();
+            pooled_writes.extend(responses.iter().map(|x| x.0));
+            pooled_completes.extend(responses.iter().filter_map(|x| x.1));
             if !responses.is_empty() {
                 writes.push(crate::stats::summary::median(&responses.iter().map(|x| x.0).collect::<Vec<_>>()).unwrap_or(0.0));
                 completes.push(crate::stats::summary::median(&responses.iter().filter_map(|x| x.1).collect::<Vec<_>>()).unwrap_or(0.0));
@@ -212,6 +215,8 @@ pub(crate) fn fixture() -> Report {
             representative_run: Some(ids[1].clone()),
             write_s: Spread::of(&writes),
             complete_s: Spread::of(&completes),
+            write_s_pooled: Spread::of(&pooled_writes),
+            complete_s_pooled: Spread::of(&pooled_completes),
             tempfile_peak_bytes: None,
             sessions: None,
         });

@@ -28,6 +28,8 @@ pub struct Labels {
     pub write_legend: &'static str,
     pub complete_legend: &'static str,
     pub response_legend: &'static str,
+    /// The diamond of the write-vs-completion chart: the pooled median.
+    pub pooled_legend: &'static str,
     /// What the temp-file chart draws.
     pub tempfiles_key: &'static str,
     pub tempfiles_representatives: &'static str,
@@ -51,20 +53,21 @@ const EN: Labels = Labels {
     latency_log_axis: "Latency (ms, log scale)",
     share_axis: "Responses at or below (%)",
     headline_key: "Marker: median of the runs. Vertical line: fastest to slowest run. Faint points: each run.",
-    floor_note: "▽ marks a value of 0 ms, drawn at the bottom edge: a log axis has no place for 0.",
-    floor_note_left: "▽ marks a value of 0 ms, drawn at the left edge: a log axis has no place for 0.",
+    floor_note: "▽ marks a value of 0 ms, drawn at the bottom edge: a log scale has no place for 0.",
+    floor_note_left: "▽ marks a value of 0 ms, drawn at the left edge: a log scale has no place for 0.",
     large_title: "Large responses: app write time and client completion time",
     large_axis: "Time (s)",
-    write_legend: "Write (median of the runs)",
-    complete_legend: "Completion (median of the runs)",
+    write_legend: "Write time (median of the runs)",
+    complete_legend: "Completion time (median of the runs)",
     response_legend: "Each response",
+    pooled_legend: "Median of all responses (the study's definition)",
     tempfiles_key: "At each sample, the sum of the logical sizes (st_size, not disk usage) of the reverse proxy's open temp files; the line joins the samples, and the marker at its end only names the line.",
     tempfiles_representatives: "One line per condition with temp files: its representative run.",
     resources_key: "CPU: % of one core between consecutive samples, summed over the processes of a group (gunicorn: the master and its workers); the kernel counts CPU time in 10 ms ticks, so the values move in steps. RSS: resident memory summed over the group. The marker at a line's end only names the line.",
     ecdf_conditions_key: "One line per series: the sorted latencies of its condition's representative run (the run whose headline percentile is the condition's median). A line that rises late means most requests were slow; a line that rises early and flattens near the top means only a few were.",
-    large_key: "Bar and number: per condition, the median over its runs of each run's median response. Line: the runs' min-max range. Dots: every response. Log scale, so milliseconds and seconds are both visible.",
-    tempfiles_title: "Temporary files over time",
-    tempfiles_axis: "Temporary files (MiB, logical size)",
+    large_key: "Bar and number: per condition, the median over its runs of each run's median response. Line: the runs' min-max range. Diamond: the median of all responses pooled, as the original study drew it. Dots: every response. Log scale, so milliseconds and seconds are both visible.",
+    tempfiles_title: "Temp files over time",
+    tempfiles_axis: "Temp files (MiB, logical size)",
     cpu_axis: "CPU (% of one core)",
     rss_axis: "RSS (MiB)",
     all_runs: "All runs",
@@ -77,18 +80,19 @@ const JA: Labels = Labels {
     latency_log_axis: "応答時間（ms、対数目盛）",
     share_axis: "この値以下の応答の割合（%）",
     headline_key: "印：各測定の値の中央値。縦線：最小〜最大。薄い点：各測定の値。",
-    floor_note: "▽は0 msの値です。対数軸には0の位置がないため、下端に描いています。",
-    floor_note_left: "▽は0 msの値です。対数軸には0の位置がないため、左端に描いています。",
-    large_title: "大きな応答：アプリの書き込み時間と受信側の完了時間",
+    floor_note: "▽は0 msの値です。対数目盛には0の位置がないため、下端に描いています。",
+    floor_note_left: "▽は0 msの値です。対数目盛には0の位置がないため、左端に描いています。",
+    large_title: "大きな応答：アプリの書き込み時間とクライアントの受信完了時間",
     large_axis: "時間（秒）",
-    write_legend: "書き込み（測定の中央値）",
-    complete_legend: "受信側の完了（測定の中央値）",
+    write_legend: "書き込み時間（測定の中央値）",
+    complete_legend: "受信完了時間（測定の中央値）",
     response_legend: "各応答",
+    pooled_legend: "全応答の中央値（元の記事の定義）",
     tempfiles_key: "各標本の時点で、リバースプロキシが開いている一時ファイルの論理サイズ（st_size。ディスク使用量ではありません）の合計。線は標本を結んだもので、線の端の印は線の区別のためだけのものです。",
     tempfiles_representatives: "一時ファイルのある条件ごとに1本：その条件の代表の測定。",
     resources_key: "CPU：連続する標本の間の、1コアに対する%。グループ内の全プロセスの合計です（gunicornはマスターとワーカーの合計）。カーネルはCPU時間を10 ms単位で数えるため、値は階段状に変わります。RSS：グループ内の常駐メモリの合計。線の端の印は線の区別のためだけのものです。",
     ecdf_conditions_key: "系列ごとに1本の線：その条件の代表の測定（主指標のパーセンタイルが条件の中央値になる測定）の応答時間を並べたもの。線の立ち上がりが遅ければ大半のリクエストが遅く、早く立ち上がって上端近くで横ばいになれば遅かったのは一部だけです。",
-    large_key: "棒と数値：条件ごとに、各測定の応答の中央値を取り、さらに測定間の中央値を取った値。線：測定間の最小〜最大。点：各応答。ミリ秒と秒の両方が見えるよう対数目盛で描いています。",
+    large_key: "棒と数値：条件ごとに、各測定の応答の中央値を取り、さらに測定間の中央値を取った値。線：測定間の最小〜最大。ひし形：全応答をまとめた中央値（元の記事のグラフと同じ定義）。点：各応答。ミリ秒と秒の両方が見えるよう対数目盛で描いています。",
     tempfiles_title: "一時ファイルの推移",
     tempfiles_axis: "一時ファイル（MiB、論理サイズ）",
     cpu_axis: "CPU（1コアに対する%）",
@@ -130,7 +134,8 @@ pub fn headline_desc(lang: Lang, p: &str, runs: Option<(usize, usize)>, x_axis: 
             Lang::Ja => format!("{title}：データなし。"),
         };
     };
-    let count = if fewest == most { fewest.to_string() } else { format!("{fewest}–{most}") };
+    let count =
+        if fewest == most { fewest.to_string() } else { format!("{fewest}{}{most}", crate::render::i18n::strings(lang).range_dash) };
     let mut parts = vec![match lang {
         Lang::En => format!("{title}: median of {count} {} with min-max range", if most == 1 { "run" } else { "runs" }),
         Lang::Ja => format!("{title}：{count}回の測定の中央値と最小〜最大の範囲"),
@@ -146,7 +151,7 @@ pub fn headline_desc(lang: Lang, p: &str, runs: Option<(usize, usize)>, x_axis: 
         Lang::Ja => "縦軸は対数目盛".to_string(),
     });
     if !series.is_empty() {
-        let list = series.join(", ");
+        let list = series.join(crate::render::i18n::strings(lang).list_sep);
         parts.push(match lang {
             Lang::En => format!("series: {list}"),
             Lang::Ja => format!("系列：{list}"),
@@ -280,7 +285,7 @@ pub fn ecdf_conditions_title(lang: Lang, level: &str) -> String {
 
 pub fn ecdf_conditions_desc(lang: Lang, level: &str, lines: &[String]) -> String {
     let title = ecdf_conditions_title(lang, level);
-    let list = lines.join(", ");
+    let list = lines.join(crate::render::i18n::strings(lang).list_sep);
     match lang {
         Lang::En => format!("{title}. Share of 2xx responses at or below each latency (ms, log scale), one line per run: {list}."),
         Lang::Ja => format!("{title}。各応答時間（ms、対数目盛）以下の2xx応答の割合。測定ごとに1本の線：{list}。"),
@@ -325,7 +330,7 @@ pub fn large_desc(lang: Lang, conditions: usize) -> String {
             "{}. For each of {conditions} conditions, a bar for the median write time and one for the median completion time (s), and a dot per response.",
             EN.large_title
         ),
-        Lang::Ja => format!("{}。{conditions}条件それぞれについて、書き込み時間と完了時間（秒）の中央値の棒と、応答ごとの点。", JA.large_title),
+        Lang::Ja => format!("{}。{conditions}条件それぞれについて、書き込み時間と受信完了時間（秒）の中央値の棒と、応答ごとの点。", JA.large_title),
     }
 }
 
@@ -339,10 +344,10 @@ pub fn incomplete_note(lang: Lang, n: u64, count: &str) -> String {
 }
 
 pub fn tempfiles_desc(lang: Lang, runs: &[String]) -> String {
-    let list = runs.join(", ");
+    let list = runs.join(crate::render::i18n::strings(lang).list_sep);
     match lang {
         Lang::En => {
-            format!("{}: logical size of the temporary files (MiB) against time (s), one line per run: {list}.", EN.tempfiles_title)
+            format!("{}: logical size of the temp files (MiB) against time (s), one line per run: {list}.", EN.tempfiles_title)
         }
         Lang::Ja => format!("{}：一時ファイルの論理サイズ（MiB）と時間（秒）、測定ごとに1本の線：{list}。", JA.tempfiles_title),
     }
@@ -357,7 +362,7 @@ pub fn resources_title(lang: Lang, run: &str) -> String {
 
 pub fn resources_desc(lang: Lang, run: &str, processes: &[String]) -> String {
     let title = resources_title(lang, run);
-    let list = processes.join(", ");
+    let list = processes.join(crate::render::i18n::strings(lang).list_sep);
     match lang {
         Lang::En => format!(
             "{title}. Top: CPU in % of one core; bottom: resident memory (MiB); against time (s), one line per process group: {list}."
@@ -372,7 +377,7 @@ pub fn resources_desc(lang: Lang, run: &str, processes: &[String]) -> String {
 pub fn failed(lang: Lang, error: &str) -> String {
     match lang {
         Lang::En => format!("This chart could not be drawn: {error}"),
-        Lang::Ja => format!("この図は描画できませんでした：{error}"),
+        Lang::Ja => format!("このグラフは描画できませんでした：{error}"),
     }
 }
 
@@ -431,6 +436,6 @@ mod tests {
         assert_eq!(rank_label(Lang::Ja, 69, 72, "5,958.77"), "72件中69番目 = 5,958.77 ms");
         assert_eq!(rank_label(Lang::En, 2_850_000, 3_000_000, "5,945.11"), "2,850,000th of 3,000,000 = 5,945.11 ms");
         assert_eq!(rank_label(Lang::En, 72, 72, "7.01"), "72nd of 72 (maximum) = 7.01 ms");
-        assert_eq!(rank_label(Lang::Ja, 72, 72, "7.01"), "72件中72番目（最大値）= 7.01 ms");
+        assert_eq!(rank_label(Lang::Ja, 72, 72, "7.01"), "72件中72番目（最大値） = 7.01 ms");
     }
 }

@@ -3,15 +3,15 @@
 //! needs a number, a plural or a different word order per language is a function here, so the
 //! views hold no word of either language.
 
-use super::charts::run_name;
 use crate::dataset::{Lang, RunStatus};
 use crate::render::format;
 use crate::stats::variance::FlagKind;
 
-/// A run's status as a word: "ok" stays "ok" in both languages (it is the value runs.csv holds).
+/// A run's status as a word: English keeps runs.csv's own values.
 pub fn status_word(lang: Lang, status: RunStatus) -> &'static str {
     match (status, lang) {
-        (RunStatus::Ok, _) => "ok",
+        (RunStatus::Ok, Lang::En) => "ok",
+        (RunStatus::Ok, Lang::Ja) => "正常",
         (RunStatus::Aborted, Lang::En) => "aborted",
         (RunStatus::Excluded, Lang::En) => "excluded",
         (RunStatus::Aborted, Lang::Ja) => "中断",
@@ -119,11 +119,19 @@ pub fn flag_reason(lang: Lang, kind: &FlagKind, p_label: &str) -> String {
     }
 }
 
+/// A run page's title: "Run r06" / "測定r06".
+pub fn run_title(lang: Lang, run_id: &str) -> String {
+    match lang {
+        Lang::En => format!("Run {run_id}"),
+        Lang::Ja => format!("測定{run_id}"),
+    }
+}
+
 /// The alternative text of the report's headline figure.
 pub fn headline_alt(lang: Lang, p_label: &str) -> String {
     match lang {
         Lang::En => format!("{p_label} by condition: median of the runs with the min-max range, log scale"),
-        Lang::Ja => format!("条件別の{p_label}：測定の中央値と最小〜最大の範囲（対数軸）"),
+        Lang::Ja => format!("条件別の{p_label}：測定の中央値と最小〜最大の範囲（対数目盛）"),
     }
 }
 
@@ -131,7 +139,7 @@ pub fn headline_alt(lang: Lang, p_label: &str) -> String {
 pub fn slowest_time_series_alt(lang: Lang, run_id: &str) -> String {
     match lang {
         Lang::En => format!("Latency over time of run {run_id} (the representative run of the slowest condition), log scale"),
-        Lang::Ja => format!("測定{run_id}（最も遅い条件の代表の測定）の応答時間の推移（対数軸）"),
+        Lang::Ja => format!("測定{run_id}（最も遅い条件の代表の測定）の応答時間の推移（対数目盛）"),
     }
 }
 
@@ -139,7 +147,7 @@ pub fn slowest_time_series_alt(lang: Lang, run_id: &str) -> String {
 pub fn run_ecdf_alt(lang: Lang, run_id: &str, p_label: &str) -> String {
     match lang {
         Lang::En => format!("Sorted latencies of run {run_id} (ECDF, log scale) with the {p_label} rank marked"),
-        Lang::Ja => format!("測定{run_id}の応答時間を並べた累積分布（対数軸）と{p_label}の順位"),
+        Lang::Ja => format!("測定{run_id}の応答時間を並べた累積分布（対数目盛）と{p_label}の順位"),
     }
 }
 
@@ -147,7 +155,7 @@ pub fn run_ecdf_alt(lang: Lang, run_id: &str, p_label: &str) -> String {
 pub fn run_time_series_alt(lang: Lang, run_id: &str) -> String {
     match lang {
         Lang::En => format!("Latency over time of run {run_id}, log scale"),
-        Lang::Ja => format!("測定{run_id}の応答時間の推移（対数軸）"),
+        Lang::Ja => format!("測定{run_id}の応答時間の推移（対数目盛）"),
     }
 }
 
@@ -182,7 +190,7 @@ pub fn samples(lang: Lang) -> Vec<String> {
         FlagKind::Excluded { note: String::new() },
     ];
     let mut out: Vec<String> = kinds.iter().map(|k| flag_reason(lang, k, "p95")).collect();
-    out.extend([RunStatus::Aborted, RunStatus::Excluded].map(|s| status_word(lang, s).to_string()));
+    out.extend([RunStatus::Ok, RunStatus::Aborted, RunStatus::Excluded].map(|s| status_word(lang, s).to_string()));
     out.extend([rank_of(lang, 69, 72), rank_ordinal(lang, 69), list(lang, &["p99".into(), "p99.9".into()])]);
     out.extend([
         headline_alt(lang, "p95"),
@@ -191,7 +199,8 @@ pub fn samples(lang: Lang) -> Vec<String> {
         run_time_series_alt(lang, "r06"),
         run_resources_alt(lang, "r06"),
         run_tempfile_alt(lang, "r06"),
-        run_name(lang, "r06", "nginx"),
+        super::charts::run_name(lang, "r06", "nginx"),
+        run_title(lang, "r06"),
     ]);
     out
 }

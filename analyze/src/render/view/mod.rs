@@ -207,6 +207,26 @@ impl<'a> Context<'a> {
         self.t.aside.replace("{main}", main).replace("{note}", note)
     }
 
+    /// A table's caption: its title and what it shows.
+    pub fn caption(&self, title: &str, note: &str) -> String {
+        self.t.caption.replace("{main}", title).replace("{note}", note)
+    }
+
+    /// A number of runs: "30" / "30回".
+    pub fn runs_count(&self, n: u64) -> String {
+        self.t.runs_count.replace("{n}", &format::count(n))
+    }
+
+    /// A number of requests or responses: "2,160" / "2,160件".
+    pub fn items_count(&self, n: u64) -> String {
+        self.t.items_count.replace("{n}", &format::count(n))
+    }
+
+    /// A column header with its unit: "p95 (ms)" / "p95（ms）".
+    pub fn in_ms(&self, name: &str) -> String {
+        self.t.in_ms.replace("{name}", name)
+    }
+
     /// A list of words: "p99 and p99.9", "p99、p99.9".
     pub fn list(&self, items: &[String]) -> String {
         prose::list(self.lang, items)

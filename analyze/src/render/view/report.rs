@@ -60,7 +60,7 @@ impl<'a> Context<'a> {
                 cells
             })
             .collect();
-        Table { id: "headline".into(), caption: self.aside(self.t.headline_table, &self.fill(self.t.headline_caption)), headers, rows }
+        Table { id: "headline".into(), caption: self.caption(self.t.headline_table, &self.fill(self.t.headline_caption)), headers, rows }
     }
 
     fn series_header(&self) -> String {
@@ -84,6 +84,9 @@ impl<'a> Context<'a> {
         let i = &self.report.integrity;
         let t = self.t;
         let kv = |label: &str, value: String| KeyValue { label: label.to_string(), value, href: None };
+        let runs = |n: u64| self.runs_count(n);
+        let items = |n: u64| self.items_count(n);
+        let labelled = |label: &str, n: u64| t.label_count.replace("{label}", label).replace("{n}", &format::count(n));
         let statuses: Vec<String> = i
             .runs_by_status
             .iter()
@@ -98,24 +101,20 @@ impl<'a> Context<'a> {
             })
             .collect();
         let mut out = vec![
-            kv(t.runs_label, self.aside(&format::count(i.runs), &statuses.join(t.list_sep))),
-            kv(t.requests_label, format::count(i.requests)),
-            kv(t.ok_responses_label, format::count(i.ok_responses)),
+            kv(t.runs_label, self.aside(&runs(i.runs), &statuses.join(t.list_sep))),
+            kv(t.requests_label, items(i.requests)),
+            kv(t.ok_responses_label, items(i.ok_responses)),
             kv(
                 t.errors_label,
                 self.aside(
-                    &format::count(i.errors),
-                    &[
-                        format!("{}: {}", t.non_2xx_label, format::count(i.non_2xx)),
-                        format!("{}: {}", t.no_response_label, format::count(i.no_response)),
-                    ]
-                    .join(t.list_sep),
+                    &items(i.errors),
+                    &[labelled(t.non_2xx_label, i.non_2xx), labelled(t.no_response_label, i.no_response)].join(t.list_sep),
                 ),
             ),
         ];
         if i.large_responses > 0 {
-            out.push(kv(t.large_responses_label, format::count(i.large_responses)));
-            let count = format::count(i.incomplete_large_responses);
+            out.push(kv(t.large_responses_label, items(i.large_responses)));
+            let count = items(i.incomplete_large_responses);
             let value = match i.expected_large_response_bytes {
                 Some(b) => self.aside(&count, &t.expected_bytes.replace("{bytes}", &format::count(b))),
                 None => count,
@@ -134,6 +133,7 @@ impl<'a> Context<'a> {
     }
 
     pub fn large_table(&self, root: &str) -> Option<Table> {
+        let pooled = |s: Option<Spread>| s.map_or_else(|| Cell::text("–"), |s| Cell::number(format::seconds(s.median)));
         let rows: Vec<Vec<Cell>> = self
             .conditions_with(|c| c.write_s.is_some() || c.complete_s.is_some())
             .into_iter()
@@ -144,13 +144,21 @@ impl<'a> Context<'a> {
                     Cell::text(self.condition_label(condition)),
                     self.spread_cell(condition.write_s, format::seconds, variance.clone(), variance.clone()),
                     self.spread_cell(condition.complete_s, format::seconds, variance.clone(), variance),
+                    pooled(condition.write_s_pooled),
+                    pooled(condition.complete_s_pooled),
                 ]
             })
             .collect();
         (!rows.is_empty()).then(|| Table {
             id: "large-responses".into(),
-            caption: self.aside(self.t.large_table, self.t.large_caption),
-            headers: vec![self.t.condition.into(), self.t.write_s.into(), self.t.complete_s.into()],
+            caption: self.caption(self.t.large_table, self.t.large_caption),
+            headers: vec![
+                self.t.condition.into(),
+                self.t.write_s.into(),
+                self.t.complete_s.into(),
+                self.t.write_pooled_s.into(),
+                self.t.complete_pooled_s.into(),
+            ],
             rows,
         })
     }
@@ -170,7 +178,7 @@ impl<'a> Context<'a> {
             .collect();
         (!rows.is_empty()).then(|| Table {
             id: "tempfiles".into(),
-            caption: self.aside(self.t.tempfile_table, self.t.tempfile_caption),
+            caption: self.caption(self.t.tempfile_table, self.t.tempfile_caption),
             headers: vec![self.t.condition.into(), self.t.tempfile_peak.into()],
             rows,
         })
@@ -208,13 +216,13 @@ impl<'a> Context<'a> {
             .collect();
         Table {
             id: "runs".into(),
-            caption: self.aside(t.run_table, &self.fill(t.run_caption)),
+            caption: self.caption(t.run_table, &self.fill(t.run_caption)),
             headers: vec![
                 t.run.into(),
                 t.condition.into(),
                 t.repetition.into(),
                 t.status.into(),
-                format!("{} (ms)", self.p_label),
+                self.in_ms(&self.p_label),
                 t.rank.into(),
                 t.errors_label.into(),
                 t.lag.into(),
@@ -260,7 +268,7 @@ impl<'a> Context<'a> {
         headers.push(self.t.in_ms.replace("{name}", self.t.maximum_header));
         (!rows.is_empty()).then(|| Table {
             id: "percentiles".into(),
-            caption: self.aside(self.t.percentile_table, self.t.percentile_caption),
+            caption: self.caption(self.t.percentile_table, self.t.percentile_caption),
             headers,
             rows,
         })
@@ -321,7 +329,7 @@ impl<'a> Context<'a> {
             .collect();
         (!rows.is_empty()).then(|| Table {
             id: "published".into(),
-            caption: self.aside(t.published_table, t.published_caption),
+            caption: self.caption(t.published_table, t.published_caption),
             headers: vec![
                 t.condition.into(),
                 t.metric.into(),
@@ -359,11 +367,8 @@ impl<'a> Context<'a> {
                     .map(|p| {
                         let rank = p.rank(a);
                         let at = self.rank_ordinal(rank);
-                        if rank == a {
-                            format!("p{}: {at}{}", p.key(), t.maximum_tag)
-                        } else {
-                            format!("p{}: {at}", p.key())
-                        }
+                        let tag = if rank == a { t.maximum_tag } else { "" };
+                        t.rank_item.replace("{p}", &format!("p{}", p.key())).replace("{rank}", &format!("{at}{tag}"))
                     })
                     .collect();
                 t.methods_ranks.replace("{n}", &n).replace("{at_n}", &format::count(a)).replace("{list}", &self.list(&list))
@@ -440,7 +445,7 @@ impl<'a> Context<'a> {
         let rows: Vec<Vec<Cell>> = self.report.setup.iter().map(|s| vec![Cell::text(s.key.clone()), Cell::text(s.value.clone())]).collect();
         (!rows.is_empty()).then(|| Table {
             id: "setup-table".into(),
-            caption: self.aside(self.t.setup, self.t.setup_caption),
+            caption: self.caption(self.t.setup, self.t.setup_caption),
             headers: vec![self.t.setting.into(), self.t.value.into()],
             rows,
         })
@@ -452,10 +457,8 @@ impl<'a> Context<'a> {
 
     pub fn report_figures(&self, root: &str) -> Vec<Figure> {
         let t = self.t;
-        let mut figures = vec![Figure {
-            src: format!("{root}{}", paths::HEADLINE_FIGURE),
-            alt: prose::headline_alt(self.lang, &self.p_label),
-        }];
+        let mut figures =
+            vec![Figure { src: format!("{root}{}", paths::HEADLINE_FIGURE), alt: prose::headline_alt(self.lang, &self.p_label) }];
         if let Some(run) = self.representative_of_largest() {
             figures.push(Figure {
                 src: format!("{root}{}", paths::time_series_figure(&self.slugs[run])),
@@ -466,7 +469,7 @@ impl<'a> Context<'a> {
             figures.push(Figure { src: format!("{root}{}", paths::ecdf_conditions_figure(level)), alt: self.ecdf_alt(level) });
         }
         if self.report.conditions.iter().any(|c| c.write_s.is_some()) {
-            figures.push(Figure { src: format!("{root}{}", paths::LARGE_FIGURE), alt: format!("{}: {}", t.large_table, t.large_caption) });
+            figures.push(Figure { src: format!("{root}{}", paths::LARGE_FIGURE), alt: self.caption(t.large_table, t.large_caption) });
         }
         if self.report.conditions.iter().any(|c| c.tempfile_peak_bytes.is_some_and(|s| s.max > 0.0)) {
             figures.push(Figure { src: format!("{root}{}", paths::TEMPFILE_FIGURE), alt: t.tempfile_table.to_string() });

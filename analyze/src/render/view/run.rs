@@ -44,9 +44,9 @@ impl<'a> Context<'a> {
                     self.aside(self.status_text(run.status), &run.note)
                 },
             ),
-            kv(t.requests_label, format::count(run.requests)),
-            kv(t.ok_responses_label, format::count(run.ok_responses)),
-            kv(t.errors_label, format::count(run.errors)),
+            kv(t.requests_label, self.items_count(run.requests)),
+            kv(t.ok_responses_label, self.items_count(run.ok_responses)),
+            kv(t.errors_label, self.items_count(run.errors)),
         ];
         if let (Some(value), Some(rank)) = (run.headline_ms, run.headline_rank) {
             facts.push(KeyValue {
@@ -58,7 +58,7 @@ impl<'a> Context<'a> {
         if !run.statuses.is_empty() {
             facts.push(kv(
                 t.statuses,
-                run.statuses.iter().map(|(s, n)| format!("{s}: {}", format::count(*n))).collect::<Vec<_>>().join(", "),
+                run.statuses.iter().map(|(s, n)| format!("{s}{}{}", t.colon, self.items_count(*n))).collect::<Vec<_>>().join(t.list_sep),
             ));
         }
         if let Some(lag) = run.max_lag_ms {
@@ -71,7 +71,7 @@ impl<'a> Context<'a> {
             facts.push(kv(
                 t.large_responses_label,
                 self.aside(
-                    &format::count(run.large_responses),
+                    &self.items_count(run.large_responses),
                     &t.incomplete_count.replace("{n}", &format::count(run.incomplete_large_responses)),
                 ),
             ));
@@ -92,7 +92,7 @@ impl<'a> Context<'a> {
         let percentiles = Table {
             id: "percentiles".into(),
             caption: t.percentiles.to_string(),
-            headers: vec![t.percentile.into(), format!("{} (ms)", t.value), t.rank.into()],
+            headers: vec![t.percentile.into(), self.in_ms(t.value), t.rank.into()],
             rows: run
                 .percentiles_ms
                 .iter()
@@ -177,7 +177,7 @@ impl<'a> Context<'a> {
             lang: self.lang.code(),
             t,
             nav: self.nav(root),
-            title: format!("{} {} – {}", t.run_page, run.run_id, report.dataset.title.get(self.lang)),
+            title: format!("{} – {}", prose::run_title(self.lang, &run.run_id), report.dataset.title.get(self.lang)),
             run_id: run.run_id.clone(),
             anchor: format!("run-{slug}"),
             facts,

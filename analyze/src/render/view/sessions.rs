@@ -26,20 +26,19 @@ impl Context<'_> {
                 ])
             })
             .collect();
-        let in_ms = |name: &str| t.in_ms.replace("{name}", name);
         (!rows.is_empty()).then(|| Table {
             id: "sessions".into(),
-            caption: self.aside(t.sessions_table, t.sessions_caption),
+            caption: self.caption(t.sessions_table, t.sessions_caption),
             headers: vec![
                 t.condition.into(),
                 t.sessions_label.into(),
                 t.failed_header.into(),
                 t.failed_share_header.into(),
-                in_ms(t.minimum_header),
-                in_ms(t.mean_header),
-                in_ms(t.maximum_header),
-                in_ms("p50"),
-                in_ms("p95"),
+                self.in_ms(t.minimum_header),
+                self.in_ms(t.mean_header),
+                self.in_ms(t.maximum_header),
+                self.in_ms("p50"),
+                self.in_ms("p95"),
             ],
             rows,
         })
@@ -88,8 +87,8 @@ impl Context<'_> {
         .collect();
         (!rows.is_empty()).then(|| Table {
             id: "session-times".into(),
-            caption: self.aside(t.session_time, t.session_time_caption),
-            headers: vec![t.metric.into(), format!("{} (ms)", t.value), t.rank.into()],
+            caption: self.caption(t.session_time, t.session_time_caption),
+            headers: vec![t.metric.into(), self.in_ms(t.value), t.rank.into()],
             rows,
         })
     }

@@ -135,15 +135,15 @@ impl<'a> Context<'a> {
                         let status = if r.status == RunStatus::Ok { String::new() } else { self.aside("", self.status_text(r.status)) };
                         let mut parts = vec![format!("{} = {} ms", self.p_label, value)];
                         if let Some(w) = r.write_s_median {
-                            parts.push(format!("{} {}", t.write_s, format::seconds(w)));
+                            parts.push(format!("{}{}{}", t.write_s, t.colon, format::seconds(w)));
                         }
                         if let Some(c) = r.complete_s_median {
-                            parts.push(format!("{} {}", t.complete_s, format::seconds(c)));
+                            parts.push(format!("{}{}{}", t.complete_s, t.colon, format::seconds(c)));
                         }
                         if let Some(b) = r.tempfile_peak_bytes {
-                            parts.push(format!("{} {}", t.tempfile_peak, format::mib(b as f64)));
+                            parts.push(format!("{}{}{}", t.tempfile_peak, t.colon, format::mib(b as f64)));
                         }
-                        Cell::text(format!("{}: {}{status}", r.run_id, parts.join(" · "))).link(self.run_href("", i))
+                        Cell::text(format!("{}{}{}{status}", r.run_id, t.colon, parts.join(t.list_sep))).link(self.run_href("", i))
                     })
                     .collect(),
             })
@@ -173,10 +173,12 @@ impl<'a> Context<'a> {
                 Some(KeyValue {
                     label: t.widest.to_string(),
                     value: format!(
-                        "{}: {} {}, {} {}{note}",
+                        "{}{}{} {}{}{} {}{note}",
                         self.condition_label(&report.conditions[c]),
+                        t.colon,
                         t.range_over_median,
                         v.range_over_median.map(format::percent).unwrap_or_default(),
+                        t.list_sep,
                         t.max_over_min,
                         v.max_over_min.map(format::ratio).unwrap_or_else(|| "–".into())
                     ),
@@ -185,7 +187,7 @@ impl<'a> Context<'a> {
             }),
             spread: Table {
                 id: "spread".into(),
-                caption: self.aside(t.spread_table, &self.fill(t.spread_caption)),
+                caption: self.caption(t.spread_table, &self.fill(t.spread_caption)),
                 headers: vec![
                     t.condition.into(),
                     t.runs_values.into(),
@@ -199,11 +201,11 @@ impl<'a> Context<'a> {
             comparison_notes: self.comparison_notes(),
             comparisons: (!comparisons.is_empty()).then(|| Table {
                 id: "comparisons".into(),
-                caption: self.aside(t.comparisons, &self.fill(&t.comparisons_caption.replace("{x}", &self.x_label()))),
+                caption: self.caption(t.comparisons, &self.fill(&t.comparisons_caption.replace("{x}", &self.x_label()))),
                 headers: vec![
                     t.pair_header.into(),
-                    "A (ms)".into(),
-                    "B (ms)".into(),
+                    self.in_ms("A"),
+                    self.in_ms("B"),
                     t.median_ratio.into(),
                     t.runs_compared.into(),
                     t.chance_header.into(),
@@ -214,7 +216,7 @@ impl<'a> Context<'a> {
             limits: t.session_limits.replace("{n}", &n_text),
             flags: (!flags.is_empty()).then(|| Table {
                 id: "flags".into(),
-                caption: self.aside(t.flags, t.flags_caption),
+                caption: self.caption(t.flags, t.flags_caption),
                 headers: vec![t.run.into(), t.reason.into()],
                 rows: flags,
             }),
