@@ -15,7 +15,7 @@ pub type Millis = f64;
 pub type Seconds = f64;
 
 /// Version of the summary.json layout; bumped when a field changes meaning.
-pub const SCHEMA_VERSION: u32 = 1;
+pub const SCHEMA_VERSION: u32 = 2;
 
 #[derive(Debug, Clone, Serialize)]
 pub struct Report {
@@ -135,6 +135,59 @@ pub struct RunResult {
     /// The run's sessions (sessions.csv), when the dataset has them.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub sessions: Option<RunSessions>,
+    /// Responses per second: from the rows, responses over the span from the first send to the
+    /// last completion; for a run without rows, the tool's printed figure (`throughput_from`).
+    pub requests_per_s: Option<f64>,
+    /// Errors over requests (0 to 1), from the rows, else from the tool's counts.
+    pub error_rate: Option<f64>,
+    /// Mean time per request (ms) of the 2xx responses, else the tool's printed mean.
+    pub mean_ms: Option<Millis>,
+    /// Where `requests_per_s`, `error_rate` and `mean_ms` come from: `rows` or `tool`.
+    pub throughput_from: Option<&'static str>,
+    /// An imported run's input files (sources.csv).
+    pub source: Option<RunSource>,
+    /// The numbers the tool printed (run_stats.csv), as printed, with its rank rule.
+    pub tool_reported: Option<ToolReported>,
+}
+
+/// Where an imported run came from.
+#[derive(Debug, Clone, Serialize)]
+pub struct RunSource {
+    pub tool: String,
+    pub version: String,
+    /// The format of the file with the rows, else of the first file.
+    pub format: String,
+    pub files: Vec<crate::dataset::run_stats::SourceFile>,
+}
+
+/// A tool's own numbers about a run, kept apart from ours.
+#[derive(Debug, Clone, Serialize)]
+pub struct ToolReported {
+    pub tool: String,
+    pub rule: crate::import::Rule,
+    pub requests: u64,
+    pub errors: u64,
+    pub requests_per_s: Option<f64>,
+    pub latency_ms: ToolLatency,
+    /// Keyed "50", "99.9", ... like `RunResult::percentiles_ms`.
+    pub percentiles_ms: BTreeMap<String, Millis>,
+    /// The 1-based rank the tool's rule takes for each percentile, out of `ranked` values, when
+    /// the rule picks one rank.
+    pub ranks: BTreeMap<String, u64>,
+    /// How many values the tool ranked: the run's 2xx responses when it has rows, else the
+    /// tool's requests without errors.
+    pub ranked: u64,
+    /// Ours at the same percentiles: the nearest rank over the run's 2xx rows (empty without rows).
+    pub nearest_rank_ms: BTreeMap<String, Millis>,
+    pub nearest_ranks: BTreeMap<String, u64>,
+}
+
+/// The tool's min, mean and max.
+#[derive(Debug, Clone, Serialize)]
+pub struct ToolLatency {
+    pub min: Option<Millis>,
+    pub mean: Option<Millis>,
+    pub max: Option<Millis>,
 }
 
 /// How the sessions of one run ended, and the times of those that succeeded. Failed sessions
@@ -244,6 +297,10 @@ pub struct ConditionResult {
     /// The sessions of its ok runs, when the dataset has sessions.csv.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub sessions: Option<ConditionSessions>,
+    /// Median, min, max over the ok runs of `requests_per_s`, `error_rate` and `mean_ms`.
+    pub requests_per_s: Option<Spread>,
+    pub error_rate: Option<Spread>,
+    pub mean_ms: Option<Spread>,
 }
 
 /// One setting of plan.toml: `nginx.proxy_buffers` = `4 16k`.

@@ -15,10 +15,10 @@ const ERROR_SEQ: usize = 2;
 
 const RUNS: &str =
     "run_id,route,repetition,started_at_utc,status,note\na1,direct,1,2026-11-30T01:00:00Z,ok,\na2,nginx,1,2026-11-30T01:01:00Z,ok,\n";
-const STATS_HEADER: &str = "run_id,rule,requests,ok_responses,errors,non_2xx,no_response,p50_ms,p50_rank,p90_ms,p90_rank,p95_ms,p95_rank,p99_ms,p99_rank,p99_9_ms,p99_9_rank,headline_percentile,headline_ms,headline_rank,min_ms,max_ms,max_lag_ms,last_sent_ms";
+const STATS_HEADER: &str = "run_id,rule,requests,ok_responses,errors,non_2xx,no_response,p50_ms,p50_rank,p90_ms,p90_rank,p95_ms,p95_rank,p99_ms,p99_rank,p99_9_ms,p99_9_rank,headline_percentile,headline_ms,headline_rank,min_ms,max_ms,max_lag_ms,last_sent_ms,mean_ms,first_sent_ms,last_done_ms";
 // a1 ranks 3, 5, 5, 5, 5 of 5; a2 ranks 2, 4, 4, 4, 4 of its 4 2xx latencies (1.5, 2.5, 4.5, 5.5).
-const STATS_A1: &str = "a1,nearest-rank,5,5,0,0,0,3.5,3,5.5,5,5.5,5,5.5,5,5.5,5,95,5.5,5,1.5,5.5,0.25,500.25";
-const STATS_A2: &str = "a2,nearest-rank,5,4,1,1,0,2.5,2,5.5,4,5.5,4,5.5,4,5.5,4,95,5.5,4,1.5,5.5,0.25,500.25";
+const STATS_A1: &str = "a1,nearest-rank,5,5,0,0,0,3.5,3,5.5,5,5.5,5,5.5,5,5.5,5,95,5.5,5,1.5,5.5,0.25,500.25,3.5,0.25,505.75";
+const STATS_A2: &str = "a2,nearest-rank,5,4,1,1,0,2.5,2,5.5,4,5.5,4,5.5,4,5.5,4,95,5.5,4,1.5,5.5,0.25,500.25,3.5,0.25,505.75";
 
 struct Folder(tempfile::TempDir);
 

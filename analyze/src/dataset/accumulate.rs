@@ -29,6 +29,10 @@ pub struct RunRequests {
     pub sent_ms: Vec<f64>,
     /// With [`Keep::Points`]: every request without a 2xx response, in no particular order.
     pub error_rows: Vec<ErrorRow>,
+    /// Earliest `sent_ms` and latest `sent_ms + latency_ms` of a response: the span over which
+    /// requests per second are counted.
+    pub first_sent_ms: Option<f64>,
+    pub last_done_ms: Option<f64>,
 }
 
 /// A request without a 2xx response, as its run's time-series chart marks it.
@@ -124,6 +128,10 @@ impl RequestSink for Accumulator {
         counted.max_lag_ms = Some(counted.max_lag_ms.map_or(lag, |m| m.max(lag)));
         let last_sent = batch.sent_ms.iter().copied().fold(f64::NEG_INFINITY, f64::max);
         counted.last_sent_ms = Some(counted.last_sent_ms.map_or(last_sent, |m| m.max(last_sent)));
+        let first_sent = batch.sent_ms.iter().copied().fold(f64::INFINITY, f64::min);
+        counted.first_sent_ms = Some(counted.first_sent_ms.map_or(first_sent, |m| m.min(first_sent)));
+        let last_done = batch.sent_ms.iter().zip(batch.latency_ms).map(|(s, l)| s + l).fold(f64::NEG_INFINITY, f64::max);
+        counted.last_done_ms = Some(counted.last_done_ms.map_or(last_done, |m| m.max(last_done)));
         if batch.seq.windows(2).any(|pair| pair[1] <= pair[0]) {
             run.unordered = true;
         }
@@ -170,6 +178,11 @@ impl RequestSink for Accumulator {
         let lag = row.sent_ms - row.scheduled_ms;
         counted.max_lag_ms = Some(counted.max_lag_ms.map_or(lag, |m| m.max(lag)));
         counted.last_sent_ms = Some(counted.last_sent_ms.map_or(row.sent_ms, |m| m.max(row.sent_ms)));
+        counted.first_sent_ms = Some(counted.first_sent_ms.map_or(row.sent_ms, |m| m.min(row.sent_ms)));
+        if let Some(latency) = row.latency_ms {
+            let done = row.sent_ms + latency;
+            counted.last_done_ms = Some(counted.last_done_ms.map_or(done, |m| m.max(done)));
+        }
         match run.spans.last_mut() {
             Some(span) if span.block == place.block => {
                 if row.seq <= span.last {
@@ -278,6 +291,11 @@ fn merge(target: &mut RunAccumulator, part: RunAccumulator) {
     }
     into.max_lag_ms = max_option(into.max_lag_ms, from.max_lag_ms);
     into.last_sent_ms = max_option(into.last_sent_ms, from.last_sent_ms);
+    into.first_sent_ms = match (into.first_sent_ms, from.first_sent_ms) {
+        (Some(a), Some(b)) => Some(a.min(b)),
+        (a, b) => a.or(b),
+    };
+    into.last_done_ms = max_option(into.last_done_ms, from.last_done_ms);
     target.spans.extend(part.spans);
     target.unordered |= part.unordered;
 }
@@ -402,6 +420,8 @@ mod tests {
             assert_eq!((x.requests, x.non_2xx, x.no_response), (y.requests, y.non_2xx, y.no_response));
             assert_eq!(x.max_lag_ms.map(f64::to_bits), y.max_lag_ms.map(f64::to_bits));
             assert_eq!(x.last_sent_ms.map(f64::to_bits), y.last_sent_ms.map(f64::to_bits));
+            assert_eq!(x.first_sent_ms.map(f64::to_bits), y.first_sent_ms.map(f64::to_bits));
+            assert_eq!(x.last_done_ms.map(f64::to_bits), y.last_done_ms.map(f64::to_bits));
             let mut statuses = (a.status_counts.clone(), b.status_counts.clone());
             statuses.0.sort_unstable();
             statuses.1.sort_unstable();

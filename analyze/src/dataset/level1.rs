@@ -44,6 +44,8 @@ pub struct Level1Run {
     /// Percentile (thousandths of a percent) → (value in ms, 1-based rank); empty without 2xx.
     pub percentiles: BTreeMap<u32, (f64, u64)>,
     pub max_ms: Option<f64>,
+    /// The engine's mean of the 2xx latencies (run_stats' mean_ms), in ms.
+    pub mean_ms: Option<f64>,
     /// The ECDF's (rank, latency ms), ascending by rank.
     pub ecdf: Vec<(u64, f64)>,
     /// The latency-over-time chart's (t_s, latency ms).
@@ -186,9 +188,11 @@ fn check_run(table: &TextTable, stats: &RunStats, wanted: &[Percentile], problem
         no_response,
         max_lag_ms: stats.max_lag_ms,
         last_sent_ms: stats.last_sent_ms,
+        first_sent_ms: stats.first_sent_ms,
+        last_done_ms: stats.last_done_ms,
         ..RunRequests::default()
     };
-    Some((counted, Level1Run { ok_responses: ok, percentiles, max_ms: stats.max_ms, ..Level1Run::default() }))
+    Some((counted, Level1Run { ok_responses: ok, percentiles, max_ms: stats.max_ms, mean_ms: stats.mean_ms, ..Level1Run::default() }))
 }
 
 /// run_statuses: one row per run and status, adding up to the run's requests.

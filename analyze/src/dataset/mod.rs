@@ -59,6 +59,10 @@ pub struct Dataset {
     pub resources: Option<Vec<ResourceSample>>,
     /// sessions.csv: how each session of a ramped-session client ended.
     pub sessions: Option<Vec<SessionRow>>,
+    /// Per run (same index as `runs`): its row of run_stats.csv, the numbers a tool printed.
+    pub run_stats: Vec<Option<run_stats::RunStats>>,
+    /// Per run: the files an imported run came from (sources.csv).
+    pub sources: Vec<Option<run_stats::Source>>,
     /// The author's article per language: (file name, Markdown text).
     pub articles: BTreeMap<Lang, (String, String)>,
     /// README.md: how the data was measured, shown as the report's dataset page.
@@ -142,9 +146,19 @@ pub fn load_with(dir: &Path, keep: Keep) -> Result<Dataset, LoadError> {
         }
         _ => (Vec::new(), None),
     };
+    // A level-1 engine's run_stats are our own statistics (rows already reduced), not a tool's
+    // printed numbers: only an import's run_stats are kept as the tool's.
+    let run_stats = match (&engine, run_stats) {
+        (None, Some(stats)) => stats,
+        _ => vec![None; runs.len()],
+    };
+    let sources = read_small_table(dir, "sources", false, &mut problems)
+        .map(|t| run_stats::parse_sources(&t, &run_ids, runs.len(), &mut problems))
+        .unwrap_or_else(|| vec![None; runs.len()]);
     if requests.len() == runs.len() {
-        for (run, counted) in runs.iter().zip(&requests) {
-            if run.status == RunStatus::Ok && counted.requests == 0 {
+        for ((run, counted), stats) in runs.iter().zip(&requests).zip(&run_stats) {
+            // A run imported from a tool's summary has its numbers in run_stats instead of rows.
+            if run.status == RunStatus::Ok && counted.requests == 0 && stats.is_none() {
                 problems.push(DataError::line(
                     &runs_table.file,
                     run.line,
@@ -193,6 +207,8 @@ pub fn load_with(dir: &Path, keep: Keep) -> Result<Dataset, LoadError> {
         tempfiles,
         resources,
         sessions,
+        run_stats,
+        sources,
         articles,
         readme,
         plan,

@@ -30,6 +30,12 @@ pub fn percent(fraction: f64) -> String {
     format!("{}%", grouped(fraction * 100.0, 1))
 }
 
+/// A fraction as a percentage with two decimals, for error rates, where 0.05% must not read as
+/// 0.1%: `0.25%`.
+pub fn percent_fine(fraction: f64) -> String {
+    format!("{}%", grouped(fraction * 100.0, 2))
+}
+
 /// A probability as a percentage: one decimal from 0.1% up, else "< 0.1%", so a tiny chance
 /// never reads as zero.
 pub fn probability(p: f64) -> String {

@@ -548,3 +548,115 @@ static JA: Strings = Strings {
     mean_header: "平均値",
     methods_sessions: "セッション（sessions.csv）は利用者1人の訪問で、リクエストを順に、前のリクエストが終わってから送ります（シード003では、ページの取得、フォームのPOSTとリダイレクト先の取得、ページの取得）。すべてのリクエストが2xx応答を得たセッションを成功とし、その時間は最初の送信から最後の応答の終わりまでです。リクエストが失敗した時点（応答なし、タイムアウト、ほかのステータス）でセッションは終わり、失敗として数え、時間は持ちません。測定ごとに、失敗したセッションの割合と、成功したセッションの最小・最大・平均（元の記事が平均として示した値。遅いセッション1件で動く算術平均です）、そして最近接順位法のp50とp95を求めます。条件ごとに、正常に終わった測定のそれらの値の中央値と最小〜最大の範囲を示します。",
 };
+
+/// The words of imported runs: a tool's own numbers set beside ours, and each tool's rank rule.
+/// Kept apart from [`Strings`] so that the glossary of the report's own terms stays one table.
+#[derive(Debug, Serialize)]
+pub struct ToolWords {
+    pub section: &'static str,
+    pub imported_from: &'static str,
+    pub tool_value: &'static str,
+    pub tool_rank: &'static str,
+    pub nearest_value: &'static str,
+    pub nearest_rank: &'static str,
+    pub requests_per_s: &'static str,
+    pub error_rate: &'static str,
+    pub mean_ms: &'static str,
+    /// Row labels of the tool's min, mean and max.
+    pub min_mean_max: [&'static str; 3],
+    pub printed_by_tool: &'static str,
+    /// `{tool}` ranks by `{rule}`.
+    pub explains: &'static str,
+    pub differs: &'static str,
+    pub same: &'static str,
+    pub no_rows: &'static str,
+    pub tools_heading: &'static str,
+    pub tools_caption: &'static str,
+    pub tool: &'static str,
+    pub rule: &'static str,
+    pub ours: &'static str,
+    pub theirs: &'static str,
+    pub throughput_method: &'static str,
+}
+
+pub fn tool_words(lang: Lang) -> &'static ToolWords {
+    match lang {
+        Lang::En => &TOOL_EN,
+        Lang::Ja => &TOOL_JA,
+    }
+}
+
+/// How a rule picks a percentile, in words.
+pub fn rule_text(rule: crate::import::Rule, lang: Lang) -> &'static str {
+    use crate::import::Rule::*;
+    match (lang, rule) {
+        (Lang::En, NearestRank) => "the nearest rank ceil(p·n/100)",
+        (Lang::En, FloorPlusOne) => "rank floor(p·n/100)+1",
+        (Lang::En, HdrHistogram) => "rank floor(p·n/100)+1 of an HdrHistogram, whose buckets round the values",
+        (Lang::En, NearestRankPlusOne) => "rank ceil(p·n/100)+1, one above the nearest rank",
+        (Lang::En, RoundedBuckets) => {
+            "response times rounded into buckets (whole ms below 100 ms, 10 ms below 1 s), then rank floor(p·n/100)+1"
+        }
+        (Lang::En, Interpolated) => "linear interpolation between two ranks",
+        (Lang::En, Approximate) => "an approximate estimator",
+        (Lang::En, NoPercentiles) => "no percentile (it prints min, mean and max only)",
+        (Lang::Ja, NearestRank) => "最近順位 ceil(p·n/100)",
+        (Lang::Ja, FloorPlusOne) => "順位 floor(p·n/100)+1",
+        (Lang::Ja, HdrHistogram) => "HdrHistogram上の順位 floor(p·n/100)+1（バケットで値が丸まる）",
+        (Lang::Ja, NearestRankPlusOne) => "順位 ceil(p·n/100)+1（最近順位の一つ上）",
+        (Lang::Ja, RoundedBuckets) => "応答時間をバケットに丸めてから（100 ms未満は1 ms単位、1 s未満は10 ms単位）順位 floor(p·n/100)+1",
+        (Lang::Ja, Interpolated) => "二つの順位の間の線形補間",
+        (Lang::Ja, Approximate) => "近似推定",
+        (Lang::Ja, NoPercentiles) => "パーセンタイルなし（最小・平均・最大のみ）",
+    }
+}
+
+static TOOL_EN: ToolWords = ToolWords {
+    section: "The tool's own numbers beside ours",
+    imported_from: "Imported from",
+    tool_value: "{tool} (ms)",
+    tool_rank: "{tool}'s rank",
+    nearest_value: "Nearest rank (ms)",
+    nearest_rank: "Its rank",
+    requests_per_s: "Requests/s",
+    error_rate: "Error rate",
+    mean_ms: "Mean time per request (ms)",
+    min_mean_max: ["min", "mean", "max"],
+    printed_by_tool: "printed by {tool}",
+    explains: "{tool} ranks by {rule}; this report takes the nearest rank ceil(p·n/100) of the 2xx latencies.",
+    differs: "Where the two differ, the rules took different ranks, or {tool} rounded its values (see the run's note).",
+    same: "At every percentile both give the same value.",
+    no_rows: "This run has no rows, only the numbers {tool} printed: there is no nearest-rank value to set beside them.",
+    tools_heading: "Tools compared",
+    tools_caption: "{p} of each imported run: by the nearest rank over its rows, and as the tool printed it by its own rule (ms; * = requests/s printed by the tool)",
+    tool: "Tool",
+    rule: "Tool's rule",
+    ours: "{p}, nearest rank",
+    theirs: "{p}, by the tool",
+    throughput_method: "Requests/s of a run with rows: its responses (any status) over the span from its first send to its last completion (send + latency); of a run without rows, the tool's printed figure, marked as such. Error rate: requests without a 2xx response over all requests.",
+};
+
+static TOOL_JA: ToolWords = ToolWords {
+    section: "ツール自身の数値と本書の値",
+    imported_from: "取り込み元",
+    tool_value: "{tool}（ms）",
+    tool_rank: "{tool}の順位",
+    nearest_value: "最近順位法（ms）",
+    nearest_rank: "その順位",
+    requests_per_s: "毎秒リクエスト数",
+    error_rate: "エラー率",
+    mean_ms: "1リクエストの平均時間（ms）",
+    min_mean_max: ["最小", "平均", "最大"],
+    printed_by_tool: "{tool}の表示値",
+    explains: "{tool}の順位の取り方は{rule}です。本書は2xx応答時間の最近順位 ceil(p·n/100) を取ります。",
+    differs: "値が異なるのは、取った順位が違うか、{tool}が値を丸めているためです（測定の備考を参照）。",
+    same: "すべてのパーセンタイルで値が一致します。",
+    no_rows: "この測定には行がなく、{tool}の表示値だけがあります。並べる最近順位の値はありません。",
+    tools_heading: "ツールの比較",
+    tools_caption: "取り込んだ各測定の{p}：行に対する最近順位と、ツール自身の規則による表示値（ms。* はツールが表示した毎秒リクエスト数）",
+    tool: "ツール",
+    rule: "ツールの規則",
+    ours: "{p}（最近順位）",
+    theirs: "{p}（ツールの値）",
+    throughput_method: "行のある測定の毎秒リクエスト数は、応答（状態を問わない）の数を最初の送信から最後の完了（送信＋応答時間）までの時間で割った値です。行のない測定ではツールの表示値を使い、その旨を示します。エラー率は2xx応答のなかったリクエストの割合です。",
+};

@@ -82,6 +82,7 @@ pub fn build(dataset: &mut Dataset, detail: Detail) -> Report {
         let complete: Vec<f64> = large.iter().filter_map(|r| r.client_complete_s).collect();
         let incomplete =
             large.iter().filter(|r| r.client_complete_s.is_none() || expected_large.is_some_and(|e| r.bytes_received < e)).count() as u64;
+        let throughput = super::tools::throughput(counted, dataset.run_stats[index].as_ref());
         let tempfile_peak_bytes =
             dataset.tempfiles.as_ref().and_then(|rows| rows.iter().filter(|r| r.run as usize == index).map(|r| r.logical_bytes).max());
         runs.push(RunResult {
@@ -115,6 +116,13 @@ pub fn build(dataset: &mut Dataset, detail: Detail) -> Report {
             load1_before: run.load1_before,
             load1_after: run.load1_after,
             sessions: sessions.next().flatten(),
+            requests_per_s: throughput.rate,
+            error_rate: throughput.error_rate,
+            // Level-1 tables carry no latencies to average: the engine's mean stands in.
+            mean_ms: level1_run.map_or(throughput.mean_ms, |l| l.mean_ms),
+            throughput_from: throughput.from,
+            source: super::tools::source(dataset.sources[index].as_ref()),
+            tool_reported: dataset.run_stats[index].as_ref().map(|s| super::tools::reported(s, counted)),
         });
     }
 
@@ -268,6 +276,9 @@ fn summarize_condition(dataset: &Dataset, runs: &[RunResult], index: usize, leve
         complete_s_pooled: super::large::pooled(large, &ok_indices, |r| r.client_complete_s).map(clean_seconds),
         tempfile_peak_bytes: Spread::of(&collect(&|r| r.tempfile_peak_bytes.map(|b| b as f64))),
         sessions: super::sessions::of_condition(&ok.iter().filter_map(|r| r.sessions.as_ref()).collect::<Vec<_>>()),
+        requests_per_s: Spread::of(&collect(&|r| r.requests_per_s)),
+        error_rate: Spread::of(&collect(&|r| r.error_rate)),
+        mean_ms: Spread::of(&collect(&|r| r.mean_ms)),
     }
 }
 

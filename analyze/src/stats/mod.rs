@@ -10,6 +10,7 @@ pub mod published;
 pub mod resources;
 pub mod sessions;
 pub mod summary;
+pub mod tools;
 pub mod variance;
 
 pub use build::{build, headline_percentile, reported_percentiles, Detail};

@@ -108,6 +108,12 @@ fn run_result(run_id: String, condition: usize, factors: BTreeMap<String, String
         load1_before: Some(0.1),
         load1_after: Some(0.2),
         sessions: None,
+        requests_per_s: None,
+        error_rate: None,
+        mean_ms: None,
+        throughput_from: None,
+        source: None,
+        tool_reported: None,
     }
 }
 
@@ -219,6 +225,9 @@ pub(crate) fn fixture() -> Report {
             complete_s_pooled: Spread::of(&pooled_completes),
             tempfile_peak_bytes: None,
             sessions: None,
+            requests_per_s: None,
+            error_rate: None,
+            mean_ms: None,
         });
     }
     let cell = |route: usize, downloads: usize| CONDITIONS.iter().position(|&(r, d, _)| r == route && d == downloads);

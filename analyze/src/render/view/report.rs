@@ -27,6 +27,9 @@ pub struct ReportPage {
     /// Per condition, how its sessions ended and how long the successful ones took.
     pub sessions: Option<Table>,
     pub runs: Table,
+    /// Imported runs: each tool's own number beside the nearest rank, on one rule.
+    pub tools: Option<Table>,
+    pub tools_heading: &'static str,
     pub methods: Vec<String>,
     pub environment: Vec<KeyValue>,
     /// plan.toml's settings, and the link to the dataset's README page.
@@ -342,6 +345,68 @@ impl<'a> Context<'a> {
         })
     }
 
+    /// Every run with a tool's printed numbers or a source: the headline percentile by the nearest
+    /// rank (ours) beside the tool's own value and rule, and both throughputs.
+    pub fn tools_table(&self, root: &str) -> Option<Table> {
+        let report = self.report;
+        let w = crate::render::i18n::tool_words(self.lang);
+        let key = report.percentile.key();
+        let rows: Vec<Vec<Cell>> = report
+            .runs
+            .iter()
+            .enumerate()
+            .filter(|(_, r)| r.tool_reported.is_some() || r.source.is_some())
+            .map(|(i, run)| {
+                let tool = run
+                    .tool_reported
+                    .as_ref()
+                    .map(|t| t.tool.clone())
+                    .or_else(|| run.source.as_ref().map(|s| s.tool.clone()))
+                    .unwrap_or_default();
+                let theirs =
+                    run.tool_reported.as_ref().and_then(|t| t.percentiles_ms.get(&key).map(|v| (*v, t.ranks.get(&key).copied(), t.ranked)));
+                let rule = run.tool_reported.as_ref().map_or("–", |t| t.rule.name());
+                let ours = run.percentiles_ms.get(&key).map(|v| (*v, run.percentile_ranks.get(&key).copied()));
+                let with_rank = |v: f64, rank: Option<u64>, n: u64| match rank {
+                    Some(k) => format!("{} ({})", format::ms(v), self.rank_text(k, n)),
+                    None => format::ms(v),
+                };
+                vec![
+                    Cell::text(run.run_id.clone()).link(format!("{root}{}", paths::run_page(&self.slugs[i]))),
+                    Cell::text(tool),
+                    ours.map_or_else(|| Cell::text("–"), |(v, k)| Cell::number(with_rank(v, k, run.ok_responses))),
+                    theirs.map_or_else(|| Cell::text("–"), |(v, k, n)| Cell::number(with_rank(v, k, n))),
+                    Cell::text(rule),
+                    run.requests_per_s.map_or_else(
+                        || Cell::text("–"),
+                        |r| {
+                            Cell::number(format!(
+                                "{}{}",
+                                format::decimal(r, 1),
+                                if run.throughput_from == Some("tool") { " *" } else { "" }
+                            ))
+                        },
+                    ),
+                    run.error_rate.map_or_else(|| Cell::text("–"), |e| Cell::number(format::percent_fine(e))),
+                ]
+            })
+            .collect();
+        (!rows.is_empty()).then(|| Table {
+            id: "tools".into(),
+            caption: w.tools_caption.replace("{p}", &self.p_label),
+            headers: vec![
+                self.t.run.into(),
+                w.tool.into(),
+                w.ours.replace("{p}", &self.p_label),
+                w.theirs.replace("{p}", &self.p_label),
+                w.rule.into(),
+                w.requests_per_s.into(),
+                w.error_rate.into(),
+            ],
+            rows,
+        })
+    }
+
     /// The Methods paragraphs: every definition, stated with the actual n, ranks and limits.
     pub fn methods(&self) -> Vec<String> {
         let report = self.report;
@@ -430,6 +495,9 @@ impl<'a> Context<'a> {
                     .replace("{none}", none)
                     .replace("{negligible}", &format::percent(thresholds.negligible_difference)),
             );
+        }
+        if report.runs.iter().any(|r| r.requests_per_s.is_some()) {
+            paragraphs.push(crate::render::i18n::tool_words(self.lang).throughput_method.to_string());
         }
         paragraphs.push(t.methods_status.to_string());
         paragraphs
@@ -545,6 +613,8 @@ impl<'a> Context<'a> {
             tempfiles: self.tempfile_table(""),
             sessions: self.sessions_table(),
             runs: self.run_table(""),
+            tools: self.tools_table(""),
+            tools_heading: crate::render::i18n::tool_words(self.lang).tools_heading,
             methods: self.methods(),
             environment: self.environment(),
             setup: self.setup_table(),

@@ -12,6 +12,8 @@ pub struct RunPage {
     pub anchor: String,
     pub facts: Vec<KeyValue>,
     pub percentiles: Table,
+    /// An imported run: the tool's numbers beside ours, and what explains a difference.
+    pub tool: Option<ToolSection>,
     pub figures: Vec<Figure>,
     pub flags: Vec<String>,
     pub resources: Option<Table>,
@@ -21,7 +23,72 @@ pub struct RunPage {
     pub large: Option<Table>,
 }
 
+/// The run page's section on a tool's own numbers.
+#[derive(Debug, Clone, Serialize)]
+pub struct ToolSection {
+    pub heading: String,
+    pub table: Table,
+    pub notes: Vec<String>,
+}
+
 impl<'a> Context<'a> {
+    fn tool_section(&self, run: &crate::report::RunResult) -> Option<ToolSection> {
+        let r = run.tool_reported.as_ref()?;
+        let w = crate::render::i18n::tool_words(self.lang);
+        let tool = if r.tool.is_empty() { "tool" } else { r.tool.as_str() };
+        let fill = |text: &str| text.replace("{tool}", tool).replace("{rule}", crate::render::i18n::rule_text(r.rule, self.lang));
+        let rank = |ranks: &std::collections::BTreeMap<String, u64>, key: &str, n: u64| {
+            ranks.get(key).map_or_else(|| Cell::text("–"), |&k| Cell::number(self.rank_text(k, n)))
+        };
+        let mut rows: Vec<Vec<Cell>> = r
+            .percentiles_ms
+            .iter()
+            .map(|(key, value)| {
+                vec![
+                    Cell::text(format!("p{key}")),
+                    Cell::number(format::ms(*value)),
+                    rank(&r.ranks, key, r.ranked),
+                    r.nearest_rank_ms.get(key).map_or_else(|| Cell::text("–"), |v| Cell::number(format::ms(*v))),
+                    rank(&r.nearest_ranks, key, run.ok_responses),
+                ]
+            })
+            .collect();
+        for (label, value) in w.min_mean_max.into_iter().zip([r.latency_ms.min, r.latency_ms.mean, r.latency_ms.max]) {
+            if let Some(v) = value {
+                rows.push(vec![Cell::text(label), Cell::number(format::ms(v)), Cell::text("–"), Cell::text("–"), Cell::text("–")]);
+            }
+        }
+        let mut notes = vec![fill(w.explains)];
+        if run.requests == 0 {
+            notes.push(fill(w.no_rows));
+        } else if !r.nearest_rank_ms.is_empty() {
+            let same = r.nearest_rank_ms.iter().all(|(k, v)| r.percentiles_ms.get(k) == Some(v));
+            notes.push(fill(if same { w.same } else { w.differs }));
+        }
+        let mut printed = Vec::new();
+        if let Some(rate) = r.requests_per_s {
+            printed.push(format!("{} {}", w.requests_per_s, format::decimal(rate, 2)));
+        }
+        printed.push(format!("{} {} / {}", t_errors(self), format::count(r.errors), format::count(r.requests)));
+        notes.push(format!("{}: {}", fill(w.printed_by_tool), self.list(&printed)));
+        Some(ToolSection {
+            heading: w.section.to_string(),
+            table: Table {
+                id: "tool-numbers".into(),
+                caption: fill(w.section),
+                headers: vec![
+                    self.t.percentile.into(),
+                    fill(w.tool_value),
+                    fill(w.tool_rank),
+                    w.nearest_value.into(),
+                    w.nearest_rank.into(),
+                ],
+                rows,
+            },
+            notes,
+        })
+    }
+
     pub fn run_page(&self, run_index: usize) -> RunPage {
         let report = self.report;
         let run = &report.runs[run_index];
@@ -48,6 +115,28 @@ impl<'a> Context<'a> {
             kv(t.ok_responses_label, self.items_count(run.ok_responses)),
             kv(t.errors_label, self.items_count(run.errors)),
         ];
+        let w = crate::render::i18n::tool_words(self.lang);
+        if let Some(source) = &run.source {
+            let files: Vec<String> =
+                source.files.iter().map(|f| format!("{} ({}, sha256 {}…)", f.file, f.format, &f.sha256[..12])).collect();
+            let version = if source.version.is_empty() { String::new() } else { format!(" {}", source.version) };
+            facts.push(kv(w.imported_from, format!("{}{version}: {}", source.tool, files.join(", "))));
+        }
+        if let (Some(rate), Some(from)) = (run.requests_per_s, run.throughput_from) {
+            let value = format::decimal(rate, 1);
+            let value = if from == "tool" {
+                self.aside(&value, &w.printed_by_tool.replace("{tool}", run.source.as_ref().map_or("tool", |s| s.tool.as_str())))
+            } else {
+                value
+            };
+            facts.push(kv(w.requests_per_s, value));
+        }
+        if let Some(rate) = run.error_rate {
+            facts.push(kv(w.error_rate, format::percent_fine(rate)));
+        }
+        if let Some(mean) = run.mean_ms {
+            facts.push(kv(w.mean_ms, format::ms(mean)));
+        }
         if let (Some(value), Some(rank)) = (run.headline_ms, run.headline_rank) {
             facts.push(KeyValue {
                 label: self.p_label.clone(),
@@ -182,6 +271,7 @@ impl<'a> Context<'a> {
             anchor: format!("run-{slug}"),
             facts,
             percentiles,
+            tool: self.tool_section(run),
             figures,
             flags,
             resources,
@@ -189,4 +279,8 @@ impl<'a> Context<'a> {
             large,
         }
     }
+}
+
+fn t_errors(context: &Context) -> &'static str {
+    context.t.errors_label
 }

@@ -1,0 +1,91 @@
+//! Throughput, error rate and mean time per request of a run, and the numbers another tool
+//! printed about it (run_stats), set beside ours with the rank each rule takes.
+//!
+//! Requests per second from rows: the responses (any status) over the span from the first send
+//! to the last completion (send + latency). A run without rows takes the tool's printed figures,
+//! and says so (`throughput_from = "tool"`).
+
+use crate::dataset::run_stats::{RunStats, Source};
+use crate::dataset::RunRequests;
+use crate::import::percentile_label;
+use crate::report::{RunSource, ToolLatency, ToolReported};
+use crate::stats::percentile::{Percentile, Sample};
+
+/// A run's throughput, error rate and mean, and where they come from.
+pub struct Throughput {
+    pub rate: Option<f64>,
+    pub error_rate: Option<f64>,
+    pub mean_ms: Option<f64>,
+    pub from: Option<&'static str>,
+}
+
+pub fn throughput(counted: &RunRequests, tool: Option<&RunStats>) -> Throughput {
+    if counted.requests > 0 {
+        let responses = counted.requests - counted.no_response;
+        let rate = match (counted.first_sent_ms, counted.last_done_ms) {
+            (Some(first), Some(last)) if last > first => Some(responses as f64 / ((last - first) / 1000.0)),
+            _ => None,
+        };
+        let n = counted.latencies_ms.len();
+        // Summed in sorted order, so that the same rows give the same bits whatever the block split.
+        let mean_ms = (n > 0).then(|| {
+            let mut sorted = counted.latencies_ms.clone();
+            sorted.sort_by(f64::total_cmp);
+            sorted.iter().sum::<f64>() / n as f64
+        });
+        return Throughput { rate, error_rate: Some(counted.errors() as f64 / counted.requests as f64), mean_ms, from: Some("rows") };
+    }
+    match tool {
+        Some(s) => Throughput {
+            rate: s.requests_per_s,
+            error_rate: (s.requests > 0).then(|| s.errors as f64 / s.requests as f64),
+            mean_ms: s.mean_ms,
+            from: Some("tool"),
+        },
+        None => Throughput { rate: None, error_rate: None, mean_ms: None, from: None },
+    }
+}
+
+pub fn source(source: Option<&Source>) -> Option<RunSource> {
+    let source = source?;
+    let rows_format = source
+        .files
+        .iter()
+        .map(|f| f.format.as_str())
+        .find(|f| crate::import::Format::from_name(f).is_some_and(crate::import::Format::has_rows));
+    Some(RunSource {
+        tool: source.tool.clone(),
+        version: source.version.clone(),
+        format: rows_format.or(source.files.first().map(|f| f.format.as_str())).unwrap_or_default().to_string(),
+        files: source.files.clone(),
+    })
+}
+
+/// The tool's numbers, its ranks, and ours (nearest rank over the run's 2xx rows) at each
+/// percentile the tool printed.
+pub fn reported(stats: &RunStats, counted: &RunRequests) -> ToolReported {
+    let ranked = if counted.requests > 0 { counted.latencies_ms.len() as u64 } else { stats.requests.saturating_sub(stats.errors) };
+    let wanted: Vec<(u32, Percentile)> =
+        stats.percentiles_ms.keys().filter_map(|&p| Percentile::new(f64::from(p) / 1000.0).map(|q| (p, q))).collect();
+    let mut values = counted.latencies_ms.clone();
+    let ours = match Sample::new(&mut values) {
+        Some(mut sample) => {
+            let ranked: Vec<Percentile> = wanted.iter().map(|w| w.1).collect();
+            wanted.iter().zip(sample.percentiles(&ranked)).map(|((p, _), v)| (percentile_label(*p), v)).collect()
+        }
+        None => Vec::new(),
+    };
+    ToolReported {
+        tool: stats.tool.clone(),
+        rule: stats.rule,
+        requests: stats.requests,
+        errors: stats.errors,
+        requests_per_s: stats.requests_per_s,
+        latency_ms: ToolLatency { min: stats.min_ms, mean: stats.mean_ms, max: stats.max_ms },
+        percentiles_ms: stats.percentiles_ms.iter().map(|(p, v)| (percentile_label(*p), *v)).collect(),
+        ranks: stats.percentiles_ms.keys().filter_map(|p| stats.rule.rank(*p, ranked).map(|r| (percentile_label(*p), r))).collect(),
+        ranked,
+        nearest_rank_ms: ours.iter().map(|(k, v)| (k.clone(), v.value)).collect(),
+        nearest_ranks: ours.iter().map(|(k, v)| (k.clone(), v.rank)).collect(),
+    }
+}
