@@ -278,8 +278,9 @@ def value_counts(requests):
 
 
 def mean_of_ok(requests):
-    """The mean 2xx latency as analyze sums it (stats/tools.rs): each distinct value times its
-    count, added in ascending order of value, over n. The array holds one entry per distinct value
+    """The mean 2xx latency: each distinct value times its count, added in ascending order of value,
+    over n. analyze sums the sorted values one by one; both round the mean to a nanosecond
+    (stats/precision.rs), where the two sums agree. The array holds one entry per distinct value
     (bounded with latencies in whole microseconds), never one per request."""
     ordered = F.array_sort(F.collect_list(F.struct("latency_ms", "count")))
     total = F.aggregate(ordered, F.lit(0.0), lambda acc, x: acc + x["latency_ms"] * x["count"].cast("double"))

@@ -119,7 +119,7 @@ pub fn build(dataset: &mut Dataset, detail: Detail) -> Report {
             requests_per_s: throughput.rate,
             error_rate: throughput.error_rate,
             // Level-1 tables carry no latencies to average: the engine's mean stands in.
-            mean_ms: level1_run.map_or(throughput.mean_ms, |l| l.mean_ms),
+            mean_ms: level1_run.map_or(throughput.mean_ms, |l| l.mean_ms.map(super::precision::ms)),
             throughput_from: throughput.from,
             source: super::tools::source(dataset.sources[index].as_ref()),
             tool_reported: dataset.run_stats[index].as_ref().map(|s| super::tools::reported(s, counted)),

@@ -27,11 +27,13 @@ pub fn throughput(counted: &RunRequests, tool: Option<&RunStats>) -> Throughput 
             _ => None,
         };
         let n = counted.latencies_ms.len();
-        // Summed in sorted order, so that the same rows give the same bits whatever the block split.
+        // Summed in sorted order, so that the same rows give the same bits whatever the block split, and
+        // rounded to a nanosecond: a sum's last bits depend on its order (Spark adds value x count), and
+        // digits below the latencies' own resolution are noise, not data.
         let mean_ms = (n > 0).then(|| {
             let mut sorted = counted.latencies_ms.clone();
             sorted.sort_by(f64::total_cmp);
-            sorted.iter().sum::<f64>() / n as f64
+            super::precision::ms(sorted.iter().sum::<f64>() / n as f64)
         });
         return Throughput { rate, error_rate: Some(counted.errors() as f64 / counted.requests as f64), mean_ms, from: Some("rows") };
     }
