@@ -26,15 +26,10 @@ pub fn throughput(counted: &RunRequests, tool: Option<&RunStats>) -> Throughput 
             (Some(first), Some(last)) if last > first => Some(responses as f64 / ((last - first) / 1000.0)),
             _ => None,
         };
-        let n = counted.latencies_ms.len();
-        // Summed in sorted order, so that the same rows give the same bits whatever the block split, and
-        // rounded to a nanosecond: a sum's last bits depend on its order (Spark adds value x count), and
-        // digits below the latencies' own resolution are noise, not data.
-        let mean_ms = (n > 0).then(|| {
-            let mut sorted = counted.latencies_ms.clone();
-            sorted.sort_by(f64::total_cmp);
-            super::precision::ms(sorted.iter().sum::<f64>() / n as f64)
-        });
+        // Rounded to a nanosecond: a sum's last bits depend on its order (the blocks' split here, value x
+        // count in Spark), and digits below the latencies' own resolution are noise, not data. So no copy
+        // and sort of the run's latencies is needed to make the bits reproducible.
+        let mean_ms = super::summary::mean(&counted.latencies_ms).map(super::precision::ms);
         return Throughput { rate, error_rate: Some(counted.errors() as f64 / counted.requests as f64), mean_ms, from: Some("rows") };
     }
     match tool {
