@@ -4,10 +4,18 @@
 //! Units are in the field names (`_ms`, `_s`, `_bytes`). Maps are `BTreeMap` so JSON key order
 //! is stable. Fields under [`Figures`] are chart inputs (downsampled points) and are not
 //! written to summary.json.
+//!
+//! This module and its children name what a report is made of (the variance review's words in
+//! [`review`], the [`Percentile`], the [`Spread`]); `stats/` computes every value, and nothing
+//! here imports from it.
+
+mod percentile;
+pub mod review;
+
+pub use percentile::Percentile;
 
 use crate::dataset::{Lang, RunStatus, Text};
-use crate::stats::percentile::Percentile;
-use crate::stats::summary::Spread;
+use review::VarianceReview;
 use serde::Serialize;
 use std::collections::BTreeMap;
 
@@ -28,7 +36,7 @@ pub struct Report {
     pub runs: Vec<RunResult>,
     pub conditions: Vec<ConditionResult>,
     pub integrity: Integrity,
-    pub variance: crate::stats::variance::VarianceReview,
+    pub variance: VarianceReview,
     /// Where the published values come from (dataset.toml's `published.source`).
     pub published_source: Option<Text>,
     /// dataset.toml's published values beside the measured ones, in the file's order.
@@ -301,6 +309,17 @@ pub struct ConditionResult {
     pub requests_per_s: Option<Spread>,
     pub error_rate: Option<Spread>,
     pub mean_ms: Option<Spread>,
+}
+
+/// The median and the min-max range of a few values (one per run), as `stats::summary` computes
+/// them ([`Spread::of`]).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct Spread {
+    pub median: f64,
+    pub min: f64,
+    pub max: f64,
+    /// How many values (runs) it summarises.
+    pub n: usize,
 }
 
 /// One setting of plan.toml: `nginx.proxy_buffers` = `4 16k`.

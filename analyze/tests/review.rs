@@ -2,8 +2,8 @@
 //! each: late runs flagged by the robust rule, the chance of every comparison, comparisons that
 //! grow linearly with the conditions, and exports free of float noise.
 
+use analyze::report::review::{ComparisonScope, FlagKind, Verdict};
 use analyze::report::Report;
-use analyze::stats::variance::{ComparisonScope, FlagKind, Verdict};
 use std::fmt::Write;
 use std::path::Path;
 

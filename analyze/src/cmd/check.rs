@@ -52,7 +52,7 @@ pub fn run(dir: &Path, strict: bool) -> Result<i32> {
     }
     for condition in &report.conditions {
         if let Some(s) = &condition.sessions {
-            let ms = |spread: Option<stats::summary::Spread>| {
+            let ms = |spread: Option<crate::report::Spread>| {
                 spread.map(|s| format!("{} ms", format::ms(s.median))).unwrap_or_else(|| "-".into())
             };
             writeln!(

@@ -14,7 +14,7 @@ use super::run_stats::RunStats;
 use super::table::{TextRow, TextTable};
 use super::{Manifest, Run, RunRequests};
 use crate::import::Rule;
-use crate::stats::percentile::Percentile;
+use crate::report::Percentile;
 use std::collections::BTreeMap;
 use std::path::Path;
 

@@ -11,7 +11,7 @@ use super::markdown;
 use super::sandbox;
 use super::view::Context;
 use crate::report::Report;
-use crate::stats::summary::Spread;
+use crate::report::Spread;
 use serde_json::{json, Map, Value};
 
 /// The article could not be rendered.

@@ -1,7 +1,7 @@
 //! The machine-readable exports: summary.json and the per-run and per-condition CSV tables.
 
 use crate::report::Report;
-use crate::stats::summary::Spread;
+use crate::report::Spread;
 
 /// summary.json: the whole report but the chart points, pretty-printed, ending in a newline.
 pub fn summary_json(report: &Report) -> String {

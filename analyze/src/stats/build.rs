@@ -1,8 +1,7 @@
 //! From a validated [`Dataset`] to the [`Report`]: every number the outputs show is computed here.
 
-use super::percentile::{Percentile, Sample};
-use super::summary::{median, representative, Spread};
-use super::variance::{self, Comparison, ConditionVariance, Flag, FlagKind, RunValue, VarianceReview};
+use super::percentile::Sample;
+use super::summary::{median, representative};
 use crate::dataset::{Dataset, Lang, Manifest, RunStatus, Text};
 use crate::report::*;
 use std::collections::BTreeMap;
@@ -139,7 +138,7 @@ pub fn build(dataset: &mut Dataset, detail: Detail) -> Report {
         })
         .collect();
     let layout = layout(dataset, &conditions);
-    let variance = review(dataset, &runs, &conditions, &layout);
+    let variance = super::variance::review(dataset, &runs, &conditions, &layout);
     let published = super::published::compare(dataset.manifest.published.as_ref(), &conditions);
     let figures = match series {
         None => Figures::default(),
@@ -356,170 +355,4 @@ fn layout(dataset: &Dataset, conditions: &[ConditionResult]) -> Layout {
     }
     rows.sort_by(|a, b| a.levels.cmp(&b.levels));
     Layout { x_factor, series_factors, rows }
-}
-
-fn review(dataset: &Dataset, runs: &[RunResult], conditions: &[ConditionResult], layout: &Layout) -> VarianceReview {
-    let thresholds = &dataset.manifest.thresholds;
-    let mut review = VarianceReview { thresholds: thresholds.clone(), ..VarianceReview::default() };
-    let mut widest: Option<(f64, String)> = None;
-    for (c, condition) in conditions.iter().enumerate() {
-        let values: Vec<RunValue> = runs
-            .iter()
-            .filter(|r| r.condition == c && r.status == RunStatus::Ok)
-            .filter_map(|r| r.headline_ms.map(|v| RunValue { run_id: r.run_id.clone(), value_ms: v }))
-            .collect();
-        let plain: Vec<f64> = values.iter().map(|v| v.value_ms).collect();
-        let median = condition.headline_ms.map_or(0.0, |s| s.median);
-        let (max_over_min, range_over_median) = variance::spread_ratios(&plain, median);
-        if let Some(relative) = range_over_median {
-            if widest.as_ref().is_none_or(|(w, _)| relative > *w) {
-                widest = Some((relative, condition.id.clone()));
-            }
-        }
-        review.conditions.push(ConditionVariance {
-            condition: c,
-            condition_id: condition.id.clone(),
-            runs: values,
-            max_over_min,
-            range_over_median,
-            median_interval: variance::median_interval(&plain),
-        });
-    }
-    review.widest_condition = widest.map(|w| w.1);
-
-    review.comparisons = compare(conditions, layout, thresholds.negligible_difference, &mut review.comparison_summary);
-
-    let ok_runs = || runs.iter().filter(|r| r.status == RunStatus::Ok);
-    let lags: Vec<f64> = ok_runs().filter_map(|r| r.max_lag_ms).collect();
-    let lag_limit = variance::robust_limit(&lags, thresholds.noisy_k, thresholds.noisy_lag_floor_ms);
-    let loads: Vec<f64> = ok_runs().filter_map(host_load).collect();
-    let load_limit = variance::robust_limit(&loads, thresholds.noisy_k, thresholds.noisy_load1_floor);
-    review.lag_limit = lag_limit.map(|(median, limit)| variance::RobustLimit {
-        median: super::precision::ms(median),
-        limit: super::precision::ms(limit),
-        k: thresholds.noisy_k,
-        floor: thresholds.noisy_lag_floor_ms,
-    });
-    review.load1_limit = load_limit.map(|(median, limit)| variance::RobustLimit {
-        median,
-        limit,
-        k: thresholds.noisy_k,
-        floor: thresholds.noisy_load1_floor,
-    });
-
-    for run in runs {
-        let mut flag = |kind: FlagKind| review.flags.push(Flag { run_id: run.run_id.clone(), kind });
-        match run.status {
-            RunStatus::Aborted => flag(FlagKind::Aborted { note: run.note.clone() }),
-            RunStatus::Excluded => flag(FlagKind::Excluded { note: run.note.clone() }),
-            RunStatus::Ok => {}
-        }
-        // A run left out of the statistics is only listed with its note.
-        if run.status != RunStatus::Ok {
-            continue;
-        }
-        if run.errors > 0 {
-            flag(FlagKind::Errors { count: run.errors, requests: run.requests });
-        }
-        if run.incomplete_large_responses > 0 {
-            flag(FlagKind::IncompleteLargeResponses { count: run.incomplete_large_responses });
-        }
-        // The fixed threshold first; the robust rule catches what stands out from the
-        // dataset's own runs below it, so one run is not flagged twice for one cause.
-        if let Some(lag) = run.max_lag_ms {
-            if lag > thresholds.lag_ms {
-                flag(FlagKind::ScheduleLag { max_lag_ms: lag, threshold_ms: thresholds.lag_ms });
-            } else if let Some((median, limit)) = lag_limit.filter(|(_, limit)| lag > *limit) {
-                flag(FlagKind::NoisyLag {
-                    max_lag_ms: lag,
-                    median_ms: super::precision::ms(median),
-                    limit_ms: super::precision::ms(limit),
-                });
-            }
-        }
-        if let Some(load1) = host_load(run) {
-            if load1 > thresholds.load1 {
-                flag(FlagKind::HostLoad { load1, threshold: thresholds.load1 });
-            } else if let Some((median, limit)) = load_limit.filter(|(_, limit)| load1 > *limit) {
-                flag(FlagKind::NoisyLoad { load1, median, limit });
-            }
-        }
-        if run.status == RunStatus::Ok {
-            if let (Some(value), Some(spread)) = (run.headline_ms, conditions[run.condition].headline_ms) {
-                let median = spread.median;
-                if spread.n >= 3 && median > 0.0 && value > 0.0 {
-                    let factor = (value / median).max(median / value);
-                    if factor > thresholds.outlier_ratio {
-                        flag(FlagKind::Outlier { value_ms: value, median_ms: median, factor });
-                    }
-                }
-            }
-        }
-    }
-    review
-}
-
-/// The larger of the host load averages taken before and after the run.
-fn host_load(run: &RunResult) -> Option<f64> {
-    [run.load1_before, run.load1_after].into_iter().flatten().fold(None, |m: Option<f64>, v| Some(m.map_or(v, |m| m.max(v))))
-}
-
-/// Compares the conditions at each x level by their ranges: every pair of series while a level
-/// has at most [`variance::MAX_ROWS_FOR_ALL_PAIRS`] of them, else neighbours in level order
-/// (the layout's row order), so the work and the page grow linearly with the conditions.
-fn compare(conditions: &[ConditionResult], layout: &Layout, negligible: f64, summary: &mut variance::ComparisonSummary) -> Vec<Comparison> {
-    let columns = layout.rows.iter().map(|r| r.cells.len()).max().unwrap_or(0);
-    let mut pairs: Vec<(usize, usize)> = Vec::new();
-    let mut left_out = 0u64;
-    let mut all_pairs = true;
-    for column in 0..columns {
-        let present: Vec<usize> = layout
-            .rows
-            .iter()
-            .filter_map(|r| r.cells.get(column).copied().flatten())
-            .filter(|&c| conditions[c].headline_ms.is_some())
-            .collect();
-        let k = present.len();
-        if k <= variance::MAX_ROWS_FOR_ALL_PAIRS {
-            for i in 0..k {
-                for j in i + 1..k {
-                    pairs.push((present[i], present[j]));
-                }
-            }
-        } else {
-            all_pairs = false;
-            pairs.extend(present.windows(2).map(|w| (w[0], w[1])));
-            left_out += (k * (k - 1) / 2 - (k - 1)) as u64;
-        }
-    }
-    let total = pairs.len();
-    let comparisons: Vec<Comparison> = pairs
-        .into_iter()
-        .filter_map(|(a, b)| {
-            let (sa, sb) = (conditions[a].headline_ms?, conditions[b].headline_ms?);
-            let overlap = variance::ranges_overlap((sa.min, sa.max), (sb.min, sb.max));
-            let median_ratio = (sa.median > 0.0 && sb.median > 0.0).then(|| sa.median.max(sb.median) / sa.median.min(sb.median));
-            let chance = variance::chance_if_no_difference(sa.n, sb.n)?;
-            Some(Comparison {
-                a,
-                b,
-                a_id: conditions[a].id.clone(),
-                b_id: conditions[b].id.clone(),
-                ranges_overlap: overlap,
-                median_ratio,
-                a_runs: sa.n,
-                b_runs: sb.n,
-                chance_if_no_difference: chance,
-                verdict: variance::verdict(overlap, median_ratio, negligible, chance, total),
-            })
-        })
-        .collect();
-    *summary = variance::ComparisonSummary {
-        scope: if all_pairs { variance::ComparisonScope::AllPairs } else { variance::ComparisonScope::Neighbours },
-        pairs_left_out: left_out,
-        ranges_apart: comparisons.iter().filter(|c| !c.ranges_overlap).count() as u64,
-        expected_apart_by_chance: comparisons.iter().map(|c| c.chance_if_no_difference).sum(),
-        negligible_below: negligible,
-    };
-    comparisons
 }

@@ -8,9 +8,9 @@
 //! and every request without a 2xx response ([`Keep::Points`]), so [`series`] reduces them from
 //! memory, before the statistics reorder the latencies.
 
-use super::percentile::Percentile;
 use crate::dataset::level1::Level1;
 use crate::dataset::{Dataset, Keep, RunRequests};
+use crate::report::Percentile;
 use crate::report::{ErrorPoint, ErrorSeries, Figures, PointSeries, RunResult};
 use std::cmp::Ordering;
 

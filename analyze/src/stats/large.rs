@@ -6,8 +6,8 @@
 //! is what its figure drew. They differ when runs disagree or hold different numbers of
 //! responses; both are computed here and nowhere else, and the chart draws both.
 
-use super::summary::Spread;
 use crate::dataset::LargeResponse;
+use crate::report::Spread;
 
 /// The spread of one value of every large response that belongs to one of `runs` (indices into
 /// the dataset's runs), pooled: its median is the study's definition. `n` counts responses.

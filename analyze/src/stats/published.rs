@@ -3,8 +3,8 @@
 //! The verdict says only where the number falls; why it differs is the author's to write.
 
 use crate::dataset::manifest::{Metric, Published};
+use crate::report::Spread;
 use crate::report::{ConditionResult, MeasuredRange, PublishedResult};
-use crate::stats::summary::Spread;
 
 /// One result per published value, in dataset.toml's order. Conditions were checked at load, so
 /// an unknown id cannot reach here; it is skipped rather than panicking if it does.

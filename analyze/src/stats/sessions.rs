@@ -4,10 +4,12 @@
 //! of each run value over the ok runs. Every percentile, median and mean is the one of
 //! [`super::percentile`] and [`super::summary`].
 
-use super::percentile::{Percentile, Sample};
+use super::percentile::Sample;
 use super::precision;
-use super::summary::{mean, Spread};
+use super::summary::mean;
 use crate::dataset::SessionRow;
+use crate::report::Percentile;
+use crate::report::Spread;
 use crate::report::{ConditionSessions, RunSessions};
 use std::collections::BTreeMap;
 

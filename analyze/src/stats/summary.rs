@@ -4,17 +4,7 @@
 //! two of an even count. The representative run is the run whose value is that median, the lower
 //! middle for an even count, so a chart of "the median run" shows a run that really happened.
 
-use serde::Serialize;
-
-/// The median and the min-max range of a few values (one per run).
-#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
-pub struct Spread {
-    pub median: f64,
-    pub min: f64,
-    pub max: f64,
-    /// How many values (runs) it summarises.
-    pub n: usize,
-}
+use crate::report::Spread;
 
 impl Spread {
     /// `None` for no values. Values must be finite (they come from validated data).

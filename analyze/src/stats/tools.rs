@@ -8,8 +8,9 @@
 use crate::dataset::run_stats::{RunStats, Source};
 use crate::dataset::RunRequests;
 use crate::import::percentile_label;
+use crate::report::Percentile;
 use crate::report::{RunSource, ToolLatency, ToolReported};
-use crate::stats::percentile::{Percentile, Sample};
+use crate::stats::percentile::Sample;
 
 /// A run's throughput, error rate and mean, and where they come from.
 pub struct Throughput {

@@ -13,8 +13,16 @@
 //! 2 / C(n + m, n) = 2·n!·m!/(n + m)! ([`chance_if_no_difference`]; 1 in 10 for 3 runs against 3).
 //! A difference is called supported only when that chance, multiplied by the number of
 //! comparisons on the page (Bonferroni), stays at or below [`FAMILY_ALPHA`].
+//!
+//! The review's types are named in [`crate::report::review`]; this module fills them, flag rules
+//! included ([`review`]).
 
-use serde::Serialize;
+use crate::dataset::{Dataset, RunStatus};
+use crate::report::review::{
+    Comparison, ComparisonScope, ComparisonSummary, ConditionVariance, Flag, FlagKind, MedianInterval, RobustLimit, RunValue,
+    VarianceReview, Verdict,
+};
+use crate::report::{ConditionResult, Layout, RunResult};
 use statrs::distribution::{Binomial, DiscreteCDF};
 
 /// Below this many runs no interval for the median reaches 95% coverage (n = 6 gives 96.9%).
@@ -26,188 +34,169 @@ pub const FAMILY_ALPHA: f64 = 0.05;
 /// neighbours in level order, so the comparisons grow linearly with the conditions.
 pub const MAX_ROWS_FOR_ALL_PAIRS: usize = 6;
 
-#[derive(Debug, Clone, Serialize, Default)]
-pub struct VarianceReview {
-    pub conditions: Vec<ConditionVariance>,
-    /// The condition whose (max - min) / median is largest.
-    pub widest_condition: Option<String>,
-    pub comparisons: Vec<Comparison>,
-    /// What the comparisons add up to, and which pairs were left out.
-    pub comparison_summary: ComparisonSummary,
-    /// The robust limits the noisy-run flags used; `None` with too few runs.
-    pub lag_limit: Option<RobustLimit>,
-    pub load1_limit: Option<RobustLimit>,
-    /// dataset.toml's thresholds, as the flags and verdicts used them.
-    pub thresholds: crate::dataset::manifest::Thresholds,
-    pub flags: Vec<Flag>,
-}
-
-/// The median of the runs' values and the limit above which a run stands out.
-#[derive(Debug, Clone, Copy, Serialize, PartialEq)]
-pub struct RobustLimit {
-    pub median: f64,
-    pub limit: f64,
-    /// The k and the floor of median + k · max(1.4826 · MAD, floor).
-    pub k: f64,
-    pub floor: f64,
-}
-
-/// Which pairs were compared, and how many non-overlaps chance alone would give.
-#[derive(Debug, Clone, Serialize, Default, PartialEq)]
-pub struct ComparisonSummary {
-    /// "all_pairs" when every pair at each x level is compared, "neighbours" when some x level
-    /// has more than [`MAX_ROWS_FOR_ALL_PAIRS`] series and only neighbours in level order are.
-    pub scope: ComparisonScope,
-    /// Pairs at the same x level that were not compared (only with `neighbours`).
-    pub pairs_left_out: u64,
-    /// Comparisons whose ranges do not overlap.
-    pub ranges_apart: u64,
-    /// The sum of `chance_if_no_difference` over the comparisons: how many non-overlaps to
-    /// expect if no condition differed from any other.
-    pub expected_apart_by_chance: f64,
-    /// The practical threshold: a difference of medians below this fraction of the smaller
-    /// median is negligible, whatever the ranges.
-    pub negligible_below: f64,
-}
-
-#[derive(Debug, Clone, Copy, Serialize, Default, PartialEq, Eq)]
-#[serde(rename_all = "snake_case")]
-pub enum ComparisonScope {
-    #[default]
-    AllPairs,
-    Neighbours,
-}
-
-/// What a comparison's ranges support.
-#[derive(Debug, Clone, Copy, Serialize, PartialEq, Eq)]
-#[serde(rename_all = "snake_case")]
-pub enum Verdict {
-    /// The ranges overlap: these runs do not separate the conditions.
-    RangesOverlap,
-    /// The ranges do not overlap, but the medians differ by less than the practical threshold.
-    Negligible,
-    /// The ranges do not overlap, but chance alone does that too often to call it a difference.
-    RangesApart,
-    /// The ranges do not overlap, and the chance of that without a difference, times the number
-    /// of comparisons, is at most [`FAMILY_ALPHA`].
-    Supported,
-}
-
-#[derive(Debug, Clone, Serialize)]
-pub struct ConditionVariance {
-    /// Index into the report's conditions.
-    pub condition: usize,
-    pub condition_id: String,
-    /// Every ok run's headline value, in runs.csv order.
-    pub runs: Vec<RunValue>,
-    /// max / min; `None` when min is 0 or there are no runs.
-    pub max_over_min: Option<f64>,
-    /// (max - min) / median; `None` when the median is 0 or there are no runs.
-    pub range_over_median: Option<f64>,
-    pub median_interval: Option<MedianInterval>,
-}
-
-#[derive(Debug, Clone, Serialize)]
-pub struct RunValue {
-    pub run_id: String,
-    pub value_ms: f64,
-}
-
-/// A distribution-free interval for the median.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
-pub struct MedianInterval {
-    pub lower_ms: f64,
-    pub upper_ms: f64,
-    /// 1-based ranks of the bounds among the sorted run values.
-    pub lower_rank: usize,
-    pub upper_rank: usize,
-    /// The exact coverage, at least 95%.
-    pub coverage: f64,
-}
-
-/// Two conditions in the same column of the table (same x level), compared by their ranges.
-#[derive(Debug, Clone, Serialize)]
-pub struct Comparison {
-    pub a: usize,
-    pub b: usize,
-    pub a_id: String,
-    pub b_id: String,
-    /// The min-max ranges of the two conditions overlap: these runs do not separate them.
-    pub ranges_overlap: bool,
-    /// The larger median over the smaller (at least 1), so a 4,000-fold gap reads as such;
-    /// `None` when a median is 0.
-    pub median_ratio: Option<f64>,
-    /// Runs behind each side.
-    pub a_runs: usize,
-    pub b_runs: usize,
-    /// The probability that the two ranges fail to overlap when all runs of both come from one
-    /// continuous distribution: 2·n!·m!/(n+m)!.
-    pub chance_if_no_difference: f64,
-    pub verdict: Verdict,
-}
-
-/// Why a run deserves a second look.
-#[derive(Debug, Clone, Serialize, PartialEq)]
-#[serde(tag = "kind", rename_all = "snake_case")]
-pub enum FlagKind {
-    /// Requests without a 2xx response.
-    Errors {
-        count: u64,
-        requests: u64,
-    },
-    /// Large responses that did not deliver the expected bytes.
-    IncompleteLargeResponses {
-        count: u64,
-    },
-    /// The probe was sent late: the load generator, not the server, may have limited it.
-    ScheduleLag {
-        max_lag_ms: f64,
-        threshold_ms: f64,
-    },
-    /// The host was busy around the run.
-    HostLoad {
-        load1: f64,
-        threshold: f64,
-    },
-    /// The probe was sent later than in the dataset's other runs: the run's largest lag lies
-    /// above the robust limit (median + k · scaled MAD over the dataset's ok runs).
-    NoisyLag {
-        max_lag_ms: f64,
-        median_ms: f64,
-        limit_ms: f64,
-    },
-    /// The host's load average stood out from the dataset's other runs by the same rule.
-    NoisyLoad {
-        load1: f64,
-        median: f64,
-        limit: f64,
-    },
-    /// The run's headline value lies far from its condition's median.
-    Outlier {
-        value_ms: f64,
-        median_ms: f64,
-        factor: f64,
-    },
-    Aborted {
-        note: String,
-    },
-    Excluded {
-        note: String,
-    },
-}
-
-#[derive(Debug, Clone, Serialize)]
-pub struct Flag {
-    pub run_id: String,
-    #[serde(flatten)]
-    pub kind: FlagKind,
-}
-
-impl Flag {
-    /// Aborted and excluded runs are already out of the statistics; the rest are warnings.
-    pub fn is_warning(&self) -> bool {
-        !matches!(self.kind, FlagKind::Aborted { .. } | FlagKind::Excluded { .. })
+/// The variance review of a report's runs and conditions: each condition's spread, the
+/// comparisons of conditions at each x level, and the flags that say which runs deserve a second
+/// look.
+pub fn review(dataset: &Dataset, runs: &[RunResult], conditions: &[ConditionResult], layout: &Layout) -> VarianceReview {
+    let thresholds = &dataset.manifest.thresholds;
+    let mut review = VarianceReview { thresholds: thresholds.clone(), ..VarianceReview::default() };
+    let mut widest: Option<(f64, String)> = None;
+    for (c, condition) in conditions.iter().enumerate() {
+        let values: Vec<RunValue> = runs
+            .iter()
+            .filter(|r| r.condition == c && r.status == RunStatus::Ok)
+            .filter_map(|r| r.headline_ms.map(|v| RunValue { run_id: r.run_id.clone(), value_ms: v }))
+            .collect();
+        let plain: Vec<f64> = values.iter().map(|v| v.value_ms).collect();
+        let median = condition.headline_ms.map_or(0.0, |s| s.median);
+        let (max_over_min, range_over_median) = spread_ratios(&plain, median);
+        if let Some(relative) = range_over_median {
+            if widest.as_ref().is_none_or(|(w, _)| relative > *w) {
+                widest = Some((relative, condition.id.clone()));
+            }
+        }
+        review.conditions.push(ConditionVariance {
+            condition: c,
+            condition_id: condition.id.clone(),
+            runs: values,
+            max_over_min,
+            range_over_median,
+            median_interval: median_interval(&plain),
+        });
     }
+    review.widest_condition = widest.map(|w| w.1);
+
+    review.comparisons = compare(conditions, layout, thresholds.negligible_difference, &mut review.comparison_summary);
+
+    let ok_runs = || runs.iter().filter(|r| r.status == RunStatus::Ok);
+    let lags: Vec<f64> = ok_runs().filter_map(|r| r.max_lag_ms).collect();
+    let lag_limit = robust_limit(&lags, thresholds.noisy_k, thresholds.noisy_lag_floor_ms);
+    let loads: Vec<f64> = ok_runs().filter_map(host_load).collect();
+    let load_limit = robust_limit(&loads, thresholds.noisy_k, thresholds.noisy_load1_floor);
+    review.lag_limit = lag_limit.map(|(median, limit)| RobustLimit {
+        median: super::precision::ms(median),
+        limit: super::precision::ms(limit),
+        k: thresholds.noisy_k,
+        floor: thresholds.noisy_lag_floor_ms,
+    });
+    review.load1_limit =
+        load_limit.map(|(median, limit)| RobustLimit { median, limit, k: thresholds.noisy_k, floor: thresholds.noisy_load1_floor });
+
+    for run in runs {
+        let mut flag = |kind: FlagKind| review.flags.push(Flag { run_id: run.run_id.clone(), kind });
+        match run.status {
+            RunStatus::Aborted => flag(FlagKind::Aborted { note: run.note.clone() }),
+            RunStatus::Excluded => flag(FlagKind::Excluded { note: run.note.clone() }),
+            RunStatus::Ok => {}
+        }
+        // A run left out of the statistics is only listed with its note.
+        if run.status != RunStatus::Ok {
+            continue;
+        }
+        if run.errors > 0 {
+            flag(FlagKind::Errors { count: run.errors, requests: run.requests });
+        }
+        if run.incomplete_large_responses > 0 {
+            flag(FlagKind::IncompleteLargeResponses { count: run.incomplete_large_responses });
+        }
+        // The fixed threshold first; the robust rule catches what stands out from the
+        // dataset's own runs below it, so one run is not flagged twice for one cause.
+        if let Some(lag) = run.max_lag_ms {
+            if lag > thresholds.lag_ms {
+                flag(FlagKind::ScheduleLag { max_lag_ms: lag, threshold_ms: thresholds.lag_ms });
+            } else if let Some((median, limit)) = lag_limit.filter(|(_, limit)| lag > *limit) {
+                flag(FlagKind::NoisyLag {
+                    max_lag_ms: lag,
+                    median_ms: super::precision::ms(median),
+                    limit_ms: super::precision::ms(limit),
+                });
+            }
+        }
+        if let Some(load1) = host_load(run) {
+            if load1 > thresholds.load1 {
+                flag(FlagKind::HostLoad { load1, threshold: thresholds.load1 });
+            } else if let Some((median, limit)) = load_limit.filter(|(_, limit)| load1 > *limit) {
+                flag(FlagKind::NoisyLoad { load1, median, limit });
+            }
+        }
+        if run.status == RunStatus::Ok {
+            if let (Some(value), Some(spread)) = (run.headline_ms, conditions[run.condition].headline_ms) {
+                let median = spread.median;
+                if spread.n >= 3 && median > 0.0 && value > 0.0 {
+                    let factor = (value / median).max(median / value);
+                    if factor > thresholds.outlier_ratio {
+                        flag(FlagKind::Outlier { value_ms: value, median_ms: median, factor });
+                    }
+                }
+            }
+        }
+    }
+    review
+}
+
+/// The larger of the host load averages taken before and after the run.
+fn host_load(run: &RunResult) -> Option<f64> {
+    [run.load1_before, run.load1_after].into_iter().flatten().fold(None, |m: Option<f64>, v| Some(m.map_or(v, |m| m.max(v))))
+}
+
+/// Compares the conditions at each x level by their ranges: every pair of series while a level
+/// has at most [`MAX_ROWS_FOR_ALL_PAIRS`] of them, else neighbours in level order
+/// (the layout's row order), so the work and the page grow linearly with the conditions.
+fn compare(conditions: &[ConditionResult], layout: &Layout, negligible: f64, summary: &mut ComparisonSummary) -> Vec<Comparison> {
+    let columns = layout.rows.iter().map(|r| r.cells.len()).max().unwrap_or(0);
+    let mut pairs: Vec<(usize, usize)> = Vec::new();
+    let mut left_out = 0u64;
+    let mut all_pairs = true;
+    for column in 0..columns {
+        let present: Vec<usize> = layout
+            .rows
+            .iter()
+            .filter_map(|r| r.cells.get(column).copied().flatten())
+            .filter(|&c| conditions[c].headline_ms.is_some())
+            .collect();
+        let k = present.len();
+        if k <= MAX_ROWS_FOR_ALL_PAIRS {
+            for i in 0..k {
+                for j in i + 1..k {
+                    pairs.push((present[i], present[j]));
+                }
+            }
+        } else {
+            all_pairs = false;
+            pairs.extend(present.windows(2).map(|w| (w[0], w[1])));
+            left_out += (k * (k - 1) / 2 - (k - 1)) as u64;
+        }
+    }
+    let total = pairs.len();
+    let comparisons: Vec<Comparison> = pairs
+        .into_iter()
+        .filter_map(|(a, b)| {
+            let (sa, sb) = (conditions[a].headline_ms?, conditions[b].headline_ms?);
+            let overlap = ranges_overlap((sa.min, sa.max), (sb.min, sb.max));
+            let median_ratio = (sa.median > 0.0 && sb.median > 0.0).then(|| sa.median.max(sb.median) / sa.median.min(sb.median));
+            let chance = chance_if_no_difference(sa.n, sb.n)?;
+            Some(Comparison {
+                a,
+                b,
+                a_id: conditions[a].id.clone(),
+                b_id: conditions[b].id.clone(),
+                ranges_overlap: overlap,
+                median_ratio,
+                a_runs: sa.n,
+                b_runs: sb.n,
+                chance_if_no_difference: chance,
+                verdict: verdict(overlap, median_ratio, negligible, chance, total),
+            })
+        })
+        .collect();
+    *summary = ComparisonSummary {
+        scope: if all_pairs { ComparisonScope::AllPairs } else { ComparisonScope::Neighbours },
+        pairs_left_out: left_out,
+        ranges_apart: comparisons.iter().filter(|c| !c.ranges_overlap).count() as u64,
+        expected_apart_by_chance: comparisons.iter().map(|c| c.chance_if_no_difference).sum(),
+        negligible_below: negligible,
+    };
+    comparisons
 }
 
 /// Spread measures of run values.

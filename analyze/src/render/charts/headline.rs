@@ -10,8 +10,8 @@ use super::style::{
 use super::svg::{self, text_style, About};
 use super::{figure_id, ok_runs, percentile};
 use crate::dataset::Lang;
+use crate::report::Spread;
 use crate::report::{LayoutRow, Report};
-use crate::stats::summary::Spread;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 

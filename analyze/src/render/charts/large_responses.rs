@@ -13,7 +13,7 @@ use super::{condition_label, figure_id, ok_runs};
 use crate::dataset::Lang;
 use crate::render::format::{count, seconds};
 use crate::report::Report;
-use crate::stats::summary::Spread;
+use crate::report::Spread;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};

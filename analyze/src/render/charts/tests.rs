@@ -6,10 +6,10 @@
 
 use super::*;
 use crate::dataset::{RunStatus, Text};
+use crate::report::review::VarianceReview;
+use crate::report::Percentile;
+use crate::report::Spread;
 use crate::report::*;
-use crate::stats::percentile::Percentile;
-use crate::stats::summary::Spread;
-use crate::stats::variance::VarianceReview;
 use std::collections::BTreeMap;
 
 fn text(en: &str, ja: &str) -> Text {

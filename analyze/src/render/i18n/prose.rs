@@ -5,7 +5,7 @@
 
 use crate::dataset::{Lang, RunStatus};
 use crate::render::format;
-use crate::stats::variance::FlagKind;
+use crate::report::review::FlagKind;
 
 /// A run's status as a word: English keeps runs.csv's own values.
 pub fn status_word(lang: Lang, status: RunStatus) -> &'static str {

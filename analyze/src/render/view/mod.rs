@@ -15,9 +15,10 @@ use super::format;
 use super::i18n::{prose, strings, Strings};
 use super::paths;
 use crate::dataset::{Lang, RunStatus};
+use crate::report::review::FlagKind;
+use crate::report::Spread;
 use crate::report::{ConditionResult, Report, RunResult};
-use crate::stats::summary::Spread;
-use crate::stats::variance::{FlagKind, MIN_RUNS_FOR_INTERVAL};
+use crate::stats::variance::MIN_RUNS_FOR_INTERVAL;
 use serde::Serialize;
 
 /// A table cell: text, an optional link, and an optional second line (the range).

@@ -1,7 +1,8 @@
 //! The variance review page: spread per condition, comparisons by range, flags, and every run.
 
 use super::*;
-use crate::stats::variance::{self, ComparisonScope, Verdict};
+use crate::report::review::{ComparisonScope, Verdict};
+use crate::stats::variance;
 
 #[derive(Debug, Clone, Serialize)]
 pub struct VariancePage {
