@@ -228,6 +228,12 @@ impl RunIndex {
         }
     }
 
+    /// The id of run `run`, for a message (a search of every id: never per row of good data).
+    #[cold]
+    pub fn id(&self, run: u32) -> Option<&str> {
+        self.ids.iter().find(|&(_, &index)| index == run && run != Self::IGNORED).and_then(|(id, _)| std::str::from_utf8(id).ok())
+    }
+
     #[cold]
     fn get_trimmed(&self, id: &[u8]) -> Option<u32> {
         let text = std::str::from_utf8(id).ok()?;
@@ -317,6 +323,7 @@ mod tests {
         assert_eq!(index.get(b"r03 "), Some(RunIndex::IGNORED));
         assert_eq!(index.get(b"r0"), None);
         assert_eq!(index.get(b"r 01"), None);
+        assert_eq!((index.id(0), index.id(1), index.id(2), index.id(RunIndex::IGNORED)), (Some("r01"), Some("r02"), None, None));
     }
 
     fn any_f64() -> impl Strategy<Value = f64> {

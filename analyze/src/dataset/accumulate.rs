@@ -211,7 +211,6 @@ impl RequestSink for SeqCollector {
 
 /// Pass one over requests: counts per run and the uniqueness of (run_id, seq).
 pub fn read_requests(source: &TableSource, index: &RunIndex, runs: usize, keep: Keep, problems: &mut Problems) -> Vec<RunRequests> {
-    let file = source.file_name();
     let first = match scan(source, index, || Accumulator::new(runs, keep)) {
         Ok(first) => first,
         Err(error) => {
@@ -237,25 +236,34 @@ pub fn read_requests(source: &TableSource, index: &RunIndex, runs: usize, keep: 
     if clean && suspects.iter().any(|&s| s) {
         match scan(source, index, || SeqCollector { wanted: suspects.clone(), seen: Vec::new() }) {
             Ok(rescan) => {
-                let mut seen: Vec<(u32, i64, u64)> = Vec::new();
-                let places: Vec<_> = rescan.sinks.iter().flat_map(|s| s.seen.iter().copied()).collect();
-                for (run, seq, place) in places {
-                    seen.push((run, seq, rescan.absolute(place)));
-                }
+                // Blocks are numbered in file order and, within a file, in line (row) order.
+                let mut seen: Vec<(u32, i64, u32, u64)> = rescan
+                    .sinks
+                    .iter()
+                    .flat_map(|s| s.seen.iter().map(|&(run, seq, place)| (run, seq, place.block, place.within)))
+                    .collect();
                 seen.sort_unstable();
                 // CSV places are lines (with the seq field), Parquet places rows: the message says which.
-                let mut first_of_group: Option<(u32, i64, u64)> = None;
-                for (run, seq, at) in seen {
+                let mut first_of_group: Option<(u32, i64, RowPlace)> = None;
+                for (run, seq, block, within) in seen {
+                    let at = RowPlace { block, within };
                     match first_of_group {
                         Some((r, s, first)) if r == run && s == seq => {
+                            let row = rescan.absolute(at);
                             let (place, earlier) = match rescan.seq_field {
-                                Some(field) => (Place::Line { line: at, field: Some((field, "seq".to_string())) }, "line"),
-                                None => (Place::Row { row: at, column: Some("seq".to_string()) }, "row"),
+                                Some(field) => (Place::Line { line: row, field: Some((field, "seq".to_string())) }, "line"),
+                                None => (Place::Row { row, column: Some("seq".to_string()) }, "row"),
                             };
+                            // In a folder of files the first may be in another file: then it is named.
+                            let (file, first_file) = (rescan.file_of(at), rescan.file_of(first));
+                            let elsewhere = if file == first_file { String::new() } else { format!(" of {first_file}") };
                             problems.push(DataError {
-                                file: file.clone(),
+                                file: file.to_string(),
                                 place,
-                                message: format!("{seq} appears again in this run (first on {earlier} {first})"),
+                                message: format!(
+                                    "{seq} appears again in this run (first on {earlier} {}{elsewhere})",
+                                    rescan.absolute(first)
+                                ),
                             });
                         }
                         _ => first_of_group = Some((run, seq, at)),

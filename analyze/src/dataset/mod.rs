@@ -103,7 +103,7 @@ pub fn load_with(dir: &Path, keep: Keep) -> Result<Dataset, LoadError> {
     let runs_table = read_small_table(dir, "runs", true, &mut problems);
     let engine = level1::read_marker(dir, &mut problems);
     let level1_marked = engine.is_some() || dir.join(level1::MARKER).is_file();
-    let requests_source = match TableSource::find(dir, "requests") {
+    let requests_source = match TableSource::find_requests(dir, "requests") {
         Ok(Some(source)) if level1_marked => {
             let message = format!("is here beside {}: a dataset holds request rows or run-level tables, not both", level1::MARKER);
             problems.push(DataError::file(&source.file_name(), message));
@@ -337,6 +337,10 @@ fn read_table(dir: &Path, stem: &str, required: bool, problems: &mut Problems) -
             }
         },
         TableSource::Parquet(path) => guarded(&source, problems, |problems| parquet::read_text_table(path, &file, problems)).flatten(),
+        TableSource::ParquetFolder(_) => {
+            problems.push(DataError::file(&file, "is a folder: only the requests may be a folder of Parquet files"));
+            None
+        }
     }
 }
 

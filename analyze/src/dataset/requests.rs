@@ -2,7 +2,8 @@
 //! and the one validation (all from the `request-row` crate, which measure's writer shares), plus
 //! the sink every reader hands good rows to and the scan result.
 //!
-//! Every reader (`requests_csv` with its fast path `fastrow`, and `parquet`) decodes a row into a
+//! Every reader (`requests_csv` with its fast path `fastrow`, and `parquet`, for one file or a
+//! folder of them) decodes a row into a
 //! [`RawRequest`] and passes it through [`validate`] (or proves it with [`plausible`]), so a value
 //! is accepted or refused by one rule whatever the format. This module reads nothing itself:
 //! [`scan`] only picks the reader for a source.
@@ -70,8 +71,13 @@ impl RowBatch<'_> {
 pub struct Scan<S> {
     pub sinks: Vec<S>,
     pub problems: Problems,
-    /// Absolute 1-based line (or row) of each block's first line, to place rows reported later.
+    /// Absolute 1-based line (or row) of each block's first line in its file, to place rows
+    /// reported later.
     pub block_starts: Vec<u64>,
+    /// The files read, as messages name them (one, except for a folder of Parquet files), and
+    /// the index into `files` of each block's file.
+    pub files: Vec<String>,
+    pub block_files: Vec<u32>,
     /// CSV: the 1-based field of `seq` in the file, so a later problem with a seq (a duplicate)
     /// names line and column. `None` for Parquet, whose places are rows.
     pub seq_field: Option<usize>,
@@ -82,6 +88,11 @@ impl<S> Scan<S> {
     pub fn absolute(&self, place: RowPlace) -> u64 {
         self.block_starts[place.block as usize] + place.within - 1
     }
+
+    /// The name of the file a block was read from.
+    pub fn file_of(&self, place: RowPlace) -> &str {
+        &self.files[self.block_files[place.block as usize] as usize]
+    }
 }
 
 /// Reads the requests table, whatever its format, through `make()` sinks (one per worker).
@@ -89,5 +100,6 @@ pub fn scan<S: RequestSink>(source: &TableSource, index: &RunIndex, make: impl F
     match source {
         TableSource::Csv(path) => super::requests_csv::scan_csv(path, index, make),
         TableSource::Parquet(path) => super::parquet::scan_requests(path, index, make),
+        TableSource::ParquetFolder(path) => super::parquet::scan_folder(path, &source.file_name(), index, make),
     }
 }

@@ -163,7 +163,8 @@ pub fn scan_csv<S: RequestSink>(path: &Path, runs: &RunIndex, make_sink: impl Fn
         problems.push(DataError { file: file_name.clone(), place: Place::Line { line, field: pending.field }, message: pending.message });
     }
     problems.add_uncounted(pending_total);
-    Ok(Scan { sinks, problems, block_starts, seq_field: Some(layout.slots[Column::Seq.index()] + 1) })
+    let block_files = vec![0; block_starts.len()];
+    Ok(Scan { sinks, problems, block_starts, files: vec![file_name], block_files, seq_field: Some(layout.slots[Column::Seq.index()] + 1) })
 }
 
 struct Layout {

@@ -15,6 +15,9 @@ use std::path::{Path, PathBuf};
 pub enum TableSource {
     Csv(PathBuf),
     Parquet(PathBuf),
+    /// A folder of Parquet files, possibly below hive partition folders (`requests/run_id=r1/`):
+    /// requests only ([`TableSource::find_requests`]).
+    ParquetFolder(PathBuf),
 }
 
 impl TableSource {
@@ -31,16 +34,42 @@ impl TableSource {
         }
     }
 
-    pub fn file_name(&self) -> String {
-        let path = match self {
-            TableSource::Csv(path) | TableSource::Parquet(path) => path,
+    /// [`TableSource::find`], or `stem/`, a folder of Parquet files (written by Spark or Hive).
+    /// More than one of the three is an error.
+    pub fn find_requests(dir: &Path, stem: &str) -> Result<Option<TableSource>, DataError> {
+        let folder = dir.join(stem);
+        let is_folder = std::fs::metadata(&folder).is_ok_and(|meta| meta.is_dir());
+        let file = match TableSource::find(dir, stem) {
+            Ok(file) => file,
+            Err(error) if is_folder => {
+                let message = format!("both {stem}.csv and {stem}.parquet exist beside the folder {stem}/: keep one of the three");
+                return Err(DataError { message, ..error });
+            }
+            Err(error) => return Err(error),
         };
-        path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default()
+        match (file, is_folder) {
+            (Some(file), true) => {
+                let name = file.file_name();
+                Err(DataError::file(&name, format!("both {name} and the folder {stem}/ exist: keep one")))
+            }
+            (file, false) => Ok(file),
+            (None, true) => Ok(Some(TableSource::ParquetFolder(folder))),
+        }
+    }
+
+    /// How messages name it: `requests.csv`, or `requests/` for a folder (whose files are named
+    /// `requests/run_id=r1/part-0.parquet`).
+    pub fn file_name(&self) -> String {
+        let name = self.path().file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+        match self {
+            TableSource::ParquetFolder(_) => format!("{name}/"),
+            _ => name,
+        }
     }
 
     pub fn path(&self) -> &Path {
         match self {
-            TableSource::Csv(path) | TableSource::Parquet(path) => path,
+            TableSource::Csv(path) | TableSource::Parquet(path) | TableSource::ParquetFolder(path) => path,
         }
     }
 }

@@ -314,6 +314,12 @@ fn stage_requests(
             "this dataset keeps its requests as Parquet; import writes CSV: convert it to requests.csv first",
         ));
     }
+    if dir.join("requests").is_dir() {
+        return Err(ImportError::file(
+            file,
+            "this dataset keeps its requests in a folder of Parquet files (requests/); import writes CSV: convert it to requests.csv first",
+        ));
+    }
     let path = dir.join(file);
     let exists = path.exists();
     let needs_rewrite = replace && run_existed && exists;

@@ -2,72 +2,166 @@
 //!
 //! requests.parquet is read by `reader` (row group by row group, a window of rows per column at a
 //! time, straight into the contract's checks), so memory follows a window, not the file; only the
-//! requests columns are decoded. The small tables are read a row at a time by `small` into the
-//! text cells CSV gives. Places are rows (1-based), not lines.
+//! requests columns are decoded. A `requests/` folder of Parquet files (`hive` lists them, with the
+//! run their `run_id=` folder names) is read the same way, its files' row groups one after the
+//! other in sorted path order, spread over the same workers: one file is a folder of one part.
+//! The small tables are read a row at a time by `small` into the text cells CSV gives. Places are
+//! rows (1-based, within each file), not lines.
 
+mod hive;
 mod reader;
 mod run_ids;
 mod small;
 
-use super::error::{DataError, Place, Problems};
+use super::error::{shown, DataError, Place, Problems};
 use super::requests::{validate, RawRequest, RequestSink, RowPlace, RunIndex, Scan};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 pub use small::read_text_table;
 
 const DAMAGED: &str = "cannot be read as Parquet: the file is damaged (the Parquet reader stopped inside it)";
 
-/// Reads requests.parquet, its row groups spread over worker threads, each with its own sink.
-pub fn scan_requests<S: RequestSink>(path: &Path, runs: &RunIndex, make_sink: impl Fn() -> S + Sync) -> Result<Scan<S>, DataError> {
-    let file = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-    let handle = std::fs::File::open(path).map_err(|e| DataError::file(&file, format!("cannot be read: {e}")))?;
+/// A file to read, its row groups counted and the run its folder names looked up.
+struct Prepared {
+    name: String,
+    path: PathBuf,
+    /// The run code and id of its `run_id=` folder.
+    folder_run: Option<(u32, String)>,
+    group_rows: Vec<u64>,
+}
+
+/// Opens `path` as requests (its footer and columns) and drops it again, keeping what the
+/// workers need to share its row groups; the error names what is wrong with the file.
+fn prepare(name: &str, path: &Path, folder_run: Option<(u32, String)>) -> Result<Prepared, DataError> {
+    let opened = open(name, path, folder_run.is_none())?;
+    Ok(Prepared { name: name.to_string(), path: path.to_path_buf(), folder_run, group_rows: opened.group_rows() })
+}
+
+fn open(name: &str, path: &Path, run_id_required: bool) -> Result<reader::Opened, DataError> {
+    let handle = std::fs::File::open(path).map_err(|e| DataError::file(name, format!("cannot be read: {e}")))?;
     // The parquet crate stops on some damaged files with a panic rather than an error (an
     // unwrap in its footer parser, an index in its dictionary decoder): that is a damaged file.
-    let opened = super::quiet_panic::catch(|| reader::open(handle))
+    super::quiet_panic::catch(|| reader::open(handle, run_id_required))
         .unwrap_or_else(|_| Err(DAMAGED.to_string()))
-        .map_err(|message| DataError::file(&file, message))?;
-    let group_rows = opened.group_rows();
-    let mut block_starts = Vec::with_capacity(group_rows.len());
-    let mut next = 1u64;
-    for &rows in &group_rows {
-        block_starts.push(next);
-        next += rows;
+        .map_err(|message| DataError::file(name, message))
+}
+
+/// Reads requests.parquet, its row groups spread over worker threads, each with its own sink.
+pub fn scan_requests<S: RequestSink>(path: &Path, runs: &RunIndex, make_sink: impl Fn() -> S + Sync) -> Result<Scan<S>, DataError> {
+    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    let file = prepare(&name, path, None)?;
+    if file.group_rows.iter().sum::<u64>() == 0 {
+        return Err(DataError::file(&name, "has no rows"));
     }
-    if next == 1 {
-        return Err(DataError::file(&file, "has no rows"));
+    scan_files(vec![file], Problems::default(), runs, make_sink)
+}
+
+/// Reads a folder of Parquet files (`requests/`, shown as `shown_as`), every file's row groups
+/// spread over worker threads as one file's are. A file that cannot be read is a problem of its
+/// own and the others are still read, so every problem is found in one pass.
+pub fn scan_folder<S: RequestSink>(
+    folder: &Path,
+    shown_as: &str,
+    runs: &RunIndex,
+    make_sink: impl Fn() -> S + Sync,
+) -> Result<Scan<S>, DataError> {
+    let top = shown_as.trim_end_matches('/');
+    let (parts, listing) = hive::list(folder, top);
+    let mut problems = Problems::default();
+    let listed = parts.len();
+    if listed == 0 && listing.is_empty() {
+        return Err(DataError::file(
+            shown_as,
+            "holds no Parquet files: write requests/run_id=<run>/part-0.parquet, or requests.csv instead",
+        ));
     }
-    let groups = group_rows.len();
-    let progress = super::progress::progress_bar_rows(next - 1);
-    let workers = std::thread::available_parallelism().map_or(2, |n| n.get()).clamp(1, groups);
+    for problem in listing {
+        problems.push(problem);
+    }
+    let mut files = Vec::with_capacity(parts.len());
+    for part in parts {
+        let folder_run = match part.run_id.as_deref().map(|id| (runs.get(id.as_bytes()), id)) {
+            None => None,
+            // A run whose runs.csv row was rejected: its requests are skipped, as its rows would be.
+            Some((Some(RunIndex::IGNORED), _)) => continue,
+            Some((Some(run), id)) => Some((run, id.to_string())),
+            Some((None, id)) => {
+                problems
+                    .push(DataError::file(&part.name, format!("is in the folder run_id={}, a run that runs.csv does not list", shown(id))));
+                continue;
+            }
+        };
+        match prepare(&part.name, &part.path, folder_run) {
+            Ok(file) => files.push(file),
+            Err(problem) => problems.push(problem),
+        }
+    }
+    if problems.is_empty() && files.iter().all(|f| f.group_rows.iter().sum::<u64>() == 0) {
+        return Err(DataError::file(
+            shown_as,
+            format!("has {listed} Parquet file{} and no rows in them", if listed == 1 { "" } else { "s" }),
+        ));
+    }
+    scan_files(files, problems, runs, make_sink)
+}
+
+/// Reads `files` in order: every row group is a block, the groups spread over worker threads (in
+/// turn, as a deck is dealt), each worker with its own sink. `problems` are those already found.
+fn scan_files<S: RequestSink>(
+    files: Vec<Prepared>,
+    mut problems: Problems,
+    runs: &RunIndex,
+    make_sink: impl Fn() -> S + Sync,
+) -> Result<Scan<S>, DataError> {
+    // Every row group of every file in order: its file, its index in the file, its rows.
+    let mut groups: Vec<(usize, usize, u64)> = Vec::new();
+    let mut block_starts = Vec::new();
+    let mut block_files = Vec::new();
+    let mut total = 0u64;
+    for (f, file) in files.iter().enumerate() {
+        let mut next = 1u64;
+        for (g, &rows) in file.group_rows.iter().enumerate() {
+            groups.push((f, g, rows));
+            block_starts.push(next);
+            block_files.push(f as u32);
+            next += rows;
+            total += rows;
+        }
+    }
+    let progress = super::progress::progress_bar_rows(total);
+    let workers = std::thread::available_parallelism().map_or(2, |n| n.get()).clamp(1, groups.len().max(1));
     let results: Vec<Result<(S, Problems), DataError>> = std::thread::scope(|scope| {
         let handles: Vec<_> = (0..workers)
             .map(|worker| {
-                let (opened, block_starts, progress, file, make_sink, group_rows) =
-                    (&opened, &block_starts, &progress, &file, &make_sink, &group_rows);
+                let (files, groups, block_starts, progress, make_sink) = (&files, &groups, &block_starts, &progress, &make_sink);
                 scope.spawn(move || {
                     let mut sink = make_sink();
                     let mut problems = Problems::default();
                     let mut window = reader::Window::default();
-                    for group in (worker..groups).step_by(workers) {
-                        let read = super::quiet_panic::catch(|| {
-                            reader::read_group(
-                                opened,
-                                group,
-                                group as u32,
-                                block_starts[group],
-                                runs,
-                                file,
-                                &mut window,
-                                &mut sink,
-                                &mut problems,
-                            )
-                        });
+                    // The file this worker has open: each worker opens a file once for its groups.
+                    let mut opened: Option<(usize, reader::Opened)> = None;
+                    for block in (worker..groups.len()).step_by(workers) {
+                        let (f, group, rows) = groups[block];
+                        let file = &files[f];
+                        if opened.as_ref().is_none_or(|(open_file, _)| *open_file != f) {
+                            opened = Some((f, open(&file.name, &file.path, file.folder_run.is_none())?));
+                        }
+                        let (_, reader) = opened.as_ref().expect("opened above");
+                        let at = reader::Group {
+                            index: group,
+                            block: block as u32,
+                            first_row: block_starts[block],
+                            file: &file.name,
+                            folder_run: file.folder_run.as_ref().map(|(run, id)| (*run, id.as_str())),
+                        };
+                        let read =
+                            super::quiet_panic::catch(|| reader::read_group(reader, &at, runs, &mut window, &mut sink, &mut problems));
                         match read {
                             Ok(Ok(())) => {}
-                            Ok(Err(message)) => return Err(DataError::file(file, message)),
-                            Err(_) => return Err(DataError::file(file, DAMAGED)),
+                            Ok(Err(message)) => return Err(DataError::file(&file.name, message)),
+                            Err(_) => return Err(DataError::file(&file.name, DAMAGED)),
                         }
-                        progress.inc(group_rows[group]);
+                        progress.inc(rows);
                     }
                     Ok((sink, problems))
                 })
@@ -76,19 +170,14 @@ pub fn scan_requests<S: RequestSink>(path: &Path, runs: &RunIndex, make_sink: im
         handles.into_iter().map(|h| h.join().expect("a parquet worker panicked")).collect()
     });
     progress.finish_and_clear();
-    gather(results, block_starts)
-}
-
-/// One scan from the workers' sinks and problems, or the first worker's error.
-fn gather<S, E>(results: Vec<Result<(S, Problems), E>>, block_starts: Vec<u64>) -> Result<Scan<S>, E> {
     let mut sinks = Vec::with_capacity(results.len());
-    let mut problems = Problems::default();
     for result in results {
         let (sink, found) = result?;
         sinks.push(sink);
         problems.extend(found);
     }
-    Ok(Scan { sinks, problems, block_starts, seq_field: None })
+    let names = files.into_iter().map(|f| f.name).collect();
+    Ok(Scan { sinks, problems, block_starts, files: names, block_files, seq_field: None })
 }
 
 /// One row's values as the reader decoded them; `run` is the run index, or the unknown id (when

@@ -11,7 +11,7 @@
 
 use super::run_ids::{self, RunIds};
 use super::{accept_row, RowValues};
-use crate::dataset::error::{DataError, Place, Problems};
+use crate::dataset::error::{shown, DataError, Place, Problems};
 use crate::dataset::number::{parse_f64, parse_i64};
 use crate::dataset::requests::{plausible, Column, RequestSink, RowBatch, RowPlace, RunIndex};
 use bytes::Bytes;
@@ -104,7 +104,8 @@ impl Opened {
 }
 
 /// Opens `file` and finds the requests columns; the error says what is wrong with the file.
-pub fn open(file: File) -> Result<Opened, String> {
+/// `run_id` may be absent only when `run_id_required` is false (the file's folder names the run).
+pub fn open(file: File, run_id_required: bool) -> Result<Opened, String> {
     let reader = SerializedFileReader::new(Positioned(std::sync::Arc::new(file))).map_err(|e| format!("cannot be read as Parquet: {e}"))?;
     let schema = reader.metadata().file_metadata().schema_descr();
     let mut leaves = [None; 7];
@@ -122,7 +123,7 @@ pub fn open(file: File) -> Result<Opened, String> {
                     "column `{name}` is nested (a list, map or struct): analyze reads flat columns of numbers and strings"
                 ));
             }
-            if column != Column::BodyBytes {
+            if column != Column::BodyBytes && (column != Column::RunId || run_id_required) {
                 missing.push(name);
             }
             continue;
@@ -421,25 +422,36 @@ fn typed_codes(chunk: &Chunk, rows: usize, unsigned: bool, runs: &RunIndex, w: &
     Ok(())
 }
 
-/// Reads row group `group` of `opened` into `sink`; problems are placed on absolute rows from
-/// `first_row` (the group's first row, 1-based).
-#[allow(clippy::too_many_arguments)]
+/// Where a row group is and whose rows it holds.
+pub struct Group<'a> {
+    pub index: usize,
+    pub block: u32,
+    /// The group's first row in its file, 1-based: problems are placed on rows from it.
+    pub first_row: u64,
+    /// The file as messages name it.
+    pub file: &'a str,
+    /// The run its `run_id=` folder names (a run code of `runs`), if one does: every row is that
+    /// run, and a `run_id` column must agree with it.
+    pub folder_run: Option<(u32, &'a str)>,
+}
+
+/// Reads row group `at.index` of `opened` into `sink`.
 pub fn read_group<S: RequestSink>(
     opened: &Opened,
-    group: usize,
-    block: u32,
-    first_row: u64,
+    at: &Group,
     runs: &RunIndex,
-    file: &str,
     window: &mut Window,
     sink: &mut S,
     problems: &mut Problems,
 ) -> Result<(), String> {
+    let (block, first_row, file) = (at.block, at.first_row, at.file);
     let damaged = |e: parquet::errors::ParquetError| format!("cannot be read as Parquet: {e}");
-    let reader = opened.reader.get_row_group(group).map_err(damaged)?;
+    let reader = opened.reader.get_row_group(at.index).map_err(damaged)?;
     let rows = reader.metadata().num_rows().max(0) as usize;
-    let run_leaf = opened.layout.leaves[Column::RunId.index()].expect("run_id is required");
-    let mut run_column = RunColumn::new(reader.as_ref(), run_leaf).map_err(damaged)?;
+    let mut run_column = match opened.layout.leaves[Column::RunId.index()] {
+        Some(leaf) => Some(RunColumn::new(reader.as_ref(), leaf).map_err(damaged)?),
+        None => None,
+    };
     let run_unsigned = opened.layout.unsigned[Column::RunId.index()];
     // Unknown ids are numbered per row group (the dictionary's codes live as long as it does).
     window.unknown.clear();
@@ -453,9 +465,21 @@ pub fn read_group<S: RequestSink>(
     let mut done = 0usize;
     while done < rows {
         let want = WINDOW.min(rows - done);
-        let got = run_column.read(want, run_unsigned, runs, window)?;
-        if got != want {
-            return Err(format!("cannot be read as Parquet: column `run_id` ends {} rows into a row group of {rows} rows", done + got));
+        match (&mut run_column, at.folder_run) {
+            (Some(run_column), _) => {
+                let got = run_column.read(want, run_unsigned, runs, window)?;
+                if got != want {
+                    return Err(format!(
+                        "cannot be read as Parquet: column `run_id` ends {} rows into a row group of {rows} rows",
+                        done + got
+                    ));
+                }
+            }
+            (None, Some((run, _))) => {
+                window.run_codes.clear();
+                window.run_codes.resize(want, run);
+            }
+            (None, None) => return Err("has no column `run_id` and no run_id= folder above it names the run".to_string()),
         }
         for (column, chunk) in &mut chunks {
             let got = chunk.read(want).map_err(damaged)?;
@@ -468,11 +492,34 @@ pub fn read_group<S: RequestSink>(
             }
         }
         fill_window(&mut chunks, &opened.layout, want, window)?;
+        if let (Some(_), Some((run, folder))) = (&run_column, at.folder_run) {
+            check_folder_run(window, want, run, folder, runs);
+        }
         let start = RowPlace { block, within: done as u64 + 1 };
         check_window(window, want, start, first_row + done as u64, file, sink, problems);
         done += want;
     }
     Ok(())
+}
+
+/// Marks the rows whose `run_id` is not the run their folder names (`run`, `run_id=folder`).
+fn check_folder_run(w: &mut Window, rows: usize, run: u32, folder: &str, runs: &RunIndex) {
+    let before = w.bad.len();
+    for (i, &code) in w.run_codes[..rows].iter().enumerate() {
+        if code == run {
+            continue;
+        }
+        let id = match code {
+            NULL_RUN => "null".to_string(),
+            code if is_unknown(code) => w.unknown.get((code - UNKNOWN) as usize).map_or_else(|| "another run".to_string(), |id| shown(id)),
+            code => runs.id(code).map_or_else(|| "another run".to_string(), shown),
+        };
+        let message = format!("is {id}, but the file is in the folder run_id={}: a row's run and its folder must agree", shown(folder));
+        w.bad.push(BadCell { row: i, column: Column::RunId, message });
+    }
+    if w.bad.len() > before {
+        w.bad.sort_by_key(|b| (b.row, b.column));
+    }
 }
 
 /// Turns the decoded columns into the window's rows.
