@@ -52,8 +52,9 @@ measure plan="measure/plans/study.toml" *args: build
     {{bin}}/measure run --plan {{plan}} {{args}}
 
 # Benchmark analyze against DuckDB and polars on generated data (bench/README.md): 1M, 10M and 100M
-# rows (100M only when the disk has room for its 6.5 GB), or the sizes given.
-bench size="1000000 10000000 100000000": build bench-tools
+# rows (100M only when the disk has room for its 6.5 GB), or the sizes given; and the import case:
+# `analyze import` of a 10M-row hey CSV against DuckDB loading it (import_size="" leaves it out).
+bench size="1000000 10000000 100000000" import_size="10000000": build bench-tools
     #!/usr/bin/env bash
     set -euo pipefail
     sizes=()
@@ -66,7 +67,20 @@ bench size="1000000 10000000 100000000": build bench-tools
             *) exit "$status" ;;
         esac
     done
-    bench/.venv/bin/python bench/run.py --rows "${sizes[@]}"
+    import_sizes=()
+    for n in {{import_size}}; do
+        status=0
+        bench/.venv/bin/python bench/generate_hey.py --rows "$n" --skip-if-no-room || status=$?
+        case $status in
+            0) import_sizes+=("$n") ;;
+            75) ;; # no room on disk: generate_hey.py said so
+            *) exit "$status" ;;
+        esac
+    done
+    cases=()
+    if [ ${#sizes[@]} -gt 0 ]; then cases+=(stats); else sizes=(0); fi
+    if [ ${#import_sizes[@]} -gt 0 ]; then cases+=(import); else import_sizes=(0); fi
+    bench/.venv/bin/python bench/run.py --cases "${cases[@]}" --rows "${sizes[@]}" --import-rows "${import_sizes[@]}"
 
 # Self-tests of the benchmark's reference implementations (DuckDB's quantile_disc rank, polars).
 bench-test: bench-tools

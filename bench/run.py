@@ -2,12 +2,15 @@
 """Benchmark harness: analyze vs DuckDB vs polars (and `cat` as the floor), CSV and Parquet.
 
     bench/.venv/bin/python bench/run.py --rows 10000000
+    bench/.venv/bin/python bench/run.py --cases import --import-rows 10000000
 
 For each size and format: warm the page cache, check that every tool gives identical numbers
 (fail loudly otherwise), then time the tools round-robin and write bench/RESULTS.md and
 bench/results.json (entries for other sizes already there are kept). Datasets come from
-bench/generate.py. Refuses to run while a cargo/rustc build is running (--allow-busy to override,
-and the results then say so).
+bench/generate.py. The import case times `analyze import` of a hey CSV (bench/generate_hey.py)
+against DuckDB loading the same file into a table, after checking that the imported dataset's
+numbers equal DuckDB's over its table. Refuses to run while a cargo/rustc build is running
+(--allow-busy to override, and the results then say so).
 """
 
 from __future__ import annotations
@@ -175,6 +178,137 @@ def time_round_robin(tools: Tools, reps: int) -> dict:
     return {n: {"argv": tools.argv(n, Path("OUTDIR")), "samples": samples[n]} for n in names}
 
 
+IMPORT_RUN_ID = "r1"
+IMPORT_FACTOR = "tool=hey"
+IMPORT_STARTED_AT = "2026-12-01T00:00:00Z"
+
+
+class ImportTools:
+    """The command lines of the import case for one hey CSV: each writes into a fresh place."""
+
+    def __init__(self, file: Path, analyze_bin: Path, scratch: Path):
+        self.file = file
+        self.analyze_bin = analyze_bin
+        self.scratch = scratch
+        scratch.mkdir(parents=True, exist_ok=True)
+        self.counter = 0
+
+    def names(self) -> list[str]:
+        return ["cat", "analyze import", "duckdb", "duckdb (in memory)"]
+
+    def fresh_out(self) -> Path:
+        """A folder that does not exist yet (analyze creates the dataset; DuckDB a file inside)."""
+        self.counter += 1
+        out = self.scratch / f"import-{self.file.parent.name}-{self.counter}"
+        shutil.rmtree(out, ignore_errors=True)
+        return out
+
+    def argv(self, name: str, out: Path) -> list[str]:
+        f = str(self.file)
+        return {
+            "cat": lambda: ["cat", f],
+            "analyze import": lambda: [str(self.analyze_bin), "import", f, "--into", str(out), "--run-id", IMPORT_RUN_ID,
+                                       "--factor", IMPORT_FACTOR, "--started-at", IMPORT_STARTED_AT],
+            "duckdb": lambda: [PY, str(HERE / "duckdb_load.py"), f, "--db", str(out / "hey.duckdb")],
+            "duckdb (in memory)": lambda: [PY, str(HERE / "duckdb_load.py"), f, "--memory"],
+        }[name]()
+
+    def prepare(self, name: str, out: Path) -> None:
+        if name == "duckdb":
+            out.mkdir(parents=True)
+
+
+def import_agreement(tools: ImportTools) -> dict:
+    """Imports once and loads once, then checks that the imported dataset says what DuckDB's table
+    says: analyze's own report (summary.json) and DuckDB over the imported requests.csv give the
+    same run n and nearest-rank p95 as DuckDB over its loaded table, and the row count, status
+    counts and exact sums and extremes of the times are equal. Exits on any difference."""
+    out = tools.fresh_out()
+    output_of(tools.argv("analyze import", out))
+    report = tools.fresh_out()
+    output_of([str(tools.analyze_bin), "report", str(out), "--out", str(report)])
+    db_dir = tools.fresh_out()
+    tools.prepare("duckdb", db_dir)
+    output_of(tools.argv("duckdb", db_dir))
+    db = db_dir / "hey.duckdb"
+    load = [PY, str(HERE / "duckdb_load.py")]
+    texts = {
+        "duckdb table": output_of(load + ["--canonical", str(db), "--run-id", IMPORT_RUN_ID, "--factor", IMPORT_FACTOR]),
+        "analyze report of the import": canonical.from_summary_json(json.loads((report / "summary.json").read_text())),
+        "duckdb over the import": output_of([PY, str(HERE / "duckdb_stats.py"), str(out)]),
+    }
+    check_identical(texts, f"import-{tools.file.parent.name}")
+    facts = {
+        "duckdb table": output_of(load + ["--facts", str(db)]),
+        "imported requests.csv": output_of(load + ["--dataset-facts", str(out)]),
+    }
+    if facts["duckdb table"] != facts["imported requests.csv"]:
+        check_identical({k: v.replace("=", ",") for k, v in facts.items()}, f"import-facts-{tools.file.parent.name}")
+    result = {
+        "canonical": texts["duckdb table"],
+        "facts": facts["duckdb table"],
+        "requests_csv_bytes": (out / "requests.csv").stat().st_size,
+        "duckdb_file_bytes": db.stat().st_size,
+    }
+    for d in (out, report, db_dir):
+        shutil.rmtree(d)
+    return result
+
+
+def time_import_round_robin(tools: ImportTools, reps: int) -> dict:
+    """As time_round_robin, each sample writing into a fresh place that is removed afterwards."""
+    names = tools.names()
+    samples: dict[str, list[dict]] = {n: [] for n in names}
+    for i in range(reps):
+        order = names[i % len(names):] + names[: i % len(names)]
+        for name in order:
+            out = tools.fresh_out()
+            tools.prepare(name, out)
+            s = timing.run_timed(tools.argv(name, out))
+            shutil.rmtree(out, ignore_errors=True)
+            samples[name].append({"wall_s": s.wall_s, "cpu_s": s.cpu_s, "max_rss_kib": s.max_rss_kib})
+        print(f"  round {i + 1}/{reps}: " + ", ".join(f"{n} {samples[n][-1]['wall_s']:.2f}s" for n in names))
+    return {n: {"argv": tools.argv(n, Path("OUT")), "samples": samples[n]} for n in names}
+
+
+def measure_import(rows: int, args, analyze_bin: Path, machine: dict) -> dict:
+    file = args.data / f"hey-{rows}" / "hey.csv"
+    if not file.exists():
+        raise SystemExit(f"missing {file}: run `bench/.venv/bin/python bench/generate_hey.py --rows {rows}` first")
+    tools = ImportTools(file, analyze_bin, args.data / ".out")
+    timing.warm_page_cache([file], args.warm_passes)
+    print(f"{file}: checking that the import and DuckDB's table agree ...")
+    agreed = import_agreement(tools)
+    print(f"{rows:,} hey rows: the import and DuckDB's table agree")
+    reps = args.reps or 5
+    load_before = timing.load_average()
+    busy_before = timing.busy_processes()
+    timing.warm_page_cache([file], args.warm_passes)
+    print(f"{file}: timing {reps} rounds of {', '.join(tools.names())}")
+    measured = time_import_round_robin(tools, reps)
+    for t in measured.values():
+        t["summary"] = summary.summarize(t["samples"])
+    summary.add_ratios(measured)
+    return {
+        f"import-hey-{rows}": {
+            "case": "import",
+            "rows": rows,
+            "format": "hey-csv",
+            "file": str(file.relative_to(HERE.parent)) if file.is_relative_to(HERE.parent) else str(file),
+            "file_bytes": file.stat().st_size,
+            "measured_at": machine["date_utc"],
+            "machine": machine,
+            "repetitions": reps,
+            "warm_passes": args.warm_passes,
+            "load_before": list(load_before),
+            "load_after": list(timing.load_average()),
+            "busy": sorted(set(busy_before) | set(timing.busy_processes())),
+            "agreement": agreed,
+            "tools": measured,
+        }
+    }
+
+
 def measure_size(rows: int, args, analyze_bin: Path | None, machine: dict) -> dict:
     entries = {}
     tools_by_fmt = {}
@@ -240,6 +374,11 @@ def measure_size(rows: int, args, analyze_bin: Path | None, machine: dict) -> di
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--rows", type=int, nargs="+", default=[1_000_000], help="dataset sizes (default: 1000000)")
+    ap.add_argument("--cases", nargs="+", choices=("stats", "import"), default=["stats", "import"],
+                    help="stats: analyze check/report vs DuckDB and polars on --rows; import: analyze import vs "
+                    "DuckDB's load of a hey CSV of --import-rows (default: both)")
+    ap.add_argument("--import-rows", type=int, nargs="+", default=[10_000_000],
+                    help="hey CSV sizes of the import case (default: 10000000)")
     ap.add_argument("--formats", nargs="+", choices=("csv", "parquet"), default=["csv", "parquet"])
     ap.add_argument("--reps", type=int, default=0, help="rounds per tool (default: 5 up to 10M rows, 3 above)")
     ap.add_argument("--data", type=Path, default=HERE / "data", help="datasets folder (default: bench/data)")
@@ -265,6 +404,9 @@ def main() -> int:
         return 2
 
     analyze_bin = None if args.skip_analyze else args.analyze_bin
+    if analyze_bin is None and "import" in args.cases:
+        args.cases = [c for c in args.cases if c != "import"]
+        print("the import case needs analyze: skipped (--skip-analyze)")
     args.analyze_missing = "skipped (--skip-analyze)" if args.skip_analyze else None
     if analyze_bin is not None and not os.access(analyze_bin, os.X_OK):
         print(f"error: no analyze binary at {analyze_bin}: build it (cargo build --release -p analyze), "
@@ -291,8 +433,12 @@ def main() -> int:
     )
 
     entries = {}
-    for rows in args.rows:
-        entries.update(measure_size(rows, args, analyze_bin, machine))
+    if "stats" in args.cases:
+        for rows in args.rows:
+            entries.update(measure_size(rows, args, analyze_bin, machine))
+    if "import" in args.cases:
+        for rows in args.import_rows:
+            entries.update(measure_import(rows, args, analyze_bin, machine))
 
     results = {"machine": machine, "entries": {}}
     if args.results_json.exists():

@@ -181,5 +181,55 @@ class Generator(unittest.TestCase):
             self.assertEqual((csv_dir / "requests.csv").read_bytes(), first)
 
 
+class HeyGenerator(unittest.TestCase):
+    def test_hey_csv_is_heys_columns_consistent_and_deterministic(self):
+        with tempfile.TemporaryDirectory() as t:
+            out = Path(t)
+            cmd = [sys.executable, str(HERE / "generate_hey.py"), "--rows", "20011", "--out", str(out)]
+            subprocess.run(cmd, check=True, capture_output=True)
+            path = out / "hey-20011" / "hey.csv"
+            text = path.read_text()
+            self.assertTrue(text.startswith(
+                "response-time,DNS+dialup,DNS,Request-write,Response-delay,Response-read,status-code,offset\n"))
+            hey = pl.read_csv(path)
+            self.assertEqual(hey.height, 20011)
+            # hey prints %4.4f: every time has exactly 4 decimals
+            first = text.splitlines()[1].split(",")
+            self.assertTrue(all(len(v.split(".")[1]) == 4 for i, v in enumerate(first) if i != 6), first)
+            tenths = {c: (hey[c] * 10_000).round().cast(pl.Int64) for c in hey.columns if c != "status-code"}
+            parts = tenths["DNS+dialup"] + tenths["Request-write"] + tenths["Response-delay"] + tenths["Response-read"]
+            self.assertTrue((parts == tenths["response-time"]).all())
+            self.assertTrue((tenths["Response-delay"] >= 1).all())
+            self.assertEqual(set(hey["status-code"].unique()), {200, 500, 503})
+            # rows in completion order, as hey appends them
+            done = tenths["offset"] + tenths["response-time"]
+            self.assertTrue((done.diff().drop_nulls() >= 0).all())
+            subprocess.run(cmd + ["--force"], check=True, capture_output=True)
+            self.assertEqual(path.read_text(), text)
+
+    def test_duckdb_load_facts_count_every_row_and_status(self):
+        with tempfile.TemporaryDirectory() as t:
+            out = Path(t)
+            csv = out / "hey.csv"
+            csv.write_text(
+                "response-time,DNS+dialup,DNS,Request-write,Response-delay,Response-read,status-code,offset\n"
+                "0.0038,0.0000,0.0000,0.0000,0.0026,0.0012,200,0.0008\n"
+                "0.0041,0.0002,0.0000,0.0000,0.0027,0.0012,503,0.0005\n"
+                "0.0045,0.0002,0.0000,0.0001,0.0029,0.0013,200,0.0002\n"
+            )
+            db = out / "hey.duckdb"
+            load = [sys.executable, str(HERE / "duckdb_load.py")]
+            subprocess.run(load + [str(csv), "--db", str(db)], check=True, capture_output=True)
+            facts = subprocess.run(load + ["--facts", str(db)], check=True, capture_output=True, text=True).stdout
+            self.assertEqual(facts.split(), [
+                "rows=3", "latency_sum_0.1ms=124", "latency_min_0.1ms=38", "latency_max_0.1ms=45",
+                "sent_span_0.1ms=6", "status_200=2", "status_503=1"])
+            text = subprocess.run(load + ["--canonical", str(db), "--factor", "tool=hey"],
+                                  check=True, capture_output=True, text=True).stdout
+            # 2xx: 3.8 and 4.5 ms; nearest rank of p95 of 2 is 2
+            self.assertEqual(text, "run_id,n,rank,p95_ms\nr1,2,2,4.5000\ncondition,median_ms,min_ms,max_ms\n"
+                                   "tool=hey,4.5000,4.5000,4.5000\n")
+
+
 if __name__ == "__main__":
     unittest.main()

@@ -256,3 +256,44 @@ fn rows_break_the_request_row_contract_before_anything_is_written() {
     assert!(text(&out).contains("slow.csv: request 1 (seq 0) is not a request: latency_ms: 2000000000 is above 10^9 ms"), "{}", text(&out));
     assert!(!temp.path().join("d").exists());
 }
+
+#[test]
+fn a_bad_line_deep_in_a_large_hey_csv_is_named_and_changes_nothing() {
+    // The CSV is read line by line: the first bad line is the one named, wherever it is, and the
+    // dataset (and no staged requests.csv beside it) is left as it was.
+    let temp = tempfile::tempdir().unwrap();
+    let dataset = temp.path().join("d");
+    assert!(import(&dataset, "good", "hey", &[fixture("hey/hey.csv")], &[]).status.success());
+    let before = snapshot(&dataset);
+    let mut text_of_file = String::from("response-time,DNS+dialup,DNS,Request-write,Response-delay,Response-read,status-code,offset\n");
+    for i in 0..300_000 {
+        let line = match i {
+            // Line 250,002: a status that is not a number; line 280,002: a missing field (later, so not named).
+            250_000 => "0.0031,0.0000,0.0000,0.0000,0.0027,0.0004,2O0,25.0000\n".to_string(),
+            280_000 => "0.0031,0.0000,0.0000,0.0000,0.0027,0.0004,200\n".to_string(),
+            _ => format!("0.0031,0.0000,0.0000,0.0000,0.0027,0.0004,200,{}.{:04}\n", i / 10_000, i % 10_000),
+        };
+        text_of_file.push_str(&line);
+    }
+    let file = temp.path().join("big.csv");
+    std::fs::write(&file, &text_of_file).unwrap();
+    let out = import(&dataset, "big", "hey", std::slice::from_ref(&file), &[]);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out));
+    let expected = format!("{}:250002:43: status-code: \"2O0\" is not a whole number", file.display());
+    assert!(text(&out).contains(&expected), "expected {expected} in\n{}", text(&out));
+    assert!(!text(&out).contains("280002"), "{}", text(&out));
+    assert_eq!(snapshot(&dataset), before);
+    assert_eq!(std::fs::read_dir(&dataset).unwrap().count(), before.len(), "nothing staged is left beside the dataset's files");
+
+    // Without the bad lines the same file imports whole, every row in order.
+    let good: String =
+        text_of_file.lines().enumerate().filter(|(i, _)| *i != 250_001 && *i != 280_001).map(|(_, l)| format!("{l}\n")).collect();
+    std::fs::write(&file, good).unwrap();
+    let out = import(&dataset, "big", "hey", std::slice::from_ref(&file), &[]);
+    assert!(out.status.success(), "{}", text(&out));
+    let requests = read(&dataset, "requests.csv");
+    let big: Vec<&str> = requests.lines().filter(|l| l.starts_with("big,")).collect();
+    assert_eq!(big.len(), 299_998);
+    assert_eq!(big[0], "big,0,0,0,3.1,200,");
+    assert_eq!(big[299_997], "big,299997,29999.9,29999.9,3.1,200,");
+}

@@ -7,7 +7,7 @@
 
 use super::error::ImportError;
 use super::rule::{percentile_key, Rule, ToolReported};
-use super::text::{parse_shifted, Csv, Lines};
+use super::text::{parse_shifted, CsvStream, Lines};
 use super::{Piece, Row};
 
 /// hey's `maxRes`: results beyond this many are counted in the average but not kept.
@@ -17,34 +17,44 @@ fn cap_note() -> String {
     format!("hey keeps at most {MAX_RESULTS} results: this run reached that cap, so requests after the first {MAX_RESULTS} responses are missing from hey's rows and tables")
 }
 
+/// A file of more rows than hey keeps was not cut by the cap: its rows are imported as they are.
+fn beyond_cap_note(rows: usize) -> String {
+    format!("this hey CSV has {rows} rows, more than the {MAX_RESULTS} results hey keeps: it was not written by a stock hey (a modified or generated file), and no row is missing for the cap")
+}
+
+/// hey's `-o csv`, read line by line ([`CsvStream`]): a file may hold millions of rows.
 pub fn csv(file: &str, text: &str) -> Result<Piece, ImportError> {
-    let csv = Csv::parse(file, text, b',')?;
+    let csv = CsvStream::new(file, text, b',')?;
     let response_time = csv.column("response-time")?;
     let status = csv.column("status-code")?;
     let offset = csv.column("offset")?;
-    let mut rows = Vec::with_capacity(csv.rows.len());
-    for row in &csv.rows {
-        let latency_ms = csv.shifted(row, response_time, 3)?;
-        let code = csv.count(row, status)?;
-        let (column, _) = row.1[status];
+    // hey writes about 55 bytes a row: room for every row at once, without regrowing.
+    let mut rows = Vec::with_capacity(text.len() / 48);
+    csv.for_each_row(|line, fields| {
+        let latency_ms = csv.shifted(line, fields, response_time, 3)?;
+        let code = csv.count(line, fields, status)?;
+        let column = fields[status].0;
         let code = u16::try_from(code)
             .ok()
             .filter(|c| (100..=599).contains(c))
-            .ok_or_else(|| csv.lines.bad(row.0, column, format!("status-code {code} is not an HTTP status")))?;
-        let sent_ms = csv.shifted(row, offset, 3)?;
+            .ok_or_else(|| csv.bad(line, column, format!("status-code {code} is not an HTTP status")))?;
+        let sent_ms = csv.shifted(line, fields, offset, 3)?;
         if latency_ms < 0.0 || sent_ms < 0.0 {
-            return Err(csv.lines.bad(row.0, row.1[response_time].0, "a negative time"));
+            return Err(csv.bad(line, fields[response_time].0, "a negative time"));
         }
         rows.push(Row { sent_ms: Some(sent_ms), latency_ms: Some(latency_ms), status: code, body_bytes: None });
-    }
+        Ok(())
+    })?;
     if rows.is_empty() {
         return Err(ImportError::file(file, "has a header but no response"));
     }
     let mut notes =
         vec!["hey -o csv: times have 0.1 ms resolution; requests that got no response are not in the file (hey's summary counts them)"
             .to_string()];
-    if rows.len() >= MAX_RESULTS {
+    if rows.len() == MAX_RESULTS {
         notes.push(cap_note());
+    } else if rows.len() > MAX_RESULTS {
+        notes.push(beyond_cap_note(rows.len()));
     }
     Ok(Piece { rows: Some(rows), notes, ..Piece::default() })
 }
@@ -152,6 +162,12 @@ mod tests {
         assert!(piece.notes.iter().any(|n| n.contains("at most 1000000 results")));
         let smaller = csv("small.csv", &fixture("hey.csv")).unwrap();
         assert!(!smaller.notes.iter().any(|n| n.contains("at most")));
+        // One row more than hey keeps: not a capped run, so no cap note, and every row is kept.
+        text.push_str("0.0010,0.0000,0.0000,0.0000,0.0010,0.0000,200,1000.0000\n");
+        let beyond = csv("beyond.csv", &text).unwrap();
+        assert_eq!(beyond.rows.unwrap().len(), MAX_RESULTS + 1);
+        assert!(!beyond.notes.iter().any(|n| n.contains("reached that cap")), "{:?}", beyond.notes);
+        assert!(beyond.notes.iter().any(|n| n.contains("1000001 rows, more than the 1000000 results hey keeps")), "{:?}", beyond.notes);
     }
 
     #[test]

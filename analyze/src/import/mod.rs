@@ -6,6 +6,7 @@
 //! invocation's files are merged into one [`ImportedRun`]; `write.rs` turns that into dataset
 //! files. Nothing here computes a statistic of ours: the tool's numbers are kept as printed.
 
+mod decimal;
 pub mod error;
 pub mod rule;
 mod text;
@@ -207,11 +208,12 @@ impl Format {
         if first == "Percentage served,Time in ms" {
             return Some(Format::AbPercentiles);
         }
-        if has("This is ApacheBench") || (has("Complete requests:") && has("Time taken for tests:")) {
-            return Some(Format::AbStdout);
-        }
+        // Before the searches through the whole text below: a hey CSV may be half a gigabyte.
         if first.starts_with("response-time,DNS+dialup,DNS,Request-write,Response-delay,Response-read,status-code") {
             return Some(Format::HeyCsv);
+        }
+        if has("This is ApacheBench") || (has("Complete requests:") && has("Time taken for tests:")) {
+            return Some(Format::AbStdout);
         }
         if has("Summary:") && has("Requests/sec:") && has("Response time histogram:") && !has("Success rate:") {
             return Some(Format::HeyText);
@@ -355,39 +357,51 @@ pub fn sha256_hex(bytes: &[u8]) -> String {
 }
 
 /// Reads, detects (or takes the forced format), parses and merges the files of one invocation.
-/// Every problem of every file is returned together.
+/// Every problem of every file is returned together. The files' sha256 are computed on another
+/// thread while they are parsed.
 pub fn read_run(files: &[(String, Vec<u8>)], forced: Option<Format>) -> Result<ImportedRun, ImportErrors> {
-    let mut problems = Vec::new();
-    let mut parsed = Vec::new();
-    for (name, bytes) in files {
-        let text = match std::str::from_utf8(bytes) {
-            Ok(text) => text,
-            Err(error) => {
-                let valid = &bytes[..error.valid_up_to()];
-                let line = valid.iter().filter(|&&b| b == b'\n').count() as u64 + 1;
-                let column = valid.iter().rev().take_while(|&&b| b != b'\n').count() as u64 + 1;
-                problems.push(ImportError::at(name, line, column, "a byte that is not UTF-8: is this a text output of a load generator?"));
-                continue;
+    std::thread::scope(|scope| {
+        let hashes = scope.spawn(|| files.iter().map(|(_, bytes)| sha256_hex(bytes)).collect::<Vec<_>>());
+        let mut problems = Vec::new();
+        let mut parsed = Vec::new();
+        for (index, (name, bytes)) in files.iter().enumerate() {
+            match read_file(name, bytes, forced) {
+                Ok((format, piece)) => parsed.push((index, format, piece)),
+                Err(error) => problems.push(error),
             }
-        };
-        let Some(format) = forced.or_else(|| Format::detect(text)) else {
-            problems.push(ImportError::at(
-                name,
-                1,
-                1,
-                "matches no known format (ab, hey, wrk, siege, Locust, k6, vegeta, oha, JMeter outputs; see `analyze import --help`)",
-            ));
-            continue;
-        };
-        match parse(format, name, text) {
-            Ok(piece) => parsed.push((SourceFile { name: name.clone(), format, sha256: sha256_hex(bytes) }, piece)),
-            Err(error) => problems.push(error),
         }
-    }
-    if !problems.is_empty() {
-        return Err(ImportErrors(problems));
-    }
-    merge(parsed).map_err(|e| ImportErrors(vec![e]))
+        let hashes = hashes.join().expect("sha256 does not panic");
+        if !problems.is_empty() {
+            return Err(ImportErrors(problems));
+        }
+        let parsed = parsed
+            .into_iter()
+            .map(|(index, format, piece)| (SourceFile { name: files[index].0.clone(), format, sha256: hashes[index].clone() }, piece))
+            .collect();
+        merge(parsed).map_err(|e| ImportErrors(vec![e]))
+    })
+}
+
+/// One file's format (detected unless forced) and what it says.
+fn read_file(name: &str, bytes: &[u8], forced: Option<Format>) -> Result<(Format, Piece), ImportError> {
+    let text = match std::str::from_utf8(bytes) {
+        Ok(text) => text,
+        Err(error) => {
+            let valid = &bytes[..error.valid_up_to()];
+            let line = valid.iter().filter(|&&b| b == b'\n').count() as u64 + 1;
+            let column = valid.iter().rev().take_while(|&&b| b != b'\n').count() as u64 + 1;
+            return Err(ImportError::at(name, line, column, "a byte that is not UTF-8: is this a text output of a load generator?"));
+        }
+    };
+    let Some(format) = forced.or_else(|| Format::detect(text)) else {
+        return Err(ImportError::at(
+            name,
+            1,
+            1,
+            "matches no known format (ab, hey, wrk, siege, Locust, k6, vegeta, oha, JMeter outputs; see `analyze import --help`)",
+        ));
+    };
+    parse(format, name, text).map(|piece| (format, piece))
 }
 
 /// Merges the pieces of one invocation: one tool, at most one file of rows, the printed numbers

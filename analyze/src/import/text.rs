@@ -2,6 +2,16 @@
 //! with their columns, numbers with the units the tools print. Every failure names line and column.
 
 use super::error::ImportError;
+use std::borrow::Cow;
+
+/// What an error on the last line says when the text does not end with a newline.
+const CUT_SHORT: &str = " (the file ends without a newline: is it truncated?)";
+
+/// The lines of a text with their 1-based numbers, a trailing `\r` removed: how every reader
+/// here numbers lines.
+fn numbered(text: &str) -> impl Iterator<Item = (u64, &str)> {
+    text.lines().enumerate().map(|(i, l)| (i as u64 + 1, l.strip_suffix('\r').unwrap_or(l)))
+}
 
 /// A file's text, split into lines that remember their 1-based number.
 pub struct Lines<'a> {
@@ -14,7 +24,7 @@ pub struct Lines<'a> {
 impl<'a> Lines<'a> {
     pub fn new(file: &'a str, text: &'a str) -> Self {
         let unterminated = !text.is_empty() && !text.ends_with('\n');
-        let lines = text.lines().enumerate().map(|(i, l)| (i as u64 + 1, l.strip_suffix('\r').unwrap_or(l))).collect();
+        let lines = numbered(text).collect();
         Lines { file, lines, unterminated }
     }
 
@@ -22,7 +32,7 @@ impl<'a> Lines<'a> {
     pub fn bad(&self, line: u64, column: u64, message: impl Into<String>) -> ImportError {
         let mut message = message.into();
         if self.unterminated && self.lines.last().is_some_and(|(n, _)| *n == line) {
-            message.push_str(" (the file ends without a newline: is it truncated?)");
+            message.push_str(CUT_SHORT);
         }
         ImportError::at(self.file, line, column, message)
     }
@@ -75,6 +85,11 @@ pub fn parse_number(word: &str) -> Option<f64> {
 /// A decimal number times 10^`shift` (shift may be negative), done on the digits so that
 /// `0.0038` s becomes exactly the double nearest 3.8 ms, not 3.8000000000000003.
 pub fn parse_shifted(word: &str, shift: i32) -> Option<f64> {
+    shifted_plain(word.as_bytes(), shift).or_else(|| shifted_text(word, shift))
+}
+
+/// [`parse_shifted`] by moving the decimal point in the text and parsing the result.
+fn shifted_text(word: &str, shift: i32) -> Option<f64> {
     parse_number(word)?;
     if word.contains(['e', 'E']) {
         return parse_number(word).map(|v| v * 10f64.powi(shift));
@@ -94,6 +109,37 @@ pub fn parse_shifted(word: &str, shift: i32) -> Option<f64> {
         format!("{sign}{}.{}", &all[..point as usize], &all[point as usize..])
     };
     text.parse().ok()
+}
+
+/// [`parse_shifted`] of a plain decimal (`-?digits(.digits)?`, at most 15 digits) without building
+/// a string: the digits are an integer below 2^53 and the shifted power of ten is exact (at most
+/// 10^22), so one IEEE multiplication or division rounds the decimal correctly, exactly as
+/// `str::parse` of the shifted text does (Clinger's fast path; see dataset/number.rs). `None` for
+/// anything else, which the general path then reads.
+fn shifted_plain(word: &[u8], shift: i32) -> Option<f64> {
+    use crate::dataset::number::POWERS_OF_TEN;
+    let (negative, digits) = match word.split_first() {
+        Some((b'-', rest)) => (true, rest),
+        _ => (false, word),
+    };
+    let (whole, fraction) = match memchr::memchr(b'.', digits) {
+        Some(point) => (&digits[..point], &digits[point + 1..]),
+        None => (digits, &[][..]),
+    };
+    if whole.is_empty() || (fraction.is_empty() && whole.len() < digits.len()) || whole.len() + fraction.len() > 15 {
+        return None;
+    }
+    let mut mantissa: u64 = 0;
+    for &byte in whole.iter().chain(fraction) {
+        if !byte.is_ascii_digit() {
+            return None;
+        }
+        mantissa = mantissa * 10 + u64::from(byte - b'0');
+    }
+    let exponent = shift - fraction.len() as i32;
+    let power = *POWERS_OF_TEN.get(exponent.unsigned_abs() as usize)?;
+    let value = if exponent >= 0 { mantissa as f64 * power } else { mantissa as f64 / power };
+    Some(if negative { -value } else { value })
 }
 
 /// An RFC 3339 time (`2017-05-09T14:34:45.625742514+02:00`, `...Z`) as Unix milliseconds, read
@@ -217,23 +263,133 @@ impl<'a> Csv<'a> {
     /// A cell as a finite number.
     pub fn number(&self, row: &CsvRow, column: usize) -> Result<f64, ImportError> {
         let (column_at, text) = &row.1[column];
-        parse_number(text.trim())
-            .ok_or_else(|| self.lines.bad(row.0, *column_at, format!("{}: {:?} is not a number", self.header[column], text)))
-    }
-
-    /// A cell as a number times 10^`shift` (seconds to ms: 3; ns to ms: -6).
-    pub fn shifted(&self, row: &CsvRow, column: usize, shift: i32) -> Result<f64, ImportError> {
-        let (column_at, text) = &row.1[column];
-        parse_shifted(text.trim(), shift)
-            .ok_or_else(|| self.lines.bad(row.0, *column_at, format!("{}: {:?} is not a number", self.header[column], text)))
+        parse_number(text.trim()).ok_or_else(|| self.lines.bad(row.0, *column_at, not_a_number(&self.header[column], text)))
     }
 
     /// A cell as a non-negative integer.
     pub fn count(&self, row: &CsvRow, column: usize) -> Result<u64, ImportError> {
         let (column_at, text) = &row.1[column];
-        text.trim()
-            .parse::<u64>()
-            .map_err(|_| self.lines.bad(row.0, *column_at, format!("{}: {:?} is not a whole number", self.header[column], text)))
+        count_cell(text).ok_or_else(|| self.lines.bad(row.0, *column_at, not_a_count(&self.header[column], text)))
+    }
+}
+
+/// A cell as a non-negative integer, surrounding spaces allowed.
+fn count_cell(text: &str) -> Option<u64> {
+    trim_cell(text).parse::<u64>().ok()
+}
+
+/// `text.trim()`, without looking at characters when both ends are visible ASCII (nearly always).
+fn trim_cell(text: &str) -> &str {
+    let bytes = text.as_bytes();
+    match (bytes.first(), bytes.last()) {
+        (Some(first), Some(last)) if first.is_ascii_graphic() && last.is_ascii_graphic() => text,
+        _ => text.trim(),
+    }
+}
+
+fn not_a_number(column: &str, text: &str) -> String {
+    format!("{column}: {text:?} is not a number")
+}
+
+fn not_a_count(column: &str, text: &str) -> String {
+    format!("{column}: {text:?} is not a whole number")
+}
+
+/// The fields of one CSV line, each with its 1-based column; borrowed from the text unless quoted.
+pub type Fields<'a> = Vec<(u64, Cow<'a, str>)>;
+
+/// A CSV file of one row per request, read one line at a time: the header, field and error rules
+/// of [`Csv::parse`], but no line or field is kept, and a line without quotes is split in place
+/// rather than copied field by field, so a file of ten million rows costs no allocation per row.
+pub struct CsvStream<'a> {
+    pub file: &'a str,
+    text: &'a str,
+    pub header: Vec<String>,
+    separator: u8,
+}
+
+impl<'a> CsvStream<'a> {
+    /// Reads the header; every data row must later have its number of fields.
+    pub fn new(file: &'a str, text: &'a str, separator: u8) -> Result<Self, ImportError> {
+        let mut stream = CsvStream { file, text, header: Vec::new(), separator };
+        let Some((header_line, header_text)) = numbered(text).next() else {
+            return Err(ImportError::file(file, "is empty"));
+        };
+        stream.header = split_csv(header_text.trim_start_matches('\u{feff}'), separator)
+            .map_err(|(column, message)| stream.bad(header_line, column, message))?
+            .into_iter()
+            .map(|(_, name)| name.trim().to_string())
+            .collect();
+        Ok(stream)
+    }
+
+    /// The index of a required column.
+    pub fn column(&self, name: &str) -> Result<usize, ImportError> {
+        self.header
+            .iter()
+            .position(|h| h == name)
+            .ok_or_else(|| ImportError::at(self.file, 1, 1, format!("no `{name}` column (the header has: {})", self.header.join(", "))))
+    }
+
+    /// The error for a line whose content does not fit, with [`Lines::bad`]'s hint when it is the
+    /// cut-short last line (found by counting lines only when there is an error).
+    pub fn bad(&self, line: u64, column: u64, message: impl Into<String>) -> ImportError {
+        let mut message = message.into();
+        let unterminated = !self.text.is_empty() && !self.text.ends_with('\n');
+        if unterminated && numbered(self.text).last().is_some_and(|(n, _)| n == line) {
+            message.push_str(CUT_SHORT);
+        }
+        ImportError::at(self.file, line, column, message)
+    }
+
+    /// Calls `row` with the number and fields of every data line that is not blank, in order;
+    /// stops at the first error.
+    pub fn for_each_row(&self, mut row: impl FnMut(u64, &[(u64, Cow<'a, str>)]) -> Result<(), ImportError>) -> Result<(), ImportError> {
+        let mut fields: Fields<'a> = Vec::with_capacity(self.header.len());
+        for (n, line) in numbered(self.text).skip(1) {
+            // A line starting with a visible ASCII character is not blank; only others are trimmed.
+            if !line.as_bytes().first().is_some_and(u8::is_ascii_graphic) && line.trim().is_empty() {
+                continue;
+            }
+            fields.clear();
+            // One pass: split at separators, unless a quote shows that split_csv must read the line.
+            let mut start = 0;
+            let mut quoted = false;
+            for (i, &byte) in line.as_bytes().iter().enumerate() {
+                if byte == self.separator {
+                    fields.push((start as u64 + 1, Cow::Borrowed(&line[start..i])));
+                    start = i + 1;
+                } else if byte == b'"' {
+                    quoted = true;
+                    break;
+                }
+            }
+            if quoted {
+                fields.clear();
+                let split = split_csv(line, self.separator).map_err(|(column, message)| self.bad(n, column, message))?;
+                fields.extend(split.into_iter().map(|(column, value)| (column, Cow::Owned(value))));
+            } else {
+                fields.push((start as u64 + 1, Cow::Borrowed(&line[start..])));
+            }
+            if fields.len() != self.header.len() {
+                let column = fields.last().map_or(1, |(c, v)| c + v.len() as u64);
+                return Err(self.bad(n, column, format!("{} fields where the header has {}", fields.len(), self.header.len())));
+            }
+            row(n, &fields)?;
+        }
+        Ok(())
+    }
+
+    /// A cell as a number times 10^`shift` (seconds to ms: 3; ns to ms: -6).
+    pub fn shifted(&self, line: u64, fields: &[(u64, Cow<str>)], column: usize, shift: i32) -> Result<f64, ImportError> {
+        let (column_at, text) = &fields[column];
+        parse_shifted(trim_cell(text), shift).ok_or_else(|| self.bad(line, *column_at, not_a_number(&self.header[column], text)))
+    }
+
+    /// A cell as a non-negative integer, as [`Csv::count`].
+    pub fn count(&self, line: u64, fields: &[(u64, Cow<str>)], column: usize) -> Result<u64, ImportError> {
+        let (column_at, text) = &fields[column];
+        count_cell(text).ok_or_else(|| self.bad(line, *column_at, not_a_count(&self.header[column], text)))
     }
 }
 
@@ -268,6 +424,43 @@ mod tests {
         assert_eq!(parse_shifted("12", 3), Some(12000.0));
         assert_eq!(parse_shifted("-0.5", 1), Some(-5.0));
         assert_eq!(parse_shifted("abc", 3), None);
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn plain_decimals_shift_as_the_text_does(whole in 0u64..100_000_000, fraction in 0u64..10_000_000, places in 0usize..8, negative: bool, shift in -9i32..9) {
+            let sign = if negative { "-" } else { "" };
+            let word = if places == 0 { format!("{sign}{whole}") } else { format!("{sign}{whole}.{:0places$}", fraction % 10u64.pow(places as u32)) };
+            proptest::prop_assert_eq!(parse_shifted(&word, shift).map(f64::to_bits), shifted_text(&word, shift).map(f64::to_bits), "{}", word);
+        }
+    }
+
+    #[test]
+    fn words_the_fast_path_leaves_to_the_text_path() {
+        for word in ["5.", ".5", "+5", "1e3", "-", "", "1.2.3", "0.00000000000000000001", "12345678901234567"] {
+            assert_eq!(parse_shifted(word, 3).map(f64::to_bits), shifted_text(word, 3).map(f64::to_bits), "{word}");
+        }
+    }
+
+    #[test]
+    fn streamed_rows_and_errors_are_those_of_the_whole_file_parse() {
+        let text = "a,b,c\r\n1,\"x, \"\"y\"\"\",3\n\n  \n4, 5 ,6\r\n";
+        let whole = Csv::parse("f.csv", text, b',').unwrap();
+        let stream = CsvStream::new("f.csv", text, b',').unwrap();
+        assert_eq!(stream.header, whole.header);
+        let mut rows = Vec::new();
+        stream
+            .for_each_row(|n, fields| {
+                rows.push((n, fields.iter().map(|(c, v)| (*c, v.to_string())).collect::<Vec<_>>()));
+                Ok(())
+            })
+            .unwrap();
+        assert_eq!(rows, whole.rows);
+        for bad in ["a,b\n1,2\n3\n", "a,b\n1,2\n1,\"open\n", "a,b\n1,2\n1,2,3"] {
+            let whole = Csv::parse("f.csv", bad, b',').err().unwrap();
+            let streamed = CsvStream::new("f.csv", bad, b',').unwrap().for_each_row(|_, _| Ok(())).err().unwrap();
+            assert_eq!(streamed, whole, "{bad:?}");
+        }
     }
 
     #[test]

@@ -4,6 +4,7 @@
 //! Everything is checked and every new file is built in memory (or, for requests.csv, in a
 //! temporary file beside it) before the first rename, so a refused import changes nothing.
 
+use super::decimal;
 use super::rule::percentile_label;
 use super::text::unix_ms_to_rfc3339;
 use super::{ImportError, ImportedRun, Row};
@@ -238,13 +239,13 @@ pub fn plan(run: &ImportedRun, target: &Target) -> Result<Plan, ImportError> {
     small.push((dir.join("sources.csv"), text.into_bytes()));
 
     let checked = match &run.rows {
-        Some(rows) => Some(raw_requests(rows).map_err(|(seq, violation)| {
+        Some(rows) => Some(Requests::check(rows).map_err(|(seq, violation)| {
             let file = run.files.iter().find(|f| f.format.has_rows()).map_or(&run.files[0].name, |f| &f.name);
             ImportError::file(file, format!("request {} (seq {seq}) is not a request: {violation}", seq + 1))
         })?),
         None => None,
     };
-    let requests = stage_requests(dir, run_id, checked.as_deref(), target.replace, runs.as_ref().and_then(|r| r.existing).is_some())?;
+    let requests = stage_requests(dir, run_id, checked.as_ref(), target.replace, runs.as_ref().and_then(|r| r.existing).is_some())?;
 
     let summary = match (&run.rows, &run.reported) {
         (Some(rows), Some(_)) => format!("{} requests and the tool's printed numbers", rows.len()),
@@ -255,55 +256,94 @@ pub fn plan(run: &ImportedRun, target: &Target) -> Result<Plan, ImportError> {
     Ok(Plan { small, requests, summary })
 }
 
-/// The request rows of one run as the request-row contract's values: seq in the run's order,
-/// send times from the first send, scheduled = sent (these tools do not schedule), no latency
-/// without a response. Every row passes `request_row::check`, the rule every reader applies.
-pub fn raw_requests(rows: &[Row]) -> Result<Vec<RawRequest>, (usize, request_row::Violation)> {
-    let origin = rows.iter().filter_map(|r| r.sent_ms).fold(f64::INFINITY, f64::min);
-    rows.iter()
-        .enumerate()
-        .map(|(seq, row)| {
-            // Rounded to the nanosecond, the finest any tool records, so that 0.8 - 0.2 is 0.6.
-            // Rows without a send time (siege -v) are at 0: the run's note says so.
-            let sent = row.sent_ms.map_or(0.0, |s| ((s - origin) * 1e6).round() / 1e6);
-            let raw = RawRequest {
-                seq: seq as i64,
-                scheduled_ms: sent,
-                sent_ms: sent,
-                latency_ms: row.latency_ms,
-                status: i64::from(row.status),
-                body_bytes: row.body_bytes.map(|b| b as i64),
-            };
-            request_row::check(&raw).map(|()| raw).map_err(|v| (seq, v))
-        })
-        .collect()
+/// The request rows of one run, every one checked against the request-row contract.
+pub struct Requests<'a> {
+    rows: &'a [Row],
+    /// The earliest send, which becomes 0.
+    origin: f64,
 }
 
-/// requests.csv lines of checked rows, in [`REQUEST_COLUMNS`] order.
-pub fn request_lines(run_id: &str, rows: &[RawRequest], out: &mut impl std::io::Write) -> std::io::Result<()> {
-    let id = csv_field(run_id);
-    let mut line = String::with_capacity(64);
-    for raw in rows {
-        use std::fmt::Write as _;
-        line.clear();
-        let _ = write!(line, "{id},{},{},{},", raw.seq, raw.scheduled_ms, raw.sent_ms);
-        if let Some(latency) = raw.latency_ms {
-            let _ = write!(line, "{latency}");
+impl<'a> Requests<'a> {
+    /// Checks every row with `request_row::check`, the rule every reader applies; the error is the
+    /// first row that breaks it, with its seq.
+    pub fn check(rows: &'a [Row]) -> Result<Self, (usize, request_row::Violation)> {
+        let origin = rows.iter().filter_map(|r| r.sent_ms).fold(f64::INFINITY, f64::min);
+        let requests = Requests { rows, origin };
+        for seq in 0..rows.len() {
+            let raw = requests.raw(seq);
+            // `plausible` is `check` in a few comparisons (property-tested in request-row).
+            if !request_row::plausible(raw.latency_ms, raw.status, raw.scheduled_ms, raw.sent_ms, raw.body_bytes) {
+                request_row::check(&raw).map_err(|v| (seq, v))?;
+            }
         }
-        let _ = write!(line, ",{},", raw.status);
-        if let Some(bytes) = raw.body_bytes {
-            let _ = write!(line, "{bytes}");
-        }
-        line.push('\n');
-        out.write_all(line.as_bytes())?;
+        Ok(requests)
     }
-    Ok(())
+
+    /// Row `seq` as the contract's values: seq in the run's order, send times from the first
+    /// send, scheduled = sent (these tools do not schedule), no latency without a response.
+    fn raw(&self, seq: usize) -> RawRequest {
+        let row = &self.rows[seq];
+        // Rounded to the nanosecond, the finest any tool records, so that 0.8 - 0.2 is 0.6.
+        // Rows without a send time (siege -v) are at 0: the run's note says so.
+        let sent = row.sent_ms.map_or(0.0, |s| ((s - self.origin) * 1e6).round() / 1e6);
+        RawRequest {
+            seq: seq as i64,
+            scheduled_ms: sent,
+            sent_ms: sent,
+            latency_ms: row.latency_ms,
+            status: i64::from(row.status),
+            body_bytes: row.body_bytes.map(|b| b as i64),
+        }
+    }
+
+    /// Every row as the contract's values, in seq order.
+    pub fn raw_requests(&self) -> impl Iterator<Item = RawRequest> + '_ {
+        (0..self.rows.len()).map(|seq| self.raw(seq))
+    }
+}
+
+/// requests.csv lines of checked rows, in [`REQUEST_COLUMNS`] order; numbers as `Display`
+/// writes them ([`decimal`]).
+pub fn request_lines(run_id: &str, rows: impl Iterator<Item = RawRequest>, out: &mut impl std::io::Write) -> std::io::Result<()> {
+    let id = csv_field(run_id);
+    let mut block = Vec::with_capacity(1 << 16);
+    for raw in rows {
+        block.extend_from_slice(id.as_bytes());
+        block.push(b',');
+        decimal::push_int(&mut block, raw.seq);
+        block.push(b',');
+        let scheduled = block.len();
+        decimal::push(&mut block, raw.scheduled_ms);
+        block.push(b',');
+        if raw.sent_ms.to_bits() == raw.scheduled_ms.to_bits() {
+            // The same number (these tools do not schedule): its text once more.
+            block.extend_from_within(scheduled..);
+        } else {
+            decimal::push(&mut block, raw.sent_ms);
+            block.push(b',');
+        }
+        if let Some(latency) = raw.latency_ms {
+            decimal::push(&mut block, latency);
+        }
+        block.push(b',');
+        decimal::push_int(&mut block, raw.status);
+        block.push(b',');
+        if let Some(bytes) = raw.body_bytes {
+            decimal::push_int(&mut block, bytes);
+        }
+        block.push(b'\n');
+        if block.len() >= (1 << 16) - 256 {
+            out.write_all(&block)?;
+            block.clear();
+        }
+    }
+    out.write_all(&block)
 }
 
 fn stage_requests(
     dir: &Path,
     run_id: &str,
-    rows: Option<&[RawRequest]>,
+    rows: Option<&Requests>,
     replace: bool,
     run_existed: bool,
 ) -> Result<Option<(tempfile::NamedTempFile, PathBuf)>, ImportError> {
@@ -358,7 +398,7 @@ fn stage_requests(
             out.write_all(REQUEST_COLUMNS.join(",").as_bytes()).and_then(|_| out.write_all(b"\n")).map_err(io)?;
         }
         if let Some(rows) = rows {
-            request_lines(run_id, rows, &mut out).map_err(io)?;
+            request_lines(run_id, rows.raw_requests(), &mut out).map_err(io)?;
         }
         out.flush().map_err(io)?;
     }
