@@ -53,7 +53,8 @@ measure plan="measure/plans/study.toml" *args: build
 
 # Benchmark analyze against DuckDB and polars on generated data (bench/README.md): 1M, 10M and 100M
 # rows (100M only when the disk has room for its 6.5 GB), or the sizes given; and the import case:
-# `analyze import` of a 10M-row hey CSV against DuckDB loading it (import_size="" leaves it out).
+# `analyze import` of a 10M-row hey CSV against DuckDB loading it (import_size="" leaves it out);
+# at 10M also one Parquet file against the same rows as a hive-partitioned folder (bench/hive.py).
 bench size="1000000 10000000 100000000" import_size="10000000": build bench-tools
     #!/usr/bin/env bash
     set -euo pipefail
@@ -81,6 +82,7 @@ bench size="1000000 10000000 100000000" import_size="10000000": build bench-tool
     if [ ${#sizes[@]} -gt 0 ]; then cases+=(stats); else sizes=(0); fi
     if [ ${#import_sizes[@]} -gt 0 ]; then cases+=(import); else import_sizes=(0); fi
     bench/.venv/bin/python bench/run.py --cases "${cases[@]}" --rows "${sizes[@]}" --import-rows "${import_sizes[@]}"
+    if [[ " ${sizes[*]} " == *" 10000000 "* ]]; then bench/.venv/bin/python bench/hive.py --rows 10000000; fi
 
 # Self-tests of the benchmark's reference implementations (DuckDB's quantile_disc rank, polars).
 bench-test: bench-tools

@@ -3,8 +3,10 @@
 
     bench/.venv/bin/python bench/generate.py --rows 10000000
 
-makes bench/data/csv-<N>/ (runs.csv + requests.csv) and bench/data/parquet-<N>/ (runs.csv +
-requests.parquet). The campaign: 30 runs = 10 conditions (route: 5 levels x clients: 2 levels)
+makes bench/data/csv-<N>/ (runs.csv + requests.csv), bench/data/parquet-<N>/ (runs.csv +
+requests.parquet) and bench/data/hive-<N>/ (runs.csv + requests/run_id=<run>/part-00000.parquet,
+the same rows as Spark's partitionBy("run_id") writes them: one folder per run, run_id only in
+the folder's name). The campaign: 30 runs = 10 conditions (route: 5 levels x clients: 2 levels)
 x 3 repetitions, run in a shuffled order per repetition, all `ok`. Each run's requests follow an
 open-loop schedule; latencies are log-normal, with a slow mixture component (a heavy tail) for
 some conditions; about 0.1% of requests fail with 500/503 (latency present), a few get no
@@ -15,7 +17,8 @@ integer thousandths of a millisecond and stored as k/1000, so the CSV text (3 de
 Parquet doubles are the same numbers. Rows are made and written in chunks of --chunk rows, so
 100M rows never need 100M-row arrays. The Parquet file is converted from the finished CSV by
 polars' streaming engine (scan_csv -> sink_parquet, row groups of ~1M rows), so both formats hold
-identical values. A folder is written under a temporary name and renamed when complete.
+identical values; the hive folder is cut from the Parquet file, run by run, in the same row order.
+A folder is written under a temporary name and renamed when complete.
 """
 
 from __future__ import annotations
@@ -183,6 +186,24 @@ def csv_to_parquet(src: Path, dst: Path, row_group: int) -> None:
     )
 
 
+def parquet_to_hive(src: Path, dst: Path, runs: list[dict], row_group: int) -> None:
+    """Writes each run's rows of requests.parquet (in file order, without the run_id column) to
+    dst/run_id=<run>/part-00000.parquet, and Hadoop's _SUCCESS marker beside them."""
+    for run in runs:
+        run_id = run["run_id"]
+        if not run_id.replace("-", "").replace("_", "").isalnum():
+            raise SystemExit(f"run id {run_id!r} would need escaping in a folder name")
+        folder = dst / f"run_id={run_id}"
+        folder.mkdir(parents=True)
+        (
+            pl.scan_parquet(src)
+            .filter(pl.col("run_id") == run_id)
+            .drop("run_id")
+            .sink_parquet(folder / "part-00000.parquet", compression="zstd", row_group_size=row_group, maintain_order=True)
+        )
+    (dst / "_SUCCESS").write_bytes(b"")
+
+
 def provenance(rows: int, seed: int, chunk: int) -> str:
     return (
         "# Synthetic benchmark dataset\n\n"
@@ -216,10 +237,13 @@ def main() -> int:
 
     csv_dir = args.out / f"csv-{args.rows}"
     pq_dir = args.out / f"parquet-{args.rows}"
+    hive_dir = args.out / f"hive-{args.rows}"
     if not args.force and is_current(csv_dir, args.rows, args.seed, args.chunk, "requests.csv") and is_current(
         pq_dir, args.rows, args.seed, args.chunk, "requests.parquet"
     ):
-        print(f"up to date: {csv_dir} and {pq_dir} (use --force to rewrite)")
+        if not is_current(hive_dir, args.rows, args.seed, args.chunk, "requests"):
+            write_hive(pq_dir, hive_dir, campaign(args.seed, args.rows), args)
+        print(f"up to date: {csv_dir}, {pq_dir} and {hive_dir} (use --force to rewrite)")
         return 0
 
     args.out.mkdir(parents=True, exist_ok=True)
@@ -254,11 +278,28 @@ def main() -> int:
     tmp_csv.rename(csv_dir)
     tmp_pq.rename(pq_dir)
 
+    write_hive(pq_dir, hive_dir, runs, args)
     csv_size = (csv_dir / "requests.csv").stat().st_size
     pq_size = (pq_dir / "requests.parquet").stat().st_size
     print(f"wrote {csv_dir}/requests.csv: {args.rows} rows, {csv_size / 1e6:.1f} MB in {t1 - t0:.1f} s")
     print(f"wrote {pq_dir}/requests.parquet: {pq_size / 1e6:.1f} MB in {t2 - t1:.1f} s")
     return 0
+
+
+def write_hive(pq_dir: Path, hive_dir: Path, runs: list[dict], args) -> None:
+    """hive-<N> from parquet-<N>, under a temporary name renamed when complete."""
+    shutil.rmtree(hive_dir, ignore_errors=True)
+    tmp = args.out / f".hive-{args.rows}.partial"
+    shutil.rmtree(tmp, ignore_errors=True)
+    tmp.mkdir()
+    t0 = time.perf_counter()
+    write_runs_csv(tmp / "runs.csv", runs)
+    parquet_to_hive(pq_dir / "requests.parquet", tmp / "requests", runs, args.row_group)
+    (tmp / "README.md").write_text(provenance(args.rows, args.seed, args.chunk))
+    tmp.rename(hive_dir)
+    parts = sorted((hive_dir / "requests").glob("run_id=*/*.parquet"))
+    size = sum(p.stat().st_size for p in parts)
+    print(f"wrote {hive_dir}/requests/: {len(parts)} files, {size / 1e6:.1f} MB in {time.perf_counter() - t0:.1f} s")
 
 
 if __name__ == "__main__":

@@ -182,13 +182,42 @@ def render_import_entry(e: dict) -> list[str]:
     return lines
 
 
+def render_hive(key: str, e: dict) -> list[str]:
+    """The section of bench/hive.py's measurement: one requests.parquet vs the same rows as a
+    hive-partitioned folder, timed in the same invocation."""
+    lines = [
+        f"## {e['rows']:,} rows, one Parquet file vs a hive-partitioned folder",
+        "",
+        f"`bench/data/parquet-{key}/requests.parquet` ({_mb(e['one_file_bytes'])}) vs `bench/data/hive-{key}/requests/` "
+        f"({e['hive_files']} files `run_id=<run>/part-00000.parquet`, {_mb(e['hive_bytes'])}; the run is in the folder "
+        f"name, not in a column). Measured {e['measured_at']} (commit {e['git_commit']}) by `bench/hive.py`; "
+        f"{e['repetitions']} rounds, round-robin, warm page cache. "
+        f"Load average (1 min) before {e['load_before'][0]:.2f}, after {e['load_after'][0]:.2f}. "
+        "Agreement checked before timing: the same per-run p95 and per-condition median/min/max from both.",
+        "",
+    ]
+    if e.get("busy"):
+        lines += [f"**Warning: a build was running during this measurement** ({len(e['busy'])} processes).", ""]
+    lines += [
+        "| command | median s | min-max s | x one file | CPU s (median) | peak RSS MiB (median) |",
+        "| --- | ---: | ---: | ---: | ---: | ---: |",
+    ]
+    for name, t in e["tools"].items():
+        s = t["summary"]
+        lines.append(
+            f"| `{name}` | {s['wall_median_s']:.3f} | {s['wall_min_s']:.3f}-{s['wall_max_s']:.3f} | "
+            f"{_ratio(s['ratio_to_one_file'])} | {s['cpu_median_s']:.2f} | {s['max_rss_median_mib']:.0f} |"
+        )
+    return lines + [""]
+
+
 def render_markdown(results: dict, profile: str = "") -> str:
     """RESULTS.md; `profile` (bench/PROFILE.md, written by hand from perf runs) is appended."""
     m = results["machine"]
     lines = [
         "# Benchmark results",
         "",
-        "Written by `bench/run.py` (see bench/README.md); do not edit by hand. "
+        "Written by `bench/run.py` and `bench/hive.py` (see bench/README.md); do not edit by hand. "
         "Raw samples are in bench/results.json.",
         "",
         "## Machine (latest run)",
@@ -233,6 +262,9 @@ def render_markdown(results: dict, profile: str = "") -> str:
     imports = {k: e for k, e in entries.items() if e.get("case") == "import"}
     for key in sorted(stats, key=lambda k: (stats[k]["rows"], stats[k]["format"] != "csv")):
         lines += render_entry(key, stats[key])
+    hive = results.get("hive", {})
+    for key in sorted(hive, key=int):
+        lines += render_hive(key, hive[key])
     if imports:
         lines += [
             "## Import",
