@@ -14,7 +14,7 @@ pub mod review;
 
 pub use percentile::Percentile;
 
-use crate::dataset::{Lang, RunStatus, Text};
+use crate::dataset::{HeadlineMetric, Lang, RunStatus, Text};
 use review::VarianceReview;
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -31,6 +31,13 @@ pub struct Report {
     pub dataset: DatasetInfo,
     /// The headline percentile (95 unless dataset.toml says otherwise).
     pub percentile: Percentile,
+    /// What conditions are compared by (dataset.toml's `report.headline`): the headline table,
+    /// chart, representative runs and variance review. Written only when it is not the percentile.
+    #[serde(skip_serializing_if = "HeadlineMetric::is_percentile")]
+    pub headline: HeadlineMetric,
+    /// Whether the mean of the runs stands beside their median (dataset.toml's `report.mean_of_runs`).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub mean_of_runs: bool,
     pub factors: Vec<FactorInfo>,
     pub layout: Layout,
     pub runs: Vec<RunResult>,
@@ -309,6 +316,50 @@ pub struct ConditionResult {
     pub requests_per_s: Option<Spread>,
     pub error_rate: Option<Spread>,
     pub mean_ms: Option<Spread>,
+    /// With `report.mean_of_runs`: the mean of the ok runs' headline values (`summary::mean`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub headline_mean: Option<f64>,
+}
+
+impl HeadlineMetric {
+    /// A run's value of this metric: the one place that says which field the headline reads.
+    pub fn of_run(self, run: &RunResult) -> Option<f64> {
+        match self {
+            HeadlineMetric::Percentile => run.headline_ms,
+            HeadlineMetric::RequestsPerS => run.requests_per_s,
+            HeadlineMetric::ErrorRate => run.error_rate,
+        }
+    }
+
+    /// A condition's median and range of this metric over its ok runs.
+    pub fn of_condition(self, condition: &ConditionResult) -> Option<Spread> {
+        match self {
+            HeadlineMetric::Percentile => condition.headline_ms,
+            HeadlineMetric::RequestsPerS => condition.requests_per_s,
+            HeadlineMetric::ErrorRate => condition.error_rate,
+        }
+    }
+
+    /// Orders values from better to worse: ascending, or descending for requests/s.
+    pub fn better_first(self, a: f64, b: f64) -> std::cmp::Ordering {
+        if self.higher_is_better() {
+            b.total_cmp(&a)
+        } else {
+            a.total_cmp(&b)
+        }
+    }
+}
+
+impl Report {
+    /// A run's headline value (see [`HeadlineMetric::of_run`]).
+    pub fn headline_of_run(&self, run: &RunResult) -> Option<f64> {
+        self.headline.of_run(run)
+    }
+
+    /// A condition's headline median and range (see [`HeadlineMetric::of_condition`]).
+    pub fn headline_of(&self, condition: &ConditionResult) -> Option<Spread> {
+        self.headline.of_condition(condition)
+    }
 }
 
 /// The median and the min-max range of a few values (one per run), as `stats::summary` computes

@@ -37,15 +37,15 @@ pub fn run(dir: &Path, strict: bool) -> Result<i32> {
         )?;
     }
     for condition in &report.conditions {
-        if let Some(s) = condition.headline_ms {
+        if let Some(s) = report.headline_of(condition) {
             writeln!(
                 out,
-                "  {}: {} median {} ms ({}–{}, {} runs)",
+                "  {}: {} median {} ({}–{}, {} runs)",
                 context.condition_label(condition),
-                context.p_label,
-                format::ms(s.median),
-                format::ms(s.min),
-                format::ms(s.max),
+                context.headline_label,
+                context.headline_value(s.median),
+                context.headline_number(s.min),
+                context.headline_number(s.max),
                 s.n
             )?;
         }

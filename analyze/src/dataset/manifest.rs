@@ -136,6 +136,46 @@ pub struct Manifest {
     pub environment: BTreeMap<String, String>,
     /// Values published elsewhere for the same conditions, to set beside the measured ones.
     pub published: Option<Published>,
+    /// What the report leads with.
+    #[serde(default)]
+    pub report: ReportChoices,
+}
+
+/// dataset.toml's `[report]`: the metric the headline table, chart and variance review compare
+/// conditions by, and whether the mean of the runs is shown beside their median.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize, Default)]
+#[serde(deny_unknown_fields, default)]
+pub struct ReportChoices {
+    pub headline: HeadlineMetric,
+    /// The authors of the study re-measured averaged their runs: show the mean of the runs'
+    /// headline values beside the median and range, labelled as such.
+    pub mean_of_runs: bool,
+}
+
+/// The run statistic conditions are compared by. Named as in summary.json's `runs[]`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize, Default)]
+#[serde(rename_all = "snake_case")]
+pub enum HeadlineMetric {
+    /// The headline percentile of the 2xx latencies (dataset.toml's `percentile`): lower is better.
+    #[default]
+    Percentile,
+    /// `runs[].requests_per_s`: higher is better.
+    RequestsPerS,
+    /// `runs[].error_rate`: lower is better.
+    ErrorRate,
+}
+
+impl HeadlineMetric {
+    pub const ALL: [HeadlineMetric; 3] = [HeadlineMetric::Percentile, HeadlineMetric::RequestsPerS, HeadlineMetric::ErrorRate];
+
+    /// Whether a larger value is the better one.
+    pub fn higher_is_better(self) -> bool {
+        self == HeadlineMetric::RequestsPerS
+    }
+
+    pub fn is_percentile(&self) -> bool {
+        *self == HeadlineMetric::Percentile
+    }
 }
 
 /// Values published for the dataset's conditions, e.g. by the study it re-measures.
@@ -267,6 +307,17 @@ mod tests {
         assert_eq!(&text[published.values[0].condition.span()], "\"route=direct\"");
         assert_eq!(published.values[0].place, (4, 17));
         assert!(Manifest::parse(&text.replace("p95", "p96")).is_err());
+    }
+
+    #[test]
+    fn the_headline_metric_is_the_percentile_unless_report_says_otherwise() {
+        assert_eq!(Manifest::parse("").unwrap().report, ReportChoices { headline: HeadlineMetric::Percentile, mean_of_runs: false });
+        let chosen = Manifest::parse("[report]\nheadline = \"requests_per_s\"\nmean_of_runs = true\n").unwrap().report;
+        assert_eq!(chosen, ReportChoices { headline: HeadlineMetric::RequestsPerS, mean_of_runs: true });
+        assert_eq!(Manifest::parse("[report]\nheadline = \"error_rate\"\n").unwrap().report.headline, HeadlineMetric::ErrorRate);
+        let error = Manifest::parse("[report]\nheadline = \"throughput\"\n").unwrap_err();
+        assert_eq!(error.place, Some((2, 12)));
+        assert!(error.message.contains("requests_per_s"), "the message names the choices: {}", error.message);
     }
 
     #[test]

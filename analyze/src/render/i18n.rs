@@ -31,8 +31,6 @@ pub struct Strings {
     pub incomplete_count: &'static str,
     pub expected_bytes: &'static str,
     pub max_lag_label: &'static str,
-    pub headline_table: &'static str,
-    pub headline_caption: &'static str,
     pub unit_ms: &'static str,
     pub range: &'static str,
     pub figures: &'static str,
@@ -229,8 +227,6 @@ static EN: Strings = Strings {
     incomplete_count: "{n} incomplete",
     expected_bytes: "each expected to deliver {bytes} bytes",
     max_lag_label: "Largest schedule lag (sent - scheduled)",
-    headline_table: "Latency by condition",
-    headline_caption: "median of the runs' {p}, with the min-max range (ms)",
     unit_ms: "ms",
     range: "range",
     figures: "Charts",
@@ -259,7 +255,7 @@ static EN: Strings = Strings {
     small_n: "With {n} runs per condition no confidence level can be attached to a range: this page shows every run and the min-max range. Ranges that do not overlap are not yet a difference: with no real difference, the ranges of two conditions of {fewest} runs each fail to overlap {chance} of the time.",
     interval_method: "For conditions with 6 or more runs, the interval for the median is distribution-free: from the sorted run values it takes the k-th smallest and the k-th largest, with the largest k whose coverage 1 - 2·P(B ≤ k-1), B ~ Binomial(n, 1/2), is at least 95%.",
     spread_table: "Spread per condition",
-    spread_caption: "every run's {p} (ms), the spread and the representative run",
+    spread_caption: "every run's {p}{unit}, the spread and the representative run",
     runs_values: "Runs",
     max_over_min: "max / min",
     range_over_median: "(max - min) / median",
@@ -398,8 +394,6 @@ static JA: Strings = Strings {
     incomplete_count: "うち不完全{n}件",
     expected_bytes: "予定サイズは各{bytes}バイト",
     max_lag_label: "予定時刻からの送信の遅れの最大値",
-    headline_table: "条件別の応答時間",
-    headline_caption: "各測定の{p}の中央値と最小〜最大の範囲（ms）",
     unit_ms: "ms",
     range: "範囲",
     figures: "グラフ",
@@ -428,7 +422,7 @@ static JA: Strings = Strings {
     small_n: "1条件あたり{n}回の測定では、範囲に信頼水準を付けることはできません。このページでは全測定の値と最小〜最大の範囲を示します。範囲が重ならないことは、それだけでは差の根拠になりません。実際には差がなくても、{fewest}回ずつ測定した2条件の範囲が重ならない確率は{chance}あります。",
     interval_method: "6回以上測定した条件では、中央値の区間を分布を仮定せずに求めます。測定値を並べ、小さい方からk番目と大きい方からk番目を取り、被覆確率 1 - 2·P(B ≤ k-1)（Bは二項分布 Binomial(n, 1/2) に従う）が95%以上となる最大のkを使います。",
     spread_table: "条件ごとのばらつき",
-    spread_caption: "各測定の{p}（ms）、ばらつき、代表の測定",
+    spread_caption: "各測定の{p}{unit}、ばらつき、代表の測定",
     runs_values: "測定",
     max_over_min: "最大 / 最小",
     range_over_median: "（最大 - 最小）/ 中央値",
@@ -548,6 +542,123 @@ static JA: Strings = Strings {
     mean_header: "平均値",
     methods_sessions: "セッション（sessions.csv）は利用者1人の訪問で、リクエストを順に、前のリクエストが終わってから送ります（シード003では、ページの取得、フォームのPOSTとリダイレクト先の取得、ページの取得）。すべてのリクエストが2xx応答を得たセッションを成功とし、その時間は最初の送信から最後の応答の終わりまでです。リクエストが失敗した時点（応答なし、タイムアウト、ほかのステータス）でセッションは終わり、失敗として数え、時間は持ちません。測定ごとに、失敗したセッションの割合と、成功したセッションの最小・最大・平均（元の記事が平均として示した値。遅いセッション1件で動く算術平均です）、そして最近接順位法のp50とp95を求めます。条件ごとに、正常に終わった測定のそれらの値の中央値と最小〜最大の範囲を示します。",
 };
+
+/// The words of the metric conditions are compared by (dataset.toml's `report.headline`), in
+/// every place the report names it: `{p}` stands for the headline percentile ("p95").
+#[derive(Debug, Serialize)]
+pub struct MetricWords {
+    /// The headline section's heading and its table's title.
+    pub heading: &'static str,
+    /// What the headline table shows, with the direction that is better.
+    pub caption: &'static str,
+    /// The metric in running text and headers: "{p}", "requests/s".
+    pub label: &'static str,
+    /// The unit after the label in a caption (" (ms)"), empty when the values carry their own.
+    pub unit: &'static str,
+    /// A column header with the unit: "{name} (ms)".
+    pub in_unit: &'static str,
+    /// What picks a condition's representative run, in the charts' key.
+    pub representative_by: &'static str,
+    /// The condition whose representative run the report's time series shows: the worst one.
+    pub worst: &'static str,
+    /// The headline chart's title and y axis.
+    pub chart_title: &'static str,
+    pub chart_axis: &'static str,
+    /// Values of 0 on the headline chart's log axis; for latency the charts' own note.
+    pub floor_note: Option<&'static str>,
+}
+
+/// The words of `metric` in `lang`.
+pub fn metric_words(lang: Lang, metric: crate::dataset::HeadlineMetric) -> &'static MetricWords {
+    use crate::dataset::HeadlineMetric::*;
+    let words = match lang {
+        Lang::En => &METRIC_EN,
+        Lang::Ja => &METRIC_JA,
+    };
+    match metric {
+        Percentile => &words[0],
+        RequestsPerS => &words[1],
+        ErrorRate => &words[2],
+    }
+}
+
+static METRIC_EN: [MetricWords; 3] = [
+    MetricWords {
+        heading: "Latency by condition",
+        caption: "median of the runs' {p}, with the min-max range (ms)",
+        label: "{p}",
+        unit: " (ms)",
+        in_unit: "{name} (ms)",
+        representative_by: "headline percentile",
+        worst: "the slowest condition",
+        chart_title: "{p} latency by condition",
+        chart_axis: "{p} latency (ms, log scale)",
+        floor_note: None,
+    },
+    MetricWords {
+        heading: "Requests/s by condition",
+        caption: "median of the runs' requests/s, with the min-max range; higher is better",
+        label: "requests/s",
+        unit: "",
+        in_unit: "{name} (requests/s)",
+        representative_by: "requests/s",
+        worst: "the condition with the fewest requests/s",
+        chart_title: "Requests/s by condition",
+        chart_axis: "Requests/s (log scale)",
+        floor_note: Some("▽ marks a value of 0 requests/s, drawn at the bottom edge: a log scale has no place for 0."),
+    },
+    MetricWords {
+        heading: "Error rate by condition",
+        caption: "median of the runs' error rate, with the min-max range; lower is better",
+        label: "error rate",
+        unit: " (%)",
+        in_unit: "{name} (%)",
+        representative_by: "error rate",
+        worst: "the condition with the highest error rate",
+        chart_title: "Error rate by condition",
+        chart_axis: "Error rate (%, log scale)",
+        floor_note: Some("▽ marks an error rate of 0, drawn at the bottom edge: a log scale has no place for 0."),
+    },
+];
+
+static METRIC_JA: [MetricWords; 3] = [
+    MetricWords {
+        heading: "条件別の応答時間",
+        caption: "各測定の{p}の中央値と最小〜最大の範囲（ms）",
+        label: "{p}",
+        unit: "（ms）",
+        in_unit: "{name}（ms）",
+        representative_by: "主指標のパーセンタイル",
+        worst: "最も遅い条件",
+        chart_title: "条件別の応答時間 {p}",
+        chart_axis: "応答時間 {p}（ms、対数目盛）",
+        floor_note: None,
+    },
+    MetricWords {
+        heading: "条件別の毎秒リクエスト数",
+        caption: "各測定の毎秒リクエスト数の中央値と最小〜最大の範囲。大きいほど良い",
+        label: "毎秒リクエスト数",
+        unit: "",
+        in_unit: "{name}（毎秒リクエスト数）",
+        representative_by: "毎秒リクエスト数",
+        worst: "毎秒リクエスト数が最も少ない条件",
+        chart_title: "条件別の毎秒リクエスト数",
+        chart_axis: "毎秒リクエスト数（対数目盛）",
+        floor_note: Some("▽は毎秒0リクエストの値です。対数目盛には0の位置がないため、下端に描いています。"),
+    },
+    MetricWords {
+        heading: "条件別のエラー率",
+        caption: "各測定のエラー率の中央値と最小〜最大の範囲。小さいほど良い",
+        label: "エラー率",
+        unit: "（%）",
+        in_unit: "{name}（%）",
+        representative_by: "エラー率",
+        worst: "エラー率が最も高い条件",
+        chart_title: "条件別のエラー率",
+        chart_axis: "エラー率（%、対数目盛）",
+        floor_note: Some("▽はエラー率0の値です。対数目盛には0の位置がないため、下端に描いています。"),
+    },
+];
 
 /// The words of imported runs: a tool's own numbers set beside ours, and each tool's rank rule.
 /// Kept apart from [`Strings`] so that the glossary of the report's own terms stays one table.

@@ -125,8 +125,9 @@ pub fn build(dataset: &mut Dataset, detail: Detail) -> Report {
         });
     }
 
+    let choices = dataset.manifest.report;
     let conditions: Vec<ConditionResult> =
-        condition_levels.iter().enumerate().map(|(c, levels)| summarize_condition(dataset, &runs, c, levels)).collect();
+        condition_levels.iter().enumerate().map(|(c, levels)| summarize_condition(dataset, &runs, c, levels, choices)).collect();
     let integrity = integrity(&runs, expected_large);
     let factors: Vec<FactorInfo> = dataset
         .factors
@@ -138,7 +139,7 @@ pub fn build(dataset: &mut Dataset, detail: Detail) -> Report {
         })
         .collect();
     let layout = layout(dataset, &conditions);
-    let variance = super::variance::review(dataset, &runs, &conditions, &layout);
+    let variance = super::variance::review(dataset, &runs, &conditions, &layout, choices.headline);
     let published = super::published::compare(dataset.manifest.published.as_ref(), &conditions);
     let figures = match series {
         None => Figures::default(),
@@ -159,6 +160,8 @@ pub fn build(dataset: &mut Dataset, detail: Detail) -> Report {
             large_response_bytes: expected_large,
         },
         percentile,
+        headline: choices.headline,
+        mean_of_runs: choices.mean_of_runs,
         factors,
         layout,
         runs,
@@ -242,11 +245,19 @@ fn condition_keys(dataset: &Dataset) -> Vec<Vec<usize>> {
     dataset.runs.iter().map(|r| r.levels.clone()).collect()
 }
 
-fn summarize_condition(dataset: &Dataset, runs: &[RunResult], index: usize, levels: &[usize]) -> ConditionResult {
+fn summarize_condition(
+    dataset: &Dataset,
+    runs: &[RunResult],
+    index: usize,
+    levels: &[usize],
+    choices: crate::dataset::ReportChoices,
+) -> ConditionResult {
     let members: Vec<&RunResult> = runs.iter().filter(|r| r.condition == index).collect();
     let ok: Vec<&RunResult> = members.iter().copied().filter(|r| r.status == RunStatus::Ok).collect();
-    let headline: Vec<f64> = ok.iter().filter_map(|r| r.headline_ms).collect();
-    let with_headline: Vec<&RunResult> = ok.iter().copied().filter(|r| r.headline_ms.is_some()).collect();
+    let metric = choices.headline;
+    // The representative run and the mean follow the metric conditions are compared by.
+    let with_headline: Vec<&RunResult> = ok.iter().copied().filter(|r| metric.of_run(r).is_some()).collect();
+    let headline: Vec<f64> = with_headline.iter().filter_map(|r| metric.of_run(r)).collect();
     let collect = |f: &dyn Fn(&RunResult) -> Option<f64>| -> Vec<f64> { ok.iter().filter_map(|r| f(r)).collect() };
     // `runs` is in the dataset's run order, so a run's position is its index in the dataset.
     let ok_indices: Vec<usize> =
@@ -259,7 +270,7 @@ fn summarize_condition(dataset: &Dataset, runs: &[RunResult], index: usize, leve
         runs: ok.iter().map(|r| r.run_id.clone()).collect(),
         left_out_runs: members.iter().filter(|r| r.status != RunStatus::Ok).map(|r| r.run_id.clone()).collect(),
         p95_ms: Spread::of(&collect(&|r| r.p95_ms)).map(clean_ms),
-        headline_ms: Spread::of(&headline).map(clean_ms),
+        headline_ms: Spread::of(&collect(&|r| r.headline_ms)).map(clean_ms),
         percentiles_ms: {
             let keys: std::collections::BTreeSet<&String> = ok.iter().flat_map(|r| r.percentiles_ms.keys()).collect();
             keys.into_iter()
@@ -278,6 +289,7 @@ fn summarize_condition(dataset: &Dataset, runs: &[RunResult], index: usize, leve
         requests_per_s: Spread::of(&collect(&|r| r.requests_per_s)),
         error_rate: Spread::of(&collect(&|r| r.error_rate)),
         mean_ms: Spread::of(&collect(&|r| r.mean_ms)),
+        headline_mean: if choices.mean_of_runs { super::summary::mean(&headline) } else { None },
     }
 }
 

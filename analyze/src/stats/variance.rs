@@ -1,4 +1,4 @@
-//! The variance review: how far repeated runs of one condition disagree, which comparisons their
+//! The variance review (of the headline metric, dataset.toml's `report.headline`): how far repeated runs of one condition disagree, which comparisons their
 //! ranges separate, and which runs deserve a second look.
 //!
 //! With few runs there is no honest confidence interval from a parametric model, so the review
@@ -17,7 +17,7 @@
 //! The review's types are named in [`crate::report::review`]; this module fills them, flag rules
 //! included ([`review`]).
 
-use crate::dataset::{Dataset, RunStatus};
+use crate::dataset::{Dataset, HeadlineMetric, RunStatus};
 use crate::report::review::{
     Comparison, ComparisonScope, ComparisonSummary, ConditionVariance, Flag, FlagKind, MedianInterval, RobustLimit, RunValue,
     VarianceReview, Verdict,
@@ -37,7 +37,13 @@ pub const MAX_ROWS_FOR_ALL_PAIRS: usize = 6;
 /// The variance review of a report's runs and conditions: each condition's spread, the
 /// comparisons of conditions at each x level, and the flags that say which runs deserve a second
 /// look.
-pub fn review(dataset: &Dataset, runs: &[RunResult], conditions: &[ConditionResult], layout: &Layout) -> VarianceReview {
+pub fn review(
+    dataset: &Dataset,
+    runs: &[RunResult],
+    conditions: &[ConditionResult],
+    layout: &Layout,
+    metric: HeadlineMetric,
+) -> VarianceReview {
     let thresholds = &dataset.manifest.thresholds;
     let mut review = VarianceReview { thresholds: thresholds.clone(), ..VarianceReview::default() };
     let mut widest: Option<(f64, String)> = None;
@@ -45,10 +51,10 @@ pub fn review(dataset: &Dataset, runs: &[RunResult], conditions: &[ConditionResu
         let values: Vec<RunValue> = runs
             .iter()
             .filter(|r| r.condition == c && r.status == RunStatus::Ok)
-            .filter_map(|r| r.headline_ms.map(|v| RunValue { run_id: r.run_id.clone(), value_ms: v }))
+            .filter_map(|r| metric.of_run(r).map(|v| RunValue { run_id: r.run_id.clone(), value_ms: v }))
             .collect();
         let plain: Vec<f64> = values.iter().map(|v| v.value_ms).collect();
-        let median = condition.headline_ms.map_or(0.0, |s| s.median);
+        let median = metric.of_condition(condition).map_or(0.0, |s| s.median);
         let (max_over_min, range_over_median) = spread_ratios(&plain, median);
         if let Some(relative) = range_over_median {
             if widest.as_ref().is_none_or(|(w, _)| relative > *w) {
@@ -66,7 +72,7 @@ pub fn review(dataset: &Dataset, runs: &[RunResult], conditions: &[ConditionResu
     }
     review.widest_condition = widest.map(|w| w.1);
 
-    review.comparisons = compare(conditions, layout, thresholds.negligible_difference, &mut review.comparison_summary);
+    review.comparisons = compare(conditions, layout, metric, thresholds.negligible_difference, &mut review.comparison_summary);
 
     let ok_runs = || runs.iter().filter(|r| r.status == RunStatus::Ok);
     let lags: Vec<f64> = ok_runs().filter_map(|r| r.max_lag_ms).collect();
@@ -120,7 +126,7 @@ pub fn review(dataset: &Dataset, runs: &[RunResult], conditions: &[ConditionResu
             }
         }
         if run.status == RunStatus::Ok {
-            if let (Some(value), Some(spread)) = (run.headline_ms, conditions[run.condition].headline_ms) {
+            if let (Some(value), Some(spread)) = (metric.of_run(run), metric.of_condition(&conditions[run.condition])) {
                 let median = spread.median;
                 if spread.n >= 3 && median > 0.0 && value > 0.0 {
                     let factor = (value / median).max(median / value);
@@ -142,7 +148,13 @@ fn host_load(run: &RunResult) -> Option<f64> {
 /// Compares the conditions at each x level by their ranges: every pair of series while a level
 /// has at most [`MAX_ROWS_FOR_ALL_PAIRS`] of them, else neighbours in level order
 /// (the layout's row order), so the work and the page grow linearly with the conditions.
-fn compare(conditions: &[ConditionResult], layout: &Layout, negligible: f64, summary: &mut ComparisonSummary) -> Vec<Comparison> {
+fn compare(
+    conditions: &[ConditionResult],
+    layout: &Layout,
+    metric: HeadlineMetric,
+    negligible: f64,
+    summary: &mut ComparisonSummary,
+) -> Vec<Comparison> {
     let columns = layout.rows.iter().map(|r| r.cells.len()).max().unwrap_or(0);
     let mut pairs: Vec<(usize, usize)> = Vec::new();
     let mut left_out = 0u64;
@@ -152,7 +164,7 @@ fn compare(conditions: &[ConditionResult], layout: &Layout, negligible: f64, sum
             .rows
             .iter()
             .filter_map(|r| r.cells.get(column).copied().flatten())
-            .filter(|&c| conditions[c].headline_ms.is_some())
+            .filter(|&c| metric.of_condition(&conditions[c]).is_some())
             .collect();
         let k = present.len();
         if k <= MAX_ROWS_FOR_ALL_PAIRS {
@@ -171,7 +183,7 @@ fn compare(conditions: &[ConditionResult], layout: &Layout, negligible: f64, sum
     let comparisons: Vec<Comparison> = pairs
         .into_iter()
         .filter_map(|(a, b)| {
-            let (sa, sb) = (conditions[a].headline_ms?, conditions[b].headline_ms?);
+            let (sa, sb) = (metric.of_condition(&conditions[a])?, metric.of_condition(&conditions[b])?);
             let overlap = ranges_overlap((sa.min, sa.max), (sb.min, sb.max));
             let median_ratio = (sa.median > 0.0 && sb.median > 0.0).then(|| sa.median.max(sb.median) / sa.median.min(sb.median));
             let chance = chance_if_no_difference(sa.n, sb.n)?;

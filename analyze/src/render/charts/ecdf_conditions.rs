@@ -11,7 +11,7 @@ use super::headline::shown_rows;
 use super::labels::{self, labels};
 use super::style::{self, HEIGHT, LINE, WIDTH};
 use super::svg::{self, About};
-use crate::dataset::Lang;
+use crate::dataset::{HeadlineMetric, Lang};
 use crate::report::Report;
 use plotters::coord::Shift;
 use plotters::prelude::*;
@@ -37,7 +37,7 @@ pub fn ecdf_by_condition(report: &Report, level: usize, lang: Lang) -> Option<St
         title: labels::ecdf_conditions_title(lang, &level_label),
         desc: labels::ecdf_conditions_desc(lang, &level_label, &lines.iter().map(|l| l.label.clone()).collect::<Vec<_>>()),
     };
-    Some(svg::render((WIDTH, HEIGHT), lang, &about, |root| draw(root, &lines, &level_label, lang)))
+    Some(svg::render((WIDTH, HEIGHT), lang, &about, |root| draw(root, &lines, &level_label, report.headline, lang)))
 }
 
 /// "Slow downloads = 2", or "" without an x factor.
@@ -67,7 +67,13 @@ fn lines(report: &Report, level: usize, lang: Lang) -> Vec<Line<'_>> {
         .collect()
 }
 
-fn draw<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, lines: &[Line], level_label: &str, lang: Lang) -> DrawResult<(), DB> {
+fn draw<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    lines: &[Line],
+    level_label: &str,
+    metric: HeadlineMetric,
+    lang: Lang,
+) -> DrawResult<(), DB> {
     let text = labels(lang);
     let legend: Vec<LegendEntry> = lines
         .iter()
@@ -77,7 +83,7 @@ fn draw<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, lines: &[Line], level
         })
         .collect();
     let x_axis = LogAxis::covering(lines.iter().flat_map(|l| l.points.iter().map(|p| p.0)));
-    let mut captions = vec![text.ecdf_conditions_key.to_string()];
+    let mut captions = vec![labels::ecdf_conditions_key(lang, metric)];
     if x_axis.floor.is_some() {
         captions.push(text.floor_note_left.to_string());
     }

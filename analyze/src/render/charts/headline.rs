@@ -9,7 +9,7 @@ use super::style::{
 };
 use super::svg::{self, text_style, About};
 use super::{figure_id, ok_runs, percentile};
-use crate::dataset::Lang;
+use crate::dataset::{HeadlineMetric, Lang};
 use crate::report::Spread;
 use crate::report::{LayoutRow, Report};
 use plotters::coord::Shift;
@@ -35,7 +35,7 @@ pub fn shown_rows(report: &Report) -> (Vec<usize>, Vec<usize>) {
         row.cells
             .iter()
             .flatten()
-            .filter_map(|&c| report.conditions.get(c)?.headline_ms.map(|s| s.median))
+            .filter_map(|&c| report.headline_of(report.conditions.get(c)?).map(|s| s.median))
             .fold(f64::NEG_INFINITY, f64::max)
     };
     let mut order: Vec<usize> = (0..rows.len()).collect();
@@ -51,7 +51,7 @@ pub fn shown_rows(report: &Report) -> (Vec<usize>, Vec<usize>) {
 /// slowest run and a faint point per run. Log y axis in ms.
 pub fn headline_by_condition(report: &Report, lang: Lang) -> String {
     let p = percentile(report);
-    let runs: Vec<usize> = report.conditions.iter().filter_map(|c| c.headline_ms.map(|s| s.n)).collect();
+    let runs: Vec<usize> = report.conditions.iter().filter_map(|c| report.headline_of(c).map(|s| s.n)).collect();
     let runs = runs.iter().min().zip(runs.iter().max()).map(|(&fewest, &most)| (fewest, most));
     let (shown, others) = shown_rows(report);
     let mut series: Vec<String> =
@@ -61,8 +61,8 @@ pub fn headline_by_condition(report: &Report, lang: Lang) -> String {
     }
     let about = About {
         id: figure_id("headline-by-condition", &[], lang),
-        title: labels::headline_title(lang, &p),
-        desc: labels::headline_desc(lang, &p, runs, &x_axis_title(report, lang), &series),
+        title: labels::headline_title(lang, report.headline, &p),
+        desc: labels::headline_desc(lang, report.headline, &p, runs, &x_axis_title(report, lang), &series),
     };
     svg::render((WIDTH, HEIGHT), lang, &about, |root| draw(root, report, lang))
 }
@@ -81,6 +81,22 @@ pub fn series_label(report: &Report, row: &LayoutRow, lang: Lang) -> String {
 
 fn x_axis_title(report: &Report, lang: Lang) -> String {
     report.layout.x_factor.and_then(|x| report.factors.get(x)).map_or_else(String::new, |f| f.label.get(lang).to_string())
+}
+
+/// A condition's headline spread as drawn: error rates in %, everything else as computed.
+fn drawn(report: &Report, condition: usize) -> Option<Spread> {
+    let s = report.headline_of(report.conditions.get(condition)?)?;
+    let k = display_scale(report);
+    Some(Spread { median: s.median * k, min: s.min * k, max: s.max * k, n: s.n })
+}
+
+/// The factor from a value to its place on the axis: error rates (fractions) are drawn in %.
+fn display_scale(report: &Report) -> f64 {
+    if report.headline == HeadlineMetric::ErrorRate {
+        100.0
+    } else {
+        1.0
+    }
 }
 
 /// One condition's marks.
@@ -108,11 +124,8 @@ fn draw<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, report: &Report, lang
     // The other series, per x level: the lowest min and the highest max of their conditions.
     let other_ranges: Vec<(f64, f64, f64)> = (0..columns)
         .filter_map(|i| {
-            let spreads: Vec<Spread> = others
-                .iter()
-                .filter_map(|&r| rows[r].cells.get(i).copied().flatten())
-                .filter_map(|c| report.conditions.get(c)?.headline_ms)
-                .collect();
+            let spreads: Vec<Spread> =
+                others.iter().filter_map(|&r| rows[r].cells.get(i).copied().flatten()).filter_map(|c| drawn(report, c)).collect();
             let low = spreads.iter().map(|s| s.min).fold(f64::INFINITY, f64::min);
             let high = spreads.iter().map(|s| s.max).fold(f64::NEG_INFINITY, f64::max);
             (!spreads.is_empty()).then(|| (i as f64 + offset_of(count - 1), low, high))
@@ -129,8 +142,11 @@ fn draw<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, report: &Report, lang
                 .enumerate()
                 .filter_map(|(i, cell)| {
                     let c = (*cell)?;
-                    let spread = report.conditions.get(c)?.headline_ms?;
-                    let runs = ok_runs(report, c).filter_map(|r| report.runs[r].headline_ms).collect();
+                    let spread = drawn(report, c)?;
+                    let runs = ok_runs(report, c)
+                        .filter_map(|r| report.headline_of_run(&report.runs[r]))
+                        .map(|v| v * display_scale(report))
+                        .collect();
                     Some(Mark { x: i as f64 + offset, spread, runs })
                 })
                 .collect()
@@ -177,9 +193,9 @@ fn draw<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, report: &Report, lang
         captions.push(labels::other_series_note(lang, shown.len(), others.len()));
     }
     if axis.floor.is_some() {
-        captions.push(text.floor_note.to_string());
+        captions.push(labels::headline_floor_note(lang, report.headline).to_string());
     }
-    let plot = frame(root, &labels::headline_title(lang, &p), &legend, &captions)?;
+    let plot = frame(root, &labels::headline_title(lang, report.headline, &p), &legend, &captions)?;
     if empty {
         return message(&plot, text.no_data);
     }
@@ -202,7 +218,7 @@ fn draw<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, report: &Report, lang
         .x_label_formatter(&x_label)
         .y_label_formatter(&y_label)
         .x_desc(x_axis_title(report, lang))
-        .y_desc(labels::headline_axis(lang, &p))
+        .y_desc(labels::headline_axis(lang, report.headline, &p))
         .label_style(text_style(TEXT_PX, INK))
         .axis_desc_style(text_style(TEXT_PX, INK))
         .axis_style(INK)

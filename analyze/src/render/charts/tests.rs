@@ -228,6 +228,7 @@ pub(crate) fn fixture() -> Report {
             requests_per_s: None,
             error_rate: None,
             mean_ms: None,
+            headline_mean: None,
         });
     }
     let cell = |route: usize, downloads: usize| CONDITIONS.iter().position(|&(r, d, _)| r == route && d == downloads);
@@ -244,6 +245,8 @@ pub(crate) fn fixture() -> Report {
             large_response_bytes: Some(1 << 30),
         },
         percentile: Percentile::P95,
+        headline: crate::dataset::HeadlineMetric::Percentile,
+        mean_of_runs: false,
         factors,
         layout: Layout { x_factor: Some(1), series_factors: vec![0], rows },
         integrity: integrity(runs.len() as u64),

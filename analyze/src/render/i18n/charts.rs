@@ -2,7 +2,7 @@
 //! the accessible descriptions. Numbers are formatted by `crate::render::format`; a term the
 //! pages also use is the glossary's word (`super::glossary`).
 
-use crate::dataset::Lang;
+use crate::dataset::{HeadlineMetric, Lang};
 use crate::render::format;
 
 /// Joins the parts of a condition's or series' label (the one word in `i18n`).
@@ -64,7 +64,7 @@ const EN: Labels = Labels {
     tempfiles_key: "At each sample, the sum of the logical sizes (st_size, not disk usage) of the reverse proxy's open temp files; the line joins the samples, and the marker at its end only names the line.",
     tempfiles_representatives: "One line per condition with temp files: its representative run.",
     resources_key: "CPU: % of one core between consecutive samples, summed over the processes of a group (gunicorn: the master and its workers); the kernel counts CPU time in 10 ms ticks, so the values move in steps. RSS: resident memory summed over the group. The marker at a line's end only names the line.",
-    ecdf_conditions_key: "One line per series: the sorted latencies of its condition's representative run (the run whose headline percentile is the condition's median). A line that rises late means most requests were slow; a line that rises early and flattens near the top means only a few were.",
+    ecdf_conditions_key: "One line per series: the sorted latencies of its condition's representative run (the run whose {by} is the condition's median). A line that rises late means most requests were slow; a line that rises early and flattens near the top means only a few were.",
     large_key: "Bar and number: per condition, the median over its runs of each run's median response. Line: the runs' min-max range. Diamond: the median of all responses pooled, as the original study drew it. Dots: every response. Log scale, so milliseconds and seconds are both visible.",
     tempfiles_title: "Temp files over time",
     tempfiles_axis: "Temp files (MiB, logical size)",
@@ -91,7 +91,7 @@ const JA: Labels = Labels {
     tempfiles_key: "各標本の時点で、リバースプロキシが開いている一時ファイルの論理サイズ（st_size。ディスク使用量ではありません）の合計。線は標本を結んだもので、線の端の印は線の区別のためだけのものです。",
     tempfiles_representatives: "一時ファイルのある条件ごとに1本：その条件の代表の測定。",
     resources_key: "CPU：連続する標本の間の、1コアに対する%。グループ内の全プロセスの合計です（gunicornはマスターとワーカーの合計）。カーネルはCPU時間を10 ms単位で数えるため、値は階段状に変わります。RSS：グループ内の常駐メモリの合計。線の端の印は線の区別のためだけのものです。",
-    ecdf_conditions_key: "系列ごとに1本の線：その条件の代表の測定（主指標のパーセンタイルが条件の中央値になる測定）の応答時間を並べたもの。線の立ち上がりが遅ければ大半のリクエストが遅く、早く立ち上がって上端近くで横ばいになれば遅かったのは一部だけです。",
+    ecdf_conditions_key: "系列ごとに1本の線：その条件の代表の測定（{by}が条件の中央値になる測定）の応答時間を並べたもの。線の立ち上がりが遅ければ大半のリクエストが遅く、早く立ち上がって上端近くで横ばいになれば遅かったのは一部だけです。",
     large_key: "棒と数値：条件ごとに、各測定の応答の中央値を取り、さらに測定間の中央値を取った値。線：測定間の最小〜最大。ひし形：全応答をまとめた中央値（元の記事のグラフと同じ定義）。点：各応答。ミリ秒と秒の両方が見えるよう対数目盛で描いています。",
     tempfiles_title: "一時ファイルの推移",
     tempfiles_axis: "一時ファイル（MiB、論理サイズ）",
@@ -107,27 +107,32 @@ pub fn labels(lang: Lang) -> &'static Labels {
     }
 }
 
-/// "p95 latency by condition".
-pub fn headline_title(lang: Lang, p: &str) -> String {
-    match lang {
-        Lang::En => format!("p{p} latency by condition"),
-        Lang::Ja => format!("条件別の応答時間 p{p}"),
-    }
+/// "p95 latency by condition", "Requests/s by condition": the headline chart's title; `p` is
+/// the headline percentile as written ("95").
+pub fn headline_title(lang: Lang, metric: HeadlineMetric, p: &str) -> String {
+    crate::render::i18n::metric_words(lang, metric).chart_title.replace("{p}", &format!("p{p}"))
 }
 
 /// "p95 latency (ms, log scale)".
-pub fn headline_axis(lang: Lang, p: &str) -> String {
-    match lang {
-        Lang::En => format!("p{p} latency (ms, log scale)"),
-        Lang::Ja => format!("応答時間 p{p}（ms、対数目盛）"),
-    }
+pub fn headline_axis(lang: Lang, metric: HeadlineMetric, p: &str) -> String {
+    crate::render::i18n::metric_words(lang, metric).chart_axis.replace("{p}", &format!("p{p}"))
+}
+
+/// The headline chart's note on values of 0.
+pub fn headline_floor_note(lang: Lang, metric: HeadlineMetric) -> &'static str {
+    crate::render::i18n::metric_words(lang, metric).floor_note.unwrap_or(labels(lang).floor_note)
+}
+
+/// The ECDF of the conditions' key: which run stands for a condition.
+pub fn ecdf_conditions_key(lang: Lang, metric: HeadlineMetric) -> String {
+    labels(lang).ecdf_conditions_key.replace("{by}", crate::render::i18n::metric_words(lang, metric).representative_by)
 }
 
 /// The headline figure's description: "p95 latency by condition: median of 3 runs with min-max
 /// range; x axis: downloads; log-scale y axis; series: direct, nginx." `runs` is the fewest and
 /// most runs behind a condition, `None` when nothing is drawn.
-pub fn headline_desc(lang: Lang, p: &str, runs: Option<(usize, usize)>, x_axis: &str, series: &[String]) -> String {
-    let title = headline_title(lang, p);
+pub fn headline_desc(lang: Lang, metric: HeadlineMetric, p: &str, runs: Option<(usize, usize)>, x_axis: &str, series: &[String]) -> String {
+    let title = headline_title(lang, metric, p);
     let Some((fewest, most)) = runs else {
         return match lang {
             Lang::En => format!("{title}: no data."),
@@ -386,13 +391,21 @@ pub fn failed(lang: Lang, error: &str) -> String {
 pub fn samples(lang: Lang) -> Vec<String> {
     let series = ["direct".to_string(), "nginx".to_string()];
     let mut out = vec![
-        headline_title(lang, "95"),
-        headline_axis(lang, "95"),
-        headline_desc(lang, "95", None, "", &[]),
-        headline_desc(lang, "95", Some((3, 3)), "Slow downloads", &series),
-        headline_desc(lang, "95", Some((2, 3)), "Slow downloads", &series),
+        headline_desc(lang, HeadlineMetric::Percentile, "95", None, "", &[]),
+        headline_desc(lang, HeadlineMetric::Percentile, "95", Some((3, 3)), "Slow downloads", &series),
+        headline_desc(lang, HeadlineMetric::Percentile, "95", Some((2, 3)), "Slow downloads", &series),
         other_series(lang, 4),
         other_series_note(lang, 8, 4),
+    ];
+    for metric in HeadlineMetric::ALL {
+        out.extend([
+            headline_desc(lang, metric, "95", Some((5, 5)), "Concurrency", &series),
+            headline_axis(lang, metric, "95"),
+            ecdf_conditions_key(lang, metric),
+            headline_floor_note(lang, metric).to_string(),
+        ]);
+    }
+    out.extend([
         run_name(lang, "r06", "nginx"),
         run_name(lang, "r06", ""),
         time_series_title(lang, "r06"),
@@ -418,7 +431,7 @@ pub fn samples(lang: Lang) -> Vec<String> {
         resources_title(lang, "r06"),
         resources_desc(lang, "r06", &series),
         failed(lang, "error"),
-    ];
+    ]);
     for (n, m) in [(1, 0), (0, 1), (2, 3)] {
         out.extend(time_series_errors(lang, n, m));
     }

@@ -74,6 +74,12 @@ pub fn every_string(lang: Lang) -> Vec<String> {
         let Ok(serde_json::Value::Object(map)) = value else { panic!("the words serialize as an object") };
         out.extend(map.into_values().filter_map(|v| v.as_str().map(str::to_string)));
     }
+    for metric in crate::dataset::HeadlineMetric::ALL {
+        let Ok(serde_json::Value::Object(map)) = serde_json::to_value(super::metric_words(lang, metric)) else {
+            panic!("the metric's words serialize as an object")
+        };
+        out.extend(map.into_values().filter_map(|v| v.as_str().map(str::to_string)));
+    }
     out.extend(super::charts::samples(lang));
     out.extend(super::prose::samples(lang));
     out

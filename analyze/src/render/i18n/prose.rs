@@ -45,8 +45,9 @@ pub fn list(lang: Lang, items: &[String]) -> String {
     }
 }
 
-/// A flag's reason in words, with its numbers; `p_label` is the headline percentile ("p95").
-pub fn flag_reason(lang: Lang, kind: &FlagKind, p_label: &str) -> String {
+/// A flag's reason in words, with its numbers; `headline` names the metric conditions are
+/// compared by ("p95") and `value` prints one of its values with its unit ("12.00 ms").
+pub fn flag_reason(lang: Lang, kind: &FlagKind, headline: &str, value: &dyn Fn(f64) -> String) -> String {
     match (kind, lang) {
         (FlagKind::Errors { count, requests }, Lang::En) => {
             format!("{} of {} requests got no 2xx response", format::count(*count), format::count(*requests))
@@ -101,17 +102,14 @@ pub fn flag_reason(lang: Lang, kind: &FlagKind, p_label: &str) -> String {
             format!("ホストの負荷平均が{}だった（閾値{}）", format::decimal(*load1, 2), format::decimal(*threshold, 2))
         }
         (FlagKind::Outlier { value_ms, median_ms, factor }, Lang::En) => format!(
-            "{p_label} = {} ms is {} away from its condition's median {} ms",
-            format::ms(*value_ms),
+            "{headline} = {} is {} away from its condition's median {}",
+            value(*value_ms),
             format::ratio(*factor),
-            format::ms(*median_ms)
+            value(*median_ms)
         ),
-        (FlagKind::Outlier { value_ms, median_ms, factor }, Lang::Ja) => format!(
-            "{p_label} = {} msが条件の中央値{} msから{}離れている",
-            format::ms(*value_ms),
-            format::ms(*median_ms),
-            format::ratio(*factor)
-        ),
+        (FlagKind::Outlier { value_ms, median_ms, factor }, Lang::Ja) => {
+            format!("{headline} = {}が条件の中央値{}から{}離れている", value(*value_ms), value(*median_ms), format::ratio(*factor))
+        }
         (FlagKind::Aborted { note }, Lang::En) => format!("aborted: {}", if note.is_empty() { "no note" } else { note }),
         (FlagKind::Aborted { note }, Lang::Ja) => format!("中断：{}", if note.is_empty() { "備考なし" } else { note }),
         (FlagKind::Excluded { note }, Lang::En) => format!("excluded: {}", if note.is_empty() { "no note" } else { note }),
@@ -135,11 +133,12 @@ pub fn headline_alt(lang: Lang, p_label: &str) -> String {
     }
 }
 
-/// The alternative text of the report's time series: the slowest condition's representative run.
-pub fn slowest_time_series_alt(lang: Lang, run_id: &str) -> String {
+/// The alternative text of the report's time series: the representative run of `worst`, the
+/// condition with the worst headline value ("the slowest condition").
+pub fn worst_time_series_alt(lang: Lang, run_id: &str, worst: &str) -> String {
     match lang {
-        Lang::En => format!("Latency over time of run {run_id} (the representative run of the slowest condition), log scale"),
-        Lang::Ja => format!("測定{run_id}（最も遅い条件の代表の測定）の応答時間の推移（対数目盛）"),
+        Lang::En => format!("Latency over time of run {run_id} (the representative run of {worst}), log scale"),
+        Lang::Ja => format!("測定{run_id}（{worst}の代表の測定）の応答時間の推移（対数目盛）"),
     }
 }
 
@@ -189,12 +188,13 @@ pub fn samples(lang: Lang) -> Vec<String> {
         FlagKind::Aborted { note: String::new() },
         FlagKind::Excluded { note: String::new() },
     ];
-    let mut out: Vec<String> = kinds.iter().map(|k| flag_reason(lang, k, "p95")).collect();
+    let ms = |v: f64| format!("{} ms", format::ms(v));
+    let mut out: Vec<String> = kinds.iter().map(|k| flag_reason(lang, k, "p95", &ms)).collect();
     out.extend([RunStatus::Ok, RunStatus::Aborted, RunStatus::Excluded].map(|s| status_word(lang, s).to_string()));
     out.extend([rank_of(lang, 69, 72), rank_ordinal(lang, 69), list(lang, &["p99".into(), "p99.9".into()])]);
     out.extend([
         headline_alt(lang, "p95"),
-        slowest_time_series_alt(lang, "r06"),
+        worst_time_series_alt(lang, "r06", super::metric_words(lang, crate::dataset::HeadlineMetric::Percentile).worst),
         run_ecdf_alt(lang, "r06", "p95"),
         run_time_series_alt(lang, "r06"),
         run_resources_alt(lang, "r06"),

@@ -12,9 +12,9 @@ pub use run::RunPage;
 pub use variance::{ConditionSection, VariancePage};
 
 use super::format;
-use super::i18n::{prose, strings, Strings};
+use super::i18n::{metric_words, prose, strings, MetricWords, Strings};
 use super::paths;
-use crate::dataset::{Lang, RunStatus};
+use crate::dataset::{HeadlineMetric, Lang, RunStatus};
 use crate::report::review::FlagKind;
 use crate::report::Spread;
 use crate::report::{ConditionResult, Report, RunResult};
@@ -111,13 +111,19 @@ pub struct Context<'a> {
     pub t: &'static Strings,
     pub slugs: Vec<String>,
     pub p_label: String,
+    /// The words of the metric conditions are compared by, and its name ("p95", "requests/s").
+    pub metric: &'static MetricWords,
+    pub headline_label: String,
     /// Whether the report lives in a site with an index one level up and a sibling language.
     pub in_site: bool,
 }
 
 impl<'a> Context<'a> {
     pub fn new(report: &'a Report, lang: Lang, in_site: bool) -> Self {
-        Context { report, lang, t: strings(lang), slugs: paths::run_slugs(report), p_label: format!("p{}", report.percentile), in_site }
+        let p_label = format!("p{}", report.percentile);
+        let metric = metric_words(lang, report.headline);
+        let headline_label = metric.label.replace("{p}", &p_label);
+        Context { report, lang, t: strings(lang), slugs: paths::run_slugs(report), p_label, metric, headline_label, in_site }
     }
 
     fn nav(&self, root: &str) -> Nav {
@@ -134,6 +140,34 @@ impl<'a> Context<'a> {
 
     fn fill(&self, template: &str) -> String {
         template.replace("{p}", &self.p_label)
+    }
+
+    /// A sentence about the metric conditions are compared by: `{p}` is its name, `{unit}` its
+    /// unit in parentheses (empty when the values carry their own).
+    fn fill_headline(&self, template: &str) -> String {
+        template.replace("{p}", &self.headline_label).replace("{unit}", self.metric.unit)
+    }
+
+    /// A headline value as the tables print it: ms, requests/s to a tenth, an error rate in %.
+    pub fn headline_number(&self, value: f64) -> String {
+        match self.report.headline {
+            HeadlineMetric::Percentile => format::ms(value),
+            HeadlineMetric::RequestsPerS => format::decimal(value, 1),
+            HeadlineMetric::ErrorRate => format::percent_fine(value),
+        }
+    }
+
+    /// A headline value with its unit in running text: "12.00 ms", "769.2", "0.25%".
+    pub fn headline_value(&self, value: f64) -> String {
+        match self.report.headline {
+            HeadlineMetric::Percentile => format!("{} ms", format::ms(value)),
+            _ => self.headline_number(value),
+        }
+    }
+
+    /// A column header with the headline metric's unit: "A (ms)", "A (requests/s)".
+    pub fn in_headline_unit(&self, name: &str) -> String {
+        self.metric.in_unit.replace("{name}", name)
     }
 
     /// "direct · sync · 2": the labels of a condition's levels in factor order.
@@ -249,6 +283,6 @@ impl<'a> Context<'a> {
 
     /// A flag's reason in words, with its numbers.
     pub fn flag_text(&self, kind: &FlagKind) -> String {
-        prose::flag_reason(self.lang, kind, &self.p_label)
+        prose::flag_reason(self.lang, kind, &self.headline_label, &|v| self.headline_value(v))
     }
 }

@@ -14,6 +14,8 @@ pub struct ReportPage {
     pub measured: Option<String>,
     pub p_label: String,
     pub integrity: Vec<KeyValue>,
+    /// The headline section's heading: what conditions are compared by.
+    pub headline_heading: &'static str,
     pub headline: Table,
     /// Every percentile per condition, and a note naming the percentiles that are the maximum.
     pub percentiles: Option<Table>,
@@ -46,7 +48,7 @@ impl<'a> Context<'a> {
         let mut headers = vec![self.series_header()];
         match report.layout.x_factor {
             Some(x) => headers.extend(report.factors[x].levels.iter().map(|l| format!("{} = {}", self.x_label(), l.label.get(self.lang)))),
-            None => headers.push(self.p_label.clone()),
+            None => headers.push(self.headline_label.clone()),
         }
         let rows = report
             .layout
@@ -63,7 +65,7 @@ impl<'a> Context<'a> {
                 cells
             })
             .collect();
-        Table { id: "headline".into(), caption: self.caption(self.t.headline_table, &self.fill(self.t.headline_caption)), headers, rows }
+        Table { id: "headline".into(), caption: self.caption(self.metric.heading, &self.fill(self.metric.caption)), headers, rows }
     }
 
     fn series_header(&self) -> String {
@@ -80,7 +82,7 @@ impl<'a> Context<'a> {
         let c = &self.report.conditions[condition];
         let representative = c.representative_run.as_deref().and_then(|id| self.run_index(id)).map(|i| self.run_href(root, i));
         let variance = paths::condition_link(root, condition);
-        self.spread_cell(c.headline_ms, format::ms, representative, Some(variance))
+        self.spread_cell(self.report.headline_of(c), |v| self.headline_number(v), representative, Some(variance))
     }
 
     pub fn integrity(&self) -> Vec<KeyValue> {
@@ -414,7 +416,7 @@ impl<'a> Context<'a> {
         let ok: Vec<&RunResult> = report.runs.iter().filter(|r| r.status == RunStatus::Ok && r.ok_responses > 0).collect();
         let n_min = ok.iter().map(|r| r.ok_responses).min();
         let n_max = ok.iter().map(|r| r.ok_responses).max();
-        let runs_per: Vec<usize> = report.conditions.iter().filter_map(|c| c.headline_ms.map(|s| s.n)).collect();
+        let runs_per: Vec<usize> = report.conditions.iter().filter_map(|c| report.headline_of(c).map(|s| s.n)).collect();
         let runs_min = runs_per.iter().min().copied().unwrap_or(0);
         let runs_max = runs_per.iter().max().copied().unwrap_or(0);
         let per_condition = if runs_min == runs_max {
@@ -443,7 +445,7 @@ impl<'a> Context<'a> {
         let mut paragraphs = vec![
             t.methods_latency.to_string(),
             format!("{}{}{ranks}", t.methods_percentile, t.sentence_gap),
-            self.fill(t.methods_condition).replace("{runs}", &per_condition),
+            self.fill_headline(t.methods_condition).replace("{runs}", &per_condition),
         ];
         if let Some(level1) = &report.level1 {
             paragraphs.insert(2, t.methods_level1.replace("{engine}", &level1.engine).replace("{version}", &level1.version));
@@ -487,7 +489,7 @@ impl<'a> Context<'a> {
                 })
                 .unwrap_or_default();
             paragraphs.push(
-                self.fill(t.methods_verdicts)
+                self.fill_headline(t.methods_verdicts)
                     .replace("{x}", &self.x_label())
                     .replace("{example}", &example)
                     .replace("{total}", &format::count(total as u64))
@@ -526,11 +528,11 @@ impl<'a> Context<'a> {
     pub fn report_figures(&self, root: &str) -> Vec<Figure> {
         let t = self.t;
         let mut figures =
-            vec![Figure { src: format!("{root}{}", paths::HEADLINE_FIGURE), alt: prose::headline_alt(self.lang, &self.p_label) }];
+            vec![Figure { src: format!("{root}{}", paths::HEADLINE_FIGURE), alt: prose::headline_alt(self.lang, &self.headline_label) }];
         if let Some(run) = self.representative_of_largest() {
             figures.push(Figure {
                 src: format!("{root}{}", paths::time_series_figure(&self.slugs[run])),
-                alt: prose::slowest_time_series_alt(self.lang, &self.report.runs[run].run_id),
+                alt: prose::worst_time_series_alt(self.lang, &self.report.runs[run].run_id, self.metric.worst),
             });
         }
         for level in self.ecdf_levels() {
@@ -569,14 +571,16 @@ impl<'a> Context<'a> {
         self.t.ecdf_conditions_alt.replace("{level}", &level_label)
     }
 
-    /// The representative run of the condition with the largest median: the run the report's
-    /// time-series chart shows.
+    /// The representative run of the condition with the worst median (the largest, the smallest
+    /// for requests/s): the run the report's time-series chart shows.
     pub fn representative_of_largest(&self) -> Option<usize> {
-        self.report
+        let report = self.report;
+        report
             .conditions
             .iter()
-            .filter(|c| c.headline_ms.is_some())
-            .max_by(|a, b| a.headline_ms.map(|s| s.median).unwrap_or(0.0).total_cmp(&b.headline_ms.map(|s| s.median).unwrap_or(0.0)))
+            .filter_map(|c| report.headline_of(c).map(|s| (c, s.median)))
+            .max_by(|(_, a), (_, b)| report.headline.better_first(*a, *b))
+            .map(|(c, _)| c)
             .and_then(|c| c.representative_run.as_deref())
             .and_then(|id| self.run_index(id))
     }
@@ -603,6 +607,7 @@ impl<'a> Context<'a> {
             measured: report.dataset.measured.clone(),
             p_label: self.p_label.clone(),
             integrity: self.integrity(),
+            headline_heading: self.metric.heading,
             headline: self.headline_table(""),
             percentiles: self.percentile_table(""),
             percentiles_note: self.maximum_note(),

@@ -48,7 +48,7 @@ impl<'a> Context<'a> {
             .iter()
             .map(|v| {
                 let condition = &report.conditions[v.condition];
-                let values: Vec<String> = v.runs.iter().map(|r| format!("{} {}", r.run_id, format::ms(r.value_ms))).collect();
+                let values: Vec<String> = v.runs.iter().map(|r| format!("{} {}", r.run_id, self.headline_number(r.value_ms))).collect();
                 let representative = condition.representative_run.as_deref().and_then(|id| self.run_index(id));
                 vec![
                     Cell {
@@ -86,14 +86,14 @@ impl<'a> Context<'a> {
                 vec![
                     Cell::text(format!("{} {} {}", label(c.a), t.versus, label(c.b))),
                     self.spread_cell(
-                        report.conditions[c.a].headline_ms,
-                        format::ms,
+                        report.headline_of(&report.conditions[c.a]),
+                        |v| self.headline_number(v),
                         Some(format!("#{}", paths::condition_anchor(c.a))),
                         None,
                     ),
                     self.spread_cell(
-                        report.conditions[c.b].headline_ms,
-                        format::ms,
+                        report.headline_of(&report.conditions[c.b]),
+                        |v| self.headline_number(v),
                         Some(format!("#{}", paths::condition_anchor(c.b))),
                         None,
                     ),
@@ -132,9 +132,8 @@ impl<'a> Context<'a> {
                     .enumerate()
                     .filter(|(_, r)| r.condition == c)
                     .map(|(i, r)| {
-                        let value = r.headline_ms.map(format::ms).unwrap_or_else(|| "–".into());
                         let status = if r.status == RunStatus::Ok { String::new() } else { self.aside("", self.status_text(r.status)) };
-                        let mut parts = vec![format!("{} = {} ms", self.p_label, value)];
+                        let mut parts = vec![self.headline_equals(report.headline_of_run(r))];
                         if let Some(w) = r.write_s_median {
                             parts.push(format!("{}{}{}", t.write_s, t.colon, format::seconds(w)));
                         }
@@ -154,7 +153,7 @@ impl<'a> Context<'a> {
             t,
             nav: self.nav(""),
             title: format!("{} – {}", report.dataset.title.get(self.lang), t.variance),
-            p_label: self.p_label.clone(),
+            p_label: self.headline_label.clone(),
             small_n: t
                 .small_n
                 .replace("{n}", &n_text)
@@ -188,7 +187,7 @@ impl<'a> Context<'a> {
             }),
             spread: Table {
                 id: "spread".into(),
-                caption: self.caption(t.spread_table, &self.fill(t.spread_caption)),
+                caption: self.caption(t.spread_table, &self.fill_headline(t.spread_caption)),
                 headers: vec![
                     t.condition.into(),
                     t.runs_values.into(),
@@ -202,11 +201,11 @@ impl<'a> Context<'a> {
             comparison_notes: self.comparison_notes(),
             comparisons: (!comparisons.is_empty()).then(|| Table {
                 id: "comparisons".into(),
-                caption: self.caption(t.comparisons, &self.fill(&t.comparisons_caption.replace("{x}", &self.x_label()))),
+                caption: self.caption(t.comparisons, &self.fill_headline(&t.comparisons_caption.replace("{x}", &self.x_label()))),
                 headers: vec![
                     t.pair_header.into(),
-                    self.in_ms("A"),
-                    self.in_ms("B"),
+                    self.in_headline_unit("A"),
+                    self.in_headline_unit("B"),
                     t.median_ratio.into(),
                     t.runs_compared.into(),
                     t.chance_header.into(),
@@ -227,6 +226,16 @@ impl<'a> Context<'a> {
 }
 
 impl Context<'_> {
+    /// "p95 = 12.00 ms", "requests/s = 769.2": a run's headline value in running text.
+    fn headline_equals(&self, value: Option<f64>) -> String {
+        match value {
+            Some(v) => format!("{} = {}", self.headline_label, self.headline_value(v)),
+            // As before: the unit stays beside the dash of a run without a value.
+            None if self.report.headline == crate::dataset::HeadlineMetric::Percentile => format!("{} = – ms", self.headline_label),
+            None => format!("{} = –", self.headline_label),
+        }
+    }
+
     /// A comparison's verdict in words.
     fn verdict_text(&self, verdict: Verdict) -> String {
         let t = self.t;
