@@ -1,7 +1,7 @@
 """Spark's run-level tables equal what analyze computes from the raw rows: every run_stats
 statistic against `analyze report`'s summary.json, every chart input against analyze's own
 reduction (the chart_inputs example), on the default dataset, on a dataset built on the rank
-traps, and on a hive-partitioned Parquet copy of it."""
+traps, and on a hive-partitioned Parquet copy of it, which analyze also reads directly."""
 
 import csv
 import json
@@ -218,6 +218,16 @@ def test_hive_partitioned_parquet_gives_the_same_tables(spark, analyze_bin, char
     assert_same_charts(spark, out, analyze_charts(chart_inputs_bin, traps))
     assert_same_reports(analyze_bin, traps, out, tmp_path, spark.version)
     assert json.loads((out / "level1.json").read_text())["requests"] == "requests"
+    # analyze reads the hive folder itself (Spark's parts, run_id only in the folder names): its
+    # report is the report of the same rows in one requests.csv, byte for byte, in both languages,
+    # and the report of Spark's tables but for the Methods sentence naming the engine.
+    for lang in ("en", "ja"):
+        want = files(analyze_report(analyze_bin, traps, tmp_path / f"csv-{lang}" / traps.name, lang))
+        got = files(analyze_report(analyze_bin, hive_traps, tmp_path / f"hive-{lang}" / traps.name, lang))
+        assert sorted(got) == sorted(want)
+        for name in want:
+            assert got[name] == want[name], f"{lang}: {name}"
+    assert_same_reports(analyze_bin, hive_traps, out, tmp_path / "hive-direct", spark.version)
 
 
 def test_the_same_input_gives_byte_identical_tables(spark, traps, traps_level1, tmp_path):
