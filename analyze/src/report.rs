@@ -195,6 +195,28 @@ pub struct ToolReported {
     /// Ours at the same percentiles: the nearest rank over the run's 2xx rows (empty without rows).
     pub nearest_rank_ms: BTreeMap<String, Millis>,
     pub nearest_ranks: BTreeMap<String, u64>,
+    /// The time the tool's requests/s implies: its requests over its rate (s).
+    pub tool_span_s: Option<Seconds>,
+    /// From the rows, beside the tool's: responses per second over the span from the first
+    /// send to the last completion, and that span (s); `None` without rows.
+    pub rows_requests_per_s: Option<f64>,
+    pub rows_span_s: Option<Seconds>,
+    /// For a rule that interpolates (k6): per percentile, the two ranks it reads and the value
+    /// the rule gives from the rows.
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub interpolations: BTreeMap<String, Interpolation>,
+}
+
+/// What linear interpolation between two neighbouring ranks gives from a run's rows.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct Interpolation {
+    pub lower_rank: u64,
+    pub lower_ms: Millis,
+    pub upper_rank: u64,
+    pub upper_ms: Millis,
+    /// How far from the lower value to the upper one (0 to 1).
+    pub fraction: f64,
+    pub value_ms: Millis,
 }
 
 /// The tool's min, mean and max.

@@ -150,3 +150,54 @@ fn an_unknown_headline_is_refused_with_its_place() {
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(stderr.contains("dataset.toml:2:12"), "{stderr}");
 }
+
+#[test]
+fn the_mean_of_the_runs_stands_beside_the_median_labelled_with_why_the_median_leads() {
+    let root = tempfile::tempdir().unwrap();
+    let dataset = root.path().join("mean");
+    write_dataset(&dataset, "[report]\nheadline = \"requests_per_s\"\nmean_of_runs = true\n");
+    let (en, ja) = (root.path().join("en"), root.path().join("ja"));
+    report(&dataset, &en, "en");
+    report(&dataset, &ja, "ja");
+    let summary: Value = serde_json::from_str(&read(&en.join("summary.json"))).unwrap();
+    assert_eq!(summary["mean_of_runs"], true);
+    let mean = (1..=3).map(|k| rate("fast", k)).sum::<f64>() / 3.0;
+    let written = condition(&summary, "route=fast")["headline_mean"].as_f64().unwrap();
+    assert!((written - mean).abs() < 1e-6, "the mean of the three runs' requests/s: {written} vs {mean}");
+    let page = read_html(&en.join("index.html"));
+    assert!(page.contains(&format!("mean {mean:.1}")), "the cell gives the mean under the median and range");
+    assert!(page.contains("as the published numbers were computed"));
+    assert!(page.contains("with 3 runs, one disturbed run moves the mean by 1/3 of its excess"), "the note says why the median leads");
+    let markdown = read(&en.join("report.md"));
+    assert!(markdown.contains(&format!("; mean {mean:.1})")), "the Markdown twin has the mean too");
+    assert!(read_html(&ja.join("index.html")).contains(&format!("平均{mean:.1}")));
+}
+
+#[test]
+fn throughput_from_tool_takes_the_printed_requests_per_s_of_a_run_with_rows() {
+    let root = tempfile::tempdir().unwrap();
+    let dataset = root.path().join("ab");
+    let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/import/ab");
+    let output = Command::cargo_bin("analyze")
+        .unwrap()
+        .args(["import"])
+        .arg(fixtures.join("ab-g.tsv"))
+        .arg(fixtures.join("ab-stdout.txt"))
+        .args(["--into", dataset.to_str().unwrap(), "--run-id", "ab"])
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    let rows = root.path().join("rows");
+    report(&dataset, &rows, "en");
+    let summary: Value = serde_json::from_str(&read(&rows.join("summary.json"))).unwrap();
+    assert_eq!(summary["runs"][0]["throughput_from"], "rows");
+    assert_eq!(summary["runs"][0]["requests_per_s"], 997.506234, "responses over the rows' span, to a millionth");
+
+    std::fs::write(dataset.join("dataset.toml"), "[report]\nthroughput_from = \"tool\"\n").unwrap();
+    let tool = root.path().join("tool");
+    report(&dataset, &tool, "en");
+    let summary: Value = serde_json::from_str(&read(&tool.join("summary.json"))).unwrap();
+    assert_eq!(summary["runs"][0]["throughput_from"], "tool");
+    assert_eq!(summary["runs"][0]["requests_per_s"], 1929.89, "ab's own figure");
+    assert!(read_html(&tool.join("index.html")).contains("report.throughput_from = \"tool\""), "Methods says where the figures come from");
+}

@@ -150,6 +150,21 @@ pub struct ReportChoices {
     /// The authors of the study re-measured averaged their runs: show the mean of the runs'
     /// headline values beside the median and range, labelled as such.
     pub mean_of_runs: bool,
+    /// Where a run's requests/s, error rate and mean come from when it has both rows and a
+    /// tool's printed figures.
+    pub throughput_from: ThroughputFrom,
+}
+
+/// The source of a run's requests/s, error rate and mean time per request.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize, Default)]
+#[serde(rename_all = "snake_case")]
+pub enum ThroughputFrom {
+    /// Computed from the rows; the tool's figures only for a run without rows.
+    #[default]
+    Rows,
+    /// The tool's printed figures (run_stats.csv) wherever it printed them: for tools whose
+    /// rows time the sends coarser than the tool timed the run (ab's -g: whole seconds).
+    Tool,
 }
 
 /// The run statistic conditions are compared by. Named as in summary.json's `runs[]`.
@@ -311,9 +326,14 @@ mod tests {
 
     #[test]
     fn the_headline_metric_is_the_percentile_unless_report_says_otherwise() {
-        assert_eq!(Manifest::parse("").unwrap().report, ReportChoices { headline: HeadlineMetric::Percentile, mean_of_runs: false });
-        let chosen = Manifest::parse("[report]\nheadline = \"requests_per_s\"\nmean_of_runs = true\n").unwrap().report;
-        assert_eq!(chosen, ReportChoices { headline: HeadlineMetric::RequestsPerS, mean_of_runs: true });
+        let default = ReportChoices { headline: HeadlineMetric::Percentile, mean_of_runs: false, throughput_from: ThroughputFrom::Rows };
+        assert_eq!(Manifest::parse("").unwrap().report, default);
+        let text = "[report]\nheadline = \"requests_per_s\"\nmean_of_runs = true\nthroughput_from = \"tool\"\n";
+        let chosen = Manifest::parse(text).unwrap().report;
+        assert_eq!(
+            chosen,
+            ReportChoices { headline: HeadlineMetric::RequestsPerS, mean_of_runs: true, throughput_from: ThroughputFrom::Tool }
+        );
         assert_eq!(Manifest::parse("[report]\nheadline = \"error_rate\"\n").unwrap().report.headline, HeadlineMetric::ErrorRate);
         let error = Manifest::parse("[report]\nheadline = \"throughput\"\n").unwrap_err();
         assert_eq!(error.place, Some((2, 12)));

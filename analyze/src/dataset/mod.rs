@@ -25,7 +25,7 @@ pub mod time;
 
 pub use accumulate::{ErrorRow, Keep, RunRequests};
 pub use error::{DataError, InvalidDataset, Problems};
-pub use manifest::{HeadlineMetric, Lang, Manifest, ReportChoices, Text};
+pub use manifest::{HeadlineMetric, Lang, Manifest, ReportChoices, Text, ThroughputFrom};
 pub use runs::{Factor, Level, Run, RunStatus};
 pub use samples::{LargeResponse, ResourceSample, TempfileSample};
 pub use sessions::SessionRow;

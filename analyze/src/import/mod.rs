@@ -83,6 +83,17 @@ pub enum Format {
     JmeterCsv,
 }
 
+/// How a rows format records send times.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SendTimes {
+    /// To the millisecond or finer.
+    Recorded,
+    /// To the whole second (ab -g).
+    WholeSeconds,
+    /// Not at all: every request is recorded as sent at 0 (siege -v).
+    Missing,
+}
+
 impl Format {
     pub const ALL: [Format; 21] = [
         Format::AbGnuplot,
@@ -190,6 +201,16 @@ impl Format {
                 | Format::VegetaJson
                 | Format::JmeterCsv
         )
+    }
+
+    /// How finely this format's rows record when each request was sent, which bounds what the
+    /// span from the first send to the last completion (and requests/s from rows) can say.
+    pub fn send_times(self) -> SendTimes {
+        match self {
+            Format::AbGnuplot => SendTimes::WholeSeconds,
+            Format::SiegeVerbose => SendTimes::Missing,
+            _ => SendTimes::Recorded,
+        }
     }
 
     pub fn from_name(name: &str) -> Option<Format> {

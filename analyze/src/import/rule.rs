@@ -76,6 +76,18 @@ impl Rule {
     }
 }
 
+/// Where linear interpolation (k6's rule) reads percentile `milli` of `n` sorted values: the
+/// 1-based lower rank and how far towards the next rank, from the 0-based position
+/// p/100·(n-1). `None` for no values.
+pub fn interpolation_position(milli: u32, n: u64) -> Option<(u64, f64)> {
+    if n == 0 {
+        return None;
+    }
+    let position = f64::from(milli) / 100_000.0 * (n - 1) as f64;
+    let lower = position.floor();
+    Some((lower as u64 + 1, position - lower))
+}
+
 /// Thousandths of a percent from a printed percentile (`95`, `99.9`, `99.99%`).
 pub fn percentile_key(text: &str) -> Option<u32> {
     let value: f64 = text.trim().trim_end_matches('%').parse().ok()?;
@@ -161,6 +173,16 @@ mod tests {
         // p100 never points past the last value.
         assert_eq!(Rule::NearestRankPlusOne.rank(100_000, 72), Some(72));
         assert_eq!(Rule::FloorPlusOne.rank(100_000, 72), Some(72));
+    }
+
+    #[test]
+    fn interpolation_reads_between_the_ranks_around_p_times_n_minus_one() {
+        // p95 of 72: position 0.95·71 = 67.45, so between the 68th and 69th values, 0.45 of the way.
+        let (rank, fraction) = interpolation_position(95_000, 72).unwrap();
+        assert_eq!(rank, 68);
+        assert!((fraction - 0.45).abs() < 1e-9);
+        assert_eq!(interpolation_position(100_000, 72), Some((72, 0.0)));
+        assert_eq!(interpolation_position(50_000, 0), None);
     }
 
     #[test]

@@ -200,6 +200,12 @@ pub struct Strings {
     pub minimum_header: &'static str,
     pub mean_header: &'static str,
     pub methods_sessions: &'static str,
+    /// Under a headline value when dataset.toml says the authors averaged their runs.
+    pub mean_cell: &'static str,
+    /// After the headline caption then: what the mean is and why it is there.
+    pub mean_caption: &'static str,
+    /// Under the headline table then: why the report still leads with the median.
+    pub mean_why: &'static str,
 }
 
 pub fn strings(lang: Lang) -> &'static Strings {
@@ -373,6 +379,9 @@ static EN: Strings = Strings {
     session_time_caption: "the time of the sessions that succeeded (ms); failed sessions have no time",
     minimum_header: "Minimum",
     mean_header: "Mean",
+    mean_cell: "mean {value}",
+    mean_caption: "; under each, the mean of its runs, as the published numbers were computed",
+    mean_why: "The table leads with the median of the runs and their min-max range, not the mean: with {n} runs, one disturbed run moves the mean by 1/{n} of its excess, however large, while the median stays within the other runs' values. The mean is shown because the published numbers are means of runs, so that the two can be set side by side.",
     methods_sessions: "A session (sessions.csv) is one user's visit: its requests in order, each sent when the previous one ended (seed 003: GET the page, POST the form and follow its redirect, GET the page). It succeeded when every request got a 2xx response; its time runs from its first send to the end of its last response. A session ends at its first failed request (no response, a timeout, another status) and is counted as failed, with no time. Per run: the share of sessions that failed; over the sessions that succeeded the min, the max, the mean (what the original study printed as its average: a mean, which one slow session moves) and our nearest-rank p50 and p95. Per condition, the median of those run values over its ok runs with the min-max range.",
 };
 
@@ -540,6 +549,9 @@ static JA: Strings = Strings {
     session_time_caption: "成功したセッションの時間（ms）。失敗したセッションには時間がない",
     minimum_header: "最小値",
     mean_header: "平均値",
+    mean_cell: "平均{value}",
+    mean_caption: "。各値の下は測定の平均で、公開値と同じ計算方法",
+    mean_why: "表は平均ではなく、測定の中央値と最小〜最大の範囲を主に示します。{n}回の測定では、乱れた測定が1回あるだけで、平均はその外れ幅の1/{n}だけ動きます（外れ幅に上限はありません）。一方、中央値はほかの測定の値の範囲にとどまります。平均を併記するのは、公開値が測定の平均であり、両者を並べて比べられるようにするためです。",
     methods_sessions: "セッション（sessions.csv）は利用者1人の訪問で、リクエストを順に、前のリクエストが終わってから送ります（シード003では、ページの取得、フォームのPOSTとリダイレクト先の取得、ページの取得）。すべてのリクエストが2xx応答を得たセッションを成功とし、その時間は最初の送信から最後の応答の終わりまでです。リクエストが失敗した時点（応答なし、タイムアウト、ほかのステータス）でセッションは終わり、失敗として数え、時間は持ちません。測定ごとに、失敗したセッションの割合と、成功したセッションの最小・最大・平均（元の記事が平均として示した値。遅いセッション1件で動く算術平均です）、そして最近接順位法のp50とp95を求めます。条件ごとに、正常に終わった測定のそれらの値の中央値と最小〜最大の範囲を示します。",
 };
 
@@ -676,9 +688,25 @@ pub struct ToolWords {
     /// Row labels of the tool's min, mean and max.
     pub min_mean_max: [&'static str; 3],
     pub printed_by_tool: &'static str,
+    /// The run page's last note: what the tool printed, `{list}`.
+    pub printed_note: &'static str,
     /// `{tool}` ranks by `{rule}`.
     pub explains: &'static str,
     pub differs: &'static str,
+    /// Why a tool's value differs from ours, one sentence per cause, computed from the run.
+    pub rank_cause: &'static str,
+    pub rank_cause_item: &'static str,
+    pub rounded_cause: &'static str,
+    pub resolution_cause: &'static str,
+    pub interpolated_cause: &'static str,
+    pub interpolated_agrees: &'static str,
+    pub interpolated_differs: &'static str,
+    pub approximate_cause: &'static str,
+    /// The tool's requests/s beside the rows', and why they differ.
+    pub rate_compared: &'static str,
+    pub sends_whole_seconds: &'static str,
+    pub sends_missing: &'static str,
+    pub sends_recorded: &'static str,
     pub same: &'static str,
     pub no_rows: &'static str,
     pub tools_heading: &'static str,
@@ -688,6 +716,8 @@ pub struct ToolWords {
     pub ours: &'static str,
     pub theirs: &'static str,
     pub throughput_method: &'static str,
+    /// After `throughput_method` when dataset.toml takes the tool's figures.
+    pub throughput_tool_method: &'static str,
 }
 
 pub fn tool_words(lang: Lang) -> &'static ToolWords {
@@ -711,10 +741,10 @@ pub fn rule_text(rule: crate::import::Rule, lang: Lang) -> &'static str {
         (Lang::En, Interpolated) => "linear interpolation between two ranks",
         (Lang::En, Approximate) => "an approximate estimator",
         (Lang::En, NoPercentiles) => "no percentile (it prints min, mean and max only)",
-        (Lang::Ja, NearestRank) => "最近順位 ceil(p·n/100)",
+        (Lang::Ja, NearestRank) => "最近接順位 ceil(p·n/100)",
         (Lang::Ja, FloorPlusOne) => "順位 floor(p·n/100)+1",
         (Lang::Ja, HdrHistogram) => "HdrHistogram上の順位 floor(p·n/100)+1（バケットで値が丸まる）",
-        (Lang::Ja, NearestRankPlusOne) => "順位 ceil(p·n/100)+1（最近順位の一つ上）",
+        (Lang::Ja, NearestRankPlusOne) => "順位 ceil(p·n/100)+1（最近接順位の一つ上）",
         (Lang::Ja, RoundedBuckets) => "応答時間をバケットに丸めてから（100 ms未満は1 ms単位、1 s未満は10 ms単位）順位 floor(p·n/100)+1",
         (Lang::Ja, Interpolated) => "二つの順位の間の線形補間",
         (Lang::Ja, Approximate) => "近似推定",
@@ -734,8 +764,21 @@ static TOOL_EN: ToolWords = ToolWords {
     mean_ms: "Mean time per request (ms)",
     min_mean_max: ["min", "mean", "max"],
     printed_by_tool: "printed by {tool}",
+    printed_note: "Printed by {tool}: {list}",
     explains: "{tool} ranks by {rule}; this report takes the nearest rank ceil(p·n/100) of the 2xx latencies.",
     differs: "Where the two differ, the rules took different ranks, or {tool} rounded its values (see the run's note).",
+    rank_cause: "{tool} took another rank than the nearest rank at {list}.",
+    rank_cause_item: "{p} ({theirs}, where the nearest rank is {ours})",
+    rounded_cause: "At {list} both take the same rank, yet the values differ: {tool} rounds the times before ranking them.",
+    resolution_cause: "At {list} both take the same rank, yet the values differ: the rows hold the times at another resolution than {tool}'s own numbers (see the run's note).",
+    interpolated_cause: "{tool} interpolates: at {p} it reads {fraction} of the way from {lower} value ({lower_ms} ms) to {upper} ({upper_ms} ms), which gives {value} ms from the rows{verdict}.",
+    interpolated_agrees: ", as {tool} printed",
+    interpolated_differs: "; {tool} printed {theirs} ms",
+    approximate_cause: "{tool} estimates its percentiles approximately, so its values need not be the value of any rank.",
+    rate_compared: "{tool} printed {theirs} requests/s: {requests} requests over the {tool_span} s it timed. From the rows, {ours}: {responses} responses over {rows_span} s from the first send to the last completion.",
+    sends_whole_seconds: "The rows give send times to the whole second, so their span can be off by up to a second: here by {diff} s.",
+    sends_missing: "The rows carry no send times (every request is recorded as sent at 0), so their span is only the slowest response and the requests/s from the rows says nothing about the run.",
+    sends_recorded: "The two count differently: {tool} from its own start to its end, the rows from the first send to the last completion.",
     same: "At every percentile both give the same value.",
     no_rows: "This run has no rows, only the numbers {tool} printed: there is no nearest-rank value to set beside them.",
     tools_heading: "Tools compared",
@@ -745,6 +788,7 @@ static TOOL_EN: ToolWords = ToolWords {
     ours: "{p}, nearest rank",
     theirs: "{p}, by the tool",
     throughput_method: "Requests/s of a run with rows: its responses (any status) over the span from its first send to its last completion (send + latency); of a run without rows, the tool's printed figure, marked as such. Error rate: requests without a 2xx response over all requests.",
+    throughput_tool_method: "In this dataset all three come from the tool's printed figures wherever it printed them (dataset.toml: report.throughput_from = \"tool\"), because its rows time the sends more coarsely than the tool timed the run.",
 };
 
 static TOOL_JA: ToolWords = ToolWords {
@@ -752,22 +796,36 @@ static TOOL_JA: ToolWords = ToolWords {
     imported_from: "取り込み元",
     tool_value: "{tool}（ms）",
     tool_rank: "{tool}の順位",
-    nearest_value: "最近順位法（ms）",
+    nearest_value: "最近接順位法（ms）",
     nearest_rank: "その順位",
     requests_per_s: "毎秒リクエスト数",
     error_rate: "エラー率",
     mean_ms: "1リクエストの平均時間（ms）",
     min_mean_max: ["最小", "平均", "最大"],
     printed_by_tool: "{tool}の表示値",
-    explains: "{tool}の順位の取り方は{rule}です。本書は2xx応答時間の最近順位 ceil(p·n/100) を取ります。",
+    printed_note: "{tool}の表示値：{list}",
+    explains: "{tool}の順位の取り方は{rule}です。本書は2xx応答時間の最近接順位 ceil(p·n/100) を取ります。",
     differs: "値が異なるのは、取った順位が違うか、{tool}が値を丸めているためです（測定の備考を参照）。",
+    rank_cause: "{tool}は{list}で最近接順位と異なる順位を取っています。",
+    rank_cause_item: "{p}（{theirs}。最近接順位は{ours}）",
+    rounded_cause: "{list}では順位は同じですが値が異なります。{tool}は順位を取る前に時間を丸めているためです。",
+    resolution_cause: "{list}では順位は同じですが値が異なります。行の時間の精度が{tool}自身の数値と異なるためです（測定の備考を参照）。",
+    interpolated_cause: "{tool}は補間します。{p}では{lower}の値（{lower_ms} ms）から{upper}の値（{upper_ms} ms）へ{fraction}進んだ位置を読み、行からは{value} msになります{verdict}。",
+    interpolated_agrees: "（{tool}の表示値と一致）",
+    interpolated_differs: "（{tool}の表示値は{theirs} ms）",
+    approximate_cause: "{tool}はパーセンタイルを近似で推定するため、その値はどの順位の値とも一致するとは限りません。",
+    rate_compared: "{tool}の表示値は毎秒{theirs}リクエストで、{tool}が計った{tool_span}秒に{requests}件のリクエストです。行からは毎秒{ours}リクエストで、最初の送信から最後の完了までの{rows_span}秒に{responses}件の応答です。",
+    sends_whole_seconds: "行の送信時刻は秒単位のため、その時間は最大1秒ずれます（ここでは{diff}秒）。",
+    sends_missing: "行には送信時刻がなく（すべて0に送信したと記録）、その時間は最も遅い応答の時間にすぎないため、行からの毎秒リクエスト数は測定について何も示しません。",
+    sends_recorded: "数え方が異なります。{tool}は自身の開始から終了まで、行は最初の送信から最後の完了までを数えます。",
     same: "すべてのパーセンタイルで値が一致します。",
-    no_rows: "この測定には行がなく、{tool}の表示値だけがあります。並べる最近順位の値はありません。",
+    no_rows: "この測定には行がなく、{tool}の表示値だけがあります。並べる最近接順位の値はありません。",
     tools_heading: "ツールの比較",
-    tools_caption: "取り込んだ各測定の{p}：行に対する最近順位と、ツール自身の規則による表示値（ms。* はツールが表示した毎秒リクエスト数）",
+    tools_caption: "取り込んだ各測定の{p}：行に対する最近接順位と、ツール自身の規則による表示値（ms。* はツールが表示した毎秒リクエスト数）",
     tool: "ツール",
     rule: "ツールの規則",
-    ours: "{p}（最近順位）",
+    ours: "{p}（最近接順位）",
     theirs: "{p}（ツールの値）",
     throughput_method: "行のある測定の毎秒リクエスト数は、応答（状態を問わない）の数を最初の送信から最後の完了（送信＋応答時間）までの時間で割った値です。行のない測定ではツールの表示値を使い、その旨を示します。エラー率は2xx応答のなかったリクエストの割合です。",
+    throughput_tool_method: "このデータセットでは、ツールが数値を表示した測定はすべて、3つともツールの表示値を使います（dataset.tomlの report.throughput_from = \"tool\"）。行の送信時刻が、ツール自身の計測時間より粗いためです。",
 };

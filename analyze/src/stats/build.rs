@@ -2,7 +2,7 @@
 
 use super::percentile::Sample;
 use super::summary::{median, representative};
-use crate::dataset::{Dataset, Lang, Manifest, RunStatus, Text};
+use crate::dataset::{Dataset, HeadlineMetric, Lang, Manifest, RunStatus, Text};
 use crate::report::*;
 use std::collections::BTreeMap;
 
@@ -81,7 +81,7 @@ pub fn build(dataset: &mut Dataset, detail: Detail) -> Report {
         let complete: Vec<f64> = large.iter().filter_map(|r| r.client_complete_s).collect();
         let incomplete =
             large.iter().filter(|r| r.client_complete_s.is_none() || expected_large.is_some_and(|e| r.bytes_received < e)).count() as u64;
-        let throughput = super::tools::throughput(counted, dataset.run_stats[index].as_ref());
+        let throughput = super::tools::throughput(counted, dataset.run_stats[index].as_ref(), dataset.manifest.report.throughput_from);
         let tempfile_peak_bytes =
             dataset.tempfiles.as_ref().and_then(|rows| rows.iter().filter(|r| r.run as usize == index).map(|r| r.logical_bytes).max());
         runs.push(RunResult {
@@ -286,10 +286,19 @@ fn summarize_condition(
         complete_s_pooled: super::large::pooled(large, &ok_indices, |r| r.client_complete_s).map(clean_seconds),
         tempfile_peak_bytes: Spread::of(&collect(&|r| r.tempfile_peak_bytes.map(|b| b as f64))),
         sessions: super::sessions::of_condition(&ok.iter().filter_map(|r| r.sessions.as_ref()).collect::<Vec<_>>()),
-        requests_per_s: Spread::of(&collect(&|r| r.requests_per_s)),
+        requests_per_s: Spread::of(&collect(&|r| r.requests_per_s)).map(|s| Spread { median: super::precision::rate(s.median), ..s }),
         error_rate: Spread::of(&collect(&|r| r.error_rate)),
         mean_ms: Spread::of(&collect(&|r| r.mean_ms)),
-        headline_mean: if choices.mean_of_runs { super::summary::mean(&headline) } else { None },
+        headline_mean: if choices.mean_of_runs { super::summary::mean(&headline).map(|m| rounded(metric, m)) } else { None },
+    }
+}
+
+/// A headline value derived by a mean, at published precision.
+fn rounded(metric: HeadlineMetric, value: f64) -> f64 {
+    match metric {
+        HeadlineMetric::Percentile => super::precision::ms(value),
+        HeadlineMetric::RequestsPerS => super::precision::rate(value),
+        HeadlineMetric::ErrorRate => super::precision::fraction(value),
     }
 }
 

@@ -18,6 +18,12 @@ pub fn seconds(value: f64) -> f64 {
     round_to(value, 1e9)
 }
 
+/// Requests per second rounded to a millionth: responses over a span of microsecond times is a
+/// quotient whose last digits (`5545.4827444741295`) say nothing the times did.
+pub fn rate(value: f64) -> f64 {
+    round_to(value, 1e6)
+}
+
 /// A fraction (a share of sessions, say) rounded to 10^-9: the median of two shares is a mean.
 pub fn fraction(value: f64) -> f64 {
     round_to(value, 1e9)
@@ -46,6 +52,12 @@ mod tests {
     fn the_mean_of_two_middle_values_prints_as_measured() {
         assert_eq!(seconds(6.581029 / 2.0 + 6.582736 / 2.0).to_string(), "6.5818825");
         assert_eq!(ms(0.5005 + 0.501).to_string(), "1.0015");
+    }
+
+    #[test]
+    fn a_rate_keeps_six_decimals() {
+        assert_eq!(rate(5545.4827444741295).to_string(), "5545.482744");
+        assert_eq!(rate(10_000.0 / 13.002).to_string(), "769.112444");
     }
 
     #[test]

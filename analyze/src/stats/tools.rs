@@ -3,14 +3,17 @@
 //!
 //! Requests per second from rows: the responses (any status) over the span from the first send
 //! to the last completion (send + latency). A run without rows takes the tool's printed figures,
-//! and says so (`throughput_from = "tool"`).
+//! and says so (`throughput_from = "tool"`); so does every run whose tool printed them when
+//! dataset.toml's `report.throughput_from` is "tool".
 
 use crate::dataset::run_stats::{RunStats, Source};
-use crate::dataset::RunRequests;
+use crate::dataset::{RunRequests, ThroughputFrom};
 use crate::import::percentile_label;
+use crate::import::Rule;
 use crate::report::Percentile;
-use crate::report::{RunSource, ToolLatency, ToolReported};
+use crate::report::{Interpolation, RunSource, ToolLatency, ToolReported};
 use crate::stats::percentile::Sample;
+use std::collections::BTreeMap;
 
 /// A run's throughput, error rate and mean, and where they come from.
 pub struct Throughput {
@@ -20,13 +23,11 @@ pub struct Throughput {
     pub from: Option<&'static str>,
 }
 
-pub fn throughput(counted: &RunRequests, tool: Option<&RunStats>) -> Throughput {
-    if counted.requests > 0 {
-        let responses = counted.requests - counted.no_response;
-        let rate = match (counted.first_sent_ms, counted.last_done_ms) {
-            (Some(first), Some(last)) if last > first => Some(responses as f64 / ((last - first) / 1000.0)),
-            _ => None,
-        };
+/// `from` says which source wins for a run that has both rows and the tool's printed figures.
+pub fn throughput(counted: &RunRequests, tool: Option<&RunStats>, from: ThroughputFrom) -> Throughput {
+    let tool_printed = tool.is_some_and(|s| s.requests_per_s.is_some());
+    if counted.requests > 0 && !(from == ThroughputFrom::Tool && tool_printed) {
+        let rate = rows_rate(counted);
         // Rounded to a nanosecond: a sum's last bits depend on its order (the blocks' split here, value x
         // count in Spark), and digits below the latencies' own resolution are noise, not data. So no copy
         // and sort of the run's latencies is needed to make the bits reproducible.
@@ -42,6 +43,31 @@ pub fn throughput(counted: &RunRequests, tool: Option<&RunStats>) -> Throughput 
         },
         None => Throughput { rate: None, error_rate: None, mean_ms: None, from: None },
     }
+}
+
+/// The span of a run's rows (s): from the first send to the last completion.
+fn rows_span_s(counted: &RunRequests) -> Option<f64> {
+    match (counted.first_sent_ms, counted.last_done_ms) {
+        (Some(first), Some(last)) if last > first => Some(super::precision::seconds((last - first) / 1000.0)),
+        _ => None,
+    }
+}
+
+/// Requests per second from rows: the responses (any status) over [`rows_span_s`].
+fn rows_rate(counted: &RunRequests) -> Option<f64> {
+    let responses = counted.requests - counted.no_response;
+    let (first, last) = (counted.first_sent_ms?, counted.last_done_ms?);
+    (last > first).then(|| super::precision::rate(responses as f64 / ((last - first) / 1000.0)))
+}
+
+/// The rows' values a rule that interpolates reads at percentile `milli`, and what it gives.
+fn interpolation(sample: &mut Sample, milli: u32) -> Option<Interpolation> {
+    let (lower_rank, fraction) = crate::import::rule::interpolation_position(milli, sample.len())?;
+    let upper_rank = (lower_rank + 1).min(sample.len());
+    let lower_ms = sample.at_rank(lower_rank);
+    let upper_ms = sample.at_rank(upper_rank);
+    let value_ms = super::precision::ms(lower_ms + (upper_ms - lower_ms) * fraction);
+    Some(Interpolation { lower_rank, lower_ms, upper_rank, upper_ms, fraction, value_ms })
 }
 
 pub fn source(source: Option<&Source>) -> Option<RunSource> {
@@ -66,13 +92,20 @@ pub fn reported(stats: &RunStats, counted: &RunRequests) -> ToolReported {
     let wanted: Vec<(u32, Percentile)> =
         stats.percentiles_ms.keys().filter_map(|&p| Percentile::new(f64::from(p) / 1000.0).map(|q| (p, q))).collect();
     let mut values = counted.latencies_ms.clone();
+    let mut interpolations = BTreeMap::new();
     let ours = match Sample::new(&mut values) {
         Some(mut sample) => {
+            if stats.rule == Rule::Interpolated {
+                for &p in stats.percentiles_ms.keys() {
+                    interpolations.extend(interpolation(&mut sample, p).map(|i| (percentile_label(p), i)));
+                }
+            }
             let ranked: Vec<Percentile> = wanted.iter().map(|w| w.1).collect();
             wanted.iter().zip(sample.percentiles(&ranked)).map(|((p, _), v)| (percentile_label(*p), v)).collect()
         }
         None => Vec::new(),
     };
+    let rows = counted.requests > 0;
     ToolReported {
         tool: stats.tool.clone(),
         rule: stats.rule,
@@ -85,5 +118,9 @@ pub fn reported(stats: &RunStats, counted: &RunRequests) -> ToolReported {
         ranked,
         nearest_rank_ms: ours.iter().map(|(k, v)| (k.clone(), v.value)).collect(),
         nearest_ranks: ours.iter().map(|(k, v)| (k.clone(), v.rank)).collect(),
+        tool_span_s: stats.requests_per_s.filter(|r| *r > 0.0).map(|r| super::precision::seconds(stats.requests as f64 / r)),
+        rows_requests_per_s: rows.then(|| rows_rate(counted)).flatten(),
+        rows_span_s: rows.then(|| rows_span_s(counted)).flatten(),
+        interpolations,
     }
 }

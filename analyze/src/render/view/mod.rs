@@ -28,6 +28,8 @@ pub struct Cell {
     pub href: Option<String>,
     pub sub: Option<String>,
     pub sub_href: Option<String>,
+    /// A third line: the mean of the runs beside their median and range.
+    pub note: Option<String>,
     /// Right-align numbers.
     pub numeric: bool,
     /// An id for links to this cell (the run table's rows).
@@ -217,6 +219,7 @@ impl<'a> Context<'a> {
                 href,
                 sub: Some(if s.n == 1 { "n = 1".to_string() } else { self.range_text(&text(s.min), &text(s.max)) }),
                 sub_href,
+                note: None,
                 numeric: true,
                 anchor: None,
             },

@@ -17,6 +17,8 @@ pub struct ReportPage {
     /// The headline section's heading: what conditions are compared by.
     pub headline_heading: &'static str,
     pub headline: Table,
+    /// Why the median leads, when the mean of the runs stands beside it.
+    pub headline_note: Option<String>,
     /// Every percentile per condition, and a note naming the percentiles that are the maximum.
     pub percentiles: Option<Table>,
     pub percentiles_note: Option<String>,
@@ -65,7 +67,11 @@ impl<'a> Context<'a> {
                 cells
             })
             .collect();
-        Table { id: "headline".into(), caption: self.caption(self.metric.heading, &self.fill(self.metric.caption)), headers, rows }
+        let mut caption = self.fill(self.metric.caption);
+        if self.report.mean_of_runs {
+            caption.push_str(self.t.mean_caption);
+        }
+        Table { id: "headline".into(), caption: self.caption(self.metric.heading, &caption), headers, rows }
     }
 
     fn series_header(&self) -> String {
@@ -82,7 +88,18 @@ impl<'a> Context<'a> {
         let c = &self.report.conditions[condition];
         let representative = c.representative_run.as_deref().and_then(|id| self.run_index(id)).map(|i| self.run_href(root, i));
         let variance = paths::condition_link(root, condition);
-        self.spread_cell(self.report.headline_of(c), |v| self.headline_number(v), representative, Some(variance))
+        let mut cell = self.spread_cell(self.report.headline_of(c), |v| self.headline_number(v), representative, Some(variance));
+        cell.note = c.headline_mean.map(|m| self.t.mean_cell.replace("{value}", &self.headline_number(m)));
+        cell
+    }
+
+    /// Under the headline table when the mean of the runs is shown: why the median leads.
+    pub fn headline_note(&self) -> Option<String> {
+        let runs =
+            self.report.conditions.iter().filter(|c| c.headline_mean.is_some()).filter_map(|c| self.report.headline_of(c)).map(|s| s.n);
+        // With fewer than 3 runs the median is no steadier than the mean.
+        let fewest = runs.min().filter(|&n| n >= 3)?;
+        Some(self.t.mean_why.replace("{n}", &format::count(fewest as u64)))
     }
 
     pub fn integrity(&self) -> Vec<KeyValue> {
@@ -499,7 +516,14 @@ impl<'a> Context<'a> {
             );
         }
         if report.runs.iter().any(|r| r.requests_per_s.is_some()) {
-            paragraphs.push(crate::render::i18n::tool_words(self.lang).throughput_method.to_string());
+            let words = crate::render::i18n::tool_words(self.lang);
+            let mut text = words.throughput_method.to_string();
+            // Runs with rows whose figures are the tool's: dataset.toml chose the tool's.
+            if report.runs.iter().any(|r| r.requests > 0 && r.throughput_from == Some("tool")) {
+                text.push_str(self.t.sentence_gap);
+                text.push_str(words.throughput_tool_method);
+            }
+            paragraphs.push(text);
         }
         paragraphs.push(t.methods_status.to_string());
         paragraphs
@@ -529,7 +553,7 @@ impl<'a> Context<'a> {
         let t = self.t;
         let mut figures =
             vec![Figure { src: format!("{root}{}", paths::HEADLINE_FIGURE), alt: prose::headline_alt(self.lang, &self.headline_label) }];
-        if let Some(run) = self.representative_of_largest() {
+        if let Some(run) = self.representative_of_worst() {
             figures.push(Figure {
                 src: format!("{root}{}", paths::time_series_figure(&self.slugs[run])),
                 alt: prose::worst_time_series_alt(self.lang, &self.report.runs[run].run_id, self.metric.worst),
@@ -573,7 +597,7 @@ impl<'a> Context<'a> {
 
     /// The representative run of the condition with the worst median (the largest, the smallest
     /// for requests/s): the run the report's time-series chart shows.
-    pub fn representative_of_largest(&self) -> Option<usize> {
+    pub fn representative_of_worst(&self) -> Option<usize> {
         let report = self.report;
         report
             .conditions
@@ -609,6 +633,7 @@ impl<'a> Context<'a> {
             integrity: self.integrity(),
             headline_heading: self.metric.heading,
             headline: self.headline_table(""),
+            headline_note: self.headline_note(),
             percentiles: self.percentile_table(""),
             percentiles_note: self.maximum_note(),
             published: self.published_table(""),

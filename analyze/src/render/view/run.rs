@@ -1,6 +1,8 @@
 //! One page per run: its facts, percentiles with ranks, charts, large responses and resources.
 
 use super::*;
+use crate::import::{Rule, SendTimes};
+use crate::report::ToolReported;
 
 #[derive(Debug, Clone, Serialize)]
 pub struct RunPage {
@@ -62,15 +64,21 @@ impl<'a> Context<'a> {
         if run.requests == 0 {
             notes.push(fill(w.no_rows));
         } else if !r.nearest_rank_ms.is_empty() {
+            let causes = self.difference_causes(r, &fill);
             let same = r.nearest_rank_ms.iter().all(|(k, v)| r.percentiles_ms.get(k) == Some(v));
-            notes.push(fill(if same { w.same } else { w.differs }));
+            match (same, causes.is_empty()) {
+                (true, _) => notes.push(fill(w.same)),
+                (false, true) => notes.push(fill(w.differs)),
+                (false, false) => notes.extend(causes),
+            }
         }
+        notes.extend(self.rate_difference(run, r, &fill));
         let mut printed = Vec::new();
         if let Some(rate) = r.requests_per_s {
             printed.push(format!("{} {}", w.requests_per_s, format::decimal(rate, 2)));
         }
         printed.push(format!("{} {} / {}", t_errors(self), format::count(r.errors), format::count(r.requests)));
-        notes.push(format!("{}: {}", fill(w.printed_by_tool), self.list(&printed)));
+        notes.push(fill(w.printed_note).replace("{list}", &self.list(&printed)));
         Some(ToolSection {
             heading: w.section.to_string(),
             table: Table {
@@ -87,6 +95,101 @@ impl<'a> Context<'a> {
             },
             notes,
         })
+    }
+
+    /// One sentence per cause of a difference between the tool's percentiles and ours: another
+    /// rank, rounded times, times at another resolution, interpolation or an estimate.
+    fn difference_causes(&self, r: &ToolReported, fill: &dyn Fn(&str) -> String) -> Vec<String> {
+        let w = crate::render::i18n::tool_words(self.lang);
+        let differs = |key: &str| r.nearest_rank_ms.get(key).is_some_and(|ours| r.percentiles_ms.get(key) != Some(ours));
+        let keys: Vec<&String> = r.percentiles_ms.keys().filter(|k| differs(k)).collect();
+        let mut causes = Vec::new();
+        match r.rule {
+            Rule::Interpolated => {
+                for key in &keys {
+                    let (Some(i), Some(theirs)) = (r.interpolations.get(*key), r.percentiles_ms.get(*key)) else { continue };
+                    // The tool prints to a microsecond: agreeing to that is agreeing.
+                    let verdict = if (i.value_ms - theirs).abs() < 0.000_5 {
+                        fill(w.interpolated_agrees)
+                    } else {
+                        fill(w.interpolated_differs).replace("{theirs}", &format::ms(*theirs))
+                    };
+                    causes.push(
+                        fill(w.interpolated_cause)
+                            .replace("{p}", &format!("p{key}"))
+                            .replace("{fraction}", &format::decimal(i.fraction, 2))
+                            .replace("{lower}", &prose::rank_ordinal(self.lang, i.lower_rank))
+                            .replace("{lower_ms}", &format::ms(i.lower_ms))
+                            .replace("{upper}", &prose::rank_ordinal(self.lang, i.upper_rank))
+                            .replace("{upper_ms}", &format::ms(i.upper_ms))
+                            .replace("{value}", &format::ms(i.value_ms))
+                            .replace("{verdict}", &verdict),
+                    );
+                }
+            }
+            Rule::Approximate => {
+                if !keys.is_empty() {
+                    causes.push(fill(w.approximate_cause));
+                }
+            }
+            _ => {
+                let rank_of = |key: &str| (r.ranks.get(key).copied(), r.nearest_ranks.get(key).copied());
+                let other_rank: Vec<String> = keys
+                    .iter()
+                    .filter_map(|k| match rank_of(k) {
+                        (Some(theirs), Some(ours)) if theirs != ours => Some(
+                            w.rank_cause_item
+                                .replace("{p}", &format!("p{k}"))
+                                .replace("{theirs}", &self.rank_text(theirs, r.ranked))
+                                .replace("{ours}", &prose::rank_ordinal(self.lang, ours)),
+                        ),
+                        _ => None,
+                    })
+                    .collect();
+                if !other_rank.is_empty() {
+                    causes.push(fill(w.rank_cause).replace("{list}", &self.list(&other_rank)));
+                }
+                let same_rank: Vec<String> = keys
+                    .iter()
+                    .filter(|k| matches!(rank_of(k), (Some(theirs), Some(ours)) if theirs == ours))
+                    .map(|k| format!("p{k}"))
+                    .collect();
+                if !same_rank.is_empty() {
+                    let why =
+                        if matches!(r.rule, Rule::RoundedBuckets | Rule::HdrHistogram) { w.rounded_cause } else { w.resolution_cause };
+                    causes.push(fill(why).replace("{list}", &self.list(&same_rank)));
+                }
+            }
+        }
+        causes
+    }
+
+    /// The tool's requests/s beside the rows', with why they differ, when they do.
+    fn rate_difference(&self, run: &RunResult, r: &ToolReported, fill: &dyn Fn(&str) -> String) -> Option<String> {
+        let w = crate::render::i18n::tool_words(self.lang);
+        let (theirs, ours) = (r.requests_per_s?, r.rows_requests_per_s?);
+        let (tool_span, rows_span) = (r.tool_span_s?, r.rows_span_s?);
+        // The tool prints two decimals: a difference within a thousandth is the same figure.
+        if (theirs - ours).abs() <= theirs.abs() * 0.001 {
+            return None;
+        }
+        let mut text = fill(w.rate_compared)
+            .replace("{theirs}", &format::decimal(theirs, 2))
+            .replace("{requests}", &format::count(r.requests))
+            .replace("{tool_span}", &format::seconds(tool_span))
+            .replace("{ours}", &format::decimal(ours, 1))
+            .replace("{responses}", &format::count(run.requests - run.no_response))
+            .replace("{rows_span}", &format::seconds(rows_span));
+        let send_times =
+            run.source.as_ref().and_then(|s| crate::import::Format::from_name(&s.format)).map_or(SendTimes::Recorded, |f| f.send_times());
+        let why = match send_times {
+            SendTimes::WholeSeconds => fill(w.sends_whole_seconds).replace("{diff}", &format::seconds((rows_span - tool_span).abs())),
+            SendTimes::Missing => fill(w.sends_missing),
+            SendTimes::Recorded => fill(w.sends_recorded),
+        };
+        text.push_str(self.t.sentence_gap);
+        text.push_str(&why);
+        Some(text)
     }
 
     pub fn run_page(&self, run_index: usize) -> RunPage {
