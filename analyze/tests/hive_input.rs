@@ -183,6 +183,25 @@ fn a_folder_of_plain_parquet_parts_with_a_run_id_column_reads_like_one_file() {
 }
 
 #[test]
+fn a_requests_parquet_folder_as_spark_writes_it_is_read_too() {
+    let root = tempfile::tempdir().unwrap();
+    let dataset = copy_without_requests(&tiny(), root.path());
+    // df.write.parquet("requests.parquet"): a folder of that name, parts with every column.
+    for (i, chunk) in csv_rows(&tiny()).chunks(120).enumerate() {
+        write_part(&dataset.join("requests.parquet").join(format!("part-{i:05}-c000.snappy.parquet")), chunk, true, 1 << 20);
+    }
+    std::fs::write(dataset.join("requests.parquet/_SUCCESS"), b"").unwrap();
+    assert!(report(&tiny(), &root.path().join("csv"), "en") == report(&dataset, &root.path().join("folder"), "en"));
+    std::fs::create_dir_all(dataset.join("requests")).unwrap();
+    std::fs::copy(tiny().join("requests.csv"), dataset.join("requests.csv")).unwrap();
+    let stderr = check_stderr(&dataset);
+    assert!(
+        stderr.contains("  requests.csv: requests.csv, the folder requests.parquet/ and the folder requests/ all exist: keep one\n"),
+        "{stderr}"
+    );
+}
+
+#[test]
 fn partition_values_are_text_and_unescaped_as_spark_escapes_them() {
     let root = tempfile::tempdir().unwrap();
     let dataset = copy_without_requests(&tiny(), root.path());

@@ -34,27 +34,39 @@ impl TableSource {
         }
     }
 
-    /// [`TableSource::find`], or `stem/`, a folder of Parquet files (written by Spark or Hive).
-    /// More than one of the three is an error.
+    /// [`TableSource::find`], or a folder of Parquet files: `stem/` (hive partitions, as Spark's
+    /// `partitionBy` writes them) or `stem.parquet/` (Spark's `df.write.parquet("requests.parquet")`
+    /// writes a folder of that name). More than one of these is an error.
     pub fn find_requests(dir: &Path, stem: &str) -> Result<Option<TableSource>, DataError> {
-        let folder = dir.join(stem);
-        let is_folder = std::fs::metadata(&folder).is_ok_and(|meta| meta.is_dir());
-        let file = match TableSource::find(dir, stem) {
-            Ok(file) => file,
-            Err(error) if is_folder => {
-                let message = format!("both {stem}.csv and {stem}.parquet exist beside the folder {stem}/: keep one of the three");
-                return Err(DataError { message, ..error });
-            }
-            Err(error) => return Err(error),
-        };
-        match (file, is_folder) {
-            (Some(file), true) => {
-                let name = file.file_name();
-                Err(DataError::file(&name, format!("both {name} and the folder {stem}/ exist: keep one")))
-            }
-            (file, false) => Ok(file),
-            (None, true) => Ok(Some(TableSource::ParquetFolder(folder))),
+        let is_folder = |path: &Path| std::fs::metadata(path).is_ok_and(|meta| meta.is_dir());
+        let csv = dir.join(format!("{stem}.csv"));
+        let parquet = dir.join(format!("{stem}.parquet"));
+        let mut found = Vec::new();
+        if present(&csv)? {
+            found.push(TableSource::Csv(csv));
         }
+        if is_folder(&parquet) {
+            found.push(TableSource::ParquetFolder(parquet));
+        } else if present(&parquet)? {
+            found.push(TableSource::Parquet(parquet));
+        }
+        let folder = dir.join(stem);
+        if is_folder(&folder) {
+            found.push(TableSource::ParquetFolder(folder));
+        }
+        let named: Vec<String> = found
+            .iter()
+            .map(|source| match source {
+                TableSource::ParquetFolder(_) => format!("the folder {}", source.file_name()),
+                _ => source.file_name(),
+            })
+            .collect();
+        let message = match named.as_slice() {
+            [] | [_] => return Ok(found.pop()),
+            [a, b] => format!("both {a} and {b} exist: keep one"),
+            [rest @ .., last] => format!("{} and {last} all exist: keep one", rest.join(", ")),
+        };
+        Err(DataError::file(&found[0].file_name(), message))
     }
 
     /// How messages name it: `requests.csv`, or `requests/` for a folder (whose files are named
