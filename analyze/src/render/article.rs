@@ -245,6 +245,9 @@ pub fn markdown_to_html(markdown: &str, caption: &str) -> String {
     // `markdown` comes through `render_markdown`, which already made it inert; these two rules
     // hold again here so no path to this function can emit raw HTML or a dangerous href.
     let parser = Parser::new_ext(markdown, Options::ENABLE_TABLES).map(|event| match event {
+        // A one-line comment is a note to whoever edits the file (measure marks its block in a dataset's
+        // README with two), not text for the reader: it is dropped, as a browser would not show it either.
+        Event::Html(html) | Event::InlineHtml(html) if is_comment(&html) => Event::Text("".into()),
         Event::Html(html) | Event::InlineHtml(html) => Event::Text(html),
         Event::Start(Tag::Link { link_type, dest_url, title, id }) if !markdown::safe_url(&dest_url) => {
             Event::Start(Tag::Link { link_type, dest_url: "".into(), title, id })
@@ -264,6 +267,12 @@ pub fn markdown_to_html(markdown: &str, caption: &str) -> String {
         out.push_str(&piece.replace("</table>", "</table></div>"));
     }
     out
+}
+
+/// `<!-- ... -->` whole (a comment spread over several lines reaches here a line at a time, and is shown).
+fn is_comment(html: &str) -> bool {
+    let html = html.trim();
+    html.starts_with("<!--") && html.ends_with("-->") && !html[4..].trim_end_matches("-->").contains("-->")
 }
 
 #[cfg(test)]
@@ -313,6 +322,19 @@ mod tests {
         for w in chars.windows(3) {
             assert!(!(format::is_cjk(w[0]) && w[1].is_whitespace() && format::is_cjk(w[2])), "{html}");
         }
+    }
+
+    /// measure's markers around its block of a dataset's README do not show on the page.
+    #[test]
+    fn one_line_comments_are_not_shown() {
+        let readme = "<!-- measure:begin: measure rewrites this block -->\n# Title\n\n| k | v |\n| --- | --- |\n| a | 1 |\n\
+                      <!-- measure:end -->\n\n## By hand <!-- a note -->\n\nText.\n";
+        let html = markdown_to_html(readme, "Table {n}");
+        assert!(!html.contains("measure:") && !html.contains("note") && !html.contains("&lt;!--"), "{html}");
+        assert!(html.contains("<h1>Title</h1>") && html.contains("<td>1</td>") && html.contains("<h2>By hand"), "{html}");
+        assert!(html.contains("<td>1</td></tr>\n</tbody></table></div>\n\n<h2>By hand"), "the table ends before the marker: {html}");
+        let shown = markdown_to_html("<!-- a --> <script>x</script> -->\n", "Table {n}");
+        assert!(shown.contains("&lt;script&gt;"), "{shown}");
     }
 
     #[test]

@@ -8,6 +8,7 @@
 pub mod csv;
 pub mod manifest;
 pub mod meta;
+pub mod readme;
 pub mod rows;
 
 use anyhow::{bail, Context, Result};
@@ -132,8 +133,8 @@ impl Dataset {
         Ok(dataset)
     }
 
-    /// Writes every file: data tables, dataset.toml (merged into the user's, see [`manifest`]) and README.md,
-    /// then runs.csv last.
+    /// Writes every file: data tables, dataset.toml (merged into the user's, see [`manifest`]) and README.md
+    /// (only measure's block in it, see [`readme`]), then runs.csv last.
     pub fn save(&self, dir: &Path, plan: &Plan, env: &Environment) -> Result<()> {
         for table in Table::ALL {
             let rows = self.rows(table);
@@ -144,7 +145,7 @@ impl Dataset {
             }
         }
         manifest::write_dataset_toml(dir, &meta::dataset_toml(plan, env))?;
-        write_atomic(dir, "README.md", &meta::render_readme(plan, env, &self.runs))?;
+        readme::write_readme(dir, &meta::render_readme(plan, env, &self.runs))?;
         let runs: Vec<Vec<String>> = self.runs.iter().map(RunRow::cells).collect();
         write_table(dir, RUNS_FILE, rows::RUNS, &runs)
     }
@@ -227,6 +228,46 @@ mod tests {
         // No temp files left behind by the atomic writes.
         let names: Vec<_> = std::fs::read_dir(dir.path()).unwrap().map(|e| e.unwrap().file_name()).collect();
         assert!(names.iter().all(|n| !n.to_string_lossy().starts_with('.')), "{names:?}");
+    }
+
+    /// As on `--resume`: the hand-written text around measure's block survives byte for byte, the block is
+    /// brought up to date.
+    #[test]
+    fn a_resumed_save_keeps_the_hand_written_readme_sections() {
+        let dir = tempfile::tempdir().unwrap();
+        let plan = Plan::parse(include_str!("../../plans/smoke.toml")).unwrap();
+        let mut ds = Dataset::default();
+        ds.add(run("r01", RunStatus::Ok), record("r01"));
+        ds.save(dir.path(), &plan, &Environment::new()).unwrap();
+        let path = dir.path().join(readme::README_FILE);
+        let first = std::fs::read_to_string(&path).unwrap();
+        assert!(first.starts_with(&format!("{}\n# ", readme::BEGIN)) && first.ends_with(&format!("{}\n", readme::END)), "{first}");
+        let mine = "\n## Compared with the published study\n\n| cell | published | measured |\n| --- | --- | --- |\n| a | 1.57 | 1.61 |\n";
+        std::fs::write(&path, format!("Notes above.\n{first}{mine}")).unwrap();
+
+        let mut resumed = Dataset::load(dir.path()).unwrap();
+        resumed.add(run("r02", RunStatus::Ok), record("r02"));
+        resumed.save(dir.path(), &plan, &Environment::new()).unwrap();
+        let text = std::fs::read_to_string(&path).unwrap();
+        let (above, rest) = text.split_once(readme::BEGIN).unwrap();
+        let (block, below) = rest.split_once(readme::END).unwrap();
+        assert_eq!((above, below), ("Notes above.\n", &*format!("\n{mine}")));
+        let planned = plan.run_order().len();
+        assert!(first.contains(&format!("1 of {planned} planned runs ok")), "{first}");
+        assert!(block.contains(&format!("2 of {planned} planned runs ok")), "{block}");
+    }
+
+    #[test]
+    fn a_readme_measure_did_not_write_is_left_untouched() {
+        let dir = tempfile::tempdir().unwrap();
+        let plan = Plan::parse(include_str!("../../plans/smoke.toml")).unwrap();
+        let mine = "# Slow clients\n\nWritten by hand, without measure's markers.\n";
+        std::fs::write(dir.path().join(readme::README_FILE), mine).unwrap();
+        let mut ds = Dataset::default();
+        ds.add(run("r01", RunStatus::Ok), record("r01"));
+        ds.save(dir.path(), &plan, &Environment::new()).unwrap();
+        assert_eq!(std::fs::read_to_string(dir.path().join(readme::README_FILE)).unwrap(), mine);
+        assert!(dir.path().join(RUNS_FILE).exists(), "the rest of the dataset is still written");
     }
 
     #[test]
