@@ -11,6 +11,7 @@ pub mod cli;
 pub mod clock;
 pub mod dataset;
 pub mod host;
+pub mod input;
 pub mod load;
 pub mod plan;
 pub mod progress;

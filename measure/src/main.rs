@@ -2,6 +2,7 @@
 
 use clap::Parser;
 use measure::cli::{Cli, Command};
+use measure::input::is_bad_input;
 use measure::study::{self, StudyEnd};
 use std::process::ExitCode;
 
@@ -17,7 +18,8 @@ fn main() -> ExitCode {
         Ok(StudyEnd::Aborted) => ExitCode::from(1),
         Err(err) => {
             eprintln!("error: {err:#}");
-            ExitCode::from(1)
+            // Bad input (a plan, a dataset to resume) is 2, as in analyze; a failure of the run is 1.
+            ExitCode::from(if is_bad_input(&err) { 2 } else { 1 })
         }
     }
 }

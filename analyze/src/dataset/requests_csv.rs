@@ -74,6 +74,9 @@ pub fn scan_csv<S: RequestSink>(path: &Path, runs: &RunIndex, make_sink: impl Fn
     let block_receiver = Arc::new(Mutex::new(block_receiver));
     let progress = progress_bar_bytes(total_bytes);
 
+    // Plain scoped threads, not rayon's pool: this is a pipeline, not a fan-out. The workers
+    // block on the channel while this thread reads, and a rayon worker blocked on a channel
+    // holds a pool thread the rest of the program may be waiting for.
     let outcome = std::thread::scope(|scope| {
         let mut handles = Vec::with_capacity(workers);
         for _ in 0..workers {

@@ -4,6 +4,7 @@ use super::percentile::Sample;
 use super::summary::{median, representative};
 use crate::dataset::{Dataset, HeadlineMetric, Lang, Manifest, RunStatus, Text};
 use crate::report::*;
+use rayon::prelude::*;
 use std::collections::BTreeMap;
 
 /// What to compute besides the statistics.
@@ -45,22 +46,11 @@ pub fn build(dataset: &mut Dataset, detail: Detail) -> Report {
         // Loading checked that a run with 2xx responses has every wanted percentile.
         level1.runs.iter().map(|run| wanted.iter().filter_map(|p| at(run, p)).collect()).collect()
     } else {
-        let wanted = &wanted;
-        let mut slots: Vec<Vec<super::percentile::RankedValue>> = vec![Vec::new(); dataset.requests.len()];
-        let threads = std::thread::available_parallelism().map_or(2, |n| n.get());
-        let chunk = dataset.requests.len().div_ceil(threads).max(1);
-        std::thread::scope(|scope| {
-            for (requests, out) in dataset.requests.chunks_mut(chunk).zip(slots.chunks_mut(chunk)) {
-                scope.spawn(move || {
-                    for (run, slot) in requests.iter_mut().zip(out.iter_mut()) {
-                        if let Some(mut sample) = Sample::new(&mut run.latencies_ms) {
-                            *slot = sample.percentiles(wanted);
-                        }
-                    }
-                });
-            }
-        });
-        slots
+        dataset
+            .requests
+            .par_iter_mut()
+            .map(|run| Sample::new(&mut run.latencies_ms).map_or_else(Vec::new, |mut sample| sample.percentiles(&wanted)))
+            .collect()
     };
 
     let mut sessions = super::sessions::per_run(dataset.sessions.as_deref(), dataset.runs.len()).into_iter();

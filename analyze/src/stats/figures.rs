@@ -12,6 +12,7 @@ use crate::dataset::level1::Level1;
 use crate::dataset::{Dataset, Keep, RunRequests};
 use crate::report::Percentile;
 use crate::report::{ErrorPoint, ErrorSeries, Figures, PointSeries, RunResult};
+use rayon::prelude::*;
 use std::cmp::Ordering;
 
 /// Runs with at most this many points are drawn whole.
@@ -262,19 +263,7 @@ pub fn series(dataset: &mut Dataset) -> (Vec<PointSeries>, Vec<ErrorSeries>) {
         return level1_series(level1, &dataset.requests);
     }
     assert_eq!(dataset.kept, Keep::Points, "charts need the dataset loaded with Keep::Points");
-    let threads = std::thread::available_parallelism().map_or(2, |n| n.get());
-    let chunk = dataset.requests.len().div_ceil(threads).max(1);
-    let mut out: Vec<(PointSeries, ErrorSeries)> = vec![Default::default(); dataset.requests.len()];
-    std::thread::scope(|scope| {
-        for (requests, slots) in dataset.requests.chunks_mut(chunk).zip(out.chunks_mut(chunk)) {
-            scope.spawn(move || {
-                for (counted, slot) in requests.iter_mut().zip(slots.iter_mut()) {
-                    *slot = run_series(counted);
-                }
-            });
-        }
-    });
-    out.into_iter().unzip()
+    dataset.requests.par_iter_mut().map(run_series).unzip()
 }
 
 /// One run's time series and error marks; frees its send times and error rows.
@@ -370,20 +359,15 @@ fn level1_ecdf(level1: &Level1) -> Vec<PointSeries> {
 /// Sorted latencies as (value, rank / n), reduced past [`KEEP_ALL`] to evenly spaced ranks plus
 /// the tail above p99 and the headline rank.
 fn ecdf_all(dataset: &mut Dataset, runs: &[RunResult]) -> Vec<PointSeries> {
-    let threads = std::thread::available_parallelism().map_or(2, |n| n.get());
-    let chunk = dataset.requests.len().div_ceil(threads).max(1);
-    let mut out: Vec<PointSeries> = vec![PointSeries::default(); dataset.requests.len()];
-    std::thread::scope(|scope| {
-        for ((requests, slots), results) in dataset.requests.chunks_mut(chunk).zip(out.chunks_mut(chunk)).zip(runs.chunks(chunk)) {
-            scope.spawn(move || {
-                for ((counted, slot), run) in requests.iter_mut().zip(slots.iter_mut()).zip(results) {
-                    place_ecdf_ranks(&mut counted.latencies_ms, run.headline_rank);
-                    *slot = ecdf(&counted.latencies_ms, run.headline_rank);
-                }
-            });
-        }
-    });
-    out
+    dataset
+        .requests
+        .par_iter_mut()
+        .zip(runs)
+        .map(|(counted, run)| {
+            place_ecdf_ranks(&mut counted.latencies_ms, run.headline_rank);
+            ecdf(&counted.latencies_ms, run.headline_rank)
+        })
+        .collect()
 }
 
 /// The ECDF of sorted values: every point up to [`KEEP_ALL`], else the points at [`ecdf_ranks`].

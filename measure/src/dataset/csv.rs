@@ -1,12 +1,15 @@
 //! The CSV dialect of the dataset, through the `csv` crate: comma separated, a header row, `\n` line ends,
 //! a field quoted only when it holds a comma, a quote or a line break (quotes doubled inside), as `analyze`
-//! reads it. Reading (for `--resume`) also accepts CRLF line ends and a UTF-8 byte order mark.
+//! reads it. Reading (for `--resume`) also accepts CRLF line ends and a UTF-8 byte order mark, and
+//! refuses a file that ends inside a quoted field, which the `csv` crate reads without a word.
 
-/// A table that cannot be written or read back, with the 1-based line of the record.
+/// A table that cannot be written or read back, with the 1-based line of the record and, where one
+/// field is at fault, its 1-based column.
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
 #[error("line {line}: {message}")]
 pub struct CsvError {
     pub line: u64,
+    pub column: Option<u64>,
     pub message: String,
 }
 
@@ -17,7 +20,7 @@ impl CsvError {
             ::csv::ErrorKind::UnequalLengths { expected_len, len, .. } => format!("{len} fields, the header has {expected_len}"),
             _ => e.to_string(),
         };
-        CsvError { line, message }
+        CsvError { line, column: None, message }
     }
 }
 
@@ -32,16 +35,20 @@ pub fn render<S: AsRef<str>>(header: &[&str], rows: &[Vec<S>]) -> Result<String,
         let line = i as u64 + 2;
         writer.write_record(row.iter().map(|c| c.as_ref())).map_err(|e| CsvError::from_csv(&e, line))?;
     }
-    let bytes = writer.into_inner().map_err(|e| CsvError { line: 0, message: e.to_string() })?;
-    String::from_utf8(bytes).map_err(|e| CsvError { line: 0, message: e.to_string() })
+    let bytes = writer.into_inner().map_err(|e| CsvError { line: 0, column: None, message: e.to_string() })?;
+    String::from_utf8(bytes).map_err(|e| CsvError { line: 0, column: None, message: e.to_string() })
 }
 
 /// Parses a table into its header and rows; every row must have the header's width.
 pub fn parse(text: &str) -> Result<(Vec<String>, Vec<Vec<String>>), CsvError> {
+    if let Some((line, column)) = unclosed_quote(text) {
+        let message = "a quoted field opens here and no quote closes it (the file ends inside it: cut short?)".into();
+        return Err(CsvError { line, column: Some(column), message });
+    }
     let mut reader = ::csv::ReaderBuilder::new().has_headers(true).flexible(false).from_reader(text.as_bytes());
     let header: Vec<String> = reader.headers().map_err(|e| CsvError::from_csv(&e, 1))?.iter().map(str::to_owned).collect();
     if header.is_empty() || header == [""] {
-        return Err(CsvError { line: 1, message: "no header row".into() });
+        return Err(CsvError { line: 1, column: None, message: "no header row".into() });
     }
     let mut rows = Vec::new();
     for record in reader.records() {
@@ -49,6 +56,39 @@ pub fn parse(text: &str) -> Result<(Vec<String>, Vec<Vec<String>>), CsvError> {
         rows.push(record.iter().map(str::to_owned).collect());
     }
     Ok((header, rows))
+}
+
+/// The line and column (field) where a quoted field opens that no quote closes. The `csv` crate
+/// reads such a field to the end of the file and returns it as whole, so a table cut short inside a
+/// quoted note would be resumed as if nothing were missing. Quotes count only at the start of a
+/// field, as the crate reads them; `""` inside a quoted field is a quote.
+fn unclosed_quote(text: &str) -> Option<(u64, u64)> {
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    let (mut line, mut column) = (1u64, 1u64);
+    let mut opened: Option<(u64, u64)> = None;
+    let mut field_start = true;
+    let mut bytes = text.bytes().peekable();
+    while let Some(byte) = bytes.next() {
+        if opened.is_some() {
+            match byte {
+                b'"' if bytes.peek() == Some(&b'"') => {
+                    bytes.next();
+                }
+                b'"' => opened = None,
+                b'\n' => line += 1,
+                _ => {}
+            }
+            continue;
+        }
+        match byte {
+            b'"' if field_start => opened = Some((line, column)),
+            b',' => column += 1,
+            b'\n' => (line, column) = (line + 1, 1),
+            _ => {}
+        }
+        field_start = matches!(byte, b',' | b'\n');
+    }
+    opened
 }
 
 #[cfg(test)]
@@ -112,6 +152,24 @@ mod tests {
         assert_eq!((err.line, err.message.as_str()), (3, "1 fields, the header has 2"));
         let err = parse("a,b\n\"x\ny\",2\n3\n").unwrap_err();
         assert_eq!(err.line, 4, "a quoted line break moves the line on");
+    }
+
+    #[test]
+    fn refuses_a_file_that_ends_inside_a_quoted_field() {
+        // The csv crate alone reads this as two whole rows.
+        let err = parse("run_id,note\nr01,plain\nr02,\"cut short\nin the middle").unwrap_err();
+        assert_eq!((err.line, err.column), (3, Some(2)), "{err}");
+        assert!(err.message.contains("no quote closes it"), "{err}");
+        let err = parse("a,b\n\"x\"\"\n").unwrap_err();
+        assert_eq!((err.line, err.column), (2, Some(1)), "a doubled quote does not close the field");
+    }
+
+    #[test]
+    fn closed_quotes_anywhere_are_whole() {
+        let text = "\u{feff}\"a\",b\r\n\"x,\"\"y\"\"\nz\",2\r\nw\"v,3\n";
+        let (header, rows) = parse(text).unwrap();
+        assert_eq!(header, row(&["a", "b"]));
+        assert_eq!(rows, vec![row(&["x,\"y\"\nz", "2"]), row(&["w\"v", "3"])], "a quote inside an unquoted field is text");
     }
 
     #[test]

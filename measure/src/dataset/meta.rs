@@ -7,10 +7,12 @@
 
 use super::manifest::{Factor, Generated, Level, Text};
 use super::rows::{RunRow, RunStatus};
+use crate::input::BadInput;
 use crate::plan::{Plan, Route, Worker};
-use anyhow::{Context, Result};
+use anyhow::Result;
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
+use std::path::Path;
 
 /// Free-form facts about the machine, as `[environment]` string pairs.
 pub type Environment = BTreeMap<String, String>;
@@ -111,8 +113,8 @@ pub fn dataset_toml<'a>(plan: &Plan, env: &'a Environment) -> Generated<'a> {
 }
 
 /// The `[environment]` of an existing dataset.toml (kept when a study is resumed).
-pub fn read_environment(dataset_toml: &str) -> Result<Environment> {
-    let table: toml::Table = dataset_toml.parse().context("dataset.toml is not valid TOML")?;
+pub fn read_environment(path: &Path, dataset_toml: &str) -> Result<Environment> {
+    let table: toml::Table = dataset_toml.parse().map_err(|e| BadInput::toml(path, dataset_toml, &e))?;
     let Some(env) = table.get("environment").and_then(|e| e.as_table()) else {
         return Ok(Environment::new());
     };
@@ -256,7 +258,7 @@ mod tests {
         assert_eq!(routes, ["direct", "nginx-off", "nginx-on"]);
         assert_eq!(parsed.factors[2].levels.as_ref().unwrap()[1].label.en, "gthread 1x4");
         assert_eq!(parsed.environment, env);
-        assert_eq!(read_environment(&text).unwrap(), env);
+        assert_eq!(read_environment(Path::new("dataset.toml"), &text).unwrap(), env);
     }
 
     /// The bytes the hand-written renderer wrote (testdata/, kept from before dataset.toml went through
@@ -279,7 +281,7 @@ mod tests {
     fn rewriting_the_committed_dataset_toml_changes_nothing() {
         let committed = include_str!("../../../datasets/gunicorn-slow-client/dataset.toml");
         let plan = Plan::parse(include_str!("../../../datasets/gunicorn-slow-client/plan.toml")).unwrap();
-        let env = read_environment(committed).unwrap();
+        let env = read_environment(Path::new("dataset.toml"), committed).unwrap();
         let merged = super::super::manifest::merge(committed, &dataset_toml(&plan, &env).document()).unwrap();
         assert_eq!(merged, committed);
     }

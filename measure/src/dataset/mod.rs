@@ -11,7 +11,8 @@ pub mod meta;
 pub mod readme;
 pub mod rows;
 
-use anyhow::{bail, Context, Result};
+use crate::input::BadInput;
+use anyhow::{Context, Result};
 use meta::Environment;
 use rows::{RunRow, RunStatus};
 use std::collections::BTreeSet;
@@ -118,7 +119,7 @@ impl Dataset {
     pub fn load(dir: &Path) -> Result<Dataset> {
         let mut dataset = Dataset::default();
         for (i, cells) in read_table(dir, RUNS_FILE, rows::RUNS)?.into_iter().enumerate() {
-            let row = RunRow::from_cells(&cells).map_err(|e| anyhow::anyhow!("{}:{}: {e}", dir.join(RUNS_FILE).display(), i + 2))?;
+            let row = RunRow::from_cells(&cells).map_err(|e| BadInput::at(&dir.join(RUNS_FILE), i as u64 + 2, None, e))?;
             dataset.runs.push(row);
         }
         let ok: BTreeSet<&str> = dataset.runs.iter().filter(|r| r.status == RunStatus::Ok).map(|r| r.run_id.as_str()).collect();
@@ -154,9 +155,10 @@ impl Dataset {
 fn read_table(dir: &Path, file: &str, header: &[&str]) -> Result<Vec<Vec<String>>> {
     let path = dir.join(file);
     let text = std::fs::read_to_string(&path).with_context(|| format!("failed to read {}", path.display()))?;
-    let (found, rows) = csv::parse(&text).with_context(|| format!("{}", path.display()))?;
+    let (found, rows) = csv::parse(&text).map_err(|e| BadInput::at(&path, e.line, e.column, e.message))?;
     if found != header {
-        bail!("{}: the columns are {found:?}, this harness writes {header:?}; it cannot resume this dataset", path.display());
+        let message = format!("the columns are {found:?}, this harness writes {header:?}; it cannot resume this dataset");
+        return Err(BadInput::at(&path, 1, None, message).into());
     }
     Ok(rows)
 }

@@ -25,7 +25,7 @@ pub const MAX_CONCURRENCY: u32 = 2000;
 #[derive(Debug, thiserror::Error, PartialEq)]
 pub enum ClosedPlanError {
     #[error("{0}")]
-    Toml(String),
+    Toml(toml::de::Error),
     #[error("kind must be \"{KIND}\" in a closed-loop plan")]
     Kind,
     #[error("{key} must be positive")]
@@ -269,7 +269,7 @@ fn name_ok(s: &str) -> bool {
 impl ClosedPlan {
     /// Parses and validates plan text.
     pub fn parse(text: &str) -> Result<ClosedPlan, ClosedPlanError> {
-        let plan: ClosedPlan = toml::from_str(text).map_err(|e| ClosedPlanError::Toml(e.to_string()))?;
+        let plan: ClosedPlan = toml::from_str(text).map_err(ClosedPlanError::Toml)?;
         plan.validate()?;
         Ok(plan)
     }

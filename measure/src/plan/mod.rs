@@ -8,6 +8,7 @@
 
 pub mod closed;
 
+use crate::input::BadInput;
 use rand::seq::SliceRandom;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
@@ -21,7 +22,7 @@ use std::time::Duration;
 #[derive(Debug, thiserror::Error, PartialEq)]
 pub enum PlanError {
     #[error("{0}")]
-    Toml(String),
+    Toml(toml::de::Error),
     #[error("large.bytes ({bytes}) must be a positive multiple of large.block_bytes ({block})")]
     LargeNotWholeBlocks { bytes: u64, block: u64 },
     #[error("{key} must be positive")]
@@ -247,16 +248,21 @@ pub struct Slot {
 impl Plan {
     /// Parses and validates plan text.
     pub fn parse(text: &str) -> Result<Plan, PlanError> {
-        let plan: Plan = toml::from_str(text).map_err(|e| PlanError::Toml(e.to_string()))?;
+        let plan: Plan = toml::from_str(text).map_err(PlanError::Toml)?;
         plan.validate()?;
         Ok(plan)
     }
 
     /// Reads, parses and validates a plan file, returning it with its text (copied verbatim into the dataset).
+    /// A plan that does not parse or validate is [`BadInput`], placed at its line and column when TOML
+    /// gives one.
     pub fn load(path: &Path) -> anyhow::Result<(Plan, String)> {
         use anyhow::Context;
         let text = std::fs::read_to_string(path).with_context(|| format!("failed to read plan {}", path.display()))?;
-        let plan = Plan::parse(&text).with_context(|| format!("invalid plan {}", path.display()))?;
+        let plan = Plan::parse(&text).map_err(|e| match &e {
+            PlanError::Toml(error) => BadInput::toml(path, &text, error),
+            other => BadInput::file(path, other),
+        })?;
         Ok((plan, text))
     }
 

@@ -14,8 +14,9 @@ use crate::dataset::meta::{self, Environment};
 use crate::dataset::rows::RunStatus;
 use crate::dataset::{write_atomic, META_FILE, PLAN_FILE, RUNS_FILE};
 use crate::host;
+use crate::input::BadInput;
 use crate::load::tool::{self, ToolFiles};
-use crate::plan::closed::{ClosedPlan, Condition, ServerKind, Slot, Tool};
+use crate::plan::closed::{ClosedPlan, ClosedPlanError, Condition, ServerKind, Slot, Tool};
 use crate::run::closed::{self as closed_run, ClosedEnv};
 use crate::servers::appserver::{UWSGI, UWSGI_INSTALL_HINT};
 use crate::servers::nginx;
@@ -30,15 +31,15 @@ use std::time::SystemTime;
 /// The pinned packages every interpreter's environment gets, relative to the app folder.
 pub const REQUIREMENTS: &str = "closed/requirements.txt";
 
-/// Runs a closed-loop study from plan `text`.
-pub fn run_closed_study(args: &RunArgs, text: &str, interrupted: &AtomicBool) -> Result<StudyEnd> {
-    let (plan, plan_text) = resolve(args, text)?;
+/// Runs a closed-loop study from plan `text`, read from `path`.
+pub fn run_closed_study(args: &RunArgs, path: &Path, text: &str, interrupted: &AtomicBool) -> Result<StudyEnd> {
+    let (plan, plan_text) = resolve(args, path, text)?;
     let out = args.out_or(&plan.dataset);
     let kept = out.join(PLAN_FILE);
     let (plan, plan_text) = if args.resume {
         let kept_text = std::fs::read_to_string(&kept)
             .with_context(|| format!("{} has no {PLAN_FILE}, so there is nothing to resume; run without --resume", out.display()))?;
-        let (kept_plan, _) = resolve(&RunArgs { pythons: vec![], ..args.clone() }, &kept_text)?;
+        let (kept_plan, _) = resolve(&RunArgs { pythons: vec![], ..args.clone() }, &kept, &kept_text)?;
         if args.plan.is_some() && kept_plan != plan {
             bail!("the given plan differs from {}: a resumed dataset keeps the plan it was started with", kept.display());
         }
@@ -49,12 +50,20 @@ pub fn run_closed_study(args: &RunArgs, text: &str, interrupted: &AtomicBool) ->
         }
         (plan, plan_text)
     };
+    // The dataset to resume is read before anything is installed or started, so bad input stops the
+    // run at once.
+    let resumed = if args.resume {
+        let dataset = ClosedDataset::load(&out, plan.load.tool)?;
+        let path = out.join(META_FILE);
+        let env = meta::read_environment(&path, &std::fs::read_to_string(&path).unwrap_or_default())?;
+        Some((dataset, env))
+    } else {
+        None
+    };
     let tools = preflight(&plan, args)?;
 
     std::fs::create_dir_all(&out).with_context(|| format!("failed to create {}", out.display()))?;
-    let (mut dataset, env) = if args.resume {
-        let dataset = ClosedDataset::load(&out, plan.load.tool)?;
-        let mut env = meta::read_environment(&std::fs::read_to_string(out.join(META_FILE)).unwrap_or_default())?;
+    let (mut dataset, env) = if let Some((dataset, mut env)) = resumed {
         let today = date_utc(SystemTime::now());
         env.entry("resumed_on".into()).and_modify(|v| *v = format!("{v}, {today}")).or_insert(today);
         (dataset, env)
@@ -118,9 +127,13 @@ pub fn run_closed_study(args: &RunArgs, text: &str, interrupted: &AtomicBool) ->
 }
 
 /// Parses the plan and applies `--python LABEL=PATH`: the given interpreters replace the plan's, and every
-/// condition block runs on all of them. Returns the plan and the text to keep (the effective plan).
-pub fn resolve(args: &RunArgs, text: &str) -> Result<(ClosedPlan, String)> {
-    let mut plan = ClosedPlan::parse(text).context("invalid closed-loop plan")?;
+/// condition block runs on all of them. Returns the plan and the text to keep (the effective plan). A plan
+/// that does not parse or validate is [`BadInput`] in `path`.
+pub fn resolve(args: &RunArgs, path: &Path, text: &str) -> Result<(ClosedPlan, String)> {
+    let mut plan = ClosedPlan::parse(text).map_err(|e| match &e {
+        ClosedPlanError::Toml(error) => BadInput::toml(path, text, error),
+        other => BadInput::file(path, format!("closed-loop plan: {other}")),
+    })?;
     if args.pythons.is_empty() {
         return Ok((plan, text.to_string()));
     }
@@ -317,12 +330,12 @@ mod tests {
     #[test]
     fn python_overrides_replace_the_plans_interpreters_and_are_kept() {
         let text = include_str!("../../plans/gthread-python-versions.toml");
-        let (plan, kept) = resolve(&args(&["--python", "3.14t=/opt/py/bin/python3.14t"]), text).unwrap();
+        let (plan, kept) = resolve(&args(&["--python", "3.14t=/opt/py/bin/python3.14t"]), Path::new("plan.toml"), text).unwrap();
         assert_eq!(plan.pythons(), ["3.14t"]);
         assert_eq!(plan.run_order().len(), 3);
         assert!(kept.contains("--python 3.14t=/opt/py/bin/python3.14t"), "{kept}");
         assert_eq!(ClosedPlan::parse(&kept).unwrap(), plan, "the kept text is the plan as run");
-        let (same, kept) = resolve(&args(&[]), text).unwrap();
+        let (same, kept) = resolve(&args(&[]), Path::new("plan.toml"), text).unwrap();
         assert_eq!((same.pythons().len(), kept.as_str()), (7, text));
     }
 
@@ -353,7 +366,7 @@ mod tests {
     #[test]
     fn a_python_override_needs_a_label_and_a_path() {
         let text = include_str!("../../plans/gthread-python-versions.toml");
-        let err = resolve(&args(&["--python", "/usr/bin/python3"]), text).unwrap_err().to_string();
+        let err = resolve(&args(&["--python", "/usr/bin/python3"]), Path::new("plan.toml"), text).unwrap_err().to_string();
         assert!(err.contains("LABEL=PATH"), "{err}");
     }
 }

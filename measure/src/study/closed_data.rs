@@ -8,9 +8,10 @@
 
 use crate::dataset::manifest::{self, Factor, Generated, Level, Text};
 use crate::dataset::{csv, meta, readme, rows, write_table, RUNS_FILE};
+use crate::input::BadInput;
 use crate::load::session::SessionResult;
 use crate::plan::closed::{ClosedPlan, Condition, Slot, Tool};
-use anyhow::{bail, Context, Result};
+use anyhow::{Context, Result};
 use rows::{RunRow, RunStatus, SlotCells};
 use std::collections::BTreeSet;
 use std::fmt::Write as _;
@@ -125,10 +126,16 @@ impl ClosedDataset {
         }
         let (header, rows) = read(&path)?;
         if header != runs_header(tool) {
-            bail!("{}: columns {header:?} are not those measure writes for this plan; cannot resume", path.display());
+            return Err(BadInput::at(
+                &path,
+                1,
+                None,
+                format!("columns {header:?} are not those measure writes for this plan; cannot resume"),
+            )
+            .into());
         }
         for (i, cells) in rows.into_iter().enumerate() {
-            let row = ClosedRunRow::from_cells(&cells).map_err(|e| anyhow::anyhow!("{}:{}: {e}", path.display(), i + 2))?;
+            let row = ClosedRunRow::from_cells(&cells).map_err(|e| BadInput::at(&path, i as u64 + 2, None, e))?;
             dataset.runs.push(row);
         }
         let ok: BTreeSet<String> = dataset.runs.iter().filter(|r| r.status == RunStatus::Ok).map(|r| r.run_id.clone()).collect();
@@ -139,7 +146,7 @@ impl ClosedDataset {
             }
             let (header, rows) = read(&path)?;
             if header != columns {
-                bail!("{}: columns {header:?} are not {columns:?}; cannot resume", path.display());
+                return Err(BadInput::at(&path, 1, None, format!("columns {header:?} are not {columns:?}; cannot resume")).into());
             }
             dataset.rows_mut(file).extend(rows.into_iter().filter(|r| ok.contains(&r[0])));
         }
@@ -168,7 +175,7 @@ impl ClosedDataset {
 
 fn read(path: &Path) -> Result<(Vec<String>, Vec<Vec<String>>)> {
     let text = std::fs::read_to_string(path).with_context(|| format!("failed to read {}", path.display()))?;
-    csv::parse(&text).map_err(|e| anyhow::anyhow!("{}:{}: {}", path.display(), e.line, e.message))
+    Ok(csv::parse(&text).map_err(|e| BadInput::at(path, e.line, e.column, e.message))?)
 }
 
 /// What measure writes into dataset.toml (rendered and merged by [`manifest`]): titles, the factors with
@@ -392,7 +399,7 @@ mod tests {
             ),
         ] {
             let plan = ClosedPlan::parse(plan).unwrap();
-            let env = meta::read_environment(committed).unwrap();
+            let env = meta::read_environment(Path::new("dataset.toml"), committed).unwrap();
             let merged = manifest::merge(committed, &dataset_toml(&plan, &env).document()).unwrap();
             assert_eq!(merged, committed, "{}", plan.dataset);
         }

@@ -34,7 +34,7 @@ pub const DEFAULT_OUT: &str = "datasets/gunicorn-slow-client";
 
 /// The text of the plan to follow when it is a closed-loop plan: `--plan`, or with `--resume --out DIR`
 /// the dataset's own plan.toml.
-fn closed_plan_text(args: &RunArgs) -> Result<Option<String>> {
+fn closed_plan_text(args: &RunArgs) -> Result<Option<(PathBuf, String)>> {
     let path = match (&args.plan, args.resume, &args.out) {
         (Some(path), _, _) => path.clone(),
         (None, true, Some(out)) => out.join(PLAN_FILE),
@@ -44,7 +44,7 @@ fn closed_plan_text(args: &RunArgs) -> Result<Option<String>> {
         // The open-loop path reports the missing file with its context.
         return Ok(None);
     };
-    Ok(crate::plan::closed::is_closed_loop(&text).then_some(text))
+    Ok(crate::plan::closed::is_closed_loop(&text).then_some((path, text)))
 }
 
 /// How a study ended without an error.
@@ -64,18 +64,25 @@ pub fn run_study(args: &RunArgs) -> Result<StudyEnd> {
     for sig in [signal_hook::consts::SIGINT, signal_hook::consts::SIGTERM] {
         signal_hook::flag::register(sig, Arc::clone(&interrupted)).context("failed to install the signal handler")?;
     }
-    if let Some(text) = closed_plan_text(args)? {
-        return closed::run_closed_study(args, &text, &interrupted);
+    if let Some((path, text)) = closed_plan_text(args)? {
+        return closed::run_closed_study(args, &path, &text, &interrupted);
     }
     let out = args.out_or(DEFAULT_OUT);
     let (plan, plan_text) = resolve_plan(args, &out)?;
+    // The dataset to resume is read before anything is installed or started, so bad input stops the
+    // run at once.
+    let resumed = if args.resume {
+        let dataset = Dataset::load(&out)?;
+        let path = out.join(META_FILE);
+        let env = meta::read_environment(&path, &std::fs::read_to_string(&path).unwrap_or_default())?;
+        Some((dataset, env))
+    } else {
+        None
+    };
     let tools = preflight(&plan, args)?;
 
     std::fs::create_dir_all(&out).with_context(|| format!("failed to create {}", out.display()))?;
-    let (mut dataset, env) = if args.resume {
-        let dataset = Dataset::load(&out)?;
-        let text = std::fs::read_to_string(out.join(META_FILE)).unwrap_or_default();
-        let mut env = meta::read_environment(&text)?;
+    let (mut dataset, env) = if let Some((dataset, mut env)) = resumed {
         warn_on_changed_tools(&env, &tools.versions);
         let today = date_utc(SystemTime::now());
         env.entry("resumed_on".into()).and_modify(|v| *v = format!("{v}, {today}")).or_insert(today);
