@@ -59,6 +59,27 @@ pub struct Report {
     pub readme: Option<String>,
     #[serde(skip)]
     pub figures: Figures,
+    #[serde(skip)]
+    pub run_lookup: RunLookup,
+}
+
+impl Report {
+    /// The index into `runs` of the run with this id.
+    pub fn run_index(&self, run_id: &str) -> Option<usize> {
+        self.run_lookup.0.get(run_id).copied()
+    }
+}
+
+/// Each run's index in [`Report::runs`] by its id, built once with the runs: conditions, flags
+/// and representative runs name runs by id (as summary.json does), and the views and charts find
+/// their pages and points by index.
+#[derive(Debug, Clone, Default)]
+pub struct RunLookup(std::collections::HashMap<String, usize>);
+
+impl RunLookup {
+    pub fn of(runs: &[RunResult]) -> Self {
+        Self(runs.iter().enumerate().map(|(i, run)| (run.run_id.clone(), i)).collect())
+    }
 }
 
 #[derive(Debug, Clone, Serialize)]

@@ -138,6 +138,7 @@ pub fn build(dataset: &mut Dataset, detail: Detail) -> Report {
         }
     };
     let measured = dataset.manifest.measured.clone().or_else(|| dataset.runs.iter().map(|r| r.started).min().map(|first| first.utc_date()));
+    let run_lookup = RunLookup::of(&runs);
     Report {
         schema_version: SCHEMA_VERSION,
         dataset: DatasetInfo {
@@ -164,6 +165,7 @@ pub fn build(dataset: &mut Dataset, detail: Detail) -> Report {
         level1: dataset.level1.as_ref().map(|l| l.engine.clone()),
         readme: dataset.readme.clone(),
         figures,
+        run_lookup,
     }
 }
 

@@ -59,7 +59,7 @@ fn lines(report: &Report, level: usize, lang: Lang) -> Vec<Line<'_>> {
             let row = &report.layout.rows[r];
             let condition = row.cells.get(level).copied().flatten()?;
             let id = report.conditions.get(condition)?.representative_run.as_deref()?;
-            let run = report.runs.iter().position(|run| run.run_id == id)?;
+            let run = report.run_index(id)?;
             let points = report.figures.ecdf.get(run).map(|s| s.points.as_slice()).filter(|p| !p.is_empty())?;
             let label = labels::run_name(lang, id, &series_label(report, row, lang));
             Some(Line { label, style: j, points })

@@ -67,7 +67,10 @@ fn run_name(report: &Report, run: usize, lang: Lang) -> String {
 /// them), as indices into `report.runs`, in runs.csv order.
 fn ok_runs(report: &Report, condition: usize) -> impl Iterator<Item = usize> + '_ {
     let chosen: &[String] = report.conditions.get(condition).map_or(&[], |c| c.runs.as_slice());
-    report.runs.iter().enumerate().filter(move |(_, r)| r.condition == condition && chosen.contains(&r.run_id)).map(|(i, _)| i)
+    let mut runs: Vec<usize> =
+        chosen.iter().filter_map(|id| report.run_index(id)).filter(|&i| report.runs[i].condition == condition).collect();
+    runs.sort_unstable();
+    runs.into_iter()
 }
 
 /// The headline percentile as written in labels: "95", "99.9".

@@ -250,6 +250,7 @@ pub(crate) fn fixture() -> Report {
         factors,
         layout: Layout { x_factor: Some(1), series_factors: vec![0], rows },
         integrity: integrity(runs.len() as u64),
+        run_lookup: RunLookup::of(&runs),
         runs,
         conditions,
         variance: VarianceReview::default(),

@@ -208,7 +208,7 @@ impl<'a> Context<'a> {
     }
 
     fn run_index(&self, run_id: &str) -> Option<usize> {
-        self.report.runs.iter().position(|r| r.run_id == run_id)
+        self.report.run_index(run_id)
     }
 
     fn spread_cell(&self, spread: Option<Spread>, text: impl Fn(f64) -> String, href: Option<String>, sub_href: Option<String>) -> Cell {
