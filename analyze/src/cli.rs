@@ -84,11 +84,11 @@ pub enum LangArg {
     Ja,
 }
 
-impl From<LangArg> for crate::dataset::Lang {
+impl From<LangArg> for crate::model::Lang {
     fn from(lang: LangArg) -> Self {
         match lang {
-            LangArg::En => crate::dataset::Lang::En,
-            LangArg::Ja => crate::dataset::Lang::Ja,
+            LangArg::En => crate::model::Lang::En,
+            LangArg::Ja => crate::model::Lang::Ja,
         }
     }
 }

@@ -7,6 +7,7 @@ pub mod cli;
 pub mod cmd;
 pub mod dataset;
 pub mod import;
+pub mod model;
 pub mod output;
 pub mod render;
 pub mod report;

@@ -6,15 +6,12 @@
 //! written to summary.json.
 //!
 //! This module and its children name what a report is made of (the variance review's words in
-//! [`review`], the [`Percentile`], the [`Spread`]); `stats/` computes every value, and nothing
+//! [`review`], the [`Spread`]; the shared vocabulary is in [`crate::model`]); `stats/` computes every value, and nothing
 //! here imports from it.
 
-mod percentile;
 pub mod review;
 
-pub use percentile::Percentile;
-
-use crate::dataset::{HeadlineMetric, Lang, RunStatus, Text};
+use crate::model::{HeadlineMetric, Lang, Percentile, RunStatus, Text};
 use review::VarianceReview;
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -200,7 +197,7 @@ pub struct RunSource {
 #[derive(Debug, Clone, Serialize)]
 pub struct ToolReported {
     pub tool: String,
-    pub rule: crate::import::Rule,
+    pub rule: crate::model::Rule,
     pub requests: u64,
     pub errors: u64,
     pub requests_per_s: Option<f64>,
@@ -294,36 +291,11 @@ pub struct ProcessUsage {
     pub peak_rss_bytes: u64,
 }
 
-/// The id of a condition: `name=value` per factor joined by `,`, with `\`, `,` and `=` inside a
-/// name or value written `\\`, `\,` and `\=`, so that no two conditions can share an id
-/// (`a=1,b=2` as one value of `a` would otherwise read as two factors). Names and values
-/// without those characters, as in most datasets, appear as written.
-pub fn condition_id<'a>(pairs: impl IntoIterator<Item = (&'a str, &'a str)>) -> String {
-    fn escaped(out: &mut String, text: &str) {
-        for c in text.chars() {
-            if matches!(c, '\\' | ',' | '=') {
-                out.push('\\');
-            }
-            out.push(c);
-        }
-    }
-    let mut id = String::new();
-    for (i, (name, value)) in pairs.into_iter().enumerate() {
-        if i > 0 {
-            id.push(',');
-        }
-        escaped(&mut id, name);
-        id.push('=');
-        escaped(&mut id, value);
-    }
-    id
-}
-
 /// The summary of one combination of factor levels.
 #[derive(Debug, Clone, Serialize)]
 pub struct ConditionResult {
     /// `factor=level` pairs joined by `,`, in factor order: a stable name for links and CSV
-    /// (see [`condition_id`]).
+    /// (see [`crate::model::condition_id`]).
     pub id: String,
     pub factors: BTreeMap<String, String>,
     /// Per factor, the level index.
@@ -527,34 +499,4 @@ impl PointSeries {
 pub struct ProcessSeries {
     pub process: String,
     pub points: Vec<(Seconds, Option<f64>, f64)>,
-}
-
-#[cfg(test)]
-mod tests {
-    use super::condition_id;
-    use proptest::prelude::*;
-
-    #[test]
-    fn plain_levels_read_as_written() {
-        assert_eq!(condition_id([("route", "direct"), ("downloads", "2")]), "route=direct,downloads=2");
-    }
-
-    #[test]
-    fn a_value_holding_a_separator_does_not_pose_as_two_factors() {
-        let forged = condition_id([("a", "1,b=2")]);
-        let honest = condition_id([("a", "1"), ("b", "2")]);
-        assert_eq!(forged, "a=1\\,b\\=2");
-        assert_ne!(forged, honest);
-    }
-
-    proptest! {
-        #[test]
-        fn distinct_levels_give_distinct_ids(
-            a in proptest::collection::vec(("[a=,\\\\]{0,4}", "[a=,\\\\]{0,4}"), 1..4),
-            b in proptest::collection::vec(("[a=,\\\\]{0,4}", "[a=,\\\\]{0,4}"), 1..4),
-        ) {
-            let id = |pairs: &Vec<(String, String)>| condition_id(pairs.iter().map(|(n, v)| (n.as_str(), v.as_str())));
-            prop_assert_eq!(a == b, id(&a) == id(&b));
-        }
-    }
 }

@@ -74,7 +74,7 @@ fn load_and_render(dir: &Path) -> Result<(), TestCaseError> {
         Ok(mut loaded) => {
             let report = stats::build(&mut loaded, stats::Detail::WithFigures);
             let articles_ok = render::check_articles(&report, &loaded.articles).is_ok();
-            for lang in dataset::Lang::ALL {
+            for lang in analyze::model::Lang::ALL {
                 let rendered = render::report_files(&report, lang, &loaded.articles, false);
                 prop_assert!(rendered.is_ok() || !articles_ok, "check_articles passed, rendering failed: {:?}", rendered.err());
             }

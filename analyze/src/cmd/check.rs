@@ -14,11 +14,11 @@ pub fn run(dir: &Path, strict: bool) -> Result<i32> {
     let mut loaded = dataset::load(dir)?;
     let report = stats::build(&mut loaded, Detail::Statistics);
     render::check_articles(&report, &loaded.articles)?;
-    let context = Context::new(&report, dataset::Lang::En, false);
+    let context = Context::new(&report, crate::model::Lang::En, false);
     let i = &report.integrity;
     // Built whole, then written once: a closed pipe (`| head`) ends the output, not the program.
     let mut out = String::new();
-    writeln!(out, "{}: {}", report.dataset.name, report.dataset.title.get(dataset::Lang::En))?;
+    writeln!(out, "{}: {}", report.dataset.name, report.dataset.title.get(crate::model::Lang::En))?;
     writeln!(
         out,
         "  runs: {} ({} ok), conditions: {}, requests: {}, errors: {}, largest schedule lag: {} ms",

@@ -1,6 +1,7 @@
 //! `analyze report`: one dataset, one language, one folder.
 
-use crate::dataset::{self, Lang};
+use crate::dataset;
+use crate::model::Lang;
 use crate::output;
 use crate::render;
 use crate::stats::{self, Detail};

@@ -13,8 +13,7 @@ use super::error::{shown, DataError, Problems};
 use super::run_stats::RunStats;
 use super::table::{TextRow, TextTable};
 use super::{Manifest, Run, RunRequests};
-use crate::import::Rule;
-use crate::report::Percentile;
+use crate::model::{Percentile, Rule};
 use std::collections::BTreeMap;
 use std::path::Path;
 
@@ -91,7 +90,7 @@ pub fn load(
     let (runs, runs_file) = runs;
     let (stats_table, stats) = stats;
     let index: BTreeMap<&str, usize> = runs.iter().enumerate().map(|(i, r)| (r.run_id.as_str(), i)).collect();
-    let wanted = crate::stats::reported_percentiles(manifest);
+    let wanted = manifest.reported_percentiles();
     let mut counted = vec![RunRequests::default(); runs.len()];
     let mut level1 = Level1 { engine, runs: vec![Level1Run::default(); runs.len()] };
     for (i, run) in runs.iter().enumerate() {

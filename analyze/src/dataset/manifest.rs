@@ -1,56 +1,9 @@
 //! `dataset.toml`: the optional description of a dataset. Unknown keys are errors, so a typo
 //! never silently falls back to a default.
 
+use crate::model::{HeadlineMetric, Lang, Percentile, Text, ThroughputFrom};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
-
-/// A report language.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, Default)]
-#[serde(rename_all = "lowercase")]
-pub enum Lang {
-    #[default]
-    En,
-    Ja,
-}
-
-impl Lang {
-    pub const ALL: [Lang; 2] = [Lang::En, Lang::Ja];
-
-    pub fn code(self) -> &'static str {
-        match self {
-            Lang::En => "en",
-            Lang::Ja => "ja",
-        }
-    }
-
-    pub fn parse(code: &str) -> Option<Lang> {
-        match code {
-            "en" => Some(Lang::En),
-            "ja" => Some(Lang::Ja),
-            _ => None,
-        }
-    }
-}
-
-/// Text given once for every language, or per language (`{ en = "...", ja = "..." }`).
-#[derive(Debug, Clone, PartialEq, Deserialize, Serialize)]
-#[serde(untagged)]
-pub enum Text {
-    Plain(String),
-    PerLang(BTreeMap<Lang, String>),
-}
-
-impl Text {
-    /// The text in `lang`, else English, else any language given.
-    pub fn get(&self, lang: Lang) -> &str {
-        match self {
-            Text::Plain(text) => text,
-            Text::PerLang(map) => {
-                map.get(&lang).or_else(|| map.get(&Lang::En)).or_else(|| map.values().next()).map(String::as_str).unwrap_or("")
-            }
-        }
-    }
-}
 
 /// One factor's label and level order.
 #[derive(Debug, Clone, Deserialize, Serialize)]
@@ -155,44 +108,6 @@ pub struct ReportChoices {
     pub throughput_from: ThroughputFrom,
 }
 
-/// The source of a run's requests/s, error rate and mean time per request.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize, Default)]
-#[serde(rename_all = "snake_case")]
-pub enum ThroughputFrom {
-    /// Computed from the rows; the tool's figures only for a run without rows.
-    #[default]
-    Rows,
-    /// The tool's printed figures (run_stats.csv) wherever it printed them: for tools whose
-    /// rows time the sends coarser than the tool timed the run (ab's -g: whole seconds).
-    Tool,
-}
-
-/// The run statistic conditions are compared by. Named as in summary.json's `runs[]`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize, Default)]
-#[serde(rename_all = "snake_case")]
-pub enum HeadlineMetric {
-    /// The headline percentile of the 2xx latencies (dataset.toml's `percentile`): lower is better.
-    #[default]
-    Percentile,
-    /// `runs[].requests_per_s`: higher is better.
-    RequestsPerS,
-    /// `runs[].error_rate`: lower is better.
-    ErrorRate,
-}
-
-impl HeadlineMetric {
-    pub const ALL: [HeadlineMetric; 3] = [HeadlineMetric::Percentile, HeadlineMetric::RequestsPerS, HeadlineMetric::ErrorRate];
-
-    /// Whether a larger value is the better one.
-    pub fn higher_is_better(self) -> bool {
-        self == HeadlineMetric::RequestsPerS
-    }
-
-    pub fn is_percentile(&self) -> bool {
-        *self == HeadlineMetric::Percentile
-    }
-}
-
 /// Values published for the dataset's conditions, e.g. by the study it re-measures.
 #[derive(Debug, Clone, Deserialize, Serialize, Default)]
 #[serde(deny_unknown_fields)]
@@ -270,6 +185,23 @@ impl Metric {
 }
 
 impl Manifest {
+    /// The headline percentile: dataset.toml's, else p95. P95 only when dataset.toml names none:
+    /// ingest refused any percentile `Percentile::new` cannot hold exactly (dataset/schema.rs), so
+    /// no written value falls back here.
+    pub fn headline_percentile(&self) -> Percentile {
+        self.percentile.and_then(Percentile::new).unwrap_or(Percentile::P95)
+    }
+
+    /// Every percentile a run reports: the standard five and the headline.
+    pub fn reported_percentiles(&self) -> Vec<Percentile> {
+        let mut wanted: Vec<Percentile> = Percentile::STANDARD.to_vec();
+        let headline = self.headline_percentile();
+        if !wanted.contains(&headline) {
+            wanted.push(headline);
+        }
+        wanted
+    }
+
     /// Parses `dataset.toml` text; the error names the line and column when TOML knows them.
     pub fn parse(text: &str) -> Result<Manifest, ManifestError> {
         let place = |offset: usize| super::schema::line_and_column(text, offset);

@@ -25,11 +25,12 @@ pub mod time;
 
 pub use accumulate::{ErrorRow, Keep, RunRequests};
 pub use error::{DataError, InvalidDataset, Problems};
-pub use manifest::{HeadlineMetric, Lang, Manifest, ReportChoices, Text, ThroughputFrom};
-pub use runs::{Factor, Level, Run, RunStatus};
+pub use manifest::{Manifest, ReportChoices};
+pub use runs::{Factor, Level, Run};
 pub use samples::{LargeResponse, ResourceSample, TempfileSample};
 pub use sessions::SessionRow;
 
+use crate::model::{Lang, RunStatus};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use table::{TableSource, TextTable};
@@ -215,10 +216,10 @@ pub fn load_with(dir: &Path, keep: Keep) -> Result<Dataset, LoadError> {
     })
 }
 
-/// The id of the condition with these levels, as [`crate::report::condition_id`] spells it: for
+/// The id of the condition with these levels, as [`crate::model::condition_id`] spells it: for
 /// the report and for dataset.toml's published values alike.
 pub fn condition_id(factors: &[runs::Factor], levels: &[usize]) -> String {
-    crate::report::condition_id(factors.iter().zip(levels).map(|(f, &l)| (f.name.as_str(), f.levels[l].value.as_str())))
+    crate::model::condition_id(factors.iter().zip(levels).map(|(f, &l)| (f.name.as_str(), f.levels[l].value.as_str())))
 }
 
 /// Every published value names a condition that has runs, and is a finite, non-negative time.

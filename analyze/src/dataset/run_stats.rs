@@ -10,7 +10,7 @@
 use super::error::{DataError, Problems};
 use super::number::is_blank;
 use super::table::{TextRow, TextTable};
-use crate::import::rule::{percentile_key, Rule};
+use crate::model::{percentile_key, Rule};
 use std::collections::BTreeMap;
 
 /// One run's row of run_stats.

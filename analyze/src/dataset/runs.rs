@@ -1,34 +1,15 @@
 //! runs.csv: one row per run, its factor levels and status; and the factors derived from it.
 
 use super::error::{shown, DataError, Problems};
-use super::manifest::{Manifest, Text};
+use super::manifest::Manifest;
 use super::number::parse_f64;
 use super::table::TextTable;
 use super::time::{parse_rfc3339, Instant};
-use serde::Serialize;
+use crate::model::{RunStatus, Text};
 use std::collections::{BTreeSet, HashMap};
 
 /// Columns of runs.csv that are not factors.
 pub const RESERVED: [&str; 7] = ["run_id", "repetition", "started_at_utc", "status", "note", "load1_before", "load1_after"];
-
-/// Whether a run enters the statistics.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum RunStatus {
-    Ok,
-    Aborted,
-    Excluded,
-}
-
-impl RunStatus {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            RunStatus::Ok => "ok",
-            RunStatus::Aborted => "aborted",
-            RunStatus::Excluded => "excluded",
-        }
-    }
-}
 
 /// One level of a factor.
 #[derive(Debug, Clone)]

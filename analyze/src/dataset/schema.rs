@@ -10,7 +10,7 @@
 use super::error::{shown, DataError, Problems};
 use super::manifest::Manifest;
 use super::runs::RESERVED;
-use crate::report::Percentile;
+use crate::model::Percentile;
 use serde::Deserialize;
 use std::ops::Range;
 use toml::Spanned;

@@ -10,9 +10,10 @@
 
 use super::error::{shown, DataError, Problems};
 use super::requests::RunIndex;
-use super::runs::{Run, RunStatus};
+use super::runs::Run;
 use super::samples::{columns, count, run_of};
 use super::table::{TextRow, TextTable};
+use crate::model::RunStatus;
 use std::collections::HashMap;
 
 /// The columns sessions.csv must have (measure writes them in this order; any order is read).

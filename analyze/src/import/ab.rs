@@ -8,9 +8,10 @@
 //! n/2+1 (one above the middle), so it is not the median.
 
 use super::error::ImportError;
-use super::rule::{percentile_key, Rule, ToolReported};
+use super::reported::ToolReported;
 use super::text::{Csv, Lines};
 use super::{ImportedRun, Piece, Row};
+use crate::model::{percentile_key, Rule};
 
 pub fn gnuplot(file: &str, text: &str) -> Result<Piece, ImportError> {
     let csv = Csv::parse(file, text, b'\t')?;

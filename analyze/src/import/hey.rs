@@ -6,9 +6,10 @@
 //! results, so beyond that its table, status counts and CSV cover the first million only.
 
 use super::error::ImportError;
-use super::rule::{percentile_key, Rule, ToolReported};
+use super::reported::ToolReported;
 use super::text::{parse_shifted, CsvStream, Lines};
 use super::{Piece, Row};
+use crate::model::{percentile_key, Rule};
 
 /// hey's `maxRes`: results beyond this many are counted in the average but not kept.
 pub const MAX_RESULTS: usize = 1_000_000;

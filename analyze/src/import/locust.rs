@@ -7,9 +7,10 @@
 //! the rounded buckets; its percentiles are recomputed here by Locust's own rule.
 
 use super::error::ImportError;
-use super::rule::{percentile_key, Rule, ToolReported};
+use super::reported::ToolReported;
 use super::text::{Csv, CsvRow};
 use super::Piece;
+use crate::model::{percentile_key, Rule};
 use std::collections::BTreeMap;
 
 /// The percentiles Locust prints in its tables.

@@ -8,7 +8,7 @@
 
 mod decimal;
 pub mod error;
-pub mod rule;
+pub mod reported;
 mod text;
 pub mod write;
 
@@ -23,7 +23,7 @@ mod vegeta;
 mod wrk;
 
 pub use error::{ImportError, ImportErrors};
-pub use rule::{percentile_label, Rule, ToolReported};
+pub use reported::ToolReported;
 
 use std::fmt;
 

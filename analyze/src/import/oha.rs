@@ -2,9 +2,10 @@
 //! seconds). A run without rows.
 
 use super::error::ImportError;
-use super::rule::{percentile_key, Rule, ToolReported};
+use super::reported::ToolReported;
 use super::text::parse_shifted;
 use super::Piece;
+use crate::model::{percentile_key, Rule};
 use std::collections::BTreeMap;
 
 pub fn json(file: &str, text: &str) -> Result<Piece, ImportError> {

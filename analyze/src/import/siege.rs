@@ -6,9 +6,10 @@
 //! the requests without a response; the log's date has no time zone.
 
 use super::error::ImportError;
-use super::rule::{Rule, ToolReported};
+use super::reported::ToolReported;
 use super::text::{parse_shifted, Csv, Lines};
 use super::{Piece, Row};
+use crate::model::Rule;
 
 const RESOLUTION_NOTE: &str = "siege prints times in seconds with two decimals (10 ms resolution)";
 

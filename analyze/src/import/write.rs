@@ -5,13 +5,13 @@
 //! temporary file beside it) before the first rename, so a refused import changes nothing.
 
 use super::decimal;
-use super::rule::percentile_label;
 use super::text::unix_ms_to_rfc3339;
 use super::{ImportError, ImportedRun, Row};
 use crate::dataset::error::Problems;
 use crate::dataset::requests::{RawRequest, COLUMNS as REQUEST_COLUMNS};
 use crate::dataset::runs::RESERVED;
 use crate::dataset::table::TextTable;
+use crate::model::percentile_label;
 use anyhow::{Context as _, Result};
 use std::io::{BufRead as _, BufWriter, Write as _};
 use std::path::{Path, PathBuf};

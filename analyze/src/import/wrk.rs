@@ -5,9 +5,10 @@
 //! k/M suffixes; the percentiles come from an HdrHistogram; 3xx responses count as successes.
 
 use super::error::ImportError;
-use super::rule::{percentile_key, Rule, ToolReported};
+use super::reported::ToolReported;
 use super::text::{duration_ms, Lines};
 use super::Piece;
+use crate::model::{percentile_key, Rule};
 
 pub fn summary(file: &str, text: &str) -> Result<Piece, ImportError> {
     let lines = Lines::new(file, text);

@@ -9,7 +9,7 @@ pub mod charts;
 mod glossary;
 pub mod prose;
 
-use crate::dataset::Lang;
+use crate::model::Lang;
 use serde::Serialize;
 
 #[derive(Debug, Clone, Serialize)]
@@ -581,8 +581,8 @@ pub struct MetricWords {
 }
 
 /// The words of `metric` in `lang`.
-pub fn metric_words(lang: Lang, metric: crate::dataset::HeadlineMetric) -> &'static MetricWords {
-    use crate::dataset::HeadlineMetric::*;
+pub fn metric_words(lang: Lang, metric: crate::model::HeadlineMetric) -> &'static MetricWords {
+    use crate::model::HeadlineMetric::*;
     let words = match lang {
         Lang::En => &METRIC_EN,
         Lang::Ja => &METRIC_JA,
@@ -728,8 +728,8 @@ pub fn tool_words(lang: Lang) -> &'static ToolWords {
 }
 
 /// How a rule picks a percentile, in words.
-pub fn rule_text(rule: crate::import::Rule, lang: Lang) -> &'static str {
-    use crate::import::Rule::*;
+pub fn rule_text(rule: crate::model::Rule, lang: Lang) -> &'static str {
+    use crate::model::Rule::*;
     match (lang, rule) {
         (Lang::En, NearestRank) => "the nearest rank ceil(p·n/100)",
         (Lang::En, FloorPlusOne) => "rank floor(p·n/100)+1",

@@ -12,7 +12,7 @@ pub mod site;
 pub mod tables;
 pub mod view;
 
-use crate::dataset::Lang;
+use crate::model::Lang;
 use crate::report::Report;
 use std::collections::BTreeMap;
 use view::Context;

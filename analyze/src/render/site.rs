@@ -3,7 +3,7 @@
 
 use super::view::{Context, Table};
 use super::{render, report_files, templates, Files, RenderError};
-use crate::dataset::Lang;
+use crate::model::Lang;
 use crate::report::Report;
 use serde::Serialize;
 use std::collections::BTreeMap;

@@ -2,7 +2,8 @@
 
 use super::percentile::Sample;
 use super::summary::{median, representative};
-use crate::dataset::{Dataset, HeadlineMetric, Lang, Manifest, RunStatus, Text};
+use crate::dataset::Dataset;
+use crate::model::{HeadlineMetric, Lang, Percentile, RunStatus, Text};
 use crate::report::*;
 use rayon::prelude::*;
 use std::collections::BTreeMap;
@@ -23,8 +24,8 @@ pub fn build(dataset: &mut Dataset, detail: Detail) -> Report {
     // The time series pair each latency with its send time: reduce them before selection
     // reorders the latencies.
     let series = (detail == Detail::WithFigures).then(|| super::figures::series(dataset));
-    let percentile = headline_percentile(&dataset.manifest);
-    let wanted = reported_percentiles(&dataset.manifest);
+    let percentile = dataset.manifest.headline_percentile();
+    let wanted = dataset.manifest.reported_percentiles();
     let conditions_of_runs = condition_keys(dataset);
     let mut condition_levels: Vec<Vec<usize>> = conditions_of_runs.clone();
     condition_levels.sort();
@@ -167,23 +168,6 @@ pub fn build(dataset: &mut Dataset, detail: Detail) -> Report {
         figures,
         run_lookup,
     }
-}
-
-/// The headline percentile: dataset.toml's, else p95. P95 only when dataset.toml names none:
-/// ingest refused any percentile `Percentile::new` cannot hold exactly (dataset/schema.rs), so no
-/// written value falls back here.
-pub fn headline_percentile(manifest: &Manifest) -> Percentile {
-    manifest.percentile.and_then(Percentile::new).unwrap_or(Percentile::P95)
-}
-
-/// Every percentile a run reports: the standard five and the headline.
-pub fn reported_percentiles(manifest: &Manifest) -> Vec<Percentile> {
-    let mut wanted: Vec<Percentile> = Percentile::STANDARD.to_vec();
-    let headline = headline_percentile(manifest);
-    if !wanted.contains(&headline) {
-        wanted.push(headline);
-    }
-    wanted
 }
 
 /// plan.toml flattened: every value under its dotted key (`nginx.proxy_buffers`), arrays of

@@ -10,7 +10,7 @@
 
 use crate::dataset::level1::Level1;
 use crate::dataset::{Dataset, Keep, RunRequests};
-use crate::report::Percentile;
+use crate::model::Percentile;
 use crate::report::{ErrorPoint, ErrorSeries, Figures, PointSeries, RunResult};
 use rayon::prelude::*;
 use std::cmp::Ordering;

@@ -13,4 +13,4 @@ pub mod summary;
 pub mod tools;
 pub mod variance;
 
-pub use build::{build, headline_percentile, reported_percentiles, Detail};
+pub use build::{build, Detail};

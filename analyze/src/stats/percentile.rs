@@ -1,24 +1,10 @@
-//! Nearest-rank percentiles, the one definition every table, chart and check uses.
-//!
-//! The p-th percentile of n sorted values is the value at 1-based rank ceil(p·n/100)
-//! (Hyndman & Fan's definition 1, "inverse of the empirical CDF"; the rule the model study
-//! used: p95 of 72 values is the 69th). The rank is computed exactly in integers with p held in
-//! thousandths of a percent, because floating point gets it wrong: `ceil(99.9 / 100.0 * 1000.0)`
-//! is 1000, not 999. polars' `higher` interpolation is not this rule either (it picks the 20th
-//! of 20 at p95).
+//! Nearest-rank percentiles of a run's values, by selection. The rank itself (ceil(p·n/100),
+//! Hyndman & Fan's definition 1) is defined once, in [`crate::model::Percentile::rank`]; this
+//! module finds the values at those ranks without a full sort. polars' `higher` interpolation is
+//! not this rule (it picks the 20th of 20 at p95).
 
-use crate::report::Percentile;
+use crate::model::Percentile;
 use serde::Serialize;
-
-impl Percentile {
-    /// The 1-based nearest rank among `n` values: ceil(p·n/100), at least 1.
-    pub fn rank(self, n: u64) -> u64 {
-        assert!(n > 0, "a percentile of no values has no rank");
-        let numerator = u128::from(self.thousandths()) * u128::from(n);
-        let rank = numerator.div_ceil(100_000) as u64;
-        rank.max(1)
-    }
-}
 
 /// A percentile's value with the rank it was taken at.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]

@@ -8,7 +8,7 @@ use super::percentile::Sample;
 use super::precision;
 use super::summary::mean;
 use crate::dataset::SessionRow;
-use crate::report::Percentile;
+use crate::model::Percentile;
 use crate::report::Spread;
 use crate::report::{ConditionSessions, RunSessions};
 use std::collections::BTreeMap;

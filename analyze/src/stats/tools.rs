@@ -7,10 +7,11 @@
 //! dataset.toml's `report.throughput_from` is "tool".
 
 use crate::dataset::run_stats::{RunStats, Source};
-use crate::dataset::{RunRequests, ThroughputFrom};
-use crate::import::percentile_label;
-use crate::import::Rule;
-use crate::report::Percentile;
+use crate::dataset::RunRequests;
+use crate::model::percentile_label;
+use crate::model::Percentile;
+use crate::model::Rule;
+use crate::model::ThroughputFrom;
 use crate::report::{Interpolation, RunSource, ToolLatency, ToolReported};
 use crate::stats::percentile::Sample;
 use std::collections::BTreeMap;
@@ -62,7 +63,7 @@ fn rows_rate(counted: &RunRequests) -> Option<f64> {
 
 /// The rows' values a rule that interpolates reads at percentile `milli`, and what it gives.
 fn interpolation(sample: &mut Sample, milli: u32) -> Option<Interpolation> {
-    let (lower_rank, fraction) = crate::import::rule::interpolation_position(milli, sample.len())?;
+    let (lower_rank, fraction) = crate::model::interpolation_position(milli, sample.len())?;
     let upper_rank = (lower_rank + 1).min(sample.len());
     let lower_ms = sample.at_rank(lower_rank);
     let upper_ms = sample.at_rank(upper_rank);

@@ -17,7 +17,8 @@
 //! The review's types are named in [`crate::report::review`]; this module fills them, flag rules
 //! included ([`review`]).
 
-use crate::dataset::{Dataset, HeadlineMetric, RunStatus};
+use crate::dataset::Dataset;
+use crate::model::{HeadlineMetric, RunStatus};
 use crate::report::review::{
     Comparison, ComparisonScope, ComparisonSummary, ConditionVariance, Flag, FlagKind, MedianInterval, RobustLimit, RunValue,
     VarianceReview, Verdict,

@@ -7,7 +7,7 @@ use super::labels::{self, labels};
 use super::style::{Shape, HEIGHT, INK, LINE, MARKER, MUTED, PALETTE, REFERENCE_DASH, TEXT_PX, THIN, WIDTH};
 use super::svg::{self, text_style, About};
 use super::{figure_id, percentile, run_name};
-use crate::dataset::Lang;
+use crate::model::Lang;
 use crate::render::format::{count, ms};
 use crate::report::{PointSeries, Report};
 use plotters::coord::Shift;

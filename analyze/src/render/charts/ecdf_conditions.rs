@@ -11,7 +11,7 @@ use super::headline::shown_rows;
 use super::labels::{self, labels};
 use super::style::{self, HEIGHT, LINE, WIDTH};
 use super::svg::{self, About};
-use crate::dataset::{HeadlineMetric, Lang};
+use crate::model::{HeadlineMetric, Lang};
 use crate::report::Report;
 use plotters::coord::Shift;
 use plotters::prelude::*;

@@ -9,7 +9,7 @@ use super::style::{
 };
 use super::svg::{self, text_style, About};
 use super::{figure_id, ok_runs, percentile};
-use crate::dataset::{HeadlineMetric, Lang};
+use crate::model::{HeadlineMetric, Lang};
 use crate::report::Spread;
 use crate::report::{LayoutRow, Report};
 use plotters::coord::Shift;

@@ -10,7 +10,7 @@ use super::labels::{self, labels};
 use super::style::{self, Shape, GRID, HEIGHT, INK, LABELLED_RIGHT, LINE, PALETTE, SMALL_POINT, TEXT_PX, WIDTH, X_LABEL_AREA};
 use super::svg::{self, text_style, About};
 use super::{condition_label, figure_id, ok_runs};
-use crate::dataset::Lang;
+use crate::model::Lang;
 use crate::render::format::{count, seconds};
 use crate::report::Report;
 use crate::report::Spread;

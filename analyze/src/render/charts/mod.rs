@@ -37,7 +37,7 @@ pub use resources::resources_over_time;
 pub use tempfiles::tempfiles_over_time;
 pub use time_series::latency_over_time;
 
-use crate::dataset::Lang;
+use crate::model::Lang;
 use crate::report::Report;
 
 /// Bytes per MiB, for axes drawn in MiB.

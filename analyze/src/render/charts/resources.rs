@@ -6,7 +6,7 @@ use super::labels::{self, labels};
 use super::style::{GRID, INK, LABELLED_RIGHT, TALL_HEIGHT, TEXT_PX, WIDTH, X_LABEL_AREA, Y_LABEL_AREA};
 use super::svg::{self, text_style, About};
 use super::{figure_id, run_name, BYTES_PER_MIB};
-use crate::dataset::Lang;
+use crate::model::Lang;
 use crate::render::format::decimal;
 use crate::report::{ProcessSeries, Report};
 use plotters::coord::Shift;

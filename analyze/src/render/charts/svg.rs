@@ -4,7 +4,7 @@
 
 use super::labels;
 use super::style::{font_size, FONT, INK, TEXT_PX};
-use crate::dataset::Lang;
+use crate::model::Lang;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 

@@ -5,9 +5,9 @@
 //! buffering on, gthread) at 0, 1 and 2 concurrent downloads, three runs each.
 
 use super::*;
-use crate::dataset::{RunStatus, Text};
+use crate::model::Percentile;
+use crate::model::{RunStatus, Text};
 use crate::report::review::VarianceReview;
-use crate::report::Percentile;
 use crate::report::Spread;
 use crate::report::*;
 use std::collections::BTreeMap;
@@ -245,7 +245,7 @@ pub(crate) fn fixture() -> Report {
             large_response_bytes: Some(1 << 30),
         },
         percentile: Percentile::P95,
-        headline: crate::dataset::HeadlineMetric::Percentile,
+        headline: crate::model::HeadlineMetric::Percentile,
         mean_of_runs: false,
         factors,
         layout: Layout { x_factor: Some(1), series_factors: vec![0], rows },

@@ -11,7 +11,7 @@ use super::style::{
 };
 use super::svg::{self, text_style, About};
 use super::{figure_id, percentile, run_name};
-use crate::dataset::Lang;
+use crate::model::Lang;
 use crate::render::format::{count, decimal, ms};
 use crate::report::{ErrorSeries, PointSeries, Report};
 use plotters::coord::Shift;

@@ -2,7 +2,7 @@
 //! the accessible descriptions. Numbers are formatted by `crate::render::format`; a term the
 //! pages also use is the glossary's word (`super::glossary`).
 
-use crate::dataset::{HeadlineMetric, Lang};
+use crate::model::{HeadlineMetric, Lang};
 use crate::render::format;
 
 /// Joins the parts of a condition's or series' label (the one word in `i18n`).

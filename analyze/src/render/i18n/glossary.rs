@@ -4,7 +4,7 @@
 //! around numbers) to it, and hold the Japanese strings to the punctuation a Japanese technical
 //! text uses. Add a term here before using a new word for it anywhere.
 
-use crate::dataset::Lang;
+use crate::model::Lang;
 
 /// One term: the word in each language and the words that must not stand in for it.
 pub struct Term {
@@ -74,7 +74,7 @@ pub fn every_string(lang: Lang) -> Vec<String> {
         let Ok(serde_json::Value::Object(map)) = value else { panic!("the words serialize as an object") };
         out.extend(map.into_values().filter_map(|v| v.as_str().map(str::to_string)));
     }
-    for metric in crate::dataset::HeadlineMetric::ALL {
+    for metric in crate::model::HeadlineMetric::ALL {
         let Ok(serde_json::Value::Object(map)) = serde_json::to_value(super::metric_words(lang, metric)) else {
             panic!("the metric's words serialize as an object")
         };

@@ -3,7 +3,7 @@
 //! needs a number, a plural or a different word order per language is a function here, so the
 //! views hold no word of either language.
 
-use crate::dataset::{Lang, RunStatus};
+use crate::model::{Lang, RunStatus};
 use crate::render::format;
 use crate::report::review::FlagKind;
 
@@ -194,7 +194,7 @@ pub fn samples(lang: Lang) -> Vec<String> {
     out.extend([rank_of(lang, 69, 72), rank_ordinal(lang, 69), list(lang, &["p99".into(), "p99.9".into()])]);
     out.extend([
         headline_alt(lang, "p95"),
-        worst_time_series_alt(lang, "r06", super::metric_words(lang, crate::dataset::HeadlineMetric::Percentile).worst),
+        worst_time_series_alt(lang, "r06", super::metric_words(lang, crate::model::HeadlineMetric::Percentile).worst),
         run_ecdf_alt(lang, "r06", "p95"),
         run_time_series_alt(lang, "r06"),
         run_resources_alt(lang, "r06"),

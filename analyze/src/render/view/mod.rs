@@ -14,7 +14,7 @@ pub use variance::{ConditionSection, VariancePage};
 use super::format;
 use super::i18n::{metric_words, prose, strings, MetricWords, Strings};
 use super::paths;
-use crate::dataset::{HeadlineMetric, Lang, RunStatus};
+use crate::model::{HeadlineMetric, Lang, RunStatus};
 use crate::report::review::FlagKind;
 use crate::report::Spread;
 use crate::report::{ConditionResult, Report, RunResult};

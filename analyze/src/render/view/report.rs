@@ -2,7 +2,7 @@
 //! temp-file tables, every run, and the Methods section.
 
 use super::*;
-use crate::report::Percentile;
+use crate::model::Percentile;
 
 #[derive(Debug, Clone, Serialize)]
 pub struct ReportPage {

@@ -1,7 +1,8 @@
 //! One page per run: its facts, percentiles with ranks, charts, large responses and resources.
 
 use super::*;
-use crate::import::{Rule, SendTimes};
+use crate::import::SendTimes;
+use crate::model::Rule;
 use crate::report::ToolReported;
 
 #[derive(Debug, Clone, Serialize)]

@@ -231,7 +231,7 @@ impl Context<'_> {
         match value {
             Some(v) => format!("{} = {}", self.headline_label, self.headline_value(v)),
             // As before: the unit stays beside the dash of a run without a value.
-            None if self.report.headline == crate::dataset::HeadlineMetric::Percentile => format!("{} = – ms", self.headline_label),
+            None if self.report.headline == crate::model::HeadlineMetric::Percentile => format!("{} = – ms", self.headline_label),
             None => format!("{} = –", self.headline_label),
         }
     }

@@ -1,6 +1,12 @@
-//! The percentile a report names: p with 0 < p < 100, held exactly in thousandths of a percent,
-//! and the key it is written under (`95`, `99.9`). Its nearest rank, the one definition every
-//! table, chart and check uses, is computed in `stats::percentile`.
+//! The percentile: p held exactly in thousandths of a percent, the key and label it is written
+//! under (`95`, `99.9`), the printed forms tools use (`99.99%`), and its nearest rank, the one
+//! definition every table, chart, check and tool comparison uses.
+//!
+//! The p-th percentile of n sorted values is the value at 1-based rank ceil(p·n/100)
+//! (Hyndman & Fan's definition 1, "inverse of the empirical CDF"; the rule the model study
+//! used: p95 of 72 values is the 69th). The rank is computed exactly in integers with p held in
+//! thousandths of a percent, because floating point gets it wrong: `ceil(99.9 / 100.0 * 1000.0)`
+//! is 1000, not 999.
 
 use serde::Serialize;
 use std::fmt;
@@ -53,18 +59,44 @@ impl Percentile {
     pub fn key(self) -> String {
         self.to_string()
     }
+
+    /// The 1-based nearest rank among `n` values: ceil(p·n/100), at least 1.
+    pub fn rank(self, n: u64) -> u64 {
+        assert!(n > 0, "a percentile of no values has no rank");
+        nearest_rank(self.thousandths, n)
+    }
+}
+
+/// The nearest rank ceil(p·n/100), at least 1, for p in thousandths of a percent (0 to 100,000,
+/// so a tool's printed p0 and p100 rank too), computed in integers. The one definition of the
+/// nearest rank: [`Percentile::rank`] and the tools' rules start from it.
+pub fn nearest_rank(thousandths: u32, n: u64) -> u64 {
+    let numerator = u128::from(thousandths) * u128::from(n);
+    (numerator.div_ceil(100_000) as u64).max(1)
 }
 
 impl fmt::Display for Percentile {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let whole = self.thousandths / 1000;
-        let fraction = self.thousandths % 1000;
-        if fraction == 0 {
-            write!(f, "{whole}")
-        } else {
-            let digits = format!("{fraction:03}");
-            write!(f, "{whole}.{}", digits.trim_end_matches('0'))
-        }
+        f.write_str(&percentile_label(self.thousandths))
+    }
+}
+
+/// Thousandths of a percent from a printed percentile (`95`, `99.9`, `99.99%`, and the `0` and
+/// `100` some tools print), `None` for anything else or anything finer than a thousandth.
+pub fn percentile_key(text: &str) -> Option<u32> {
+    let value: f64 = text.trim().trim_end_matches('%').parse().ok()?;
+    let milli = (value * 1000.0).round();
+    ((0.0..=100_000.0).contains(&milli) && (milli - value * 1000.0).abs() < 1e-6).then_some(milli as u32)
+}
+
+/// The label of a percentile in thousandths of a percent: 95000 → "95", 99900 → "99.9".
+pub fn percentile_label(thousandths: u32) -> String {
+    let whole = thousandths / 1000;
+    let fraction = thousandths % 1000;
+    if fraction == 0 {
+        whole.to_string()
+    } else {
+        format!("{whole}.{}", format!("{fraction:03}").trim_end_matches('0'))
     }
 }
 
@@ -91,6 +123,16 @@ mod tests {
         }
     }
 
+    #[test]
+    fn printed_percentiles_and_labels_round_trip() {
+        for (text, milli, label) in [("95", 95_000, "95"), ("99.9", 99_900, "99.9"), ("99.99%", 99_990, "99.99"), ("0", 0, "0")] {
+            assert_eq!(percentile_key(text), Some(milli));
+            assert_eq!(percentile_label(milli), label);
+        }
+        assert_eq!(percentile_key("101"), None);
+        assert_eq!(percentile_key("x"), None);
+    }
+
     proptest! {
         #[test]
         fn every_thousandth_is_exact(thousandths in 1u32..100_000) {
@@ -98,6 +140,7 @@ mod tests {
             prop_assert_eq!(Percentile::new(p), Some(Percentile { thousandths }));
             let text: f64 = Percentile { thousandths }.key().parse().unwrap();
             prop_assert_eq!(text, p);
+            prop_assert_eq!(percentile_key(&Percentile { thousandths }.key()), Some(thousandths));
         }
     }
 }

@@ -1,9 +1,8 @@
-//! How each tool ranks, and the numbers a tool printed about a run.
-//!
-//! Percentiles are keyed by thousandths of a percent (95 → 95000, 99.9 → 99900) so keys sort
-//! numerically and compare exactly; ranks are computed in integers like `stats::percentile`.
+//! How each tool ranks: the rule by which a load generator picks a percentile's value, stored
+//! by name in run_stats.csv `rule`. Percentiles are in thousandths of a percent (95 → 95000,
+//! 99.9 → 99900), ranks in integers from the one nearest rank ([`super::nearest_rank`]).
 
-use std::collections::BTreeMap;
+use super::percentile::nearest_rank;
 
 /// The rule by which a tool picks a percentile's value. Stored by name in run_stats.csv `rule`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize)]
@@ -63,13 +62,13 @@ impl Rule {
         if n == 0 {
             return None;
         }
-        let numerator = u128::from(milli) * u128::from(n);
-        let floor = (numerator / 100_000) as u64;
-        let ceil = numerator.div_ceil(100_000) as u64;
+        let floor = (u128::from(milli) * u128::from(n) / 100_000) as u64;
         let rank = match self {
-            Rule::NearestRank => ceil.max(1),
+            Rule::NearestRank => nearest_rank(milli, n),
             Rule::FloorPlusOne | Rule::HdrHistogram | Rule::RoundedBuckets => floor + 1,
-            Rule::NearestRankPlusOne => ceil + 1,
+            // One above ceil(p·n/100) (hey, which prints no p0, where the nearest rank's floor of 1
+            // would make it differ).
+            Rule::NearestRankPlusOne => nearest_rank(milli, n) + 1,
             Rule::Interpolated | Rule::Approximate | Rule::NoPercentiles => return None,
         };
         Some(rank.min(n))
@@ -86,70 +85,6 @@ pub fn interpolation_position(milli: u32, n: u64) -> Option<(u64, f64)> {
     let position = f64::from(milli) / 100_000.0 * (n - 1) as f64;
     let lower = position.floor();
     Some((lower as u64 + 1, position - lower))
-}
-
-/// Thousandths of a percent from a printed percentile (`95`, `99.9`, `99.99%`).
-pub fn percentile_key(text: &str) -> Option<u32> {
-    let value: f64 = text.trim().trim_end_matches('%').parse().ok()?;
-    let milli = (value * 1000.0).round();
-    ((0.0..=100_000.0).contains(&milli) && (milli - value * 1000.0).abs() < 1e-6).then_some(milli as u32)
-}
-
-/// The label of a percentile key: 95000 → "95", 99900 → "99.9".
-pub fn percentile_label(milli: u32) -> String {
-    let whole = milli / 1000;
-    let fraction = milli % 1000;
-    if fraction == 0 {
-        whole.to_string()
-    } else {
-        format!("{whole}.{}", format!("{fraction:03}").trim_end_matches('0'))
-    }
-}
-
-/// The numbers a tool printed about one run, as printed (converted to ms and counts only).
-#[derive(Debug, Clone, PartialEq)]
-pub struct ToolReported {
-    pub rule: Rule,
-    pub requests: Option<u64>,
-    /// Requests without a 2xx (or, for tools that count so, without a 2xx/3xx) response.
-    pub errors: Option<u64>,
-    pub requests_per_s: Option<f64>,
-    pub min_ms: Option<f64>,
-    pub mean_ms: Option<f64>,
-    pub max_ms: Option<f64>,
-    /// Percentile (thousandths of a percent) → value in ms.
-    pub percentiles_ms: BTreeMap<u32, f64>,
-}
-
-impl ToolReported {
-    pub fn new(rule: Rule) -> Self {
-        ToolReported {
-            rule,
-            requests: None,
-            errors: None,
-            requests_per_s: None,
-            min_ms: None,
-            mean_ms: None,
-            max_ms: None,
-            percentiles_ms: BTreeMap::new(),
-        }
-    }
-
-    /// Takes from `other` what this one lacks (the first file's printed numbers win).
-    pub fn fill_from(&mut self, other: ToolReported) {
-        self.requests = self.requests.or(other.requests);
-        self.errors = self.errors.or(other.errors);
-        self.requests_per_s = self.requests_per_s.or(other.requests_per_s);
-        self.min_ms = self.min_ms.or(other.min_ms);
-        self.mean_ms = self.mean_ms.or(other.mean_ms);
-        self.max_ms = self.max_ms.or(other.max_ms);
-        for (p, v) in other.percentiles_ms {
-            self.percentiles_ms.entry(p).or_insert(v);
-        }
-        if self.rule == Rule::NoPercentiles {
-            self.rule = other.rule;
-        }
-    }
 }
 
 #[cfg(test)]
@@ -183,16 +118,6 @@ mod tests {
         assert!((fraction - 0.45).abs() < 1e-9);
         assert_eq!(interpolation_position(100_000, 72), Some((72, 0.0)));
         assert_eq!(interpolation_position(50_000, 0), None);
-    }
-
-    #[test]
-    fn percentile_keys_and_labels_round_trip() {
-        for (text, milli, label) in [("95", 95_000, "95"), ("99.9", 99_900, "99.9"), ("99.99%", 99_990, "99.99"), ("0", 0, "0")] {
-            assert_eq!(percentile_key(text), Some(milli));
-            assert_eq!(percentile_label(milli), label);
-        }
-        assert_eq!(percentile_key("101"), None);
-        assert_eq!(percentile_key("x"), None);
     }
 
     #[test]

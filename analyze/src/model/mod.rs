@@ -1,0 +1,18 @@
+//! The shared vocabulary: the types every layer speaks (ingest, statistics, results, rendering,
+//! import), at the bottom of the crate. This module imports nothing of the crate, so no arrow
+//! runs back up: `dataset/` reads into these types without knowing the results, the statistics
+//! or a subcommand.
+
+mod condition;
+mod headline;
+mod lang;
+mod percentile;
+mod rule;
+mod run_status;
+
+pub use condition::condition_id;
+pub use headline::{HeadlineMetric, ThroughputFrom};
+pub use lang::{Lang, Text};
+pub use percentile::{nearest_rank, percentile_key, percentile_label, Percentile};
+pub use rule::{interpolation_position, Rule};
+pub use run_status::RunStatus;
