@@ -10,6 +10,8 @@ pub mod manifest;
 pub mod meta;
 pub mod readme;
 pub mod rows;
+#[cfg(test)]
+mod written_bytes;
 
 use crate::input::BadInput;
 use anyhow::{Context, Result};
