@@ -1,8 +1,8 @@
 //! Facts about the host: the load average before and after each run, and the environment recorded in
 //! dataset.toml (kernel, CPUs, versions, TCP buffer settings, the SO_RCVBUF the kernel reports back).
 
-use crate::dataset::meta::Environment;
-use crate::plan::Plan;
+use crate::dataset::manifest::Environment;
+use crate::plan::open::OpenLoop;
 use std::process::Command;
 
 /// The 1-minute load average from `/proc/loadavg`.
@@ -38,9 +38,9 @@ pub fn so_rcvbuf_reported(requested: usize) -> std::io::Result<usize> {
     socket.recv_buffer_size()
 }
 
-/// The Debian package version of nginx-light, when dpkg knows it.
-fn nginx_package() -> Option<String> {
-    let out = Command::new("dpkg-query").args(["-W", "-f=${Version}", "nginx-light"]).output().ok()?;
+/// The version of a Debian package, when dpkg knows it (for tools that print none themselves, as hey).
+pub fn package_version(package: &str) -> Option<String> {
+    let out = Command::new("dpkg-query").args(["-W", "-f=${Version}", package]).output().ok()?;
     let v = String::from_utf8_lossy(&out.stdout).trim().to_string();
     (out.status.success() && !v.is_empty()).then_some(v)
 }
@@ -64,29 +64,31 @@ pub fn machine() -> Environment {
     env
 }
 
-/// The `[environment]` of a new dataset.
-pub fn environment(plan: &Plan, versions: &Versions, measured_on: &str) -> Environment {
-    let mut env = Environment::new();
+/// The `[environment]` of a new open-loop dataset: the machine, the tools' versions, the TCP buffer settings
+/// and the SO_RCVBUF the kernel reports back for the plan's.
+pub fn environment(plan: &OpenLoop, versions: &Versions, measured_on: &str) -> Environment {
+    let mut env = machine();
     let mut put = |k: &str, v: Option<String>| {
         env.insert(k.to_string(), v.unwrap_or_else(|| "unknown".into()));
     };
-    put("kernel", read_trimmed("/proc/sys/kernel/osrelease"));
-    put("arch", Some(std::env::consts::ARCH.into()));
-    put("cpus", Some(cpus().to_string()));
-    put("cpu_model", cpu_model());
     put("python", Some(versions.python.clone()));
     put("gunicorn", Some(versions.gunicorn.clone()));
     put("nginx", Some(versions.nginx.clone().unwrap_or_else(|| "not used".into())));
     if versions.nginx.is_some() {
-        put("nginx_package", nginx_package().map(|v| format!("nginx-light {v}")));
+        put("nginx_package", package_version("nginx-light").map(|v| format!("nginx-light {v}")));
     }
     put("tcp_rmem", read_trimmed("/proc/sys/net/ipv4/tcp_rmem"));
     put("tcp_wmem", read_trimmed("/proc/sys/net/ipv4/tcp_wmem"));
     put("so_rcvbuf_requested", Some(plan.download.so_rcvbuf_bytes.to_string()));
     put("so_rcvbuf_reported", so_rcvbuf_reported(plan.download.so_rcvbuf_bytes).ok().map(|n| n.to_string()));
     put("measured_on", Some(measured_on.to_string()));
-    put("harness", Some(format!("measure {}", env!("CARGO_PKG_VERSION"))));
+    put("harness", Some(harness()));
     env
+}
+
+/// This harness and its version, as `[environment]` records it.
+pub fn harness() -> String {
+    format!("measure {}", env!("CARGO_PKG_VERSION"))
 }
 
 #[cfg(test)]

@@ -1,6 +1,8 @@
 //! `measure`: runs a study against real servers on loopback and writes a dataset in the format of
-//! `datasets/README.md`: the open-loop slow-download study ([`plan::Plan`]) or a closed-loop plan
-//! ([`plan::closed::ClosedPlan`]: app servers driven by ab, hey or seed 003's ramped sessions).
+//! `datasets/README.md`. A [`plan::Plan`] is of one of two kinds: the open-loop slow-download study
+//! ([`plan::open`]) or a closed-loop plan ([`plan::closed`]: app servers driven by ab, hey or seed 003's
+//! ramped sessions). Both go through the same driver; each layer keeps what differs in its `open` and
+//! `closed` modules.
 //!
 //! Data flows one way: CLI → validated plan → [`study`] (the order of runs, resume, progress) → [`run`] (one
 //! run: [`servers`] up, [`load`] and [`sample`] during, rows out) → [`dataset`] (the one place that writes

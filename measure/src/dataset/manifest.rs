@@ -8,16 +8,29 @@
 //! and leaves every other key, comment and layout as it found them. Deleting a key has measure write its own
 //! again. With no existing file the generated text is written as is.
 
-use super::meta::Environment;
-use super::{write_atomic, META_FILE};
-/// The English and Japanese text of titles and labels, one type for plans and dataset.toml.
-pub use crate::plan::closed::Text;
+use super::{write_atomic, MANIFEST_FILE};
+use crate::input::BadInput;
+use crate::plan::Text;
 use anyhow::{anyhow, Context, Result};
+use std::collections::BTreeMap;
 use std::path::Path;
 use toml_edit::{value, Array, ArrayOfTables, DocumentMut, InlineTable, Item, Table, TableLike, Value};
 
 /// The table measure keeps current in an existing file.
 const ENVIRONMENT: &str = "environment";
+
+/// Free-form facts about the machine and the tools, as `[environment]` string pairs.
+pub type Environment = BTreeMap<String, String>;
+
+/// The `[environment]` of an existing dataset.toml (kept when a study is resumed); text that is not TOML
+/// is [`BadInput`] at its line and column.
+pub fn read_environment(path: &Path, dataset_toml: &str) -> Result<Environment> {
+    let table: toml::Table = dataset_toml.parse().map_err(|e| BadInput::toml(path, dataset_toml, &e))?;
+    let Some(env) = table.get(ENVIRONMENT).and_then(|e| e.as_table()) else {
+        return Ok(Environment::new());
+    };
+    Ok(env.iter().map(|(k, v)| (k.clone(), v.as_str().map_or_else(|| v.to_string(), str::to_owned))).collect())
+}
 
 /// `{ en = "...", ja = "..." }`.
 fn inline(text: &Text) -> Value {
@@ -109,7 +122,7 @@ fn one_a_line(levels: &[Level]) -> Array {
 /// Writes `dir/dataset.toml`: `generated` merged into the file already there, if any. An existing file that
 /// is not valid TOML is refused with its line and column and left as it is.
 pub fn write_dataset_toml(dir: &Path, generated: &Generated) -> Result<()> {
-    let path = dir.join(META_FILE);
+    let path = dir.join(MANIFEST_FILE);
     let fresh = generated.document();
     let text = match std::fs::read_to_string(&path) {
         Ok(existing) => merge(&existing, &fresh).map_err(|e| {
@@ -118,7 +131,7 @@ pub fn write_dataset_toml(dir: &Path, generated: &Generated) -> Result<()> {
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => fresh.to_string(),
         Err(e) => return Err(e).with_context(|| format!("failed to read {}", path.display())),
     };
-    write_atomic(dir, META_FILE, &text)
+    write_atomic(dir, MANIFEST_FILE, &text)
 }
 
 /// `existing` with the keys of `generated` it lacks added and its `[environment]` updated from
@@ -340,11 +353,11 @@ mod tests {
     fn invalid_toml_names_its_line_and_column_and_the_file_is_left_alone() {
         let dir = tempfile::tempdir().unwrap();
         let broken = "title = { en = \"Slow\" }\n[published]\nvalues = [ {\n";
-        std::fs::write(dir.path().join(META_FILE), broken).unwrap();
+        std::fs::write(dir.path().join(MANIFEST_FILE), broken).unwrap();
         let env = environment();
         let err = format!("{:#}", write_dataset_toml(dir.path(), &generated(&env)).unwrap_err());
         assert!(err.contains("dataset.toml:3:13: invalid inline table: expected `}`; measure keeps"), "{err}");
-        assert_eq!(std::fs::read_to_string(dir.path().join(META_FILE)).unwrap(), broken);
+        assert_eq!(std::fs::read_to_string(dir.path().join(MANIFEST_FILE)).unwrap(), broken);
         let err = merge("x = 1\nenvironment = 3\n", &fresh()).unwrap_err();
         assert!(err.starts_with("2:1: `environment` is not a table"), "{err}");
     }
@@ -354,6 +367,6 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let env = environment();
         write_dataset_toml(dir.path(), &generated(&env)).unwrap();
-        assert_eq!(std::fs::read_to_string(dir.path().join(META_FILE)).unwrap(), GENERATED);
+        assert_eq!(std::fs::read_to_string(dir.path().join(MANIFEST_FILE)).unwrap(), GENERATED);
     }
 }

@@ -4,28 +4,31 @@
 //! in the same folder, then rename), so a reader never sees a half-written file. The data tables are written
 //! before runs.csv, and [`Dataset::load`] drops rows of runs that runs.csv does not list as `ok`: a crash
 //! between two renames therefore cannot leave rows of an unfinished run in a resumed dataset.
+//!
+//! One [`Dataset`] holds either kind of study; what differs is in [`open`] and [`closed`]: the tables
+//! measure writes itself, and what it says in dataset.toml and README.md.
 
+pub mod closed;
 pub mod csv;
 pub mod manifest;
-pub mod meta;
+pub mod open;
 pub mod readme;
 pub mod rows;
 #[cfg(test)]
 mod written_bytes;
 
 use crate::input::BadInput;
+use crate::plan::Plan;
 use anyhow::{Context, Result};
-use meta::Environment;
+use manifest::Environment;
 use rows::{RunRow, RunStatus};
 use std::collections::BTreeSet;
 use std::path::Path;
 
-use crate::plan::Plan;
-
 /// The plan as kept with the data.
 pub const PLAN_FILE: &str = "plan.toml";
-/// Titles, factors and environment for `analyze`.
-pub const META_FILE: &str = "dataset.toml";
+/// The dataset's manifest: titles, factors and environment for `analyze`.
+pub const MANIFEST_FILE: &str = "dataset.toml";
 /// The run table; its presence marks a folder as a dataset.
 pub const RUNS_FILE: &str = "runs.csv";
 
@@ -37,11 +40,12 @@ pub enum Table {
     Tempfiles,
     Resources,
     Servers,
+    Sessions,
 }
 
 impl Table {
     /// Every data table, in the order they are written.
-    pub const ALL: [Table; 5] = [Table::Requests, Table::Large, Table::Tempfiles, Table::Resources, Table::Servers];
+    pub const ALL: [Table; 6] = [Table::Requests, Table::Large, Table::Tempfiles, Table::Resources, Table::Servers, Table::Sessions];
 
     pub fn file(self) -> &'static str {
         match self {
@@ -50,6 +54,7 @@ impl Table {
             Table::Tempfiles => "tempfiles.csv",
             Table::Resources => "resources.csv",
             Table::Servers => "servers.csv",
+            Table::Sessions => "sessions.csv",
         }
     }
 
@@ -60,13 +65,8 @@ impl Table {
             Table::Tempfiles => rows::TEMPFILES,
             Table::Resources => rows::RESOURCES,
             Table::Servers => rows::SERVERS,
+            Table::Sessions => rows::SESSIONS,
         }
-    }
-
-    /// Only requests.csv is required; an optional table is left out while it has no rows (`analyze`
-    /// rejects a table with a header and no data).
-    pub fn required(self) -> bool {
-        self == Table::Requests
     }
 
     fn index(self) -> usize {
@@ -74,11 +74,27 @@ impl Table {
     }
 }
 
+/// The tables measure writes for `plan` (the others, as ab's and hey's rows, are `analyze import`'s).
+fn tables(plan: &Plan) -> Vec<Table> {
+    match plan {
+        Plan::Open(_) => open::TABLES.to_vec(),
+        Plan::Closed(p) => closed::tables(p.load.tool),
+    }
+}
+
+/// Whether runs.csv and requests.csv are there from the start, with their header and no row. An open-loop
+/// dataset is complete before its first run; a closed-loop one gets each file with its first row, so the
+/// first `analyze import` of ab's or hey's files finds no runs.csv it would have to reconcile (and
+/// `analyze` rejects a table with a header and no rows).
+fn complete_from_the_start(plan: &Plan) -> bool {
+    matches!(plan, Plan::Open(_))
+}
+
 /// The rows one run produced.
 #[derive(Debug, Clone, Default)]
 pub struct RunRecord {
     /// Cells per data table, indexed like [`Table::ALL`].
-    pub tables: [Vec<Vec<String>>; 5],
+    pub tables: [Vec<Vec<String>>; 6],
 }
 
 impl RunRecord {
@@ -91,6 +107,28 @@ impl RunRecord {
     /// The rows of `table`.
     pub fn rows(&self, table: Table) -> &[Vec<String>] {
         &self.tables[table.index()]
+    }
+}
+
+/// How many runs the plan has and how those run so far ended, as a README states it.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Tally {
+    pub planned: usize,
+    pub ok: usize,
+    pub aborted: usize,
+    pub excluded: usize,
+}
+
+impl Tally {
+    /// The tally of `runs` against `plan`.
+    pub fn of(plan: &Plan, runs: &[RunRow]) -> Tally {
+        let count = |s: RunStatus| runs.iter().filter(|r| r.status == s).count();
+        Tally {
+            planned: plan.run_order().len(),
+            ok: count(RunStatus::Ok),
+            aborted: count(RunStatus::Aborted),
+            excluded: count(RunStatus::Excluded),
+        }
     }
 }
 
@@ -117,15 +155,18 @@ impl Dataset {
         self.data.rows(table)
     }
 
-    /// Reads a dataset this harness wrote (for `--resume`).
-    pub fn load(dir: &Path) -> Result<Dataset> {
+    /// Reads a dataset this harness wrote for `plan` (for `--resume`).
+    pub fn load(dir: &Path, plan: &Plan) -> Result<Dataset> {
         let mut dataset = Dataset::default();
-        for (i, cells) in read_table(dir, RUNS_FILE, rows::RUNS)?.into_iter().enumerate() {
-            let row = RunRow::from_cells(&cells).map_err(|e| BadInput::at(&dir.join(RUNS_FILE), i as u64 + 2, None, e))?;
+        if !dir.join(RUNS_FILE).exists() && !complete_from_the_start(plan) {
+            return Ok(dataset);
+        }
+        for (i, cells) in read_table(dir, RUNS_FILE, &rows::runs_header(plan))?.into_iter().enumerate() {
+            let row = RunRow::from_cells(plan, &cells).map_err(|e| BadInput::at(&dir.join(RUNS_FILE), i as u64 + 2, None, e))?;
             dataset.runs.push(row);
         }
         let ok: BTreeSet<&str> = dataset.runs.iter().filter(|r| r.status == RunStatus::Ok).map(|r| r.run_id.as_str()).collect();
-        for table in Table::ALL {
+        for table in tables(plan) {
             if !dir.join(table.file()).exists() {
                 continue;
             }
@@ -139,18 +180,27 @@ impl Dataset {
     /// Writes every file: data tables, dataset.toml (merged into the user's, see [`manifest`]) and README.md
     /// (only measure's block in it, see [`readme`]), then runs.csv last.
     pub fn save(&self, dir: &Path, plan: &Plan, env: &Environment) -> Result<()> {
-        for table in Table::ALL {
+        let from_start = complete_from_the_start(plan);
+        for table in tables(plan) {
             let rows = self.rows(table);
-            if rows.is_empty() && !table.required() {
+            if rows.is_empty() && !(from_start && table == Table::Requests) {
                 remove_if_present(&dir.join(table.file()))?;
             } else {
                 write_table(dir, table.file(), table.header(), rows)?;
             }
         }
-        manifest::write_dataset_toml(dir, &meta::dataset_toml(plan, env))?;
-        readme::write_readme(dir, &meta::render_readme(plan, env, &self.runs))?;
+        let tally = Tally::of(plan, &self.runs);
+        let (generated, readme) = match plan {
+            Plan::Open(p) => (open::dataset_toml(p, env), open::render_readme(p, env, &tally)),
+            Plan::Closed(p) => (closed::dataset_toml(p, env), closed::render_readme(p, env, &tally)),
+        };
+        manifest::write_dataset_toml(dir, &generated)?;
+        readme::write_readme(dir, &readme)?;
+        if self.runs.is_empty() && !from_start {
+            return Ok(());
+        }
         let runs: Vec<Vec<String>> = self.runs.iter().map(RunRow::cells).collect();
-        write_table(dir, RUNS_FILE, rows::RUNS, &runs)
+        write_table(dir, RUNS_FILE, &rows::runs_header(plan), &runs)
     }
 }
 
@@ -188,12 +238,20 @@ pub fn write_atomic(dir: &Path, name: &str, content: &str) -> Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::plan::{Condition, Route, Slot, Worker};
+    use crate::plan::open::{self, Route, Worker};
+    use crate::plan::{Condition, Slot};
+
+    fn smoke() -> Plan {
+        Plan::parse(include_str!("../../plans/smoke.toml")).unwrap()
+    }
 
     fn run(id: &str, status: RunStatus) -> RunRow {
         RunRow {
             run_id: id.into(),
-            slot: Slot { condition: Condition { route: Route::Direct, downloads: 1, worker: Worker::Sync }, repetition: 1 },
+            slot: Slot {
+                condition: Condition::Open(open::Condition { route: Route::Direct, downloads: 1, worker: Worker::Sync }),
+                repetition: 1,
+            },
             started_at_utc: "2026-11-30T00:00:00Z".into(),
             status,
             note: if status == RunStatus::Ok { String::new() } else { "interrupted, by \"me\"".into() },
@@ -212,7 +270,7 @@ mod tests {
     #[test]
     fn saves_and_loads_back_keeping_only_ok_rows() {
         let dir = tempfile::tempdir().unwrap();
-        let plan = Plan::parse(include_str!("../../plans/smoke.toml")).unwrap();
+        let plan = smoke();
         let mut ds = Dataset::default();
         ds.add(run("r01", RunStatus::Ok), record("r01"));
         ds.add(run("r02", RunStatus::Aborted), record("r02"));
@@ -226,7 +284,7 @@ mod tests {
         assert!(dir.path().join("servers.csv").exists() && dir.path().join("README.md").exists());
         assert!(!dir.path().join("tempfiles.csv").exists(), "an optional table without rows is left out");
 
-        let back = Dataset::load(dir.path()).unwrap();
+        let back = Dataset::load(dir.path(), &smoke()).unwrap();
         assert_eq!(back.runs, ds.runs);
         assert_eq!(back.rows(Table::Requests), ds.rows(Table::Requests));
         // No temp files left behind by the atomic writes.
@@ -239,7 +297,7 @@ mod tests {
     #[test]
     fn a_resumed_save_keeps_the_hand_written_readme_sections() {
         let dir = tempfile::tempdir().unwrap();
-        let plan = Plan::parse(include_str!("../../plans/smoke.toml")).unwrap();
+        let plan = smoke();
         let mut ds = Dataset::default();
         ds.add(run("r01", RunStatus::Ok), record("r01"));
         ds.save(dir.path(), &plan, &Environment::new()).unwrap();
@@ -249,7 +307,7 @@ mod tests {
         let mine = "\n## Compared with the published study\n\n| cell | published | measured |\n| --- | --- | --- |\n| a | 1.57 | 1.61 |\n";
         std::fs::write(&path, format!("Notes above.\n{first}{mine}")).unwrap();
 
-        let mut resumed = Dataset::load(dir.path()).unwrap();
+        let mut resumed = Dataset::load(dir.path(), &smoke()).unwrap();
         resumed.add(run("r02", RunStatus::Ok), record("r02"));
         resumed.save(dir.path(), &plan, &Environment::new()).unwrap();
         let text = std::fs::read_to_string(&path).unwrap();
@@ -264,7 +322,7 @@ mod tests {
     #[test]
     fn a_readme_measure_did_not_write_is_left_untouched() {
         let dir = tempfile::tempdir().unwrap();
-        let plan = Plan::parse(include_str!("../../plans/smoke.toml")).unwrap();
+        let plan = smoke();
         let mine = "# Slow clients\n\nWritten by hand, without measure's markers.\n";
         std::fs::write(dir.path().join(readme::README_FILE), mine).unwrap();
         let mut ds = Dataset::default();
@@ -278,11 +336,12 @@ mod tests {
     fn load_drops_rows_of_runs_missing_from_runs_csv() {
         // As after a crash between writing requests.csv and runs.csv.
         let dir = tempfile::tempdir().unwrap();
-        write_atomic(dir.path(), RUNS_FILE, &csv::render(rows::RUNS, &[run("r01", RunStatus::Ok).cells()]).unwrap()).unwrap();
+        write_atomic(dir.path(), RUNS_FILE, &csv::render(&rows::runs_header(&smoke()), &[run("r01", RunStatus::Ok).cells()]).unwrap())
+            .unwrap();
         let mut both = record("r01").rows(Table::Requests).to_vec();
         both.extend(record("r02").rows(Table::Requests).to_vec());
         write_atomic(dir.path(), "requests.csv", &csv::render(rows::REQUESTS, &both).unwrap()).unwrap();
-        let back = Dataset::load(dir.path()).unwrap();
+        let back = Dataset::load(dir.path(), &smoke()).unwrap();
         assert_eq!(back.rows(Table::Requests).len(), 1);
     }
 
@@ -290,7 +349,91 @@ mod tests {
     fn refuses_to_resume_foreign_columns() {
         let dir = tempfile::tempdir().unwrap();
         std::fs::write(dir.path().join(RUNS_FILE), "run_id,status\nr01,ok\n").unwrap();
-        let err = format!("{:#}", Dataset::load(dir.path()).unwrap_err());
+        let err = format!("{:#}", Dataset::load(dir.path(), &smoke()).unwrap_err());
         assert!(err.contains("cannot resume"), "{err}");
+    }
+
+    fn sessions_plan() -> Plan {
+        Plan::parse(include_str!("../../plans/fastcgi-vs-gunicorn.toml")).unwrap()
+    }
+
+    fn closed_run(id: &str, status: RunStatus) -> RunRow {
+        RunRow { slot: sessions_plan().run_order()[0].clone(), note: "interrupted, twice".into(), load1_after: None, ..run(id, status) }
+    }
+
+    fn closed_record(id: &str) -> RunRecord {
+        let mut r = RunRecord::default();
+        r.push(Table::Requests, vec![id.into(), "0".into(), "0.000".into(), "0.100".into(), "9.000".into(), "200".into(), "5".into()]);
+        r.push(
+            Table::Sessions,
+            vec![id.into(), "0".into(), "0.000".into(), "0.100".into(), "9.000".into(), "1".into(), "".into(), "".into()],
+        );
+        r.push(Table::Resources, vec![id.into(), "0.000".into(), "nginx".into(), "7".into(), "0.010".into(), "4096".into()]);
+        r.push(Table::Servers, vec![id.into(), "nginx".into(), "8080".into(), "7".into()]);
+        r
+    }
+
+    #[test]
+    fn a_closed_loop_dataset_saves_and_resumes_keeping_only_ok_rows() {
+        let dir = tempfile::tempdir().unwrap();
+        let plan = sessions_plan();
+        let mut ds = Dataset::default();
+        ds.save(dir.path(), &plan, &Environment::new()).unwrap();
+        assert!(!dir.path().join(RUNS_FILE).exists() && !dir.path().join("requests.csv").exists(), "no table before its first row");
+        ds.add(closed_run("r01", RunStatus::Ok), closed_record("r01"));
+        ds.add(closed_run("r02", RunStatus::Aborted), closed_record("r02"));
+        ds.save(dir.path(), &plan, &Environment::new()).unwrap();
+        let runs = std::fs::read_to_string(dir.path().join(RUNS_FILE)).unwrap();
+        assert!(
+            runs.starts_with("run_id,server,python,sessions,repetition,started_at_utc,status,note,load1_before,load1_after\n"),
+            "{runs}"
+        );
+        assert!(runs.contains(",aborted,\"interrupted, twice\",0.50,\n"), "{runs}");
+        let requests = std::fs::read_to_string(dir.path().join("requests.csv")).unwrap();
+        assert_eq!(requests.lines().count(), 2, "only the ok run's request: {requests}");
+        let back = Dataset::load(dir.path(), &plan).unwrap();
+        assert_eq!(back.runs, ds.runs);
+        assert_eq!(back.rows(Table::Sessions).len(), 1);
+        let toml = std::fs::read_to_string(dir.path().join(MANIFEST_FILE)).unwrap();
+        assert!(toml.contains("x = \"sessions\"") && toml.contains("value = \"fastcgi-prefork\""), "{toml}");
+    }
+
+    #[test]
+    fn a_closed_loop_dataset_leaves_the_tables_of_ab_and_hey_to_analyze_import() {
+        let dir = tempfile::tempdir().unwrap();
+        let plan = Plan::parse(include_str!("../../plans/app-servers-ab.toml")).unwrap();
+        // As `analyze import` left them for r01.
+        let imported = "run_id,seq,scheduled_ms,sent_ms,latency_ms,status,body_bytes\nr01,0,0.000,0.000,9.000,200,5\n";
+        std::fs::write(dir.path().join("requests.csv"), imported).unwrap();
+        let mut ds = Dataset::default();
+        ds.add(RunRow { slot: plan.run_order()[0].clone(), ..run("r01", RunStatus::Ok) }, closed_record("r01"));
+        ds.save(dir.path(), &plan, &Environment::new()).unwrap();
+        assert_eq!(std::fs::read_to_string(dir.path().join("requests.csv")).unwrap(), imported);
+        assert!(!dir.path().join("sessions.csv").exists());
+        assert!(Dataset::load(dir.path(), &plan).unwrap().rows(Table::Requests).is_empty(), "requests.csv is not measure's to read back");
+    }
+
+    /// As on `--resume` of seed 001's dataset: its "Published beside measured" section, written by hand after
+    /// measure's block, survives byte for byte; the block is brought up to date.
+    #[test]
+    fn a_resumed_save_keeps_the_published_beside_measured_section() {
+        let dir = tempfile::tempdir().unwrap();
+        let plan = sessions_plan();
+        let env = Environment::new();
+        let mut ds = Dataset::default();
+        ds.save(dir.path(), &plan, &env).unwrap();
+        let path = dir.path().join(readme::README_FILE);
+        let first = std::fs::read_to_string(&path).unwrap();
+        let planned = plan.run_order().len();
+        assert!(first.contains(&format!("\n0 of {planned} planned runs ok")), "{first}");
+        let mine = "\n## Published beside measured\n\nThe seed printed 1,043 requests/s; we measured fewer.\n";
+        std::fs::write(&path, format!("{first}{mine}")).unwrap();
+
+        ds.add(closed_run("r01", RunStatus::Ok), RunRecord::default());
+        ds.save(dir.path(), &plan, &env).unwrap();
+        let text = std::fs::read_to_string(&path).unwrap();
+        let (block, below) = text.split_once(&format!("{}\n", readme::END)).unwrap();
+        assert_eq!(below, mine);
+        assert!(block.starts_with(readme::BEGIN) && block.contains(&format!("\n1 of {planned} planned runs ok")), "{block}");
     }
 }

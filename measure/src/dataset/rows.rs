@@ -5,13 +5,18 @@
 
 use crate::load::download::DownloadResult;
 use crate::load::probe::ProbeResult;
-use crate::plan::{Condition, Route, Slot, Worker};
+use crate::load::session::SessionResult;
+use crate::plan::{closed, open, Condition, Plan, Slot};
 use crate::sample::{ResourceSample, TempSample};
 use crate::servers::app_log::AppEvent;
 
-/// runs.csv: required columns, then the factors, then the optional ones.
-pub const RUNS: &[&str] =
-    &["run_id", "route", "downloads", "worker", "repetition", "started_at_utc", "status", "note", "load1_before", "load1_after"];
+/// runs.csv: required columns, then the plan's three factors and the repetition, then the optional ones.
+pub fn runs_header(plan: &Plan) -> Vec<&'static str> {
+    let mut header = vec!["run_id"];
+    header.extend(plan.factors());
+    header.extend(["repetition", "started_at_utc", "status", "note", "load1_before", "load1_after"]);
+    header
+}
 /// requests.csv: the request-row contract's columns, the ones `analyze` reads.
 pub const REQUESTS: &[&str] = &request_row::COLUMNS;
 /// large_responses.csv.
@@ -22,6 +27,8 @@ pub const TEMPFILES: &[&str] = &["run_id", "t_ms", "files", "logical_bytes"];
 pub const RESOURCES: &[&str] = &["run_id", "t_ms", "process", "pid", "cpu_s", "rss_bytes"];
 /// servers.csv: where each run's servers listened (ports are chosen free per run).
 pub const SERVERS: &[&str] = &["run_id", "server", "port", "pid"];
+/// sessions.csv: one row per session of seed 003's client.
+pub const SESSIONS: &[&str] = &["run_id", "session", "scheduled_ms", "sent_ms", "session_ms", "requests", "failed_step", "error"];
 
 /// A run's outcome as runs.csv states it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -45,33 +52,34 @@ impl RunStatus {
     }
 }
 
-/// What a kind of study puts between `run_id` and `started_at_utc` in runs.csv: its three factors and the
-/// repetition, written and read back.
-pub trait SlotCells: Sized {
-    fn slot_cells(&self) -> [String; 4];
-    fn from_slot_cells(cells: &[String; 4]) -> Result<Self, String>;
-}
-
-impl SlotCells for Slot {
-    fn slot_cells(&self) -> [String; 4] {
-        let c = self.condition;
-        [c.route.as_str().into(), c.downloads.to_string(), c.worker.as_str().into(), self.repetition.to_string()]
-    }
-
-    fn from_slot_cells([route, downloads, worker, repetition]: &[String; 4]) -> Result<Slot, String> {
-        let route = Route::parse(route).ok_or_else(|| format!("unknown route {route:?}"))?;
-        let worker = Worker::parse(worker).ok_or_else(|| format!("unknown worker {worker:?}"))?;
-        let downloads = downloads.parse().map_err(|_| format!("downloads {downloads:?} is not a count"))?;
-        let repetition = repetition.parse().map_err(|_| format!("repetition {repetition:?} is not a count"))?;
-        Ok(Slot { condition: Condition { route, downloads, worker }, repetition })
+/// What runs.csv puts between `run_id` and `started_at_utc`: the condition's three factors and the repetition.
+pub fn slot_cells(slot: &Slot) -> [String; 4] {
+    let repetition = slot.repetition.to_string();
+    match &slot.condition {
+        Condition::Open(c) => [c.route.as_str().into(), c.downloads.to_string(), c.worker.as_str().into(), repetition],
+        Condition::Closed(c) => [c.server.clone(), c.python.clone(), c.concurrency.to_string(), repetition],
     }
 }
 
-/// One row of runs.csv, of the open-loop study (`S` = [`Slot`]) or a closed-loop one.
+/// Reads [`slot_cells`] back as a slot of `plan`'s kind.
+pub fn parse_slot(plan: &Plan, [a, b, c, repetition]: &[String; 4]) -> Result<Slot, String> {
+    let count = |s: &String, what: &str| s.parse::<u32>().map_err(|_| format!("{what} {s:?} is not a count"));
+    let condition = match plan {
+        Plan::Open(_) => Condition::Open(open::Condition {
+            route: open::Route::parse(a).ok_or_else(|| format!("unknown route {a:?}"))?,
+            downloads: count(b, "downloads")?,
+            worker: open::Worker::parse(c).ok_or_else(|| format!("unknown worker {c:?}"))?,
+        }),
+        Plan::Closed(_) => Condition::Closed(closed::Condition { server: a.clone(), python: b.clone(), concurrency: count(c, "level")? }),
+    };
+    Ok(Slot { condition, repetition: count(repetition, "repetition")? })
+}
+
+/// One row of runs.csv.
 #[derive(Debug, Clone, PartialEq)]
-pub struct RunRow<S = Slot> {
+pub struct RunRow {
     pub run_id: String,
-    pub slot: S,
+    pub slot: Slot,
     pub started_at_utc: String,
     pub status: RunStatus,
     pub note: String,
@@ -79,11 +87,11 @@ pub struct RunRow<S = Slot> {
     pub load1_after: Option<f64>,
 }
 
-impl<S: SlotCells> RunRow<S> {
-    /// The cells in runs.csv order ([`RUNS`] for the open-loop study).
+impl RunRow {
+    /// The cells in runs.csv order ([`runs_header`]).
     pub fn cells(&self) -> Vec<String> {
         let mut cells = vec![self.run_id.clone()];
-        cells.extend(self.slot.slot_cells());
+        cells.extend(slot_cells(&self.slot));
         cells.extend([
             self.started_at_utc.clone(),
             self.status.as_str().into(),
@@ -94,12 +102,12 @@ impl<S: SlotCells> RunRow<S> {
         cells
     }
 
-    /// Reads a row written by [`RunRow::cells`] back (for `--resume`).
-    pub fn from_cells(cells: &[String]) -> Result<RunRow<S>, String> {
+    /// Reads a row written by [`RunRow::cells`] for `plan` back (for `--resume`).
+    pub fn from_cells(plan: &Plan, cells: &[String]) -> Result<RunRow, String> {
         let [run_id, a, b, c, d, started, status, note, l1b, l1a] = cells else {
-            return Err(format!("expected {} columns", RUNS.len()));
+            return Err(format!("expected {} columns", runs_header(plan).len()));
         };
-        let slot = S::from_slot_cells(&[a.clone(), b.clone(), c.clone(), d.clone()])?;
+        let slot = parse_slot(plan, &[a.clone(), b.clone(), c.clone(), d.clone()])?;
         let status = RunStatus::parse(status).ok_or_else(|| format!("unknown status {status:?}"))?;
         let load = |s: &String| if s.is_empty() { Ok(None) } else { s.parse().map(Some).map_err(|_| format!("load {s:?}")) };
         Ok(RunRow {
@@ -112,9 +120,7 @@ impl<S: SlotCells> RunRow<S> {
             load1_after: load(l1a)?,
         })
     }
-}
 
-impl<S> RunRow<S> {
     /// The number in `r07`.
     pub fn number(&self) -> Option<u32> {
         self.run_id.strip_prefix('r')?.parse().ok()
@@ -186,6 +192,13 @@ pub fn resource_cells(run_id: &str, r: &ResourceSample) -> Vec<String> {
     vec![run_id.into(), ms(r.t_ms), r.process.into(), r.pid.to_string(), format!("{:.3}", r.cpu_s), r.rss_bytes.to_string()]
 }
 
+/// A sessions.csv row: a session that failed has no time, and names its step and error.
+pub fn session_cells(run_id: &str, s: &SessionResult) -> Vec<String> {
+    let sent = s.requests.first().map(|r| ms(r.sent_ms)).unwrap_or_default();
+    let (step, error) = s.failure.clone().map_or((String::new(), String::new()), |(step, e)| (step.to_string(), e));
+    vec![run_id.into(), s.session.to_string(), ms(s.scheduled_ms), sent, opt(s.duration_ms(), 3), s.requests.len().to_string(), step, error]
+}
+
 /// A servers.csv row.
 pub fn server_cells(run_id: &str, server: &str, port: u16, pid: u32) -> Vec<String> {
     vec![run_id.into(), server.into(), port.to_string(), pid.to_string()]
@@ -202,11 +215,19 @@ fn opt(v: Option<f64>, decimals: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::plan::open::{Route, Worker};
+
+    fn open_plan() -> Plan {
+        Plan::parse(include_str!("../../plans/smoke.toml")).unwrap()
+    }
 
     fn run_row() -> RunRow {
         RunRow {
             run_id: "r07".into(),
-            slot: Slot { condition: Condition { route: Route::NginxOff, downloads: 2, worker: Worker::Sync }, repetition: 3 },
+            slot: Slot {
+                condition: Condition::Open(open::Condition { route: Route::NginxOff, downloads: 2, worker: Worker::Sync }),
+                repetition: 3,
+            },
             started_at_utc: "2026-11-30T04:05:06Z".into(),
             status: RunStatus::Aborted,
             note: "interrupted (SIGINT)".into(),
@@ -219,11 +240,38 @@ mod tests {
     fn run_rows_round_trip() {
         let row = run_row();
         let cells = row.cells();
-        assert_eq!(cells.len(), RUNS.len());
+        assert_eq!(cells.len(), runs_header(&open_plan()).len());
         assert_eq!(cells[1..5], ["nginx-off", "2", "sync", "3"]);
         assert_eq!(cells[8..], ["0.12", ""]);
-        assert_eq!(RunRow::from_cells(&cells).unwrap(), row);
+        assert_eq!(RunRow::from_cells(&open_plan(), &cells).unwrap(), row);
         assert_eq!(row.number(), Some(7));
+    }
+
+    #[test]
+    fn closed_loop_run_rows_name_the_plans_factors_and_round_trip() {
+        let plan = Plan::parse(include_str!("../../plans/fastcgi-vs-gunicorn.toml")).unwrap();
+        assert_eq!(runs_header(&plan)[..5], ["run_id", "server", "python", "sessions", "repetition"]);
+        let row = RunRow { slot: plan.run_order()[0].clone(), ..run_row() };
+        let cells = row.cells();
+        assert_eq!(cells[1..5], ["fastcgi-threaded", "3.11", "2000", "1"]);
+        assert_eq!(RunRow::from_cells(&plan, &cells).unwrap(), row);
+        let bad = [&cells[..3], &["many".to_string()], &cells[4..]].concat();
+        assert_eq!(RunRow::from_cells(&plan, &bad).unwrap_err(), "level \"many\" is not a count");
+    }
+
+    #[test]
+    fn session_rows_leave_failed_sessions_without_a_time() {
+        let request =
+            |seq, sent_ms| ProbeResult { seq, scheduled_ms: sent_ms, sent_ms, latency_ms: Some(10.0), status: 200, body_bytes: 5 };
+        let session = |failed: bool| SessionResult {
+            session: 1,
+            scheduled_ms: 20.0,
+            requests: vec![request(3, 20.0), request(4, 31.0), request(5, 42.5)],
+            failure: failed.then(|| (2, "status 502".to_string())),
+        };
+        assert_eq!(session_cells("r01", &session(false)), ["r01", "1", "20.000", "20.000", "32.500", "3", "", ""]);
+        assert_eq!(session_cells("r01", &session(true))[4..], ["", "3", "2", "status 502"]);
+        assert_eq!(SESSIONS.len(), session_cells("r01", &session(true)).len());
     }
 
     #[test]

@@ -4,17 +4,14 @@
 //! were written by measure before the open-loop and the closed-loop studies shared one driver, so a
 //! restructuring that changes a byte of any dataset fails here.
 
-use super::manifest::fixture_environment;
-use super::meta::Environment;
+use super::manifest::{fixture_environment, Environment};
 use super::rows::{self, RunRow, RunStatus};
 use super::{Dataset, RunRecord, Table};
 use crate::load::download::DownloadResult;
 use crate::load::probe::ProbeResult;
 use crate::load::session::SessionResult;
-use crate::plan::closed::ClosedPlan;
 use crate::plan::Plan;
 use crate::sample::{ResourceSample, TempSample};
-use crate::study::closed_data::{session_cells, ClosedDataset, ClosedRecord};
 use std::path::{Path, PathBuf};
 
 fn written(case: &str) -> PathBuf {
@@ -100,7 +97,7 @@ fn open_plan() -> Plan {
 fn open_run(plan: &Plan, i: usize, id: &str, status: RunStatus, note: &str) -> RunRow {
     RunRow {
         run_id: id.into(),
-        slot: plan.run_order()[i],
+        slot: plan.run_order()[i].clone(),
         started_at_utc: format!("2026-11-30T15:0{i}:00Z"),
         status,
         note: note.into(),
@@ -125,15 +122,11 @@ fn an_open_loop_dataset_is_written_byte_for_byte_as_before() {
     dataset.add(open_run(&plan, 1, "r03", RunStatus::Ok, "d2: 4096 of 1048576 bytes (closed early)"), open_record("r03"));
     dataset.save(dir.path(), &plan, &env).unwrap();
     // A resume that adds nothing leaves every byte.
-    Dataset::load(dir.path()).unwrap().save(dir.path(), &plan, &env).unwrap();
+    Dataset::load(dir.path(), &plan).unwrap().save(dir.path(), &plan, &env).unwrap();
     assert_written_as_committed(dir, "open-runs");
 }
 
-fn closed_plan(text: &str) -> ClosedPlan {
-    ClosedPlan::parse(text).unwrap()
-}
-
-fn closed_run(plan: &ClosedPlan, i: usize, id: &str, status: RunStatus, note: &str) -> rows::RunRow<crate::plan::closed::Slot> {
+fn closed_run(plan: &Plan, i: usize, id: &str, status: RunStatus, note: &str) -> RunRow {
     RunRow {
         run_id: id.into(),
         slot: plan.run_order()[i].clone(),
@@ -158,38 +151,38 @@ fn session(n: u32, failed: bool) -> SessionResult {
     }
 }
 
-fn closed_record(id: &str, sessions: bool) -> ClosedRecord {
-    let mut r = ClosedRecord::default();
+fn closed_record(id: &str, sessions: bool) -> RunRecord {
+    let mut r = RunRecord::default();
     if sessions {
         for s in [session(0, false), session(1, true)] {
             for p in &s.requests {
-                r.requests.push(rows::request_cells(id, p).unwrap());
+                r.push(Table::Requests, rows::request_cells(id, p).unwrap());
             }
-            r.sessions.push(session_cells(id, &s));
+            r.push(Table::Sessions, rows::session_cells(id, &s));
         }
     }
     for s in [resource(0.0, "fastcgi", 5001), resource(200.0, "nginx", 5100)] {
-        r.resources.push(rows::resource_cells(id, &s));
+        r.push(Table::Resources, rows::resource_cells(id, &s));
     }
-    r.servers.push(rows::server_cells(id, "fastcgi", 42_000, 5001));
-    r.servers.push(rows::server_cells(id, "nginx", 42_001, 5100));
+    r.push(Table::Servers, rows::server_cells(id, "fastcgi", 42_000, 5001));
+    r.push(Table::Servers, rows::server_cells(id, "nginx", 42_001, 5100));
     r
 }
 
 fn closed_case(text: &str, sessions: bool, start: &str, runs: &str) {
-    let plan = closed_plan(text);
+    let plan = Plan::parse(text).unwrap();
     let env = environment();
     let dir = tempfile::tempdir().unwrap();
-    ClosedDataset::default().save(dir.path(), &plan, &env).unwrap();
+    Dataset::default().save(dir.path(), &plan, &env).unwrap();
     assert_written_as_committed(dir, start);
 
     let dir = tempfile::tempdir().unwrap();
-    let mut dataset = ClosedDataset::default();
+    let mut dataset = Dataset::default();
     dataset.add(closed_run(&plan, 0, "r01", RunStatus::Ok, "ab: 3 non-2xx responses, statuses unknown"), closed_record("r01", sessions));
     dataset.add(closed_run(&plan, 1, "r02", RunStatus::Aborted, "the load did not finish; \"really\""), closed_record("r02", sessions));
     dataset.add(closed_run(&plan, 1, "r03", RunStatus::Ok, ""), closed_record("r03", sessions));
     dataset.save(dir.path(), &plan, &env).unwrap();
-    ClosedDataset::load(dir.path(), plan.load.tool).unwrap().save(dir.path(), &plan, &env).unwrap();
+    Dataset::load(dir.path(), &plan).unwrap().save(dir.path(), &plan, &env).unwrap();
     assert_written_as_committed(dir, runs);
 }
 
@@ -218,8 +211,10 @@ fn the_plan_kept_for_a_python_override_is_written_byte_for_byte_as_before() {
         "3.11-debian=/usr/bin/python3",
     ];
     let crate::cli::Command::Run(args) = crate::cli::Cli::try_parse_from(argv).unwrap().command;
-    let text = include_str!("../../plans/gthread-python-versions.toml");
-    let (_, kept) = crate::study::closed::resolve(&args, Path::new("plan.toml"), text).unwrap();
+    let plan = Plan::parse(include_str!("../../plans/gthread-python-versions.toml")).unwrap();
+    let Plan::Closed(plan) = plan else { panic!("a closed-loop plan") };
+    let path = args.plan.as_deref().unwrap();
+    let (_, kept) = crate::study::closed::with_pythons(plan, &args.pythons, path).unwrap();
     let committed = std::fs::read_to_string(written("python-override").join("plan.toml")).unwrap();
     assert_eq!(kept, committed);
 }
@@ -227,8 +222,7 @@ fn the_plan_kept_for_a_python_override_is_written_byte_for_byte_as_before() {
 /// The seeded, shuffled order of every committed plan's runs, as runs.csv names their slots, one a line.
 #[test]
 fn every_plans_run_order_is_as_before() {
-    use rows::SlotCells;
-    let order = |cells: Vec<[String; 4]>| cells.iter().map(|c| c.join(",") + "\n").collect::<String>();
+    let order = |plan: Plan| plan.run_order().iter().map(|slot| rows::slot_cells(slot).join(",") + "\n").collect::<String>();
     for (name, text) in [
         ("study", include_str!("../../plans/study.toml")),
         ("smoke", include_str!("../../plans/smoke.toml")),
@@ -236,11 +230,7 @@ fn every_plans_run_order_is_as_before() {
         ("gthread-python-versions", include_str!("../../plans/gthread-python-versions.toml")),
         ("fastcgi-vs-gunicorn", include_str!("../../plans/fastcgi-vs-gunicorn.toml")),
     ] {
-        let lines = if crate::plan::closed::is_closed_loop(text) {
-            order(closed_plan(text).run_order().iter().map(SlotCells::slot_cells).collect())
-        } else {
-            order(Plan::parse(text).unwrap().run_order().iter().map(SlotCells::slot_cells).collect())
-        };
+        let lines = order(Plan::parse(text).unwrap());
         let path = written("run-order").join(format!("{name}.txt"));
         assert_eq!(lines, std::fs::read_to_string(&path).unwrap(), "{name}");
     }

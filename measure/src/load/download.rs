@@ -5,7 +5,7 @@
 
 use super::{http, pace};
 use crate::clock::sleep_until;
-use crate::plan::Plan;
+use crate::plan::open::OpenLoop;
 use std::net::SocketAddr;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -41,7 +41,7 @@ pub struct DownloadSpec {
 
 impl DownloadSpec {
     /// The spec of the plan's downloads.
-    pub fn from_plan(plan: &Plan) -> DownloadSpec {
+    pub fn from_plan(plan: &OpenLoop) -> DownloadSpec {
         DownloadSpec {
             rate_bytes_per_s: plan.download.rate_bytes_per_s,
             read_chunk_bytes: plan.download.read_chunk_bytes,

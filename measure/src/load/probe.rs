@@ -7,7 +7,7 @@
 
 use super::http;
 use crate::clock::{sleep_until, RunClock};
-use crate::plan::Probe;
+use crate::plan::open::Probe;
 use std::net::SocketAddr;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;

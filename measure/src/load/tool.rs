@@ -135,13 +135,6 @@ pub fn ab_version() -> Option<String> {
     Some(rest.split_whitespace().next()?.trim_end_matches(',').to_string())
 }
 
-/// The Debian package version of a tool (hey prints none itself).
-pub fn package_version(package: &str) -> Option<String> {
-    let out = Command::new("dpkg-query").args(["-W", "-f=${Version}", package]).output().ok()?;
-    let v = String::from_utf8_lossy(&out.stdout).trim().to_string();
-    (out.status.success() && !v.is_empty()).then_some(v)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

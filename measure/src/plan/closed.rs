@@ -4,11 +4,9 @@
 //! A closed-loop plan names its servers (each a named configuration), the Python interpreters (any path,
 //! so a free-threaded build is one more line), the app, the load tool, and blocks of conditions whose
 //! product (server × python × concurrency) is the set of conditions. Like the open-loop plan it is parsed
-//! strictly, validated once, and owns the seeded, shuffled run order and the run's time bound.
+//! strictly and validated once; it owns the run's time bound (the run order is [`super::Plan`]'s).
 
-use rand::seq::SliceRandom;
-use rand::SeedableRng;
-use rand_chacha::ChaCha8Rng;
+use super::{positive, Host, PlanError, Sampling, Text};
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
@@ -21,35 +19,10 @@ pub const KIND: &str = "closed-loop";
 /// Most concurrent clients (ab/hey) or sessions of one run: each session is a thread of the harness.
 pub const MAX_CONCURRENCY: u32 = 2000;
 
-/// A closed-loop plan that failed validation; the text names the key and what to change.
-#[derive(Debug, thiserror::Error, PartialEq)]
-pub enum ClosedPlanError {
-    #[error("{0}")]
-    Toml(toml::de::Error),
-    #[error("kind must be \"{KIND}\" in a closed-loop plan")]
-    Kind,
-    #[error("{key} must be positive")]
-    NotPositive { key: String },
-    #[error("conditions: the plan has no condition (every [[conditions]] block needs at least one value per list)")]
-    NoConditions,
-    #[error("conditions: server {0:?} is not defined under [servers]")]
-    UnknownServer(String),
-    #[error("conditions: python {0:?} is not defined under [interpreters]")]
-    UnknownPython(String),
-    #[error("conditions: concurrency {0} is more than {MAX_CONCURRENCY}, the most this harness runs at once")]
-    TooMuchConcurrency(u32),
-    #[error("servers.{0}: {1}")]
-    Server(String, String),
-    #[error("load: {0}")]
-    Load(String),
-    #[error("server names are written to runs.csv: {0:?} may use only letters, digits, '.', '-' and '_'")]
-    BadName(String),
-}
-
 /// The whole closed-loop recipe; `plans/app-servers-ab.toml` shows every key in use.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct ClosedPlan {
+pub struct ClosedLoop {
     /// Always [`KIND`].
     pub kind: String,
     /// Where `measure run` writes the dataset unless `--out` says otherwise (relative to the repository root).
@@ -67,8 +40,8 @@ pub struct ClosedPlan {
     /// The path ab and hey request (the sessions of seed 003 use `/`).
     pub path: String,
     pub load: Load,
-    pub sampling: super::Sampling,
-    pub host: super::Host,
+    pub sampling: Sampling,
+    pub host: Host,
     /// Label → interpreter (a path, or a command found on PATH); one virtual environment each.
     pub interpreters: BTreeMap<String, PathBuf>,
     /// Name → configuration; conditions refer to servers by name.
@@ -77,20 +50,6 @@ pub struct ClosedPlan {
     pub nginx: NginxSettings,
     /// Blocks whose products, together, are the conditions.
     pub conditions: Vec<ConditionBlock>,
-}
-
-/// An English and a Japanese text.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Text {
-    pub en: String,
-    pub ja: String,
-}
-
-impl Text {
-    pub fn new(en: impl Into<String>, ja: impl Into<String>) -> Text {
-        Text { en: en.into(), ja: ja.into() }
-    }
 }
 
 /// The app the servers load (both in `measure/app/closed`).
@@ -249,14 +208,6 @@ impl fmt::Display for Condition {
     }
 }
 
-/// One planned run: a condition and which repetition of it.
-#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct Slot {
-    pub condition: Condition,
-    /// 1-based.
-    pub repetition: u32,
-}
-
 /// Whether plan text is a closed-loop plan (it says `kind = "closed-loop"`).
 pub fn is_closed_loop(text: &str) -> bool {
     text.parse::<toml::Table>().is_ok_and(|t| t.get("kind").and_then(|k| k.as_str()) == Some(KIND))
@@ -266,20 +217,19 @@ fn name_ok(s: &str) -> bool {
     !s.is_empty() && s.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | '_'))
 }
 
-impl ClosedPlan {
+impl ClosedLoop {
     /// Parses and validates plan text.
-    pub fn parse(text: &str) -> Result<ClosedPlan, ClosedPlanError> {
-        let plan: ClosedPlan = toml::from_str(text).map_err(ClosedPlanError::Toml)?;
+    pub fn parse(text: &str) -> Result<ClosedLoop, PlanError> {
+        let plan: ClosedLoop = toml::from_str(text).map_err(PlanError::Toml)?;
         plan.validate()?;
         Ok(plan)
     }
 
     /// Checks the invariants the harness relies on.
-    pub fn validate(&self) -> Result<(), ClosedPlanError> {
+    pub fn validate(&self) -> Result<(), PlanError> {
         if self.kind != KIND {
-            return Err(ClosedPlanError::Kind);
+            return Err(PlanError::Kind);
         }
-        let positive = |key: &str, v: u64| if v == 0 { Err(ClosedPlanError::NotPositive { key: key.into() }) } else { Ok(()) };
         positive("repetitions", self.repetitions.into())?;
         positive("sampling.interval_ms", self.sampling.interval_ms)?;
         positive("load.request_timeout_s", self.load.request_timeout_s)?;
@@ -288,21 +238,21 @@ impl ClosedPlan {
         let l = &self.load;
         match (l.tool, l.requests, l.duration_s, l.ramp_s) {
             (Tool::Ab, Some(n), None, None) => positive("load.requests", n.into())?,
-            (Tool::Ab, ..) => return Err(ClosedPlanError::Load("ab takes `requests` (its -n) and nothing else".into())),
+            (Tool::Ab, ..) => return Err(PlanError::Load("ab takes `requests` (its -n) and nothing else".into())),
             (Tool::Hey, Some(n), None, None) => positive("load.requests", n.into())?,
             (Tool::Hey, None, Some(z), None) => positive("load.duration_s", z)?,
-            (Tool::Hey, ..) => return Err(ClosedPlanError::Load("hey takes either `requests` (-n) or `duration_s` (-z)".into())),
+            (Tool::Hey, ..) => return Err(PlanError::Load("hey takes either `requests` (-n) or `duration_s` (-z)".into())),
             (Tool::Sessions, None, None, Some(ramp)) => positive("load.ramp_s", ramp)?,
-            (Tool::Sessions, ..) => return Err(ClosedPlanError::Load("sessions take `ramp_s` and nothing else".into())),
+            (Tool::Sessions, ..) => return Err(PlanError::Load("sessions take `ramp_s` and nothing else".into())),
         }
         if !self.path.starts_with('/') || self.path.contains(char::is_whitespace) {
-            return Err(ClosedPlanError::Load(format!("path {:?} must start with '/' and hold no spaces", self.path)));
+            return Err(PlanError::Load(format!("path {:?} must start with '/' and hold no spaces", self.path)));
         }
         for (name, server) in &self.servers {
             if !name_ok(name) {
-                return Err(ClosedPlanError::BadName(name.clone()));
+                return Err(PlanError::BadName(name.clone()));
             }
-            let bad = |why: &str| Err(ClosedPlanError::Server(name.clone(), why.into()));
+            let bad = |why: &str| Err(PlanError::Server(name.clone(), why.into()));
             if server.processes == 0 || server.threads == 0 {
                 return bad("processes and threads must be positive");
             }
@@ -323,27 +273,27 @@ impl ClosedPlan {
         }
         for label in self.interpreters.keys() {
             if !name_ok(label) {
-                return Err(ClosedPlanError::BadName(label.clone()));
+                return Err(PlanError::BadName(label.clone()));
             }
         }
         let conditions = self.conditions();
         if conditions.is_empty() {
-            return Err(ClosedPlanError::NoConditions);
+            return Err(PlanError::NoConditions);
         }
         for c in &conditions {
             if !self.servers.contains_key(&c.server) {
-                return Err(ClosedPlanError::UnknownServer(c.server.clone()));
+                return Err(PlanError::UnknownServer(c.server.clone()));
             }
             if !self.interpreters.contains_key(&c.python) {
-                return Err(ClosedPlanError::UnknownPython(c.python.clone()));
+                return Err(PlanError::UnknownPython(c.python.clone()));
             }
             positive("conditions.concurrency", c.concurrency.into())?;
             if c.concurrency > MAX_CONCURRENCY {
-                return Err(ClosedPlanError::TooMuchConcurrency(c.concurrency));
+                return Err(PlanError::TooMuchConcurrency(c.concurrency));
             }
             if let (Tool::Ab | Tool::Hey, Some(n)) = (self.load.tool, self.load.requests) {
                 if n < c.concurrency {
-                    return Err(ClosedPlanError::Load(format!("requests ({n}) must be at least the concurrency ({})", c.concurrency)));
+                    return Err(PlanError::Load(format!("requests ({n}) must be at least the concurrency ({})", c.concurrency)));
                 }
             }
         }
@@ -386,17 +336,6 @@ impl ClosedPlan {
         self.conditions().iter().any(|c| self.servers.get(&c.server).is_some_and(Server::behind_nginx))
     }
 
-    /// All planned runs in execution order: every condition × repetition, shuffled with the seed.
-    pub fn run_order(&self) -> Vec<Slot> {
-        let mut slots: Vec<Slot> = self
-            .conditions()
-            .into_iter()
-            .flat_map(|condition| (1..=self.repetitions).map(move |repetition| Slot { condition: condition.clone(), repetition }))
-            .collect();
-        slots.shuffle(&mut ChaCha8Rng::seed_from_u64(self.seed));
-        slots
-    }
-
     /// The bound of one run's load, from its start.
     pub fn run_bound(&self) -> Duration {
         Duration::from_secs(self.load.run_timeout_s)
@@ -424,9 +363,9 @@ mod tests {
         ("fastcgi-vs-gunicorn", include_str!("../../plans/fastcgi-vs-gunicorn.toml")),
     ];
 
-    fn plan(name: &str) -> ClosedPlan {
+    fn plan(name: &str) -> ClosedLoop {
         let text = PLANS.iter().find(|(n, _)| *n == name).unwrap().1;
-        ClosedPlan::parse(text).unwrap_or_else(|e| panic!("{name}: {e}"))
+        ClosedLoop::parse(text).unwrap_or_else(|e| panic!("{name}: {e}"))
     }
 
     #[test]
@@ -447,7 +386,7 @@ mod tests {
         assert_eq!(levels.into_iter().collect::<Vec<_>>(), [1, 5, 20]);
         let kinds: BTreeSet<&str> = p.conditions().iter().map(|c| p.servers[&c.server].kind.as_str()).collect();
         assert_eq!(kinds.into_iter().collect::<Vec<_>>(), ["gunicorn", "runserver", "uwsgi"]);
-        assert_eq!(p.run_order().len(), p.conditions().len() * 5);
+        assert_eq!(super::super::Plan::Closed(p.clone()).run_order().len(), p.conditions().len() * 5);
     }
 
     #[test]
@@ -473,30 +412,18 @@ mod tests {
     }
 
     #[test]
-    fn run_order_is_seeded_and_covers_every_slot_once() {
-        let p = plan("app-servers-ab");
-        let a = p.run_order();
-        assert_eq!(a, p.run_order());
-        let set: BTreeSet<_> = a.iter().cloned().collect();
-        assert_eq!(set.len(), a.len());
-        let mut other = p.clone();
-        other.seed += 1;
-        assert_ne!(a, other.run_order());
-    }
-
-    #[test]
     fn rejects_an_undefined_server_and_a_typo() {
         let text = PLANS[0].1.replace("server = [\"uwsgi-1x1\"", "server = [\"uwsgi-9\"");
-        assert_eq!(ClosedPlan::parse(&text), Err(ClosedPlanError::UnknownServer("uwsgi-9".into())));
+        assert_eq!(ClosedLoop::parse(&text), Err(PlanError::UnknownServer("uwsgi-9".into())));
         let text = PLANS[0].1.replace("repetitions =", "repetitionz =");
-        assert!(matches!(ClosedPlan::parse(&text), Err(ClosedPlanError::Toml(_))));
+        assert!(matches!(ClosedLoop::parse(&text), Err(PlanError::Toml(_))));
     }
 
     #[test]
     fn rejects_ab_with_a_duration_and_runserver_without_django() {
         let text = PLANS[0].1.replace("requests = 10000", "duration_s = 10");
-        assert!(matches!(ClosedPlan::parse(&text), Err(ClosedPlanError::Load(_))));
+        assert!(matches!(ClosedLoop::parse(&text), Err(PlanError::Load(_))));
         let text = PLANS[0].1.replace("app = \"django\"", "app = \"hello\"");
-        assert!(matches!(ClosedPlan::parse(&text), Err(ClosedPlanError::Server(..))));
+        assert!(matches!(ClosedLoop::parse(&text), Err(PlanError::Server(..))));
     }
 }

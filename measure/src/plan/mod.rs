@@ -1,19 +1,20 @@
-//! The plan: every number of the recipe (sizes, rates, probe schedule, conditions, repetitions, server
-//! settings, seed) in one TOML file, kept with the dataset as `plan.toml`.
+//! The plan: every number of a study's recipe in one TOML file, kept with the dataset as `plan.toml`.
 //!
-//! Parsing is strict (`deny_unknown_fields`) so a typo is an error, not a silent default, and
-//! [`Plan::validate`] checks the invariants the rest of the harness relies on (e.g. the response is a whole
-//! number of blocks). This module also owns the run order: conditions × repetitions, shuffled with a seeded
-//! ChaCha generator so the order is the same on every machine.
+//! A plan is of one of two kinds, told apart by its `kind` key: the open-loop slow-download study
+//! ([`open::OpenLoop`], no `kind`) or a closed-loop plan ([`closed::ClosedLoop`], `kind = "closed-loop"`).
+//! Each kind is parsed strictly (`deny_unknown_fields`, so a typo is an error, not a silent default) and
+//! validated once. What both share lives here: the seed, the repetitions, the sampler and host limits, and
+//! the run order (conditions × repetitions, shuffled with a seeded ChaCha generator, so the order is the
+//! same on every machine), which is computed once for both kinds.
 
 pub mod closed;
+pub mod open;
 
 use crate::input::BadInput;
 use rand::seq::SliceRandom;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
-use std::collections::BTreeSet;
 use std::fmt;
 use std::path::Path;
 use std::time::Duration;
@@ -23,76 +24,47 @@ use std::time::Duration;
 pub enum PlanError {
     #[error("{0}")]
     Toml(toml::de::Error),
-    #[error("large.bytes ({bytes}) must be a positive multiple of large.block_bytes ({block})")]
-    LargeNotWholeBlocks { bytes: u64, block: u64 },
     #[error("{key} must be positive")]
-    NotPositive { key: &'static str },
-    #[error("gunicorn.sync.threads must be 1: Gunicorn turns sync workers with threads into gthread workers")]
-    SyncWithThreads,
+    NotPositive { key: String },
     #[error("conditions: the plan has no condition (every [[conditions]] block needs at least one value per list)")]
     NoConditions,
-    #[error("conditions: downloads = {0} is more than {MAX_DOWNLOADS}, the most this harness runs at once")]
+    #[error("large.bytes ({bytes}) must be a positive multiple of large.block_bytes ({block})")]
+    LargeNotWholeBlocks { bytes: u64, block: u64 },
+    #[error("gunicorn.sync.threads must be 1: Gunicorn turns sync workers with threads into gthread workers")]
+    SyncWithThreads,
+    #[error("conditions: downloads = {0} is more than {max}, the most this harness runs at once", max = open::MAX_DOWNLOADS)]
     TooManyDownloads(u32),
+    #[error("kind must be \"{kind}\" in a closed-loop plan", kind = closed::KIND)]
+    Kind,
+    #[error("conditions: server {0:?} is not defined under [servers]")]
+    UnknownServer(String),
+    #[error("conditions: python {0:?} is not defined under [interpreters]")]
+    UnknownPython(String),
+    #[error("conditions: concurrency {0} is more than {max}, the most this harness runs at once", max = closed::MAX_CONCURRENCY)]
+    TooMuchConcurrency(u32),
+    #[error("servers.{0}: {1}")]
+    Server(String, String),
+    #[error("load: {0}")]
+    Load(String),
+    #[error("server names are written to runs.csv: {0:?} may use only letters, digits, '.', '-' and '_'")]
+    BadName(String),
 }
 
-/// Bounds the slow clients of one run (each is a thread and a connection).
-pub const MAX_DOWNLOADS: u32 = 16;
-
-/// The whole recipe. Field docs say what each key does; `plans/study.toml` shows them in use.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Plan {
-    /// Seeds the shuffle of the run order.
-    pub seed: u64,
-    /// Runs per condition.
-    pub repetitions: u32,
-    pub large: Large,
-    pub download: Download,
-    pub probe: Probe,
-    pub sampling: Sampling,
-    pub host: Host,
-    pub gunicorn: Gunicorn,
-    pub nginx: Nginx,
-    /// Blocks whose products, together, are the conditions.
-    pub conditions: Vec<ConditionBlock>,
+/// `Err(NotPositive)` naming `key` when `value` is 0.
+pub(crate) fn positive(key: &str, value: u64) -> Result<(), PlanError> {
+    if value == 0 {
+        return Err(PlanError::NotPositive { key: key.into() });
+    }
+    Ok(())
 }
 
-/// The big response of `/large`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Large {
-    /// Total body size in bytes.
-    pub bytes: u64,
-    /// Size of the prepared block the app yields `bytes / block_bytes` times.
-    pub block_bytes: u64,
-}
-
-/// The slow clients.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Download {
-    /// Target read rate in bytes per second.
-    pub rate_bytes_per_s: u64,
-    /// Most bytes read per tick (one `read` call).
-    pub read_chunk_bytes: usize,
-    /// SO_RCVBUF requested before connecting.
-    pub so_rcvbuf_bytes: usize,
-    /// Slack beyond the expected duration before a download is given up.
-    pub timeout_s: u64,
-}
-
-/// The open-loop probe load on `/fast`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Probe {
-    /// When the first request is due, in ms from the run's start (the downloads start at 0).
-    pub start_ms: u64,
-    /// Requests per second.
-    pub rate_per_s: u32,
-    /// Number of requests per run.
-    pub count: u32,
-    /// Per-request bound from connect to the end of the body.
-    pub timeout_s: u64,
+/// A study's recipe, of either kind.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Plan {
+    /// The slow-download study: Gunicorn, directly or behind nginx, under slow downloads and an open-loop probe.
+    Open(open::OpenLoop),
+    /// App servers under a load tool that sends the next request when the previous one has finished.
+    Closed(closed::ClosedLoop),
 }
 
 /// The samplers.
@@ -113,132 +85,38 @@ pub struct Host {
     pub idle_wait_max_s: u64,
 }
 
-/// Gunicorn's version and worker shapes.
+/// An English and a Japanese text, one type for plans and dataset.toml.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct Gunicorn {
-    /// Installed with pip into the virtual environment.
-    pub version: String,
-    /// `--timeout`: a worker silent this long is killed.
-    pub timeout_s: u64,
-    /// `--graceful-timeout`: how long workers may finish on SIGTERM.
-    pub graceful_timeout_s: u64,
-    pub sync: WorkerShape,
-    pub gthread: WorkerShape,
+pub struct Text {
+    pub en: String,
+    pub ja: String,
 }
 
-/// Processes and threads of one worker type.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct WorkerShape {
-    pub processes: u32,
-    #[serde(default = "one")]
-    pub threads: u32,
-}
-
-fn one() -> u32 {
-    1
-}
-
-/// nginx settings that are the same for buffering on and off.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Nginx {
-    /// Debian's nginx (package nginx-light).
-    pub binary: String,
-    pub worker_processes: u32,
-    pub proxy_buffer_size: String,
-    pub proxy_buffers: String,
-    pub proxy_busy_buffers_size: String,
-    pub proxy_max_temp_file_size: String,
-    pub proxy_temp_file_write_size: String,
-}
-
-/// One `[[conditions]]` block: the product of its lists.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct ConditionBlock {
-    pub route: Vec<Route>,
-    pub downloads: Vec<u32>,
-    pub worker: Vec<Worker>,
-}
-
-/// How the client reaches the app.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Route {
-    /// Straight to Gunicorn.
-    Direct,
-    /// Through nginx with `proxy_buffering off`.
-    NginxOff,
-    /// Through nginx with `proxy_buffering on`.
-    NginxOn,
-}
-
-impl Route {
-    /// The level as written in runs.csv.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Route::Direct => "direct",
-            Route::NginxOff => "nginx-off",
-            Route::NginxOn => "nginx-on",
-        }
-    }
-
-    /// `Some(buffering)` when the route goes through nginx.
-    pub fn nginx_buffering(self) -> Option<bool> {
-        match self {
-            Route::Direct => None,
-            Route::NginxOff => Some(false),
-            Route::NginxOn => Some(true),
-        }
-    }
-
-    /// Parses a runs.csv level.
-    pub fn parse(s: &str) -> Option<Route> {
-        [Route::Direct, Route::NginxOff, Route::NginxOn].into_iter().find(|r| r.as_str() == s)
+impl Text {
+    pub fn new(en: impl Into<String>, ja: impl Into<String>) -> Text {
+        Text { en: en.into(), ja: ja.into() }
     }
 }
 
-/// Gunicorn's worker type.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Worker {
-    Sync,
-    Gthread,
-}
-
-impl Worker {
-    /// The level as written in runs.csv and passed to `--worker-class`.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Worker::Sync => "sync",
-            Worker::Gthread => "gthread",
-        }
-    }
-
-    /// Parses a runs.csv level.
-    pub fn parse(s: &str) -> Option<Worker> {
-        [Worker::Sync, Worker::Gthread].into_iter().find(|w| w.as_str() == s)
-    }
-}
-
-/// One combination of factor levels.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct Condition {
-    pub route: Route,
-    pub downloads: u32,
-    pub worker: Worker,
+/// One combination of factor levels, of the plan's kind.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Condition {
+    Open(open::Condition),
+    Closed(closed::Condition),
 }
 
 impl fmt::Display for Condition {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{} / {} downloads / {}", self.route.as_str(), self.downloads, self.worker.as_str())
+        match self {
+            Condition::Open(c) => c.fmt(f),
+            Condition::Closed(c) => c.fmt(f),
+        }
     }
 }
 
 /// One planned run: a condition and which repetition of it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Slot {
     pub condition: Condition,
     /// 1-based.
@@ -246,11 +124,13 @@ pub struct Slot {
 }
 
 impl Plan {
-    /// Parses and validates plan text.
+    /// Parses and validates plan text of either kind (a closed-loop plan says `kind = "closed-loop"`).
     pub fn parse(text: &str) -> Result<Plan, PlanError> {
-        let plan: Plan = toml::from_str(text).map_err(PlanError::Toml)?;
-        plan.validate()?;
-        Ok(plan)
+        if closed::is_closed_loop(text) {
+            closed::ClosedLoop::parse(text).map(Plan::Closed)
+        } else {
+            open::OpenLoop::parse(text).map(Plan::Open)
+        }
     }
 
     /// Reads, parses and validates a plan file, returning it with its text (copied verbatim into the dataset).
@@ -261,106 +141,78 @@ impl Plan {
         let text = std::fs::read_to_string(path).with_context(|| format!("failed to read plan {}", path.display()))?;
         let plan = Plan::parse(&text).map_err(|e| match &e {
             PlanError::Toml(error) => BadInput::toml(path, &text, error),
+            other if closed::is_closed_loop(&text) => BadInput::file(path, format!("closed-loop plan: {other}")),
             other => BadInput::file(path, other),
         })?;
         Ok((plan, text))
     }
 
-    /// Checks the invariants the harness relies on.
-    pub fn validate(&self) -> Result<(), PlanError> {
-        let positive: [(&'static str, u64); 14] = [
-            ("repetitions", self.repetitions.into()),
-            ("large.block_bytes", self.large.block_bytes),
-            ("download.rate_bytes_per_s", self.download.rate_bytes_per_s),
-            ("download.read_chunk_bytes", self.download.read_chunk_bytes as u64),
-            ("download.so_rcvbuf_bytes", self.download.so_rcvbuf_bytes as u64),
-            ("download.timeout_s", self.download.timeout_s),
-            ("probe.rate_per_s", self.probe.rate_per_s.into()),
-            ("probe.count", self.probe.count.into()),
-            ("probe.timeout_s", self.probe.timeout_s),
-            ("sampling.interval_ms", self.sampling.interval_ms),
-            ("gunicorn.sync.processes", self.gunicorn.sync.processes.into()),
-            ("gunicorn.gthread.processes", self.gunicorn.gthread.processes.into()),
-            ("gunicorn.gthread.threads", self.gunicorn.gthread.threads.into()),
-            ("nginx.worker_processes", self.nginx.worker_processes.into()),
-        ];
-        if let Some((key, _)) = positive.iter().find(|(_, v)| *v == 0) {
-            return Err(PlanError::NotPositive { key });
-        }
-        if self.large.bytes == 0 || self.large.bytes % self.large.block_bytes != 0 {
-            return Err(PlanError::LargeNotWholeBlocks { bytes: self.large.bytes, block: self.large.block_bytes });
-        }
-        if self.gunicorn.sync.threads != 1 {
-            return Err(PlanError::SyncWithThreads);
-        }
-        let conditions = self.conditions();
-        if conditions.is_empty() {
-            return Err(PlanError::NoConditions);
-        }
-        if let Some(c) = conditions.iter().find(|c| c.downloads > MAX_DOWNLOADS) {
-            return Err(PlanError::TooManyDownloads(c.downloads));
-        }
-        Ok(())
-    }
-
-    /// How many blocks the app yields for /large.
-    pub fn blocks(&self) -> u64 {
-        self.large.bytes / self.large.block_bytes
-    }
-
-    /// The shape of a worker type.
-    pub fn worker_shape(&self, worker: Worker) -> &WorkerShape {
-        match worker {
-            Worker::Sync => &self.gunicorn.sync,
-            Worker::Gthread => &self.gunicorn.gthread,
+    /// Seeds the shuffle of the run order.
+    pub fn seed(&self) -> u64 {
+        match self {
+            Plan::Open(p) => p.seed,
+            Plan::Closed(p) => p.seed,
         }
     }
 
-    /// Every distinct condition, in the order the blocks first name them.
+    /// Runs per condition.
+    pub fn repetitions(&self) -> u32 {
+        match self {
+            Plan::Open(p) => p.repetitions,
+            Plan::Closed(p) => p.repetitions,
+        }
+    }
+
+    /// How quiet the host must be before a run.
+    pub fn host(&self) -> &Host {
+        match self {
+            Plan::Open(p) => &p.host,
+            Plan::Closed(p) => &p.host,
+        }
+    }
+
+    /// Every distinct condition, in the order the plan's blocks first name them.
     pub fn conditions(&self) -> Vec<Condition> {
-        let mut seen = BTreeSet::new();
-        let mut out = Vec::new();
-        for block in &self.conditions {
-            for &route in &block.route {
-                for &downloads in &block.downloads {
-                    for &worker in &block.worker {
-                        let c = Condition { route, downloads, worker };
-                        if seen.insert(c) {
-                            out.push(c);
-                        }
-                    }
-                }
-            }
+        match self {
+            Plan::Open(p) => p.conditions().into_iter().map(Condition::Open).collect(),
+            Plan::Closed(p) => p.conditions().into_iter().map(Condition::Closed).collect(),
         }
-        out
     }
 
-    /// Whether any condition goes through nginx (then nginx must be installed).
-    pub fn needs_nginx(&self) -> bool {
-        self.conditions().iter().any(|c| c.route.nginx_buffering().is_some())
+    /// The three factors of the conditions, as runs.csv names its columns.
+    pub fn factors(&self) -> [&'static str; 3] {
+        match self {
+            Plan::Open(_) => open::FACTORS,
+            Plan::Closed(p) => ["server", "python", p.load.tool.level_factor()],
+        }
     }
 
     /// All planned runs in execution order: every condition × repetition, shuffled with the seed.
     pub fn run_order(&self) -> Vec<Slot> {
+        let repetitions = self.repetitions();
         let mut slots: Vec<Slot> = self
             .conditions()
             .into_iter()
-            .flat_map(|condition| (1..=self.repetitions).map(move |repetition| Slot { condition, repetition }))
+            .flat_map(|condition| (1..=repetitions).map(move |repetition| Slot { condition: condition.clone(), repetition }))
             .collect();
-        slots.shuffle(&mut ChaCha8Rng::seed_from_u64(self.seed));
+        slots.shuffle(&mut ChaCha8Rng::seed_from_u64(self.seed()));
         slots
-    }
-
-    /// How long one download should take at the planned rate.
-    pub fn download_duration(&self) -> Duration {
-        Duration::from_secs_f64(self.large.bytes as f64 / self.download.rate_bytes_per_s as f64)
     }
 
     /// A rough length of one run including server start and stop, for the time-left estimate.
     pub fn estimated_run(&self) -> Duration {
-        let probes = crate::load::probe::schedule_ms(&self.probe);
-        let probe_end = Duration::from_millis(probes.last().copied().unwrap_or(0.0) as u64);
-        probe_end.max(self.download_duration()) + Duration::from_secs(3)
+        match self {
+            Plan::Open(p) => p.estimated_run(),
+            Plan::Closed(p) => p.estimated_run(),
+        }
+    }
+
+    /// Where the dataset goes unless `--out` says otherwise (relative to the repository root).
+    pub fn default_dataset(&self) -> &str {
+        match self {
+            Plan::Open(_) => open::DEFAULT_DATASET,
+            Plan::Closed(p) => &p.dataset,
+        }
     }
 }
 
@@ -368,84 +220,45 @@ impl Plan {
 mod tests {
     use super::*;
 
-    fn study() -> Plan {
-        Plan::parse(include_str!("../../plans/study.toml")).unwrap()
-    }
-
     #[test]
-    fn study_plan_has_thirty_runs_in_ten_conditions() {
-        let plan = study();
-        assert_eq!(plan.conditions().len(), 10);
-        assert_eq!(plan.run_order().len(), 30);
-        assert_eq!(plan.blocks(), 256);
-        assert_eq!(plan.download_duration(), Duration::from_secs(8));
-    }
-
-    #[test]
-    fn smoke_plan_is_small() {
-        let plan = Plan::parse(include_str!("../../plans/smoke.toml")).unwrap();
-        assert_eq!(plan.large.bytes, 1 << 20);
-        assert_eq!(plan.download.rate_bytes_per_s, 512 * 1024);
-        assert_eq!(plan.probe.count, 16);
-        assert_eq!(plan.run_order().len(), 7);
-        assert!(plan.needs_nginx());
+    fn the_kind_key_picks_the_plan_kind() {
+        assert!(matches!(Plan::parse(include_str!("../../plans/study.toml")), Ok(Plan::Open(_))));
+        assert!(matches!(Plan::parse(include_str!("../../plans/fastcgi-vs-gunicorn.toml")), Ok(Plan::Closed(_))));
+        let typo = include_str!("../../plans/study.toml").replace("seed = ", "kind = \"closed\"\nseed = ");
+        assert!(matches!(Plan::parse(&typo), Err(PlanError::Toml(_))), "an unknown kind is an unknown key of the open-loop plan");
     }
 
     #[test]
     fn run_order_is_seeded_and_covers_every_slot_once() {
-        let plan = study();
-        let a = plan.run_order();
-        assert_eq!(a, plan.run_order());
-        let mut sorted = a.clone();
-        sorted.sort();
-        sorted.dedup();
-        assert_eq!(sorted.len(), 30);
-        let unshuffled: Vec<Slot> =
-            plan.conditions().into_iter().flat_map(|condition| (1..=3).map(move |repetition| Slot { condition, repetition })).collect();
-        assert_ne!(a, unshuffled, "the order must be shuffled");
-        let mut other = plan.clone();
-        other.seed += 1;
-        assert_ne!(a, other.run_order());
-    }
-
-    #[test]
-    fn duplicate_conditions_across_blocks_count_once() {
-        let mut plan = study();
-        plan.conditions.push(plan.conditions[1].clone());
-        assert_eq!(plan.conditions().len(), 10);
-    }
-
-    #[test]
-    fn rejects_unknown_keys() {
-        let text = include_str!("../../plans/study.toml").replace("seed = ", "sead = ");
-        assert!(matches!(Plan::parse(&text), Err(PlanError::Toml(_))));
-    }
-
-    #[test]
-    fn rejects_response_that_is_not_whole_blocks() {
-        let text = include_str!("../../plans/study.toml").replace("bytes = 16777216", "bytes = 16777217");
-        assert_eq!(Plan::parse(&text), Err(PlanError::LargeNotWholeBlocks { bytes: 16777217, block: 65536 }));
-    }
-
-    #[test]
-    fn rejects_zero_rate() {
-        let text = include_str!("../../plans/study.toml").replace("rate_per_s = 8", "rate_per_s = 0");
-        assert_eq!(Plan::parse(&text), Err(PlanError::NotPositive { key: "probe.rate_per_s" }));
-    }
-
-    #[test]
-    fn rejects_unknown_route() {
-        let text = include_str!("../../plans/study.toml").replace("\"nginx-on\"]", "\"nginx-maybe\"]");
-        assert!(matches!(Plan::parse(&text), Err(PlanError::Toml(_))));
-    }
-
-    #[test]
-    fn levels_round_trip() {
-        for r in [Route::Direct, Route::NginxOff, Route::NginxOn] {
-            assert_eq!(Route::parse(r.as_str()), Some(r));
+        for text in [include_str!("../../plans/study.toml"), include_str!("../../plans/app-servers-ab.toml")] {
+            let plan = Plan::parse(text).unwrap();
+            let order = plan.run_order();
+            assert_eq!(order, plan.run_order());
+            let mut sorted = order.clone();
+            sorted.sort();
+            sorted.dedup();
+            assert_eq!(sorted.len(), plan.conditions().len() * plan.repetitions() as usize);
+            let unshuffled: Vec<Slot> = plan
+                .conditions()
+                .into_iter()
+                .flat_map(|condition| (1..=plan.repetitions()).map(move |repetition| Slot { condition: condition.clone(), repetition }))
+                .collect();
+            assert_ne!(order, unshuffled, "the order must be shuffled");
+            let mut other = plan.clone();
+            match &mut other {
+                Plan::Open(p) => p.seed += 1,
+                Plan::Closed(p) => p.seed += 1,
+            }
+            assert_ne!(order, other.run_order());
         }
-        for w in [Worker::Sync, Worker::Gthread] {
-            assert_eq!(Worker::parse(w.as_str()), Some(w));
-        }
+    }
+
+    #[test]
+    fn a_closed_loop_plans_rule_is_named_as_such() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("plan.toml");
+        std::fs::write(&path, include_str!("../../plans/app-servers-ab.toml").replace("repetitions = 5", "repetitions = 0")).unwrap();
+        let err = Plan::load(&path).unwrap_err().to_string();
+        assert_eq!(err, format!("{}: closed-loop plan: repetitions must be positive", path.display()));
     }
 }

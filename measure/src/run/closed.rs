@@ -1,222 +1,159 @@
-//! One closed-loop run: a fresh app server (and nginx in front when the plan says so), the load (ab, hey
-//! or measure's sessions) and the CPU/RSS sampler on one time line, everything stopped by PID afterwards.
-//!
-//! The harness watches for Ctrl-C, a server that exits, a tool that fails and the plan's time bound; a run
-//! that cannot finish cleanly is `aborted` with a note and its rows are not kept. The tools' files are
-//! written straight into the dataset's `raw/<run_id>/`; importing them is the study's next step.
+//! One closed-loop run: a fresh app server (and nginx in front when the plan says so) under the plan's load:
+//! ab or hey, whose files are written straight into the dataset's `raw/<run_id>/` (importing them is the
+//! study's next step), or measure's own sessions, whose requests and sessions are rows here.
 
-use super::{join, one_line, watch};
+use super::{as_root, join, Front, Kept, Ran, Workload};
 use crate::clock::RunClock;
 use crate::dataset::rows;
+use crate::dataset::{RunRecord, Table};
 use crate::load::session::{spawn_sessions, SessionResult, SessionSpec};
 use crate::load::tool::{self, ToolFiles, ToolProcess};
-use crate::plan::closed::{ClosedPlan, Condition, Tool};
-use crate::sample::{spawn_sampler, Group, SamplerConfig};
+use crate::plan::closed::{ClosedLoop, Condition, ServerKind, Tool};
 use crate::servers::appserver::{self, AppServerRun};
 use crate::servers::nginx::{self, FrontRun, Upstream};
 use crate::servers::python::PythonEnv;
 use crate::servers::{free_port, loopback, ServerProcess};
-use crate::study::closed_data::{session_cells, ClosedRecord};
 use anyhow::{Context, Result};
 use std::collections::BTreeMap;
+use std::net::SocketAddr;
 use std::path::Path;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::thread::JoinHandle;
 use std::time::Duration;
 
-/// What every run of a closed-loop study shares.
-#[derive(Debug, Clone, Copy)]
-pub struct ClosedEnv<'a> {
-    pub plan: &'a ClosedPlan,
+/// One condition of a closed-loop plan, with what it runs on.
+pub(super) struct ClosedRun<'a> {
+    pub plan: &'a ClosedLoop,
     /// Interpreter label → its ready virtual environment.
     pub pythons: &'a BTreeMap<String, PythonEnv>,
+    pub condition: &'a Condition,
     /// Present when a server is behind nginx.
     pub nginx_bin: Option<&'a Path>,
     /// `measure/app/closed` (absolute).
     pub app_dir: &'a Path,
-    pub interrupted: &'a AtomicBool,
-}
-
-/// The outcome of one run.
-#[derive(Debug)]
-pub struct ClosedRunResult {
-    pub status: rows::RunStatus,
-    pub note: String,
-    pub record: ClosedRecord,
-    /// The tool's files to import (ab, hey), present for an `ok` run.
-    pub tool_files: Option<ToolFiles>,
-}
-
-/// How long a server may take to stop gracefully; flup's prefork master itself waits up to 10 s for its
-/// children before it kills them.
-fn grace(name: &str) -> Duration {
-    Duration::from_secs(if name == "fastcgi" { 15 } else { 10 })
-}
-
-/// Runs `condition` under `run_id`; the tool writes its files into `raw_dir`.
-pub fn execute(env: &ClosedEnv, run_id: &str, condition: &Condition, raw_dir: &Path) -> ClosedRunResult {
-    let mut servers: Vec<ServerProcess> = Vec::new();
-    let mut notes: Vec<String> = Vec::new();
-    let outcome = measure(env, run_id, condition, raw_dir, &mut servers, &mut notes);
-    // Reverse start order: nginx before the app server behind it.
-    let mut stop_failed = None;
-    while let Some(mut server) = servers.pop() {
-        match server.stop(grace(server.name)) {
-            Ok(true) => {}
-            Ok(false) => notes.push(format!("{} needed SIGKILL to stop", server.name)),
-            Err(e) => stop_failed = Some(format!("{e:#}")),
-        }
-    }
-    let aborted = |why: String, mut notes: Vec<String>| {
-        notes.insert(0, why);
-        ClosedRunResult {
-            status: rows::RunStatus::Aborted,
-            note: one_line(&notes.join("; ")),
-            record: ClosedRecord::default(),
-            tool_files: None,
-        }
-    };
-    match (outcome, stop_failed) {
-        (Ok(Ok((record, tool_files))), None) => {
-            ClosedRunResult { status: rows::RunStatus::Ok, note: one_line(&notes.join("; ")), record, tool_files }
-        }
-        (Ok(Ok(_)), Some(why)) => aborted(why, notes),
-        (Ok(Err(why)), _) => aborted(why, notes),
-        (Err(e), _) => aborted(format!("{e:#}"), notes),
-    }
+    /// Where a load tool writes its files.
+    pub raw_dir: &'a Path,
 }
 
 /// The load of one run while it goes.
-enum Running {
+pub(super) enum Running {
     Tool(ToolProcess),
     Sessions(Vec<JoinHandle<Option<SessionResult>>>),
 }
 
-type Measured = std::result::Result<(ClosedRecord, Option<ToolFiles>), String>;
+/// What the load left: the tool's files, or the sessions that were started.
+pub(super) enum Ended {
+    Tool(ToolFiles),
+    Sessions(Vec<Option<SessionResult>>),
+}
 
-fn measure(
-    env: &ClosedEnv,
-    run_id: &str,
-    condition: &Condition,
-    raw_dir: &Path,
-    servers: &mut Vec<ServerProcess>,
-    notes: &mut Vec<String>,
-) -> Result<Measured> {
-    let plan = env.plan;
-    let server = &plan.servers[&condition.server];
-    let python = env.pythons.get(&condition.python).with_context(|| format!("no environment for python {}", condition.python))?;
-    let run_dir = tempfile::Builder::new().prefix("measure-run-").tempdir().context("failed to create the run folder")?;
-    let dir = run_dir.path().canonicalize()?;
-    let mut record = ClosedRecord::default();
+impl Workload for ClosedRun<'_> {
+    type Load = Running;
+    type Ended = Ended;
 
-    let app_port = free_port().context("no free port")?;
-    let app_run = AppServerRun { server, env: python, app: plan.app, app_dir: env.app_dir, port: app_port, run_dir: &dir };
-    servers.push(appserver::start(&app_run, &plan.path)?);
-    record.servers.push(rows::server_cells(run_id, server.kind.as_str(), app_port, servers[0].pid()));
-    let mut port = app_port;
-    if server.behind_nginx() {
-        let bin = env.nginx_bin.context("the plan needs nginx but the preflight found none")?;
+    fn start_servers(&self, run_id: &str, dir: &Path, servers: &mut Vec<ServerProcess>, record: &mut RunRecord) -> Result<Front> {
+        let plan = self.plan;
+        let condition = self.condition;
+        let server = &plan.servers[&condition.server];
+        let python = self.pythons.get(&condition.python).with_context(|| format!("no environment for python {}", condition.python))?;
+        let app_port = free_port().context("no free port")?;
+        let app_run = AppServerRun { server, env: python, app: plan.app, app_dir: self.app_dir, port: app_port, run_dir: dir };
+        servers.push(appserver::start(&app_run, &plan.path)?);
+        record.push(Table::Servers, rows::server_cells(run_id, server.kind.as_str(), app_port, servers[0].pid()));
+        if !server.behind_nginx() {
+            return Ok(Front { addr: loopback(app_port), temp: None });
+        }
+        let bin = self.nginx_bin.context("the plan needs nginx but the preflight found none")?;
         let nginx_port = free_port().context("no free port")?;
         let front = FrontRun {
             worker_processes: plan.nginx.worker_processes,
             listen_port: nginx_port,
             upstream_port: app_port,
-            upstream: if server.kind.as_str() == "fastcgi" { Upstream::FastCgi } else { Upstream::Http },
+            upstream: if server.kind == ServerKind::Fastcgi { Upstream::FastCgi } else { Upstream::Http },
             prefix: &dir.join("nginx"),
-            // SAFETY: geteuid has no preconditions.
-            as_root: unsafe { libc::geteuid() } == 0,
+            as_root: as_root(),
         };
         let proxy = nginx::start_front(bin, &front, &plan.path)?;
-        record.servers.push(rows::server_cells(run_id, "nginx", nginx_port, proxy.pid()));
+        record.push(Table::Servers, rows::server_cells(run_id, "nginx", nginx_port, proxy.pid()));
         servers.push(proxy);
-        port = nginx_port;
+        Ok(Front { addr: loopback(nginx_port), temp: None })
     }
-    let addr = loopback(port);
-    let groups = servers.iter().map(|s| Group { name: s.name, master_pid: s.pid() }).collect();
 
-    // t = 0 of the run.
-    let clock = RunClock::start();
-    let cancel = Arc::new(AtomicBool::new(false));
-    let stop_sampling = Arc::new(AtomicBool::new(false));
-    let _guard = super::StopOnDrop(vec![Arc::clone(&cancel), Arc::clone(&stop_sampling)]);
-    let bound = plan.run_bound();
-    let sampler_config = SamplerConfig {
-        groups,
-        temp: None,
-        interval: Duration::from_millis(plan.sampling.interval_ms),
-        max_duration: bound + Duration::from_secs(5),
-    };
-    let sampler = spawn_sampler(sampler_config, clock, Arc::clone(&stop_sampling))?;
-    let mut running = match plan.load.tool {
-        Tool::Ab | Tool::Hey => {
-            let url = format!("http://{addr}{}", plan.path);
-            let (program, args, files) = tool::command_line(plan.load.tool, &plan.load, condition.concurrency, &url, raw_dir);
-            Running::Tool(ToolProcess::spawn(&program, &args, files)?)
-        }
-        Tool::Sessions => {
-            let spec = SessionSpec {
-                addr,
-                path: plan.path.clone(),
-                count: condition.concurrency,
-                ramp: Duration::from_secs(plan.load.ramp_s.unwrap_or(0)),
-                request_timeout: Duration::from_secs(plan.load.request_timeout_s),
-            };
-            Running::Sessions(spawn_sessions(&spec, clock, Arc::clone(&cancel))?)
-        }
-    };
-
-    let overdue = "the load did not finish within the run's time bound (load.run_timeout_s)";
-    let abort = watch(env.interrupted, servers, clock.origin() + bound, overdue, || load_finished(&mut running));
-    if abort.is_some() {
-        cancel.store(true, Ordering::Relaxed);
+    /// flup's prefork master itself waits up to 10 s for its children before it kills them.
+    fn grace(&self, server: &str) -> Duration {
+        Duration::from_secs(if server == ServerKind::Fastcgi.as_str() { 15 } else { 10 })
     }
-    let outcome = match running {
-        Running::Tool(mut process) => {
-            process.kill();
-            Some(process.files.clone())
+
+    fn bound(&self) -> (Duration, &'static str) {
+        (self.plan.run_bound(), "the load did not finish within the run's time bound (load.run_timeout_s)")
+    }
+
+    fn sampling_interval(&self) -> Duration {
+        Duration::from_millis(self.plan.sampling.interval_ms)
+    }
+
+    fn start_load(&self, addr: SocketAddr, _run_id: &str, _dir: &Path, clock: RunClock, cancel: &Arc<AtomicBool>) -> Result<Running> {
+        let plan = self.plan;
+        match plan.load.tool {
+            Tool::Ab | Tool::Hey => {
+                let raw = self.raw_dir;
+                std::fs::create_dir_all(raw).with_context(|| format!("failed to create {}", raw.display()))?;
+                let url = format!("http://{addr}{}", plan.path);
+                let (program, args, files) = tool::command_line(plan.load.tool, &plan.load, self.condition.concurrency, &url, raw);
+                Ok(Running::Tool(ToolProcess::spawn(&program, &args, files)?))
+            }
+            Tool::Sessions => {
+                let spec = SessionSpec {
+                    addr,
+                    path: plan.path.clone(),
+                    count: self.condition.concurrency,
+                    ramp: Duration::from_secs(plan.load.ramp_s.unwrap_or(0)),
+                    request_timeout: Duration::from_secs(plan.load.request_timeout_s),
+                };
+                Ok(Running::Sessions(spawn_sessions(&spec, clock, Arc::clone(cancel))?))
+            }
         }
-        Running::Sessions(handles) => {
-            let sessions = handles.into_iter().map(join).collect::<Result<Vec<_>>>()?;
-            if abort.is_none() {
-                for session in sessions.into_iter().flatten() {
-                    for request in &session.requests {
-                        match rows::request_cells(run_id, request) {
-                            Ok(cells) => record.requests.push(cells),
-                            Err(violation) => {
-                                let why = format!("request {} of session {} cannot be recorded: {violation}", request.seq, session.session);
-                                stop_sampling.store(true, Ordering::Relaxed);
-                                join(sampler)?;
-                                return Ok(Err(why));
-                            }
-                        }
+    }
+
+    fn finished(running: &mut Running) -> Option<Option<String>> {
+        match running {
+            Running::Tool(process) => process
+                .exit_status()
+                .map(|status| (!status.success()).then(|| format!("the load tool failed ({status}): {}", process.output_tail()))),
+            Running::Sessions(handles) => handles.iter().all(JoinHandle::is_finished).then_some(None),
+        }
+    }
+
+    fn end_load(&self, running: Running, _run_id: &str, _clean: bool) -> Result<Ended> {
+        match running {
+            Running::Tool(mut process) => {
+                process.kill();
+                Ok(Ended::Tool(process.files.clone()))
+            }
+            Running::Sessions(handles) => Ok(Ended::Sessions(handles.into_iter().map(join).collect::<Result<_>>()?)),
+        }
+    }
+
+    fn record(&self, ended: Ended, run: &Ran, record: &mut RunRecord, notes: &mut Vec<String>) -> Result<Kept> {
+        let sessions = match ended {
+            Ended::Tool(files) => return Ok(Ok(Some(files))),
+            Ended::Sessions(sessions) => sessions,
+        };
+        for session in sessions.into_iter().flatten() {
+            for request in &session.requests {
+                match rows::request_cells(run.run_id, request) {
+                    Ok(cells) => record.push(Table::Requests, cells),
+                    Err(violation) => {
+                        return Ok(Err(format!("request {} of session {} cannot be recorded: {violation}", request.seq, session.session)))
                     }
-                    record.sessions.push(session_cells(run_id, &session));
                 }
             }
-            None
+            record.push(Table::Sessions, rows::session_cells(run.run_id, &session));
         }
-    };
-    stop_sampling.store(true, Ordering::Relaxed);
-    let samples = join(sampler)?;
-    if let Some(why) = abort {
-        return Ok(Err(why));
-    }
-    for r in &samples.resources {
-        record.resources.push(rows::resource_cells(run_id, r));
-    }
-    if record.requests.is_empty() && outcome.is_none() {
-        notes.push("no session was started".into());
-    }
-    Ok(Ok((record, outcome)))
-}
-
-/// Whether the load has finished: `Some(None)` when it has, `Some(Some(why))` when the tool failed.
-fn load_finished(running: &mut Running) -> Option<Option<String>> {
-    match running {
-        Running::Tool(process) => process
-            .exit_status()
-            .map(|status| (!status.success()).then(|| format!("the load tool failed ({status}): {}", process.output_tail()))),
-        Running::Sessions(handles) => handles.iter().all(JoinHandle::is_finished).then_some(None),
+        if record.rows(Table::Requests).is_empty() {
+            notes.push("no session was started".into());
+        }
+        Ok(Ok(None))
     }
 }

@@ -1,38 +1,51 @@
-//! One run: fresh servers, the load and the samplers on one time line, then the rows.
+//! One run, of either kind of plan: fresh servers, the load and the samplers on one time line, then the rows.
 //!
-//! Sequence: Gunicorn (and nginx) start on free ports and are waited for; the run's clock starts; samplers,
-//! downloads (at t = 0) and probes (from `probe.start_ms`) run; the harness watches for Ctrl-C, a server
-//! that exits and the run's time bound; then everything is joined, the app log is matched to the downloads
-//! and the servers are stopped, whatever happened. A run that cannot finish cleanly is `aborted` with a note.
+//! Sequence, the same for both kinds: the servers start on free ports and are waited for; the run's clock
+//! starts; the sampler and the load run; the harness watches for Ctrl-C, a server that exits, a load that
+//! fails and the run's time bound; then the load is ended, the sampler joined, the rows taken and the
+//! servers stopped, whatever happened. A run that cannot finish cleanly is `aborted` with a note and its rows
+//! are not kept. What differs between the kinds (which servers, which load, which rows) is a [`Workload`]:
+//! [`open`] (Gunicorn, maybe behind nginx, under slow downloads and open-loop probes) and [`closed`] (an app
+//! server under ab, hey or measure's sessions).
 
 pub mod closed;
+pub mod open;
 
 use crate::clock::RunClock;
-use crate::dataset::rows::{self, RunStatus, ServerWrite};
+use crate::dataset::rows::{self, RunStatus};
 use crate::dataset::{RunRecord, Table};
-use crate::load::download::{spawn_download, DownloadResult, DownloadSpec};
-use crate::load::probe::{self, spawn_probes, ProbeResult};
+use crate::load::tool::ToolFiles;
 use crate::plan::{Condition, Plan};
 use crate::sample::{spawn_sampler, Group, SamplerConfig, TempWatch};
-use crate::servers::app_log::{self, AppEvent};
-use crate::servers::gunicorn::{self, GunicornInstall, GunicornRun};
-use crate::servers::nginx::{self, NginxRun};
-use crate::servers::{free_port, loopback, ServerProcess};
+use crate::servers::gunicorn::GunicornInstall;
+use crate::servers::python::PythonEnv;
+use crate::servers::ServerProcess;
 use anyhow::{Context, Result};
+use std::collections::BTreeMap;
+use std::net::SocketAddr;
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
+/// The app servers' software, made ready by the preflight.
+#[derive(Debug)]
+pub enum Installed {
+    /// The open-loop study's Gunicorn, in its virtual environment.
+    Gunicorn(GunicornInstall),
+    /// A closed-loop plan's virtual environments, by interpreter label.
+    Pythons(BTreeMap<String, PythonEnv>),
+}
+
 /// What every run of a study shares.
 #[derive(Debug, Clone, Copy)]
 pub struct RunEnv<'a> {
     pub plan: &'a Plan,
-    pub install: &'a GunicornInstall,
+    pub installed: &'a Installed,
     /// Present when the plan goes through nginx.
     pub nginx_bin: Option<&'a Path>,
-    /// Folder of app.py (absolute).
+    /// The folder of the app the servers load (absolute).
     pub app_dir: &'a Path,
     /// Set by SIGINT/SIGTERM.
     pub interrupted: &'a AtomicBool,
@@ -45,48 +58,97 @@ pub struct RunResult {
     /// Why it was aborted, or what looked odd in an ok run.
     pub note: String,
     pub record: RunRecord,
+    /// The load tool's files to import (ab, hey), present for an `ok` run.
+    pub tool_files: Option<ToolFiles>,
 }
 
-/// Runs one condition under `run_id`.
-pub fn execute(env: &RunEnv, run_id: &str, condition: Condition) -> RunResult {
+/// Runs one condition under `run_id`; a load tool writes its files into `raw_dir`.
+pub fn execute(env: &RunEnv, run_id: &str, condition: &Condition, raw_dir: &Path) -> RunResult {
+    match (env.plan, env.installed, condition) {
+        (Plan::Open(plan), Installed::Gunicorn(gunicorn), Condition::Open(condition)) => {
+            let workload = open::OpenRun { plan, gunicorn, condition: *condition, nginx_bin: env.nginx_bin, app_dir: env.app_dir };
+            drive(env.interrupted, run_id, &workload)
+        }
+        (Plan::Closed(plan), Installed::Pythons(pythons), Condition::Closed(condition)) => {
+            let workload = closed::ClosedRun { plan, pythons, condition, nginx_bin: env.nginx_bin, app_dir: env.app_dir, raw_dir };
+            drive(env.interrupted, run_id, &workload)
+        }
+        _ => aborted(format!("condition {condition} is not of the kind of the plan being run (a bug in measure)"), Vec::new()),
+    }
+}
+
+/// What differs between the two kinds of run: the servers, the load, and the rows the load leaves.
+trait Workload {
+    /// The load while it runs.
+    type Load;
+    /// What the load left once it has ended.
+    type Ended;
+
+    /// Starts the servers (each recorded in servers.csv, in start order) and says where the load goes.
+    fn start_servers(&self, run_id: &str, dir: &Path, servers: &mut Vec<ServerProcess>, record: &mut RunRecord) -> Result<Front>;
+    /// How long `server` may take to stop gracefully.
+    fn grace(&self, server: &str) -> Duration;
+    /// The run's time bound from t = 0, and the note of a run that outlives it.
+    fn bound(&self) -> (Duration, &'static str);
+    /// The period of the samples.
+    fn sampling_interval(&self) -> Duration;
+    /// Starts the load at t = 0 against `addr` (`dir` is the run's folder); it stops early once `cancel` is set.
+    fn start_load(&self, addr: SocketAddr, run_id: &str, dir: &Path, clock: RunClock, cancel: &Arc<AtomicBool>) -> Result<Self::Load>;
+    /// `Some(None)` once the load is over, `Some(Some(why))` when it failed.
+    fn finished(load: &mut Self::Load) -> Option<Option<String>>;
+    /// Ends what is left of the load and gathers what it left (while the sampler still runs); `clean` when
+    /// nothing aborted the run.
+    fn end_load(&self, load: Self::Load, run_id: &str, clean: bool) -> Result<Self::Ended>;
+    /// Puts the load's rows into `record` and what looked odd into `notes`; `Err(why)` when the run cannot be
+    /// kept. Returns the tool's files to import, if the load was a tool.
+    fn record(&self, ended: Self::Ended, run: &Ran, record: &mut RunRecord, notes: &mut Vec<String>) -> Result<Kept>;
+}
+
+/// Where the load goes once the servers are up, and the temp folder to watch (nginx buffering to disk).
+struct Front {
+    addr: SocketAddr,
+    temp: Option<TempWatch>,
+}
+
+/// A run whose load has ended cleanly, as [`Workload::record`] sees it.
+struct Ran<'a> {
+    run_id: &'a str,
+    clock: RunClock,
+    servers: &'a [ServerProcess],
+}
+
+/// What [`Workload::record`] decided: keep the run (with the tool's files, if any) or abort it, and why.
+type Kept = std::result::Result<Option<ToolFiles>, String>;
+
+/// Runs `workload` and stops its servers (in reverse start order: nginx before the app server behind it),
+/// whatever happened.
+fn drive<W: Workload>(interrupted: &AtomicBool, run_id: &str, workload: &W) -> RunResult {
     let mut servers: Vec<ServerProcess> = Vec::new();
     let mut notes: Vec<String> = Vec::new();
-    let outcome = measure(env, run_id, condition, &mut servers, &mut notes);
-    // Reverse start order: nginx before the Gunicorn it proxies to.
+    let outcome = measure(interrupted, run_id, workload, &mut servers, &mut notes);
     let mut stop_failed = None;
     while let Some(mut server) = servers.pop() {
-        let grace = Duration::from_secs(env.plan.gunicorn.graceful_timeout_s + 5);
-        match server.stop(grace) {
+        match server.stop(workload.grace(server.name)) {
             Ok(true) => {}
             Ok(false) => notes.push(format!("{} needed SIGKILL to stop", server.name)),
             Err(e) => stop_failed = Some(format!("{e:#}")),
         }
     }
-    let (status, record) = match outcome {
-        Ok(Measured::Complete(record)) if stop_failed.is_none() => (RunStatus::Ok, record),
-        Ok(Measured::Complete(_)) => {
-            notes.insert(0, stop_failed.unwrap_or_default());
-            (RunStatus::Aborted, RunRecord::default())
-        }
-        Ok(Measured::Aborted(why)) => {
-            notes.insert(0, why);
-            (RunStatus::Aborted, RunRecord::default())
-        }
-        Err(e) => {
-            notes.insert(0, format!("{e:#}"));
-            (RunStatus::Aborted, RunRecord::default())
-        }
-    };
-    RunResult { status, note: one_line(&notes.join("; ")), record }
+    match (outcome, stop_failed) {
+        (Ok(Ok((record, tool_files))), None) => RunResult { status: RunStatus::Ok, note: one_line(&notes.join("; ")), record, tool_files },
+        (Ok(Ok(_)), Some(why)) | (Ok(Err(why)), _) => aborted(why, notes),
+        (Err(e), _) => aborted(format!("{e:#}"), notes),
+    }
 }
 
-enum Measured {
-    Complete(RunRecord),
-    Aborted(String),
+/// An aborted run: `why` first in its note, and no rows.
+fn aborted(why: String, mut notes: Vec<String>) -> RunResult {
+    notes.insert(0, why);
+    RunResult { status: RunStatus::Aborted, note: one_line(&notes.join("; ")), record: RunRecord::default(), tool_files: None }
 }
 
 /// Sets the cancel and stop flags when dropped, so an early `?` never leaves client threads running on.
-pub(crate) struct StopOnDrop(pub(crate) Vec<Arc<AtomicBool>>);
+struct StopOnDrop(Vec<Arc<AtomicBool>>);
 
 impl Drop for StopOnDrop {
     fn drop(&mut self) {
@@ -96,54 +158,17 @@ impl Drop for StopOnDrop {
     }
 }
 
-fn measure(
-    env: &RunEnv,
+fn measure<W: Workload>(
+    interrupted: &AtomicBool,
     run_id: &str,
-    condition: Condition,
+    workload: &W,
     servers: &mut Vec<ServerProcess>,
     notes: &mut Vec<String>,
-) -> Result<Measured> {
-    let plan = env.plan;
+) -> Result<std::result::Result<(RunRecord, Option<ToolFiles>), String>> {
     let run_dir = tempfile::Builder::new().prefix("measure-run-").tempdir().context("failed to create the run folder")?;
     let dir = run_dir.path().canonicalize()?;
-    let app_log_path = dir.join("app.jsonl");
     let mut record = RunRecord::default();
-
-    let app_port = free_port().context("no free port")?;
-    let gunicorn_run = GunicornRun {
-        install: env.install,
-        plan,
-        worker: condition.worker,
-        app_dir: env.app_dir,
-        port: app_port,
-        run_dir: &dir,
-        app_log: &app_log_path,
-    };
-    servers.push(gunicorn::start(&gunicorn_run)?);
-    record.push(Table::Servers, rows::server_cells(run_id, "gunicorn", app_port, servers[0].pid()));
-
-    let mut temp = None;
-    let mut port = app_port;
-    if let Some(buffering) = condition.route.nginx_buffering() {
-        let bin = env.nginx_bin.context("the plan needs nginx but the preflight found none")?;
-        let prefix = dir.join("nginx");
-        let nginx_port = free_port().context("no free port")?;
-        let nginx_run = NginxRun {
-            settings: &plan.nginx,
-            buffering,
-            listen_port: nginx_port,
-            upstream_port: app_port,
-            prefix: &prefix,
-            // SAFETY: geteuid has no preconditions.
-            as_root: unsafe { libc::geteuid() } == 0,
-        };
-        let server = nginx::start(bin, &nginx_run)?;
-        record.push(Table::Servers, rows::server_cells(run_id, "nginx", nginx_port, server.pid()));
-        temp = Some(TempWatch { master_pid: server.pid(), proxy_temp_path: nginx::proxy_temp_path(&prefix) });
-        servers.push(server);
-        port = nginx_port;
-    }
-    let addr = loopback(port);
+    let front = workload.start_servers(run_id, &dir, servers, &mut record)?;
     let groups = servers.iter().map(|s| Group { name: s.name, master_pid: s.pid() }).collect();
 
     // t = 0 of the run.
@@ -151,77 +176,40 @@ fn measure(
     let cancel = Arc::new(AtomicBool::new(false));
     let stop_sampling = Arc::new(AtomicBool::new(false));
     let _guard = StopOnDrop(vec![Arc::clone(&cancel), Arc::clone(&stop_sampling)]);
-    let spec = DownloadSpec::from_plan(plan);
-    let probe_end = probe::schedule_ms(&plan.probe).last().copied().unwrap_or(0.0);
-    let bound =
-        spec.timeout.max(Duration::from_millis(probe_end as u64) + Duration::from_secs(plan.probe.timeout_s)) + Duration::from_secs(5);
-    let sampler_config = SamplerConfig {
-        groups,
-        temp,
-        interval: Duration::from_millis(plan.sampling.interval_ms),
-        max_duration: bound + Duration::from_secs(5),
-    };
+    let (bound, overdue) = workload.bound();
+    let sampler_config =
+        SamplerConfig { groups, temp: front.temp, interval: workload.sampling_interval(), max_duration: bound + Duration::from_secs(5) };
     let sampler = spawn_sampler(sampler_config, clock, Arc::clone(&stop_sampling))?;
-    let downloads = (1..=condition.downloads)
-        .map(|i| spawn_download(addr, run_id, format!("d{i}"), spec, Arc::clone(&cancel)))
-        .collect::<std::io::Result<Vec<_>>>()?;
-    let probes = spawn_probes(addr, &plan.probe, clock, Arc::clone(&cancel))?;
+    let mut load = workload.start_load(front.addr, run_id, &dir, clock, &cancel)?;
 
-    let all_done = || downloads.iter().all(JoinHandle::is_finished) && probes.iter().all(JoinHandle::is_finished);
-    let overdue = "the clients did not finish within the run's time bound";
-    let abort = watch(env.interrupted, servers, clock.origin() + bound, overdue, || all_done().then_some(None));
+    let abort = watch(interrupted, servers, clock.origin() + bound, overdue, || W::finished(&mut load));
     if abort.is_some() {
         cancel.store(true, Ordering::Relaxed);
     }
-    let downloads: Vec<DownloadResult> = downloads.into_iter().map(join).collect::<Result<_>>()?;
-    let probes: Vec<Option<ProbeResult>> = probes.into_iter().map(join).collect::<Result<_>>()?;
-    let events = if abort.is_none() { wait_for_app_log(&app_log_path, run_id, &downloads)? } else { Vec::new() };
+    let ended = workload.end_load(load, run_id, abort.is_none())?;
     stop_sampling.store(true, Ordering::Relaxed);
     let samples = join(sampler)?;
     if let Some(why) = abort {
-        return Ok(Measured::Aborted(why));
+        return Ok(Err(why));
     }
-
-    // Gunicorn's master silently replaces a worker that died or timed out: the run then measured a
-    // different server than planned.
-    let boots = app_log::booted_pids(&events).len();
-    let workers = plan.worker_shape(condition.worker).processes as usize;
-    if boots > workers {
-        return Ok(Measured::Aborted(format!(
-            "a Gunicorn worker was restarted during the run ({boots} boots for {workers} workers): {}",
-            servers[0].log_tail()
-        )));
-    }
-    for p in probes.iter().flatten() {
-        match rows::request_cells(run_id, p) {
-            Ok(cells) => record.push(Table::Requests, cells),
-            Err(violation) => return Ok(Measured::Aborted(format!("probe request {} cannot be recorded: {violation}", p.seq))),
-        }
-    }
-    for d in &downloads {
-        let write = ServerWrite::find(&events, run_id, &d.download_id, |s| clock.ms_from_monotonic(s));
-        if write.is_none() && d.status != 0 {
-            notes.push(format!("{}: the app logged no write", d.download_id));
-        }
-        if d.bytes_received < plan.large.bytes {
-            let why = d.error.as_deref().unwrap_or("closed early");
-            notes.push(format!("{}: {} of {} bytes ({why})", d.download_id, d.bytes_received, plan.large.bytes));
-        }
-        record.push(Table::Large, rows::large_cells(run_id, d, write));
-    }
+    let ran = Ran { run_id, clock, servers };
+    let tool_files = match workload.record(ended, &ran, &mut record, notes)? {
+        Ok(files) => files,
+        Err(why) => return Ok(Err(why)),
+    };
     for t in &samples.tempfiles {
         record.push(Table::Tempfiles, rows::tempfile_cells(run_id, t));
     }
     for r in &samples.resources {
         record.push(Table::Resources, rows::resource_cells(run_id, r));
     }
-    Ok(Measured::Complete(record))
+    Ok(Ok((record, tool_files)))
 }
 
 /// Polls every 20 ms until `finished` says the load is over (`Some(None)`, or `Some(Some(why))` when it
 /// failed), the study is interrupted, a server exits or `deadline` passes; returns why the run must be
-/// aborted, if it must. Both kinds of run watch their load through this one loop.
-pub(crate) fn watch(
+/// aborted, if it must.
+fn watch(
     interrupted: &AtomicBool,
     servers: &mut [ServerProcess],
     deadline: Instant,
@@ -247,23 +235,13 @@ pub(crate) fn watch(
     }
 }
 
-/// The server logs a response when it closes the body, a moment after the client may have read the last
-/// byte; wait (briefly, bounded) until every download that got a response has its line.
-fn wait_for_app_log(path: &Path, run_id: &str, downloads: &[DownloadResult]) -> Result<Vec<AppEvent>> {
-    let deadline = Instant::now() + Duration::from_secs(3);
-    loop {
-        let events = app_log::read(path)?;
-        let logged = |id: &str| {
-            events.iter().any(|e| matches!(e, AppEvent::Large { download_id, run_id: r, .. } if download_id == id && r == run_id))
-        };
-        if downloads.iter().filter(|d| d.status != 0).all(|d| logged(&d.download_id)) || Instant::now() > deadline {
-            return Ok(events);
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    }
+/// Whether measure runs as root (then nginx needs `user root;` to write the run's folder).
+pub(crate) fn as_root() -> bool {
+    // SAFETY: geteuid has no preconditions.
+    unsafe { libc::geteuid() == 0 }
 }
 
-pub(crate) fn join<T>(handle: JoinHandle<T>) -> Result<T> {
+fn join<T>(handle: JoinHandle<T>) -> Result<T> {
     let name = handle.thread().name().unwrap_or("thread").to_string();
     handle.join().map_err(|_| anyhow::anyhow!("the {name} thread panicked"))
 }

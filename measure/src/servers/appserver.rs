@@ -144,7 +144,7 @@ pub fn start(run: &AppServerRun, path: &str) -> Result<ServerProcess> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::plan::closed::Text;
+    use crate::plan::Text;
 
     fn server(kind: ServerKind) -> Server {
         Server {

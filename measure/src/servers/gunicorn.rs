@@ -6,7 +6,7 @@
 
 use super::python::output;
 use super::{answers_ok, app_log, loopback, ServerProcess, READY_TIMEOUT};
-use crate::plan::{Plan, Worker};
+use crate::plan::open::{OpenLoop, Worker};
 use anyhow::{bail, Context, Result};
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -79,7 +79,7 @@ fn run(command: &mut Command) -> Result<()> {
 #[derive(Debug, Clone)]
 pub struct GunicornRun<'a> {
     pub install: &'a GunicornInstall,
-    pub plan: &'a Plan,
+    pub plan: &'a OpenLoop,
     pub worker: Worker,
     /// Folder of app.py (absolute).
     pub app_dir: &'a Path,
@@ -141,7 +141,7 @@ mod tests {
 
     #[test]
     fn args_follow_the_plan() {
-        let plan = Plan::parse(include_str!("../../plans/study.toml")).unwrap();
+        let plan = OpenLoop::parse(include_str!("../../plans/study.toml")).unwrap();
         let install = GunicornInstall {
             bin: "/v/bin/gunicorn".into(),
             python: "/v/bin/python".into(),

@@ -6,7 +6,7 @@
 //! after each response on both sides, as in the study.
 
 use super::{answers_ok, loopback, ServerProcess, READY_TIMEOUT};
-use crate::plan::Nginx;
+use crate::plan::open::Nginx;
 use anyhow::{bail, Context, Result};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -210,9 +210,9 @@ fn command(binary: &Path, prefix: &Path, conf: &Path) -> Command {
     c
 }
 
-/// The nginx binary, or an error naming the install command.
-pub fn binary(settings: &Nginx) -> Result<PathBuf> {
-    let path = PathBuf::from(&settings.binary);
+/// The nginx binary at `path` (a plan's `nginx.binary`), or an error naming the install command.
+pub fn binary(path: &str) -> Result<PathBuf> {
+    let path = PathBuf::from(path);
     if !path.exists() {
         bail!("nginx is not installed ({} not found); install it with `{INSTALL_HINT}`", path.display());
     }
@@ -248,10 +248,10 @@ pub fn start(binary: &Path, run: &NginxRun) -> Result<ServerProcess> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::plan::Plan;
+    use crate::plan::open::OpenLoop;
 
     fn config(buffering: bool, as_root: bool) -> String {
-        let plan = Plan::parse(include_str!("../../plans/study.toml")).unwrap();
+        let plan = OpenLoop::parse(include_str!("../../plans/study.toml")).unwrap();
         render_config(&NginxRun {
             settings: &plan.nginx,
             buffering,
@@ -320,7 +320,7 @@ mod tests {
     /// from then), for every combination of buffering, upstream and root.
     #[test]
     fn configs_are_byte_identical_to_those_of_the_two_builders() {
-        let plan = Plan::parse(include_str!("../../plans/study.toml")).unwrap();
+        let plan = OpenLoop::parse(include_str!("../../plans/study.toml")).unwrap();
         let prefix = Path::new("/tmp/run dir/nginx");
         for (buffering, as_root, expected) in [
             (false, false, include_str!("testdata/nginx-false-false.conf")),
@@ -344,10 +344,7 @@ mod tests {
 
     #[test]
     fn missing_binary_names_the_install_command() {
-        let plan = Plan::parse(include_str!("../../plans/study.toml")).unwrap();
-        let mut settings = plan.nginx.clone();
-        settings.binary = "/nonexistent/nginx".into();
-        let err = binary(&settings).unwrap_err().to_string();
+        let err = binary("/nonexistent/nginx").unwrap_err().to_string();
         assert!(err.contains("apt-get install -y nginx-light"), "{err}");
     }
 }

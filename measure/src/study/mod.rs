@@ -1,51 +1,39 @@
-//! `measure run`: the whole study. Resolves the plan and the output folder, checks the tools before any run
-//! (nginx, Gunicorn in its venv, the app), then executes the pending runs in the plan's shuffled order,
-//! saving the dataset after every run.
+//! `measure run`: the whole study, of either kind of plan. Resolves the plan and the output folder, checks
+//! the tools before any run (the kind's own [`open::preflight`] or [`closed::preflight`]), then executes the
+//! pending runs in the plan's shuffled order, saving the dataset after every run.
 //!
 //! Resume model: the plan fixes a list of slots (condition × repetition). A slot is done when runs.csv has
 //! an `ok` row for it. `run_id`s number executions (`r01`, `r02`, ...), so a slot whose run was aborted is
 //! run again later under a new id, and the aborted row stays in runs.csv with its note. Any aborted run
 //! stops the study: the cause (a crash, Ctrl-C) usually needs a look before going on with `--resume`.
+//!
+//! After each `ok` run of a load tool (ab, hey), the tool's files (kept in `raw/<run_id>/`) are handed to
+//! `analyze import` ([`import`]), the one reader of those formats, which appends the run's request rows and
+//! the tool's own numbers to the dataset; measure then rewrites runs.csv with its own row for the run.
+
+pub mod closed;
+pub mod import;
+pub mod open;
 
 use crate::cli::RunArgs;
 use crate::clock::{date_utc, rfc3339_utc, sleep_until};
-use crate::dataset::meta;
+use crate::dataset::closed::RAW_DIR;
+use crate::dataset::manifest::{read_environment, Environment};
 use crate::dataset::rows::{RunRow, RunStatus};
-use crate::dataset::{write_atomic, Dataset, META_FILE, PLAN_FILE, RUNS_FILE};
-use crate::host::{self, Versions};
-use crate::plan::{Plan, Slot};
+use crate::dataset::{write_atomic, Dataset, MANIFEST_FILE, PLAN_FILE, RUNS_FILE};
+use crate::host;
+use crate::plan::{Host, Plan, Slot};
 use crate::progress::Progress;
-use crate::run::{self, RunEnv};
-use crate::servers::gunicorn::{self, GunicornInstall};
-use crate::servers::nginx::{self, NginxRun};
+use crate::run::{self, Installed, RunEnv};
 use anyhow::{bail, Context, Result};
+use import::Import;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant, SystemTime};
 
-pub mod closed;
-pub mod closed_data;
-
 /// The default plan, relative to the repository root.
 pub const DEFAULT_PLAN: &str = "measure/plans/study.toml";
-/// The default dataset of the default plan.
-pub const DEFAULT_OUT: &str = "datasets/gunicorn-slow-client";
-
-/// The text of the plan to follow when it is a closed-loop plan: `--plan`, or with `--resume --out DIR`
-/// the dataset's own plan.toml.
-fn closed_plan_text(args: &RunArgs) -> Result<Option<(PathBuf, String)>> {
-    let path = match (&args.plan, args.resume, &args.out) {
-        (Some(path), _, _) => path.clone(),
-        (None, true, Some(out)) => out.join(PLAN_FILE),
-        _ => return Ok(None),
-    };
-    let Ok(text) = std::fs::read_to_string(&path) else {
-        // The open-loop path reports the missing file with its context.
-        return Ok(None);
-    };
-    Ok(crate::plan::closed::is_closed_loop(&text).then_some((path, text)))
-}
 
 /// How a study ended without an error.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -58,28 +46,41 @@ pub enum StudyEnd {
     Aborted,
 }
 
+/// What the preflight found and made ready.
+pub struct Tools {
+    pub installed: Installed,
+    pub nginx_bin: Option<PathBuf>,
+    /// The `analyze` binary that imports a load tool's files (plans with ab or hey).
+    pub analyze: Option<PathBuf>,
+    /// The folder of the app the servers load (absolute).
+    pub app_dir: PathBuf,
+    /// The `[environment]` of a new dataset.
+    pub environment: Environment,
+    /// The versions of the tools, as `environment` records them: a resumed dataset is compared with them.
+    pub versions: Environment,
+}
+
 /// Runs `measure run`.
 pub fn run_study(args: &RunArgs) -> Result<StudyEnd> {
     let interrupted = Arc::new(AtomicBool::new(false));
     for sig in [signal_hook::consts::SIGINT, signal_hook::consts::SIGTERM] {
         signal_hook::flag::register(sig, Arc::clone(&interrupted)).context("failed to install the signal handler")?;
     }
-    if let Some((path, text)) = closed_plan_text(args)? {
-        return closed::run_closed_study(args, &path, &text, &interrupted);
-    }
-    let out = args.out_or(DEFAULT_OUT);
-    let (plan, plan_text) = resolve_plan(args, &out)?;
+    let (plan, plan_text, out) = resolve_plan(args)?;
     // The dataset to resume is read before anything is installed or started, so bad input stops the
     // run at once.
     let resumed = if args.resume {
-        let dataset = Dataset::load(&out)?;
-        let path = out.join(META_FILE);
-        let env = meta::read_environment(&path, &std::fs::read_to_string(&path).unwrap_or_default())?;
+        let dataset = Dataset::load(&out, &plan)?;
+        let path = out.join(MANIFEST_FILE);
+        let env = read_environment(&path, &std::fs::read_to_string(&path).unwrap_or_default())?;
         Some((dataset, env))
     } else {
         None
     };
-    let tools = preflight(&plan, args)?;
+    let tools = match &plan {
+        Plan::Open(p) => open::preflight(p, args)?,
+        Plan::Closed(p) => closed::preflight(p, args)?,
+    };
 
     std::fs::create_dir_all(&out).with_context(|| format!("failed to create {}", out.display()))?;
     let (mut dataset, env) = if let Some((dataset, mut env)) = resumed {
@@ -89,8 +90,7 @@ pub fn run_study(args: &RunArgs) -> Result<StudyEnd> {
         (dataset, env)
     } else {
         write_atomic(&out, PLAN_FILE, &plan_text)?;
-        let env = host::environment(&plan, &tools.versions, &date_utc(SystemTime::now()));
-        (Dataset::default(), env)
+        (Dataset::default(), tools.environment.clone())
     };
     dataset.save(&out, &plan, &env)?;
 
@@ -98,7 +98,7 @@ pub fn run_study(args: &RunArgs) -> Result<StudyEnd> {
     let pending = pending_slots(&order, &dataset.runs);
     let run_env = RunEnv {
         plan: &plan,
-        install: &tools.install,
+        installed: &tools.installed,
         nginx_bin: tools.nginx_bin.as_deref(),
         app_dir: &tools.app_dir,
         interrupted: &interrupted,
@@ -107,21 +107,105 @@ pub fn run_study(args: &RunArgs) -> Result<StudyEnd> {
         out: &out,
         planned: order.len(),
         first: dataset.runs.iter().filter_map(RunRow::number).max().unwrap_or(0) + 1,
-        host: &plan.host,
+        host: plan.host(),
         wait_for_idle: args.wait_for_idle,
         interrupted: &interrupted,
         estimate: plan.estimated_run(),
     };
-    pass.run(
-        &pending,
-        |slot: &Slot| &slot.condition,
-        |start, slot| {
-            let result = run::execute(&run_env, &start.run_id, slot.condition);
-            dataset.add(start.row(*slot, result.status, result.note.clone()), result.record);
-            dataset.save(&out, &plan, &env)?;
-            Ok((result.status, result.note))
-        },
-    )
+    pass.run(&pending, |start, slot| {
+        let run_id = &start.run_id;
+        // A load tool's own files go here; measure's own clients write their rows straight into the tables.
+        let raw = out.join(RAW_DIR).join(run_id);
+        if raw.exists() {
+            std::fs::remove_dir_all(&raw).with_context(|| format!("failed to clear {}", raw.display()))?;
+        }
+        let mut result = run::execute(&run_env, run_id, &slot.condition, &raw);
+        if let (RunStatus::Ok, Some(files)) = (result.status, &result.tool_files) {
+            let import = Import {
+                analyze: tools.analyze.as_deref(),
+                dataset: &out,
+                plan: &plan,
+                run_id,
+                slot,
+                started_at_utc: &start.started_at_utc,
+            };
+            match import.run(files) {
+                // What import noted about the tool's output (e.g. ab's warnings) stays with the run.
+                Ok(note) if !note.is_empty() => {
+                    result.note = run::one_line([result.note.as_str(), note.as_str()].join("; ").trim_start_matches("; "))
+                }
+                Ok(_) => {}
+                Err(e) => {
+                    result.status = RunStatus::Aborted;
+                    result.note = run::one_line(&format!("{e:#}"));
+                }
+            }
+        }
+        if result.status != RunStatus::Ok && raw.exists() {
+            std::fs::remove_dir_all(&raw).with_context(|| format!("failed to remove {}", raw.display()))?;
+        }
+        dataset.add(start.row(slot.clone(), result.status, result.note.clone()), result.record);
+        dataset.save(&out, &plan, &env)?;
+        Ok((result.status, result.note))
+    })
+}
+
+/// The plan to follow, the text to keep as plan.toml, and the dataset folder: `--out`, else the plan's
+/// default (the default plan's without `--plan`). A resumed dataset keeps its own plan.toml (and `--plan`,
+/// if given, must be the same plan); a new one must not overwrite an existing dataset.
+fn resolve_plan(args: &RunArgs) -> Result<(Plan, String, PathBuf)> {
+    let given = match &args.plan {
+        Some(path) => Some(given_plan(path, args).context("see measure/plans/README.md for the keys of each kind of plan")?),
+        None => None,
+    };
+    let out = args
+        .out
+        .clone()
+        .unwrap_or_else(|| PathBuf::from(given.as_ref().map_or(crate::plan::open::DEFAULT_DATASET, |(plan, _)| plan.default_dataset())));
+    let kept = out.join(PLAN_FILE);
+    if args.resume {
+        if !kept.exists() {
+            bail!("{} has no {PLAN_FILE}, so there is nothing to resume; run without --resume", out.display());
+        }
+        let (plan, text) = Plan::load(&kept)?;
+        if let (Some(path), Some((given, _))) = (&args.plan, &given) {
+            if *given != plan {
+                bail!("{} differs from {}: a resumed dataset keeps the plan it was started with", path.display(), kept.display());
+            }
+        }
+        return Ok((plan, text, out));
+    }
+    if out.join(RUNS_FILE).exists() {
+        bail!("{} already holds a dataset; complete it with --resume or choose another --out", out.display());
+    }
+    let (plan, text) = match given {
+        Some(given) => given,
+        None => Plan::load(Path::new(DEFAULT_PLAN)).with_context(|| {
+            format!("the default plan is {DEFAULT_PLAN}, relative to the repository root; run from there or pass --plan")
+        })?,
+    };
+    Ok((plan, text, out))
+}
+
+/// The plan `--plan` names, on the interpreters `--python` names (closed-loop plans), with the text to
+/// keep: the file's, or the plan as run.
+fn given_plan(path: &Path, args: &RunArgs) -> Result<(Plan, String)> {
+    match Plan::load(path)? {
+        (Plan::Closed(plan), _) if !args.pythons.is_empty() => {
+            let (plan, kept) = closed::with_pythons(plan, &args.pythons, path)?;
+            Ok((Plan::Closed(plan), kept))
+        }
+        given => Ok(given),
+    }
+}
+
+/// A resumed dataset should be finished with the tools it was started with; say so when they differ.
+fn warn_on_changed_tools(recorded: &Environment, now: &Environment) {
+    for (key, current) in now {
+        if let Some(recorded) = recorded.get(key).filter(|r| *r != current) {
+            eprintln!("warning: the dataset was started with {key} {recorded}, this host has {current}");
+        }
+    }
 }
 
 /// A run about to start, as the study's loop numbered and checked it.
@@ -133,7 +217,7 @@ pub(crate) struct RunStart {
 
 impl RunStart {
     /// The run's runs.csv row once it has ended (the host load after it is read now).
-    pub(crate) fn row<S>(&self, slot: S, status: RunStatus, note: String) -> RunRow<S> {
+    pub(crate) fn row(&self, slot: Slot, status: RunStatus, note: String) -> RunRow {
         RunRow {
             run_id: self.run_id.clone(),
             slot,
@@ -146,7 +230,7 @@ impl RunStart {
     }
 }
 
-/// The loop both kinds of study run over their pending slots: stop between runs on Ctrl-C, number the
+/// The loop over the pending slots: stop between runs on Ctrl-C, number the
 /// runs (continuing after the highest number in runs.csv), check the host load, show progress, and stop at
 /// the first run that is not `ok` (its cause usually needs a look before `--resume`).
 pub(crate) struct Pass<'a> {
@@ -155,7 +239,7 @@ pub(crate) struct Pass<'a> {
     pub planned: usize,
     /// The number of the first run of this pass.
     pub first: u32,
-    pub host: &'a crate::plan::Host,
+    pub host: &'a Host,
     pub wait_for_idle: bool,
     pub interrupted: &'a AtomicBool,
     pub estimate: Duration,
@@ -164,12 +248,7 @@ pub(crate) struct Pass<'a> {
 impl Pass<'_> {
     /// Runs `one` for each pending slot; `one` executes the run, records and saves it, and returns its status
     /// and note.
-    pub(crate) fn run<S>(
-        &self,
-        pending: &[S],
-        condition: impl Fn(&S) -> &dyn std::fmt::Display,
-        mut one: impl FnMut(&RunStart, &S) -> Result<(RunStatus, String)>,
-    ) -> Result<StudyEnd> {
+    pub(crate) fn run(&self, pending: &[Slot], mut one: impl FnMut(&RunStart, &Slot) -> Result<(RunStatus, String)>) -> Result<StudyEnd> {
         if pending.is_empty() {
             eprintln!("all {} runs of {} are ok; nothing to do", self.planned, self.out.display());
             return Ok(StudyEnd::Complete);
@@ -186,7 +265,7 @@ impl Pass<'_> {
             let run_id = format!("r{:0width$}", self.first as usize + i);
             let load1_before = check_load(self.host, self.wait_for_idle, self.interrupted, &progress);
             let start = RunStart { run_id, started_at_utc: rfc3339_utc(SystemTime::now()), load1_before };
-            progress.start_run(&start.run_id, condition(slot));
+            progress.start_run(&start.run_id, &slot.condition);
             let started = Instant::now();
             let (status, note) = one(&start, slot)?;
             progress.finish_run(&start.run_id, status.as_str(), &note, started.elapsed());
@@ -205,98 +284,12 @@ impl Pass<'_> {
 
 /// The planned slots without an `ok` run yet, in execution order.
 pub fn pending_slots(order: &[Slot], runs: &[RunRow]) -> Vec<Slot> {
-    order.iter().filter(|slot| !runs.iter().any(|r| r.status == RunStatus::Ok && r.slot == **slot)).copied().collect()
-}
-
-/// The plan to follow and its text. A resumed dataset keeps its own plan.toml; a new one must not
-/// overwrite an existing dataset.
-fn resolve_plan(args: &RunArgs, out: &Path) -> Result<(Plan, String)> {
-    let kept = out.join(PLAN_FILE);
-    if args.resume {
-        if !kept.exists() {
-            bail!("{} has no {PLAN_FILE}, so there is nothing to resume; run without --resume", out.display());
-        }
-        let (plan, text) = Plan::load(&kept)?;
-        if let Some(path) = &args.plan {
-            let (given, _) = Plan::load(path)?;
-            if given != plan {
-                bail!("{} differs from {}: a resumed dataset keeps the plan it was started with", path.display(), kept.display());
-            }
-        }
-        return Ok((plan, text));
-    }
-    if out.join(RUNS_FILE).exists() {
-        bail!("{} already holds a dataset; complete it with --resume or choose another --out", out.display());
-    }
-    let path = args.plan.clone().unwrap_or_else(|| PathBuf::from(DEFAULT_PLAN));
-    Plan::load(&path).with_context(|| {
-        if args.plan.is_none() {
-            format!("the default plan is {DEFAULT_PLAN}, relative to the repository root; run from there or pass --plan")
-        } else {
-            "see measure/plans/study.toml for the expected keys".to_string()
-        }
-    })
-}
-
-/// A resumed dataset should be finished with the tools it was started with; say so when they differ.
-fn warn_on_changed_tools(env: &meta::Environment, now: &Versions) {
-    let pairs = [("python", Some(&now.python)), ("gunicorn", Some(&now.gunicorn)), ("nginx", now.nginx.as_ref())];
-    for (key, current) in pairs {
-        if let (Some(recorded), Some(current)) = (env.get(key), current) {
-            if recorded != current {
-                eprintln!("warning: the dataset was started with {key} {recorded}, this host has {current}");
-            }
-        }
-    }
-}
-
-/// What the preflight found.
-struct Tools {
-    install: GunicornInstall,
-    nginx_bin: Option<PathBuf>,
-    app_dir: PathBuf,
-    versions: Versions,
-}
-
-/// Checks everything a run needs before the first run, so a missing tool fails in seconds, not mid-study.
-fn preflight(plan: &Plan, args: &RunArgs) -> Result<Tools> {
-    let app_dir = std::path::absolute(&args.app)?;
-    if !app_dir.join("app.py").is_file() {
-        bail!("{} not found: pass --app DIR (the folder of the WSGI app)", app_dir.join("app.py").display());
-    }
-    let (nginx_bin, nginx_version) = if plan.needs_nginx() {
-        let bin = nginx::binary(&plan.nginx)?;
-        let version = nginx::version(&bin)?;
-        check_nginx_config(&bin, plan)?;
-        (Some(bin), Some(version))
-    } else {
-        (None, None)
-    };
-    let install = gunicorn::ensure_installed(&args.venv, &plan.gunicorn.version, &|msg| eprintln!("measure: {msg}"))?;
-    let versions = Versions { python: install.python_version.clone(), gunicorn: install.gunicorn_version.clone(), nginx: nginx_version };
-    Ok(Tools { install, nginx_bin, app_dir, versions })
-}
-
-fn check_nginx_config(bin: &Path, plan: &Plan) -> Result<()> {
-    let dir = tempfile::Builder::new().prefix("measure-nginx-check-").tempdir()?;
-    let prefix = dir.path().canonicalize()?;
-    nginx::test_config(
-        bin,
-        &NginxRun {
-            settings: &plan.nginx,
-            buffering: true,
-            listen_port: 1,
-            upstream_port: 2,
-            prefix: &prefix,
-            // SAFETY: geteuid has no preconditions.
-            as_root: unsafe { libc::geteuid() } == 0,
-        },
-    )
+    order.iter().filter(|slot| !runs.iter().any(|r| r.status == RunStatus::Ok && r.slot == **slot)).cloned().collect()
 }
 
 /// Reads load1 before a run; with `wait`, waits (bounded) for it to drop below the plan's limit. Warns when
 /// the run starts on a busy host: other work on the 2 cores shifts latencies.
-pub(crate) fn check_load(host_limits: &crate::plan::Host, wait: bool, interrupted: &AtomicBool, progress: &Progress) -> Option<f64> {
+fn check_load(host_limits: &Host, wait: bool, interrupted: &AtomicBool, progress: &Progress) -> Option<f64> {
     let limit = host_limits.load1_per_cpu_max * host::cpus() as f64;
     let mut load = host::load1();
     let busy = |l: Option<f64>| l.is_some_and(|l| l > limit);
@@ -346,7 +339,11 @@ mod tests {
     fn pending_keeps_order_and_retries_aborted_slots() {
         let plan = Plan::parse(include_str!("../../plans/study.toml")).unwrap();
         let order = plan.run_order();
-        let runs = vec![row("r01", order[0], RunStatus::Ok), row("r02", order[1], RunStatus::Ok), row("r03", order[2], RunStatus::Aborted)];
+        let runs = vec![
+            row("r01", order[0].clone(), RunStatus::Ok),
+            row("r02", order[1].clone(), RunStatus::Ok),
+            row("r03", order[2].clone(), RunStatus::Aborted),
+        ];
         let pending = pending_slots(&order, &runs);
         assert_eq!(pending.len(), 28);
         assert_eq!(pending[0], order[2], "the aborted slot comes first again");
@@ -358,39 +355,58 @@ mod tests {
     fn a_new_study_refuses_to_overwrite_a_dataset() {
         let dir = tempfile::tempdir().unwrap();
         std::fs::write(dir.path().join(RUNS_FILE), "run_id\n").unwrap();
-        let args = RunArgs {
-            plan: Some("plans/smoke.toml".into()),
-            out: Some(dir.path().into()),
-            resume: false,
-            wait_for_idle: false,
-            venv: ".venv".into(),
-            app: "app".into(),
-            venvs: ".venvs".into(),
-            pythons: vec![],
-            analyze: None,
-        };
-        let err = resolve_plan(&args, dir.path()).unwrap_err().to_string();
-        assert!(err.contains("--resume"), "{err}");
+        for plan in ["plans/smoke.toml", "plans/app-servers-ab.toml"] {
+            let args = RunArgs { plan: Some(plan.into()), out: Some(dir.path().into()), ..args(&[]) };
+            let err = resolve_plan(&args).unwrap_err().to_string();
+            assert!(err.contains("--resume"), "{plan}: {err}");
+        }
     }
 
     #[test]
     fn resume_needs_a_kept_plan_and_rejects_another() {
         let dir = tempfile::tempdir().unwrap();
-        let mut args = RunArgs {
-            plan: None,
-            out: Some(dir.path().into()),
-            resume: true,
-            wait_for_idle: false,
-            venv: ".venv".into(),
-            app: "app".into(),
-            venvs: ".venvs".into(),
-            pythons: vec![],
-            analyze: None,
-        };
-        assert!(resolve_plan(&args, dir.path()).unwrap_err().to_string().contains("nothing to resume"));
+        let mut args = RunArgs { out: Some(dir.path().into()), resume: true, ..args(&[]) };
+        assert!(resolve_plan(&args).unwrap_err().to_string().contains("nothing to resume"));
         std::fs::write(dir.path().join(PLAN_FILE), include_str!("../../plans/smoke.toml")).unwrap();
-        assert_eq!(resolve_plan(&args, dir.path()).unwrap().0.probe.count, 16);
-        args.plan = Some(PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/plans/study.toml")));
-        assert!(resolve_plan(&args, dir.path()).unwrap_err().to_string().contains("keeps the plan"));
+        let (plan, text, out) = resolve_plan(&args).unwrap();
+        assert!(matches!(plan, Plan::Open(p) if p.probe.count == 16));
+        assert_eq!((text.as_str(), out.as_path()), (include_str!("../../plans/smoke.toml"), dir.path()));
+        for other in ["plans/study.toml", "plans/app-servers-ab.toml"] {
+            args.plan = Some(PathBuf::from(other));
+            assert!(resolve_plan(&args).unwrap_err().to_string().contains("keeps the plan"), "{other}");
+        }
+    }
+
+    fn args(extra: &[&str]) -> RunArgs {
+        use clap::Parser;
+        let argv = [&["measure", "run"], extra].concat();
+        let crate::cli::Command::Run(args) = crate::cli::Cli::try_parse_from(argv).unwrap().command;
+        args
+    }
+
+    #[test]
+    fn a_plans_dataset_is_the_default_out() {
+        let dir = tempfile::tempdir().unwrap();
+        let plan = dir.path().join("ab.toml");
+        let text = include_str!("../../plans/app-servers-ab.toml")
+            .replace("datasets/app-servers-ab", &dir.path().join("ab").display().to_string());
+        std::fs::write(&plan, &text).unwrap();
+        let (_, kept, out) = resolve_plan(&args(&["--plan", &plan.display().to_string()])).unwrap();
+        assert_eq!((kept, out), (text, dir.path().join("ab")));
+        let (_, _, out) = resolve_plan(&args(&["--plan", "plans/smoke.toml"])).unwrap();
+        assert_eq!(out, Path::new(crate::plan::open::DEFAULT_DATASET));
+    }
+
+    #[test]
+    fn a_resumed_closed_loop_plan_keeps_the_interpreters_it_was_run_on() {
+        let dir = tempfile::tempdir().unwrap();
+        let out = dir.path().display().to_string();
+        let python = ["--plan", "plans/gthread-python-versions.toml", "--python", "3.11-debian=/usr/bin/python3", "--out", &out];
+        let (plan, kept, _) = resolve_plan(&args(&python)).unwrap();
+        std::fs::write(dir.path().join(PLAN_FILE), &kept).unwrap();
+        let resumed = resolve_plan(&args(&[&python[..], &["--resume"]].concat())).unwrap();
+        assert_eq!((&resumed.0, &resumed.1), (&plan, &kept));
+        let err = resolve_plan(&args(&["--plan", "plans/gthread-python-versions.toml", "--out", &out, "--resume"])).unwrap_err();
+        assert!(err.to_string().contains("keeps the plan"), "{err}");
     }
 }

@@ -1,21 +1,19 @@
-//! What the open-loop study writes into `dataset.toml` (read by `analyze`: titles, factor order and labels,
-//! axis, percentile, environment; [`super::manifest`] lays it out and merges it) and the dataset's README.md
-//! (how it was measured, with the environment filled in). Both are pure.
+//! What an open-loop dataset holds that a closed-loop one does not: its tables, what measure writes into
+//! `dataset.toml` (read by `analyze`: titles, factor order and labels, axis, percentile, environment;
+//! [`super::manifest`] lays it out and merges it) and the dataset's README.md (how it was measured, with the
+//! environment filled in). Both texts are pure functions of the plan, the environment and the runs.
 //!
 //! `analyze` parses dataset.toml with `deny_unknown_fields`, so only its keys appear here; the factor levels
 //! listed are those the plan actually runs, in a fixed order.
 
-use super::manifest::{Factor, Generated, Level, Text};
-use super::rows::{RunRow, RunStatus};
-use crate::input::BadInput;
-use crate::plan::{Plan, Route, Worker};
-use anyhow::Result;
-use std::collections::BTreeMap;
+use super::manifest::{Environment, Factor, Generated, Level};
+use super::{Table, Tally};
+use crate::plan::open::{OpenLoop, Route, Worker};
+use crate::plan::Text;
 use std::fmt::Write as _;
-use std::path::Path;
 
-/// Free-form facts about the machine, as `[environment]` string pairs.
-pub type Environment = BTreeMap<String, String>;
+/// The tables of an open-loop dataset, all written by measure.
+pub const TABLES: [Table; 5] = [Table::Requests, Table::Large, Table::Tempfiles, Table::Resources, Table::Servers];
 
 const TITLE_EN: &str = "Gunicorn sync workers under slow downloads";
 const TITLE_JA: &str = "遅いダウンロード中のGunicorn同期ワーカー";
@@ -28,7 +26,7 @@ fn route_label(r: Route) -> (&'static str, &'static str) {
     }
 }
 
-fn worker_label(plan: &Plan, w: Worker) -> (String, String) {
+fn worker_label(plan: &OpenLoop, w: Worker) -> (String, String) {
     let s = plan.worker_shape(w);
     match w {
         Worker::Sync => (format!("sync x{}", s.processes), format!("sync {}プロセス", s.processes)),
@@ -49,7 +47,7 @@ pub fn bytes_iec(n: u64) -> String {
 }
 
 /// `0, 1 or 2`: the download counts the plan runs.
-fn download_counts(plan: &Plan) -> String {
+fn download_counts(plan: &OpenLoop) -> String {
     let mut counts: Vec<u32> = plan.conditions().iter().map(|c| c.downloads).collect();
     counts.sort_unstable();
     counts.dedup();
@@ -61,7 +59,7 @@ fn download_counts(plan: &Plan) -> String {
 }
 
 /// What measure writes into dataset.toml for the open-loop study (rendered and merged by [`manifest`]).
-pub fn dataset_toml<'a>(plan: &Plan, env: &'a Environment) -> Generated<'a> {
+pub fn dataset_toml<'a>(plan: &OpenLoop, env: &'a Environment) -> Generated<'a> {
     let conditions = plan.conditions();
     let size = bytes_iec(plan.large.bytes);
     let rate = bytes_iec(plan.download.rate_bytes_per_s);
@@ -112,27 +110,16 @@ pub fn dataset_toml<'a>(plan: &Plan, env: &'a Environment) -> Generated<'a> {
     }
 }
 
-/// The `[environment]` of an existing dataset.toml (kept when a study is resumed).
-pub fn read_environment(path: &Path, dataset_toml: &str) -> Result<Environment> {
-    let table: toml::Table = dataset_toml.parse().map_err(|e| BadInput::toml(path, dataset_toml, &e))?;
-    let Some(env) = table.get("environment").and_then(|e| e.as_table()) else {
-        return Ok(Environment::new());
-    };
-    Ok(env.iter().map(|(k, v)| (k.clone(), v.as_str().map_or_else(|| v.to_string(), str::to_owned))).collect())
-}
-
 /// The dataset's README.md from `templates/dataset-README.md`.
-pub fn render_readme(plan: &Plan, env: &Environment, runs: &[RunRow]) -> String {
+pub fn render_readme(plan: &OpenLoop, env: &Environment, tally: &Tally) -> String {
     let get = |k: &str| env.get(k).cloned().unwrap_or_else(|| "?".into());
     let n = plan.nginx.clone();
-    let count = |s: RunStatus| runs.iter().filter(|r| r.status == s).count();
-    let planned = plan.run_order().len();
-    let mut status = format!("{} of {planned} planned runs ok", count(RunStatus::Ok));
-    if count(RunStatus::Aborted) > 0 {
-        status += &format!(", {} aborted (listed in runs.csv with a note, and re-run)", count(RunStatus::Aborted));
+    let mut status = format!("{} of {} planned runs ok", tally.ok, tally.planned);
+    if tally.aborted > 0 {
+        status += &format!(", {} aborted (listed in runs.csv with a note, and re-run)", tally.aborted);
     }
-    if count(RunStatus::Excluded) > 0 {
-        status += &format!(", {} excluded", count(RunStatus::Excluded));
+    if tally.excluded > 0 {
+        status += &format!(", {} excluded", tally.excluded);
     }
     let mut conditions = String::from("| route | downloads | worker |\n| --- | --- | --- |\n");
     for c in plan.conditions() {
@@ -177,7 +164,7 @@ pub fn render_readme(plan: &Plan, env: &Environment, runs: &[RunRow]) -> String 
         ("interval", plan.sampling.interval_ms.to_string()),
         ("conditions", conditions.trim_end().to_string()),
         ("repetitions", plan.repetitions.to_string()),
-        ("runs_planned", planned.to_string()),
+        ("runs_planned", tally.planned.to_string()),
         ("seed", plan.seed.to_string()),
         ("runs_status", status),
         ("sync_shape", shape(Worker::Sync)),
@@ -196,8 +183,11 @@ pub fn render_readme(plan: &Plan, env: &Environment, runs: &[RunRow]) -> String 
 
 #[cfg(test)]
 mod tests {
+    use super::super::manifest::{self, read_environment};
     use super::*;
     use serde::Deserialize;
+    use std::collections::BTreeMap;
+    use std::path::Path;
 
     /// The shape `analyze` accepts (its parser denies unknown fields too).
     #[derive(Deserialize)]
@@ -245,7 +235,7 @@ mod tests {
 
     #[test]
     fn dataset_toml_has_only_the_keys_analyze_reads() {
-        let plan = Plan::parse(include_str!("../../plans/study.toml")).unwrap();
+        let plan = OpenLoop::parse(include_str!("../../plans/study.toml")).unwrap();
         let env = env();
         let text = dataset_toml(&plan, &env).document().to_string();
         let parsed: DatasetToml = toml::from_str(&text).unwrap();
@@ -265,12 +255,12 @@ mod tests {
     /// toml_edit), so datasets written since read the same.
     #[test]
     fn dataset_toml_is_byte_identical_to_the_hand_written_one() {
-        let env = super::super::manifest::fixture_environment();
+        let env = manifest::fixture_environment();
         for (plan, expected) in [
             (include_str!("../../plans/study.toml"), include_str!("testdata/study.dataset.toml")),
             (include_str!("../../plans/smoke.toml"), include_str!("testdata/smoke.dataset.toml")),
         ] {
-            let plan = Plan::parse(plan).unwrap();
+            let plan = OpenLoop::parse(plan).unwrap();
             assert_eq!(dataset_toml(&plan, &env).document().to_string(), expected);
         }
     }
@@ -280,15 +270,15 @@ mod tests {
     #[test]
     fn rewriting_the_committed_dataset_toml_changes_nothing() {
         let committed = include_str!("../../../datasets/gunicorn-slow-client/dataset.toml");
-        let plan = Plan::parse(include_str!("../../../datasets/gunicorn-slow-client/plan.toml")).unwrap();
+        let plan = OpenLoop::parse(include_str!("../../../datasets/gunicorn-slow-client/plan.toml")).unwrap();
         let env = read_environment(Path::new("dataset.toml"), committed).unwrap();
-        let merged = super::super::manifest::merge(committed, &dataset_toml(&plan, &env).document()).unwrap();
+        let merged = manifest::merge(committed, &dataset_toml(&plan, &env).document()).unwrap();
         assert_eq!(merged, committed);
     }
 
     #[test]
     fn only_levels_the_plan_runs_are_listed() {
-        let mut plan = Plan::parse(include_str!("../../plans/smoke.toml")).unwrap();
+        let mut plan = OpenLoop::parse(include_str!("../../plans/smoke.toml")).unwrap();
         plan.conditions.truncate(1);
         plan.conditions[0].route = vec![Route::NginxOn];
         let env = env();
@@ -302,8 +292,8 @@ mod tests {
 
     #[test]
     fn readme_fills_every_placeholder() {
-        let plan = Plan::parse(include_str!("../../plans/study.toml")).unwrap();
-        let text = render_readme(&plan, &env(), &[]);
+        let plan = OpenLoop::parse(include_str!("../../plans/study.toml")).unwrap();
+        let text = render_readme(&plan, &env(), &Tally { planned: 30, ..Tally::default() });
         assert!(!text.contains("{{"), "{text}");
         assert!(text.contains("16 MiB"));
         assert!(text.contains("0 of 30 planned runs ok"));
