@@ -14,9 +14,6 @@ use crate::plan::Text;
 use std::collections::BTreeSet;
 use std::fmt::Write as _;
 
-/// The folder of the load tools' own files, one subfolder per run.
-pub const RAW_DIR: &str = "raw";
-
 /// The tables measure writes for a plan's tool: requests.csv and sessions.csv only when measure's own
 /// client made the requests.
 pub fn tables(tool: Tool) -> Vec<Table> {

@@ -31,6 +31,8 @@ pub const PLAN_FILE: &str = "plan.toml";
 pub const MANIFEST_FILE: &str = "dataset.toml";
 /// The run table; its presence marks a folder as a dataset.
 pub const RUNS_FILE: &str = "runs.csv";
+/// The folder of the load tools' own files (ab's, hey's), one subfolder per run.
+pub const RAW_DIR: &str = "raw";
 
 /// One data table other than runs.csv.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -94,7 +94,7 @@ fn open_plan() -> Plan {
     Plan::parse(include_str!("../../plans/smoke.toml")).unwrap()
 }
 
-fn open_run(plan: &Plan, i: usize, id: &str, status: RunStatus, note: &str) -> RunRow {
+fn run_row(plan: &Plan, i: usize, id: &str, status: RunStatus, note: &str) -> RunRow {
     RunRow {
         run_id: id.into(),
         slot: plan.run_order()[i].clone(),
@@ -116,25 +116,23 @@ fn an_open_loop_dataset_is_written_byte_for_byte_as_before() {
 
     let dir = tempfile::tempdir().unwrap();
     let mut dataset = Dataset::default();
-    dataset.add(open_run(&plan, 0, "r01", RunStatus::Ok, ""), open_record("r01"));
+    dataset.add(run_row(&plan, 0, "r01", RunStatus::Ok, ""), open_record("r01"));
     let note = "interrupted (SIGINT/SIGTERM); gunicorn needed SIGKILL to stop, \"twice\"";
-    dataset.add(open_run(&plan, 1, "r02", RunStatus::Aborted, note), open_record("r02"));
-    dataset.add(open_run(&plan, 1, "r03", RunStatus::Ok, "d2: 4096 of 1048576 bytes (closed early)"), open_record("r03"));
+    dataset.add(run_row(&plan, 1, "r02", RunStatus::Aborted, note), open_record("r02"));
+    dataset.add(run_row(&plan, 1, "r03", RunStatus::Ok, "d2: 4096 of 1048576 bytes (closed early)"), open_record("r03"));
     dataset.save(dir.path(), &plan, &env).unwrap();
     // A resume that adds nothing leaves every byte.
     Dataset::load(dir.path(), &plan).unwrap().save(dir.path(), &plan, &env).unwrap();
     assert_written_as_committed(dir, "open-runs");
 }
 
+/// A closed-loop run's row, at other times and loads than [`run_row`]'s.
 fn closed_run(plan: &Plan, i: usize, id: &str, status: RunStatus, note: &str) -> RunRow {
     RunRow {
-        run_id: id.into(),
-        slot: plan.run_order()[i].clone(),
         started_at_utc: format!("2026-11-30T16:0{i}:00Z"),
-        status,
-        note: note.into(),
         load1_before: Some(0.5),
         load1_after: (i != 1).then_some(0.75),
+        ..run_row(plan, i, id, status, note)
     }
 }
 

@@ -2,7 +2,7 @@
 //! ab or hey, whose files are written straight into the dataset's `raw/<run_id>/` (importing them is the
 //! study's next step), or measure's own sessions, whose requests and sessions are rows here.
 
-use super::{as_root, join, Front, Kept, Ran, Workload};
+use super::{as_root, join, CleanRun, Front, Verdict, Workload};
 use crate::clock::RunClock;
 use crate::dataset::rows;
 use crate::dataset::{RunRecord, Table};
@@ -135,7 +135,7 @@ impl Workload for ClosedRun<'_> {
         }
     }
 
-    fn record(&self, ended: Ended, run: &Ran, record: &mut RunRecord, notes: &mut Vec<String>) -> Result<Kept> {
+    fn record(&self, ended: Ended, run: &CleanRun, record: &mut RunRecord, notes: &mut Vec<String>) -> Result<Verdict> {
         let sessions = match ended {
             Ended::Tool(files) => return Ok(Ok(Some(files))),
             Ended::Sessions(sessions) => sessions,

@@ -101,7 +101,7 @@ trait Workload {
     fn end_load(&self, load: Self::Load, run_id: &str, clean: bool) -> Result<Self::Ended>;
     /// Puts the load's rows into `record` and what looked odd into `notes`; `Err(why)` when the run cannot be
     /// kept. Returns the tool's files to import, if the load was a tool.
-    fn record(&self, ended: Self::Ended, run: &Ran, record: &mut RunRecord, notes: &mut Vec<String>) -> Result<Kept>;
+    fn record(&self, ended: Self::Ended, run: &CleanRun, record: &mut RunRecord, notes: &mut Vec<String>) -> Result<Verdict>;
 }
 
 /// Where the load goes once the servers are up, and the temp folder to watch (nginx buffering to disk).
@@ -111,14 +111,14 @@ struct Front {
 }
 
 /// A run whose load has ended cleanly, as [`Workload::record`] sees it.
-struct Ran<'a> {
+struct CleanRun<'a> {
     run_id: &'a str,
     clock: RunClock,
     servers: &'a [ServerProcess],
 }
 
 /// What [`Workload::record`] decided: keep the run (with the tool's files, if any) or abort it, and why.
-type Kept = std::result::Result<Option<ToolFiles>, String>;
+type Verdict = std::result::Result<Option<ToolFiles>, String>;
 
 /// Runs `workload` and stops its servers (in reverse start order: nginx before the app server behind it),
 /// whatever happened.
@@ -192,8 +192,8 @@ fn measure<W: Workload>(
     if let Some(why) = abort {
         return Ok(Err(why));
     }
-    let ran = Ran { run_id, clock, servers };
-    let tool_files = match workload.record(ended, &ran, &mut record, notes)? {
+    let clean = CleanRun { run_id, clock, servers };
+    let tool_files = match workload.record(ended, &clean, &mut record, notes)? {
         Ok(files) => files,
         Err(why) => return Ok(Err(why)),
     };

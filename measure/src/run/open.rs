@@ -5,7 +5,7 @@
 //! silently replaces a worker that died or timed out, and the run then measured another server than
 //! planned, so a run with more worker boots than workers is aborted.
 
-use super::{as_root, join, Front, Kept, Ran, Workload};
+use super::{as_root, join, CleanRun, Front, Verdict, Workload};
 use crate::clock::RunClock;
 use crate::dataset::rows::{self, ServerWrite};
 use crate::dataset::{RunRecord, Table};
@@ -122,7 +122,7 @@ impl Workload for OpenRun<'_> {
         Ok(Ended { downloads, probes, events })
     }
 
-    fn record(&self, ended: Ended, run: &Ran, record: &mut RunRecord, notes: &mut Vec<String>) -> Result<Kept> {
+    fn record(&self, ended: Ended, run: &CleanRun, record: &mut RunRecord, notes: &mut Vec<String>) -> Result<Verdict> {
         let boots = app_log::booted_pids(&ended.events).len();
         let workers = self.plan.worker_shape(self.condition.worker).processes as usize;
         if boots > workers {

@@ -17,10 +17,9 @@ pub mod open;
 
 use crate::cli::RunArgs;
 use crate::clock::{date_utc, rfc3339_utc, sleep_until};
-use crate::dataset::closed::RAW_DIR;
 use crate::dataset::manifest::{read_environment, Environment};
 use crate::dataset::rows::{RunRow, RunStatus};
-use crate::dataset::{write_atomic, Dataset, MANIFEST_FILE, PLAN_FILE, RUNS_FILE};
+use crate::dataset::{write_atomic, Dataset, MANIFEST_FILE, PLAN_FILE, RAW_DIR, RUNS_FILE};
 use crate::host;
 use crate::plan::{Host, Plan, Slot};
 use crate::progress::Progress;
