@@ -117,46 +117,7 @@ pub fn render_readme(plan: &ClosedLoop, env: &Environment, tally: &Tally) -> Str
 
 #[cfg(test)]
 mod tests {
-    use super::super::manifest::{self, fixture_environment, read_environment};
     use super::*;
-    use std::path::Path;
-
-    /// The bytes the hand-written renderer wrote (dataset/testdata/, kept from before dataset.toml went
-    /// through toml_edit; the interpreters since in the plan's order), so datasets written since read the same.
-    #[test]
-    fn dataset_toml_is_byte_identical_to_the_hand_written_one() {
-        let env = fixture_environment();
-        for (plan, expected) in [
-            (include_str!("../../plans/app-servers-ab.toml"), include_str!("testdata/app-servers-ab.dataset.toml")),
-            (include_str!("../../plans/gthread-python-versions.toml"), include_str!("testdata/gthread-python-versions.dataset.toml")),
-            (include_str!("../../plans/fastcgi-vs-gunicorn.toml"), include_str!("testdata/fastcgi-vs-gunicorn.dataset.toml")),
-        ] {
-            let plan = ClosedLoop::parse(plan).unwrap();
-            assert_eq!(dataset_toml(&plan, &env).document().to_string(), expected);
-        }
-    }
-
-    /// Resuming any of the committed seed datasets would leave its dataset.toml (with what was added by
-    /// hand) byte for byte as it is.
-    #[test]
-    fn rewriting_the_committed_dataset_tomls_changes_nothing() {
-        for (committed, plan) in [
-            (include_str!("../../../datasets/app-servers-ab/dataset.toml"), include_str!("../../../datasets/app-servers-ab/plan.toml")),
-            (
-                include_str!("../../../datasets/gthread-python-versions/dataset.toml"),
-                include_str!("../../../datasets/gthread-python-versions/plan.toml"),
-            ),
-            (
-                include_str!("../../../datasets/fastcgi-vs-gunicorn/dataset.toml"),
-                include_str!("../../../datasets/fastcgi-vs-gunicorn/plan.toml"),
-            ),
-        ] {
-            let plan = ClosedLoop::parse(plan).unwrap();
-            let env = read_environment(Path::new("dataset.toml"), committed).unwrap();
-            let merged = manifest::merge(committed, &dataset_toml(&plan, &env).document()).unwrap();
-            assert_eq!(merged, committed, "{}", plan.dataset);
-        }
-    }
 
     #[test]
     fn a_python_only_plan_puts_the_interpreter_on_the_x_axis() {

@@ -191,18 +191,29 @@ impl Dataset {
                 write_table(dir, table.file(), table.header(), rows)?;
             }
         }
-        let tally = Tally::of(plan, &self.runs);
-        let (generated, readme) = match plan {
-            Plan::Open(p) => (open::dataset_toml(p, env), open::render_readme(p, env, &tally)),
-            Plan::Closed(p) => (closed::dataset_toml(p, env), closed::render_readme(p, env, &tally)),
-        };
-        manifest::write_dataset_toml(dir, &generated)?;
-        readme::write_readme(dir, &readme)?;
+        manifest::write_dataset_toml(dir, &generated_manifest(plan, env))?;
+        readme::write_readme(dir, &generated_readme(plan, env, &Tally::of(plan, &self.runs)))?;
         if self.runs.is_empty() && !from_start {
             return Ok(());
         }
         let runs: Vec<Vec<String>> = self.runs.iter().map(RunRow::cells).collect();
         write_table(dir, RUNS_FILE, &rows::runs_header(plan), &runs)
+    }
+}
+
+/// What measure writes into dataset.toml for `plan` (merged into the file there by [`manifest`]).
+fn generated_manifest<'a>(plan: &Plan, env: &'a Environment) -> manifest::Generated<'a> {
+    match plan {
+        Plan::Open(p) => open::dataset_toml(p, env),
+        Plan::Closed(p) => closed::dataset_toml(p, env),
+    }
+}
+
+/// Measure's block of the dataset's README.md (placed into the file there by [`readme`]).
+fn generated_readme(plan: &Plan, env: &Environment, tally: &Tally) -> String {
+    match plan {
+        Plan::Open(p) => open::render_readme(p, env, tally),
+        Plan::Closed(p) => closed::render_readme(p, env, tally),
     }
 }
 
@@ -353,6 +364,50 @@ mod tests {
         std::fs::write(dir.path().join(RUNS_FILE), "run_id,status\nr01,ok\n").unwrap();
         let err = format!("{:#}", Dataset::load(dir.path(), &smoke()).unwrap_err());
         assert!(err.contains("cannot resume"), "{err}");
+    }
+
+    /// The bytes the hand-written renderer wrote (testdata/, kept from before dataset.toml went through
+    /// toml_edit; a closed-loop plan's interpreters since in the plan's order), so datasets written since
+    /// read the same.
+    #[test]
+    fn dataset_toml_is_byte_identical_to_the_hand_written_one() {
+        let env = manifest::fixture_environment();
+        for (plan, expected) in [
+            (include_str!("../../plans/study.toml"), include_str!("testdata/study.dataset.toml")),
+            (include_str!("../../plans/smoke.toml"), include_str!("testdata/smoke.dataset.toml")),
+            (include_str!("../../plans/app-servers-ab.toml"), include_str!("testdata/app-servers-ab.dataset.toml")),
+            (include_str!("../../plans/gthread-python-versions.toml"), include_str!("testdata/gthread-python-versions.dataset.toml")),
+            (include_str!("../../plans/fastcgi-vs-gunicorn.toml"), include_str!("testdata/fastcgi-vs-gunicorn.dataset.toml")),
+        ] {
+            let plan = Plan::parse(plan).unwrap();
+            assert_eq!(generated_manifest(&plan, &env).document().to_string(), expected);
+        }
+    }
+
+    /// Resuming any of the committed datasets would leave its dataset.toml (with what was added by hand, as
+    /// the `[published]` values and their comments) byte for byte as it is.
+    #[test]
+    fn rewriting_the_committed_dataset_tomls_changes_nothing() {
+        for (committed, plan) in [
+            (
+                include_str!("../../../datasets/gunicorn-slow-client/dataset.toml"),
+                include_str!("../../../datasets/gunicorn-slow-client/plan.toml"),
+            ),
+            (include_str!("../../../datasets/app-servers-ab/dataset.toml"), include_str!("../../../datasets/app-servers-ab/plan.toml")),
+            (
+                include_str!("../../../datasets/gthread-python-versions/dataset.toml"),
+                include_str!("../../../datasets/gthread-python-versions/plan.toml"),
+            ),
+            (
+                include_str!("../../../datasets/fastcgi-vs-gunicorn/dataset.toml"),
+                include_str!("../../../datasets/fastcgi-vs-gunicorn/plan.toml"),
+            ),
+        ] {
+            let plan = Plan::parse(plan).unwrap();
+            let env = manifest::read_environment(Path::new(MANIFEST_FILE), committed).unwrap();
+            let merged = manifest::merge(committed, &generated_manifest(&plan, &env).document()).unwrap();
+            assert_eq!(merged, committed, "{}", plan.default_dataset());
+        }
     }
 
     fn sessions_plan() -> Plan {
