@@ -1,5 +1,5 @@
-# Every recipe shares the release profile, so the dependencies are built once per machine.
-# CI (.ci/run) calls `just ci`; nothing here is conditional.
+# Every recipe shares the release profile and one feature set per dependency (`just one-build`), so
+# each dependency is built once per machine. CI (.ci/run) calls `just test`; nothing here is conditional.
 
 export CARGO_TARGET_DIR := env_var_or_default("CARGO_TARGET_DIR", env_var("HOME") + "/.cache/target")
 bin := CARGO_TARGET_DIR + "/release"
@@ -20,9 +20,12 @@ report: build
 check dataset="datasets/gunicorn-slow-client": build
     {{bin}}/analyze check {{dataset}}
 
-# Unit, snapshot and end-to-end tests, then the built site in headless Chromium.
-test: build
+# Every check and test, installing what it lacks: the Debian packages (as root; else it names them),
+# formatting, clippy, the Rust unit/snapshot/end-to-end tests (measure against real servers), the
+# set-up's own tests, the benchmark's and the Spark job's references, then the built site in Chromium.
+test: system-packages fmt-check one-build lint build
     cargo test --release --workspace
+    just system-packages-test
     just bench-test
     just spark-test
     just report
@@ -30,15 +33,15 @@ test: build
     just browser-checker-test
 
 # The browser checker's own tests: fixture sites it must pass and fail.
-browser-checker-test: python-tools
+browser-checker-test: python-tools (system-packages "chromium" "chromium-driver" "fonts-noto-cjk")
     .venv/bin/python -m pytest tests/browser -q -p no:cacheprovider
 
 # Open every page of site/ in headless Chromium; fails on console errors, broken links or images.
-browser-test: python-tools
+browser-test: python-tools (system-packages "chromium" "chromium-driver" "fonts-noto-cjk")
     .venv/bin/python tests/browser/check_site.py site --screenshots target/screenshots
 
 # The Python tools of the browser test (a git-ignored virtual environment).
-python-tools:
+python-tools: (system-packages "python3-venv")
     test -x .venv/bin/python || python3 -m venv .venv
     .venv/bin/pip install --quiet --disable-pip-version-check -r tests/browser/requirements.txt
 
@@ -48,7 +51,7 @@ serve port="8000":
 
 # Run a plan of measure/plans (README there lists them with their durations); default: the slow-download
 # study against real Gunicorn and nginx on loopback (6-8 minutes). E.g. just measure measure/plans/fastcgi-vs-gunicorn.toml
-measure plan="measure/plans/study.toml" *args: build
+measure plan="measure/plans/study.toml" *args: build (system-packages "nginx-light" "uwsgi" "uwsgi-plugin-python3" "apache2-utils" "hey" "python3-venv")
     {{bin}}/measure run --plan {{plan}} {{args}}
 
 # Benchmark analyze against DuckDB and polars on generated data (bench/README.md): 1M, 10M and 100M
@@ -89,7 +92,7 @@ bench-test: bench-tools
     bench/.venv/bin/python -m unittest discover -s bench -p 'test_*.py'
 
 # The benchmark's Python tools (a git-ignored virtual environment).
-bench-tools:
+bench-tools: (system-packages "python3-venv")
     test -x bench/.venv/bin/python || python3 -m venv bench/.venv
     bench/.venv/bin/pip install --quiet --disable-pip-version-check -r bench/requirements.txt
 
@@ -105,9 +108,8 @@ spark-test: build spark-tools
     cargo build --release -p analyze --example chart_inputs
     spark/.venv/bin/python -m pytest spark/tests -q -p no:cacheprovider
 
-# A pinned pyspark in a git-ignored virtual environment, and a Java runtime (Debian's) when missing.
-spark-tools:
-    command -v java >/dev/null 2>&1 || (apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y openjdk-17-jre-headless)
+# A pinned pyspark in a git-ignored virtual environment, and Debian's Java runtime.
+spark-tools: (system-packages "openjdk-17-jre-headless" "python3-venv")
     test -x spark/.venv/bin/python || python3 -m venv spark/.venv
     spark/.venv/bin/pip install --quiet --disable-pip-version-check -r spark/requirements.txt
 
@@ -120,5 +122,99 @@ fmt-check:
 lint:
     cargo clippy --release --workspace --all-targets -- -D warnings
 
-# What CI runs.
-ci: fmt-check lint test
+# What CI runs (.ci/run): the same as `just test`, which checks formatting and runs clippy too.
+ci: test
+
+# Fails, naming the crate, when a dependency would be compiled twice: `cargo build --workspace` (every
+# recipe), `cargo test --workspace` and the example spark-test builds (`-p analyze` with its
+# dev-dependencies) must give each dependency they share the same features (analyze/Cargo.toml says how).
+one-build:
+    #!/usr/bin/env bash
+    set -euo pipefail
+    features() { cargo tree --locked --prefix none --format '{p} [{f}]' "$@" | sed 's/ (\*)$//' | sort -u; }
+    dir=$(mktemp -d)
+    trap 'rm -rf "$dir"' EXIT
+    features -e normal,build --workspace >"$dir/build"
+    features -e normal,build,dev --workspace >"$dir/test"
+    features -e normal,build,dev -p analyze >"$dir/example"
+    status=0
+    for other in test example; do
+        # Crates in both builds whose lines (one per feature set) differ.
+        awk -F' \\[' 'NR == FNR { a[$1] = a[$1] "[" $2; next } { b[$1] = b[$1] "[" $2 }
+            END { for (k in b) if (k in a && a[k] != b[k]) print k }' "$dir/build" "$dir/$other" | sort >"$dir/drift"
+        while read -r crate; do
+            status=1
+            echo "error: $crate has other features in the $other build than in cargo build --workspace:" >&2
+            grep -F "$crate [" "$dir/build" | sed 's/^/  build:   /' >&2
+            grep -F "$crate [" "$dir/$other" | sed "s/^/  $(printf '%-8s' "$other:") /" >&2
+        done <"$dir/drift"
+    done
+    [ "$status" -ne 0 ] || echo "one feature set per dependency: cargo build --workspace, cargo test --workspace and -p analyze --example agree"
+    exit "$status"
+
+# The Debian packages the tests use, each with the file of it that they use. `system-packages` checks
+# them all (`just test`); a recipe that needs only some names them. nginx-light, uWSGI and its Python 3
+# plugin, ab and hey: measure's servers and load tools; python3-venv: every virtual environment; Java 17:
+# the Spark job (pyspark 4 needs 17 or newer); Chromium, its driver and a CJK font (Japanese text, not
+# boxes): the browser test.
+system_packages := '''
+    nginx-light /usr/sbin/nginx
+    uwsgi /usr/bin/uwsgi
+    uwsgi-plugin-python3 /usr/lib/uwsgi/plugins/python3_plugin.so
+    apache2-utils /usr/bin/ab
+    hey /usr/bin/hey
+    python3-venv /usr/lib/python3*/ensurepip/__init__.py
+    openjdk-17-jre-headless /usr/bin/java
+    chromium /usr/bin/chromium
+    chromium-driver /usr/bin/chromedriver
+    fonts-noto-cjk /usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc
+'''
+
+# Installs the missing ones of those Debian packages (all, or the ones named) when run as root; else
+# names them with the apt-get line and fails. SYSTEM_PACKAGES_ROOT (default /) is where their files are
+# looked for: the set-up's tests point it at a temporary folder.
+system-packages *packages:
+    #!/usr/bin/env bash
+    set -euo pipefail
+    root="${SYSTEM_PACKAGES_ROOT:-}"
+    wanted=({{packages}})
+    declare -A file_of
+    order=()
+    while read -r package file; do
+        [ -n "$package" ] || continue
+        file_of[$package]=$file
+        order+=("$package")
+    done <<'LIST'
+    {{system_packages}}
+    LIST
+    for package in "${wanted[@]}"; do
+        [ -n "${file_of[$package]:-}" ] || { echo "error: system-packages: $package is not one of: ${order[*]}" >&2; exit 2; }
+    done
+    [ ${#wanted[@]} -gt 0 ] || wanted=("${order[@]}")
+    # The wanted packages whose file is not under $root, in the list's order.
+    missing() {
+        local package
+        for package in "${order[@]}"; do
+            [[ " ${wanted[*]} " == *" $package "* ]] || continue
+            compgen -G "$root${file_of[$package]}" >/dev/null || echo "$package"
+        done
+    }
+    mapfile -t absent < <(missing)
+    [ ${#absent[@]} -gt 0 ] || exit 0
+    if [ "$(id -u)" != 0 ]; then
+        echo "error: these Debian packages are missing: ${absent[*]}" >&2
+        echo "install them as root (then run this again): apt-get update && apt-get install -y ${absent[*]}" >&2
+        exit 1
+    fi
+    echo "installing the missing Debian packages: ${absent[*]}"
+    apt-get update
+    DEBIAN_FRONTEND=noninteractive apt-get install -y "${absent[@]}"
+    mapfile -t still < <(missing)
+    for package in "${still[@]}"; do
+        echo "error: apt-get installed $package but ${file_of[$package]} is still missing" >&2
+    done
+    [ ${#still[@]} -eq 0 ]
+
+# The set-up's own tests: system-packages against a temporary root, with apt-get and id shadowed.
+system-packages-test:
+    JUST={{quote(just_executable())}} python3 -m unittest discover -s tests/setup -q
