@@ -88,7 +88,7 @@ bench size="1000000 10000000 100000000" import_size="10000000": build bench-tool
     if [[ " ${sizes[*]} " == *" 10000000 "* ]]; then bench/.venv/bin/python bench/hive.py --rows 10000000; fi
 
 # Self-tests of the benchmark's reference implementations (DuckDB's quantile_disc rank, polars).
-bench-test: bench-tools
+bench-test: build bench-tools
     bench/.venv/bin/python -m unittest discover -s bench -p 'test_*.py'
 
 # The benchmark's Python tools (a git-ignored virtual environment).

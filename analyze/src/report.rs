@@ -11,7 +11,7 @@
 
 pub mod review;
 
-use crate::model::{HeadlineMetric, Lang, Percentile, RunStatus, Text};
+use crate::model::{HeadlineMetric, Lang, LoadKind, Percentile, RunStatus, Text};
 use review::VarianceReview;
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -20,7 +20,7 @@ pub type Millis = f64;
 pub type Seconds = f64;
 
 /// Version of the summary.json layout; bumped when a field changes meaning.
-pub const SCHEMA_VERSION: u32 = 2;
+pub const SCHEMA_VERSION: u32 = 3;
 
 #[derive(Debug, Clone, Serialize)]
 pub struct Report {
@@ -156,6 +156,9 @@ pub struct RunResult {
     pub percentile_ranks: BTreeMap<String, u64>,
     /// The slowest 2xx response.
     pub max_ms: Option<Millis>,
+    /// How the run's requests were sent: the words and rules that apply to it follow this.
+    pub load: LoadKind,
+    /// The largest send lag behind the schedule; `None` unless the run is an open loop.
     pub max_lag_ms: Option<Millis>,
     pub large_responses: u64,
     pub incomplete_large_responses: u64,

@@ -67,16 +67,19 @@ pub fn run(dir: &Path, strict: bool) -> Result<i32> {
             )?;
         }
     }
-    let warnings: Vec<_> = report.variance.flags.iter().filter(|f| f.is_warning()).collect();
+    for text in context.dataset_flag_texts() {
+        writeln!(out, "warning: dataset: {text}")?;
+    }
+    let warnings = report.variance.flags.iter().filter(|f| f.is_warning()).count() + report.variance.dataset_flags.len();
     for flag in &report.variance.flags {
         let level = if flag.is_warning() { "warning" } else { "note" };
         writeln!(out, "{level}: run {}: {}", flag.run_id, context.flag_text(&flag.kind))?;
     }
-    let code = if warnings.is_empty() {
+    let code = if warnings == 0 {
         writeln!(out, "clean: no run is flagged")?;
         0
     } else if strict {
-        writeln!(out, "{} warning(s); failing because of --strict", warnings.len())?;
+        writeln!(out, "{warnings} warning(s); failing because of --strict")?;
         super::EXIT_WARNINGS
     } else {
         0

@@ -95,8 +95,9 @@ pub struct Manifest {
 }
 
 /// dataset.toml's `[report]`: the metric the headline table, chart and variance review compare
-/// conditions by, and whether the mean of the runs is shown beside their median.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize, Default)]
+/// conditions by, which factor's levels the review pairs, and whether the mean of the runs is
+/// shown beside their median.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize, Default)]
 #[serde(deny_unknown_fields, default)]
 pub struct ReportChoices {
     pub headline: HeadlineMetric,
@@ -106,6 +107,10 @@ pub struct ReportChoices {
     /// Where a run's requests/s, error rate and mean come from when it has both rows and a
     /// tool's printed figures.
     pub throughput_from: ThroughputFrom,
+    /// The factor the study compares (seed 002's interpreter): the variance review pairs its
+    /// levels among conditions that agree on every other factor. Unset, it pairs the series at
+    /// each level of `x`.
+    pub compare: Option<String>,
 }
 
 /// Values published for the dataset's conditions, e.g. by the study it re-measures.
@@ -258,13 +263,23 @@ mod tests {
 
     #[test]
     fn the_headline_metric_is_the_percentile_unless_report_says_otherwise() {
-        let default = ReportChoices { headline: HeadlineMetric::Percentile, mean_of_runs: false, throughput_from: ThroughputFrom::Rows };
+        let default = ReportChoices {
+            headline: HeadlineMetric::Percentile,
+            mean_of_runs: false,
+            throughput_from: ThroughputFrom::Rows,
+            compare: None,
+        };
         assert_eq!(Manifest::parse("").unwrap().report, default);
         let text = "[report]\nheadline = \"requests_per_s\"\nmean_of_runs = true\nthroughput_from = \"tool\"\n";
         let chosen = Manifest::parse(text).unwrap().report;
         assert_eq!(
             chosen,
-            ReportChoices { headline: HeadlineMetric::RequestsPerS, mean_of_runs: true, throughput_from: ThroughputFrom::Tool }
+            ReportChoices {
+                headline: HeadlineMetric::RequestsPerS,
+                mean_of_runs: true,
+                throughput_from: ThroughputFrom::Tool,
+                compare: None
+            }
         );
         assert_eq!(Manifest::parse("[report]\nheadline = \"error_rate\"\n").unwrap().report.headline, HeadlineMetric::ErrorRate);
         let error = Manifest::parse("[report]\nheadline = \"throughput\"\n").unwrap_err();

@@ -3,7 +3,7 @@
 //! Serde already refuses unknown keys and wrong types (the manifest structs deny unknown
 //! fields). What it cannot see: a percentile that cannot be held exactly, thresholds that are
 //! not positive numbers, factors or levels listed twice, factors named like a runs.csv column
-//! that is not a factor, and `x`/`series` naming a factor the dataset does not have. A wrong
+//! that is not a factor, and `x`/`series`/`report.compare` naming a factor the dataset does not have. A wrong
 //! value here would not fail loudly later: it would silently fall back to a default, so each is
 //! an error before any statistic is computed.
 
@@ -30,6 +30,12 @@ struct Places {
     #[serde(default)]
     factors: Vec<FactorPlaces>,
     thresholds: Option<ThresholdPlaces>,
+    report: Option<ReportPlaces>,
+}
+
+#[derive(Deserialize)]
+struct ReportPlaces {
+    compare: Option<Spanned<String>>,
 }
 
 #[derive(Deserialize)]
@@ -145,7 +151,7 @@ impl Located {
         debug_assert_eq!(manifest.factors.len(), self.places.factors.len());
     }
 
-    /// Checks of `x` and `series` against the dataset's factors (from dataset.toml, else from
+    /// Checks of `x`, `series` and `report.compare` against the dataset's factors (from dataset.toml, else from
     /// the runs.csv columns).
     pub fn check_axes(&self, factors: &[&str], problems: &mut Problems) {
         let known = factors.join(", ");
@@ -154,6 +160,11 @@ impl Located {
         if let Some(x) = x {
             if !factors.contains(&x.get_ref().as_str()) {
                 problems.push(self.error(x.span(), "x", unknown(x.get_ref())));
+            }
+        }
+        if let Some(compare) = self.places.report.as_ref().and_then(|r| r.compare.as_ref()) {
+            if !factors.contains(&compare.get_ref().as_str()) {
+                problems.push(self.error(compare.span(), "report.compare", unknown(compare.get_ref())));
             }
         }
         let Some(series) = &self.places.series else { return };

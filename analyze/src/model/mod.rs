@@ -6,13 +6,17 @@
 mod condition;
 mod headline;
 mod lang;
+mod load;
 mod percentile;
 mod rule;
 mod run_status;
+mod verdict;
 
 pub use condition::condition_id;
 pub use headline::{HeadlineMetric, ThroughputFrom};
 pub use lang::{Lang, Text};
+pub use load::LoadKind;
 pub use percentile::{nearest_rank, percentile_key, percentile_label, Percentile};
 pub use rule::{interpolation_position, Rule};
 pub use run_status::RunStatus;
+pub use verdict::{NoInterval, Verdict};

@@ -25,6 +25,37 @@ pub fn ratio(value: f64) -> String {
     format!("{}×", grouped(value, 2))
 }
 
+/// A ratio of two measurements as a plain number, precise where it matters: two decimals from
+/// 1 to 10, one to 100, none above; below 1, two significant digits (`0.72`, `0.072`), so a
+/// large gap either way keeps its size: `1.39`, `3,953`, `0.00025`.
+pub fn factor(value: f64) -> String {
+    if !(value.is_finite() && value > 0.0) {
+        return grouped(value, 2);
+    }
+    let decimals = if value >= 100.0 {
+        0
+    } else if value >= 10.0 {
+        1
+    } else if value >= 1.0 {
+        2
+    } else {
+        (1 - value.log10().floor() as i32).max(2) as usize
+    };
+    grouped(value, decimals)
+}
+
+/// A p value: `< 0.001` below a thousandth, else three decimals (four below 0.01), so no p
+/// reads as zero.
+pub fn p_value(p: f64) -> String {
+    if p < 0.001 {
+        "< 0.001".to_string()
+    } else if p < 0.01 {
+        grouped(p, 4)
+    } else {
+        grouped(p, 3)
+    }
+}
+
 /// A fraction as a percentage with one decimal: `72.2%`.
 pub fn percent(fraction: f64) -> String {
     format!("{}%", grouped(fraction * 100.0, 1))
@@ -121,5 +152,23 @@ mod tests {
         assert_eq!(ordinal_en(22), "22nd");
         assert_eq!(ordinal_en(113), "113th");
         assert_eq!(ordinal_en(1003), "1,003rd");
+    }
+
+    #[test]
+    fn factors_keep_their_size_either_way() {
+        assert_eq!(factor(1.3912), "1.39");
+        assert_eq!(factor(12.345), "12.3");
+        assert_eq!(factor(3953.4), "3,953");
+        assert_eq!(factor(0.7234), "0.72");
+        assert_eq!(factor(0.0723), "0.072");
+        assert_eq!(factor(0.000_253), "0.00025");
+    }
+
+    #[test]
+    fn p_values_never_read_as_zero() {
+        assert_eq!(p_value(0.000_01), "< 0.001");
+        assert_eq!(p_value(0.003_787), "0.0038");
+        assert_eq!(p_value(0.0381), "0.038");
+        assert_eq!(p_value(1.0), "1.000");
     }
 }

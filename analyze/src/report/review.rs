@@ -2,6 +2,7 @@
 //! comparisons of conditions found, and why a run deserves a second look. The rules that fill it
 //! (intervals, chances, verdicts, flags) live in `stats::variance`.
 
+use crate::model::{NoInterval, Verdict};
 use serde::Serialize;
 
 #[derive(Debug, Clone, Serialize, Default)]
@@ -17,7 +18,38 @@ pub struct VarianceReview {
     pub load1_limit: Option<RobustLimit>,
     /// dataset.toml's thresholds, as the flags and verdicts used them.
     pub thresholds: crate::dataset::manifest::Thresholds,
+    /// Per-run flags, but for rules that hit most runs of the dataset (see `dataset_flags`).
     pub flags: Vec<Flag>,
+    /// Rules that hit at least [`DATASET_FLAG_SHARE`](crate::stats::variance::DATASET_FLAG_SHARE)
+    /// of the ok runs: reported once for the dataset, with their cause, instead of on every run.
+    pub dataset_flags: Vec<DatasetFlag>,
+}
+
+/// A flag rule that hit most runs of the dataset.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct DatasetFlag {
+    /// The rule, as `flags[].kind` names it (`host_load`, `errors`, ...).
+    pub kind: &'static str,
+    /// The ok runs it hit, and how many ok runs there are.
+    pub runs: u64,
+    pub of: u64,
+    /// The smallest and largest value the rule saw in the runs it hit (load average, errors,
+    /// lag in ms), with the threshold it used.
+    pub min: f64,
+    pub max: f64,
+    pub threshold: Option<f64>,
+    /// Why the rule hits most runs, when the dataset says so.
+    pub cause: Option<FlagCause>,
+}
+
+/// Why a flag rule hits most runs.
+#[derive(Debug, Clone, Copy, Serialize, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum FlagCause {
+    /// Closed-loop or session runs keep both cores busy for their whole length, and measured back
+    /// to back they start while the 1-minute load average still holds the previous run: the load
+    /// is the study's own.
+    OwnLoad,
 }
 
 /// The median of the runs' values and the limit above which a run stands out.
@@ -44,9 +76,25 @@ pub struct ComparisonSummary {
     /// The sum of `chance_if_no_difference` over the comparisons: how many non-overlaps to
     /// expect if no condition differed from any other.
     pub expected_apart_by_chance: f64,
-    /// The practical threshold: a difference of medians below this fraction of the smaller
-    /// median is negligible, whatever the ranges.
+    /// The practical threshold: a ratio within this fraction of 1 (either way) is negligible.
     pub negligible_below: f64,
+    /// The factor whose levels are paired (dataset.toml's `report.compare`); `None` when the
+    /// series at each x level are paired.
+    pub compared: Option<String>,
+    /// Pairs left out because a side has a single run, which cannot show variance.
+    pub pairs_with_one_run: u64,
+    /// The false discovery rate the verdicts keep (Benjamini-Hochberg over the comparisons that
+    /// have a p).
+    pub fdr_q: f64,
+    /// How many comparisons got each verdict.
+    pub supported: u64,
+    pub negligible: u64,
+    pub not_shown: u64,
+    /// The smallest `chance_if_no_difference` any comparison has: when it is above `fdr_q`, the
+    /// ranges alone can never show a difference with these run counts.
+    pub smallest_chance: Option<f64>,
+    /// The runs on each side of the comparison with that chance.
+    pub smallest_chance_runs: Option<(usize, usize)>,
 }
 
 #[derive(Debug, Clone, Copy, Serialize, Default, PartialEq, Eq)]
@@ -55,21 +103,6 @@ pub enum ComparisonScope {
     #[default]
     AllPairs,
     Neighbours,
-}
-
-/// What a comparison's ranges support.
-#[derive(Debug, Clone, Copy, Serialize, PartialEq, Eq)]
-#[serde(rename_all = "snake_case")]
-pub enum Verdict {
-    /// The ranges overlap: these runs do not separate the conditions.
-    RangesOverlap,
-    /// The ranges do not overlap, but the medians differ by less than the practical threshold.
-    Negligible,
-    /// The ranges do not overlap, but chance alone does that too often to call it a difference.
-    RangesApart,
-    /// The ranges do not overlap, and the chance of that without a difference, times the number
-    /// of comparisons, is at most [`FAMILY_ALPHA`](crate::stats::variance::FAMILY_ALPHA).
-    Supported,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -104,24 +137,34 @@ pub struct MedianInterval {
     pub coverage: f64,
 }
 
-/// Two conditions in the same column of the table (same x level), compared by their ranges.
+/// Two conditions compared by their runs' values: the ranges, the chance of apart ranges without
+/// a difference, and the ratio of geometric means with its interval, p and verdict.
 #[derive(Debug, Clone, Serialize)]
 pub struct Comparison {
     pub a: usize,
     pub b: usize,
     pub a_id: String,
     pub b_id: String,
-    /// The min-max ranges of the two conditions overlap: these runs do not separate them.
+    /// The min-max ranges of the two conditions overlap.
     pub ranges_overlap: bool,
-    /// The larger median over the smaller (at least 1), so a 4,000-fold gap reads as such;
-    /// `None` when a median is 0.
-    pub median_ratio: Option<f64>,
-    /// Runs behind each side.
+    /// Runs behind each side (at least 2 each: one run cannot show variance).
     pub a_runs: usize,
     pub b_runs: usize,
     /// The probability that the two ranges fail to overlap when all runs of both come from one
     /// continuous distribution: 2·n!·m!/(n+m)!.
     pub chance_if_no_difference: f64,
+    /// The ratio of geometric means of the run values, b over a; `None` when a value is 0.
+    pub ratio: Option<f64>,
+    /// Its 95% interval and the two-sided p of Welch's t on the logs; `None` with the reason in
+    /// `no_interval`.
+    pub ratio_low: Option<f64>,
+    pub ratio_high: Option<f64>,
+    pub p_log_t: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub no_interval: Option<NoInterval>,
+    /// Whether Benjamini-Hochberg over the review's comparisons with a p counts this one a
+    /// discovery at `fdr_q`.
+    pub fdr_supported: bool,
     pub verdict: Verdict,
 }
 
@@ -143,7 +186,7 @@ pub enum FlagKind {
         max_lag_ms: f64,
         threshold_ms: f64,
     },
-    /// The host was busy around the run.
+    /// The host was busy around the run (before it, for runs that load the host themselves).
     HostLoad {
         load1: f64,
         threshold: f64,

@@ -3,7 +3,7 @@
 use super::percentile::Sample;
 use super::summary::{median, representative};
 use crate::dataset::Dataset;
-use crate::model::{HeadlineMetric, Lang, Percentile, RunStatus, Text};
+use crate::model::{HeadlineMetric, Lang, LoadKind, Percentile, RunStatus, Text};
 use crate::report::*;
 use rayon::prelude::*;
 use std::collections::BTreeMap;
@@ -73,6 +73,8 @@ pub fn build(dataset: &mut Dataset, detail: Detail) -> Report {
         let incomplete =
             large.iter().filter(|r| r.client_complete_s.is_none() || expected_large.is_some_and(|e| r.bytes_received < e)).count() as u64;
         let throughput = super::tools::throughput(counted, dataset.run_stats[index].as_ref(), dataset.manifest.report.throughput_from);
+        let run_sessions = sessions.next().flatten();
+        let load = LoadKind::of(run_sessions.is_some(), counted.max_lag_ms);
         let tempfile_peak_bytes =
             dataset.tempfiles.as_ref().and_then(|rows| rows.iter().filter(|r| r.run as usize == index).map(|r| r.logical_bytes).max());
         runs.push(RunResult {
@@ -96,7 +98,9 @@ pub fn build(dataset: &mut Dataset, detail: Detail) -> Report {
             percentiles_ms,
             percentile_ranks,
             max_ms: level1_run.map_or_else(|| counted.latencies_ms.iter().copied().reduce(f64::max), |l| l.max_ms),
-            max_lag_ms: counted.max_lag_ms.map(super::precision::ms),
+            load,
+            // Only an open loop has a schedule to lag behind.
+            max_lag_ms: counted.max_lag_ms.filter(|_| load == LoadKind::OpenLoop).map(super::precision::ms),
             large_responses: large.len() as u64,
             incomplete_large_responses: incomplete,
             write_s_median: median(&write).map(super::precision::seconds),
@@ -105,7 +109,7 @@ pub fn build(dataset: &mut Dataset, detail: Detail) -> Report {
             resources: super::resources::usage(dataset, index),
             load1_before: run.load1_before,
             load1_after: run.load1_after,
-            sessions: sessions.next().flatten(),
+            sessions: run_sessions,
             requests_per_s: throughput.rate,
             error_rate: throughput.error_rate,
             // Level-1 tables carry no latencies to average: the engine's mean stands in.
@@ -116,9 +120,9 @@ pub fn build(dataset: &mut Dataset, detail: Detail) -> Report {
         });
     }
 
-    let choices = dataset.manifest.report;
+    let choices = dataset.manifest.report.clone();
     let conditions: Vec<ConditionResult> =
-        condition_levels.iter().enumerate().map(|(c, levels)| summarize_condition(dataset, &runs, c, levels, choices)).collect();
+        condition_levels.iter().enumerate().map(|(c, levels)| summarize_condition(dataset, &runs, c, levels, &choices)).collect();
     let integrity = integrity(&runs, expected_large);
     let factors: Vec<FactorInfo> = dataset
         .factors
@@ -226,7 +230,7 @@ fn summarize_condition(
     runs: &[RunResult],
     index: usize,
     levels: &[usize],
-    choices: crate::dataset::ReportChoices,
+    choices: &crate::dataset::ReportChoices,
 ) -> ConditionResult {
     let members: Vec<&RunResult> = runs.iter().filter(|r| r.condition == index).collect();
     let ok: Vec<&RunResult> = members.iter().copied().filter(|r| r.status == RunStatus::Ok).collect();

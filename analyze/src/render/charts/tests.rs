@@ -98,6 +98,7 @@ fn run_result(run_id: String, condition: usize, factors: BTreeMap<String, String
         percentiles_ms: BTreeMap::new(),
         percentile_ranks: BTreeMap::new(),
         max_ms: Some(p95),
+        load: crate::model::LoadKind::OpenLoop,
         max_lag_ms: Some(0.4),
         large_responses: large,
         incomplete_large_responses: 0,

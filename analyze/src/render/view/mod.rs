@@ -49,6 +49,11 @@ impl Cell {
         self.href = Some(href.into());
         self
     }
+
+    pub fn with_note(mut self, note: Option<String>) -> Cell {
+        self.note = note;
+        self
+    }
 }
 
 /// Any table: a caption, header cells, and rows whose first cell is a row header.
@@ -285,6 +290,20 @@ impl<'a> Context<'a> {
     }
 
     /// A flag's reason in words, with its numbers.
+    /// Whether any run is an open loop, whose requests are the probe rather than the load.
+    pub fn has_probe(&self) -> bool {
+        self.report.runs.iter().any(|r| r.load == crate::model::LoadKind::OpenLoop)
+    }
+
+    /// "Probe requests" for a dataset with an open-loop probe, else "Requests".
+    pub fn requests_label(&self) -> &'static str {
+        if self.has_probe() {
+            self.t.probe_requests_label
+        } else {
+            self.t.requests_label
+        }
+    }
+
     pub fn flag_text(&self, kind: &FlagKind) -> String {
         prose::flag_reason(self.lang, kind, &self.headline_label, &|v| self.headline_value(v))
     }

@@ -14,6 +14,9 @@ pub struct ReportPage {
     pub measured: Option<String>,
     pub p_label: String,
     pub integrity: Vec<KeyValue>,
+    /// Flag rules that hit most runs, each once with its cause (the variance page repeats them
+    /// in its flags section).
+    pub dataset_flags: Vec<String>,
     /// The headline section's heading: what conditions are compared by.
     pub headline_heading: &'static str,
     pub headline: Table,
@@ -124,7 +127,7 @@ impl<'a> Context<'a> {
             .collect();
         let mut out = vec![
             kv(t.runs_label, self.aside(&runs(i.runs), &statuses.join(t.list_sep))),
-            kv(t.requests_label, items(i.requests)),
+            kv(self.requests_label(), items(i.requests)),
             kv(t.ok_responses_label, items(i.ok_responses)),
             kv(
                 t.errors_label,
@@ -208,6 +211,8 @@ impl<'a> Context<'a> {
 
     pub fn run_table(&self, root: &str) -> Table {
         let t = self.t;
+        // Only open loops have a schedule lag: the column is left out where no run has one.
+        let with_lag = self.report.runs.iter().any(|r| r.max_lag_ms.is_some());
         let rows = self
             .report
             .runs
@@ -215,7 +220,7 @@ impl<'a> Context<'a> {
             .enumerate()
             .map(|(i, run)| {
                 let condition = &self.report.conditions[run.condition];
-                vec![
+                let mut row = vec![
                     Cell {
                         text: run.run_id.clone(),
                         href: Some(self.run_href(root, i)),
@@ -231,14 +236,17 @@ impl<'a> Context<'a> {
                         _ => Cell::text("–"),
                     },
                     Cell::number(format::count(run.errors)),
-                    run.max_lag_ms.map_or_else(|| Cell::text("–"), |v| Cell::number(format::ms(v))),
-                    Cell::text(run.note.clone()),
-                ]
+                ];
+                if with_lag {
+                    row.push(run.max_lag_ms.map_or_else(|| Cell::text("–"), |v| Cell::number(format::ms(v))));
+                }
+                row.push(Cell::text(run.note.clone()));
+                row
             })
             .collect();
         Table {
             id: "runs".into(),
-            caption: self.caption(t.run_table, &self.fill(t.run_caption)),
+            caption: self.caption(t.run_table, &self.fill(if with_lag { t.run_caption } else { t.run_caption_closed })),
             headers: vec![
                 t.run.into(),
                 t.condition.into(),
@@ -247,9 +255,11 @@ impl<'a> Context<'a> {
                 self.in_ms(&self.p_label),
                 t.rank.into(),
                 t.errors_label.into(),
-                t.lag.into(),
-                t.note.into(),
-            ],
+            ]
+            .into_iter()
+            .chain(with_lag.then(|| t.lag.into()))
+            .chain([t.note.into()])
+            .collect(),
             rows,
         }
     }
@@ -460,7 +470,7 @@ impl<'a> Context<'a> {
             _ => String::new(),
         };
         let mut paragraphs = vec![
-            t.methods_latency.to_string(),
+            if self.has_probe() { t.methods_latency_probe } else { t.methods_latency }.to_string(),
             format!("{}{}{ranks}", t.methods_percentile, t.sentence_gap),
             self.fill_headline(t.methods_condition).replace("{runs}", &per_condition),
         ];
@@ -473,8 +483,11 @@ impl<'a> Context<'a> {
         if report.conditions.iter().any(|c| c.sessions.is_some()) {
             paragraphs.push(t.methods_sessions.to_string());
         }
-        if report.runs.iter().any(|r| r.tempfile_peak_bytes.is_some() || !r.resources.is_empty()) {
-            paragraphs.push(t.methods_samples.to_string());
+        if report.runs.iter().any(|r| r.tempfile_peak_bytes.is_some()) {
+            paragraphs.push(t.methods_tempfiles.to_string());
+        }
+        if report.runs.iter().any(|r| !r.resources.is_empty()) {
+            paragraphs.push(t.methods_resources.to_string());
         }
         let thresholds = &report.variance.thresholds;
         if report.integrity.max_lag_ms.is_some() {
@@ -490,29 +503,18 @@ impl<'a> Context<'a> {
                     .replace("{limit}", &limit),
             );
         }
-        let comparisons = &report.variance.comparisons;
-        if !comparisons.is_empty() {
-            let smallest = comparisons.iter().map(|c| c.chance_if_no_difference).fold(f64::INFINITY, f64::min);
-            let total = comparisons.len();
-            let none = if smallest * total as f64 > crate::stats::variance::FAMILY_ALPHA { t.methods_verdicts_none } else { "" };
-            let example = comparisons
-                .iter()
-                .min_by_key(|c| (c.a_runs + c.b_runs, c.a_runs))
-                .map(|c| {
-                    t.methods_verdicts_example
-                        .replace("{n}", &c.a_runs.to_string())
-                        .replace("{m}", &c.b_runs.to_string())
-                        .replace("{chance}", &format::probability(c.chance_if_no_difference))
-                })
-                .unwrap_or_default();
+        let design = self.design_sentences();
+        if report.variance.comparisons.is_empty() {
+            // Nothing compared (one run per condition): only why.
+            if !design.is_empty() {
+                paragraphs.push(design.join(t.sentence_gap));
+            }
+        } else {
             paragraphs.push(
                 self.fill_headline(t.methods_verdicts)
-                    .replace("{x}", &self.x_label())
-                    .replace("{example}", &example)
-                    .replace("{total}", &format::count(total as u64))
-                    .replace("{alpha}", &format::percent(crate::stats::variance::FAMILY_ALPHA))
-                    .replace("{none}", none)
-                    .replace("{negligible}", &format::percent(thresholds.negligible_difference)),
+                    .replace("{pairing}", &self.pairing())
+                    .replace("{design}", &design.join(t.sentence_gap))
+                    .replace("{rule}", &format!("{}{}", t.sentence_gap, self.verdict_rule())),
             );
         }
         if report.runs.iter().any(|r| r.requests_per_s.is_some()) {
@@ -631,6 +633,7 @@ impl<'a> Context<'a> {
             measured: report.dataset.measured.clone(),
             p_label: self.p_label.clone(),
             integrity: self.integrity(),
+            dataset_flags: self.dataset_flag_texts(),
             headline_heading: self.metric.heading,
             headline: self.headline_table(""),
             headline_note: self.headline_note(),

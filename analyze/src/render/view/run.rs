@@ -215,7 +215,10 @@ impl<'a> Context<'a> {
                     self.aside(self.status_text(run.status), &run.note)
                 },
             ),
-            kv(t.requests_label, self.items_count(run.requests)),
+            kv(
+                if run.load == crate::model::LoadKind::OpenLoop { t.probe_requests_label } else { t.requests_label },
+                self.items_count(run.requests),
+            ),
             kv(t.ok_responses_label, self.items_count(run.ok_responses)),
             kv(t.errors_label, self.items_count(run.errors)),
         ];

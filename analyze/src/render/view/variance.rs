@@ -1,7 +1,8 @@
 //! The variance review page: spread per condition, comparisons by range, flags, and every run.
 
 use super::*;
-use crate::report::review::{ComparisonScope, Verdict};
+use crate::model::{NoInterval, Verdict};
+use crate::report::review::{Comparison, ComparisonScope};
 use crate::stats::variance;
 
 #[derive(Debug, Clone, Serialize)]
@@ -11,7 +12,11 @@ pub struct VariancePage {
     pub nav: Nav,
     pub title: String,
     pub p_label: String,
-    pub small_n: String,
+    /// How many runs each condition has; `None` when every condition has one (the design
+    /// sentences say so instead).
+    pub small_n: Option<String>,
+    /// What the design can and cannot show, said before any table.
+    pub design: Vec<String>,
     pub interval_method: Option<String>,
     pub widest: Option<KeyValue>,
     pub spread: Table,
@@ -20,6 +25,8 @@ pub struct VariancePage {
     pub comparisons: Option<Table>,
     /// What runs of one session on one machine cannot show.
     pub limits: String,
+    /// Flag rules that hit most runs, each once with its cause.
+    pub dataset_flags: Vec<String>,
     pub flags: Option<Table>,
     pub conditions: Vec<ConditionSection>,
 }
@@ -77,33 +84,7 @@ impl<'a> Context<'a> {
                 ]
             })
             .collect();
-        let comparisons: Vec<Vec<Cell>> = report
-            .variance
-            .comparisons
-            .iter()
-            .map(|c| {
-                let label = |i: usize| self.condition_label(&report.conditions[i]);
-                vec![
-                    Cell::text(format!("{} {} {}", label(c.a), t.versus, label(c.b))),
-                    self.spread_cell(
-                        report.headline_of(&report.conditions[c.a]),
-                        |v| self.headline_number(v),
-                        Some(format!("#{}", paths::condition_anchor(c.a))),
-                        None,
-                    ),
-                    self.spread_cell(
-                        report.headline_of(&report.conditions[c.b]),
-                        |v| self.headline_number(v),
-                        Some(format!("#{}", paths::condition_anchor(c.b))),
-                        None,
-                    ),
-                    c.median_ratio.map_or_else(|| Cell::text("–"), |r| Cell::number(format::ratio(r))),
-                    Cell::number(format!("{} {} {}", c.a_runs, t.versus, c.b_runs)),
-                    Cell::number(format::probability(c.chance_if_no_difference)),
-                    Cell::text(self.verdict_text(c.verdict)),
-                ]
-            })
-            .collect();
+        let comparisons: Vec<Vec<Cell>> = report.variance.comparisons.iter().map(|c| self.comparison_row(c)).collect();
         let flags: Vec<Vec<Cell>> = report
             .variance
             .flags
@@ -154,11 +135,8 @@ impl<'a> Context<'a> {
             nav: self.nav(""),
             title: format!("{} – {}", report.dataset.title.get(self.lang), t.variance),
             p_label: self.headline_label.clone(),
-            small_n: t
-                .small_n
-                .replace("{n}", &n_text)
-                .replace("{fewest}", &format::count(min_runs as u64))
-                .replace("{chance}", &self.chance_example(min_runs)),
+            small_n: (max_runs > 1).then(|| t.small_n.replace("{n}", &n_text)),
+            design: self.design_sentences(),
             interval_method: (max_runs >= MIN_RUNS_FOR_INTERVAL).then(|| t.interval_method.to_string()),
             widest: report.variance.widest_condition.as_ref().and_then(|id| {
                 let c = report.conditions.iter().position(|c| &c.id == id)?;
@@ -201,19 +179,21 @@ impl<'a> Context<'a> {
             comparison_notes: self.comparison_notes(),
             comparisons: (!comparisons.is_empty()).then(|| Table {
                 id: "comparisons".into(),
-                caption: self.caption(t.comparisons, &self.fill_headline(&t.comparisons_caption.replace("{x}", &self.x_label()))),
+                caption: self.caption(t.comparisons, &self.fill_headline(&t.comparisons_caption.replace("{pairing}", &self.pairing()))),
                 headers: vec![
                     t.pair_header.into(),
                     self.in_headline_unit("A"),
                     self.in_headline_unit("B"),
-                    t.median_ratio.into(),
+                    t.ratio_header.into(),
+                    t.p_header.into(),
                     t.runs_compared.into(),
-                    t.chance_header.into(),
+                    t.ranges_header.into(),
                     t.verdict.into(),
                 ],
                 rows: comparisons,
             }),
-            limits: t.session_limits.replace("{n}", &n_text),
+            limits: if max_runs > 1 { t.session_limits.replace("{n}", &n_text) } else { t.session_limits_one.to_string() },
+            dataset_flags: self.dataset_flag_texts(),
             flags: (!flags.is_empty()).then(|| Table {
                 id: "flags".into(),
                 caption: self.caption(t.flags, t.flags_caption),
@@ -236,26 +216,106 @@ impl Context<'_> {
         }
     }
 
+    /// One row of the comparisons table.
+    fn comparison_row(&self, c: &Comparison) -> Vec<Cell> {
+        let t = self.t;
+        let report = self.report;
+        let label = |i: usize| self.condition_label(&report.conditions[i]);
+        let side = |i: usize| {
+            self.spread_cell(
+                report.headline_of(&report.conditions[i]),
+                |v| self.headline_number(v),
+                Some(format!("#{}", paths::condition_anchor(i))),
+                None,
+            )
+        };
+        let ratio = match (c.ratio, c.ratio_low, c.ratio_high) {
+            (Some(r), Some(low), Some(high)) => {
+                Cell::number(format!("{} ({})", format::factor(r), self.range_text(&format::factor(low), &format::factor(high))))
+            }
+            (Some(r), _, _) => Cell::number(format::factor(r)).with_note(self.no_interval_text(c.no_interval)),
+            (None, _, _) => Cell::text("–").with_note(self.no_interval_text(c.no_interval)),
+        };
+        let ranges = if c.ranges_overlap {
+            t.ranges_overlap_cell.to_string()
+        } else {
+            t.ranges_apart_cell.replace("{chance}", &format::probability(c.chance_if_no_difference))
+        };
+        vec![
+            Cell::text(format!("{} {} {}", label(c.a), t.versus, label(c.b))),
+            side(c.a),
+            side(c.b),
+            ratio,
+            c.p_log_t.map_or_else(|| Cell::text("–"), |p| Cell::number(format::p_value(p))),
+            Cell::number(format!("{} {} {}", c.a_runs, t.versus, c.b_runs)),
+            Cell::text(ranges),
+            Cell::text(self.verdict_text(c.verdict)),
+        ]
+    }
+
+    /// Why a comparison has no interval, in words; empty when it has one.
+    fn no_interval_text(&self, reason: Option<NoInterval>) -> Option<String> {
+        match reason? {
+            NoInterval::NoSpread => Some(self.t.no_interval_spread.to_string()),
+            NoInterval::ZeroValue => Some(self.t.no_interval_zero.to_string()),
+            // Pairs with one run are not compared at all.
+            NoInterval::OneRun => None,
+        }
+    }
+
     /// A comparison's verdict in words.
     fn verdict_text(&self, verdict: Verdict) -> String {
         let t = self.t;
         match verdict {
-            Verdict::RangesOverlap => t.verdict_overlap.to_string(),
+            Verdict::Supported => t.verdict_supported.to_string(),
             Verdict::Negligible => {
                 t.verdict_negligible.replace("{threshold}", &format::percent(self.report.variance.comparison_summary.negligible_below))
             }
-            Verdict::RangesApart => t.verdict_apart.to_string(),
-            Verdict::Supported => t.verdict_supported.to_string(),
+            Verdict::NotShown => t.verdict_not_shown.to_string(),
         }
     }
 
-    /// The chance that two conditions of `fewest` runs each have apart ranges with no difference:
-    /// the largest chance any comparison on the page can have.
-    fn chance_example(&self, fewest: usize) -> String {
-        variance::chance_if_no_difference(fewest, fewest).map(format::probability).unwrap_or_else(|| "–".into())
+    /// How the review pairs conditions, as a phrase: "conditions at the same concurrency compared".
+    pub fn pairing(&self) -> String {
+        let summary = &self.report.variance.comparison_summary;
+        match summary.compared.as_deref().and_then(|name| self.report.factors.iter().find(|f| f.name == name)) {
+            Some(factor) => self.t.pairing_factor.replace("{factor}", factor.label.get(self.lang)),
+            None => self.t.pairing_series.replace("{x}", &self.x_label()),
+        }
     }
 
-    /// The sentences under the comparisons heading: the count against chance, the rules of the
+    /// What the design can and cannot show: the ranges at the fewest runs any comparison has,
+    /// and what the log-t interval adds. Empty when nothing is compared.
+    pub fn design_sentences(&self) -> Vec<String> {
+        let t = self.t;
+        let summary = &self.report.variance.comparison_summary;
+        let mut out = Vec::new();
+        if let (Some(chance), Some((n, m))) = (summary.smallest_chance, summary.smallest_chance_runs) {
+            let template = if chance > summary.fdr_q { t.design_ranges_never } else { t.design_ranges_can };
+            out.push(
+                template
+                    .replace("{n}", &format::count(n as u64))
+                    .replace("{m}", &format::count(m as u64))
+                    .replace("{chance}", &format::probability(chance))
+                    .replace("{q}", &format::percent(summary.fdr_q)),
+            );
+            out.push(t.design_log_t.to_string());
+        }
+        let most_runs = self.report.variance.conditions.iter().map(|c| c.runs.len()).max().unwrap_or(0);
+        if most_runs == 1 && self.report.conditions.len() > 1 {
+            out.push(t.one_run_each.to_string());
+        } else if summary.pairs_with_one_run > 0 {
+            out.push(t.comparisons_one_run.replace("{n}", &format::count(summary.pairs_with_one_run)));
+        }
+        out
+    }
+
+    /// The dataset-wide flags, one sentence each.
+    pub fn dataset_flag_texts(&self) -> Vec<String> {
+        self.report.variance.dataset_flags.iter().map(|f| prose::dataset_flag(self.lang, f)).collect()
+    }
+
+    /// The sentences under the comparisons heading: the verdicts against chance, the rules of the
     /// verdicts, and the pairs a large dataset leaves out.
     fn comparison_notes(&self) -> Vec<String> {
         let t = self.t;
@@ -267,22 +327,39 @@ impl Context<'_> {
         let total = review.comparisons.len();
         let mut notes = vec![
             t.comparisons_count
+                .replace("{total}", &format::count(total as u64))
+                .replace("{supported}", &format::count(summary.supported))
+                .replace("{negligible}", &format::count(summary.negligible))
+                .replace("{not_shown}", &format::count(summary.not_shown))
                 .replace("{apart}", &format::count(summary.ranges_apart))
-                .replace("{total}", &format::count(total as u64))
                 .replace("{expected}", &format::decimal(summary.expected_apart_by_chance, 1)),
-            t.comparisons_rule
-                .replace("{total}", &format::count(total as u64))
-                .replace("{alpha}", &format::percent(variance::FAMILY_ALPHA))
-                .replace("{threshold}", &format::percent(summary.negligible_below)),
+            self.verdict_rule(),
         ];
+        let compared = summary.compared.as_deref().and_then(|name| self.report.factors.iter().find(|f| f.name == name));
         if summary.scope == ComparisonScope::Neighbours {
+            let template = match compared {
+                Some(factor) => t.comparisons_neighbours_factor.replace("{factor}", factor.label.get(self.lang)),
+                None => t.comparisons_neighbours.to_string(),
+            };
             notes.push(
-                t.comparisons_neighbours
+                template
                     .replace("{x}", &self.x_label())
                     .replace("{max}", &format::count(variance::MAX_ROWS_FOR_ALL_PAIRS as u64))
                     .replace("{left}", &format::count(summary.pairs_left_out)),
             );
         }
         notes
+    }
+
+    /// The rule of the verdicts, with this review's counts and thresholds.
+    pub fn verdict_rule(&self) -> String {
+        let review = &self.report.variance;
+        let summary = &review.comparison_summary;
+        let with_p = review.comparisons.iter().filter(|c| c.p_log_t.is_some()).count();
+        self.t
+            .comparisons_rule
+            .replace("{with_p}", &format::count(with_p as u64))
+            .replace("{q}", &format::percent(summary.fdr_q))
+            .replace("{threshold}", &format::percent(summary.negligible_below))
     }
 }

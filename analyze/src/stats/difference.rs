@@ -1,0 +1,231 @@
+//! Whether two sets of run values differ, and by how much: the one rule behind the variance
+//! review's comparisons and `analyze compare`.
+//!
+//! Runs are the sample, never requests. For two groups of n, m ≥ 2 positive run values, the
+//! size of the difference is the ratio of their geometric means, b over a, with a 95%
+//! confidence interval from Welch's t-test on the natural logarithms of the values (the
+//! Welch-Satterthwaite degrees of freedom) and its two-sided p. The assumption is that run-to-run
+//! variation is log-normal: multiplicative, as latencies and rates vary. Over the comparisons of
+//! one review, the false discovery rate is held at [`FDR_Q`] by Benjamini and Hochberg's step-up
+//! rule (1995). A verdict is *supported* when that rule passes and the ratio lies beyond the
+//! practical threshold, *negligible* when the difference is shown to be within it, and *not
+//! shown* otherwise.
+
+use crate::model::{NoInterval, Verdict};
+use serde::Serialize;
+use statrs::distribution::{ContinuousCDF, StudentsT};
+
+/// The false discovery rate the verdicts of one review keep.
+pub const FDR_Q: f64 = 0.05;
+/// The confidence level of the ratio's interval.
+pub const INTERVAL_LEVEL: f64 = 0.95;
+
+/// The ratio of geometric means b/a with its Welch interval on the logs.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct LogRatio {
+    /// exp(mean(ln b) - mean(ln a)).
+    pub ratio: f64,
+    pub low: f64,
+    pub high: f64,
+    /// Two-sided p of Welch's t on the logs.
+    pub p: f64,
+    /// Welch-Satterthwaite degrees of freedom.
+    pub df: f64,
+}
+
+/// The ratio b/a of geometric means with its 95% interval and p, or why there is none.
+pub fn log_ratio(a: &[f64], b: &[f64]) -> Result<LogRatio, NoInterval> {
+    if a.len() < 2 || b.len() < 2 {
+        return Err(NoInterval::OneRun);
+    }
+    if a.iter().chain(b).any(|&v| v.partial_cmp(&0.0) != Some(std::cmp::Ordering::Greater)) {
+        return Err(NoInterval::ZeroValue);
+    }
+    let (mean_a, var_a) = mean_and_variance(a.iter().map(|v| v.ln()));
+    let (mean_b, var_b) = mean_and_variance(b.iter().map(|v| v.ln()));
+    let (n, m) = (a.len() as f64, b.len() as f64);
+    let (wa, wb) = (var_a / n, var_b / m);
+    let se2 = wa + wb;
+    if se2 <= 0.0 {
+        return Err(NoInterval::NoSpread);
+    }
+    let se = se2.sqrt();
+    let df = se2 * se2 / (wa * wa / (n - 1.0) + wb * wb / (m - 1.0));
+    let difference = mean_b - mean_a;
+    let t = StudentsT::new(0.0, 1.0, df).map_err(|_| NoInterval::NoSpread)?;
+    let p = (2.0 * t.cdf(-(difference / se).abs())).min(1.0);
+    let critical = t.inverse_cdf(1.0 - (1.0 - INTERVAL_LEVEL) / 2.0);
+    Ok(LogRatio { ratio: difference.exp(), low: (difference - critical * se).exp(), high: (difference + critical * se).exp(), p, df })
+}
+
+/// The mean and the sample variance (n - 1 in the denominator), two passes for accuracy.
+fn mean_and_variance(values: impl Iterator<Item = f64> + Clone) -> (f64, f64) {
+    let n = values.clone().count() as f64;
+    let mean = values.clone().sum::<f64>() / n;
+    let squares: f64 = values.map(|v| (v - mean) * (v - mean)).sum();
+    (mean, squares / (n - 1.0))
+}
+
+/// Benjamini-Hochberg at false discovery rate `q`: which of the p values are discoveries. The
+/// largest k with p(k) ≤ k·q/m among the sorted p values, and every p ranked at or below it.
+pub fn benjamini_hochberg(p: &[f64], q: f64) -> Vec<bool> {
+    let m = p.len();
+    let mut order: Vec<usize> = (0..m).collect();
+    order.sort_by(|&i, &j| p[i].total_cmp(&p[j]));
+    let cutoff = (1..=m).rev().find(|&k| p[order[k - 1]] <= k as f64 * q / m as f64).unwrap_or(0);
+    let mut passes = vec![false; m];
+    for &i in &order[..cutoff] {
+        passes[i] = true;
+    }
+    passes
+}
+
+/// Whether a ratio lies within the practical threshold: max(r, 1/r) - 1 < `negligible`.
+pub fn within(ratio: f64, negligible: f64) -> bool {
+    ratio > 0.0 && ratio.max(1.0 / ratio) - 1.0 < negligible
+}
+
+/// The verdict of one comparison from its ratio b/a and 95% interval (`None`: no interval),
+/// whether it passed the false-discovery rule, and the practical threshold (a fraction,
+/// dataset.toml's `thresholds.negligible_difference`).
+pub fn verdict(ratio: f64, interval: Option<(f64, f64)>, discovery: bool, negligible: f64) -> Verdict {
+    let Some((low, high)) = interval else { return Verdict::NotShown };
+    let inside = within(ratio, negligible);
+    if discovery && !inside {
+        Verdict::Supported
+    } else if (discovery && inside) || (within(low, negligible) && within(high, negligible)) {
+        Verdict::Negligible
+    } else {
+        Verdict::NotShown
+    }
+}
+
+/// The ratio of the geometric means of `b` and `a`, `None` when a side is empty or a value is not
+/// positive.
+pub fn geometric_mean_ratio(a: &[f64], b: &[f64]) -> Option<f64> {
+    let log_mean = |v: &[f64]| -> Option<f64> {
+        (!v.is_empty() && v.iter().all(|&x| x > 0.0)).then(|| v.iter().map(|x| x.ln()).sum::<f64>() / v.len() as f64)
+    };
+    Some((log_mean(b)? - log_mean(a)?).exp())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn close(a: f64, b: f64, tolerance: f64) -> bool {
+        (a - b).abs() <= tolerance * b.abs().max(1e-300)
+    }
+
+    #[test]
+    fn log_ratio_of_a_hand_worked_case() {
+        // a = e^{0, 0.2, 0.4}, b = e^{1, 1.1, 1.3}: logs with means 0.2 and 1.13333, sample
+        // variances 0.04 and 0.023333; se² = 0.04/3 + 0.023333/3 = 0.021111, se = 0.145297;
+        // df = 0.021111² / ((0.013333²)/2 + (0.0077778²)/2) = 3.740933; t = 0.93333 / 0.145297 =
+        // 6.423641. scipy.stats.ttest_ind(equal_var=False) gives the same t, df and p = 0.0037870;
+        // scipy.stats.t.ppf(0.975, 3.740933) = 2.853943, so the interval is
+        // exp(0.93333 ± 2.853943·0.145297) = [1.679784, 3.849725] around exp(0.93333) = 2.542972.
+        let a = [0.0f64, 0.2, 0.4].map(f64::exp);
+        let b = [1.0f64, 1.1, 1.3].map(f64::exp);
+        let r = log_ratio(&a, &b).unwrap();
+        assert!(close(r.ratio, 2.542_972, 1e-6), "{r:?}");
+        assert!(close(r.df, 3.740_933, 1e-6), "{r:?}");
+        assert!(close(r.p, 0.003_787_05, 1e-5), "{r:?}");
+        assert!(close(r.low, 1.679_784, 1e-6), "{r:?}");
+        assert!(close(r.high, 3.849_725, 1e-6), "{r:?}");
+        // b over a, so the other way round is the reciprocal with the same p.
+        let back = log_ratio(&b, &a).unwrap();
+        assert!(close(back.ratio, 1.0 / r.ratio, 1e-12) && close(back.low, 1.0 / r.high, 1e-12));
+        assert!(close(back.p, r.p, 1e-12));
+    }
+
+    #[test]
+    fn equal_groups_give_a_ratio_of_one_and_p_of_one() {
+        let r = log_ratio(&[10.0, 12.0, 11.0], &[11.0, 10.0, 12.0]).unwrap();
+        assert!(close(r.ratio, 1.0, 1e-12) && close(r.p, 1.0, 1e-12), "{r:?}");
+        assert!(r.low < 1.0 && r.high > 1.0);
+    }
+
+    #[test]
+    fn no_interval_without_two_runs_a_side_positive_values_or_spread() {
+        assert_eq!(log_ratio(&[1.0], &[2.0, 3.0]), Err(NoInterval::OneRun));
+        assert_eq!(log_ratio(&[0.0, 1.0], &[2.0, 3.0]), Err(NoInterval::ZeroValue));
+        assert_eq!(log_ratio(&[52.0, 52.0, 52.0], &[60.0, 60.0, 60.0]), Err(NoInterval::NoSpread));
+        // One side without spread is fine: the other side's variance carries the interval.
+        let r = log_ratio(&[52.0, 52.0, 52.0], &[60.0, 61.0, 59.0]).unwrap();
+        assert!(close(r.df, 2.0, 1e-12), "{r:?}");
+    }
+
+    #[test]
+    fn a_3953_fold_gap_over_three_runs_a_side_has_a_tiny_p() {
+        // The model study's direct vs buffering-on at 2 downloads: ~1.5 ms against ~5,900 ms.
+        let r = log_ratio(&[1.52, 1.49, 1.61], &[5945.1, 6012.4, 5890.0]).unwrap();
+        assert!(r.p < 1e-5, "{r:?}");
+        assert!(r.low > 3000.0 && r.high < 5000.0, "{r:?}");
+    }
+
+    #[test]
+    fn benjamini_hochberg_by_hand() {
+        // m = 5, q = 0.05: thresholds 0.01, 0.02, 0.03, 0.04, 0.05 for the sorted p values
+        // 0.001, 0.012, 0.035, 0.039, 0.2: the largest k with p(k) ≤ k·q/m is 4 (0.039 ≤ 0.04),
+        // so the first four pass although 0.035 > 0.03 (step-up, not step-down).
+        let p = [0.2, 0.039, 0.001, 0.035, 0.012];
+        assert_eq!(benjamini_hochberg(&p, 0.05), vec![false, true, true, true, true]);
+        // Bonferroni would have passed only 0.001 (≤ 0.01).
+        assert_eq!(benjamini_hochberg(&[0.04, 0.3], 0.05), vec![false, false]);
+        assert_eq!(benjamini_hochberg(&[0.04], 0.05), vec![true]);
+        assert_eq!(benjamini_hochberg(&[], 0.05), Vec::<bool>::new());
+        // Ties at the cut-off pass together.
+        assert_eq!(benjamini_hochberg(&[0.05, 0.05], 0.05), vec![true, true]);
+    }
+
+    /// A plain reference: for every k from m down, test the k smallest against k·q/m.
+    fn bh_reference(p: &[f64], q: f64) -> Vec<bool> {
+        let m = p.len();
+        let mut sorted: Vec<f64> = p.to_vec();
+        sorted.sort_by(f64::total_cmp);
+        let mut threshold = f64::NEG_INFINITY;
+        for k in (1..=m).rev() {
+            if sorted[k - 1] <= k as f64 * q / m as f64 {
+                threshold = sorted[k - 1];
+                break;
+            }
+        }
+        p.iter().map(|&v| v <= threshold).collect()
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn benjamini_hochberg_matches_the_reference(p in proptest::collection::vec(0.0f64..0.2, 0..30)) {
+            proptest::prop_assert_eq!(benjamini_hochberg(&p, 0.05), bh_reference(&p, 0.05));
+        }
+    }
+
+    #[test]
+    fn verdicts_by_size_and_discovery() {
+        let interval = |ratio: f64, low: f64, high: f64| (ratio, Some((low, high)));
+        let verdict = |(ratio, interval): (f64, Option<(f64, f64)>), discovery: bool, negligible: f64| {
+            verdict(ratio, interval, discovery, negligible)
+        };
+        // 762 vs 548 req/s: a 1.39x ratio, discovered: supported.
+        assert_eq!(verdict(interval(1.39, 1.3, 1.5), true, 0.05), Verdict::Supported);
+        // The same ratio not discovered: not shown.
+        assert_eq!(verdict(interval(1.39, 0.9, 2.1), false, 0.05), Verdict::NotShown);
+        // Discovered but 2% apart: negligible.
+        assert_eq!(verdict(interval(1.02, 1.01, 1.03), true, 0.05), Verdict::Negligible);
+        // Not discovered, but the whole interval within ±5%: negligible.
+        assert_eq!(verdict(interval(1.0, 0.97, 1.04), false, 0.05), Verdict::Negligible);
+        // Not discovered, interval reaching beyond 5%: not shown.
+        assert_eq!(verdict(interval(1.0, 0.9, 1.1), false, 0.05), Verdict::NotShown);
+        // Below 1 counts by its reciprocal: 0.9 is more than 5% away.
+        assert_eq!(verdict(interval(0.9, 0.88, 0.92), true, 0.05), Verdict::Supported);
+        assert_eq!(verdict((1.5, None), true, 0.05), Verdict::NotShown);
+    }
+
+    #[test]
+    fn within_is_symmetric_in_log_space() {
+        assert!(within(1.04, 0.05) && within(1.0 / 1.04, 0.05));
+        assert!(!within(1.05, 0.05) && !within(1.0 / 1.05, 0.05));
+        assert!(!within(0.0, 0.05));
+    }
+}
