@@ -49,30 +49,35 @@ pub enum Command {
     },
     /// Imports the output files of one run of ab, hey, wrk, siege, Locust, k6, vegeta, oha or
     /// JMeter into a dataset (created when missing) as one run. The format is detected from each
-    /// file's content; nothing is written when any file is refused.
+    /// file's content; the files must be of one run and agree with each other; nothing is written
+    /// when any file is refused, and the dataset after the import passes `analyze check` or the
+    /// import is refused.
+    #[command(after_help = crate::import::formats_help())]
     Import {
         /// The files of one invocation of one tool (e.g. ab's -g file and its saved stdout).
         #[arg(required = true)]
         files: Vec<PathBuf>,
-        /// The dataset folder to add the run to.
+        /// The dataset folder to add the run to (created when missing; its parent must exist).
         #[arg(long)]
         into: PathBuf,
-        /// The new run's id.
+        /// The new run's id (surrounding spaces are trimmed, as runs.csv is read).
         #[arg(long)]
         run_id: String,
         /// A factor level of the run, e.g. --factor tool=ab --factor server=nginx (one per factor of the dataset).
         #[arg(long = "factor", value_name = "KEY=VALUE")]
         factors: Vec<String>,
-        /// Which repetition of its condition the run is.
-        #[arg(long, default_value_t = 1)]
-        repetition: i64,
-        /// Force a format instead of detecting it (e.g. ab-gnuplot, hey-csv, wrk-text, k6-json).
+        /// Which repetition of its condition the run is; default: the next free one (1 for a new condition).
         #[arg(long)]
+        repetition: Option<i64>,
+        /// Force a format instead of detecting it (one of the names below).
+        #[arg(long, value_name = "NAME")]
         format: Option<String>,
-        /// The run's start (RFC 3339), for outputs that do not record one (hey, wrk, siege, oha).
+        /// The run's start (RFC 3339), for outputs that record none (hey, wrk, oha, ab's stdout);
+        /// without it such a run's start is "not recorded". A start the files record wins, and a
+        /// different --started-at is refused.
         #[arg(long)]
         started_at: Option<String>,
-        /// Replace a run with the same id instead of refusing.
+        /// Replace the run with this id (it must exist): its rows in every table are replaced.
         #[arg(long)]
         replace: bool,
     },

@@ -178,12 +178,27 @@ pub struct RunResult {
     pub error_rate: Option<f64>,
     /// Mean time per request (ms) of the 2xx responses, else the tool's printed mean.
     pub mean_ms: Option<Millis>,
-    /// Where `requests_per_s`, `error_rate` and `mean_ms` come from: `rows` or `tool`.
+    /// Where `requests_per_s` comes from: `rows`; `tool` (a run without rows, or dataset.toml's
+    /// choice: then `error_rate` and `mean_ms` are the tool's too); `tool-coarse` (rows that time
+    /// their sends too coarsely for the run's span: the rate is the tool's, the rest the rows').
     pub throughput_from: Option<&'static str>,
+    /// Why a run with rows has no requests/s: its rows time their sends too coarsely (or not at
+    /// all) and the tool printed none.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rate_withheld: Option<RateWithheld>,
     /// An imported run's input files (sources.csv).
     pub source: Option<RunSource>,
     /// The numbers the tool printed (run_stats.csv), as printed, with its rank rule.
     pub tool_reported: Option<ToolReported>,
+}
+
+/// Why requests/s is not computed from a run's rows.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct RateWithheld {
+    /// The resolution of the rows' send times (ms); `None` when they have none.
+    pub send_step_ms: Option<f64>,
+    /// The span from the first send to the last completion (s).
+    pub span_s: Option<Seconds>,
 }
 
 /// Where an imported run came from.
@@ -210,8 +225,8 @@ pub struct ToolReported {
     /// The 1-based rank the tool's rule takes for each percentile, out of `ranked` values, when
     /// the rule picks one rank.
     pub ranks: BTreeMap<String, u64>,
-    /// How many values the tool ranked: the run's 2xx responses when it has rows, else the
-    /// tool's requests without errors.
+    /// How many values the tool ranked: as its run_stats row says (`ranked`), else the run's
+    /// responses when it has rows, else the tool's requests without errors.
     pub ranked: u64,
     /// Ours at the same percentiles: the nearest rank over the run's 2xx rows (empty without rows).
     pub nearest_rank_ms: BTreeMap<String, Millis>,

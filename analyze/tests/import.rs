@@ -26,7 +26,6 @@ fn import(dataset: &Path, run_id: &str, tool: &str, files: &[PathBuf], extra: &[
         "--factor".into(),
         format!("tool={tool}"),
     ]);
-    args.extend(["--started-at".into(), "2026-11-30T14:44:00Z".into()]);
     args.extend(extra.iter().map(|s| s.to_string()));
     let args: Vec<&str> = args.iter().map(String::as_str).collect();
     analyze(&args)
@@ -58,7 +57,8 @@ fn hey_csv_becomes_a_run_with_rows_and_provenance() {
     assert!(out.status.success(), "{}", text(&out));
     assert!(text(&out).contains("hey -o csv (one row per response) (detected)"), "{}", text(&out));
     let runs = read(&dataset, "runs.csv");
-    assert!(runs.starts_with("run_id,tool,repetition,started_at_utc,status,note\nhey-1,hey,1,2026-11-30T14:44:00Z,ok,"), "{runs}");
+    // hey prints no start: the run's start is not recorded.
+    assert!(runs.starts_with("run_id,tool,repetition,started_at_utc,status,note\nhey-1,hey,1,,ok,"), "{runs}");
     let requests = read(&dataset, "requests.csv");
     assert_eq!(requests.lines().count(), 2001);
     // First row of hey.csv: 0.0038 s sent at 0.0008 s; the earliest send in the file is at 0.0002 s.
@@ -82,8 +82,15 @@ fn ab_rows_take_their_status_from_the_same_runs_summary() {
     assert_eq!(requests.lines().filter(|l| l.ends_with(",200,")).count(), 2000);
     let stats = read(&dataset, "run_stats.csv");
     let row = stats.lines().nth(1).unwrap();
-    assert!(row.starts_with("ab-1,ab,floor-plus-one,2000,0,1929.89,0,2,16,"), "{row}");
-    // ab's runs carry their start second, which wins over --started-at? No: --started-at is explicit.
+    // The percentiles, min and max of -e (to the µs, rank round(p·n/100)+1), the counts, rate and
+    // mean of the stdout, and the 2000 responses ab ranked.
+    let e = std::fs::read_to_string(fixture("ab/ab-e.csv")).unwrap();
+    let at = |p: usize| e.lines().nth(p + 1).unwrap().split(',').nth(1).unwrap().trim_end_matches('0').trim_end_matches('.').to_string();
+    let expected = format!("ab-1,ab,rounded-plus-one,2000,0,1929.89,{},2,{},{},{},{},", at(0), at(100), at(10), at(25), at(50));
+    assert!(row.starts_with(&expected), "{row}\nexpected {expected}");
+    assert!(row.ends_with(",2000"), "{row}");
+    // ab -g records the start second of each request: the run's start is the first one.
+    assert!(read(&dataset, "runs.csv").contains(",2026-11-30T14:44:39Z,ok,"), "{}", read(&dataset, "runs.csv"));
     assert!(read(&dataset, "sources.csv").contains("ab-1,ab,ab-gnuplot,2.3,ab-g.tsv,"));
 }
 
@@ -96,7 +103,7 @@ fn ab_rows_alone_or_with_failures_are_refused() {
     assert!(text(&alone).contains("ab-g.tsv: ab -g has no status column"), "{}", text(&alone));
     let failing = import(&dataset, "a", "ab", &[fixture("ab/errors-g.tsv"), fixture("ab/errors-stdout.txt")], &[]);
     assert_eq!(failing.status.code(), Some(2));
-    assert!(text(&failing).contains("counts 50 failed or non-2xx requests"), "{}", text(&failing));
+    assert!(text(&failing).contains("counts 50 requests without a 2xx response"), "{}", text(&failing));
     assert!(!dataset.exists(), "a refused import creates nothing");
     let summary_only = import(&dataset, "a", "ab", &[fixture("ab/errors-stdout.txt")], &[]);
     assert!(summary_only.status.success(), "{}", text(&summary_only));
@@ -213,7 +220,11 @@ fn bad_and_truncated_files_of_every_format_change_nothing() {
         ("hey.csv", altered("hey/hey.csv", 10, "0.0038,0.0000,0.0000,0.0000,0.0026,0.0011,abc,0.0008\n"), "hey.csv:11:43:"),
         ("hey-summary.txt", altered("hey/hey-summary.txt", 24, ""), "hey-summary.txt:24:1:"),
         ("wrk.txt", std::fs::read_to_string(fixture("wrk/wrk.txt")).unwrap().replace("  1.35ms", "  1.35"), "wrk.txt:7:"),
-        ("siege-verbose.txt", altered("siege/siege-verbose.txt", 3, "HTTP/1.1 200     0.00 se"), "siege-verbose.txt:4:1:"),
+        (
+            "siege-verbose.txt",
+            altered("siege/siege-verbose.txt", 3, "HTTP/1.1 200     0.00 se"),
+            "siege-verbose.txt:4:25: the file ends in the middle of a line",
+        ),
         (
             "siege-summary.txt",
             std::fs::read_to_string(fixture("siege/siege-summary.txt")).unwrap().replace("200 hits", "many hits"),

@@ -29,6 +29,9 @@ pub enum Error {
     /// A symbolic link whose target is missing.
     #[error("{} is a symbolic link to {}, which does not exist: create the folder it points to or choose another --out", link.display(), target.display())]
     DanglingLink { link: PathBuf, target: PathBuf },
+    /// The folder to create is in a folder that does not exist.
+    #[error("cannot create {}: the folder {} does not exist (create it first, or choose another path)", path.display(), parent.display())]
+    MissingParent { path: PathBuf, parent: PathBuf },
     /// A folder updated in part must have been written whole before.
     #[error("{} is not a folder written by analyze (no {} in it): build it whole first", .0.display(), crate::MARKER)]
     NotWrittenBefore(PathBuf),

@@ -147,7 +147,7 @@ fn stage(parent: &Path, name: &str, path: &Path, files: &Files, marked: bool) ->
 /// Puts the staged folder at `path`: moves `kept` entries of the old folder into it, exchanges the
 /// two in one step (two renames where the file system cannot exchange), removes the old folder.
 /// On failure the old folder is back in place with its kept entries.
-fn swap(path: &Path, parent: &Path, name: &str, staged: Staged, kept: &[String]) -> Result<(), Error> {
+pub(crate) fn swap(path: &Path, parent: &Path, name: &str, staged: Staged, kept: &[String]) -> Result<(), Error> {
     if std::fs::symlink_metadata(path).is_err() {
         std::fs::rename(staged.path(), path).map_err(Error::io("move the new folder into", path))?;
         staged.publish();
@@ -173,6 +173,7 @@ fn swap(path: &Path, parent: &Path, name: &str, staged: Staged, kept: &[String])
         }
         return Err(error);
     }
+    crate::crash_point("swap:exchanged");
     // `staged` now names the old folder; dropping it removes it (a failure there is left to the
     // next run, which removes leftovers of dead runs).
     drop(staged);

@@ -7,6 +7,9 @@
 //!   an entry it does not list is someone else's: the writer refuses to delete it.
 //! - [`write_part`]: one subfolder and a few loose files of a folder written before (`analyze site
 //!   --only`), keeping its marker exact.
+//! - [`update_folder`]: the next version of a folder that is updated rather than rebuilt (a
+//!   dataset), built from the current one beside it and exchanged with it in one step, under the
+//!   lock of its parent; readers take [`read_lock`] to see one version.
 //!
 //! Every file is written mode 0644 and every folder 0755, both under the user's umask, and
 //! fsync'd before the rename that publishes it. Writes into one parent folder are serialized by an
@@ -20,11 +23,26 @@ mod lock;
 mod marker;
 mod paths;
 mod staging;
+mod update;
 
 pub use error::Error;
 pub use file::write_file;
 pub use folder::{write_folder, write_part, Written};
 pub use marker::MARKER;
+pub use staging::is_staging_name;
+pub use update::{read_lock, update_folder, ReadLock, Update};
+
+/// Ends the process with SIGKILL when `OUTDIR_CRASH_AT` names this point: how the tests put a kill
+/// exactly between two steps of a write (`update:staged`, before the exchange; `swap:exchanged`,
+/// after it and before the old folder is removed). Nothing else sets the variable.
+pub(crate) fn crash_point(point: &str) {
+    if std::env::var_os("OUTDIR_CRASH_AT").is_some_and(|at| at == point) {
+        // SAFETY: sending a signal to this very process.
+        unsafe {
+            libc::kill(libc::getpid(), libc::SIGKILL);
+        }
+    }
+}
 
 /// Files to write: a path relative to the folder (`/`-separated), and its bytes.
 pub type Files = std::collections::BTreeMap<String, Vec<u8>>;

@@ -40,6 +40,20 @@ pub(crate) fn resolve(out: &Path) -> Result<Target, Error> {
     Ok(Target { path, parent, name })
 }
 
+/// [`resolve`] for a target whose parent must already exist: nothing is created.
+pub(crate) fn resolve_in_existing_parent(out: &Path) -> Result<Target, Error> {
+    if std::fs::symlink_metadata(out).is_err() {
+        let parent = match out.parent() {
+            Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+            _ => PathBuf::from("."),
+        };
+        if !parent.is_dir() {
+            return Err(Error::MissingParent { path: out.to_path_buf(), parent });
+        }
+    }
+    resolve(out)
+}
+
 /// Checks a relative path from a file list: no absolute path, no `..`, no line break (the marker
 /// lists one path per line).
 pub(crate) fn check_relative(dir: &Path, relative: &str) -> Result<(), Error> {

@@ -126,17 +126,32 @@ pub(crate) fn remove_stale(parent: &Path, name: Option<&str>) {
     for entry in entries.flatten() {
         let file_name = entry.file_name();
         let Some(rest) = file_name.to_str().and_then(|n| n.strip_prefix('.')) else { continue };
-        let tail = match name {
-            Some(name) => rest.strip_prefix(name).and_then(|r| r.strip_prefix(".new-").or_else(|| r.strip_prefix(".old-"))),
-            None => rest.rsplit_once(".new-").or_else(|| rest.rsplit_once(".old-")).map(|(_, tail)| tail),
-        };
-        let Some(tail) = tail else { continue };
-        let Some((pid, n)) = tail.split_once('-') else { continue };
-        let (Ok(pid), true) = (pid.parse::<i32>(), !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit())) else { continue };
-        if pid > 0 && !alive(pid) {
+        if staging_pid(rest, name).is_some_and(|pid| !alive(pid)) {
             remove(&entry.path());
         }
     }
+}
+
+/// Whether `name` is a staging name of this writer (`.NAME.new-PID-N`, `.NAME.old-PID-N`), or
+/// one of the temporary files `.requests.csv.new-XXXXXX` that `analyze import` staged before it
+/// wrote through [`crate::update_folder`] (only ever left by a killed import).
+pub fn is_staging_name(name: &str) -> bool {
+    let Some(rest) = name.strip_prefix('.') else { return false };
+    if let Some(random) = rest.strip_prefix("requests.csv.new-") {
+        return random.len() == 6 && random.bytes().all(|b| b.is_ascii_alphanumeric());
+    }
+    staging_pid(rest, None).is_some()
+}
+
+/// The PID of a staging name without its leading dot (`NAME.new-PID-N`), for any NAME or `name`.
+fn staging_pid(rest: &str, name: Option<&str>) -> Option<i32> {
+    let tail = match name {
+        Some(name) => rest.strip_prefix(name).and_then(|r| r.strip_prefix(".new-").or_else(|| r.strip_prefix(".old-")))?,
+        None => rest.rsplit_once(".new-").or_else(|| rest.rsplit_once(".old-")).map(|(_, tail)| tail)?,
+    };
+    let (pid, n) = tail.split_once('-')?;
+    let pid = pid.parse::<i32>().ok()?;
+    (pid > 0 && !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit())).then_some(pid)
 }
 
 /// Whether a process with this PID exists (signal 0 checks without sending anything).

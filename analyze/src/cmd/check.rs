@@ -10,6 +10,15 @@ use std::fmt::Write as _;
 use std::io::Write as _;
 use std::path::Path;
 
+/// Everything `check` validates, on a folder nobody else writes while it is read (a dataset
+/// `analyze import` has staged, under its own lock): what an import runs before it publishes.
+pub fn verify(dir: &Path) -> Result<()> {
+    let mut loaded = dataset::load_unlocked(dir, dataset::Keep::Latencies)?;
+    let report = stats::build(&mut loaded, Detail::Statistics);
+    render::check_articles(&report, &loaded.articles)?;
+    Ok(())
+}
+
 pub fn run(dir: &Path, strict: bool) -> Result<i32> {
     let mut loaded = dataset::load(dir)?;
     let report = stats::build(&mut loaded, Detail::Statistics);

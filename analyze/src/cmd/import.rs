@@ -1,7 +1,10 @@
 //! `analyze import`: the files of one invocation of a load generator become one run of a dataset.
-//! Everything is read and checked before anything is written; a refused import changes nothing.
+//! Everything is read and checked before anything is written, the dataset as it would be after the
+//! import passes `analyze check` or nothing is written, and the new version replaces the old in
+//! one step: a refused or killed import changes nothing.
 
 use crate::import::{self, write, Format, ImportErrors};
+use crate::terminal::escape;
 use anyhow::{bail, Context as _, Result};
 use std::path::{Path, PathBuf};
 
@@ -11,36 +14,64 @@ pub struct Options<'a> {
     pub into: &'a Path,
     pub run_id: &'a str,
     pub factors: &'a [String],
-    pub repetition: i64,
+    pub repetition: Option<i64>,
     pub format: Option<&'a str>,
     pub started_at: Option<&'a str>,
     pub replace: bool,
 }
 
-pub fn run(options: &Options) -> Result<i32> {
-    let forced = match options.format {
-        Some(name) => Some(
-            Format::from_name(name)
-                .with_context(|| format!("--format {name}: not a format; one of {}", Format::ALL.map(Format::name).join(", ")))?,
-        ),
-        None => None,
-    };
-    let mut factors = Vec::new();
-    for factor in options.factors {
+/// `--factor KEY=VALUE` pairs, each key once and none a column runs.csv reserves.
+fn factors(given: &[String]) -> Result<Vec<(String, String)>> {
+    let mut factors: Vec<(String, String)> = Vec::new();
+    for factor in given {
         let Some((key, value)) = factor.split_once('=').filter(|(k, v)| !k.trim().is_empty() && !v.trim().is_empty()) else {
-            bail!("--factor {factor:?}: expected KEY=VALUE, e.g. --factor tool=ab");
+            bail!("--factor {}: expected KEY=VALUE, e.g. --factor tool=ab", escape(&format!("{factor:?}")));
         };
-        if crate::dataset::runs::RESERVED.contains(&key.trim()) {
+        let (key, value) = (key.trim(), value.trim());
+        if crate::dataset::runs::RESERVED.contains(&key) {
             bail!("--factor {key}: `{key}` is a column of runs.csv, not a factor");
         }
-        factors.push((key.trim().to_string(), value.trim().to_string()));
+        if key.contains([',', '"']) || key.chars().chain(value.chars()).any(char::is_control) {
+            bail!(
+                "--factor {}: a factor's name has no comma or quote, and neither part a control character",
+                escape(&format!("{factor:?}"))
+            );
+        }
+        if let Some((_, first)) = factors.iter().find(|(k, _)| k == key) {
+            bail!(
+                "--factor {key}={}: the factor `{key}` is already given (={}): a run has one level of each factor",
+                escape(value),
+                escape(first)
+            );
+        }
+        factors.push((key.to_string(), value.to_string()));
     }
-    if options.run_id.trim().is_empty() || options.run_id.contains([',', '"', '\n']) {
-        bail!("--run-id {:?}: a run id is non-empty, without commas, quotes or newlines", options.run_id);
+    Ok(factors)
+}
+
+pub fn run(options: &Options) -> Result<i32> {
+    let forced = match options.format {
+        Some(name) => Some(Format::from_name(name).with_context(|| {
+            format!(
+                "--format {}: not a format; one of {} (see analyze import --help)",
+                escape(name),
+                Format::ALL.map(Format::name).join(", ")
+            )
+        })?),
+        None => None,
+    };
+    let factors = factors(options.factors)?;
+    // Run ids are read trimmed everywhere (runs.csv, requests.csv): this one too.
+    let run_id = options.run_id.trim();
+    if run_id.is_empty() || run_id.contains([',', '"']) || run_id.chars().any(char::is_control) {
+        bail!("--run-id {}: a run id is non-empty, without commas, quotes or control characters", escape(&format!("{:?}", options.run_id)));
+    }
+    if let Some(repetition) = options.repetition.filter(|r| *r < 1) {
+        bail!("--repetition {repetition}: repetitions count from 1");
     }
     if let Some(t) = options.started_at {
         if crate::dataset::time::parse_rfc3339(t).is_none() {
-            bail!("--started-at {t:?}: not an RFC 3339 time (e.g. 2026-11-30T04:05:06Z)");
+            bail!("--started-at {}: not an RFC 3339 time (a date, `T`, a time and a zone such as `Z`)", escape(&format!("{t:?}")));
         }
     }
     let mut inputs = Vec::new();
@@ -50,19 +81,36 @@ pub fn run(options: &Options) -> Result<i32> {
     }
     let imported = import::read_run(&inputs, forced).map_err(|ImportErrors(errors)| anyhow::Error::new(ImportErrors(errors)))?;
     for file in &imported.files {
-        eprintln!("{}: {} ({})", file.name, file.format.description(), if forced.is_some() { "forced by --format" } else { "detected" });
+        eprintln!(
+            "{}: {} ({})",
+            escape(&file.name),
+            file.format.description(),
+            if forced.is_some() { "forced by --format" } else { "detected" }
+        );
     }
     let target = write::Target {
         dir: options.into,
-        run_id: options.run_id,
+        run_id,
         factors: &factors,
         repetition: options.repetition,
         started_at: options.started_at,
         replace: options.replace,
     };
-    let plan = write::plan(&imported, &target).map_err(|e| anyhow::Error::new(ImportErrors(vec![e])))?;
-    let summary = plan.summary.clone();
-    plan.commit(options.into)?;
-    eprintln!("imported run {} into {}: {summary}", options.run_id, options.into.display());
+    let outcome = write::import(&imported, &target, &|staged| super::check::verify(staged))?;
+    if let Some(why) = &outcome.chosen {
+        eprintln!("{}: {why}", escape(run_id));
+    }
+    for (file, rows) in &outcome.removed {
+        eprintln!("{file}: {rows} rows of the replaced run {} removed", escape(run_id));
+    }
+    eprintln!(
+        "{} run {} into {}: {}, repetition {}, {}",
+        if options.replace { "replaced" } else { "imported" },
+        escape(run_id),
+        escape(&outcome.dir.display().to_string()),
+        outcome.summary,
+        outcome.repetition,
+        escape(&outcome.started)
+    );
     Ok(0)
 }

@@ -88,7 +88,19 @@ pub fn load(dir: &Path) -> Result<Dataset, LoadError> {
 }
 
 /// [`load`], keeping of each request what `keep` says ([`Keep::Points`] for a report's charts).
+///
+/// While it reads, it holds a shared lock on the dataset's parent folder, which `analyze import`
+/// holds exclusively while it swaps a new version of a dataset in: what is read is one version,
+/// never the old runs.csv beside the new requests.csv. A folder that cannot be locked (a
+/// read-only mount) is read without.
 pub fn load_with(dir: &Path, keep: Keep) -> Result<Dataset, LoadError> {
+    let _one_version = dir.is_dir().then(|| outdir::read_lock(dir).ok()).flatten();
+    load_unlocked(dir, keep)
+}
+
+/// [`load_with`] without the lock: for a folder nobody else writes while it is read (a staged
+/// dataset, under the lock of the import that staged it).
+pub fn load_unlocked(dir: &Path, keep: Keep) -> Result<Dataset, LoadError> {
     if !dir.is_dir() {
         return Err(LoadError::NotAFolder(dir.to_path_buf()));
     }

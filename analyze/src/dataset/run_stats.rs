@@ -33,6 +33,8 @@ pub struct RunStats {
     pub ok_responses: Option<u64>,
     pub non_2xx: Option<u64>,
     pub no_response: Option<u64>,
+    /// How many response times the tool ranked for its percentiles (an import's `ranked`).
+    pub ranked: Option<u64>,
     pub ranks: BTreeMap<u32, u64>,
     pub max_lag_ms: Option<f64>,
     pub first_sent_ms: Option<f64>,
@@ -58,7 +60,7 @@ pub struct Source {
     pub files: Vec<SourceFile>,
 }
 
-const COUNTS: [&str; 5] = ["requests", "errors", "ok_responses", "non_2xx", "no_response"];
+const COUNTS: [&str; 6] = ["requests", "errors", "ok_responses", "non_2xx", "no_response", "ranked"];
 const NUMBERS: [&str; 6] = ["requests_per_s", "min_ms", "mean_ms", "max_ms", "headline_percentile", "headline_ms"];
 /// A level-1 engine's times within a run: any finite number (a send may precede the run's start,
 /// and a lag may be negative).
@@ -126,7 +128,8 @@ pub fn parse_run_stats(
         let count = |column: usize, problems: &mut Problems| count(table, row, column, problems);
         let (requests_n, errors_n) = (count(requests, problems), count(errors, problems));
         let mut kinds = COUNTS.iter().skip(2).map(|name| table.column(name).and_then(|c| optional_count(table, row, c, problems)));
-        let (ok_responses, non_2xx, no_response) = (kinds.next().flatten(), kinds.next().flatten(), kinds.next().flatten());
+        let (ok_responses, non_2xx, no_response, ranked) =
+            (kinds.next().flatten(), kinds.next().flatten(), kinds.next().flatten(), kinds.next().flatten());
         let number = |name: &str, problems: &mut Problems| table.column(name).and_then(|c| non_negative(table, row, c, problems));
         let time = |name: &str, problems: &mut Problems| table.column(name).and_then(|c| table.optional_number(row, c, problems));
         let stats = RunStats {
@@ -142,6 +145,7 @@ pub fn parse_run_stats(
             ok_responses,
             non_2xx,
             no_response,
+            ranked,
             ranks: BTreeMap::new(),
             max_lag_ms: time("max_lag_ms", problems),
             first_sent_ms: time("first_sent_ms", problems),
@@ -180,6 +184,14 @@ pub fn parse_run_stats(
         if let (Some(r), Some(e)) = (requests_n, errors_n) {
             if e > r {
                 problems.push(table.cell_error(row, errors, format!("{e} errors of {r} requests: errors cannot exceed requests")));
+            }
+            if let Some(ranked) = stats.ranked.filter(|ranked| *ranked > r) {
+                let column = table.column("ranked").expect("read above");
+                problems.push(table.cell_error(
+                    row,
+                    column,
+                    format!("{ranked} ranked of {r} requests: a tool ranks at most every request"),
+                ));
             }
         }
         if let (Some(min), Some(max)) = (stats.min_ms, stats.max_ms) {

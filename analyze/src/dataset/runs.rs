@@ -37,9 +37,10 @@ pub struct Run {
     /// Per factor (same order as the dataset's factors): the index of this run's level.
     pub levels: Vec<usize>,
     pub repetition: i64,
+    /// Empty when the start was not recorded (an imported run whose tool prints no start).
     pub started_at_utc: String,
-    /// `started_at_utc` as an instant, to order runs and take dates in UTC.
-    pub started: Instant,
+    /// `started_at_utc` as an instant, to take dates in UTC; `None` when not recorded.
+    pub started: Option<Instant>,
     pub status: RunStatus,
     pub note: String,
     pub load1_before: Option<f64>,
@@ -107,8 +108,9 @@ pub fn parse_runs(table: &TextTable, manifest: &Manifest, problems: &mut Problem
         }
         let rep = table.integer(row, repetition, problems);
         let started_at = row.cells[started].trim().to_string();
-        let instant = parse_rfc3339(&started_at);
-        if instant.is_none() {
+        // Empty: the start was not recorded (most load tools print none).
+        let instant = (!started_at.is_empty()).then(|| parse_rfc3339(&started_at));
+        if matches!(instant, Some(None)) {
             problems.push(table.cell_error(
                 row,
                 started,
@@ -116,6 +118,7 @@ pub fn parse_runs(table: &TextTable, manifest: &Manifest, problems: &mut Problem
             ));
             ok = false;
         }
+        let instant = instant.flatten();
         let run_status = match row.cells[status].trim() {
             "ok" => Some(RunStatus::Ok),
             "aborted" => Some(RunStatus::Aborted),
@@ -141,7 +144,7 @@ pub fn parse_runs(table: &TextTable, manifest: &Manifest, problems: &mut Problem
         if !accepted && !id.is_empty() {
             rejected_ids.push(id.clone());
         }
-        if let (true, Some(rep), Some(run_status), Some(instant)) = (ok, rep, run_status, instant) {
+        if let (true, Some(rep), Some(run_status)) = (ok, rep, run_status) {
             raw_runs.push((
                 id,
                 values,
@@ -253,6 +256,15 @@ mod tests {
                 "runs.csv:4:6: status: \"done\" is not a status: use ok, aborted or excluded",
             ]
         );
+    }
+
+    #[test]
+    fn an_empty_start_is_a_start_not_recorded() {
+        let csv = format!("{HEAD}a,direct,0,1,,ok,\nb,direct,0,2, ,ok,\nc,direct,0,3,2026-11-30T01:00:00Z,ok,\n");
+        let (_, runs, problems) = parse(&csv, &Manifest::default());
+        assert!(problems.is_empty(), "{problems:?}");
+        assert_eq!(runs.iter().map(|r| r.started.is_some()).collect::<Vec<_>>(), vec![false, false, true]);
+        assert_eq!(runs[0].started_at_utc, "");
     }
 
     #[test]

@@ -6,16 +6,24 @@
 //! response); `success` is JMeter's verdict (assertions included), not "2xx".
 
 use super::error::ImportError;
-use super::text::Csv;
-use super::{Piece, Row};
+use super::text::{implausible_unix_ns, Csv};
+use super::{Piece, Row, Start};
 
 pub fn csv(file: &str, text: &str) -> Result<Piece, ImportError> {
     let csv = Csv::parse(file, text, b',')?;
     let (timestamp, elapsed, code) = (csv.column("timeStamp")?, csv.column("elapsed")?, csv.column("responseCode")?);
     let bytes = csv.header.iter().position(|h| h == "bytes");
     let mut rows = Vec::with_capacity(csv.rows.len());
+    let mut first: Option<(i64, u64)> = None;
     for row in &csv.rows {
-        let sent = csv.count(row, timestamp)? as f64;
+        let sent_ms = csv.count(row, timestamp)?;
+        let sent = i64::try_from(sent_ms).ok().and_then(|ms| ms.checked_mul(1_000_000)).unwrap_or(i64::MAX);
+        if let Some(why) = implausible_unix_ns(sent) {
+            return Err(csv.lines.bad(row.0, row.1[timestamp].0, format!("timeStamp: {why}")));
+        }
+        if first.is_none_or(|(s, _)| sent < s) {
+            first = Some((sent, row.0));
+        }
         let latency = csv.count(row, elapsed)? as f64;
         let (column, text) = &row.1[code];
         let status = match text.trim().parse::<u16>() {
@@ -34,15 +42,14 @@ pub fn csv(file: &str, text: &str) -> Result<Piece, ImportError> {
             Some(b) if status != 0 => Some(csv.count(row, b)?),
             _ => None,
         };
-        rows.push(Row { sent_ms: Some(sent), latency_ms: (status != 0).then_some(latency), status, body_bytes: body });
+        rows.push(Row { sent_ns: Some(sent), latency_ms: (status != 0).then_some(latency), status, body_bytes: body });
     }
-    if rows.is_empty() {
+    let Some((started, line)) = first else {
         return Err(ImportError::file(file, "has a header but no sample"));
-    }
-    let started = rows.iter().filter_map(|r| r.sent_ms).fold(f64::INFINITY, f64::min);
+    };
     Ok(Piece {
         rows: Some(rows),
-        started_unix_ms: Some(started),
+        started: Some(Start { unix_ns: started, step_ns: 1_000_000, at: csv.lines.place(line, 1) }),
         notes: vec![
             "JMeter's elapsed is whole ms and includes connecting; its success column (assertions) is not used, the status is".into()
         ],

@@ -7,8 +7,8 @@
 //! http_req_duration (connection setup not included). The CSV's timestamp is whole seconds.
 
 use super::error::ImportError;
-use super::text::{parse_number, rfc3339_unix_ms, Csv, Lines};
-use super::{Piece, Row};
+use super::text::{decimal_ns, implausible_unix_ns, rfc3339_unix_ns, Csv, Lines};
+use super::{Piece, Row, Start};
 
 const METRIC: &str = "http_req_duration";
 
@@ -17,22 +17,40 @@ fn status_of(text: &str) -> Option<u16> {
     (code == 0 || (100..=599).contains(&code)).then_some(code)
 }
 
-fn finish(rows: Vec<Row>, disagreements: u64, file: &str, mut notes: Vec<String>) -> Result<Piece, ImportError> {
-    if rows.is_empty() {
+/// The rows, the first send and its line, and the resolution of the file's times.
+fn finish(
+    rows: Vec<Row>,
+    first: Option<(i64, super::Place)>,
+    step_ns: i64,
+    disagreements: u64,
+    file: &str,
+    mut notes: Vec<String>,
+) -> Result<Piece, ImportError> {
+    let Some((started, at)) = first else {
         return Err(ImportError::file(file, format!("holds no {METRIC} point")));
-    }
+    };
     if disagreements > 0 {
         notes.push(format!(
             "k6's expected_response tag disagrees with \"2xx\" on {disagreements} requests: this report ranks by status (2xx), k6 by its response callback"
         ));
     }
-    let started = rows.iter().filter_map(|r| r.sent_ms).fold(f64::INFINITY, f64::min);
-    Ok(Piece { rows: Some(rows), started_unix_ms: started.is_finite().then_some(started), notes, ..Piece::default() })
+    Ok(Piece { rows: Some(rows), started: Some(Start { unix_ns: started, step_ns, at }), notes, ..Piece::default() })
 }
 
-fn row(latency_ms: f64, end_unix_ms: f64, status: u16) -> Row {
+/// A point's row: sent its duration before it was stamped, in whole ns (k6 measures ns and
+/// prints ms with up to 6 decimals).
+fn row(latency_ms: f64, end_unix_ns: i64, status: u16) -> Row {
     let answered = status != 0;
-    Row { sent_ms: Some(end_unix_ms - latency_ms), latency_ms: answered.then_some(latency_ms), status, body_bytes: None }
+    let duration_ns = (latency_ms * 1e6).round() as i64;
+    Row { sent_ns: Some(end_unix_ns - duration_ns), latency_ms: answered.then_some(latency_ms), status, body_bytes: None }
+}
+
+/// Keeps the earliest send and its place.
+fn earliest(first: &mut Option<(i64, super::Place)>, row: &Row, at: impl FnOnce() -> super::Place) {
+    let sent = row.sent_ns.expect("k6 rows have send times");
+    if first.as_ref().is_none_or(|(s, _)| sent < *s) {
+        *first = Some((sent, at()));
+    }
 }
 
 pub fn json(file: &str, text: &str) -> Result<Piece, ImportError> {
@@ -46,6 +64,7 @@ pub fn json(file: &str, text: &str) -> Result<Piece, ImportError> {
     let lines = Lines::new(file, text);
     let mut rows = Vec::new();
     let mut disagreements = 0;
+    let mut first = None;
     for &(n, line) in &lines.lines {
         if line.trim().is_empty() {
             continue;
@@ -58,8 +77,11 @@ pub fn json(file: &str, text: &str) -> Result<Piece, ImportError> {
         let value = parsed.data.get("value").and_then(serde_json::Value::as_f64);
         let value =
             value.filter(|v| *v >= 0.0).ok_or_else(|| lines.bad(n, column_of("value"), "data.value is not a non-negative number of ms"))?;
-        let time = parsed.data.get("time").and_then(serde_json::Value::as_str).and_then(rfc3339_unix_ms);
+        let time = parsed.data.get("time").and_then(serde_json::Value::as_str).and_then(rfc3339_unix_ns);
         let time = time.ok_or_else(|| lines.bad(n, column_of("time"), "data.time is not an RFC 3339 time"))?;
+        if let Some(why) = implausible_unix_ns(time) {
+            return Err(lines.bad(n, column_of("time"), format!("data.time: {why}")));
+        }
         let tags = parsed.data.get("tags");
         let tag = |name: &str| tags.and_then(|t| t.get(name)).and_then(serde_json::Value::as_str);
         let status = tag("status")
@@ -70,9 +92,11 @@ pub fn json(file: &str, text: &str) -> Result<Piece, ImportError> {
                 disagreements += 1;
             }
         }
-        rows.push(row(value, time, status));
+        let point = row(value, time, status);
+        earliest(&mut first, &point, || lines.place(n, 1));
+        rows.push(point);
     }
-    finish(rows, disagreements, file, vec![send_note()])
+    finish(rows, first, 1, disagreements, file, vec![send_note()])
 }
 
 fn send_note() -> String {
@@ -86,15 +110,19 @@ pub fn csv(file: &str, text: &str) -> Result<Piece, ImportError> {
     let expected = csv.header.iter().position(|h| h == "expected_response");
     let mut rows = Vec::new();
     let mut disagreements = 0;
+    let mut first = None;
     for r in &csv.rows {
         if r.1[metric].1 != METRIC {
             continue;
         }
         let v = csv.number(r, value)?;
         let (column, t) = &r.1[timestamp];
-        let unix_ms = parse_number(t).map(|s| s * 1000.0).or_else(|| rfc3339_unix_ms(t));
-        let unix_ms =
-            unix_ms.ok_or_else(|| csv.lines.bad(r.0, *column, format!("timestamp {t:?} is neither Unix seconds nor RFC 3339")))?;
+        let unix_ns = decimal_ns(t.trim(), 9).or_else(|| rfc3339_unix_ns(t));
+        let unix_ns =
+            unix_ns.ok_or_else(|| csv.lines.bad(r.0, *column, format!("timestamp {t:?} is neither Unix seconds nor RFC 3339")))?;
+        if let Some(why) = implausible_unix_ns(unix_ns) {
+            return Err(csv.lines.bad(r.0, *column, format!("timestamp {t}: {why}")));
+        }
         let (column, s) = &r.1[status];
         let code = status_of(s).ok_or_else(|| csv.lines.bad(r.0, *column, format!("status {s:?} is not an HTTP status")))?;
         if let Some(e) = expected {
@@ -102,10 +130,14 @@ pub fn csv(file: &str, text: &str) -> Result<Piece, ImportError> {
                 disagreements += 1;
             }
         }
-        rows.push(row(v, unix_ms, code));
+        let point = row(v, unix_ns, code);
+        earliest(&mut first, &point, || csv.lines.place(r.0, *column));
+        rows.push(point);
     }
     finish(
         rows,
+        first,
+        1_000_000_000,
         disagreements,
         file,
         vec![send_note(), "k6 --out csv: timestamps are whole seconds, so send times have 1 s resolution".into()],
@@ -137,7 +169,7 @@ mod tests {
         let piece = json("k6.json", &format!("{line}\n")).unwrap();
         let row = piece.rows.unwrap()[0];
         assert_eq!(row.status, 200);
-        assert_eq!(row.sent_ms, Some(rfc3339_unix_ms("2026-11-30T14:44:40Z").unwrap() + 500.0 - 12.5));
+        assert_eq!(row.sent_ns, Some(rfc3339_unix_ns("2026-11-30T14:44:40Z").unwrap() + 500_000_000 - 12_500_000));
         assert!(piece.notes.iter().any(|n| n.contains("disagrees") && n.contains(" 1 ")));
     }
 

@@ -7,11 +7,14 @@
 //! the rounded buckets; its percentiles are recomputed here by Locust's own rule.
 
 use super::error::ImportError;
-use super::reported::ToolReported;
-use super::text::{Csv, CsvRow};
-use super::Piece;
+use super::reported::{Count, Printed, ToolReported};
 use crate::model::{percentile_key, Rule};
+use super::text::{implausible_unix_ns, Csv, CsvRow};
+use super::{Piece, Start};
 use std::collections::BTreeMap;
+
+/// Locust prints floats as Python's repr (the shortest text that reads back): no rounding step.
+const EXACT: f64 = 0.0;
 
 /// The percentiles Locust prints in its tables.
 const PRINTED: [u32; 11] = [50_000, 66_000, 75_000, 80_000, 90_000, 95_000, 98_000, 99_000, 99_900, 99_990, 100_000];
@@ -27,19 +30,49 @@ fn aggregated<'c>(csv: &'c Csv, what: &str) -> Result<&'c CsvRow, ImportError> {
 pub fn stats(file: &str, text: &str) -> Result<Piece, ImportError> {
     let csv = Csv::parse(file, text, b',')?;
     let row = aggregated(&csv, "Locust writes it last; is the file truncated?")?;
+    if csv.rows.last().map(|r| r.0) != Some(row.0) {
+        return Err(csv.lines.bad(csv.rows.last().map_or(1, |r| r.0), 1, "a row after the Aggregated row, which Locust writes last"));
+    }
+    let place = |column: usize| csv.lines.place(row.0, row.1[column].0);
+    let count = |name: &str| -> Result<Count, ImportError> {
+        let column = csv.column(name)?;
+        Ok(Count::new(csv.count(row, column)?, place(column)))
+    };
+    let number = |name: &str| -> Result<Printed, ImportError> {
+        let column = csv.column(name)?;
+        Ok(Printed::new(csv.number(row, column)?, EXACT, place(column)))
+    };
     let mut r = ToolReported::new(Rule::RoundedBuckets);
-    r.requests = Some(csv.count(row, csv.column("Request Count")?)?);
-    r.errors = Some(csv.count(row, csv.column("Failure Count")?)?);
-    r.requests_per_s = Some(csv.number(row, csv.column("Requests/s")?)?);
-    r.min_ms = Some(csv.number(row, csv.column("Min Response Time")?)?);
-    r.mean_ms = Some(csv.number(row, csv.column("Average Response Time")?)?);
-    r.max_ms = Some(csv.number(row, csv.column("Max Response Time")?)?);
+    let requests = count("Request Count")?;
+    let failures = count("Failure Count")?;
+    // The Aggregated row is the sum of the rows above it (one per request name).
+    let name = csv.column("Name")?;
+    for (what, column, total) in
+        [("Request Count", csv.column("Request Count")?, &requests), ("Failure Count", csv.column("Failure Count")?, &failures)]
+    {
+        let mut sum = 0;
+        for other in csv.rows.iter().filter(|r| r.0 != row.0 && r.1[name].1 != "Aggregated") {
+            sum += csv.count(other, column)?;
+        }
+        if sum != total.value {
+            return Err(total
+                .at
+                .error(format!("the Aggregated {what} is {} but the rows above it add up to {sum}: is the file edited?", total.value)));
+        }
+    }
+    r.ranked = Some(requests.value);
+    r.requests = Some(requests);
+    r.errors = Some(failures);
+    r.requests_per_s = Some(number("Requests/s")?);
+    r.min_ms = Some(number("Min Response Time")?);
+    r.mean_ms = Some(number("Average Response Time")?);
+    r.max_ms = Some(number("Max Response Time")?);
     for (index, name) in csv.header.iter().enumerate() {
         let Some(key) = name.strip_suffix('%').and_then(percentile_key) else { continue };
         if row.1[index].1 == "N/A" {
             continue;
         }
-        r.percentiles_ms.insert(key, csv.number(row, index)?);
+        r.percentiles_ms.insert(key, Printed::new(csv.number(row, index)?, EXACT, place(index)));
     }
     Ok(Piece { reported: Some(r), notes: vec![bucket_note()], ..Piece::default() })
 }
@@ -51,13 +84,19 @@ fn bucket_note() -> String {
 pub fn history(file: &str, text: &str) -> Result<Piece, ImportError> {
     let csv = Csv::parse(file, text, b',')?;
     let timestamp = csv.column("Timestamp")?;
-    let mut started = None;
+    let mut started: Option<Start> = None;
     for row in &csv.rows {
         let t = csv.count(row, timestamp)?;
-        started = Some(started.map_or(t, |s: u64| s.min(t)));
+        let ns = i64::try_from(t).ok().and_then(|t| t.checked_mul(1_000_000_000)).unwrap_or(i64::MAX);
+        if let Some(why) = implausible_unix_ns(ns) {
+            return Err(csv.lines.bad(row.0, row.1[timestamp].0, format!("Timestamp: {why}")));
+        }
+        if started.as_ref().is_none_or(|s| ns < s.unix_ns) {
+            started = Some(Start { unix_ns: ns, step_ns: 1_000_000_000, at: csv.lines.place(row.0, row.1[timestamp].0) });
+        }
     }
     aggregated(&csv, "Locust writes one per second")?;
-    Ok(Piece { started_unix_ms: started.map(|s| s as f64 * 1000.0), ..Piece::default() })
+    Ok(Piece { started, ..Piece::default() })
 }
 
 pub fn failures(file: &str, text: &str) -> Result<Piece, ImportError> {
@@ -117,6 +156,7 @@ pub fn json(file: &str, text: &str) -> Result<Piece, ImportError> {
     let mut r = ToolReported::new(Rule::RoundedBuckets);
     let (mut n, mut failures, mut total_ms) = (0, 0, 0.0);
     let (mut start, mut end) = (f64::INFINITY, f64::NEG_INFINITY);
+    let (mut min_ms, mut max_ms): (Option<f64>, Option<f64>) = (None, None);
     for entry in &entries {
         for (key, count) in &entry.response_times {
             let value: f64 = key.parse().ok().filter(|v: &f64| v.is_finite() && *v >= 0.0).ok_or_else(|| {
@@ -128,11 +168,11 @@ pub fn json(file: &str, text: &str) -> Result<Piece, ImportError> {
         n += entry.num_requests;
         failures += entry.num_failures;
         total_ms += entry.total_response_time;
-        r.min_ms = match (r.min_ms, entry.min_response_time) {
+        min_ms = match (min_ms, entry.min_response_time) {
             (Some(a), Some(b)) => Some(a.min(b)),
             (a, b) => a.or(b),
         };
-        r.max_ms = Some(r.max_ms.map_or(entry.max_response_time, |m| m.max(entry.max_response_time)));
+        max_ms = Some(max_ms.map_or(entry.max_response_time, |m| m.max(entry.max_response_time)));
         start = start.min(entry.start_time);
         end = end.max(entry.last_request_timestamp.unwrap_or(entry.start_time));
         let _ = entry.num_none_requests;
@@ -141,22 +181,35 @@ pub fn json(file: &str, text: &str) -> Result<Piece, ImportError> {
     if counted != n {
         return Err(ImportError::file(file, format!("its response_times hold {counted} responses but num_requests says {n}")));
     }
-    r.requests = Some(n);
-    r.errors = Some(failures);
+    let place = |key: &str| {
+        let (line, column) = place_of(text, &format!("\"{key}\""));
+        super::reported::Place::new(file, line, column)
+    };
+    let derived = |value: f64, key: &str| Printed::new(value, EXACT, place(key));
+    r.requests = Some(Count::new(n, place("num_requests")));
+    r.errors = Some(Count::new(failures, place("num_failures")));
+    r.ranked = Some(n);
+    r.min_ms = min_ms.map(|v| derived(v, "min_response_time"));
+    r.max_ms = max_ms.map(|v| derived(v, "max_response_time"));
     if n > 0 {
-        r.mean_ms = Some(total_ms / n as f64);
+        r.mean_ms = Some(derived(total_ms / n as f64, "total_response_time"));
         for milli in PRINTED {
             if let Some(v) = bucket_percentile(&buckets, n, milli) {
-                r.percentiles_ms.insert(milli, v);
+                r.percentiles_ms.insert(milli, derived(v, "response_times"));
             }
         }
     }
     if end > start {
-        r.requests_per_s = Some(n as f64 / (end - start));
+        r.requests_per_s = Some(derived(n as f64 / (end - start), "last_request_timestamp"));
+    }
+    let start_ns = (start * 1e9).round();
+    let start_ns = (start_ns.is_finite() && start_ns.abs() < 9.2e18).then_some(start_ns as i64).unwrap_or(i64::MAX);
+    if let Some(why) = implausible_unix_ns(start_ns) {
+        return Err(place("start_time").error(format!("start_time: {why}")));
     }
     Ok(Piece {
         reported: Some(r),
-        started_unix_ms: Some(start * 1000.0),
+        started: Some(Start { unix_ns: start_ns, step_ns: 1_000, at: place("start_time") }),
         notes: vec![bucket_note(), "Locust --json: percentiles recomputed from its rounded buckets by Locust's rule; requests/s over its first start to last request".into()],
         ..Piece::default()
     })
@@ -177,19 +230,19 @@ mod tests {
     #[test]
     fn stats_csv_gives_the_aggregated_row() {
         let r = stats("run_stats.csv", &fixture("run_stats.csv")).unwrap().reported.unwrap();
-        assert_eq!((r.requests, r.errors), (Some(5972), Some(0)));
-        assert_eq!(r.percentiles_ms[&95_000], 6.0);
-        assert_eq!(r.percentiles_ms[&99_990], 28.0);
+        assert_eq!((r.requests.unwrap().value, r.errors.unwrap().value, r.ranked), (5972, 0, Some(5972)));
+        assert_eq!(r.percentiles_ms[&95_000].value, 6.0);
+        assert_eq!(r.percentiles_ms[&99_990].value, 28.0);
         assert_eq!(r.rule, Rule::RoundedBuckets);
     }
 
     #[test]
     fn json_percentiles_are_bucket_values_below_the_true_maximum() {
         let r = json("locust.json", &fixture("locust.json")).unwrap().reported.unwrap();
-        assert_eq!(r.requests, Some(5176));
+        assert_eq!(r.requests.unwrap().value, 5176);
         // The slowest response took 142.8 ms; Locust's bucket for it is 140.
-        assert_eq!(r.max_ms, Some(142.8091880000011));
-        assert_eq!(r.percentiles_ms[&100_000], 140.0);
+        assert_eq!(r.max_ms.unwrap().value, 142.8091880000011);
+        assert_eq!(r.percentiles_ms[&100_000].value, 140.0);
         // 5176 · 0.95 = 4917.2: rank 4918 of the bucketed values.
         let mut sorted: Vec<f64> = Vec::new();
         let entries: serde_json::Value = serde_json::from_str(&fixture("locust.json")).unwrap();
@@ -197,18 +250,26 @@ mod tests {
             sorted.extend(std::iter::repeat_n(k.parse::<f64>().unwrap(), v.as_u64().unwrap() as usize));
         }
         sorted.sort_by(f64::total_cmp);
-        assert_eq!(r.percentiles_ms[&95_000], sorted[4917]);
+        assert_eq!(r.percentiles_ms[&95_000].value, sorted[4917]);
     }
 
     #[test]
     fn history_gives_the_start_second() {
         let piece = history("h.csv", &fixture("run_stats_history.csv")).unwrap();
-        assert_eq!(piece.started_unix_ms, Some(1_796_049_887_000.0));
+        assert_eq!(piece.started.unwrap().unix_ns, 1_796_049_887_000_000_000);
     }
 
     #[test]
     fn stats_without_the_aggregated_row_is_truncated() {
         let text: String = fixture("run_stats.csv").lines().take(2).map(|l| format!("{l}\n")).collect();
         assert_eq!(stats("s.csv", &text).unwrap_err().place, Some((2, 1)));
+    }
+
+    #[test]
+    fn an_aggregated_row_that_is_not_the_sum_of_the_rows_is_refused() {
+        let text = fixture("run_stats.csv").replacen("GET,/page.html,5972,", "GET,/page.html,5971,", 1);
+        let error = stats("s.csv", &text).unwrap_err();
+        assert_eq!(error.place, Some((3, 13)));
+        assert!(error.message.contains("add up to 5971"), "{error}");
     }
 }

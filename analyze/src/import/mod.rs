@@ -2,10 +2,13 @@
 //!
 //! Each format has one parser (one file per tool) that turns one file into a [`Piece`]: rows
 //! when the file has one line per request, the tool's own printed numbers ([`ToolReported`]) with
-//! the rule it ranks by, and what it says about the run (version, start time). The pieces of one
-//! invocation's files are merged into one [`ImportedRun`]; `write.rs` turns that into dataset
-//! files. Nothing here computes a statistic of ours: the tool's numbers are kept as printed.
+//! the rule it ranks by and the place of each, and what it says about the run (version, start
+//! time). Every parser knows the complete shape of its format and refuses a file cut short. The
+//! pieces of one invocation's files must agree (`agree.rs`) and are merged into one
+//! [`ImportedRun`]; `write.rs` turns that into dataset files. Nothing here computes a statistic
+//! of ours: the tool's numbers are kept as printed.
 
+mod agree;
 mod decimal;
 pub mod error;
 pub mod reported;
@@ -19,11 +22,12 @@ mod k6;
 mod locust;
 mod oha;
 mod siege;
+mod tables;
 mod vegeta;
 mod wrk;
 
 pub use error::{ImportError, ImportErrors};
-pub use reported::ToolReported;
+pub use reported::{Count, Place, Printed, ToolReported};
 
 use std::fmt;
 
@@ -88,10 +92,26 @@ pub enum Format {
 pub enum SendTimes {
     /// To the millisecond or finer.
     Recorded,
-    /// To the whole second (ab -g).
+    /// To the whole second (ab -g, k6 --out csv).
     WholeSeconds,
     /// Not at all: every request is recorded as sent at 0 (siege -v).
     Missing,
+}
+
+impl SendTimes {
+    /// The resolution of the send times in ms; `None` when there are none.
+    pub fn step_ms(self, format: Format) -> Option<f64> {
+        match self {
+            SendTimes::Missing => None,
+            SendTimes::WholeSeconds => Some(1000.0),
+            SendTimes::Recorded => Some(match format {
+                Format::HeyCsv => 0.1,
+                Format::JmeterCsv => 1.0,
+                // k6 JSON: RFC 3339 to the ns; vegeta: Unix ns.
+                _ => 0.000_001,
+            }),
+        }
+    }
 }
 
 impl Format {
@@ -207,9 +227,57 @@ impl Format {
     /// span from the first send to the last completion (and requests/s from rows) can say.
     pub fn send_times(self) -> SendTimes {
         match self {
-            Format::AbGnuplot => SendTimes::WholeSeconds,
+            Format::AbGnuplot | Format::K6Csv => SendTimes::WholeSeconds,
             Format::SiegeVerbose => SendTimes::Missing,
             _ => SendTimes::Recorded,
+        }
+    }
+
+    /// The resolution (ms) of this rows format's send times, `None` without send times.
+    pub fn send_step_ms(self) -> Option<f64> {
+        self.send_times().step_ms(self)
+    }
+
+    /// The resolution (ms) of this rows format's latencies.
+    pub fn latency_step_ms(self) -> f64 {
+        match self {
+            Format::AbGnuplot | Format::JmeterCsv => 1.0,
+            Format::HeyCsv => 0.1,
+            Format::SiegeVerbose => 10.0,
+            _ => 0.000_001,
+        }
+    }
+
+    /// Whether files of this format are one JSON document (complete when it parses), rather than
+    /// lines that each end with a newline.
+    pub fn is_json_document(self) -> bool {
+        matches!(self, Format::SiegeJson | Format::LocustJson | Format::OhaJson)
+    }
+
+    /// What `--help` says about the format: the command that writes it and what to know.
+    pub fn help(self) -> &'static str {
+        match self {
+            Format::AbGnuplot => "ab -g FILE: one row per request, sorted by total time; needs the same run's stdout (ab-stdout), which says whether any request failed (the rows carry no status); sends to the second, times to the ms",
+            Format::AbPercentiles => "ab -e FILE: ab's percentage table, 0-100 %, to the µs; needs the same run's stdout, which counts the requests",
+            Format::AbStdout => "ab's printed output (ab ... > stdout.txt), with its percentage table (do not run ab with -d); whole ms",
+            Format::HeyCsv => "hey -o csv: one row per response (requests that got no response are not in it); import it with hey's summary of the same run to keep those",
+            Format::HeyText => "hey's printed summary; hey keeps at most 1,000,000 results",
+            Format::WrkText => "wrk --latency's printed output (without --latency wrk prints no percentiles); socket errors are connection events, not requests",
+            Format::SiegeVerbose => "siege -v's lines (stdout), one per response; no send times; import with siege's summary (stderr) to count the failed requests",
+            Format::SiegeText => "siege's printed summary (stderr); no percentiles",
+            Format::SiegeJson => "siege --json-output's summary (stdout), with its LOG FILE trailer when logging",
+            Format::SiegeLog => "siege --log=FILE: one line per run; import a log of one run",
+            Format::LocustStats => "Locust --csv PREFIX: PREFIX_stats.csv, its Aggregated row",
+            Format::LocustHistory => "Locust --csv PREFIX: PREFIX_stats_history.csv, for the run's start; import with _stats.csv",
+            Format::LocustFailures => "Locust --csv PREFIX: PREFIX_failures.csv; import with _stats.csv",
+            Format::LocustExceptions => "Locust --csv PREFIX: PREFIX_exceptions.csv; import with _stats.csv",
+            Format::LocustJson => "Locust --json (stdout): its response-time buckets, ranked by Locust's rule",
+            Format::K6Json => "k6 run --out json=FILE: the http_req_duration points",
+            Format::K6Csv => "k6 run --out csv=FILE: the http_req_duration points; sends to the second",
+            Format::VegetaCsv => "vegeta encode --to csv: one row per result, ns",
+            Format::VegetaJson => "vegeta encode --to json: one result per line, ns",
+            Format::OhaJson => "oha --no-tui --output-format json: its summary, percentiles and status counts",
+            Format::JmeterCsv => "a JMeter JTL CSV (timeStamp,elapsed,...): one row per sample",
         }
     }
 
@@ -300,9 +368,9 @@ impl fmt::Display for Format {
 /// One request as a tool recorded it.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Row {
-    /// When it was sent, in ms from any origin shared by the run's rows (the writer makes the
-    /// first send 0). `None` when the format has no send time.
-    pub sent_ms: Option<f64>,
+    /// When it was sent, in ns from any origin shared by the run's rows (the writer makes the
+    /// first send 0), exactly as the file gives it. `None` when the format has no send time.
+    pub sent_ns: Option<i64>,
     /// Response time in ms; `None` when there was no response.
     pub latency_ms: Option<f64>,
     /// HTTP status; 0 when there was no response.
@@ -317,11 +385,23 @@ pub struct Piece {
     /// The rows carry no status (ab -g): they need the counts of the same invocation's summary.
     pub rows_without_status: bool,
     pub reported: Option<ToolReported>,
+    /// Responses per HTTP status as the tool counted them (hey's and oha's summaries), to check
+    /// rows of the same run against.
+    pub statuses: Option<(std::collections::BTreeMap<u16, u64>, Place)>,
     pub version: Option<String>,
-    /// The run's start as Unix milliseconds, when the file says.
-    pub started_unix_ms: Option<f64>,
+    /// The run's start, when the file records it.
+    pub started: Option<Start>,
     /// Facts a reader must know about these numbers (resolution, caps, what is unknown).
     pub notes: Vec<String>,
+}
+
+/// When a run started, as a file records it: Unix ns, to a resolution.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Start {
+    pub unix_ns: i64,
+    /// How finely the file records it (1 s for ab -g's seconds column).
+    pub step_ns: i64,
+    pub at: Place,
 }
 
 /// One input file: its name as given, its format, and its sha256.
@@ -337,11 +417,25 @@ pub struct SourceFile {
 pub struct ImportedRun {
     pub tool: Tool,
     pub version: Option<String>,
-    pub started_unix_ms: Option<f64>,
+    pub started: Option<Start>,
     pub rows: Option<Vec<Row>>,
+    /// The format of the file the rows came from.
+    pub rows_format: Option<Format>,
     pub reported: Option<ToolReported>,
     pub notes: Vec<String>,
     pub files: Vec<SourceFile>,
+}
+
+/// The list of formats `analyze import --help` ends with: each name, the file it is, what it
+/// needs beside it and its traps.
+pub fn formats_help() -> String {
+    let width = Format::ALL.iter().map(|f| f.name().len()).max().unwrap_or(0);
+    let mut text = String::from("Formats (detected from each file's content; --format NAME forces one):\n");
+    for format in Format::ALL {
+        text.push_str(&format!("  {:width$}  {}\n", format.name(), format.help()));
+    }
+    text.push_str("\nEvery file must be complete (a file cut short is refused with its place) and the files of one import must agree (counts, times, ranks); one dataset is written by one import at a time.");
+    text
 }
 
 /// Parses one file in a known format.
@@ -399,7 +493,7 @@ pub fn read_run(files: &[(String, Vec<u8>)], forced: Option<Format>) -> Result<I
             .into_iter()
             .map(|(index, format, piece)| (SourceFile { name: files[index].0.clone(), format, sha256: hashes[index].clone() }, piece))
             .collect();
-        merge(parsed).map_err(|e| ImportErrors(vec![e]))
+        agree::merge(parsed).map_err(ImportErrors)
     })
 }
 
@@ -422,64 +516,26 @@ fn read_file(name: &str, bytes: &[u8], forced: Option<Format>) -> Result<(Format
             "matches no known format (ab, hey, wrk, siege, Locust, k6, vegeta, oha, JMeter outputs; see `analyze import --help`)",
         ));
     };
-    parse(format, name, text).map(|piece| (format, piece))
-}
-
-/// Merges the pieces of one invocation: one tool, at most one file of rows, the printed numbers
-/// of every summary (a later file fills what an earlier one did not print).
-fn merge(parsed: Vec<(SourceFile, Piece)>) -> Result<ImportedRun, ImportError> {
-    let tool = parsed[0].0.format.tool();
-    if let Some((other, _)) = parsed.iter().find(|(f, _)| f.format.tool() != tool) {
-        return Err(ImportError::file(
-            &other.name,
+    if !format.is_json_document() && !text.is_empty() && !text.ends_with('\n') {
+        let last = text.lines().count() as u64;
+        let column = text.lines().last().map_or(0, |l| l.chars().count()) as u64 + 1;
+        return Err(ImportError::at(
+            name,
+            last,
+            column,
             format!(
-                "is {} output but {} is {}: one import is one invocation of one tool",
-                other.format.tool().name(),
-                parsed[0].0.name,
-                tool.name()
+                "the file ends in the middle of a line: it is cut short ({} ends every line of it with a newline)",
+                format.tool().name()
             ),
         ));
     }
-    let with_rows: Vec<_> = parsed.iter().filter(|(_, p)| p.rows.is_some()).map(|(f, _)| f.name.as_str()).collect();
-    if with_rows.len() > 1 {
-        return Err(ImportError::file(
-            with_rows[1],
-            format!("has one row per request, and so has {}: import them as two runs", with_rows[0]),
-        ));
-    }
-    let mut run =
-        ImportedRun { tool, version: None, started_unix_ms: None, rows: None, reported: None, notes: Vec::new(), files: Vec::new() };
-    let mut rows_without_status = None;
-    for (file, piece) in parsed {
-        run.version = run.version.or(piece.version);
-        run.started_unix_ms = match (run.started_unix_ms, piece.started_unix_ms) {
-            (Some(a), Some(b)) => Some(a.min(b)),
-            (a, b) => a.or(b),
-        };
-        if piece.rows.is_some() {
-            run.rows = piece.rows;
-            if piece.rows_without_status {
-                rows_without_status = Some(file.name.clone());
-            }
+    let piece = parse(format, name, text)?;
+    if let Some(reported) = &piece.reported {
+        if let Some(first) = reported.check().into_iter().next() {
+            return Err(first);
         }
-        run.reported = match (run.reported.take(), piece.reported) {
-            (Some(mut kept), Some(more)) => {
-                kept.fill_from(more);
-                Some(kept)
-            }
-            (a, b) => a.or(b),
-        };
-        for note in piece.notes {
-            if !run.notes.contains(&note) {
-                run.notes.push(note);
-            }
-        }
-        run.files.push(file);
     }
-    if let Some(rows_file) = rows_without_status {
-        ab::give_status(&mut run, &rows_file)?;
-    }
-    Ok(run)
+    Ok((format, piece))
 }
 
 #[cfg(test)]

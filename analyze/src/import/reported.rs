@@ -1,22 +1,88 @@
-//! The numbers a tool printed about a run, as printed, with the rule it ranks by
-//! ([`crate::model::Rule`]).
+//! The numbers a tool printed about a run, each kept with where it was printed (file, line,
+//! column) and how finely it was printed, so that the files of one invocation can be checked
+//! against each other and against themselves, and every refusal names both places.
 
-use crate::model::Rule;
+use super::error::ImportError;
+use crate::model::{percentile_label, Rule};
 use std::collections::BTreeMap;
+
+/// Where a value was read: the file as the user named it, and the 1-based line and column.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Place {
+    pub file: String,
+    pub line: u64,
+    pub column: u64,
+}
+
+impl Place {
+    pub fn new(file: &str, line: u64, column: u64) -> Place {
+        Place { file: file.to_string(), line, column }
+    }
+
+    /// An error at this place.
+    pub fn error(&self, message: impl Into<String>) -> ImportError {
+        ImportError::at(&self.file, self.line, self.column, message)
+    }
+}
+
+impl std::fmt::Display for Place {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}:{}:{}", self.file, self.line, self.column)
+    }
+}
+
+/// A number as a tool printed it, converted to ms (times), a count, or per second (rates).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Printed {
+    pub value: f64,
+    /// The printed resolution in the same unit (0.01 for `%.2f` of ms; 1 for whole ms): the true
+    /// value is within half of it when the tool rounds, within all of it when it truncates.
+    pub step: f64,
+    pub at: Place,
+}
+
+impl Printed {
+    pub fn new(value: f64, step: f64, at: Place) -> Printed {
+        Printed { value, step, at }
+    }
+}
+
+/// A count as a tool printed it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Count {
+    pub value: u64,
+    pub at: Place,
+}
+
+impl Count {
+    pub fn new(value: u64, at: Place) -> Count {
+        Count { value, at }
+    }
+}
 
 /// The numbers a tool printed about one run, as printed (converted to ms and counts only).
 #[derive(Debug, Clone, PartialEq)]
 pub struct ToolReported {
     pub rule: Rule,
-    pub requests: Option<u64>,
+    /// Requests the tool counted: with a response, and without one (never connection events such
+    /// as wrk's socket errors, which are not requests).
+    pub requests: Option<Count>,
     /// Requests without a 2xx (or, for tools that count so, without a 2xx/3xx) response.
-    pub errors: Option<u64>,
-    pub requests_per_s: Option<f64>,
-    pub min_ms: Option<f64>,
-    pub mean_ms: Option<f64>,
-    pub max_ms: Option<f64>,
+    pub errors: Option<Count>,
+    /// How many response times the tool ranked to pick its percentiles (its own population: ab,
+    /// hey, wrk, oha and Locust rank every response, whatever its status).
+    pub ranked: Option<u64>,
+    pub requests_per_s: Option<Printed>,
+    pub min_ms: Option<Printed>,
+    pub mean_ms: Option<Printed>,
+    pub max_ms: Option<Printed>,
     /// Percentile (thousandths of a percent) → value in ms.
-    pub percentiles_ms: BTreeMap<u32, f64>,
+    pub percentiles_ms: BTreeMap<u32, Printed>,
+    /// How long the run took as the tool printed it (s): what its requests/s divides by.
+    pub duration_s: Option<Printed>,
+    /// What the tool's requests/s counts over the duration, when it is not `requests` (siege's
+    /// transaction rate counts responses only).
+    pub rate_count: Option<Count>,
 }
 
 impl ToolReported {
@@ -25,27 +91,177 @@ impl ToolReported {
             rule,
             requests: None,
             errors: None,
+            ranked: None,
             requests_per_s: None,
             min_ms: None,
             mean_ms: None,
             max_ms: None,
             percentiles_ms: BTreeMap::new(),
+            duration_s: None,
+            rate_count: None,
         }
     }
 
-    /// Takes from `other` what this one lacks (the first file's printed numbers win).
-    pub fn fill_from(&mut self, other: ToolReported) {
-        self.requests = self.requests.or(other.requests);
-        self.errors = self.errors.or(other.errors);
-        self.requests_per_s = self.requests_per_s.or(other.requests_per_s);
-        self.min_ms = self.min_ms.or(other.min_ms);
-        self.mean_ms = self.mean_ms.or(other.mean_ms);
-        self.max_ms = self.max_ms.or(other.max_ms);
-        for (p, v) in other.percentiles_ms {
-            self.percentiles_ms.entry(p).or_insert(v);
+    /// Checks the numbers of one file against each other: errors within requests, min ≤ max,
+    /// percentiles that never decrease and lie within min and max (as this rule rounds them), and
+    /// requests/s equal to requests over the printed duration within both printed precisions.
+    /// Every problem names the place of both values.
+    pub fn check(&self) -> Vec<ImportError> {
+        let mut problems = Vec::new();
+        if let (Some(requests), Some(errors)) = (&self.requests, &self.errors) {
+            if errors.value > requests.value {
+                problems.push(errors.at.error(format!(
+                    "{} errors of {} requests (at {}): errors cannot exceed requests; is the file edited or from two runs?",
+                    errors.value, requests.value, requests.at
+                )));
+            }
         }
-        if self.rule == Rule::NoPercentiles {
-            self.rule = other.rule;
+        if let (Some(min), Some(max)) = (&self.min_ms, &self.max_ms) {
+            if min.value > max.value {
+                problems.push(min.at.error(format!(
+                    "the shortest time {} ms is above the longest {} ms (at {}): is the file edited?",
+                    min.value, max.value, max.at
+                )));
+            }
         }
+        if let (Some(mean), Some(max)) = (&self.mean_ms, &self.max_ms) {
+            if mean.value > max.value + (mean.step + max.step) / 2.0 {
+                problems
+                    .push(mean.at.error(format!("the mean {} ms is above the longest time {} ms (at {})", mean.value, max.value, max.at)));
+            }
+        }
+        let mut previous: Option<(u32, &Printed)> = None;
+        for (&key, value) in &self.percentiles_ms {
+            if let Some((lower_key, lower)) = previous {
+                if value.value < lower.value {
+                    problems.push(value.at.error(format!(
+                        "p{} = {} ms is below p{} = {} ms (at {}): a percentile cannot decrease as p grows",
+                        percentile_label(key),
+                        value.value,
+                        percentile_label(lower_key),
+                        lower.value,
+                        lower.at
+                    )));
+                }
+            }
+            previous = Some((key, value));
+            let slack = self.rounding_slack(value.value);
+            if let Some(max) = &self.max_ms {
+                if value.value > max.value + slack {
+                    problems.push(value.at.error(format!(
+                        "p{} = {} ms is above the longest time {} ms (at {})",
+                        percentile_label(key),
+                        value.value,
+                        max.value,
+                        max.at
+                    )));
+                }
+            }
+            if let Some(min) = &self.min_ms {
+                if value.value + slack < min.value {
+                    problems.push(value.at.error(format!(
+                        "p{} = {} ms is below the shortest time {} ms (at {})",
+                        percentile_label(key),
+                        value.value,
+                        min.value,
+                        min.at
+                    )));
+                }
+            }
+        }
+        if let (Some(rate), Some(requests), Some(duration)) =
+            (&self.requests_per_s, self.rate_count.as_ref().or(self.requests.as_ref()), &self.duration_s)
+        {
+            if let Some(problem) = rate_problem(rate, requests, duration) {
+                problems.push(problem);
+            }
+        }
+        problems
+    }
+
+    /// How far a percentile this rule prints may lie outside the min and max printed beside it:
+    /// Locust's bucket of a value can be above or below the value itself.
+    fn rounding_slack(&self, value_ms: f64) -> f64 {
+        match self.rule {
+            Rule::RoundedBuckets => locust_bucket_step(value_ms),
+            _ => 0.0,
+        }
+    }
+}
+
+/// The width of the bucket Locust rounds a response time into: whole ms below 100 ms, 10 ms below
+/// 1 s, 100 ms below 10 s, 1 s above.
+pub fn locust_bucket_step(value_ms: f64) -> f64 {
+    match value_ms {
+        v if v < 100.0 => 1.0,
+        v if v < 1000.0 => 10.0,
+        v if v < 10_000.0 => 100.0,
+        _ => 1000.0,
+    }
+}
+
+/// A requests/s that is not `requests` over `duration` within the precision both were printed with.
+pub fn rate_problem(rate: &Printed, requests: &Count, duration: &Printed) -> Option<ImportError> {
+    let n = requests.value as f64;
+    let longest = duration.value + duration.step / 2.0;
+    let shortest = (duration.value - duration.step / 2.0).max(0.0);
+    let low = if longest > 0.0 { n / longest } else { f64::INFINITY } - rate.step / 2.0;
+    let high = if shortest > 0.0 { n / shortest } else { f64::INFINITY } + rate.step / 2.0;
+    // A relative 1e-9 for the division's own rounding.
+    let fits = rate.value >= low * (1.0 - 1e-9) && rate.value <= high * (1.0 + 1e-9);
+    (!fits).then(|| {
+        rate.at.error(format!(
+            "{} requests/s is not the {} requests (at {}) over {} s (at {}): it should be between {:.2} and {:.2}; is the file edited or are its numbers from two runs?",
+            rate.value,
+            requests.value,
+            requests.at,
+            duration.value,
+            duration.at,
+            low.max(0.0),
+            high
+        ))
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn at(line: u64) -> Place {
+        Place::new("f.txt", line, 1)
+    }
+
+    #[test]
+    fn a_rate_within_the_printed_precision_passes_and_one_outside_is_refused() {
+        // ab: 2000 requests in 1.036 s printed as 1929.89/s (1.03633 s in fact).
+        let requests = Count::new(2000, at(1));
+        let duration = Printed::new(1.036, 0.001, at(2));
+        assert!(rate_problem(&Printed::new(1929.89, 0.01, at(3)), &requests, &duration).is_none());
+        let refused = rate_problem(&Printed::new(99_999.0, 0.01, at(3)), &requests, &duration).unwrap();
+        assert_eq!(refused.place, Some((3, 1)));
+        assert!(refused.message.contains("f.txt:1:1") && refused.message.contains("f.txt:2:1"), "{}", refused.message);
+    }
+
+    #[test]
+    fn decreasing_percentiles_and_errors_above_requests_name_both_places() {
+        let mut r = ToolReported::new(Rule::FloorPlusOne);
+        r.percentiles_ms.insert(90_000, Printed::new(5.0, 1.0, at(10)));
+        r.percentiles_ms.insert(95_000, Printed::new(4.0, 1.0, at(11)));
+        r.requests = Some(Count::new(10, at(1)));
+        r.errors = Some(Count::new(11, at(2)));
+        let problems = r.check();
+        assert_eq!(problems.len(), 2, "{problems:?}");
+        assert!(problems.iter().any(|p| p.place == Some((11, 1)) && p.message.contains("f.txt:10:1")));
+        assert!(problems.iter().any(|p| p.place == Some((2, 1)) && p.message.contains("f.txt:1:1")));
+    }
+
+    #[test]
+    fn locust_buckets_may_pass_the_true_maximum_by_a_bucket() {
+        let mut r = ToolReported::new(Rule::RoundedBuckets);
+        r.max_ms = Some(Printed::new(145.3, 0.0, at(1)));
+        r.percentiles_ms.insert(100_000, Printed::new(150.0, 0.0, at(2)));
+        assert!(r.check().is_empty());
+        r.percentiles_ms.insert(100_000, Printed::new(160.0, 0.0, at(2)));
+        assert_eq!(r.check().len(), 1);
     }
 }

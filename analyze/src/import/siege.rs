@@ -1,45 +1,82 @@
-//! siege 4: `-v` lines (one per request), its printed summary, its JSON summary (`json_output`)
-//! and its `--log` CSV line. siege prints no percentile, only min, mean and max.
+//! siege 4: `-v` lines (one per response), its printed summary (stderr), its JSON summary
+//! (`--json-output`, stdout) and its `--log` CSV line. siege prints no percentile, only min, mean
+//! and max.
 //!
-//! Traps: times are seconds with two decimals (10 ms resolution); "Transactions" counts every
-//! response including 4xx/5xx, "Successful transactions" those below 400, "Failed transactions"
-//! the requests without a response; the log's date has no time zone.
+//! Traps (main.c, log.c, data.c of siege 4.0.7): times are seconds with two decimals (10 ms
+//! resolution); "Transactions" counts every response including 4xx/5xx, "Successful
+//! transactions" those below 400, "Failed transactions" the requests without a response; the
+//! transaction rate is transactions over the elapsed time; when siege logs, it appends a trailer
+//! to stdout (`LOG FILE: PATH` and two lines on how to turn it off), after the `-v` lines or the
+//! JSON; the log's date has no time zone.
 
 use super::error::ImportError;
-use super::reported::ToolReported;
-use super::text::{parse_shifted, Csv, Lines};
-use super::{Piece, Row};
+use super::reported::{Count, Place, Printed, ToolReported};
 use crate::model::Rule;
+use super::text::{parse_shifted, step_of, Csv, Lines};
+use super::{ImportedRun, Piece, Row};
 
 const RESOLUTION_NOTE: &str = "siege prints times in seconds with two decimals (10 ms resolution)";
 
-/// The counts siege prints, in the units it prints them.
+/// The counts siege prints, each with its place.
 struct Counts {
-    transactions: u64,
-    successful: u64,
-    failed: u64,
-    response_s: String,
-    rate: f64,
-    longest_s: String,
-    shortest_s: String,
+    transactions: Count,
+    successful: Count,
+    failed: Count,
+    response_s: Option<Printed>,
+    rate: Printed,
+    elapsed_s: Printed,
+    longest_s: Option<Printed>,
+    shortest_s: Option<Printed>,
 }
 
-fn reported(c: &Counts) -> Option<ToolReported> {
+fn ms(seconds: &Printed) -> Printed {
+    Printed::new(seconds.value * 1000.0, seconds.step * 1000.0, seconds.at.clone())
+}
+
+fn reported(c: Counts) -> Result<ToolReported, ImportError> {
+    if c.successful.value > c.transactions.value {
+        return Err(c.successful.at.error(format!(
+            "{} successful transactions of {} (at {}): is the file edited?",
+            c.successful.value, c.transactions.value, c.transactions.at
+        )));
+    }
     let mut r = ToolReported::new(Rule::NoPercentiles);
-    r.requests = Some(c.transactions + c.failed);
-    r.errors = Some(c.failed + c.transactions.saturating_sub(c.successful));
+    r.requests = Some(Count::new(c.transactions.value + c.failed.value, c.transactions.at.clone()));
+    r.errors = Some(Count::new(c.failed.value + (c.transactions.value - c.successful.value), c.failed.at.clone()));
+    r.ranked = Some(c.transactions.value);
+    r.rate_count = Some(c.transactions);
     r.requests_per_s = Some(c.rate);
-    r.mean_ms = Some(parse_shifted(&c.response_s, 3)?);
-    r.max_ms = Some(parse_shifted(&c.longest_s, 3)?);
-    r.min_ms = Some(parse_shifted(&c.shortest_s, 3)?);
-    Some(r)
+    r.duration_s = Some(c.elapsed_s);
+    r.mean_ms = c.response_s.as_ref().map(ms);
+    r.max_ms = c.longest_s.as_ref().map(ms);
+    r.min_ms = c.shortest_s.as_ref().map(ms);
+    Ok(r)
+}
+
+/// The trailer siege prints to stdout when it logs: where the log is, as a note, and the line
+/// the trailer starts on (`None` without one). A trailer cut short is refused.
+fn trailer(lines: &Lines) -> Result<Option<(u64, String)>, ImportError> {
+    let Some(start) = lines.lines.iter().position(|(_, l)| l.starts_with("LOG FILE: ")) else { return Ok(None) };
+    let (n, first) = lines.lines[start];
+    let rest: Vec<&str> = lines.lines[start + 1..].iter().map(|(_, l)| *l).filter(|l| !l.trim().is_empty()).collect();
+    let complete = rest.len() == 2
+        && rest[0] == "You can disable this log file notification by editing"
+        && rest[1].ends_with("and changing 'show-logfile' to false.");
+    if !complete {
+        let last = lines.lines.last().map_or(n, |(l, _)| *l);
+        return Err(lines.bad(last, 1, "siege's LOG FILE trailer is not its three lines: the file is cut short or edited"));
+    }
+    let path = first["LOG FILE: ".len()..].trim();
+    Ok(Some((n, format!("siege logged this run to {path}"))))
 }
 
 pub fn verbose(file: &str, text: &str) -> Result<Piece, ImportError> {
     let lines = Lines::new(file, text);
+    let trailer = trailer(&lines)?;
+    let end = trailer.as_ref().map_or(u64::MAX, |(n, _)| *n);
     let mut rows = Vec::new();
     let mut summary_from = None;
-    for &(n, line) in &lines.lines {
+    for &(n, line) in lines.lines.iter().filter(|(n, _)| *n < end) {
         let trimmed = line.trim();
         if trimmed.is_empty() || trimmed.starts_with("** ") || trimmed.starts_with("The server is now under siege") {
             continue;
@@ -49,17 +86,17 @@ pub fn verbose(file: &str, text: &str) -> Result<Piece, ImportError> {
             break;
         }
         let column = (line.len() - line.trim_start().len()) as u64 + 1;
+        // Messages of failed requests (when stderr went into the same file): the summary counts them.
         if trimmed.starts_with("[error]") || trimmed.starts_with("[alert]") {
-            rows.push(Row { sent_ms: None, latency_ms: None, status: 0, body_bytes: None });
             continue;
         }
         // HTTP/1.1 200     0.00 secs:   20200 bytes ==> GET  /page.html
         let words: Vec<&str> = trimmed.split_whitespace().collect();
-        let parsed = (words.len() >= 6 && words[0].starts_with("HTTP/") && words[3] == "secs:" && words[5] == "bytes")
+        let parsed = (words.len() >= 8 && words[0].starts_with("HTTP/") && words[3] == "secs:" && words[5] == "bytes" && words[6] == "==>")
             .then(|| (words[1].parse::<u16>().ok(), parse_shifted(words[2], 3), words[4].parse::<u64>().ok()));
         match parsed {
             Some((Some(status), Some(latency_ms), Some(bytes))) if (100..=599).contains(&status) => {
-                rows.push(Row { sent_ms: None, latency_ms: Some(latency_ms), status, body_bytes: Some(bytes) });
+                rows.push(Row { sent_ns: None, latency_ms: Some(latency_ms), status, body_bytes: Some(bytes) });
             }
             _ => return Err(lines.bad(n, column, "expected `HTTP/1.1 STATUS SECONDS secs: BYTES bytes ==> METHOD URL`")),
         }
@@ -80,68 +117,105 @@ pub fn verbose(file: &str, text: &str) -> Result<Piece, ImportError> {
         piece.reported = more.reported;
         piece.version = more.version;
     }
+    piece.notes.extend(trailer.map(|(_, note)| note));
     Ok(piece)
+}
+
+/// The summary's `Key:  value` line: the value's first word with its place, and the words after it.
+fn value<'a>(lines: &Lines<'a>, key: &str) -> Result<(Place, &'a str, Vec<&'a str>), ImportError> {
+    let (n, column, value) = lines.require(key, "siege prints it when the run ends: the file is cut short")?;
+    let mut words = value.split_whitespace();
+    let word = words.next().unwrap_or("");
+    Ok((lines.place(n, column), word, words.collect()))
 }
 
 pub fn summary(file: &str, text: &str) -> Result<Piece, ImportError> {
     let lines = Lines::new(file, text);
-    let word = |key: &str| -> Result<(u64, u64, String), ImportError> {
-        let (n, column, value) = lines.require(key, "siege prints it when the run ends")?;
-        Ok((n, column, value.split_whitespace().next().unwrap_or("").to_string()))
+    let trailer = trailer(&lines)?;
+    let count = |key: &str, unit: &[&str]| -> Result<Count, ImportError> {
+        let (at, word, rest) = value(&lines, key)?;
+        match (word.parse::<u64>(), rest == unit) {
+            (Ok(v), true) => Ok(Count::new(v, at)),
+            _ => Err(at.error(format!("{word:?} is not siege's count `{}`", [&["N"][..], unit].concat().join(" ")))),
+        }
     };
-    let count = |key: &str| -> Result<u64, ImportError> {
-        let (n, column, w) = word(key)?;
-        w.parse().map_err(|_| lines.bad(n, column, format!("{w:?} is not a count")))
-    };
-    let seconds = |key: &str| -> Result<String, ImportError> {
-        let (n, column, w) = word(key)?;
-        parse_shifted(&w, 3).map(|_| w.clone()).ok_or_else(|| lines.bad(n, column, format!("{w:?} is not a number of seconds")))
+    let decimal = |key: &str, unit: &[&str]| -> Result<Printed, ImportError> {
+        let (at, word, rest) = value(&lines, key)?;
+        let two_decimals = word.split_once('.').is_some_and(|(_, f)| f.len() == 2);
+        match (word.parse::<f64>(), two_decimals && rest == unit) {
+            (Ok(v), true) if v.is_finite() && v >= 0.0 => Ok(Printed::new(v, step_of(word), at)),
+            _ => Err(at.error(format!(
+                "{word:?} is not siege's `{}` (two decimals): the file is cut or edited",
+                [&["N.NN"][..], unit].concat().join(" ")
+            ))),
+        }
     };
     let counts = Counts {
-        transactions: count("Transactions:")?,
-        successful: count("Successful transactions:")?,
-        failed: count("Failed transactions:")?,
-        response_s: seconds("Response time:")?,
-        rate: lines.number(lines.require("Transaction rate:", "siege prints it when the run ends")?)?,
-        longest_s: seconds("Longest transaction:")?,
-        shortest_s: seconds("Shortest transaction:")?,
+        transactions: count("Transactions:", &["hits"])?,
+        successful: count("Successful transactions:", &[])?,
+        failed: count("Failed transactions:", &[])?,
+        response_s: Some(decimal("Response time:", &["secs"])?),
+        rate: decimal("Transaction rate:", &["trans/sec"])?,
+        elapsed_s: decimal("Elapsed time:", &["secs"])?,
+        longest_s: Some(decimal("Longest transaction:", &[])?),
+        shortest_s: Some(decimal("Shortest transaction:", &[])?),
     };
+    for (key, unit) in [("Availability:", &["%"][..]), ("Data transferred:", &["MB"]), ("Throughput:", &["MB/sec"]), ("Concurrency:", &[])]
+    {
+        decimal(key, unit)?;
+    }
     let version = lines.value_after("** SIEGE").map(|(_, _, v)| v.to_string());
-    Ok(Piece { reported: reported(&counts), version, notes: vec![RESOLUTION_NOTE.into()], ..Piece::default() })
+    let mut notes = vec![RESOLUTION_NOTE.to_string()];
+    notes.extend(trailer.map(|(_, note)| note));
+    Ok(Piece { reported: Some(reported(counts)?), version, notes, ..Piece::default() })
 }
 
 pub fn json(file: &str, text: &str) -> Result<Piece, ImportError> {
-    let value: serde_json::Value = serde_json::from_str(text)
-        .map_err(|e| ImportError::at(file, e.line() as u64, e.column() as u64, format!("not valid JSON: {e}")))?;
+    // The JSON object, then nothing but siege's LOG FILE trailer.
+    let mut stream = serde_json::Deserializer::from_str(text).into_iter::<serde_json::Value>();
+    let value = match stream.next() {
+        Some(Ok(value)) => value,
+        Some(Err(e)) => return Err(ImportError::at(file, e.line() as u64, e.column() as u64, format!("not valid JSON: {e}"))),
+        None => return Err(ImportError::file(file, "is empty")),
+    };
+    let rest = &text[stream.byte_offset()..];
     let lines = Lines::new(file, text);
+    let trailer = trailer(&lines)?;
+    if !rest.trim().is_empty() && trailer.is_none() {
+        let line = text[..stream.byte_offset()].lines().count() as u64 + 1;
+        return Err(ImportError::at(file, line, 1, "text after siege's JSON that is not its LOG FILE trailer"));
+    }
+    let place = |key: &str| -> Place {
+        let (n, c) = lines.lines.iter().find_map(|&(n, l)| l.find(&format!("\"{key}\"")).map(|c| (n, c as u64 + 1))).unwrap_or((1, 1));
+        lines.place(n, c)
+    };
     let field = |key: &str| -> Result<&serde_json::Value, ImportError> {
         value.get(key).ok_or_else(|| ImportError::file(file, format!("has no \"{key}\" field (siege's json_output has it)")))
     };
-    let place = |key: &str| -> (u64, u64) {
-        lines.lines.iter().find_map(|&(n, l)| l.find(&format!("\"{key}\"")).map(|c| (n, c as u64 + 1))).unwrap_or((1, 1))
+    let count = |key: &str| -> Result<Count, ImportError> {
+        let at = place(key);
+        let v = field(key)?.as_u64().ok_or_else(|| at.error(format!("\"{key}\" is not a count")))?;
+        Ok(Count::new(v, at))
     };
-    let count = |key: &str| -> Result<u64, ImportError> {
-        let (n, c) = place(key);
-        field(key)?.as_u64().ok_or_else(|| ImportError::at(file, n, c, format!("\"{key}\" is not a count")))
-    };
-    let number_text = |key: &str| -> Result<String, ImportError> {
-        let (n, c) = place(key);
-        let v = field(key)?;
-        v.as_f64().map(|_| v.to_string()).ok_or_else(|| ImportError::at(file, n, c, format!("\"{key}\" is not a number")))
+    // siege prints every number of its JSON with two decimals.
+    let number = |key: &str| -> Result<Printed, ImportError> {
+        let at = place(key);
+        let v = field(key)?.as_f64().filter(|v| *v >= 0.0).ok_or_else(|| at.error(format!("\"{key}\" is not a number ≥ 0")))?;
+        Ok(Printed::new(v, 0.01, at))
     };
     let counts = Counts {
         transactions: count("transactions")?,
         successful: count("successful_transactions")?,
         failed: count("failed_transactions")?,
-        response_s: number_text("response_time")?,
-        rate: {
-            let (n, c) = place("transaction_rate");
-            field("transaction_rate")?.as_f64().ok_or_else(|| ImportError::at(file, n, c, "\"transaction_rate\" is not a number"))?
-        },
-        longest_s: number_text("longest_transaction")?,
-        shortest_s: number_text("shortest_transaction")?,
+        response_s: Some(number("response_time")?),
+        rate: number("transaction_rate")?,
+        elapsed_s: number("elapsed_time")?,
+        longest_s: Some(number("longest_transaction")?),
+        shortest_s: Some(number("shortest_transaction")?),
     };
-    Ok(Piece { reported: reported(&counts), notes: vec![RESOLUTION_NOTE.into()], ..Piece::default() })
+    let mut notes = vec![RESOLUTION_NOTE.to_string()];
+    notes.extend(trailer.map(|(_, note)| note));
+    Ok(Piece { reported: Some(reported(counts)?), notes, ..Piece::default() })
 }
 
 pub fn log(file: &str, text: &str) -> Result<Piece, ImportError> {
@@ -151,33 +225,53 @@ pub fn log(file: &str, text: &str) -> Result<Piece, ImportError> {
         return Err(ImportError::at(file, line, 1, format!("holds {} runs (one line each): import one run at a time", csv.rows.len())));
     }
     let row = &csv.rows[0];
-    let text_of = |name: &str| -> Result<String, ImportError> { Ok(row.1[csv.column(name)?].1.trim().to_string()) };
-    let count = |name: &str| -> Result<u64, ImportError> { csv.count(row, csv.column(name)?) };
-    let seconds = |name: &str| -> Result<String, ImportError> {
+    let count = |name: &str| -> Result<Count, ImportError> {
         let column = csv.column(name)?;
-        csv.number(row, column)?;
-        text_of(name)
+        Ok(Count::new(csv.count(row, column)?, csv.lines.place(row.0, row.1[column].0)))
+    };
+    let decimal = |name: &str| -> Result<Printed, ImportError> {
+        let column = csv.column(name)?;
+        let value = csv.number(row, column)?;
+        let text = row.1[column].1.trim();
+        if text.split_once('.').is_none_or(|(_, f)| f.len() != 2) {
+            return Err(csv.lines.bad(row.0, row.1[column].0, format!("{name}: {text:?} is not siege's two decimals: is the line cut?")));
+        }
+        Ok(Printed::new(value, step_of(text), csv.lines.place(row.0, row.1[column].0)))
     };
     // OKAY counts responses below 400, Failed the requests without a response.
     let counts = Counts {
         transactions: count("Trans")?,
         successful: count("OKAY")?,
         failed: count("Failed")?,
-        response_s: seconds("Resp Time")?,
-        rate: csv.number(row, csv.column("Trans Rate")?)?,
-        longest_s: String::new(),
-        shortest_s: String::new(),
+        response_s: Some(decimal("Resp Time")?),
+        rate: decimal("Trans Rate")?,
+        elapsed_s: decimal("Elap Time")?,
+        longest_s: None,
+        shortest_s: None,
     };
-    let mut r = ToolReported::new(Rule::NoPercentiles);
-    r.requests = Some(counts.transactions + counts.failed);
-    r.errors = Some(counts.failed + counts.transactions.saturating_sub(counts.successful));
-    r.requests_per_s = Some(counts.rate);
-    r.mean_ms = parse_shifted(&counts.response_s, 3);
     Ok(Piece {
-        reported: Some(r),
+        reported: Some(reported(counts)?),
         notes: vec![RESOLUTION_NOTE.into(), "siege's log line has no minimum or maximum, and its date no time zone (not used)".into()],
         ..Piece::default()
     })
+}
+
+/// siege -v prints a line per response only: the summary's failed transactions (requests without
+/// a response) become rows without a response, after them (siege does not say when they were).
+pub fn add_failed_requests(run: &mut ImportedRun) -> Result<(), ImportError> {
+    let Some(rows) = run.rows.as_mut() else { return Ok(()) };
+    match run.reported.as_ref().and_then(|r| Some((r.requests.as_ref()?.value, r.ranked?))) {
+        Some((requests, responses)) if rows.len() as u64 == responses => {
+            let failed = requests - responses;
+            rows.extend(std::iter::repeat_n(Row { sent_ns: None, latency_ms: None, status: 0, body_bytes: None }, failed as usize));
+            if failed > 0 {
+                run.notes.push(format!("siege's {failed} failed transactions are rows without a response, after the others (siege -v does not say when they were)"));
+            }
+        }
+        Some(_) => {} // the count is refused with both places by the rows' check
+        None => run.notes.push("without siege's summary, requests that got no response are not counted".into()),
+    }
+    Ok(())
 }
 
 #[cfg(test)]
@@ -193,24 +287,35 @@ mod tests {
         let piece = verbose("siege-verbose.txt", &fixture("siege-verbose.txt")).unwrap();
         let rows = piece.rows.unwrap();
         assert_eq!(rows.len(), 200);
-        assert!(rows.iter().all(|r| r.status == 200 && r.body_bytes == Some(20200) && r.sent_ms.is_none()));
+        assert!(rows.iter().all(|r| r.status == 200 && r.body_bytes == Some(20200) && r.sent_ns.is_none()));
     }
 
     #[test]
     fn the_three_summaries_agree_on_counts() {
         for (format, file) in [(summary as fn(&str, &str) -> _, "siege-summary.txt"), (json, "siege.json"), (log, "siege.log")] {
             let r = format(file, &fixture(file)).unwrap().reported.unwrap();
-            assert_eq!((r.requests, r.errors), (Some(200), Some(0)), "{file}");
+            assert_eq!((r.requests.unwrap().value, r.errors.unwrap().value), (200, 0), "{file}");
             assert_eq!(r.rule, Rule::NoPercentiles);
         }
         let text = summary("siege-summary.txt", &fixture("siege-summary.txt")).unwrap();
         assert_eq!(text.version.as_deref(), Some("4.0.7"));
-        assert_eq!(text.reported.unwrap().max_ms, Some(10.0));
+        assert_eq!(text.reported.unwrap().max_ms.map(|m| m.value), Some(10.0));
     }
 
     #[test]
     fn a_log_with_two_runs_is_refused_at_the_second() {
         let text = fixture("siege.log") + fixture("siege.log").lines().nth(1).unwrap() + "\n";
         assert_eq!(log("siege.log", &text).unwrap_err().place, Some((3, 1)));
+    }
+
+    #[test]
+    fn the_log_file_trailer_is_read_and_kept_as_provenance() {
+        let trailer = "LOG FILE: /var/log/siege.log\nYou can disable this log file notification by editing\n/root/.siege/siege.conf and changing 'show-logfile' to false.\n";
+        let piece = json("siege.json", &(fixture("siege.json") + trailer)).unwrap();
+        assert!(piece.notes.iter().any(|n| n == "siege logged this run to /var/log/siege.log"), "{:?}", piece.notes);
+        let piece = verbose("v.txt", &(fixture("siege-verbose.txt") + trailer)).unwrap();
+        assert_eq!(piece.rows.unwrap().len(), 200);
+        let cut = &trailer[..trailer.len() - 30];
+        assert!(json("siege.json", &(fixture("siege.json") + cut + "\n")).is_err());
     }
 }

@@ -28,6 +28,24 @@ impl<'a> Lines<'a> {
         Lines { file, lines, unterminated }
     }
 
+    /// The place of a line and column of this file.
+    pub fn place(&self, line: u64, column: u64) -> super::reported::Place {
+        super::reported::Place::new(self.file, line, column)
+    }
+
+    /// A printed value's first word as a number times 10^`shift`, with its place and the step
+    /// of its printed digits in the shifted unit.
+    pub fn printed(&self, at: (u64, u64, &str), shift: i32) -> Result<super::reported::Printed, ImportError> {
+        let value = self.shifted(at, shift)?;
+        let word = at.2.split_whitespace().next().unwrap_or("");
+        Ok(super::reported::Printed::new(value, step_of(word) * 10f64.powi(shift), self.place(at.0, at.1)))
+    }
+
+    /// A printed count with its place.
+    pub fn counted(&self, at: (u64, u64, &str)) -> Result<super::reported::Count, ImportError> {
+        Ok(super::reported::Count::new(self.count(at)?, self.place(at.0, at.1)))
+    }
+
     /// The error for a line whose content does not fit, with a hint when it is the cut-short last line.
     pub fn bad(&self, line: u64, column: u64, message: impl Into<String>) -> ImportError {
         let mut message = message.into();
@@ -55,12 +73,6 @@ impl<'a> Lines<'a> {
             let last = self.lines.last().map_or(1, |(n, _)| *n);
             ImportError::at(self.file, last, 1, format!("no `{}` line: {what} (is the file complete?)", key.trim()))
         })
-    }
-
-    /// The first whitespace-separated word of a value as a number.
-    pub fn number(&self, (line, column, value): (u64, u64, &str)) -> Result<f64, ImportError> {
-        let word = value.split_whitespace().next().unwrap_or("");
-        parse_number(word).ok_or_else(|| self.bad(line, column, format!("{word:?} is not a number")))
     }
 
     /// The first word of a value times 10^`shift`.
@@ -142,33 +154,81 @@ fn shifted_plain(word: &[u8], shift: i32) -> Option<f64> {
     Some(if negative { -value } else { value })
 }
 
-/// An RFC 3339 time (`2017-05-09T14:34:45.625742514+02:00`, `...Z`) as Unix milliseconds, read
-/// by the dataset's one RFC 3339 parser and converted on the digits, so that the same instant
-/// given in Unix ns elsewhere gives the same double.
-pub fn rfc3339_unix_ms(text: &str) -> Option<f64> {
+/// An RFC 3339 time (`2017-05-09T14:34:45.625742514+02:00`, `...Z`) as Unix nanoseconds, read
+/// by the dataset's one RFC 3339 parser: exact, so the same instant given in Unix ns elsewhere is
+/// the same integer.
+pub fn rfc3339_unix_ns(text: &str) -> Option<i64> {
     let instant = crate::dataset::time::parse_rfc3339(text)?;
-    parse_shifted(&format!("{}.{:09}", instant.unix_seconds, instant.nanos), 3)
+    instant.unix_seconds.checked_mul(1_000_000_000)?.checked_add(i64::from(instant.nanos))
 }
 
-/// Unix milliseconds as an RFC 3339 UTC time to the second (`2026-11-30T04:42:28Z`), the form
+/// Unix nanoseconds as an RFC 3339 UTC time to the second (`2026-11-30T04:42:28Z`), the form
 /// of runs.csv `started_at_utc`.
-pub fn unix_ms_to_rfc3339(ms: f64) -> String {
-    let unix_seconds = (ms / 1000.0).floor() as i64;
-    crate::dataset::time::Instant { unix_seconds, nanos: 0 }.utc_rfc3339_seconds()
+pub fn unix_ns_to_rfc3339(ns: i64) -> String {
+    crate::dataset::time::Instant { unix_seconds: ns.div_euclid(1_000_000_000), nanos: 0 }.utc_rfc3339_seconds()
 }
 
-/// A duration as wrk prints it (`79.00us`, `1.23ms`, `2.00s`, `1.50m`, `1.00h`), in milliseconds.
-pub fn duration_ms(word: &str) -> Option<f64> {
+/// The earliest and the latest Unix time (ns) a tool's record of a run may carry: 2000-01-01 and
+/// 2100-01-01. A timestamp outside is a unit mistake or a damaged file, never a run (a vegeta
+/// timestamp of 0 would otherwise make a run 57 years long).
+pub const PLAUSIBLE_UNIX_NS: std::ops::Range<i64> = 946_684_800_000_000_000..4_102_444_800_000_000_000;
+
+/// Why a Unix time (ns) is refused, or `None` when it is plausible.
+pub fn implausible_unix_ns(ns: i64) -> Option<String> {
+    (!PLAUSIBLE_UNIX_NS.contains(&ns)).then(|| {
+        format!(
+            "{} is not a plausible time of a run (before 2000 or after 2100): a unit mistake or a damaged file?",
+            unix_ns_to_rfc3339(ns)
+        )
+    })
+}
+
+/// A decimal of at most 9 fraction digits times 10^`shift`, as a whole number of nanoseconds
+/// when `shift` makes the unit seconds (9), milliseconds (6) or microseconds (3): `0.0008` s is
+/// exactly 800000 ns. `None` for anything else or a value beyond i64.
+pub fn decimal_ns(word: &str, shift: u32) -> Option<i64> {
+    let (negative, digits) = match word.strip_prefix('-') {
+        Some(rest) => (true, rest),
+        None => (false, word),
+    };
+    let (whole, fraction) = digits.split_once('.').unwrap_or((digits, ""));
+    if whole.is_empty() && fraction.is_empty() || fraction.len() as u32 > shift {
+        return None;
+    }
+    if !whole.bytes().chain(fraction.bytes()).all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    let whole: i64 = if whole.is_empty() { 0 } else { whole.parse().ok()? };
+    let fraction_value: i64 = if fraction.is_empty() { 0 } else { fraction.parse().ok()? };
+    let scale = 10i64.checked_pow(shift)?;
+    let fraction_scale = 10i64.checked_pow(shift - fraction.len() as u32)?;
+    let value = whole.checked_mul(scale)?.checked_add(fraction_value.checked_mul(fraction_scale)?)?;
+    Some(if negative { -value } else { value })
+}
+
+/// The printed resolution of a plain decimal word: 10^-(digits after the point), 1 for a whole
+/// number (`0.0038` → 0.0001).
+pub fn step_of(word: &str) -> f64 {
+    match word.split_once('.') {
+        Some((_, fraction)) => 10f64.powi(-(fraction.bytes().take_while(u8::is_ascii_digit).count() as i32)),
+        None => 1.0,
+    }
+}
+
+/// A duration as wrk prints it (`79.00us`, `1.23ms`, `2.00s`, `1.50m`, `1.00h`), in milliseconds,
+/// with the step of its printed digits in ms (`1.23ms` → 0.01).
+pub fn duration_ms(word: &str) -> Option<(f64, f64)> {
     let split = word.find(|c: char| c.is_ascii_alphabetic())?;
     let (number, unit) = word.split_at(split);
-    match unit {
-        "us" => parse_shifted(number, -3),
-        "ms" => parse_shifted(number, 0),
-        "s" => parse_shifted(number, 3),
-        "m" => parse_number(number).map(|v| v * 60_000.0),
-        "h" => parse_number(number).map(|v| v * 3_600_000.0),
-        _ => None,
-    }
+    let (value, unit_ms) = match unit {
+        "us" => (parse_shifted(number, -3)?, 0.001),
+        "ms" => (parse_shifted(number, 0)?, 1.0),
+        "s" => (parse_shifted(number, 3)?, 1000.0),
+        "m" => (parse_number(number)? * 60_000.0, 60_000.0),
+        "h" => (parse_number(number)? * 3_600_000.0, 3_600_000.0),
+        _ => return None,
+    };
+    Some((value, step_of(number) * unit_ms))
 }
 
 /// One CSV line split into fields, each with its 1-based column. Double quotes may wrap a field
@@ -399,22 +459,33 @@ mod tests {
 
     #[test]
     fn wrk_units_become_milliseconds() {
-        assert_eq!(duration_ms("79.00us"), Some(0.079));
-        assert_eq!(duration_ms("1.23ms"), Some(1.23));
-        assert_eq!(duration_ms("2.00s"), Some(2000.0));
-        assert_eq!(duration_ms("1.50m"), Some(90_000.0));
+        assert_eq!(duration_ms("79.00us").map(|d| d.0), Some(0.079));
+        assert_eq!(duration_ms("1.23ms"), Some((1.23, 0.01)));
+        assert_eq!(duration_ms("2.00s").map(|d| d.0), Some(2000.0));
+        assert_eq!(duration_ms("1.50m").map(|d| d.0), Some(90_000.0));
         assert_eq!(duration_ms("3ns"), None);
     }
 
     #[test]
-    fn rfc3339_times_round_trip_through_unix_ms() {
-        assert_eq!(rfc3339_unix_ms("1970-01-01T00:00:00Z"), Some(0.0));
-        assert!((rfc3339_unix_ms("2017-05-09T14:34:45.625742514+02:00").unwrap() - 1_494_333_285_625.742_5).abs() < 1e-3);
-        assert_eq!(unix_ms_to_rfc3339(1_494_333_285_625.0), "2017-05-09T12:34:45Z");
-        assert_eq!(unix_ms_to_rfc3339(1_796_049_880_000.0), "2026-11-30T14:44:40Z");
-        assert_eq!(rfc3339_unix_ms("2026-11-30T14:44:40Z"), Some(1_796_049_880_000.0));
-        assert_eq!(rfc3339_unix_ms("2026-13-30T14:44:40Z"), None);
-        assert_eq!(rfc3339_unix_ms("yesterday"), None);
+    fn rfc3339_times_round_trip_through_unix_ns() {
+        assert_eq!(rfc3339_unix_ns("1970-01-01T00:00:00Z"), Some(0));
+        assert_eq!(rfc3339_unix_ns("2017-05-09T14:34:45.625742514+02:00"), Some(1_494_333_285_625_742_514));
+        assert_eq!(unix_ns_to_rfc3339(1_494_333_285_625_742_514), "2017-05-09T12:34:45Z");
+        assert_eq!(unix_ns_to_rfc3339(1_796_049_880_000_000_000), "2026-11-30T14:44:40Z");
+        assert_eq!(rfc3339_unix_ns("2026-13-30T14:44:40Z"), None);
+        assert_eq!(rfc3339_unix_ns("yesterday"), None);
+    }
+
+    #[test]
+    fn decimals_become_exact_nanoseconds() {
+        assert_eq!(decimal_ns("0.0008", 9), Some(800_000));
+        assert_eq!(decimal_ns("1796049880", 9), Some(1_796_049_880_000_000_000));
+        assert_eq!(decimal_ns("12.5", 6), Some(12_500_000));
+        assert_eq!(decimal_ns("0.1234567891", 9), None, "finer than a nanosecond");
+        assert_eq!(decimal_ns("1e3", 9), None);
+        assert_eq!(decimal_ns("99999999999999999999", 9), None);
+        assert!(implausible_unix_ns(0).is_some());
+        assert!(implausible_unix_ns(1_796_049_880_000_000_000).is_none());
     }
 
     #[test]

@@ -4,8 +4,8 @@
 //! in both); a request without a response has code 0 and an error text.
 
 use super::error::ImportError;
-use super::text::{parse_shifted, rfc3339_unix_ms, split_csv, Lines};
-use super::{Piece, Row};
+use super::text::{implausible_unix_ns, parse_shifted, rfc3339_unix_ns, split_csv, Lines};
+use super::{Piece, Row, Start};
 
 /// A first line like `1796049880123456789,200,1234567,0,20200,...`: vegeta's CSV has no header.
 pub fn looks_like_csv(first: &str) -> bool {
@@ -13,19 +13,19 @@ pub fn looks_like_csv(first: &str) -> bool {
     fields.len() == 5 && fields[0].len() >= 16 && fields.iter().all(|f| !f.is_empty() && f.bytes().all(|b| b.is_ascii_digit()))
 }
 
-fn result(sent_unix_ms: f64, code: u16, latency_ms: f64, bytes_in: u64) -> Row {
+fn result(sent_unix_ns: i64, code: u16, latency_ms: f64, bytes_in: u64) -> Row {
     let answered = code != 0;
-    Row { sent_ms: Some(sent_unix_ms), latency_ms: answered.then_some(latency_ms), status: code, body_bytes: answered.then_some(bytes_in) }
+    Row { sent_ns: Some(sent_unix_ns), latency_ms: answered.then_some(latency_ms), status: code, body_bytes: answered.then_some(bytes_in) }
 }
 
-fn finish(rows: Vec<Row>, file: &str) -> Result<Piece, ImportError> {
-    if rows.is_empty() {
-        return Err(ImportError::file(file, "holds no result"));
-    }
-    let started = rows.iter().filter_map(|r| r.sent_ms).fold(f64::INFINITY, f64::min);
+/// The rows, and the line of the first send (the run's start).
+fn finish(rows: Vec<Row>, first: Option<u64>, lines: &Lines) -> Result<Piece, ImportError> {
+    let (Some(started), Some(line)) = (rows.iter().filter_map(|r| r.sent_ns).min(), first) else {
+        return Err(ImportError::file(lines.file, "holds no result"));
+    };
     Ok(Piece {
         rows: Some(rows),
-        started_unix_ms: Some(started),
+        started: Some(Start { unix_ns: started, step_ns: 1, at: lines.place(line, 1) }),
         notes: vec!["vegeta records nanoseconds; they are converted to ms exactly on their digits".into()],
         ..Piece::default()
     })
@@ -40,6 +40,7 @@ pub fn csv(file: &str, text: &str) -> Result<Piece, ImportError> {
     let lines = Lines::new(file, text);
     let mut rows = Vec::with_capacity(lines.lines.len());
     let mut width = None;
+    let mut first: Option<(i64, u64)> = None;
     for &(n, line) in &lines.lines {
         if line.trim().is_empty() {
             continue;
@@ -65,14 +66,22 @@ pub fn csv(file: &str, text: &str) -> Result<Piece, ImportError> {
                 .then_some(v.as_str())
                 .ok_or_else(|| lines.bad(n, *column, format!("{what}: {v:?} is not a whole number")))
         };
-        let sent = parse_shifted(number(0, "timestamp (Unix ns)")?, -6).expect("digits");
+        let sent = number(0, "timestamp (Unix ns)")?.parse::<i64>().ok().filter(|ns| implausible_unix_ns(*ns).is_none());
+        let sent = sent.ok_or_else(|| {
+            let why =
+                fields[0].1.parse::<i64>().ok().and_then(implausible_unix_ns).unwrap_or_else(|| "is beyond any plausible time".into());
+            lines.bad(n, fields[0].0, format!("timestamp {}: {why}", fields[0].1))
+        })?;
+        if first.is_none_or(|(s, _)| sent < s) {
+            first = Some((sent, n));
+        }
         let code = code_of(number(1, "code")?)
             .ok_or_else(|| lines.bad(n, fields[1].0, format!("code {:?} is not an HTTP status", fields[1].1)))?;
         let latency = parse_shifted(number(2, "latency (ns)")?, -6).expect("digits");
         let bytes_in: u64 = number(4, "bytes_in")?.parse().map_err(|_| lines.bad(n, fields[4].0, "bytes_in is too large"))?;
         rows.push(result(sent, code, latency, bytes_in));
     }
-    finish(rows, file)
+    finish(rows, first.map(|f| f.1), &lines)
 }
 
 pub fn json(file: &str, text: &str) -> Result<Piece, ImportError> {
@@ -85,6 +94,7 @@ pub fn json(file: &str, text: &str) -> Result<Piece, ImportError> {
     }
     let lines = Lines::new(file, text);
     let mut rows = Vec::with_capacity(lines.lines.len());
+    let mut first: Option<(i64, u64)> = None;
     for &(n, line) in &lines.lines {
         if line.trim().is_empty() {
             continue;
@@ -92,14 +102,20 @@ pub fn json(file: &str, text: &str) -> Result<Piece, ImportError> {
         let r: Result_ =
             serde_json::from_str(line).map_err(|e| lines.bad(n, e.column() as u64, format!("not a vegeta JSON result: {e}")))?;
         let column_of = |key: &str| line.find(&format!("\"{key}\"")).map_or(1, |c| c as u64 + 1);
-        let sent = rfc3339_unix_ms(&r.timestamp)
+        let sent = rfc3339_unix_ns(&r.timestamp)
             .ok_or_else(|| lines.bad(n, column_of("timestamp"), format!("timestamp {:?} is not RFC 3339", r.timestamp)))?;
+        if let Some(why) = implausible_unix_ns(sent) {
+            return Err(lines.bad(n, column_of("timestamp"), format!("timestamp {:?}: {why}", r.timestamp)));
+        }
+        if first.is_none_or(|(s, _)| sent < s) {
+            first = Some((sent, n));
+        }
         let code = code_of(&r.code.to_string())
             .ok_or_else(|| lines.bad(n, column_of("code"), format!("code {} is not an HTTP status", r.code)))?;
         let latency = parse_shifted(&r.latency.to_string(), -6).expect("digits");
         rows.push(result(sent, code, latency, r.bytes_in));
     }
-    finish(rows, file)
+    finish(rows, first.map(|f| f.1), &lines)
 }
 
 #[cfg(test)]
@@ -115,7 +131,7 @@ mod tests {
         let line = "1796049880000000000,200,1234567,0,20200,,,,0,GET,http://127.0.0.1:18089/page.html,\n";
         let row = csv("v.csv", line).unwrap().rows.unwrap()[0];
         assert_eq!(row.latency_ms, Some(1.234567));
-        assert_eq!(row.sent_ms, Some(1_796_049_880_000.0));
+        assert_eq!(row.sent_ns, Some(1_796_049_880_000_000_000));
         assert_eq!(row.body_bytes, Some(20200));
     }
 
@@ -125,6 +141,14 @@ mod tests {
         let b = json("v.json", &fixture("vegeta.json")).unwrap().rows.unwrap();
         assert_eq!(a, b);
         assert!(a.iter().any(|r| r.status == 0 && r.latency_ms.is_none()), "a request without a response");
+    }
+
+    #[test]
+    fn a_timestamp_far_from_any_run_is_refused() {
+        for stamp in ["0", "99999999999999999999"] {
+            let error = csv("v.csv", &format!("{stamp},200,1234567,0,20200,,,,0,GET,http://x/,\n")).unwrap_err();
+            assert_eq!(error.place, Some((1, 1)), "{stamp}: {error}");
+        }
     }
 
     #[test]

@@ -1,30 +1,38 @@
-//! An [`ImportedRun`] becomes dataset files: a row of runs.csv, its requests in requests.csv,
-//! the tool's printed numbers in run_stats.csv, and its provenance in sources.csv.
+//! An [`ImportedRun`] becomes the next version of a dataset: a row of runs.csv, its requests in
+//! requests.csv, the tool's printed numbers in run_stats.csv, and its provenance in sources.csv.
 //!
-//! Everything is checked and every new file is built in memory (or, for requests.csv, in a
-//! temporary file beside it) before the first rename, so a refused import changes nothing.
+//! The whole dataset is staged beside it and swapped in with one exchange, under the lock of its
+//! parent ([`outdir::update_folder`]): every table of the new version is written into the staged
+//! copy (the other entries are carried over as hard links), the staged copy is checked by the very
+//! code `analyze check` runs, and only then does it replace the dataset. A refused import, a kill
+//! at any point, or a concurrent import never leaves a dataset that is neither the old one nor the
+//! new one.
 
 use super::decimal;
-use super::text::unix_ms_to_rfc3339;
-use super::{ImportError, ImportedRun, Row};
-use crate::dataset::error::Problems;
+use super::error::ImportError;
+use crate::model::percentile_label;
+use super::tables::{is_dataset_entry, stream_without_run, Table, RUN_TABLES};
+use super::text::unix_ns_to_rfc3339;
+use super::{ImportErrors, ImportedRun, Row};
 use crate::dataset::requests::{RawRequest, COLUMNS as REQUEST_COLUMNS};
 use crate::dataset::runs::RESERVED;
-use crate::dataset::table::TextTable;
-use crate::model::percentile_label;
-use anyhow::{Context as _, Result};
-use std::io::{BufRead as _, BufWriter, Write as _};
+use std::io::{BufWriter, Write as _};
 use std::path::{Path, PathBuf};
 
 /// The percentiles run_stats.csv has a column for, in thousandths of a percent.
 pub const RUN_STATS_PERCENTILES: [u32; 12] =
     [10_000, 25_000, 50_000, 66_000, 75_000, 80_000, 90_000, 95_000, 98_000, 99_000, 99_900, 99_990];
 
+/// The column of run_stats.csv for how many response times the tool ranked; tables written
+/// before it existed get it, empty, when an import adds a row.
+pub const RANKED: &str = "ranked";
+
 /// run_stats.csv's columns, in order (datasets/README.md documents each).
 pub fn run_stats_columns() -> Vec<String> {
     let mut columns: Vec<String> =
         ["run_id", "tool", "rule", "requests", "errors", "requests_per_s", "min_ms", "mean_ms", "max_ms"].map(String::from).to_vec();
     columns.extend(RUN_STATS_PERCENTILES.iter().map(|&p| percentile_column(p)));
+    columns.push(RANKED.to_string());
     columns
 }
 
@@ -36,24 +44,52 @@ pub fn percentile_column(milli: u32) -> String {
 /// sources.csv's columns.
 pub const SOURCES_COLUMNS: [&str; 6] = ["run_id", "tool", "format", "version", "file", "sha256"];
 
+/// A repetition the import chose, and why (`None` when `--repetition` gave it).
+pub type ChosenRepetition = Option<String>;
+
 /// What to import and where.
 pub struct Target<'a> {
     pub dir: &'a Path,
+    /// Trimmed, as every reader of the dataset reads run ids.
     pub run_id: &'a str,
     pub factors: &'a [(String, String)],
-    pub repetition: i64,
-    /// From `--started-at`, used when the files carry no start time.
+    /// `None`: the next free repetition of the run's condition.
+    pub repetition: Option<i64>,
+    /// From `--started-at`, checked against the files' own start when they record one.
     pub started_at: Option<&'a str>,
     pub replace: bool,
 }
 
-/// The files an import will write, checked and ready.
-pub struct Plan {
-    /// Small files, whole.
-    small: Vec<(PathBuf, Vec<u8>)>,
-    /// requests.csv, staged beside the target.
-    requests: Option<(tempfile::NamedTempFile, PathBuf)>,
+/// What an import did.
+pub struct Outcome {
+    /// The dataset's real path.
+    pub dir: PathBuf,
+    /// `N requests and the tool's printed numbers`, ...
     pub summary: String,
+    pub repetition: i64,
+    pub chosen: ChosenRepetition,
+    /// What the import said about the start it wrote.
+    pub started: String,
+    /// Rows of the replaced run left out of each side table (resources.csv, ...).
+    pub removed: Vec<(String, usize)>,
+}
+
+/// Why an import was refused: its problems (exit 2), or the file system.
+#[derive(Debug, thiserror::Error)]
+pub enum Refused {
+    #[error(transparent)]
+    Problems(#[from] ImportErrors),
+    #[error(transparent)]
+    Write(#[from] outdir::Error),
+    /// The staged dataset would not pass `analyze check`.
+    #[error("nothing was imported: the dataset would not pass `analyze check` after this import:\n{0:#}")]
+    Check(anyhow::Error),
+}
+
+impl From<ImportError> for Refused {
+    fn from(error: ImportError) -> Self {
+        Refused::Problems(ImportErrors(vec![error]))
+    }
 }
 
 fn csv_field(value: &str) -> String {
@@ -70,165 +106,324 @@ fn csv_line(fields: &[String]) -> String {
     line
 }
 
-fn number(value: Option<f64>) -> String {
-    value.map(|v| v.to_string()).unwrap_or_default()
+fn number(value: Option<&super::Printed>) -> String {
+    value.map(|v| v.value.to_string()).unwrap_or_default()
 }
 
-/// A small table of the dataset, its lines kept as they are except the replaced run's.
-struct Small {
-    header: Vec<String>,
-    /// The text of every line but the replaced run's (and a final newline ensured).
-    kept: String,
-    /// The line of the existing row of this run id, if any.
-    existing: Option<u64>,
-}
-
-fn read_small(dir: &Path, file: &str, run_id: &str) -> Result<Option<Small>, ImportError> {
-    let path = dir.join(file);
-    let stem = file.trim_end_matches(".csv");
-    if dir.join(format!("{stem}.parquet")).exists() {
-        return Err(ImportError::file(
-            file,
-            format!("this dataset keeps {stem} as Parquet; import writes CSV: convert it to {file} first"),
-        ));
-    }
-    if !path.exists() {
-        return Ok(None);
-    }
-    let bytes = std::fs::read(&path).map_err(|e| ImportError::file(file, format!("cannot be read: {e}")))?;
-    let mut problems = Problems::default();
-    let table = TextTable::parse_csv(file, &bytes, &mut problems);
-    if let Some(first) = problems.errors().first() {
-        return Err(ImportError::file(file, format!("is not valid: {first} (run analyze check)")));
-    }
-    let table = table.ok_or_else(|| ImportError::file(file, "is not valid (run analyze check)"))?;
-    let id = table.columns.iter().position(|c| c == "run_id").ok_or_else(|| ImportError::at(file, 1, 1, "has no run_id column"))?;
-    let mut existing = None;
-    let mut skip = Vec::new();
-    for row in &table.rows {
-        if row.cells[id].trim() == run_id {
-            existing.get_or_insert(row.place);
-            skip.push(row.place);
-        }
-    }
-    let text = String::from_utf8(bytes).expect("checked by parse_csv");
-    let mut kept = String::with_capacity(text.len() + 256);
-    for (i, line) in text.split_inclusive('\n').enumerate() {
-        if !skip.contains(&(i as u64 + 1)) {
-            kept.push_str(line);
-        }
-    }
-    if !kept.is_empty() && !kept.ends_with('\n') {
-        kept.push('\n');
-    }
-    Ok(Some(Small { header: table.columns, kept, existing }))
-}
-
-/// Checks the run against the dataset and builds every file; writes nothing.
-pub fn plan(run: &ImportedRun, target: &Target) -> Result<Plan, ImportError> {
-    let run_id = target.run_id;
-    let dir = target.dir;
-    // runs.csv
-    let mut factor_names: Vec<&str> = target.factors.iter().map(|(k, _)| k.as_str()).collect();
-    let fresh_runs: Vec<String> = std::iter::once("run_id".to_string())
-        .chain(factor_names.iter().map(|s| s.to_string()))
-        .chain(["repetition", "started_at_utc", "status", "note"].map(String::from))
-        .collect();
-    let runs = read_small(dir, "runs.csv", run_id)?;
-    if let Some(small) = &runs {
-        if let (Some(line), false) = (small.existing, target.replace) {
-            return Err(ImportError::file(
-                "runs.csv",
-                format!("already has run {run_id:?} (line {line}): choose another --run-id, or --replace it"),
-            ));
-        }
-        for required in ["run_id", "repetition", "started_at_utc", "status"] {
-            if !small.header.iter().any(|c| c == required) {
-                return Err(ImportError::at("runs.csv", 1, 1, format!("has no `{required}` column")));
+/// Imports `run` into the dataset of `target`: checks it against the dataset, stages the next
+/// version, has `verify` (the checks of `analyze check`) pass on it, and swaps it in.
+pub fn import(run: &ImportedRun, target: &Target, verify: &dyn Fn(&Path) -> anyhow::Result<()>) -> Result<Outcome, Refused> {
+    let checked = match &run.rows {
+        Some(rows) => Some(Requests::check(rows).map_err(|(seq, violation)| {
+            let file = run.rows_format.and_then(|f| run.files.iter().find(|s| s.format == f)).map_or(&run.files[0].name, |f| &f.name);
+            ImportError::file(file, format!("request {} (seq {seq}) is not a request: {violation}", seq + 1))
+        })?),
+        None => None,
+    };
+    let (started, started_said) = start_of(run, target)?;
+    outdir::update_folder(target.dir, |update| {
+        let entries = update.entries()?;
+        refuse_foreign(update.path(), update.old(), &entries)?;
+        let old = update.old();
+        for stem in ["runs", "run_stats", "sources"] {
+            if entries.iter().any(|e| *e == format!("{stem}.parquet")) {
+                return Err(ImportError::file(
+                    &format!("{stem}.csv"),
+                    format!("this dataset keeps {stem} as Parquet; import writes CSV: convert it to {stem}.csv first"),
+                )
+                .into());
             }
         }
-        let mut existing: Vec<&str> = small.header.iter().map(String::as_str).filter(|c| !RESERVED.contains(c)).collect();
-        existing.sort_unstable();
-        factor_names.sort_unstable();
-        if existing != factor_names {
+        if entries.iter().any(|e| e == "requests.parquet" || e == "requests") {
+            return Err(ImportError::file("requests.csv", "this dataset keeps its requests as Parquet (requests.parquet or requests/); import writes CSV: convert it to requests.csv first").into());
+        }
+        if entries.iter().any(|e| e == crate::dataset::level1::MARKER) {
             return Err(ImportError::file(
-                "runs.csv",
-                format!(
-                    "its factors are [{}] but this import gives [{}]: give one --factor KEY=VALUE for each of the dataset's factors",
-                    existing.join(", "),
-                    factor_names.join(", ")
-                ),
-            ));
+                crate::dataset::level1::MARKER,
+                "this dataset holds run-level tables computed elsewhere, not request rows: import into another dataset",
+            )
+            .into());
+        }
+        let runs = match old {
+            Some(dir) => Table::read(dir, "runs.csv")?,
+            None => None,
+        };
+        let existing = runs.as_ref().and_then(|t| t.of_run(target.run_id).next().map(|r| r.line));
+        match (existing, target.replace) {
+            (Some(line), false) => {
+                return Err(ImportError::file(
+                    "runs.csv",
+                    format!("already has run {:?} (line {line}): choose another --run-id, or --replace it", target.run_id),
+                )
+                .into())
+            }
+            (None, true) => {
+                return Err(ImportError::file(
+                    "runs.csv",
+                    format!("has no run {:?} to replace: --replace replaces a run of the dataset; leave it out to add one", target.run_id),
+                )
+                .into())
+            }
+            _ => {}
+        }
+        if target.replace {
+            for stem in RUN_TABLES {
+                if entries.iter().any(|e| *e == format!("{stem}.parquet")) {
+                    return Err(ImportError::file(
+                        &format!("{stem}.parquet"),
+                        format!(
+                            "may hold rows of run {:?}, and import cannot rewrite Parquet: convert it to {stem}.csv to --replace the run",
+                            target.run_id
+                        ),
+                    )
+                    .into());
+                }
+            }
+        }
+        let (runs_bytes, repetition, chosen) = runs_table(run, target, runs.as_ref(), &started)?;
+        let mut written = vec!["runs.csv".to_string(), "requests.csv".to_string()];
+        update.write("runs.csv", &runs_bytes)?;
+        stage_requests(update.staged(), old, target.run_id, existing.is_some(), checked.as_ref())?;
+        if let Some(bytes) = run_stats_table(run, target, old)? {
+            update.write("run_stats.csv", &bytes)?;
+            written.push("run_stats.csv".into());
+        } else {
+            written.push("run_stats.csv".into());
+        }
+        if let Some(bytes) = sources_table(run, target, old)? {
+            update.write("sources.csv", &bytes)?;
+        }
+        written.push("sources.csv".into());
+        let mut removed = Vec::new();
+        for stem in ["large_responses", "tempfiles", "resources", "sessions"] {
+            let file = format!("{stem}.csv");
+            let Some(table) = old.map(|dir| Table::read(dir, &file)).transpose()?.flatten() else { continue };
+            let gone = table.of_run(target.run_id).count();
+            if gone > 0 {
+                if let Some(bytes) = table.rewritten(target.run_id, b"") {
+                    update.write(&file, &bytes)?;
+                }
+                written.push(file.clone());
+                removed.push((file, gone));
+            }
+        }
+        for entry in &entries {
+            if !written.contains(entry) {
+                update.carry(entry)?;
+            }
+        }
+        verify(update.staged()).map_err(Refused::Check)?;
+        let summary = match (&run.rows, &run.reported) {
+            (Some(rows), Some(_)) => format!("{} requests and the tool's printed numbers", rows.len()),
+            (Some(rows), None) => format!("{} requests", rows.len()),
+            (None, Some(_)) => "the tool's printed numbers (no rows)".to_string(),
+            (None, None) => "nothing".to_string(),
+        };
+        Ok(Outcome { dir: update.path().to_path_buf(), summary, repetition, chosen, started: started_said.clone(), removed })
+    })
+}
+
+/// Refuses a folder that holds entries no dataset has (`--into` a folder of photos and a `.git`).
+fn refuse_foreign(path: &Path, old: Option<&Path>, entries: &[String]) -> Result<(), Refused> {
+    let Some(old) = old else { return Ok(()) };
+    let foreign: Vec<&String> = entries.iter().filter(|e| !is_dataset_entry(e, old.join(e).is_dir())).collect();
+    if foreign.is_empty() {
+        return Ok(());
+    }
+    let shown: Vec<String> = foreign.iter().take(10).map(|f| crate::terminal::escape(f)).collect();
+    let more = if foreign.len() > shown.len() { format!(", and {} more", foreign.len() - shown.len()) } else { String::new() };
+    Err(ImportError::file(
+        &path.display().to_string(),
+        format!(
+            "holds {} that no dataset has ({}{more}): --into names a dataset folder (datasets/README.md lists what one holds); choose another folder or move {} away",
+            if foreign.len() == 1 { "an entry".to_string() } else { format!("{} entries", foreign.len()) },
+            shown.join(", "),
+            if foreign.len() == 1 { "it" } else { "them" }
+        ),
+    )
+    .into())
+}
+
+/// The start runs.csv records: the files' own (to the second), else `--started-at`, else none.
+/// A `--started-at` that differs from the files' start by more than both resolutions is refused.
+fn start_of(run: &ImportedRun, target: &Target) -> Result<(String, String), ImportError> {
+    let given = target.started_at.map(|t| (t, super::text::rfc3339_unix_ns(t).expect("checked by the command")));
+    match (&run.started, given) {
+        (Some(start), Some((text, given_ns))) => {
+            // --started-at to the second (or finer when it has a fraction), the file to its own step.
+            let given_step: i64 = match text.split_once('.') {
+                Some((_, fraction)) => 10i64.pow(9u32.saturating_sub(fraction.bytes().take_while(u8::is_ascii_digit).count() as u32)),
+                None => 1_000_000_000,
+            };
+            if (given_ns - start.unix_ns).abs() > start.step_ns + given_step {
+                return Err(ImportError::file(
+                    &start.at.file,
+                    format!(
+                        "records the run's start as {} (at {}), but --started-at says {text}: leave --started-at out, the file's start is used",
+                        unix_ns_to_rfc3339(start.unix_ns),
+                        start.at
+                    ),
+                ));
+            }
+            Ok((unix_ns_to_rfc3339(start.unix_ns), format!("started {} (from {})", unix_ns_to_rfc3339(start.unix_ns), start.at.file)))
+        }
+        (Some(start), None) => {
+            Ok((unix_ns_to_rfc3339(start.unix_ns), format!("started {} (from {})", unix_ns_to_rfc3339(start.unix_ns), start.at.file)))
+        }
+        (None, Some((text, ns))) => Ok((unix_ns_to_rfc3339(ns), format!("started {text} (--started-at)"))),
+        (None, None) => {
+            Ok((String::new(), format!("start not recorded ({} output carries none; --started-at gives one)", run.tool.name())))
         }
     }
-    let started = match (run.started_unix_ms, target.started_at) {
-        (_, Some(given)) => given.to_string(),
-        (Some(ms), None) => unix_ms_to_rfc3339(ms),
-        (None, None) => {
-            return Err(ImportError::file(
-                &run.files[0].name,
-                format!("{} output carries no start time: give the run's start with --started-at 2026-11-30T04:05:06Z", run.tool.name()),
-            ))
+}
+
+/// runs.csv with the run's row (in the replaced run's place), its repetition, and why it is that
+/// repetition when the import chose it.
+fn runs_table(
+    run: &ImportedRun,
+    target: &Target,
+    runs: Option<&Table>,
+    started: &str,
+) -> Result<(Vec<u8>, i64, ChosenRepetition), ImportError> {
+    let mut factor_names: Vec<&str> = target.factors.iter().map(|(k, _)| k.as_str()).collect();
+    let header: Vec<String> = match runs {
+        Some(table) => {
+            for required in ["run_id", "repetition", "started_at_utc", "status"] {
+                table.require(required)?;
+            }
+            let mut existing: Vec<&str> = table.columns.iter().map(String::as_str).filter(|c| !RESERVED.contains(c)).collect();
+            existing.sort_unstable();
+            factor_names.sort_unstable();
+            if existing != factor_names {
+                return Err(ImportError::file(
+                    "runs.csv",
+                    format!(
+                        "its factors are [{}] but this import gives [{}]: give one --factor KEY=VALUE for each of the dataset's factors",
+                        existing.join(", "),
+                        factor_names.join(", ")
+                    ),
+                ));
+            }
+            table.columns.clone()
         }
+        None => std::iter::once("run_id".to_string())
+            .chain(target.factors.iter().map(|(k, _)| k.clone()))
+            .chain(["repetition", "started_at_utc", "status", "note"].map(String::from))
+            .collect(),
     };
-    let header = runs.as_ref().map_or(fresh_runs, |s| s.header.clone());
+    let (repetition, chosen) = repetition(target, runs)?;
     let note = run.notes.join("; ");
     let row: Vec<String> = header
         .iter()
         .map(|column| match column.as_str() {
-            "run_id" => run_id.to_string(),
-            "repetition" => target.repetition.to_string(),
-            "started_at_utc" => started.clone(),
+            "run_id" => target.run_id.to_string(),
+            "repetition" => repetition.to_string(),
+            "started_at_utc" => started.to_string(),
             "status" => "ok".to_string(),
             "note" => note.clone(),
             other => target.factors.iter().find(|(k, _)| k == other).map(|(_, v)| v.clone()).unwrap_or_default(),
         })
         .collect();
-    let mut runs_text = runs.as_ref().map_or_else(|| csv_line(&header), |s| s.kept.clone());
-    runs_text.push_str(&csv_line(&row));
-    let mut small = vec![(dir.join("runs.csv"), runs_text.into_bytes())];
+    let line = csv_line(&row);
+    let bytes = match runs {
+        Some(table) => table.rewritten(target.run_id, line.as_bytes()).expect("the new row is kept"),
+        None => (csv_line(&header) + &line).into_bytes(),
+    };
+    Ok((bytes, repetition, chosen))
+}
 
-    // run_stats.csv: kept in step (a replaced run loses its old row even when the new has none).
-    let stats_columns = run_stats_columns();
-    let stats = read_small(dir, "run_stats.csv", run_id)?;
-    if let Some(s) = &stats {
-        if s.header != stats_columns {
-            return Err(ImportError::at("run_stats.csv", 1, 1, format!("its header is not {}", stats_columns.join(","))));
+/// The run's repetition: `--repetition`, refused when another run of the same condition has it;
+/// else the next free one of the condition (1 for a new condition), said.
+fn repetition(target: &Target, runs: Option<&Table>) -> Result<(i64, ChosenRepetition), ImportError> {
+    let mut same: Vec<(i64, String, u64)> = Vec::new();
+    if let Some(table) = runs {
+        let (id, rep) = (table.require("run_id")?, table.require("repetition")?);
+        let factor_columns: Vec<(usize, &str)> =
+            target.factors.iter().filter_map(|(k, v)| table.column(k).map(|c| (c, v.as_str()))).collect();
+        for record in &table.records {
+            if record.get(id) == target.run_id || !factor_columns.iter().all(|(c, v)| record.get(*c) == *v) {
+                continue;
+            }
+            if let Ok(r) = record.get(rep).parse::<i64>() {
+                same.push((r, record.get(id).to_string(), record.line));
+            }
         }
     }
-    if run.reported.is_some() || stats.is_some() {
-        let mut text = stats.as_ref().map_or_else(|| csv_line(&stats_columns), |s| s.kept.clone());
-        if let Some(r) = &run.reported {
+    let condition = target.factors.iter().map(|(k, v)| format!("{k}={v}")).collect::<Vec<_>>().join(", ");
+    match target.repetition {
+        Some(given) => match same.iter().find(|(r, _, _)| *r == given) {
+            Some((_, other, line)) => Err(ImportError::file(
+                "runs.csv",
+                format!("run {other:?} (line {line}) is already repetition {given} of this condition ({condition}): give another --repetition, or leave it out for the next free one"),
+            )),
+            None => Ok((given, None)),
+        },
+        None if same.is_empty() => Ok((1, None)),
+        None => {
+            let next = same.iter().map(|(r, _, _)| *r).max().unwrap_or(0) + 1;
+            Ok((next, Some(format!("repetition {next}: the next free one of its condition ({condition}), which has {} other run{}", same.len(), if same.len() == 1 { "" } else { "s" }))))
+        }
+    }
+}
+
+/// run_stats.csv with the run's row (and without the replaced run's); `None` when no row is left.
+fn run_stats_table(run: &ImportedRun, target: &Target, old: Option<&Path>) -> Result<Option<Vec<u8>>, ImportError> {
+    let columns = run_stats_columns();
+    let mut table = match old {
+        Some(dir) => Table::read(dir, "run_stats.csv")?,
+        None => None,
+    };
+    if let Some(t) = &table {
+        let older: Vec<String> = columns[..columns.len() - 1].to_vec();
+        if t.columns == older {
+            table = Some(t.with_column(RANKED));
+        } else if t.columns != columns {
+            return Err(ImportError::at("run_stats.csv", 1, 1, format!("its header is not {}", columns.join(","))));
+        }
+    }
+    let line = match &run.reported {
+        Some(r) => {
             let mut fields = vec![
-                run_id.to_string(),
+                target.run_id.to_string(),
                 run.tool.name().to_string(),
                 r.rule.name().to_string(),
-                r.requests.map(|v| v.to_string()).unwrap_or_default(),
-                r.errors.map(|v| v.to_string()).unwrap_or_default(),
-                number(r.requests_per_s),
-                number(r.min_ms),
-                number(r.mean_ms),
-                number(r.max_ms),
+                r.requests.as_ref().map(|v| v.value.to_string()).unwrap_or_default(),
+                r.errors.as_ref().map(|v| v.value.to_string()).unwrap_or_default(),
+                number(r.requests_per_s.as_ref()),
+                number(r.min_ms.as_ref()),
+                number(r.mean_ms.as_ref()),
+                number(r.max_ms.as_ref()),
             ];
-            fields.extend(RUN_STATS_PERCENTILES.iter().map(|p| number(r.percentiles_ms.get(p).copied())));
-            text.push_str(&csv_line(&fields));
+            fields.extend(RUN_STATS_PERCENTILES.iter().map(|p| number(r.percentiles_ms.get(p))));
+            fields.push(r.ranked.map(|v| v.to_string()).unwrap_or_default());
+            csv_line(&fields)
         }
-        small.push((dir.join("run_stats.csv"), text.into_bytes()));
-    }
+        None => String::new(),
+    };
+    Ok(match table {
+        Some(t) => t.rewritten(target.run_id, line.as_bytes()),
+        None if line.is_empty() => None,
+        None => Some((csv_line(&columns) + &line).into_bytes()),
+    })
+}
 
-    // sources.csv
-    let source_columns: Vec<String> = SOURCES_COLUMNS.map(String::from).to_vec();
-    let sources = read_small(dir, "sources.csv", run_id)?;
-    if let Some(s) = &sources {
-        if s.header != source_columns {
+/// sources.csv with the run's files (and without the replaced run's).
+fn sources_table(run: &ImportedRun, target: &Target, old: Option<&Path>) -> Result<Option<Vec<u8>>, ImportError> {
+    let columns: Vec<String> = SOURCES_COLUMNS.map(String::from).to_vec();
+    let table = match old {
+        Some(dir) => Table::read(dir, "sources.csv")?,
+        None => None,
+    };
+    if let Some(t) = &table {
+        if t.columns != columns {
             return Err(ImportError::at("sources.csv", 1, 1, format!("its header is not {}", SOURCES_COLUMNS.join(","))));
         }
     }
-    let mut text = sources.as_ref().map_or_else(|| csv_line(&source_columns), |s| s.kept.clone());
+    let mut lines = String::new();
     for file in &run.files {
         let name = Path::new(&file.name).file_name().map_or_else(|| file.name.clone(), |n| n.to_string_lossy().into_owned());
-        text.push_str(&csv_line(&[
-            run_id.to_string(),
+        lines.push_str(&csv_line(&[
+            target.run_id.to_string(),
             run.tool.name().to_string(),
             file.format.name().to_string(),
             run.version.clone().unwrap_or_default(),
@@ -236,38 +431,24 @@ pub fn plan(run: &ImportedRun, target: &Target) -> Result<Plan, ImportError> {
             file.sha256.clone(),
         ]));
     }
-    small.push((dir.join("sources.csv"), text.into_bytes()));
-
-    let checked = match &run.rows {
-        Some(rows) => Some(Requests::check(rows).map_err(|(seq, violation)| {
-            let file = run.files.iter().find(|f| f.format.has_rows()).map_or(&run.files[0].name, |f| &f.name);
-            ImportError::file(file, format!("request {} (seq {seq}) is not a request: {violation}", seq + 1))
-        })?),
-        None => None,
-    };
-    let requests = stage_requests(dir, run_id, checked.as_ref(), target.replace, runs.as_ref().and_then(|r| r.existing).is_some())?;
-
-    let summary = match (&run.rows, &run.reported) {
-        (Some(rows), Some(_)) => format!("{} requests and the tool's printed numbers", rows.len()),
-        (Some(rows), None) => format!("{} requests", rows.len()),
-        (None, Some(_)) => "the tool's printed numbers (no rows)".to_string(),
-        (None, None) => "nothing".to_string(),
-    };
-    Ok(Plan { small, requests, summary })
+    Ok(match table {
+        Some(t) => t.rewritten(target.run_id, lines.as_bytes()),
+        None => Some((csv_line(&columns) + &lines).into_bytes()),
+    })
 }
 
 /// The request rows of one run, every one checked against the request-row contract.
 pub struct Requests<'a> {
     rows: &'a [Row],
-    /// The earliest send, which becomes 0.
-    origin: f64,
+    /// The earliest send (ns), which becomes 0.
+    origin: i64,
 }
 
 impl<'a> Requests<'a> {
     /// Checks every row with `request_row::check`, the rule every reader applies; the error is the
     /// first row that breaks it, with its seq.
     pub fn check(rows: &'a [Row]) -> Result<Self, (usize, request_row::Violation)> {
-        let origin = rows.iter().filter_map(|r| r.sent_ms).fold(f64::INFINITY, f64::min);
+        let origin = rows.iter().filter_map(|r| r.sent_ns).min().unwrap_or(0);
         let requests = Requests { rows, origin };
         for seq in 0..rows.len() {
             let raw = requests.raw(seq);
@@ -283,9 +464,11 @@ impl<'a> Requests<'a> {
     /// send, scheduled = sent (these tools do not schedule), no latency without a response.
     fn raw(&self, seq: usize) -> RawRequest {
         let row = &self.rows[seq];
-        // Rounded to the nanosecond, the finest any tool records, so that 0.8 - 0.2 is 0.6.
-        // Rows without a send time (siege -v) are at 0: the run's note says so.
-        let sent = row.sent_ms.map_or(0.0, |s| ((s - self.origin) * 1e6).round() / 1e6);
+        // Whole nanoseconds from the first send, subtracted exactly, so a send the file gives as
+        // 0.6 ms after the first is written 0.6. Below 2^53 ns (104 days) the division is the
+        // double nearest the decimal, which `Display` writes as that decimal. Rows without a send
+        // time (siege -v) are at 0: the run's note says so.
+        let sent = row.sent_ns.map_or(0.0, |s| (s - self.origin) as f64 / 1e6);
         RawRequest {
             seq: seq as i64,
             scheduled_ms: sent,
@@ -294,6 +477,16 @@ impl<'a> Requests<'a> {
             status: i64::from(row.status),
             body_bytes: row.body_bytes.map(|b| b as i64),
         }
+    }
+
+    /// How many rows.
+    pub fn len(&self) -> usize {
+        self.rows.len()
+    }
+
+    /// The span from the first send to the last completion (ms), when the rows have send times.
+    pub fn span_ms(&self) -> Option<f64> {
+        self.raw_requests().filter_map(|r| r.latency_ms.map(|l| r.sent_ms + l)).reduce(f64::max)
     }
 
     /// Every row as the contract's values, in seq order.
@@ -340,87 +533,74 @@ pub fn request_lines(run_id: &str, rows: impl Iterator<Item = RawRequest>, out: 
     out.write_all(&block)
 }
 
-fn stage_requests(
-    dir: &Path,
-    run_id: &str,
-    rows: Option<&Requests>,
-    replace: bool,
-    run_existed: bool,
-) -> Result<Option<(tempfile::NamedTempFile, PathBuf)>, ImportError> {
+/// requests.csv of the next version: the current one without the replaced run's rows (streamed;
+/// copied whole, which a file system may do by reference, when no run is replaced), then this
+/// run's rows.
+fn stage_requests(staged: &Path, old: Option<&Path>, run_id: &str, replacing: bool, rows: Option<&Requests>) -> Result<(), ImportError> {
     let file = "requests.csv";
-    if dir.join("requests.parquet").exists() {
-        return Err(ImportError::file(
-            file,
-            "this dataset keeps its requests as Parquet; import writes CSV: convert it to requests.csv first",
-        ));
-    }
-    if dir.join("requests").is_dir() {
-        return Err(ImportError::file(
-            file,
-            "this dataset keeps its requests in a folder of Parquet files (requests/); import writes CSV: convert it to requests.csv first",
-        ));
-    }
-    let path = dir.join(file);
-    let exists = path.exists();
-    let needs_rewrite = replace && run_existed && exists;
-    if rows.is_none() && !needs_rewrite && exists {
-        return Ok(None);
-    }
     let io = |e: std::io::Error| ImportError::file(file, format!("cannot be staged: {e}"));
-    let stage_dir = if dir.exists() { dir.to_path_buf() } else { dir.parent().map_or_else(|| PathBuf::from("."), Path::to_path_buf) };
-    let staged = tempfile::Builder::new().prefix(".requests.csv.new-").tempfile_in(&stage_dir).map_err(io)?;
-    {
-        let mut out = BufWriter::with_capacity(1 << 20, staged.as_file());
-        if exists {
-            let reader = std::io::BufReader::with_capacity(1 << 20, std::fs::File::open(&path).map_err(io)?);
-            let mut lines = reader.split(b'\n');
-            let header = lines.next().transpose().map_err(io)?.unwrap_or_default();
-            let header_text = String::from_utf8_lossy(&header);
-            let columns: Vec<&str> = header_text.trim_start_matches('\u{feff}').trim_end_matches('\r').split(',').collect();
-            if columns != REQUEST_COLUMNS {
-                return Err(ImportError::at(
-                    file,
-                    1,
-                    1,
-                    format!("import appends to a requests.csv whose header is exactly {}", REQUEST_COLUMNS.join(",")),
-                ));
+    let path = staged.join(file);
+    let existing = old.map(|dir| dir.join(file)).filter(|p| p.is_file());
+    let out = match &existing {
+        Some(current) if !replacing => {
+            check_requests_header(current)?;
+            std::fs::copy(current, &path).map_err(io)?;
+            let mut out = std::fs::OpenOptions::new().append(true).open(&path).map_err(io)?;
+            if !ends_with_newline(&path).map_err(io)? {
+                out.write_all(b"\n").map_err(io)?;
             }
-            out.write_all(&header).and_then(|_| out.write_all(b"\n")).map_err(io)?;
-            let prefix = format!("{},", csv_field(run_id));
-            for line in lines {
-                let line = line.map_err(io)?;
-                if line.is_empty() || (needs_rewrite && line.starts_with(prefix.as_bytes())) {
-                    continue;
-                }
-                out.write_all(&line).and_then(|_| out.write_all(b"\n")).map_err(io)?;
-            }
-        } else {
-            out.write_all(REQUEST_COLUMNS.join(",").as_bytes()).and_then(|_| out.write_all(b"\n")).map_err(io)?;
+            out
         }
-        if let Some(rows) = rows {
-            request_lines(run_id, rows.raw_requests(), &mut out).map_err(io)?;
+        _ => {
+            use std::os::unix::fs::OpenOptionsExt as _;
+            std::fs::OpenOptions::new().write(true).create_new(true).mode(0o644).open(&path).map_err(io)?
         }
-        out.flush().map_err(io)?;
+    };
+    let mut out = BufWriter::with_capacity(1 << 20, out);
+    match &existing {
+        Some(current) if replacing => {
+            stream_without_run(current, file, &REQUEST_COLUMNS, run_id, &mut out)?;
+        }
+        Some(_) => {}
+        None => out.write_all(format!("{}\n", REQUEST_COLUMNS.join(",")).as_bytes()).map_err(io)?,
     }
-    Ok(Some((staged, path)))
+    if let Some(rows) = rows {
+        request_lines(run_id, rows.raw_requests(), &mut out).map_err(io)?;
+    }
+    out.into_inner().map_err(|e| io(e.into_error()))?.sync_all().map_err(io)
 }
 
-impl Plan {
-    /// Writes the planned files: requests.csv first (the largest), then the small tables, each
-    /// by rename of a complete temporary file.
-    pub fn commit(self, dir: &Path) -> Result<()> {
-        std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
-        if let Some((staged, path)) = self.requests {
-            // Like outdir's files: readable by all (a temp file starts 0600) and durable.
-            use std::os::unix::fs::PermissionsExt as _;
-            std::fs::set_permissions(staged.path(), std::fs::Permissions::from_mode(0o644))
-                .and_then(|()| staged.as_file().sync_all())
-                .with_context(|| format!("cannot write {}", path.display()))?;
-            staged.persist(&path).with_context(|| format!("cannot write {}", path.display()))?;
-        }
-        for (path, bytes) in self.small {
-            outdir::write_file(&path, &bytes).with_context(|| format!("cannot write {}", path.display()))?;
-        }
-        Ok(())
+/// Refuses a requests.csv whose header is not exactly the one import writes rows for.
+fn check_requests_header(path: &Path) -> Result<(), ImportError> {
+    use std::io::BufRead as _;
+    let mut header = Vec::new();
+    std::fs::File::open(path)
+        .map(std::io::BufReader::new)
+        .and_then(|mut r| r.read_until(b'\n', &mut header))
+        .map_err(|e| ImportError::file("requests.csv", format!("cannot be read: {e}")))?;
+    let text = String::from_utf8_lossy(&header);
+    let columns: Vec<&str> = text.trim_start_matches('\u{feff}').trim_end_matches(['\r', '\n']).split(',').collect();
+    if columns != REQUEST_COLUMNS {
+        return Err(ImportError::at(
+            "requests.csv",
+            1,
+            1,
+            format!("import appends to a requests.csv whose header is exactly {}", REQUEST_COLUMNS.join(",")),
+        ));
     }
+    Ok(())
+}
+
+/// Whether a file is empty or ends with a newline.
+fn ends_with_newline(path: &Path) -> std::io::Result<bool> {
+    use std::io::{Read as _, Seek as _};
+    let mut file = std::fs::File::open(path)?;
+    let len = file.metadata()?.len();
+    if len == 0 {
+        return Ok(true);
+    }
+    file.seek(std::io::SeekFrom::Start(len - 1))?;
+    let mut last = [0u8; 1];
+    file.read_exact(&mut last)?;
+    Ok(last[0] == b'\n')
 }

@@ -10,9 +10,12 @@ use super::percentile::nearest_rank;
 pub enum Rule {
     /// Ours: the 1-based rank ceil(p·n/100) of the sorted values.
     NearestRank,
-    /// Rank floor(p·n/100)+1 (ab's table and -e file, oha).
+    /// Rank floor(p·n/100)+1 (ab's printed table, wrk 4 over whole microseconds, oha).
     FloorPlusOne,
-    /// Rank floor(p·n/100)+1 in an HdrHistogram, whose buckets round values (wrk).
+    /// Rank round(p·n/100)+1, halves rounded up (ab's `-e` file: it reads the sorted times at
+    /// 0-based index `(int)(0.5 + p·n/100)`).
+    RoundedPlusOne,
+    /// Rank floor(p·n/100)+1 in an HdrHistogram, whose buckets round values (wrk2).
     HdrHistogram,
     /// Rank ceil(p·n/100)+1, one above the nearest rank (hey).
     NearestRankPlusOne,
@@ -28,9 +31,10 @@ pub enum Rule {
 }
 
 impl Rule {
-    pub const ALL: [Rule; 8] = [
+    pub const ALL: [Rule; 9] = [
         Rule::NearestRank,
         Rule::FloorPlusOne,
+        Rule::RoundedPlusOne,
         Rule::HdrHistogram,
         Rule::NearestRankPlusOne,
         Rule::RoundedBuckets,
@@ -43,6 +47,7 @@ impl Rule {
         match self {
             Rule::NearestRank => "nearest-rank",
             Rule::FloorPlusOne => "floor-plus-one",
+            Rule::RoundedPlusOne => "rounded-plus-one",
             Rule::HdrHistogram => "hdr-histogram",
             Rule::NearestRankPlusOne => "nearest-rank-plus-one",
             Rule::RoundedBuckets => "rounded-buckets",
@@ -66,6 +71,8 @@ impl Rule {
         let rank = match self {
             Rule::NearestRank => nearest_rank(milli, n),
             Rule::FloorPlusOne | Rule::HdrHistogram | Rule::RoundedBuckets => floor + 1,
+            // (int)(0.5 + x) = floor(x + 1/2), in integers: floor((2·p·n + 100000) / 200000).
+            Rule::RoundedPlusOne => ((2 * u128::from(milli) * u128::from(n) + 100_000) / 200_000) as u64 + 1,
             // One above ceil(p·n/100) (hey, which prints no p0, where the nearest rank's floor of 1
             // would make it differ).
             Rule::NearestRankPlusOne => nearest_rank(milli, n) + 1,
@@ -97,6 +104,17 @@ mod tests {
         assert_eq!(Rule::FloorPlusOne.rank(95_000, 2000), Some(1901));
         assert_eq!(Rule::NearestRankPlusOne.rank(95_000, 2000), Some(1901));
         assert_eq!(Rule::Interpolated.rank(95_000, 2000), None);
+    }
+
+    #[test]
+    fn ab_e_rounds_half_of_p_times_n_up_where_its_table_floors() {
+        // 101 requests: p50 is 50.5, so ab's table takes rank 51 and its -e file rank 52.
+        assert_eq!(Rule::FloorPlusOne.rank(50_000, 101), Some(51));
+        assert_eq!(Rule::RoundedPlusOne.rank(50_000, 101), Some(52));
+        // 72 · 0.95 = 68.4 rounds down: both take rank 69; 72 · 0.25 = 18 exactly: both 19.
+        assert_eq!(Rule::RoundedPlusOne.rank(95_000, 72), Some(69));
+        assert_eq!(Rule::RoundedPlusOne.rank(25_000, 72), Some(19));
+        assert_eq!(Rule::RoundedPlusOne.rank(100_000, 72), Some(72));
     }
 
     #[test]

@@ -10,6 +10,15 @@ pub fn seconds(value: f64) -> String {
     grouped(value, 3)
 }
 
+/// A resolution given in ms, in the unit a reader would say it in: `1 s`, `0.1 ms`, `1 ns`.
+pub fn duration_ms(step_ms: f64) -> String {
+    match step_ms {
+        s if s >= 1000.0 => format!("{} s", s / 1000.0),
+        s if s >= 0.001 => format!("{s} ms"),
+        s => format!("{} ns", (s * 1e6).round()),
+    }
+}
+
 /// A count with thousands separators: `2,160`.
 pub fn count(value: u64) -> String {
     grouped(value as f64, 0)

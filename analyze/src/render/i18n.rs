@@ -56,6 +56,9 @@ pub struct Strings {
     pub lag: &'static str,
     pub note: &'static str,
     pub repetition: &'static str,
+    /// A run's start, and what its page says when runs.csv has none.
+    pub started: &'static str,
+    pub start_not_recorded: &'static str,
     pub methods: &'static str,
     pub environment: &'static str,
     pub variance: &'static str,
@@ -283,6 +286,8 @@ static EN: Strings = Strings {
     lag: "Max lag (ms)",
     note: "Note",
     repetition: "Repetition",
+    started: "Started (UTC)",
+    start_not_recorded: "start not recorded",
     methods: "Methods",
     environment: "Environment",
     variance: "Variance review",
@@ -470,6 +475,8 @@ static JA: Strings = Strings {
     lag: "最大の遅れ（ms）",
     note: "備考",
     repetition: "反復番号",
+    started: "開始時刻（UTC）",
+    start_not_recorded: "開始時刻の記録なし",
     methods: "集計方法",
     environment: "実行環境",
     variance: "ばらつきの確認",
@@ -779,6 +786,12 @@ pub struct ToolWords {
     pub throughput_method: &'static str,
     /// After `throughput_method` when dataset.toml takes the tool's figures.
     pub throughput_tool_method: &'static str,
+    /// After `throughput_method` when a run's rows time their sends too coarsely for its span.
+    pub coarse_sends_method: &'static str,
+    /// The run page's requests/s when the rows cannot give one and the tool printed none:
+    /// `{step}` is the resolution of the rows' send times, `{span}` the run's span in s.
+    pub rate_withheld: &'static str,
+    pub rate_withheld_no_sends: &'static str,
 }
 
 pub fn tool_words(lang: Lang) -> &'static ToolWords {
@@ -794,6 +807,7 @@ pub fn rule_text(rule: crate::model::Rule, lang: Lang) -> &'static str {
     match (lang, rule) {
         (Lang::En, NearestRank) => "the nearest rank ceil(p·n/100)",
         (Lang::En, FloorPlusOne) => "rank floor(p·n/100)+1",
+        (Lang::En, RoundedPlusOne) => "rank round(p·n/100)+1, halves rounded up",
         (Lang::En, HdrHistogram) => "rank floor(p·n/100)+1 of an HdrHistogram, whose buckets round the values",
         (Lang::En, NearestRankPlusOne) => "rank ceil(p·n/100)+1, one above the nearest rank",
         (Lang::En, RoundedBuckets) => {
@@ -804,6 +818,7 @@ pub fn rule_text(rule: crate::model::Rule, lang: Lang) -> &'static str {
         (Lang::En, NoPercentiles) => "no percentile (it prints min, mean and max only)",
         (Lang::Ja, NearestRank) => "最近接順位 ceil(p·n/100)",
         (Lang::Ja, FloorPlusOne) => "順位 floor(p·n/100)+1",
+        (Lang::Ja, RoundedPlusOne) => "順位 round(p·n/100)+1（0.5は切り上げ）",
         (Lang::Ja, HdrHistogram) => "HdrHistogram上の順位 floor(p·n/100)+1（バケットで値が丸まる）",
         (Lang::Ja, NearestRankPlusOne) => "順位 ceil(p·n/100)+1（最近接順位の一つ上）",
         (Lang::Ja, RoundedBuckets) => "応答時間をバケットに丸めてから（100 ms未満は1 ms単位、1 s未満は10 ms単位）順位 floor(p·n/100)+1",
@@ -850,6 +865,9 @@ static TOOL_EN: ToolWords = ToolWords {
     theirs: "{p}, by the tool",
     throughput_method: "Requests/s of a run with rows: its responses (any status) over the span from its first send to its last completion (send + latency); of a run without rows, the tool's printed figure, marked as such. Error rate: requests without a 2xx response over all requests.",
     throughput_tool_method: "In this dataset all three come from the tool's printed figures wherever it printed them (dataset.toml: report.throughput_from = \"tool\"), because its rows time the sends more coarsely than the tool timed the run.",
+    coarse_sends_method: "A run whose rows time their sends less than 100 times finer than the span of the run (ab -g's whole seconds over a run of a few seconds) takes the tool's printed requests/s instead, marked as such, or has none: such a span can be off by a whole step.",
+    rate_withheld: "not computed: the rows time their sends to {step}, too coarse for a run of {span} s (a rate from rows needs sends timed 100 times finer than the run), and the tool printed none",
+    rate_withheld_no_sends: "not computed: the rows carry no send times, and the tool printed none",
 };
 
 static TOOL_JA: ToolWords = ToolWords {
@@ -889,4 +907,7 @@ static TOOL_JA: ToolWords = ToolWords {
     theirs: "{p}（ツールの値）",
     throughput_method: "行のある測定の毎秒リクエスト数は、応答（状態を問わない）の数を最初の送信から最後の完了（送信＋応答時間）までの時間で割った値です。行のない測定ではツールの表示値を使い、その旨を示します。エラー率は2xx応答のなかったリクエストの割合です。",
     throughput_tool_method: "このデータセットでは、ツールが数値を表示した測定はすべて、3つともツールの表示値を使います（dataset.tomlの report.throughput_from = \"tool\"）。行の送信時刻が、ツール自身の計測時間より粗いためです。",
+    coarse_sends_method: "行の送信時刻の精度が測定の時間の100分の1より粗い測定（数秒の測定に対するab -gの秒単位など）は、代わりにツールが表示した毎秒リクエスト数を使って表示値と明記するか、値を出しません。そのような時間は1刻み分ずれうるためです。",
+    rate_withheld: "算出せず：行の送信時刻は{step}単位で、{span}秒の測定には粗すぎます（行から求めるには測定の時間より100倍細かい送信時刻が必要）。ツールの表示値もありません",
+    rate_withheld_no_sends: "算出せず：行に送信時刻がなく、ツールの表示値もありません",
 };

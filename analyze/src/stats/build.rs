@@ -72,7 +72,9 @@ pub fn build(dataset: &mut Dataset, detail: Detail) -> Report {
         let complete: Vec<f64> = large.iter().filter_map(|r| r.client_complete_s).collect();
         let incomplete =
             large.iter().filter(|r| r.client_complete_s.is_none() || expected_large.is_some_and(|e| r.bytes_received < e)).count() as u64;
-        let throughput = super::tools::throughput(counted, dataset.run_stats[index].as_ref(), dataset.manifest.report.throughput_from);
+        let send_step_ms = super::tools::send_step_ms(dataset.sources[index].as_ref());
+        let throughput =
+            super::tools::throughput(counted, dataset.run_stats[index].as_ref(), dataset.manifest.report.throughput_from, send_step_ms);
         let run_sessions = sessions.next().flatten();
         let load = LoadKind::of(run_sessions.is_some(), counted.max_lag_ms);
         let tempfile_peak_bytes =
@@ -115,6 +117,7 @@ pub fn build(dataset: &mut Dataset, detail: Detail) -> Report {
             // Level-1 tables carry no latencies to average: the engine's mean stands in.
             mean_ms: level1_run.map_or(throughput.mean_ms, |l| l.mean_ms.map(super::precision::ms)),
             throughput_from: throughput.from,
+            rate_withheld: throughput.withheld,
             source: super::tools::source(dataset.sources[index].as_ref()),
             tool_reported: dataset.run_stats[index].as_ref().map(|s| super::tools::reported(s, counted)),
         });
@@ -142,7 +145,8 @@ pub fn build(dataset: &mut Dataset, detail: Detail) -> Report {
             Figures { time_series, errors_over_time, write_ends: write_ends(dataset), ..super::figures::compute(dataset, &runs) }
         }
     };
-    let measured = dataset.manifest.measured.clone().or_else(|| dataset.runs.iter().map(|r| r.started).min().map(|first| first.utc_date()));
+    let measured =
+        dataset.manifest.measured.clone().or_else(|| dataset.runs.iter().filter_map(|r| r.started).min().map(|first| first.utc_date()));
     let run_lookup = RunLookup::of(&runs);
     Report {
         schema_version: SCHEMA_VERSION,

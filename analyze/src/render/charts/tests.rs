@@ -113,6 +113,7 @@ fn run_result(run_id: String, condition: usize, factors: BTreeMap<String, String
         error_rate: None,
         mean_ms: None,
         throughput_from: None,
+        rate_withheld: None,
         source: None,
         tool_reported: None,
     }

@@ -412,7 +412,7 @@ impl<'a> Context<'a> {
                             Cell::number(format!(
                                 "{}{}",
                                 format::decimal(r, 1),
-                                if run.throughput_from == Some("tool") { " *" } else { "" }
+                                if run.throughput_from.is_some_and(|f| f.starts_with("tool")) { " *" } else { "" }
                             ))
                         },
                     ),
@@ -524,6 +524,10 @@ impl<'a> Context<'a> {
             if report.runs.iter().any(|r| r.requests > 0 && r.throughput_from == Some("tool")) {
                 text.push_str(self.t.sentence_gap);
                 text.push_str(words.throughput_tool_method);
+            }
+            if report.runs.iter().any(|r| r.throughput_from == Some("tool-coarse") || r.rate_withheld.is_some()) {
+                text.push_str(self.t.sentence_gap);
+                text.push_str(words.coarse_sends_method);
             }
             paragraphs.push(text);
         }

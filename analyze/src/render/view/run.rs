@@ -207,6 +207,7 @@ impl<'a> Context<'a> {
                 href: Some(paths::condition_link(root, run.condition)),
             },
             kv(t.repetition, run.repetition.to_string()),
+            kv(t.started, if run.started_at_utc.is_empty() { t.start_not_recorded.to_string() } else { run.started_at_utc.clone() }),
             kv(
                 t.status,
                 if run.note.is_empty() {
@@ -231,12 +232,21 @@ impl<'a> Context<'a> {
         }
         if let (Some(rate), Some(from)) = (run.requests_per_s, run.throughput_from) {
             let value = format::decimal(rate, 1);
-            let value = if from == "tool" {
+            let value = if from.starts_with("tool") {
                 self.aside(&value, &w.printed_by_tool.replace("{tool}", run.source.as_ref().map_or("tool", |s| s.tool.as_str())))
             } else {
                 value
             };
             facts.push(kv(w.requests_per_s, value));
+        }
+        if let Some(withheld) = &run.rate_withheld {
+            let why = match (withheld.send_step_ms, withheld.span_s) {
+                (Some(step), Some(span)) => {
+                    w.rate_withheld.replace("{step}", &format::duration_ms(step)).replace("{span}", &format::seconds(span))
+                }
+                _ => w.rate_withheld_no_sends.to_string(),
+            };
+            facts.push(kv(w.requests_per_s, why));
         }
         if let Some(rate) = run.error_rate {
             facts.push(kv(w.error_rate, format::percent_fine(rate)));
