@@ -1,6 +1,6 @@
 //! The run page's sentences on why a tool's own number differs from ours, computed from the run:
 //! the committed `tools-compared` dataset (ab with its -g rows and stdout, siege with its -v rows
-//! and summary, summary-only runs), and a hey run given both its rows and its summary.
+//! and summary, summary-only runs); hey's rows and a summary of another run are refused together.
 
 use assert_cmd::Command;
 use std::path::{Path, PathBuf};
@@ -72,7 +72,9 @@ fn a_summary_only_run_page_ends_with_a_capitalised_sentence() {
 }
 
 #[test]
-fn hey_with_rows_and_summary_names_the_rank_one_above() {
+fn hey_rows_beside_the_summary_of_another_run_are_refused() {
+    // hey writes its CSV or its summary, never both: hey.csv and hey-summary.txt are two runs, and
+    // their values at the ranks hey takes disagree, so they are refused together.
     let dir = tempfile::tempdir().unwrap();
     let dataset = dir.path().join("hey");
     let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/import/hey");
@@ -81,14 +83,11 @@ fn hey_with_rows_and_summary_names_the_rank_one_above() {
         .args(["import"])
         .arg(fixtures.join("hey.csv"))
         .arg(fixtures.join("hey-summary.txt"))
-        .args(["--into", dataset.to_str().unwrap(), "--run-id", "hey", "--started-at", "2026-11-30T14:44:41Z"])
+        .args(["--into", dataset.to_str().unwrap(), "--run-id", "hey"])
         .output()
         .unwrap();
-    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
-    let out = dir.path().join("out");
-    report(&dataset, &out, "en");
-    let notes = notes(&std::fs::read_to_string(out.join("runs/hey.html")).unwrap());
-    let rank = notes.iter().find(|n| n.starts_with("hey took another rank than the nearest rank at ")).expect("the rank sentence");
-    // hey's rule is ceil(p·n/100)+1: at p95 the rank one above ours.
-    assert!(rank.contains("p95 (1,901st of 2,000, where the nearest rank is the 1,900th)"), "{rank}");
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("are they from the same run?") && stderr.contains("hey-summary.txt:"), "{stderr}");
+    assert!(!dataset.exists());
 }

@@ -148,16 +148,10 @@ pub fn stdout(file: &str, text: &str) -> Result<Piece, ImportError> {
     reported.requests = Some(complete.clone());
     reported.ranked = Some(complete.value);
     reported.errors = Some(Count::new(non_2xx + failures.receive, complete.at.clone()));
-    if failures.length > 0 {
+    if failed > 0 {
         notes.push(format!(
-            "ab counted {} Length failures (a body length unlike the first response's); they are responses, not errors",
-            failures.length
-        ));
-    }
-    if failures.connect + failures.exceptions > 0 {
-        notes.push(format!(
-            "ab counted {} connect and {} exception failures: connections that carried no request, so not requests here",
-            failures.connect, failures.exceptions
+            "ab's {failed} failed requests are {} connect, {} receive, {} length and {} exception failures, and ab counts one reset connection up to three times (receive, length, exception): the requests without a response here are its receive failures, a length failure is a body unlike the first response's, and a connect failure carried no request",
+            failures.connect, failures.receive, failures.length, failures.exceptions
         ));
     }
     if let Some(at) = lines.value_after("Write errors:") {
@@ -328,6 +322,23 @@ mod tests {
     fn non_2xx_responses_count_as_errors() {
         let r = stdout("errors-stdout.txt", &fixture("errors-stdout.txt")).unwrap().reported.unwrap();
         assert_eq!((r.requests.unwrap().value, r.errors.unwrap().value), (50, 50));
+    }
+
+    #[test]
+    fn a_reset_counted_three_times_is_one_error() {
+        // Real (ab -r against a server that resets one connection in ten): 285 failed requests,
+        // 95 receive + 95 length + 95 exceptions, are 95 requests without a response of 1000.
+        let r = stdout("reset-stdout.txt", &fixture("reset-stdout.txt")).unwrap().reported.unwrap();
+        assert_eq!((r.requests.unwrap().value, r.errors.unwrap().value, r.ranked), (1000, 95, Some(1000)));
+        // And 102 responses of 500 (each a length failure too) are 102 errors, not 204.
+        let r = stdout("mixed-stdout.txt", &fixture("mixed-stdout.txt")).unwrap().reported.unwrap();
+        assert_eq!((r.requests.unwrap().value, r.errors.unwrap().value, r.ranked), (1000, 102, Some(1000)));
+    }
+
+    #[test]
+    fn an_aborted_run_is_refused() {
+        let error = stdout("aborted-stdout.txt", &fixture("aborted-stdout.txt")).unwrap_err();
+        assert!(error.message.contains("Time taken for tests"), "{error}");
     }
 
     #[test]

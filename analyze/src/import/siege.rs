@@ -2,12 +2,13 @@
 //! (`--json-output`, stdout) and its `--log` CSV line. siege prints no percentile, only min, mean
 //! and max.
 //!
-//! Traps (main.c, log.c, data.c of siege 4.0.7): times are seconds with two decimals (10 ms
-//! resolution); "Transactions" counts every response including 4xx/5xx, "Successful
-//! transactions" those below 400, "Failed transactions" the requests without a response; the
-//! transaction rate is transactions over the elapsed time; when siege logs, it appends a trailer
-//! to stdout (`LOG FILE: PATH` and two lines on how to turn it off), after the `-v` lines or the
-//! JSON; the log's date has no time zone.
+//! Traps (main.c, log.c, data.c, browser.c and response.c of siege 4.0.7): times are seconds
+//! with two decimals (10 ms resolution); "Transactions" counts the responses except those with
+//! status 408 or 500-509, which siege counts as "Failed transactions" with the requests that got
+//! no response; "Successful transactions" are the responses below 400 (and 401, 407); the
+//! transaction rate is transactions over the elapsed time; `-v` prints a line for every response,
+//! failed ones included; when siege logs, it appends a trailer to stdout (`LOG FILE: PATH` and two
+//! lines on how to turn it off), after the `-v` lines or the JSON; the log's date has no time zone.
 
 use super::error::ImportError;
 use super::reported::{Count, Place, Printed, ToolReported};
@@ -43,7 +44,6 @@ fn reported(c: Counts) -> Result<ToolReported, ImportError> {
     let mut r = ToolReported::new(Rule::NoPercentiles);
     r.requests = Some(Count::new(c.transactions.value + c.failed.value, c.transactions.at.clone()));
     r.errors = Some(Count::new(c.failed.value + (c.transactions.value - c.successful.value), c.failed.at.clone()));
-    r.ranked = Some(c.transactions.value);
     r.rate_count = Some(c.transactions);
     r.requests_per_s = Some(c.rate);
     r.duration_s = Some(c.elapsed_s);
@@ -256,20 +256,38 @@ pub fn log(file: &str, text: &str) -> Result<Piece, ImportError> {
     })
 }
 
-/// siege -v prints a line per response only: the summary's failed transactions (requests without
-/// a response) become rows without a response, after them (siege does not say when they were).
+/// The statuses siege counts as failed transactions rather than transactions (browser.c).
+fn failed_status(status: u16) -> bool {
+    status == 408 || (500..=509).contains(&status)
+}
+
+/// siege -v prints a line per response only: the summary's failed transactions that are not a
+/// 408 or 5xx line (requests without a response) become rows without a response, after the others
+/// (siege does not say when they were). The lines must be the summary's transactions.
 pub fn add_failed_requests(run: &mut ImportedRun) -> Result<(), ImportError> {
     let Some(rows) = run.rows.as_mut() else { return Ok(()) };
-    match run.reported.as_ref().and_then(|r| Some((r.requests.as_ref()?.value, r.ranked?))) {
-        Some((requests, responses)) if rows.len() as u64 == responses => {
-            let failed = requests - responses;
-            rows.extend(std::iter::repeat_n(Row { sent_ns: None, latency_ms: None, status: 0, body_bytes: None }, failed as usize));
-            if failed > 0 {
-                run.notes.push(format!("siege's {failed} failed transactions are rows without a response, after the others (siege -v does not say when they were)"));
-            }
-        }
-        Some(_) => {} // the count is refused with both places by the rows' check
-        None => run.notes.push("without siege's summary, requests that got no response are not counted".into()),
+    let rows_file = run.files.iter().find(|f| f.format == super::Format::SiegeVerbose).map_or("", |f| f.name.as_str());
+    let Some((transactions, failed)) =
+        run.reported.as_ref().and_then(|r| Some((r.rate_count.clone()?, r.requests.as_ref()?.value - r.rate_count.as_ref()?.value)))
+    else {
+        run.notes.push("without siege's summary, requests that got no response are not counted".into());
+        return Ok(());
+    };
+    let failed_lines = rows.iter().filter(|r| failed_status(r.status)).count() as u64;
+    let counted = rows.len() as u64 - failed_lines;
+    if counted != transactions.value || failed_lines > failed {
+        return Err(ImportError::file(
+            rows_file,
+            format!(
+                "has {counted} responses siege counts as transactions and {failed_lines} it counts as failed (408, 5xx), but the summary counts {} transactions (at {}) and {failed} failed: are they from the same run?",
+                transactions.value, transactions.at
+            ),
+        ));
+    }
+    let unanswered = failed - failed_lines;
+    rows.extend(std::iter::repeat_n(Row { sent_ns: None, latency_ms: None, status: 0, body_bytes: None }, unanswered as usize));
+    if unanswered > 0 {
+        run.notes.push(format!("siege's {unanswered} failed transactions without a response are rows without one, after the others (siege -v does not say when they were)"));
     }
     Ok(())
 }
@@ -293,6 +311,7 @@ mod tests {
     #[test]
     fn the_three_summaries_agree_on_counts() {
         for (format, file) in [(summary as fn(&str, &str) -> _, "siege-summary.txt"), (json, "siege.json"), (log, "siege.log")] {
+            // 200 transactions, 200 successful, none failed.
             let r = format(file, &fixture(file)).unwrap().reported.unwrap();
             assert_eq!((r.requests.unwrap().value, r.errors.unwrap().value), (200, 0), "{file}");
             assert_eq!(r.rule, Rule::NoPercentiles);
@@ -300,6 +319,15 @@ mod tests {
         let text = summary("siege-summary.txt", &fixture("siege-summary.txt")).unwrap();
         assert_eq!(text.version.as_deref(), Some("4.0.7"));
         assert_eq!(text.reported.unwrap().max_ms.map(|m| m.value), Some(10.0));
+    }
+
+    #[test]
+    fn a_run_with_500s_counts_them_as_failed_and_their_lines_as_responses() {
+        // Real: 179 transactions and 21 failed, all 21 of them 500s with a -v line each.
+        let r = summary("mixed-summary.txt", &fixture("mixed-summary.txt")).unwrap().reported.unwrap();
+        assert_eq!((r.requests.as_ref().unwrap().value, r.errors.as_ref().unwrap().value, r.ranked), (200, 21, None));
+        let rows = verbose("mixed-verbose.txt", &fixture("mixed-verbose.txt")).unwrap().rows.unwrap();
+        assert_eq!((rows.len(), rows.iter().filter(|r| r.status == 500).count()), (200, 21));
     }
 
     #[test]
