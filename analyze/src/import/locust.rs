@@ -203,7 +203,7 @@ pub fn json(file: &str, text: &str) -> Result<Piece, ImportError> {
         r.requests_per_s = Some(derived(n as f64 / (end - start), "last_request_timestamp"));
     }
     let start_ns = (start * 1e9).round();
-    let start_ns = (start_ns.is_finite() && start_ns.abs() < 9.2e18).then_some(start_ns as i64).unwrap_or(i64::MAX);
+    let start_ns = if start_ns.is_finite() && start_ns.abs() < 9.2e18 { start_ns as i64 } else { i64::MAX };
     if let Some(why) = implausible_unix_ns(start_ns) {
         return Err(place("start_time").error(format!("start_time: {why}")));
     }

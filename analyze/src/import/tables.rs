@@ -3,7 +3,7 @@
 //! run id is compared as every reader of the dataset compares it, trimmed.
 
 use super::error::ImportError;
-use std::io::{BufRead as _, Read as _};
+use std::io::BufRead as _;
 use std::path::Path;
 
 /// The tables whose rows belong to runs: an import rewrites them when it replaces a run.
@@ -195,7 +195,7 @@ pub fn stream_without_run(
     file: &str,
     expected: &[&str],
     run_id: &str,
-    out: &mut impl std::io::Write,
+    out: &mut dyn std::io::Write,
 ) -> Result<u64, ImportError> {
     let io = |e: std::io::Error| ImportError::file(file, format!("cannot be read: {e}"));
     let open = || std::fs::File::open(path).map(|f| std::io::BufReader::with_capacity(1 << 20, f)).map_err(io);
@@ -208,56 +208,87 @@ pub fn stream_without_run(
     }
     let id = columns.iter().position(|c| *c == "run_id").expect("the expected header has run_id");
     let mut reader = csv::ReaderBuilder::new().has_headers(false).flexible(true).from_reader(open()?);
-    let mut raw = open()?;
+    let mut copier = Copier { raw: open()?, at: 0, last: None, written_last: None, buffer: vec![0; 1 << 16] };
+    let staged = |e: std::io::Error| ImportError::file(file, format!("cannot be staged: {e}"));
     let mut record = csv::ByteRecord::new();
-    let mut pending: Option<(u64, bool)> = None;
+    // A record of the run starts a stretch left out up to the next record's start that is not the
+    // run's; the stretches between are copied whole, not record by record.
+    let mut left_out_from: Option<u64> = None;
     let mut removed = 0;
-    let mut last = b'\n';
     let mut header_record = true;
     let end = std::fs::metadata(path).map_err(io)?.len();
     loop {
         let more = reader.read_byte_record(&mut record).map_err(|e| not_csv(file, &e))?;
         let start = if more { record.position().expect("read records have a position").byte() } else { end };
-        let (from, keep) = pending.take().unwrap_or((0, true));
-        let staged = |e: std::io::Error| ImportError::file(file, format!("cannot be staged: {e}"));
-        let mut chunk = (&mut raw).take(start - from);
-        let mut chunk_last = None;
-        let mut buffer = [0u8; 1 << 16];
-        loop {
-            let n = chunk.read(&mut buffer).map_err(io)?;
-            if n == 0 {
-                break;
+        let mine = more && !header_record && record.get(id).is_some_and(|f| String::from_utf8_lossy(f).trim() == run_id);
+        header_record = false;
+        match (left_out_from, mine) {
+            (None, true) => {
+                copier.copy_to(start, Some(&mut *out)).map_err(staged)?;
+                // The reader puts a record's start on the `\n` of the CRLF before it: that byte
+                // ends the record kept before.
+                copier.finish_line(Some(&mut *out)).map_err(staged)?;
+                left_out_from = Some(copier.at);
             }
-            if keep {
-                out.write_all(&buffer[..n]).map_err(staged)?;
-                last = buffer[n - 1];
+            (Some(_), false) => {
+                copier.copy_to(start, None).map_err(io)?;
+                copier.finish_line(None).map_err(io)?;
+                left_out_from = None;
             }
-            chunk_last = Some(buffer[n - 1]);
+            _ => {}
         }
-        // The reader puts a record's start on the `\n` of the CRLF before it: that byte ends the
-        // record before.
-        let mut start = start;
-        if more && chunk_last == Some(b'\r') && raw.fill_buf().map_err(io)?.first() == Some(&b'\n') {
-            let mut newline = [0u8; 1];
-            raw.read_exact(&mut newline).map_err(io)?;
-            if keep {
-                out.write_all(b"\n").map_err(staged)?;
-                last = b'\n';
-            }
-            start += 1;
-        }
+        removed += u64::from(mine);
         if !more {
             break;
         }
-        let mine = !header_record && record.get(id).is_some_and(|f| String::from_utf8_lossy(f).trim() == run_id);
-        header_record = false;
-        removed += u64::from(mine);
-        pending = Some((start, !mine));
     }
-    if last != b'\n' {
-        out.write_all(b"\n").map_err(|e| ImportError::file(file, format!("cannot be staged: {e}")))?;
+    if left_out_from.is_none() {
+        copier.copy_to(end, Some(&mut *out)).map_err(staged)?;
+    }
+    if copier.written_last.is_some_and(|b| b != b'\n') {
+        out.write_all(b"\n").map_err(staged)?;
     }
     Ok(removed)
+}
+
+/// Reads a file front to back, copying or skipping up to a position.
+struct Copier<R> {
+    raw: R,
+    /// The position read up to.
+    at: u64,
+    /// The last byte read, and the last byte written.
+    last: Option<u8>,
+    written_last: Option<u8>,
+    buffer: Vec<u8>,
+}
+
+impl<R: std::io::BufRead> Copier<R> {
+    /// Reads up to `until`, writing what it reads into `out` when there is one.
+    fn copy_to(&mut self, until: u64, mut out: Option<&mut dyn std::io::Write>) -> std::io::Result<()> {
+        while self.at < until {
+            let want = (until - self.at).min(self.buffer.len() as u64) as usize;
+            let n = self.raw.read(&mut self.buffer[..want])?;
+            if n == 0 {
+                return Err(std::io::ErrorKind::UnexpectedEof.into());
+            }
+            if let Some(out) = out.as_mut() {
+                out.write_all(&self.buffer[..n])?;
+                self.written_last = Some(self.buffer[n - 1]);
+            }
+            self.at += n as u64;
+            self.last = Some(self.buffer[n - 1]);
+        }
+        Ok(())
+    }
+
+    /// After a `\r`, the `\n` that follows it belongs to the same line: read it too.
+    fn finish_line(&mut self, out: Option<&mut dyn std::io::Write>) -> std::io::Result<()> {
+        if self.last == Some(b'\r') && self.raw.fill_buf()?.first() == Some(&b'\n') {
+            let at = self.at + 1;
+            self.copy_to(at, out)?;
+        }
+        Ok(())
+    }
 }
 
 #[cfg(test)]
@@ -284,6 +315,11 @@ mod tests {
         let removed = stream_without_run(&path, "requests.csv", &["run_id", "seq"], "r1", &mut out).unwrap();
         assert_eq!(removed, 2);
         assert_eq!(String::from_utf8(out).unwrap(), "run_id,seq\n\"r2\",0\nr3,0\n");
+        // CRLF lines, the run's rows first, between and last.
+        std::fs::write(&path, "run_id,seq\r\nr1,0\r\nr2,0\r\nr1,1\r\nr2,1\r\nr1,2\r\n").unwrap();
+        let mut out = Vec::new();
+        assert_eq!(stream_without_run(&path, "requests.csv", &["run_id", "seq"], "r1", &mut out).unwrap(), 3);
+        assert_eq!(String::from_utf8(out).unwrap(), "run_id,seq\r\nr2,0\r\nr2,1\r\n");
     }
 
     #[test]

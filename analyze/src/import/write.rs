@@ -479,16 +479,6 @@ impl<'a> Requests<'a> {
         }
     }
 
-    /// How many rows.
-    pub fn len(&self) -> usize {
-        self.rows.len()
-    }
-
-    /// The span from the first send to the last completion (ms), when the rows have send times.
-    pub fn span_ms(&self) -> Option<f64> {
-        self.raw_requests().filter_map(|r| r.latency_ms.map(|l| r.sent_ms + l)).reduce(f64::max)
-    }
-
     /// Every row as the contract's values, in seq order.
     pub fn raw_requests(&self) -> impl Iterator<Item = RawRequest> + '_ {
         (0..self.rows.len()).map(|seq| self.raw(seq))

@@ -17,7 +17,6 @@ pub struct Import<'a> {
     pub plan: &'a Plan,
     pub run_id: &'a str,
     pub slot: &'a Slot,
-    pub started_at_utc: &'a str,
 }
 
 impl Import<'_> {
@@ -30,9 +29,17 @@ impl Import<'_> {
         for (key, value) in self.plan.factors().into_iter().zip(slot_cells(self.slot)) {
             command.arg("--factor").arg(format!("{key}={value}"));
         }
+        // measure records the run's start itself when it rewrites runs.csv after the import, so the
+        // import is not given one (a tool's own start, ab -g's, may differ from measure's by the
+        // server's start-up, and import refuses a --started-at that differs from the files').
+        command.args(["--repetition", &self.slot.repetition.to_string()]);
         // --replace: run ids are measure's; a row of this id can only be left from an import whose run
-        // measure did not get to record (a crash between the two writes).
-        command.args(["--repetition", &self.slot.repetition.to_string(), "--started-at", self.started_at_utc, "--replace"]);
+        // measure did not get to record (a crash between the two writes). import refuses to replace a
+        // run that does not exist.
+        let runs = std::fs::read_to_string(self.dataset.join(RUNS_FILE)).unwrap_or_default();
+        if imported_note(&runs, self.run_id).is_ok() {
+            command.arg("--replace");
+        }
         let out = command.output().with_context(|| format!("could not run {}", analyze.display()))?;
         if !out.status.success() {
             bail!("analyze import of {} failed ({}): {}", self.run_id, out.status, String::from_utf8_lossy(&out.stderr).trim());

@@ -126,7 +126,6 @@ pub fn run_study(args: &RunArgs) -> Result<StudyEnd> {
                 plan: &plan,
                 run_id,
                 slot,
-                started_at_utc: &start.started_at_utc,
             };
             match import.run(files) {
                 // What import noted about the tool's output (e.g. ab's warnings) stays with the run.
