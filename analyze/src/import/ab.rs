@@ -13,9 +13,9 @@
 
 use super::error::ImportError;
 use super::reported::{Count, Printed, ToolReported};
-use crate::model::{percentile_key, Rule};
 use super::text::{implausible_unix_ns, parse_number, step_of, Csv, Lines};
 use super::{ImportedRun, Piece, Row, Start};
+use crate::model::{percentile_key, Rule};
 
 /// The percentages ab 2.3 prints in its table, in order.
 const TABLE: [u32; 9] = [50_000, 66_000, 75_000, 80_000, 90_000, 95_000, 98_000, 99_000, 100_000];

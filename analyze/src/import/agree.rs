@@ -6,8 +6,8 @@
 
 use super::error::ImportError;
 use super::reported::{Count, Place, Printed, ToolReported};
-use crate::model::percentile_label;
 use super::{ab, ImportedRun, Piece, Row, SourceFile, Tool};
+use crate::model::percentile_label;
 use std::collections::BTreeMap;
 
 /// Merges the pieces of one invocation, or says every way in which they do not agree.

@@ -8,9 +8,9 @@
 
 use super::error::ImportError;
 use super::reported::{Count, Printed, ToolReported};
-use crate::model::{percentile_key, Rule};
 use super::text::{decimal_ns, parse_shifted, step_of, CsvStream, Lines};
 use super::{Piece, Row};
+use crate::model::{percentile_key, Rule};
 use std::collections::BTreeMap;
 
 /// hey's `maxRes`: results beyond this many are counted in the average but not kept.

@@ -8,9 +8,9 @@
 
 use super::error::ImportError;
 use super::reported::{Count, Printed, ToolReported};
-use crate::model::{percentile_key, Rule};
 use super::text::{implausible_unix_ns, Csv, CsvRow};
 use super::{Piece, Start};
+use crate::model::{percentile_key, Rule};
 use std::collections::BTreeMap;
 
 /// Locust prints floats as Python's repr (the shortest text that reads back): no rounding step.

@@ -6,9 +6,9 @@
 
 use super::error::ImportError;
 use super::reported::{Count, Place, Printed, ToolReported};
-use crate::model::{percentile_key, Rule};
 use super::text::parse_shifted;
 use super::Piece;
+use crate::model::{percentile_key, Rule};
 use std::collections::BTreeMap;
 
 pub fn json(file: &str, text: &str) -> Result<Piece, ImportError> {

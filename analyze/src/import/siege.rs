@@ -12,9 +12,9 @@
 
 use super::error::ImportError;
 use super::reported::{Count, Place, Printed, ToolReported};
-use crate::model::Rule;
 use super::text::{parse_shifted, step_of, Csv, Lines};
 use super::{ImportedRun, Piece, Row};
+use crate::model::Rule;
 
 const RESOLUTION_NOTE: &str = "siege prints times in seconds with two decimals (10 ms resolution)";
 

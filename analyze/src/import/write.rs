@@ -10,12 +10,12 @@
 
 use super::decimal;
 use super::error::ImportError;
-use crate::model::percentile_label;
 use super::tables::{is_dataset_entry, stream_without_run, Table, RUN_TABLES};
 use super::text::unix_ns_to_rfc3339;
 use super::{ImportErrors, ImportedRun, Row};
 use crate::dataset::requests::{RawRequest, COLUMNS as REQUEST_COLUMNS};
 use crate::dataset::runs::RESERVED;
+use crate::model::percentile_label;
 use std::io::{BufWriter, Write as _};
 use std::path::{Path, PathBuf};
 

@@ -12,9 +12,9 @@
 
 use super::error::ImportError;
 use super::reported::{Count, Printed, ToolReported};
-use crate::model::{percentile_key, Rule};
 use super::text::{duration_ms, Lines};
 use super::Piece;
+use crate::model::{percentile_key, Rule};
 
 /// The percentiles `--latency` prints, in order.
 const PRINTED: [u32; 4] = [50_000, 75_000, 90_000, 99_000];

@@ -120,13 +120,7 @@ pub fn run_study(args: &RunArgs) -> Result<StudyEnd> {
         }
         let mut result = run::execute(&run_env, run_id, &slot.condition, &raw);
         if let (RunStatus::Ok, Some(files)) = (result.status, &result.tool_files) {
-            let import = Import {
-                analyze: tools.analyze.as_deref(),
-                dataset: &out,
-                plan: &plan,
-                run_id,
-                slot,
-            };
+            let import = Import { analyze: tools.analyze.as_deref(), dataset: &out, plan: &plan, run_id, slot };
             match import.run(files) {
                 // What import noted about the tool's output (e.g. ab's warnings) stays with the run.
                 Ok(note) if !note.is_empty() => {
