@@ -21,6 +21,7 @@ mod jmeter;
 mod k6;
 mod locust;
 mod oha;
+mod requests;
 mod siege;
 mod tables;
 mod vegeta;
