@@ -137,8 +137,14 @@ fn files_that_are_not_of_one_run_are_refused_with_both_places() {
     refused_with_both(&[("e.csv", bytes("ab/mixed-e.csv")), ("stdout.txt", bytes("ab/ab-stdout.txt"))], "e.csv:", "stdout.txt:");
     // hey's CSV of one run beside the summary of another (hey writes one or the other).
     refused_with_both(&[("hey.csv", bytes("hey/hey.csv")), ("summary.txt", bytes("hey/mixed-summary.txt"))], "hey.csv", "summary.txt:");
-    // Locust's --json of one run beside the _stats.csv of another.
+    // Locust's --json of one run beside the _stats.csv of another; and the two of one run (Locust
+    // writes the CSV once a second, the JSON at the end: 2,054 and 2,531 requests).
     refused_with_both(&[("s.csv", bytes("locust/run_stats.csv")), ("l.json", bytes("locust/locust.json"))], "s.csv:", "l.json:");
+    refused_with_both(
+        &[("s.csv", bytes("locust/both_stats.csv")), ("l.json", bytes("locust/both.json"))],
+        "s.csv:3:13: 2054 requests here but 2531 at l.json:7:9",
+        "once a second",
+    );
     // siege's -v lines of one run beside the summary of another.
     refused_with_both(&[("v.txt", bytes("siege/siege-verbose.txt")), ("s.txt", bytes("siege/mixed-summary.txt"))], "v.txt", "s.txt:");
 }
@@ -183,7 +189,7 @@ fn snapshot(dir: &Path) -> BTreeMap<String, Vec<u8>> {
 
 /// Each tool's files of one invocation (real outputs, or for k6, vegeta and JMeter their
 /// documented formats).
-const INVOCATIONS: [&[&str]; 21] = [
+const INVOCATIONS: [&[&str]; 22] = [
     &["ab/ab-g.tsv", "ab/ab-e.csv", "ab/ab-stdout.txt"],
     &["ab/mixed-g.tsv", "ab/mixed-e.csv", "ab/mixed-stdout.txt"],
     &["ab/reset-e.csv", "ab/reset-stdout.txt"],
@@ -201,6 +207,7 @@ const INVOCATIONS: [&[&str]; 21] = [
     &["siege/siege-verbose.txt", "siege/siege-summary.txt", "siege/siege.log"],
     &["siege/mixed-verbose.txt", "siege/mixed-summary.txt", "siege/mixed.log"],
     &["siege/siege.json", "siege/mixed.json"],
+    &["siege/same-run.json", "siege/same-run.log"],
     &["locust/run_stats.csv", "locust/run_stats_history.csv", "locust/run_failures.csv", "locust/run_exceptions.csv"],
     &["locust/mixed_stats.csv", "locust/mixed_stats_history.csv", "locust/mixed_failures.csv", "locust/mixed_exceptions.csv"],
     &["locust/locust.json", "locust/mixed.json", "oha/oha.json", "oha/mixed.json", "oha/reset.json"],

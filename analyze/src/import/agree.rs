@@ -39,6 +39,9 @@ pub fn merge(parsed: Vec<(SourceFile, Piece)>) -> Result<ImportedRun, Vec<Import
             format!("has one row per request, and so has {}: import them as two runs", with_rows[0].name),
         )]);
     }
+    if let Some(problem) = locust_csv_beside_json(&parsed) {
+        return Err(vec![problem]);
+    }
     let summaries: Vec<&ToolReported> = parsed.iter().filter_map(|(_, p)| p.reported.as_ref()).collect();
     let mut problems = Vec::new();
     for (i, a) in summaries.iter().enumerate() {
@@ -106,6 +109,21 @@ pub fn merge(parsed: Vec<(SourceFile, Piece)>) -> Result<ImportedRun, Vec<Import
     } else {
         Err(problems)
     }
+}
+
+/// Locust writes its `_stats.csv` once a second and its `--json` when the run ends, so the two of
+/// one run disagree by the last second's requests (a real run: 2,054 in the CSV, 2,531 in the
+/// JSON): they cannot both be the run's numbers.
+fn locust_csv_beside_json(parsed: &[(SourceFile, Piece)]) -> Option<ImportError> {
+    let of =
+        |format: super::Format| parsed.iter().find(|(f, _)| f.format == format).and_then(|(_, p)| p.reported.as_ref()?.requests.clone());
+    let (csv, json) = (of(super::Format::LocustStats)?, of(super::Format::LocustJson)?);
+    (csv.value != json.value).then(|| {
+        csv.at.error(format!(
+            "{} requests here but {} at {}: Locust writes its _stats.csv once a second and its --json when the run ends, so they count different moments of one run; import one of them (the --json has the whole run)",
+            csv.value, json.value, json.at
+        ))
+    })
 }
 
 /// The refusal of an invocation whose files count no request: what they hold, and which file of

@@ -268,7 +268,7 @@ impl Format {
             Format::SiegeText => "siege's printed summary (stderr); no percentiles",
             Format::SiegeJson => "siege --json-output's summary (stdout), with its LOG FILE trailer when logging",
             Format::SiegeLog => "siege --log=FILE: one line per run; import a log of one run",
-            Format::LocustStats => "Locust --csv PREFIX: PREFIX_stats.csv, its Aggregated row",
+            Format::LocustStats => "Locust --csv PREFIX: PREFIX_stats.csv, its Aggregated row; Locust writes it once a second, so beside the same run's --json (written at the end) it lags: import one of the two",
             Format::LocustHistory => "Locust --csv PREFIX: PREFIX_stats_history.csv, for the run's start; import with _stats.csv",
             Format::LocustFailures => "Locust --csv PREFIX: PREFIX_failures.csv; import with _stats.csv",
             Format::LocustExceptions => "Locust --csv PREFIX: PREFIX_exceptions.csv; import with _stats.csv",

@@ -332,6 +332,21 @@ mod tests {
     }
 
     #[test]
+    fn every_entry_of_the_committed_datasets_is_a_dataset_entry() {
+        let datasets = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../datasets");
+        for dataset in std::fs::read_dir(&datasets).unwrap().map(|e| e.unwrap().path()).filter(|p| p.is_dir()) {
+            for entry in std::fs::read_dir(&dataset).unwrap().map(|e| e.unwrap()) {
+                let name = entry.file_name().to_string_lossy().into_owned();
+                assert!(
+                    is_dataset_entry(&name, entry.path().is_dir()),
+                    "{}/{name} would make --into refuse the dataset",
+                    dataset.display()
+                );
+            }
+        }
+    }
+
+    #[test]
     fn known_entries_of_a_dataset_and_foreign_ones() {
         for name in ["runs.csv", "requests.parquet", "article.ja.md", "servers.csv", "dataset.toml", "run_ecdf.csv"] {
             assert!(is_dataset_entry(name, false), "{name}");
