@@ -82,6 +82,10 @@ pub fn update_folder<T, E: From<Error>>(dir: &Path, build: impl FnOnce(&Update) 
     let _lock = Lock::acquire(&target.parent)?;
     remove_stale(&target.parent, Some(&target.name));
     let staged = Staged::create(&target.parent, &target.name, "new", Kind::Folder)?;
+    if let Ok(meta) = std::fs::metadata(&target.path) {
+        // The new version keeps the folder's own mode (a private dataset stays private).
+        std::fs::set_permissions(staged.path(), meta.permissions()).map_err(Error::io("set the mode of", staged.path()))?;
+    }
     let update =
         Update { old: target.path.is_dir().then(|| target.path.clone()), staged: staged.path().to_path_buf(), path: target.path.clone() };
     let value = build(&update)?;
@@ -165,6 +169,17 @@ mod tests {
         assert_eq!(std::fs::read_to_string(dir.join("runs.csv")).unwrap(), "new");
         assert_eq!(std::fs::read_to_string(dir.join("raw/r1/out.txt")).unwrap(), "tool output");
         assert_eq!(names(root.path()), vec!["data"]);
+    }
+
+    #[test]
+    fn the_folder_keeps_its_mode() {
+        use std::os::unix::fs::PermissionsExt;
+        let root = tempfile::tempdir().unwrap();
+        let dir = root.path().join("data");
+        std::fs::create_dir(&dir).unwrap();
+        std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o700)).unwrap();
+        update_folder(&dir, |update| update.write("runs.csv", b"new")).unwrap();
+        assert_eq!(std::fs::metadata(&dir).unwrap().permissions().mode() & 0o777, 0o700);
     }
 
     #[test]
