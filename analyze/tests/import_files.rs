@@ -257,6 +257,54 @@ fn every_fixture_and_subset_imports_and_passes_check_or_is_refused_unchanged() {
     }
 }
 
+#[test]
+fn every_committed_fixture_imports_with_its_companions_without_started_at_and_passes_check() {
+    let root = tempfile::tempdir().unwrap();
+    let dataset = root.path().join("d");
+    let invocations: [&[&str]; 33] = [
+        &["ab/ab-g.tsv", "ab/ab-e.csv", "ab/ab-stdout.txt"],
+        &["ab/mixed-e.csv", "ab/mixed-stdout.txt"],
+        &["ab/reset-e.csv", "ab/reset-stdout.txt"],
+        &["ab/odd-g.tsv", "ab/odd-stdout.txt"],
+        &["ab/errors-stdout.txt"],
+        &["hey/hey.csv"],
+        &["hey/hey-summary.txt"],
+        &["hey/mixed.csv"],
+        &["hey/mixed-summary.txt"],
+        &["hey/reset.csv"],
+        &["hey/reset-summary.txt"],
+        &["wrk/wrk.txt"],
+        &["wrk/closing.txt"],
+        &["wrk/close.txt"],
+        &["siege/siege-verbose.txt", "siege/siege-summary.txt", "siege/siege.log"],
+        &["siege/siege.json"],
+        &["siege/mixed-verbose.txt", "siege/mixed-summary.txt", "siege/mixed.log"],
+        &["siege/mixed.json"],
+        &["siege/same-run.json", "siege/same-run.log"],
+        &["locust/run_stats.csv", "locust/run_stats_history.csv", "locust/run_failures.csv", "locust/run_exceptions.csv"],
+        &["locust/locust.json"],
+        &["locust/mixed_stats.csv", "locust/mixed_stats_history.csv", "locust/mixed_failures.csv", "locust/mixed_exceptions.csv"],
+        &["locust/mixed.json"],
+        &["locust/both.json"],
+        &["oha/oha.json"],
+        &["oha/mixed.json"],
+        &["oha/reset.json"],
+        &["k6/k6.json"],
+        &["k6/k6.csv"],
+        &["vegeta/vegeta.csv"],
+        &["vegeta/vegeta.json"],
+        &["jmeter/jmeter.jtl"],
+        &["ab/mixed-stdout.txt"],
+    ];
+    for (i, files) in invocations.iter().enumerate() {
+        let out = import(&dataset, &format!("run{i}"), &files.iter().map(|f| fixture(f)).collect::<Vec<_>>());
+        assert!(out.status.success(), "{files:?}: {}", text(&out));
+    }
+    let check = analyze().arg("check").arg(&dataset).output().unwrap();
+    assert!(matches!(check.status.code(), Some(0 | 1)), "{}", text(&check));
+    assert_eq!(std::fs::read_to_string(dataset.join("runs.csv")).unwrap().lines().count(), 1 + invocations.len());
+}
+
 fn summary_json(dataset: &Path) -> serde_json::Value {
     let out = dataset.parent().unwrap().join(format!("{}-report", dataset.file_name().unwrap().to_string_lossy()));
     let report = analyze().arg("report").arg(dataset).arg("--out").arg(&out).output().unwrap();
