@@ -94,6 +94,57 @@ mod tests {
         every_string(lang).iter().filter_map(|s| bad(s).map(|why| format!("{why}: {s}"))).collect()
     }
 
+    /// Every template of one language by its name: the pages' words, the charts' words, each
+    /// metric's and the tools' words.
+    fn named_templates(lang: Lang) -> Vec<(String, String)> {
+        let mut values = vec![
+            ("".to_string(), serde_json::to_value(super::super::strings(lang)).unwrap()),
+            ("charts.".to_string(), serde_json::to_value(super::super::charts::labels(lang)).unwrap()),
+            ("tools.".to_string(), serde_json::to_value(super::super::tool_words(lang)).unwrap()),
+        ];
+        for metric in crate::model::HeadlineMetric::ALL {
+            values.push((format!("{metric:?}."), serde_json::to_value(super::super::metric_words(lang, metric)).unwrap()));
+        }
+        let mut out = Vec::new();
+        for (prefix, value) in values {
+            let serde_json::Value::Object(map) = value else { panic!("the words serialize as an object") };
+            out.extend(map.into_iter().filter_map(|(k, v)| v.as_str().map(|s| (format!("{prefix}{k}"), s.to_string()))));
+        }
+        out
+    }
+
+    /// The `{name}` placeholders of a template, sorted.
+    fn placeholders(template: &str) -> Vec<String> {
+        let mut out: Vec<String> = template
+            .split('{')
+            .skip(1)
+            .filter_map(|rest| rest.split_once('}').map(|(name, _)| name))
+            .filter(|name| !name.is_empty() && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_'))
+            .map(str::to_string)
+            .collect();
+        out.sort();
+        out.dedup();
+        out
+    }
+
+    #[test]
+    fn both_languages_carry_the_same_placeholders_in_every_template() {
+        let en: std::collections::BTreeMap<String, String> = named_templates(Lang::En).into_iter().collect();
+        let ja: std::collections::BTreeMap<String, String> = named_templates(Lang::Ja).into_iter().collect();
+        assert_eq!(en.keys().collect::<Vec<_>>(), ja.keys().collect::<Vec<_>>(), "the same templates in both languages");
+        let differing: Vec<String> = en
+            .iter()
+            .filter(|(name, text)| placeholders(text) != placeholders(&ja[*name]))
+            .map(|(name, text)| format!("{name}: en {:?} ja {:?}", placeholders(text), placeholders(&ja[name])))
+            .collect();
+        assert!(differing.is_empty(), "templates whose placeholders differ between en and ja:\n{}", differing.join("\n"));
+    }
+
+    #[test]
+    fn placeholders_are_found_by_name() {
+        assert_eq!(placeholders("{n} of {total}, {n} again, {not a name}, {}"), vec!["n", "total"]);
+    }
+
     #[test]
     fn every_string_uses_the_glossary_word_for_each_term() {
         for lang in Lang::ALL {
