@@ -10,6 +10,23 @@ use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 pub type DrawResult<T, DB> = Result<T, DrawingAreaErrorKind<<DB as DrawingBackend>::ErrorType>>;
 
+/// The one mesh style of every chart: label and axis-title text, the axis ink and the grid's two
+/// weights (decades and the lines between them). Each chart adds its own formatters and titles.
+pub fn house_mesh<'m, 'a, 'b, X, Y, DB>(
+    mesh: &'m mut plotters::chart::MeshStyle<'a, 'b, X, Y, DB>,
+) -> &'m mut plotters::chart::MeshStyle<'a, 'b, X, Y, DB>
+where
+    X: plotters::coord::ranged1d::Ranged,
+    Y: plotters::coord::ranged1d::Ranged,
+    DB: DrawingBackend,
+{
+    mesh.label_style(text_style(TEXT_PX, INK))
+        .axis_desc_style(text_style(TEXT_PX, INK))
+        .axis_style(INK)
+        .bold_line_style(style::GRID)
+        .light_line_style(style::GRID_LIGHT)
+}
+
 /// The outline of a polygonal marker of radius `s`, relative to its centre, closed.
 fn outline(shape: Shape, s: i32) -> Vec<(i32, i32)> {
     // Polygons look larger than a circle of the same radius: shrink them a little.

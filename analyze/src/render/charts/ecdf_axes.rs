@@ -4,10 +4,9 @@
 //! draws the representative runs of several conditions.
 
 use super::axis::{decade_label, LogAxis, Ticked};
-use super::draw::DrawResult;
+use super::draw::{house_mesh, DrawResult};
 use super::labels::Labels;
-use super::style::{GRID, GRID_LIGHT, INK, LABELLED_RIGHT, TEXT_PX, X_LABEL_AREA, Y_LABEL_AREA};
-use super::svg::text_style;
+use super::style::{LABELLED_RIGHT, X_LABEL_AREA, Y_LABEL_AREA};
 use crate::render::format::decimal;
 use plotters::coord::combinators::{LogCoord, WithKeyPoints};
 use plotters::coord::Shift;
@@ -36,17 +35,11 @@ pub fn share_chart<'a, DB: DrawingBackend>(
         )?;
     let x_label = |v: &f64| decade_label(*v);
     let y_label = |v: &f64| format!("{}%", decimal(v * 100.0, 0));
-    chart
-        .configure_mesh()
+    house_mesh(&mut chart.configure_mesh())
         .x_label_formatter(&x_label)
         .y_label_formatter(&y_label)
         .x_desc(text.latency_log_axis)
         .y_desc(text.share_axis)
-        .label_style(text_style(TEXT_PX, INK))
-        .axis_desc_style(text_style(TEXT_PX, INK))
-        .axis_style(INK)
-        .bold_line_style(GRID)
-        .light_line_style(GRID_LIGHT)
         .draw()?;
     Ok(chart)
 }

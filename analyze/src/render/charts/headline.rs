@@ -2,12 +2,10 @@
 //! runs' min-max range and each run, over the x factor's levels, one series per layout row.
 
 use super::axis::{decade_label, LogAxis, Ticked};
-use super::draw::{floor_markers, frame, markers, message, polyline, DrawResult, LegendEntry, Swatch};
+use super::draw::{floor_markers, frame, house_mesh, markers, message, polyline, DrawResult, LegendEntry, Swatch};
 use super::labels::{self, labels};
-use super::style::{
-    self, Shape, GRID, GRID_LIGHT, HEIGHT, INK, LINE, MARGIN, MARKER, SMALL_POINT, TEXT_PX, THIN, WIDTH, X_LABEL_AREA, Y_LABEL_AREA,
-};
-use super::svg::{self, text_style, About};
+use super::style::{self, Shape, HEIGHT, LINE, MARGIN, MARKER, SMALL_POINT, THIN, WIDTH, X_LABEL_AREA, Y_LABEL_AREA};
+use super::svg::{self, About};
 use super::{figure_id, ok_runs, percentile};
 use crate::model::{HeadlineMetric, Lang};
 use crate::report::Spread;
@@ -212,18 +210,12 @@ fn draw<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, report: &Report, lang
         )?;
     let x_label = |v: &f64| x_labels.get(v.round().max(0.0) as usize).cloned().unwrap_or_default();
     let y_label = |v: &f64| decade_label(*v);
-    chart
-        .configure_mesh()
+    house_mesh(&mut chart.configure_mesh())
         .disable_x_mesh()
         .x_label_formatter(&x_label)
         .y_label_formatter(&y_label)
         .x_desc(x_axis_title(report, lang))
         .y_desc(labels::headline_axis(lang, report.headline, &p))
-        .label_style(text_style(TEXT_PX, INK))
-        .axis_desc_style(text_style(TEXT_PX, INK))
-        .axis_style(INK)
-        .bold_line_style(GRID)
-        .light_line_style(GRID_LIGHT)
         .draw()?;
 
     for &(x, low, high) in &other_ranges {

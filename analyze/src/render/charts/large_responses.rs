@@ -5,9 +5,9 @@
 //! a completion of 8 s are both visible.
 
 use super::axis::{decade_label, LogAxis, Ticked};
-use super::draw::{frame, markers, text_width, DrawResult, LegendEntry, Swatch};
+use super::draw::{frame, house_mesh, markers, text_width, DrawResult, LegendEntry, Swatch};
 use super::labels::{self, labels};
-use super::style::{self, Shape, GRID, HEIGHT, INK, LABELLED_RIGHT, LINE, PALETTE, SMALL_POINT, TEXT_PX, WIDTH, X_LABEL_AREA};
+use super::style::{self, Shape, HEIGHT, INK, LABELLED_RIGHT, LINE, PALETTE, SMALL_POINT, TEXT_PX, WIDTH, X_LABEL_AREA};
 use super::svg::{self, text_style, About};
 use super::{condition_label, figure_id, ok_runs};
 use crate::model::Lang;
@@ -149,17 +149,11 @@ fn draw<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, bands: &[Band], lang:
     let x_label = |v: &f64| decade_label(*v);
     // Band i is drawn at y = n - 1 - i, so the first condition is on top.
     let y_label = |v: &f64| names.get(n.saturating_sub(1 + v.round().max(0.0) as usize)).cloned().unwrap_or_default();
-    chart
-        .configure_mesh()
+    house_mesh(&mut chart.configure_mesh())
         .disable_y_mesh()
         .x_label_formatter(&x_label)
         .y_label_formatter(&y_label)
         .x_desc(text.large_axis)
-        .label_style(text_style(TEXT_PX, INK))
-        .axis_desc_style(text_style(TEXT_PX, INK))
-        .axis_style(INK)
-        .bold_line_style(GRID)
-        .light_line_style(style::GRID_LIGHT)
         .draw()?;
     let left = x_axis.range().start;
     let at = |v: f64| x_axis.place(v).0;

@@ -46,13 +46,7 @@ const BYTES_PER_MIB: f64 = 1_048_576.0;
 /// The label of a condition: its factor levels' labels, joined; empty without factors.
 fn condition_label(report: &Report, condition: usize, lang: Lang) -> String {
     let Some(result) = report.conditions.get(condition) else { return String::new() };
-    let parts: Vec<&str> = result
-        .levels
-        .iter()
-        .enumerate()
-        .filter_map(|(factor, &level)| report.factors.get(factor)?.levels.get(level).map(|l| l.label.get(lang)))
-        .collect();
-    parts.join(labels::join(lang))
+    crate::render::i18n::prose::levels_label(lang, report, &result.levels, &(0..report.factors.len()).collect::<Vec<_>>())
 }
 
 /// A run's name with its condition: "run r1 (nginx buffering on · 2)".

@@ -1,10 +1,10 @@
 //! CPU and memory of the server's process groups over one run: two panels sharing the time axis.
 
 use super::axis::{LinearAxis, Ticked};
-use super::draw::{frame, series_entry, series_line, DrawResult};
+use super::draw::{frame, house_mesh, series_entry, series_line, DrawResult};
 use super::labels::{self, labels};
-use super::style::{GRID, INK, LABELLED_RIGHT, TALL_HEIGHT, TEXT_PX, WIDTH, X_LABEL_AREA, Y_LABEL_AREA};
-use super::svg::{self, text_style, About};
+use super::style::{LABELLED_RIGHT, TALL_HEIGHT, WIDTH, X_LABEL_AREA, Y_LABEL_AREA};
+use super::svg::{self, About};
 use super::{figure_id, run_name, BYTES_PER_MIB};
 use crate::model::Lang;
 use crate::render::format::decimal;
@@ -67,15 +67,7 @@ fn draw<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, groups: &[&ProcessSer
         .x_label_area_size(UPPER_LABEL_AREA)
         .y_label_area_size(Y_LABEL_AREA)
         .build_cartesian_2d(Ticked::from(&x_axis), Ticked::from(&cpu_axis))?;
-    cpu.configure_mesh()
-        .x_label_formatter(&x_label)
-        .y_label_formatter(&cpu_label)
-        .y_desc(text.cpu_axis)
-        .label_style(text_style(TEXT_PX, INK))
-        .axis_desc_style(text_style(TEXT_PX, INK))
-        .axis_style(INK)
-        .bold_line_style(GRID)
-        .draw()?;
+    house_mesh(&mut cpu.configure_mesh()).x_label_formatter(&x_label).y_label_formatter(&cpu_label).y_desc(text.cpu_axis).draw()?;
     for (i, group) in groups.iter().enumerate() {
         for segment in cpu_segments(group) {
             series_line(&mut cpu, segment, i)?;
@@ -88,15 +80,11 @@ fn draw<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, groups: &[&ProcessSer
         .x_label_area_size(X_LABEL_AREA)
         .y_label_area_size(Y_LABEL_AREA)
         .build_cartesian_2d(Ticked::from(&x_axis), Ticked::from(&rss_axis))?;
-    rss.configure_mesh()
+    house_mesh(&mut rss.configure_mesh())
         .x_label_formatter(&x_label)
         .y_label_formatter(&rss_label)
         .x_desc(text.time_axis)
         .y_desc(text.rss_axis)
-        .label_style(text_style(TEXT_PX, INK))
-        .axis_desc_style(text_style(TEXT_PX, INK))
-        .axis_style(INK)
-        .bold_line_style(GRID)
         .draw()?;
     for (i, group) in groups.iter().enumerate() {
         series_line(&mut rss, group.points.iter().map(|&(t, _, bytes)| (t, bytes / BYTES_PER_MIB)).collect(), i)?;

@@ -1,10 +1,10 @@
 //! Temporary-file size over time, one line per run.
 
 use super::axis::{LinearAxis, Ticked};
-use super::draw::{frame, series_entry, series_line, DrawResult};
+use super::draw::{frame, house_mesh, series_entry, series_line, DrawResult};
 use super::labels::{self, labels};
-use super::style::{GRID, HEIGHT, INK, LABELLED_RIGHT, TEXT_PX, WIDTH, X_LABEL_AREA, Y_LABEL_AREA};
-use super::svg::{self, text_style, About};
+use super::style::{HEIGHT, LABELLED_RIGHT, WIDTH, X_LABEL_AREA, Y_LABEL_AREA};
+use super::svg::{self, About};
 use super::{figure_id, run_name, BYTES_PER_MIB};
 use crate::model::Lang;
 use crate::render::format::decimal;
@@ -58,16 +58,11 @@ fn draw<DB: DrawingBackend>(
         .build_cartesian_2d(Ticked::from(&x_axis), Ticked::from(&y_axis))?;
     let x_label = |v: &f64| decimal(*v, x_axis.decimals);
     let y_label = |v: &f64| decimal(*v, y_axis.decimals);
-    chart
-        .configure_mesh()
+    house_mesh(&mut chart.configure_mesh())
         .x_label_formatter(&x_label)
         .y_label_formatter(&y_label)
         .x_desc(text.time_axis)
         .y_desc(text.tempfiles_axis)
-        .label_style(text_style(TEXT_PX, INK))
-        .axis_desc_style(text_style(TEXT_PX, INK))
-        .axis_style(INK)
-        .bold_line_style(GRID)
         .draw()?;
     for (i, (_, points)) in lines.iter().enumerate() {
         series_line(&mut chart, points.clone(), i)?;

@@ -3,11 +3,10 @@
 //! (a cross at its latency, or a triangle along the top edge when no response came).
 
 use super::axis::{decade_label, LinearAxis, LogAxis, Ticked};
-use super::draw::{floor_markers, frame, markers, message, polyline, text_at, DrawResult, LegendEntry, Swatch};
+use super::draw::{floor_markers, frame, house_mesh, markers, message, polyline, text_at, DrawResult, LegendEntry, Swatch};
 use super::labels::{self, labels};
 use super::style::{
-    self, Shape, GRID, GRID_LIGHT, HEIGHT, INK, LABELLED_RIGHT, PALETTE, REFERENCE_DASH, SMALL_POINT, TEXT_PX, WIDTH, X_LABEL_AREA,
-    Y_LABEL_AREA,
+    self, Shape, HEIGHT, INK, LABELLED_RIGHT, PALETTE, REFERENCE_DASH, SMALL_POINT, TEXT_PX, WIDTH, X_LABEL_AREA, Y_LABEL_AREA,
 };
 use super::svg::{self, text_style, About};
 use super::{figure_id, percentile, run_name};
@@ -104,17 +103,11 @@ fn draw<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, report: &Report, run:
         )?;
     let x_label = |v: &f64| decimal(*v, x_axis.decimals);
     let y_label = |v: &f64| decade_label(*v);
-    chart
-        .configure_mesh()
+    house_mesh(&mut chart.configure_mesh())
         .x_label_formatter(&x_label)
         .y_label_formatter(&y_label)
         .x_desc(text.time_axis)
         .y_desc(text.latency_log_axis)
-        .label_style(text_style(TEXT_PX, INK))
-        .axis_desc_style(text_style(TEXT_PX, INK))
-        .axis_style(INK)
-        .bold_line_style(GRID)
-        .light_line_style(GRID_LIGHT)
         .draw()?;
 
     // Behind the points: a vertical line where the app finished writing each large response.

@@ -117,6 +117,18 @@ pub fn flag_reason(lang: Lang, kind: &FlagKind, headline: &str, value: &dyn Fn(f
     }
 }
 
+/// The label of the given factors' levels, joined ("nginx, buffering on · 2"); "-" when there are
+/// none, so a cell or a legend entry is never blank. The one condition label of tables and charts.
+pub fn levels_label(lang: Lang, report: &crate::report::Report, levels: &[usize], factors: &[usize]) -> String {
+    let parts: Vec<&str> =
+        factors.iter().filter_map(|&f| report.factors.get(f)?.levels.get(*levels.get(f)?).map(|l| l.label.get(lang))).collect();
+    if parts.is_empty() {
+        "-".to_string()
+    } else {
+        parts.join(super::strings(lang).label_join)
+    }
+}
+
 /// A flag rule that hit most runs, in one sentence with its cause: "54 of 55 runs had ...".
 pub fn dataset_flag(lang: Lang, flag: &DatasetFlag) -> String {
     let (runs, of) = (format::count(flag.runs), format::count(flag.of));

@@ -183,13 +183,7 @@ impl<'a> Context<'a> {
     }
 
     fn levels_label(&self, levels: &[usize], factors: &[usize]) -> String {
-        let parts: Vec<String> =
-            factors.iter().map(|&f| self.report.factors[f].levels[levels[f]].label.get(self.lang).to_string()).collect();
-        if parts.is_empty() {
-            "-".to_string()
-        } else {
-            parts.join(self.t.label_join)
-        }
+        prose::levels_label(self.lang, self.report, levels, factors)
     }
 
     /// A series (layout row) label from the levels of the series factors.
