@@ -11,7 +11,7 @@
 
 pub mod review;
 
-use crate::model::{HeadlineMetric, Lang, LoadKind, Percentile, RunStatus, Text};
+use crate::model::{HeadlineMetric, Lang, LoadKind, Percentile, PublishedMetric, RunStatus, Text, Unit};
 use review::VarianceReview;
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -20,7 +20,7 @@ pub type Millis = f64;
 pub type Seconds = f64;
 
 /// Version of the summary.json layout; bumped when a field changes meaning.
-pub const SCHEMA_VERSION: u32 = 3;
+pub const SCHEMA_VERSION: u32 = 4;
 
 #[derive(Debug, Clone, Serialize)]
 pub struct Report {
@@ -41,10 +41,8 @@ pub struct Report {
     pub conditions: Vec<ConditionResult>,
     pub integrity: Integrity,
     pub variance: VarianceReview,
-    /// Where the published values come from (dataset.toml's `published.source`).
-    pub published_source: Option<Text>,
-    /// dataset.toml's published values beside the measured ones, in the file's order.
-    pub published: Vec<PublishedResult>,
+    /// dataset.toml's published tables beside the measured values, in the file's order.
+    pub published: PublishedComparison,
     /// The experiment's settings from plan.toml, flattened to dotted keys, sorted by key.
     pub setup: Vec<Setting>,
     /// What computed the per-run statistics and chart inputs when it was not analyze (the
@@ -413,6 +411,46 @@ pub struct Setting {
     pub value: String,
 }
 
+/// The original article's tables beside what this dataset measured (dataset.toml's `[published]`).
+#[derive(Debug, Clone, Serialize, Default)]
+pub struct PublishedComparison {
+    pub original: Option<crate::dataset::manifest::OriginalArticle>,
+    pub note: Option<Text>,
+    /// The fraction within which a published value agrees with the nearest run
+    /// (`thresholds.negligible_difference`).
+    pub negligible_difference: f64,
+    pub tables: Vec<PublishedTableResult>,
+    /// The smallest and the largest ratio over every table.
+    pub ratio_min: Option<f64>,
+    pub ratio_max: Option<f64>,
+}
+
+impl PublishedComparison {
+    pub fn is_empty(&self) -> bool {
+        self.tables.is_empty()
+    }
+}
+
+/// One table of the original, row by row beside this dataset's runs.
+#[derive(Debug, Clone, Serialize)]
+pub struct PublishedTableResult {
+    pub id: String,
+    pub label: Option<Text>,
+    /// The metric's name in dataset.toml ("requests_per_s", "p95", "failed_share", ...).
+    pub metric: PublishedMetric,
+    /// The unit of every value of the table, published and measured alike.
+    pub unit: Unit,
+    pub rows: Vec<PublishedResult>,
+    pub references: Vec<PublishedReference>,
+    /// For a table whose original ranked its conditions: whether the same order holds here.
+    pub order: Option<OrderCheck>,
+    /// The smallest and the largest `ratio` of the rows, when any row has one.
+    pub ratio_min: Option<f64>,
+    pub ratio_max: Option<f64>,
+    /// How many rows agree.
+    pub agree: usize,
+}
+
 /// A published value beside what this dataset measured for the same condition and metric.
 #[derive(Debug, Clone, Serialize)]
 pub struct PublishedResult {
@@ -420,20 +458,102 @@ pub struct PublishedResult {
     #[serde(skip)]
     pub condition: usize,
     pub condition_id: String,
-    /// "p50" ... "p99.9", "max", "write" or "completion".
-    pub metric: &'static str,
-    pub value_ms: Millis,
-    /// The median, min and max over the condition's runs, in ms; `None` when nothing was measured.
+    /// Which cell of the original, when dataset.toml says.
+    pub note: Option<Text>,
+    /// As published, in the table's unit.
+    pub value: f64,
+    /// The median, min and max over the condition's runs, in the table's unit; `None` when
+    /// nothing was measured.
     pub measured: Option<MeasuredRange>,
-    /// Whether the published value lies within the measured min-max range (both ends included).
-    pub within_range: Option<bool>,
+    pub verdict: PublishedVerdict,
+    /// The measured median over the published value; `None` when either is 0 or nothing was measured.
+    pub ratio: Option<f64>,
+}
+
+/// Where a published value falls against the runs (`stats::published::verdict`, the one rule).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum PublishedVerdict {
+    /// Inside the runs' min-max range, both ends included.
+    InsideRange,
+    /// Outside the range, but within `negligible_difference` of the nearest run.
+    NearNearestRun,
+    /// Every run is above the published value, by more than the allowance.
+    HigherHere,
+    /// Every run is below it.
+    LowerHere,
+    /// The condition has no value of this metric.
+    NotMeasured,
+}
+
+impl PublishedVerdict {
+    pub fn agrees(self) -> bool {
+        matches!(self, PublishedVerdict::InsideRange | PublishedVerdict::NearNearestRun)
+    }
+}
+
+/// A published value of a condition not measured here, kept apart from every statistic.
+#[derive(Debug, Clone, Serialize)]
+pub struct PublishedReference {
+    pub label: Text,
+    pub value: f64,
+    pub reason: Text,
+}
+
+/// Whether the original's order of an ordered table holds in this dataset's medians.
+#[derive(Debug, Clone, Serialize)]
+pub struct OrderCheck {
+    /// Condition ids from the largest published value to the smallest.
+    pub published: Vec<String>,
+    /// The measured conditions from the largest median here to the smallest, equal medians
+    /// in one group.
+    pub here: Vec<Vec<String>>,
+    /// Row indices (into the table's `rows`) of `published` and `here`, for the views.
+    #[serde(skip)]
+    pub published_rows: Vec<usize>,
+    #[serde(skip)]
+    pub here_rows: Vec<Vec<usize>>,
+    /// Each neighbouring pair of the published order, as it stands here.
+    pub pairs: Vec<OrderPair>,
+    /// Every pair stands as published.
+    pub holds: bool,
+    /// It holds and every pair's runs are apart (the smaller's largest run below the larger's smallest).
+    pub separated: bool,
+}
+
+/// Two neighbours of the published order: `larger` was published above `smaller`.
+#[derive(Debug, Clone, Serialize)]
+pub struct OrderPair {
+    pub larger: String,
+    pub smaller: String,
+    #[serde(skip)]
+    pub larger_row: usize,
+    #[serde(skip)]
+    pub smaller_row: usize,
+    pub here: OrderRelation,
+    /// The two conditions' ranges of runs do not overlap.
+    pub apart: bool,
+}
+
+/// How a published pair stands in this dataset's medians.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum OrderRelation {
+    /// The larger's median is above the smaller's, as published.
+    Same,
+    /// Equal medians.
+    Tie,
+    /// The published smaller is the larger here.
+    Reversed,
+    /// One of the two has no value of the metric.
+    Unmeasured,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
 pub struct MeasuredRange {
-    pub median: Millis,
-    pub min: Millis,
-    pub max: Millis,
+    pub median: f64,
+    pub min: f64,
+    pub max: f64,
     pub n: usize,
 }
 

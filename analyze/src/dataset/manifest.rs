@@ -1,7 +1,7 @@
 //! `dataset.toml`: the optional description of a dataset. Unknown keys are errors, so a typo
 //! never silently falls back to a default.
 
-use crate::model::{HeadlineMetric, Lang, Percentile, Text, ThroughputFrom};
+use crate::model::{HeadlineMetric, Lang, Percentile, PublishedMetric, Text, ThroughputFrom, Unit};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
@@ -113,80 +113,75 @@ pub struct ReportChoices {
     pub compare: Option<String>,
 }
 
-/// Values published for the dataset's conditions, e.g. by the study it re-measures.
+/// Values published for the dataset's conditions by the article the dataset re-measures: the
+/// article's own name, then its tables, each of one metric in the unit the article printed.
 #[derive(Debug, Clone, Deserialize, Serialize, Default)]
 #[serde(deny_unknown_fields)]
 pub struct Published {
-    /// Where the values come from, shown above their table.
-    pub source: Option<Text>,
+    /// The article the values come from, named as it names itself.
+    pub original: Option<OriginalArticle>,
+    /// What differs between the article's setting and this dataset's, shown under its name.
+    pub note: Option<Text>,
     #[serde(default)]
-    pub values: Vec<PublishedValue>,
+    pub tables: Vec<PublishedTable>,
 }
 
-/// One published number: a condition, what was measured, and the value in ms.
+/// The original article: its title, author and date as it gives them (each absent when it gives
+/// none), so the report names the article, not a file of this project.
+#[derive(Debug, Clone, Deserialize, Serialize, Default, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct OriginalArticle {
+    pub title: Option<String>,
+    pub author: Option<String>,
+    pub date: Option<String>,
+    /// Where it appeared (a company's blog, a site), when it says.
+    pub publisher: Option<String>,
+    /// What the article is, for one that gives no title (or to translate one).
+    pub description: Option<Text>,
+}
+
+/// One table of the original article: values of one metric in one unit.
+#[derive(Debug, Clone, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct PublishedTable {
+    /// The name an article cites the table by (`published.tables.c1`): ASCII letters, digits, `-`, `_`.
+    pub id: String,
+    /// What the table is in the original, e.g. "ab -c 5, two processes each".
+    pub label: Option<Text>,
+    pub metric: PublishedMetric,
+    /// The unit the values are written in, as the original printed them.
+    pub unit: Unit,
+    /// The original ranked these conditions by these values: the report checks whether the
+    /// same order holds in this dataset's medians.
+    #[serde(default)]
+    pub ordered: bool,
+    #[serde(default)]
+    pub values: Vec<PublishedValue>,
+    /// Values of conditions this dataset does not measure, shown as references with the reason.
+    #[serde(default)]
+    pub references: Vec<ReferenceValue>,
+}
+
+/// One published number of a condition this dataset measured.
 #[derive(Debug, Clone, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct PublishedValue {
-    /// The condition's id (`route=direct,downloads=2,worker=sync`); its place in dataset.toml is
-    /// kept so an id that names no condition is an error pointing at it.
-    pub condition: toml::Spanned<String>,
-    pub metric: Metric,
-    pub value_ms: f64,
-    /// The 1-based line and column of `condition` in dataset.toml, set by [`Manifest::parse`].
-    #[serde(skip)]
-    pub place: (u64, usize),
+    /// The condition's id (`route=direct,downloads=2,worker=sync`).
+    pub condition: String,
+    pub value: f64,
+    /// Which cell of the original this is, when the condition's label does not say.
+    pub note: Option<Text>,
 }
 
-/// What a published value measures, as the report computes it per condition.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Deserialize, Serialize)]
-pub enum Metric {
-    #[serde(rename = "p50")]
-    P50,
-    #[serde(rename = "p90")]
-    P90,
-    #[serde(rename = "p95")]
-    P95,
-    #[serde(rename = "p99")]
-    P99,
-    #[serde(rename = "p99.9")]
-    P999,
-    /// The largest latency of a run.
-    #[serde(rename = "max")]
-    Max,
-    /// The median over a run's large responses of the app's write time.
-    #[serde(rename = "write")]
-    Write,
-    /// The median over a run's large responses of the client's completion time.
-    #[serde(rename = "completion")]
-    Completion,
-}
-
-impl Metric {
-    /// The key of a percentile metric in `percentiles_ms` ("95", "99.9"), `None` for the others.
-    pub fn percentile_key(self) -> Option<&'static str> {
-        match self {
-            Metric::P50 => Some("50"),
-            Metric::P90 => Some("90"),
-            Metric::P95 => Some("95"),
-            Metric::P99 => Some("99"),
-            Metric::P999 => Some("99.9"),
-            Metric::Max | Metric::Write | Metric::Completion => None,
-        }
-    }
-
-    /// The name in dataset.toml and summary.json.
-    pub fn name(self) -> &'static str {
-        match self {
-            Metric::P50 => "p50",
-            Metric::P90 => "p90",
-            Metric::P95 => "p95",
-            Metric::P99 => "p99",
-            Metric::P999 => "p99.9",
-            Metric::Max => "max",
-            Metric::Write => "write",
-            Metric::Completion => "completion",
-        }
-    }
+/// A published number of a condition not measured here (a server that cannot be installed).
+#[derive(Debug, Clone, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct ReferenceValue {
+    /// What the original measured, e.g. "NGINX Unit 1.4, 1 process".
+    pub label: Text,
+    pub value: f64,
+    /// Why this dataset does not measure it.
+    pub reason: Text,
 }
 
 impl Manifest {
@@ -210,14 +205,10 @@ impl Manifest {
     /// Parses `dataset.toml` text; the error names the line and column when TOML knows them.
     pub fn parse(text: &str) -> Result<Manifest, ManifestError> {
         let place = |offset: usize| super::schema::line_and_column(text, offset);
-        let mut manifest: Manifest = toml::from_str(text).map_err(|error| ManifestError {
+        toml::from_str(text).map_err(|error| ManifestError {
             place: error.span().map(|span| place(span.start)),
             message: error.message().trim().to_string(),
-        })?;
-        for value in manifest.published.iter_mut().flat_map(|p| p.values.iter_mut()) {
-            value.place = place(value.condition.span().start);
-        }
-        Ok(manifest)
+        })
     }
 }
 
@@ -249,16 +240,22 @@ mod tests {
     }
 
     #[test]
-    fn reads_published_values_with_the_place_of_their_condition() {
-        let text =
-            "[published]\nsource = \"the study\"\nvalues = [\n  { condition = \"route=direct\", metric = \"p95\", value_ms = 1.57 },\n]\n";
+    fn reads_published_tables_with_their_metric_and_unit() {
+        let text = "[published]\noriginal = { title = \"比較してみた\", author = \"岩田智哉\", date = \"2018.09.04\" }\n\
+                    [[published.tables]]\nid = \"c1\"\nmetric = \"requests_per_s\"\nunit = \"requests/s\"\nordered = true\n\
+                    values = [{ condition = \"server=uwsgi\", value = 323.196 }]\n\
+                    references = [{ label = \"NGINX Unit\", value = 321.222, reason = \"not installable\" }]\n";
         let published = Manifest::parse(text).unwrap().published.unwrap();
-        assert_eq!(published.values.len(), 1);
-        assert_eq!(published.values[0].metric, Metric::P95);
-        assert_eq!(published.values[0].condition.get_ref(), "route=direct");
-        assert_eq!(&text[published.values[0].condition.span()], "\"route=direct\"");
-        assert_eq!(published.values[0].place, (4, 17));
-        assert!(Manifest::parse(&text.replace("p95", "p96")).is_err());
+        assert_eq!(published.original.as_ref().and_then(|o| o.author.as_deref()), Some("岩田智哉"));
+        let table = &published.tables[0];
+        assert_eq!((table.metric, table.unit, table.ordered), (PublishedMetric::RequestsPerS, Unit::RequestsPerS, true));
+        assert_eq!((table.values[0].condition.as_str(), table.values[0].value), ("server=uwsgi", 323.196));
+        assert_eq!(table.references[0].value, 321.222);
+        let error = Manifest::parse(&text.replace("requests_per_s", "requests_per_sec")).unwrap_err();
+        assert_eq!(error.place, Some((5, 10)));
+        let error = Manifest::parse(&text.replace("value = 323.196", "value_ms = 323.196")).unwrap_err();
+        assert!(error.message.contains("value_ms"), "{}", error.message);
+        assert_eq!(error.place.map(|p| p.0), Some(8));
     }
 
     #[test]

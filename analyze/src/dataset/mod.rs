@@ -181,7 +181,7 @@ pub fn load_unlocked(dir: &Path, keep: Keep) -> Result<Dataset, LoadError> {
         }
     }
 
-    check_published(&manifest, &factors, &runs, &mut problems);
+    located.check_published(&runs.iter().map(|r| condition_id(&factors, &r.levels)).collect(), &mut problems);
 
     let large_responses =
         read_small_table(dir, "large_responses", false, &mut problems).map(|t| samples::parse_large_responses(&t, &index, &mut problems));
@@ -232,33 +232,6 @@ pub fn load_unlocked(dir: &Path, keep: Keep) -> Result<Dataset, LoadError> {
 /// the report and for dataset.toml's published values alike.
 pub fn condition_id(factors: &[runs::Factor], levels: &[usize]) -> String {
     crate::model::condition_id(factors.iter().zip(levels).map(|(f, &l)| (f.name.as_str(), f.levels[l].value.as_str())))
-}
-
-/// Every published value names a condition that has runs, and is a finite, non-negative time.
-fn check_published(manifest: &Manifest, factors: &[runs::Factor], runs: &[runs::Run], problems: &mut Problems) {
-    let Some(published) = &manifest.published else { return };
-    let ids: std::collections::BTreeSet<String> = runs.iter().map(|r| condition_id(factors, &r.levels)).collect();
-    for value in &published.values {
-        let (line, column) = value.place;
-        let id = value.condition.get_ref();
-        if !ids.contains(id) {
-            let example = ids.iter().next().map(|e| format!(", e.g. {e:?}")).unwrap_or_default();
-            problems.push(DataError::at(
-                "dataset.toml",
-                line,
-                column,
-                format!("published condition {id:?} has no runs: write factor=level pairs in factor order{example}"),
-            ));
-        }
-        if !(value.value_ms.is_finite() && value.value_ms >= 0.0) {
-            problems.push(DataError::at(
-                "dataset.toml",
-                line,
-                column,
-                format!("published value_ms = {} for {id:?}: expected a time of 0 ms or more", value.value_ms),
-            ));
-        }
-    }
 }
 
 fn no_requests_in(source: &Option<TableSource>) -> String {

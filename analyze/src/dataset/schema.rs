@@ -10,7 +10,7 @@
 use super::error::{shown, DataError, Problems};
 use super::manifest::Manifest;
 use super::runs::RESERVED;
-use crate::model::Percentile;
+use crate::model::{Percentile, PublishedMetric, Unit};
 use serde::Deserialize;
 use std::ops::Range;
 use toml::Spanned;
@@ -31,11 +31,41 @@ struct Places {
     factors: Vec<FactorPlaces>,
     thresholds: Option<ThresholdPlaces>,
     report: Option<ReportPlaces>,
+    published: Option<PublishedPlaces>,
 }
 
 #[derive(Deserialize)]
 struct ReportPlaces {
     compare: Option<Spanned<String>>,
+}
+
+#[derive(Deserialize)]
+struct PublishedPlaces {
+    #[serde(default)]
+    tables: Vec<TablePlaces>,
+}
+
+#[derive(Deserialize)]
+struct TablePlaces {
+    id: Spanned<String>,
+    metric: Spanned<PublishedMetric>,
+    unit: Spanned<Unit>,
+    ordered: Option<Spanned<bool>>,
+    #[serde(default)]
+    values: Vec<ValuePlaces>,
+    #[serde(default)]
+    references: Vec<ReferencePlaces>,
+}
+
+#[derive(Deserialize)]
+struct ValuePlaces {
+    condition: Spanned<String>,
+    value: Spanned<f64>,
+}
+
+#[derive(Deserialize)]
+struct ReferencePlaces {
+    value: Spanned<f64>,
 }
 
 #[derive(Deserialize)]
@@ -149,6 +179,101 @@ impl Located {
             }
         }
         debug_assert_eq!(manifest.factors.len(), self.places.factors.len());
+        self.check_published_alone(problems);
+    }
+
+    /// The published tables: ids an article can cite, units that fit the metric, values the unit
+    /// can hold, and ordered tables whose order can be read from their values.
+    fn check_published_alone(&self, problems: &mut Problems) {
+        let Some(published) = &self.places.published else { return };
+        let mut ids: Vec<&str> = Vec::new();
+        for table in &published.tables {
+            let id = table.id.get_ref().as_str();
+            if id.is_empty() || !id.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_') {
+                problems.push(self.error(
+                    table.id.span(),
+                    "published.tables.id",
+                    format!("{} is not a name an article can cite: use ASCII letters, digits, '-' and '_'", shown(id)),
+                ));
+            } else if ids.contains(&id) {
+                problems.push(self.error(table.id.span(), "published.tables.id", format!("the table {} is listed twice", shown(id))));
+            }
+            ids.push(id);
+            let (metric, unit) = (*table.metric.get_ref(), *table.unit.get_ref());
+            if !metric.units().contains(&unit) {
+                let fits: Vec<&str> = metric.units().iter().map(|u| u.name()).collect();
+                problems.push(self.error(
+                    table.unit.span(),
+                    "published.tables.unit",
+                    format!("{} is not a unit of {}: write {}", shown(unit.name()), metric.name(), fits.join(" or ")),
+                ));
+            }
+            let values = table.values.iter().map(|v| &v.value).chain(table.references.iter().map(|r| &r.value));
+            for value in values {
+                let number = *value.get_ref();
+                let too_large = unit.largest().is_some_and(|largest| number > largest);
+                if !(number.is_finite() && number >= 0.0) || too_large {
+                    let bound = unit.largest().map_or(String::new(), |l| format!(" and at most {l}"));
+                    problems.push(self.error(
+                        value.span(),
+                        "published.tables.value",
+                        format!("{number} {} is not a value of 0 or more{bound}", unit.name()),
+                    ));
+                }
+            }
+            if table.ordered.as_ref().is_some_and(|o| *o.get_ref()) {
+                self.check_ordered(table, problems);
+            }
+        }
+    }
+
+    /// An ordered table's order is read from its values: it needs two conditions or more, each
+    /// once, with distinct values.
+    fn check_ordered(&self, table: &TablePlaces, problems: &mut Problems) {
+        let ordered = table.ordered.as_ref().expect("checked by the caller");
+        if table.values.len() < 2 {
+            problems.push(self.error(
+                ordered.span(),
+                "published.tables.ordered",
+                "an ordered table needs the values of two conditions or more".to_string(),
+            ));
+        }
+        for (i, value) in table.values.iter().enumerate() {
+            let earlier = &table.values[..i];
+            if earlier.iter().any(|e| e.condition.get_ref() == value.condition.get_ref()) {
+                problems.push(self.error(
+                    value.condition.span(),
+                    "published.tables.values.condition",
+                    format!("{} is listed twice in an ordered table", shown(value.condition.get_ref())),
+                ));
+            } else if let Some(tie) = earlier.iter().find(|e| e.value.get_ref() == value.value.get_ref()) {
+                problems.push(self.error(
+                    value.value.span(),
+                    "published.tables.values.value",
+                    format!(
+                        "{} ties with {}: an ordered table's order is read from its values, so they must differ",
+                        value.value.get_ref(),
+                        shown(tie.condition.get_ref())
+                    ),
+                ));
+            }
+        }
+    }
+
+    /// Every published value names a condition that has runs (`ids`: the conditions' ids).
+    pub fn check_published(&self, ids: &std::collections::BTreeSet<String>, problems: &mut Problems) {
+        let Some(published) = &self.places.published else { return };
+        for value in published.tables.iter().flat_map(|t| &t.values) {
+            let id = value.condition.get_ref();
+            if !ids.contains(id) {
+                let example = ids.iter().next().map(|e| format!(", e.g. {e:?}")).unwrap_or_default();
+                problems.push(self.error(
+                    value.condition.span(),
+                    "published.tables.values.condition",
+                    format!("{} has no runs: write factor=level pairs in factor order{example}", shown(id)),
+                ));
+            }
+        }
     }
 
     /// Checks of `x`, `series` and `report.compare` against the dataset's factors (from dataset.toml, else from
@@ -288,6 +413,55 @@ mod tests {
                 "dataset.toml:2:33: series: \"nope\" is not a factor of this dataset (its factors: route, downloads, worker)",
                 "dataset.toml:2:41: series: \"route\" is listed twice",
             ]
+        );
+    }
+
+    #[test]
+    fn published_tables_need_citable_ids_fitting_units_and_values_the_unit_holds() {
+        let text = "[published]\n[[published.tables]]\nid = \"a b\"\nmetric = \"failed_share\"\nunit = \"%\"\n\
+                    values = [{ condition = \"s=1\", value = 100.5 }]\n\
+                    [[published.tables]]\nid = \"t\"\nmetric = \"session_mean\"\nunit = \"requests/s\"\n\
+                    references = [{ label = \"x\", value = -1, reason = \"y\" }]\n\
+                    [[published.tables]]\nid = \"t\"\nmetric = \"p95\"\nunit = \"ms\"\n";
+        assert_eq!(
+            problems_of(text, &["s"]),
+            [
+                "dataset.toml:3:6: published.tables.id: \"a b\" is not a name an article can cite: use ASCII letters, digits, '-' and '_'",
+                "dataset.toml:6:40: published.tables.value: 100.5 % is not a value of 0 or more and at most 100",
+                "dataset.toml:10:8: published.tables.unit: \"requests/s\" is not a unit of session_mean: write ms or s",
+                "dataset.toml:11:38: published.tables.value: -1 requests/s is not a value of 0 or more",
+                "dataset.toml:13:6: published.tables.id: the table \"t\" is listed twice",
+            ]
+        );
+    }
+
+    #[test]
+    fn an_ordered_table_needs_two_distinct_conditions_with_distinct_values() {
+        let text = "[published]\n[[published.tables]]\nid = \"one\"\nmetric = \"p95\"\nunit = \"ms\"\nordered = true\n\
+                    values = [{ condition = \"s=1\", value = 1 }]\n\
+                    [[published.tables]]\nid = \"two\"\nmetric = \"p95\"\nunit = \"ms\"\nordered = true\nvalues = [\n\
+                    { condition = \"s=1\", value = 1 },\n{ condition = \"s=1\", value = 2 },\n{ condition = \"s=2\", value = 1 },\n]\n";
+        assert_eq!(
+            problems_of(text, &["s"]),
+            [
+                "dataset.toml:6:11: published.tables.ordered: an ordered table needs the values of two conditions or more",
+                "dataset.toml:15:15: published.tables.values.condition: \"s=1\" is listed twice in an ordered table",
+                "dataset.toml:16:30: published.tables.values.value: 1 ties with \"s=1\": an ordered table's order is read from its values, so they must differ",
+            ]
+        );
+    }
+
+    #[test]
+    fn a_published_condition_without_runs_is_an_error_at_its_place() {
+        let text = "[published]\n[[published.tables]]\nid = \"t\"\nmetric = \"p95\"\nunit = \"ms\"\n\
+                    values = [{ condition = \"s=1\", value = 1 }, { condition = \"s=9\", value = 2 }]\n";
+        let located = Located::new(text);
+        let mut problems = Problems::default();
+        located.check_published(&["s=1".to_string()].into_iter().collect(), &mut problems);
+        let got: Vec<String> = problems.errors().iter().map(ToString::to_string).collect();
+        assert_eq!(
+            got,
+            ["dataset.toml:6:59: published.tables.values.condition: \"s=9\" has no runs: write factor=level pairs in factor order, e.g. \"s=1\""]
         );
     }
 

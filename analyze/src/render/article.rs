@@ -63,6 +63,20 @@ pub fn names(context: &Context) -> Value {
                 "tempfile_peak_mib": spread(condition.tempfile_peak_bytes, mib, dash),
                 "runs": condition.runs.len().to_string(),
                 "representative_run": condition.representative_run.clone().unwrap_or_default(),
+                "requests_per_s": spread(condition.requests_per_s, rate, dash),
+                "error_rate": spread(condition.error_rate, format::percent_fine, dash),
+                "mean_ms": spread(condition.mean_ms, format::ms, dash),
+                "headline_mean": condition.headline_mean.map(|m| context.headline_number(m)),
+                "sessions": condition.sessions.as_ref().map(|s| json!({
+                    "sessions": format::count(s.sessions),
+                    "failed": format::count(s.failed),
+                    "failed_share": spread(Some(s.failed_share), format::percent, dash),
+                    "min_ms": spread(s.min_ms, format::ms, dash),
+                    "mean_ms": spread(s.mean_ms, format::ms, dash),
+                    "max_ms": spread(s.max_ms, format::ms, dash),
+                    "median_ms": spread(s.median_ms, format::ms, dash),
+                    "p95_ms": spread(s.p95_ms, format::ms, dash),
+                })),
             }),
         );
     }
@@ -84,6 +98,10 @@ pub fn names(context: &Context) -> Value {
                 "complete_s_median": run.complete_s_median.map(format::seconds),
                 "tempfile_peak_mib": run.tempfile_peak_bytes.map(|b| format::mib(b as f64)),
                 "status": run.status.as_str(),
+                "requests_per_s": run.requests_per_s.map(rate),
+                "error_rate": run.error_rate.map(format::percent_fine),
+                "mean_ms": ms(run.mean_ms),
+                "tool": run.tool_reported.as_ref().map(|t| tool(context, t, run.ok_responses)),
             }),
         );
     }
@@ -108,7 +126,96 @@ pub fn names(context: &Context) -> Value {
         "variance": {
             "widest_condition": report.variance.widest_condition,
         },
+        "published": published(context),
     }))
+}
+
+/// Requests/s to a tenth, as the headline table prints them.
+fn rate(value: f64) -> String {
+    format::decimal(value, 1)
+}
+
+/// A tool's printed numbers about a run: its rule, its requests/s, and per percentile its value
+/// and rank beside ours.
+fn tool(context: &Context, t: &crate::report::ToolReported, ok_responses: u64) -> Value {
+    let percentiles: Map<String, Value> = t
+        .percentiles_ms
+        .iter()
+        .map(|(k, v)| {
+            let rank = t.ranks.get(k).map(|r| context.rank_text(*r, t.ranked));
+            let ours = t.nearest_ranks.get(k).map(|r| context.rank_text(*r, ok_responses));
+            (format!("p{k}"), json!({ "value": format::ms(*v), "rank": rank, "nearest_rank_value": t.nearest_rank_ms.get(k).map(|v| format::ms(*v)), "nearest_rank": ours }))
+        })
+        .collect();
+    json!({
+        "name": t.tool,
+        "rule": crate::render::i18n::rule_text(t.rule, context.lang),
+        "requests_per_s": t.requests_per_s.map(rate),
+        "rows_requests_per_s": t.rows_requests_per_s.map(rate),
+        "percentiles": percentiles,
+    })
+}
+
+/// The published tables by id: each value by condition id, with its verdict and ratio; the
+/// references in their order; the order check; the smallest and largest ratio.
+fn published(context: &Context) -> Value {
+    use crate::render::i18n::published as words;
+    let report = context.report;
+    let comparison = &report.published;
+    let dash = context.t.range_dash;
+    let mut tables = Map::new();
+    for table in &comparison.tables {
+        let in_unit = |v: f64| format::in_unit(v, table.unit);
+        let label = |row: usize| context.condition_label(&report.conditions[table.rows[row].condition]);
+        let mut values = Map::new();
+        for row in &table.rows {
+            values.insert(
+                row.condition_id.clone(),
+                json!({
+                    "value": format::as_written(row.value, table.unit),
+                    "median": row.measured.map(|m| in_unit(m.median)),
+                    "range": row.measured.map(|m| format!("{}{dash}{}", in_unit(m.min), in_unit(m.max))),
+                    "verdict": words::verdict(context.lang, row.verdict, row.ratio, comparison.negligible_difference),
+                    "ratio": row.ratio.map(|r| words::ratio(context.lang, r)),
+                    "agrees": row.verdict.agrees(),
+                }),
+            );
+        }
+        let references: Vec<Value> = table
+            .references
+            .iter()
+            .map(|r| json!({ "label": r.label.get(context.lang), "value": format::as_written(r.value, table.unit), "reason": r.reason.get(context.lang) }))
+            .collect();
+        let order = table.order.as_ref().map(|o| {
+            let here: Vec<String> = o.here_rows.iter().map(|g| g.iter().map(|&r| label(r)).collect::<Vec<_>>().join(" = ")).collect();
+            json!({
+                "original": o.published_rows.iter().map(|&r| label(r)).collect::<Vec<_>>().join(" > "),
+                "here": here.join(" > "),
+                "holds": o.holds,
+                "separated": o.separated,
+            })
+        });
+        tables.insert(
+            table.id.clone(),
+            json!({
+                "label": table.label.as_ref().map(|l| l.get(context.lang)),
+                "unit": words::unit(context.lang, table.unit),
+                "values": values,
+                "references": references,
+                "order": order,
+                "ratio_min": table.ratio_min.map(|r| words::ratio(context.lang, r)),
+                "ratio_max": table.ratio_max.map(|r| words::ratio(context.lang, r)),
+                "agree": format::count(table.agree as u64),
+                "rows": format::count(table.rows.len() as u64),
+            }),
+        );
+    }
+    json!({
+        "original": comparison.original.as_ref().map(|o| words::original(context.lang, o)),
+        "tables": tables,
+        "ratio_min": comparison.ratio_min.map(|r| words::ratio(context.lang, r)),
+        "ratio_max": comparison.ratio_max.map(|r| words::ratio(context.lang, r)),
+    })
 }
 
 /// Every string of `value` escaped as Markdown: cited dataset text shows as itself.

@@ -91,6 +91,33 @@ pub fn decimal(value: f64, decimals: usize) -> String {
     grouped(value, decimals)
 }
 
+/// A published number as it was written in dataset.toml (the shortest decimal that reads back as
+/// the same value), with thousands separators and at least the decimals [`in_unit`] prints, so
+/// that a trailing zero the original printed (`1.970` s) is kept: `10,032.0812`, `0.0689101219177`.
+pub fn as_written(value: f64, unit: crate::model::Unit) -> String {
+    if !value.is_finite() {
+        return value.to_string();
+    }
+    let text = value.abs().to_string();
+    let shortest = text.split_once('.').map_or(0, |(_, f)| f.len());
+    grouped(value, shortest.max(unit_decimals(unit)))
+}
+
+/// A measured value in the unit of a published table: ms to a hundredth, s to a thousandth,
+/// requests/s to a tenth (as the headline table prints them) and percent to a tenth.
+pub fn in_unit(value: f64, unit: crate::model::Unit) -> String {
+    grouped(value, unit_decimals(unit))
+}
+
+fn unit_decimals(unit: crate::model::Unit) -> usize {
+    use crate::model::Unit;
+    match unit {
+        Unit::Ms => 2,
+        Unit::S => 3,
+        Unit::RequestsPerS | Unit::Percent => 1,
+    }
+}
+
 /// Whether `c` is a CJK character or CJK punctuation: text written without spaces between words,
 /// so a line break next to it must not turn into one.
 pub fn is_cjk(c: char) -> bool {
@@ -152,6 +179,20 @@ mod tests {
         assert_eq!(ms(-0.001), "0.00");
         assert_eq!(ms(-12.5), "-12.50");
         assert_eq!(percent(0.7222), "72.2%");
+    }
+
+    #[test]
+    fn published_numbers_print_as_written_and_measured_ones_in_the_unit() {
+        use crate::model::Unit;
+        assert_eq!(as_written(10032.0812, Unit::RequestsPerS), "10,032.0812");
+        assert_eq!(as_written(0.0689101219177, Unit::S), "0.0689101219177");
+        assert_eq!(as_written(430.1, Unit::RequestsPerS), "430.1");
+        assert_eq!(as_written(1.970, Unit::S), "1.970");
+        assert_eq!(as_written(6562.0, Unit::Ms), "6,562.00");
+        assert_eq!(in_unit(0.4784316, Unit::S), "0.478");
+        assert_eq!(in_unit(64.9, Unit::Percent), "64.9");
+        assert_eq!(in_unit(762.57, Unit::RequestsPerS), "762.6");
+        assert_eq!(in_unit(5958.156, Unit::Ms), "5,958.16");
     }
 
     #[test]

@@ -138,7 +138,8 @@ pub fn build(dataset: &mut Dataset, detail: Detail) -> Report {
         .collect();
     let layout = layout(dataset, &conditions);
     let variance = super::variance::review(dataset, &runs, &conditions, &layout, choices.headline);
-    let published = super::published::compare(dataset.manifest.published.as_ref(), &conditions);
+    let published =
+        super::published::compare(dataset.manifest.published.as_ref(), &conditions, dataset.manifest.thresholds.negligible_difference);
     let figures = match series {
         None => Figures::default(),
         Some((time_series, errors_over_time)) => {
@@ -168,7 +169,6 @@ pub fn build(dataset: &mut Dataset, detail: Detail) -> Report {
         conditions,
         integrity,
         variance,
-        published_source: dataset.manifest.published.as_ref().and_then(|p| p.source.clone()),
         published,
         setup: dataset.plan.as_ref().map(settings).unwrap_or_default(),
         level1: dataset.level1.as_ref().map(|l| l.engine.clone()),

@@ -29,6 +29,11 @@ pub fn fraction(value: f64) -> f64 {
     round_to(value, 1e9)
 }
 
+/// A percentage rounded to 10^-6 (a share of 10^-8): a share scaled by 100 picks up binary noise.
+pub fn percent(value: f64) -> f64 {
+    round_to(value, 1e6)
+}
+
 fn round_to(value: f64, scale: f64) -> f64 {
     if !value.is_finite() || value.abs() >= LIMIT {
         return value;

@@ -182,7 +182,7 @@ impl<'a> Context<'a> {
         self.levels_label(&condition.levels, &(0..self.report.factors.len()).collect::<Vec<_>>())
     }
 
-    fn levels_label(&self, levels: &[usize], factors: &[usize]) -> String {
+    pub fn levels_label(&self, levels: &[usize], factors: &[usize]) -> String {
         prose::levels_label(self.lang, self.report, levels, factors)
     }
 
@@ -267,16 +267,6 @@ impl<'a> Context<'a> {
     /// A list of words: "p99 and p99.9", "p99、p99.9".
     pub fn list(&self, items: &[String]) -> String {
         prose::list(self.lang, items)
-    }
-
-    /// The name of a published metric.
-    pub fn metric_label(&self, metric: &str) -> String {
-        match metric {
-            "write" => self.t.write_time.to_string(),
-            "completion" => self.t.completion_time.to_string(),
-            "max" => self.t.maximum.to_string(),
-            other => other.to_string(),
-        }
     }
 
     fn x_label(&self) -> String {

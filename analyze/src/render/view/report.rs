@@ -3,6 +3,20 @@
 
 use super::*;
 use crate::model::Percentile;
+use crate::render::i18n::published as published_words;
+use crate::report::{OrderCheck, OrderPair, OrderRelation, PublishedTableResult};
+
+/// The published-vs-measured section: the original article, one table per table of the
+/// original, the rule of the verdicts, and the check of the orders the original claimed.
+#[derive(Debug, Clone, Serialize)]
+pub struct PublishedSection {
+    pub original: Option<KeyValue>,
+    pub note: Option<String>,
+    pub tables: Vec<Table>,
+    pub rule: String,
+    pub orders_heading: &'static str,
+    pub orders: Option<Table>,
+}
 
 #[derive(Debug, Clone, Serialize)]
 pub struct ReportPage {
@@ -25,9 +39,8 @@ pub struct ReportPage {
     /// Every percentile per condition, and a note naming the percentiles that are the maximum.
     pub percentiles: Option<Table>,
     pub percentiles_note: Option<String>,
-    /// Published values beside the measured ones, with where they come from.
-    pub published: Option<Table>,
-    pub published_source: Option<String>,
+    /// The original article's numbers beside the measured ones.
+    pub published: Option<PublishedSection>,
     pub figures: Vec<Figure>,
     pub large: Option<Table>,
     pub tempfiles: Option<Table>,
@@ -326,52 +339,133 @@ impl<'a> Context<'a> {
         (!at_max.is_empty()).then(|| self.t.maximum_note.replace("{list}", &self.list(&at_max)).replace("{n}", &n))
     }
 
-    /// Published values beside the measured median and range, with a verdict per row.
-    pub fn published_table(&self, root: &str) -> Option<Table> {
-        let t = self.t;
-        let rows: Vec<Vec<Cell>> = self
-            .report
-            .published
+    /// The original article's tables beside the runs, a verdict per value, and the check of
+    /// each order the original claimed.
+    pub fn published_section(&self, root: &str) -> Option<PublishedSection> {
+        let published = &self.report.published;
+        if published.is_empty() {
+            return None;
+        }
+        let w = published_words::words(self.lang);
+        let tables = published.tables.iter().map(|table| self.published_table(root, table)).collect();
+        let orders: Vec<Vec<Cell>> = published
+            .tables
             .iter()
-            .map(|p| {
-                let condition = &self.report.conditions[p.condition];
-                let variance = paths::condition_link(root, p.condition);
-                let (median, range) = match p.measured {
+            .filter_map(|table| table.order.as_ref().map(|order| self.order_row(table, order)))
+            .collect();
+        Some(PublishedSection {
+            original: published.original.as_ref().map(|o| KeyValue {
+                label: w.original.to_string(),
+                value: published_words::original(self.lang, o),
+                href: None,
+            }),
+            note: published.note.as_ref().map(|n| n.get(self.lang).to_string()),
+            tables,
+            rule: w.rule.replace("{threshold}", &format::percent(published.negligible_difference)),
+            orders_heading: w.orders_heading,
+            orders: (!orders.is_empty()).then(|| Table {
+                id: "published-order".into(),
+                caption: self.caption(w.orders_heading, w.orders_caption),
+                headers: vec![w.order_table.into(), w.order_original.into(), w.order_here.into(), self.t.verdict.into()],
+                rows: orders,
+            }),
+        })
+    }
+
+    /// The title of a published table: its label, else its metric.
+    fn published_title(&self, table: &PublishedTableResult) -> String {
+        let metric = published_words::metric(self.lang, table.metric);
+        match &table.label {
+            Some(label) => label.get(self.lang).to_string(),
+            None => published_words::words(self.lang).table_title.replace("{metric}", metric),
+        }
+    }
+
+    /// A condition's label by the factors whose levels differ among a table's conditions (the
+    /// table's label says what they share); every factor when nothing differs.
+    fn label_within(&self, table: &PublishedTableResult, row: usize) -> String {
+        let conditions: Vec<&ConditionResult> = table.rows.iter().map(|r| &self.report.conditions[r.condition]).collect();
+        let differing: Vec<usize> =
+            (0..self.report.factors.len()).filter(|&f| conditions.iter().any(|c| c.levels[f] != conditions[0].levels[f])).collect();
+        let condition = conditions[row];
+        if differing.is_empty() {
+            self.condition_label(condition)
+        } else {
+            self.levels_label(&condition.levels, &differing)
+        }
+    }
+
+    fn published_table(&self, root: &str, table: &PublishedTableResult) -> Table {
+        let w = published_words::words(self.lang);
+        let unit = published_words::unit(self.lang, table.unit);
+        let threshold = self.report.published.negligible_difference;
+        let mut rows: Vec<Vec<Cell>> = table
+            .rows
+            .iter()
+            .enumerate()
+            .map(|(i, row)| {
+                let (median, range) = match row.measured {
                     Some(m) => (
-                        Cell::number(format::ms(m.median)).link(variance.clone()),
-                        Cell::number(self.range_text(&format::ms(m.min), &format::ms(m.max))),
+                        Cell::number(format::in_unit(m.median, table.unit)).link(paths::condition_link(root, row.condition)),
+                        Cell::number(self.range_text(&format::in_unit(m.min, table.unit), &format::in_unit(m.max, table.unit))),
                     ),
                     None => (Cell::text("–"), Cell::text("–")),
                 };
-                let verdict = match (p.within_range, p.measured) {
-                    (Some(true), _) => t.published_within,
-                    (Some(false), Some(m)) if p.value_ms < m.min => t.published_below,
-                    (Some(false), _) => t.published_above,
-                    (None, _) => t.published_not_measured,
-                };
                 vec![
-                    Cell::text(self.condition_label(condition)),
-                    Cell::text(self.metric_label(p.metric)),
-                    Cell::number(format::ms(p.value_ms)),
+                    Cell { sub: row.note.as_ref().map(|n| n.get(self.lang).to_string()), ..Cell::text(self.label_within(table, i)) },
+                    Cell::number(format::as_written(row.value, table.unit)),
                     median,
                     range,
-                    Cell::text(verdict),
+                    Cell::text(published_words::verdict(self.lang, row.verdict, row.ratio, threshold)),
                 ]
             })
             .collect();
-        (!rows.is_empty()).then(|| Table {
-            id: "published".into(),
-            caption: self.caption(t.published_table, t.published_caption),
+        rows.extend(table.references.iter().map(|r| {
+            vec![
+                Cell::text(r.label.get(self.lang)),
+                Cell::number(format::as_written(r.value, table.unit)),
+                Cell::text("–"),
+                Cell::text("–"),
+                Cell::text(w.reference.replace("{reason}", r.reason.get(self.lang))),
+            ]
+        }));
+        Table {
+            id: format!("published-{}", table.id),
+            caption: self.caption(&self.published_title(table), w.table_caption),
             headers: vec![
-                t.condition.into(),
-                t.metric.into(),
-                t.published_value.into(),
-                t.measured_median.into(),
-                t.measured_range.into(),
-                t.verdict.into(),
+                self.t.condition.into(),
+                w.published_header.replace("{unit}", unit),
+                w.median_header.replace("{unit}", unit),
+                w.range_header.replace("{unit}", unit),
+                self.t.verdict.into(),
             ],
             rows,
-        })
+        }
+    }
+
+    /// One ordered table: the original's order, the order of the medians here, and the verdict.
+    fn order_row(&self, table: &PublishedTableResult, order: &OrderCheck) -> Vec<Cell> {
+        let w = published_words::words(self.lang);
+        let label = |row: usize| self.label_within(table, row);
+        let original: Vec<String> = order.published_rows.iter().map(|&r| label(r)).collect();
+        let here: Vec<String> =
+            order.here_rows.iter().map(|group| group.iter().map(|&r| label(r)).collect::<Vec<_>>().join(" = ")).collect();
+        let pair = |p: &OrderPair| published_words::pair(self.lang, p.here, p.apart, &label(p.larger_row), &label(p.smaller_row));
+        let verdict = if order.separated {
+            w.order_separated.to_string()
+        } else if order.holds {
+            let overlapping: Vec<String> = order.pairs.iter().filter(|p| !p.apart).map(pair).collect();
+            w.order_overlap.replace("{pairs}", &overlapping.join(w.pair_sep))
+        } else {
+            let broken: Vec<String> = order.pairs.iter().filter(|p| p.here != OrderRelation::Same).map(pair).collect();
+            w.order_broken.replace("{pairs}", &broken.join(w.pair_sep))
+        };
+        vec![
+            Cell::text(self.published_title(table)).link(format!("#published-{}", table.id)),
+            Cell::text(original.join(" > ")),
+            Cell::text(here.join(" > ")),
+            Cell::text(verdict),
+        ]
     }
 
     /// Every run with a tool's printed numbers or a source: the headline percentile by the nearest
@@ -643,8 +737,7 @@ impl<'a> Context<'a> {
             headline_note: self.headline_note(),
             percentiles: self.percentile_table(""),
             percentiles_note: self.maximum_note(),
-            published: self.published_table(""),
-            published_source: report.published_source.as_ref().map(|s| s.get(self.lang).to_string()),
+            published: self.published_section(""),
             figures: self.report_figures(""),
             large: self.large_table(""),
             tempfiles: self.tempfile_table(""),
