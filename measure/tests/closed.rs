@@ -259,7 +259,8 @@ fn an_interrupted_closed_loop_study_resumes_into_the_same_dataset() {
     let meta_path = out_dir.join("dataset.toml");
     let condition = format!("server={},python={},sessions=10", runs[0]["server"], runs[0]["python"]);
     let published = format!(
-        "\n# Typed in by hand while the study waited.\n[published]\nvalues = [\n    {{ condition = \"{condition}\", metric = \"p95\", value_ms = 40 }},\n]\n"
+        "\n# Typed in by hand while the study waited.\n[[published.tables]]\nid = \"p95\"\nmetric = \"p95\"\nunit = \"ms\"\n\
+         values = [\n    {{ condition = \"{condition}\", value = 40 }},\n]\n"
     );
     std::fs::write(&meta_path, std::fs::read_to_string(&meta_path).unwrap() + &published).unwrap();
 

@@ -174,8 +174,9 @@ fn an_interrupted_study_resumes_into_the_same_dataset() {
 
     // What a user adds to dataset.toml between the runs survives the resume, comment included.
     let meta_path = out_dir.join("dataset.toml");
-    let published = "\n# Typed in by hand while the study waited.\n[published]\nsource = { en = \"the study\", ja = \"元の記事\" }\n\
-                     values = [\n    { condition = \"route=direct,downloads=0,worker=sync\", metric = \"p95\", value_ms = 1.57 },\n]\n";
+    let published = "\n# Typed in by hand while the study waited.\n[published]\noriginal = { title = \"元の記事\" }\n\
+                     [[published.tables]]\nid = \"p95\"\nmetric = \"p95\"\nunit = \"ms\"\n\
+                     values = [\n    { condition = \"route=direct,downloads=0,worker=sync\", value = 1.57 },\n]\n";
     std::fs::write(&meta_path, std::fs::read_to_string(&meta_path).unwrap() + published).unwrap();
 
     let out = measure_cmd(&plan_path, &out_dir).arg("--resume").output().unwrap();

@@ -166,7 +166,7 @@ fn published(context: &Context) -> Value {
     let mut tables = Map::new();
     for table in &comparison.tables {
         let in_unit = |v: f64| format::in_unit(v, table.unit);
-        let label = |row: usize| context.condition_label(&report.conditions[table.rows[row].condition]);
+        let label = |row: usize| context.label_within(table, row);
         let mut values = Map::new();
         for row in &table.rows {
             values.insert(
@@ -213,6 +213,7 @@ fn published(context: &Context) -> Value {
     json!({
         "original": comparison.original.as_ref().map(|o| words::original(context.lang, o)),
         "tables": tables,
+        "negligible": format::percent(comparison.negligible_difference),
         "ratio_min": comparison.ratio_min.map(|r| words::ratio(context.lang, r)),
         "ratio_max": comparison.ratio_max.map(|r| words::ratio(context.lang, r)),
     })

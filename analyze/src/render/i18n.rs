@@ -778,9 +778,7 @@ pub fn rule_text(rule: crate::model::Rule, lang: Lang) -> &'static str {
         (Lang::En, RoundedPlusOne) => "rank round(p·n/100)+1, halves rounded up",
         (Lang::En, HdrHistogram) => "rank floor(p·n/100)+1 of an HdrHistogram, whose buckets round the values",
         (Lang::En, NearestRankPlusOne) => "rank ceil(p·n/100)+1, one above the nearest rank",
-        (Lang::En, RoundedBuckets) => {
-            "response times rounded into buckets (whole ms below 100 ms, 10 ms below 1 s), then rank floor(p·n/100)+1"
-        }
+        (Lang::En, RoundedBuckets) => "latencies rounded into buckets (whole ms below 100 ms, 10 ms below 1 s), then rank floor(p·n/100)+1",
         (Lang::En, Interpolated) => "linear interpolation between two ranks",
         (Lang::En, Approximate) => "an approximate estimator",
         (Lang::En, NoPercentiles) => "no percentile (it prints min, mean and max only)",
@@ -839,7 +837,7 @@ static TOOL_EN: ToolWords = ToolWords {
 };
 
 static TOOL_JA: ToolWords = ToolWords {
-    section: "ツール自身の数値と本書の値",
+    section: "ツール自身の数値と本レポートの値",
     imported_from: "取り込み元",
     tool_value: "{tool}（ms）",
     tool_rank: "{tool}の順位",
@@ -851,7 +849,7 @@ static TOOL_JA: ToolWords = ToolWords {
     min_mean_max: ["最小", "平均", "最大"],
     printed_by_tool: "{tool}の表示値",
     printed_note: "{tool}の表示値：{list}",
-    explains: "{tool}の順位の取り方は{rule}です。本書は2xx応答時間の最近接順位 ceil(p·n/100) を取ります。",
+    explains: "{tool}の順位の取り方は{rule}です。本レポートは2xx応答時間の最近接順位 ceil(p·n/100) を取ります。",
     differs: "値が異なるのは、取った順位が違うか、{tool}が値を丸めているためです（測定の備考を参照）。",
     rank_cause: "{tool}は{list}で最近接順位と異なる順位を取っています。",
     rank_cause_item: "{p}（{theirs}。最近接順位は{ours}）",

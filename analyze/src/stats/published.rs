@@ -296,10 +296,10 @@ mod tests {
         ];
         let check = order(&rows);
         assert_eq!(check.here, [vec!["gunicorn"], vec!["prefork"], vec!["threaded"]]);
-        assert_eq!(check.pairs.iter().map(|p| (p.here, p.apart)).collect::<Vec<_>>(), [
-            (OrderRelation::Reversed, false),
-            (OrderRelation::Reversed, true)
-        ]);
+        assert_eq!(
+            check.pairs.iter().map(|p| (p.here, p.apart)).collect::<Vec<_>>(),
+            [(OrderRelation::Reversed, false), (OrderRelation::Reversed, true)]
+        );
         assert!(!check.holds);
     }
 

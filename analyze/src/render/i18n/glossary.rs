@@ -64,13 +64,19 @@ pub const GLOSSARY: &[Term] = &[
     Term { en: "host load", ja: "ホストの負荷", not_en: &[], not_ja: &["ホスト負荷"] },
     Term { en: "app", ja: "アプリ", not_en: &[], not_ja: &["アプリケーション"] },
     Term { en: "ok", ja: "正常", not_en: &[], not_ja: &["okの"] },
+    Term { en: "this report", ja: "本レポート", not_en: &[], not_ja: &["本書"] },
+    Term { en: "original article", ja: "元の記事", not_en: &[], not_ja: &["原著", "元記事", "オリジナル記事"] },
 ];
 
 /// Every string of one language: the pages' words, the charts' words and, with sample
 /// numbers, every sentence built around numbers.
 pub fn every_string(lang: Lang) -> Vec<String> {
     let mut out = Vec::new();
-    for value in [serde_json::to_value(super::strings(lang)), serde_json::to_value(super::charts::labels(lang))] {
+    for value in [
+        serde_json::to_value(super::strings(lang)),
+        serde_json::to_value(super::charts::labels(lang)),
+        serde_json::to_value(super::tool_words(lang)),
+    ] {
         let Ok(serde_json::Value::Object(map)) = value else { panic!("the words serialize as an object") };
         out.extend(map.into_values().filter_map(|v| v.as_str().map(str::to_string)));
     }
@@ -203,23 +209,30 @@ mod tests {
         assert!(found.is_empty(), "{}", found.join("\n"));
     }
 
-    /// The default dataset's Japanese article is the report's showcase: it uses the same words.
+    /// Every dataset's articles use the same words as the report around them.
     #[test]
-    fn the_default_articles_use_the_glossary_words() {
-        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../datasets/gunicorn-slow-client");
-        for (file, lang) in [("article.md", Lang::En), ("article.ja.md", Lang::Ja)] {
-            let text = std::fs::read_to_string(dir.join(file)).expect("the default dataset has its articles");
-            for term in GLOSSARY {
-                let avoid = if lang == Lang::En { term.not_en } else { term.not_ja };
-                for a in avoid {
-                    assert!(
-                        !text.to_lowercase().contains(&a.to_lowercase()),
-                        "{file} says \"{a}\" where the glossary says \"{}\"",
-                        term.ja
-                    );
+    fn every_article_uses_the_glossary_words() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../datasets");
+        let mut checked = 0;
+        for entry in std::fs::read_dir(&root).expect("the datasets folder") {
+            let dir = entry.expect("a dataset").path();
+            for (file, lang) in [("article.md", Lang::En), ("article.ja.md", Lang::Ja)] {
+                let Ok(text) = std::fs::read_to_string(dir.join(file)) else { continue };
+                checked += 1;
+                for term in GLOSSARY {
+                    let avoid = if lang == Lang::En { term.not_en } else { term.not_ja };
+                    for a in avoid {
+                        assert!(
+                            !text.to_lowercase().contains(&a.to_lowercase()),
+                            "{}/{file} says \"{a}\" where the glossary says \"{}\"",
+                            dir.display(),
+                            if lang == Lang::En { term.en } else { term.ja }
+                        );
+                    }
                 }
             }
         }
+        assert!(checked >= 10, "every one of the five datasets has both articles: {checked} found");
     }
 
     /// English strings carry no Japanese punctuation (a copy-paste between the two tables).

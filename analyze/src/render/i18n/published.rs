@@ -226,7 +226,12 @@ pub fn samples(lang: Lang) -> Vec<String> {
     }
     out.push(ratio(lang, 3.49));
     // The original's own words are dataset text in any language; the sample keeps to ASCII.
-    let article = OriginalArticle { title: Some("A comparison".into()), author: Some("An author".into()), date: Some("2018.09.04".into()), ..Default::default() };
+    let article = OriginalArticle {
+        title: Some("A comparison".into()),
+        author: Some("An author".into()),
+        date: Some("2018.09.04".into()),
+        ..Default::default()
+    };
     out.push(original(lang, &article));
     out
 }
@@ -248,8 +253,12 @@ mod tests {
             original(Lang::En, &article),
             "\u{201c}NGINX Unit 、uWSGI、Gunicornのベンチマークを比較してみた\u{201d}, 岩田智哉, 2018.09.04 (Classmethod)"
         );
-        assert_eq!(original(Lang::Ja, &article), "「NGINX Unit 、uWSGI、Gunicornのベンチマークを比較してみた」、岩田智哉、2018.09.04（Classmethod）");
-        let untitled = OriginalArticle { description: Some(crate::model::Text::Plain("an article on gthread".into())), ..Default::default() };
+        assert_eq!(
+            original(Lang::Ja, &article),
+            "「NGINX Unit 、uWSGI、Gunicornのベンチマークを比較してみた」、岩田智哉、2018.09.04（Classmethod）"
+        );
+        let untitled =
+            OriginalArticle { description: Some(crate::model::Text::Plain("an article on gthread".into())), ..Default::default() };
         assert_eq!(original(Lang::En, &untitled), "an article on gthread");
         assert_eq!(original(Lang::Ja, &OriginalArticle::default()), "題名なし");
     }

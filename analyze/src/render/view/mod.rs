@@ -269,6 +269,20 @@ impl<'a> Context<'a> {
         prose::list(self.lang, items)
     }
 
+    /// A condition's label by the factors whose levels differ among a table's conditions (the
+    /// table's label says what they share); every factor when nothing differs.
+    pub fn label_within(&self, table: &crate::report::PublishedTableResult, row: usize) -> String {
+        let conditions: Vec<&ConditionResult> = table.rows.iter().map(|r| &self.report.conditions[r.condition]).collect();
+        let differing: Vec<usize> =
+            (0..self.report.factors.len()).filter(|&f| conditions.iter().any(|c| c.levels[f] != conditions[0].levels[f])).collect();
+        let condition = conditions[row];
+        if differing.is_empty() {
+            self.condition_label(condition)
+        } else {
+            self.levels_label(&condition.levels, &differing)
+        }
+    }
+
     fn x_label(&self) -> String {
         self.report.layout.x_factor.map_or_else(String::new, |x| self.report.factors[x].label.get(self.lang).to_string())
     }

@@ -348,11 +348,8 @@ impl<'a> Context<'a> {
         }
         let w = published_words::words(self.lang);
         let tables = published.tables.iter().map(|table| self.published_table(root, table)).collect();
-        let orders: Vec<Vec<Cell>> = published
-            .tables
-            .iter()
-            .filter_map(|table| table.order.as_ref().map(|order| self.order_row(table, order)))
-            .collect();
+        let orders: Vec<Vec<Cell>> =
+            published.tables.iter().filter_map(|table| table.order.as_ref().map(|order| self.order_row(table, order))).collect();
         Some(PublishedSection {
             original: published.original.as_ref().map(|o| KeyValue {
                 label: w.original.to_string(),
@@ -378,20 +375,6 @@ impl<'a> Context<'a> {
         match &table.label {
             Some(label) => label.get(self.lang).to_string(),
             None => published_words::words(self.lang).table_title.replace("{metric}", metric),
-        }
-    }
-
-    /// A condition's label by the factors whose levels differ among a table's conditions (the
-    /// table's label says what they share); every factor when nothing differs.
-    fn label_within(&self, table: &PublishedTableResult, row: usize) -> String {
-        let conditions: Vec<&ConditionResult> = table.rows.iter().map(|r| &self.report.conditions[r.condition]).collect();
-        let differing: Vec<usize> =
-            (0..self.report.factors.len()).filter(|&f| conditions.iter().any(|c| c.levels[f] != conditions[0].levels[f])).collect();
-        let condition = conditions[row];
-        if differing.is_empty() {
-            self.condition_label(condition)
-        } else {
-            self.levels_label(&condition.levels, &differing)
         }
     }
 
