@@ -10,10 +10,12 @@
 //! here imports from it.
 
 pub mod review;
+pub mod standing;
 
 use crate::model::{HeadlineMetric, Lang, LoadKind, Percentile, PublishedMetric, RunStatus, Text, Unit};
 use review::VarianceReview;
 use serde::Serialize;
+use standing::Standing;
 use std::collections::BTreeMap;
 
 pub type Millis = f64;
@@ -32,6 +34,10 @@ pub struct Report {
     /// chart, representative runs and variance review. Written only when it is not the percentile.
     #[serde(skip_serializing_if = "HeadlineMetric::is_percentile")]
     pub headline: HeadlineMetric,
+    /// What stands beside the headline value in the headline table and the lead (dataset.toml's
+    /// `report.beside`), in that order.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub beside: Vec<HeadlineMetric>,
     /// Whether the mean of the runs stands beside their median (dataset.toml's `report.mean_of_runs`).
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub mean_of_runs: bool,
@@ -41,6 +47,9 @@ pub struct Report {
     pub conditions: Vec<ConditionResult>,
     pub integrity: Integrity,
     pub variance: VarianceReview,
+    /// Which conditions fail (errors above `thresholds.error_share`) and which is best in each
+    /// compared group: the one decision the lead, the tables and the charts follow.
+    pub standing: Standing,
     /// dataset.toml's published tables beside the measured values, in the file's order.
     pub published: PublishedComparison,
     /// The experiment's settings from plan.toml, flattened to dotted keys, sorted by key.
@@ -350,6 +359,20 @@ pub struct ConditionResult {
     /// With `report.mean_of_runs`: the mean of the ok runs' headline values (`summary::mean`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub headline_mean: Option<f64>,
+    /// Per process group sampled in its ok runs (resources.csv), by name: the median and range
+    /// over the runs of each run's average CPU and peak RSS.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub resources: Vec<ConditionUsage>,
+}
+
+/// One process group's use over a condition's ok runs.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ConditionUsage {
+    pub process: String,
+    /// Over the runs that sampled the group: each run's `avg_cpu_percent` (% of one core).
+    pub cpu_percent: Option<Spread>,
+    /// Each run's `peak_rss_bytes`.
+    pub peak_rss_bytes: Option<Spread>,
 }
 
 impl HeadlineMetric {
@@ -359,6 +382,8 @@ impl HeadlineMetric {
             HeadlineMetric::Percentile => run.headline_ms,
             HeadlineMetric::RequestsPerS => run.requests_per_s,
             HeadlineMetric::ErrorRate => run.error_rate,
+            HeadlineMetric::FailedShare => run.sessions.as_ref().map(|s| s.failed_share),
+            HeadlineMetric::SessionMeanMs => run.sessions.as_ref().and_then(|s| s.mean_ms),
         }
     }
 
@@ -368,6 +393,8 @@ impl HeadlineMetric {
             HeadlineMetric::Percentile => condition.headline_ms,
             HeadlineMetric::RequestsPerS => condition.requests_per_s,
             HeadlineMetric::ErrorRate => condition.error_rate,
+            HeadlineMetric::FailedShare => condition.sessions.as_ref().map(|s| s.failed_share),
+            HeadlineMetric::SessionMeanMs => condition.sessions.as_ref().and_then(|s| s.mean_ms),
         }
     }
 

@@ -620,7 +620,7 @@ fn rejects_a_typo_in_a_dataset_toml_table_naming_line_and_column() {
     dataset.write("dataset.toml", "title = \"Tiny\"\n\n[thresholds]\nlag_ms = 20\n  load = 2\n");
     assert_problems(
         &dataset.check(),
-        &["dataset.toml:5:3: unknown field `load`, expected one of `lag_ms`, `load1`, `outlier_ratio`, `noisy_k`, `noisy_lag_floor_ms`, `noisy_load1_floor`, `negligible_difference`"],
+        &["dataset.toml:5:3: unknown field `load`, expected one of `lag_ms`, `load1`, `outlier_ratio`, `noisy_k`, `noisy_lag_floor_ms`, `noisy_load1_floor`, `negligible_difference`, `error_share`"],
     );
 }
 

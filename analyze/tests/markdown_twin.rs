@@ -64,13 +64,13 @@ fn the_fixtures_twin_is_commonmark_with_whole_tables() {
     for lang in ["en", "ja"] {
         let out = render(&dataset, lang);
         let (tables, images) = check_twin(&out.path().join("r"));
-        // Headline, percentiles, write vs completion, temp files, runs.
-        assert_eq!(tables.len(), 5, "{lang}");
+        // Headline, percentiles, write vs completion, temp files, CPU and memory, runs.
+        assert_eq!(tables.len(), 6, "{lang}");
         for table in &tables {
             assert!(table.header_cells >= 2);
             assert!(table.row_cells.iter().all(|&cells| cells == table.header_cells), "{lang}: a row with a missing cell");
         }
-        assert_eq!(tables[4].row_cells.len(), 13, "every run has a row");
+        assert_eq!(tables[5].row_cells.len(), 13, "every run has a row");
         // Headline, time series, an ECDF of the conditions per x level (2), write vs completion, temp files.
         assert_eq!(images, 6, "{lang}");
     }
@@ -82,13 +82,14 @@ fn the_default_datasets_twin_is_commonmark_with_whole_tables() {
     let out = render(&dataset, "en");
     let (tables, images) = check_twin(&out.path().join("r"));
     // Headline, the original's three tables (p95, write, completion), percentiles, write vs
-    // completion, temp files, runs, setup.
-    assert_eq!(tables.len(), 9);
+    // completion, temp files, CPU and memory, runs, setup.
+    assert_eq!(tables.len(), 10);
     for table in &tables {
         assert!(table.row_cells.iter().all(|&cells| cells == table.header_cells));
     }
     let published: Vec<usize> = tables[1..4].iter().map(|t| t.row_cells.len()).collect();
     assert_eq!(published, [10, 3, 3], "16 published values in the original's three tables");
-    assert_eq!(tables[7].row_cells.len(), 30, "30 runs");
+    assert_eq!(tables[7].row_cells.len(), 16, "a row per condition and process group its runs sampled");
+    assert_eq!(tables[8].row_cells.len(), 30, "30 runs");
     assert!(images >= 3);
 }

@@ -46,6 +46,10 @@ pub struct Thresholds {
     /// Two conditions whose medians differ by less than this fraction of the smaller one are
     /// the same in practice, whatever their ranges.
     pub negligible_difference: f64,
+    /// A condition whose share of requests without a 2xx response, or of failed sessions, lies
+    /// above this fraction fails: its latencies describe only what succeeded, so it is shown
+    /// with its share and never ranked.
+    pub error_share: f64,
 }
 
 impl Default for Thresholds {
@@ -58,6 +62,7 @@ impl Default for Thresholds {
             noisy_lag_floor_ms: 1.0,
             noisy_load1_floor: 0.1,
             negligible_difference: 0.05,
+            error_share: 0.01,
         }
     }
 }
@@ -101,6 +106,9 @@ pub struct Manifest {
 #[serde(deny_unknown_fields, default)]
 pub struct ReportChoices {
     pub headline: HeadlineMetric,
+    /// Metrics shown beside the headline value, in this order, in the headline table and the
+    /// lead (seed 003 read the failed share before the mean session time).
+    pub beside: Vec<HeadlineMetric>,
     /// The authors of the study re-measured averaged their runs: show the mean of the runs'
     /// headline values beside the median and range, labelled as such.
     pub mean_of_runs: bool,
@@ -262,6 +270,7 @@ mod tests {
     fn the_headline_metric_is_the_percentile_unless_report_says_otherwise() {
         let default = ReportChoices {
             headline: HeadlineMetric::Percentile,
+            beside: Vec::new(),
             mean_of_runs: false,
             throughput_from: ThroughputFrom::Rows,
             compare: None,
@@ -273,6 +282,7 @@ mod tests {
             chosen,
             ReportChoices {
                 headline: HeadlineMetric::RequestsPerS,
+                beside: Vec::new(),
                 mean_of_runs: true,
                 throughput_from: ThroughputFrom::Tool,
                 compare: None

@@ -194,6 +194,7 @@ pub fn load_unlocked(dir: &Path, keep: Keep) -> Result<Dataset, LoadError> {
         }
         rows
     });
+    located.check_sessions(sessions.is_some(), &mut problems);
     let articles = read_articles(dir, &mut problems);
     let readme = read_text(dir, "README.md", &mut problems);
     let plan = read_text(dir, "plan.toml", &mut problems).and_then(|text| match text.parse::<toml::Table>() {

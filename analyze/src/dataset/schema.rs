@@ -10,7 +10,7 @@
 use super::error::{shown, DataError, Problems};
 use super::manifest::Manifest;
 use super::runs::RESERVED;
-use crate::model::{Percentile, PublishedMetric, Unit};
+use crate::model::{HeadlineMetric, Percentile, PublishedMetric, Unit};
 use serde::Deserialize;
 use std::ops::Range;
 use toml::Spanned;
@@ -37,6 +37,9 @@ struct Places {
 #[derive(Deserialize)]
 struct ReportPlaces {
     compare: Option<Spanned<String>>,
+    headline: Option<Spanned<HeadlineMetric>>,
+    #[serde(default)]
+    beside: Option<Spanned<Vec<Spanned<HeadlineMetric>>>>,
 }
 
 #[derive(Deserialize)]
@@ -89,6 +92,7 @@ struct ThresholdPlaces {
     noisy_lag_floor_ms: Option<Spanned<f64>>,
     noisy_load1_floor: Option<Spanned<f64>>,
     negligible_difference: Option<Spanned<f64>>,
+    error_share: Option<Spanned<f64>>,
 }
 
 /// A parsed dataset.toml with the text it came from, so later checks can name places.
@@ -150,6 +154,28 @@ impl Located {
                         ));
                     }
                 }
+            }
+        }
+        if let Some(v) = self.places.thresholds.as_ref().and_then(|t| t.error_share.as_ref()) {
+            let share = *v.get_ref();
+            if !(share.is_finite() && (0.0..1.0).contains(&share)) {
+                problems.push(self.error(
+                    v.span(),
+                    "thresholds.error_share",
+                    format!("{share} is not a share from 0 up to 1 (0.01 is 1%)"),
+                ));
+            }
+        }
+        if let Some(beside) = self.places.report.as_ref().and_then(|r| r.beside.as_ref()) {
+            let headline =
+                self.places.report.as_ref().and_then(|r| r.headline.as_ref()).map_or(HeadlineMetric::Percentile, |h| *h.get_ref());
+            let mut seen = vec![headline];
+            for metric in beside.get_ref() {
+                if seen.contains(metric.get_ref()) {
+                    let why = if *metric.get_ref() == headline { "is the headline itself" } else { "is listed twice" };
+                    problems.push(self.error(metric.span(), "report.beside", format!("{} {why}", shown(metric.get_ref().name()))));
+                }
+                seen.push(*metric.get_ref());
             }
         }
         let mut names: Vec<&str> = Vec::new();
@@ -312,6 +338,26 @@ impl Located {
     }
 }
 
+impl Located {
+    /// The session metrics `report.headline` and `report.beside` name read sessions.csv: without
+    /// it they would have nothing to show.
+    pub fn check_sessions(&self, has_sessions: bool, problems: &mut Problems) {
+        if has_sessions {
+            return;
+        }
+        let Some(report) = &self.places.report else { return };
+        let named = report.headline.iter().chain(report.beside.iter().flat_map(|b| b.get_ref()));
+        for metric in named.filter(|m| m.get_ref().needs_sessions()) {
+            let key = if report.headline.as_ref().is_some_and(|h| h.span() == metric.span()) { "report.headline" } else { "report.beside" };
+            problems.push(self.error(
+                metric.span(),
+                key,
+                format!("{} needs sessions.csv, which this dataset does not have", shown(metric.get_ref().name())),
+            ));
+        }
+    }
+}
+
 /// The 1-based line and character column of byte `offset` in `text`.
 pub fn line_and_column(text: &str, offset: usize) -> (u64, usize) {
     let mut offset = offset.min(text.len());
@@ -463,6 +509,47 @@ mod tests {
             got,
             ["dataset.toml:6:59: published.tables.values.condition: \"s=9\" has no runs: write factor=level pairs in factor order, e.g. \"s=1\""]
         );
+    }
+
+    #[test]
+    fn session_metrics_need_sessions_and_beside_names_each_metric_once() {
+        let text =
+            "[report]\nheadline = \"session_mean_ms\"\nbeside = [\"failed_share\", \"session_mean_ms\", \"percentile\", \"percentile\"]\n";
+        assert_eq!(
+            problems_of(text, &[]),
+            [
+                "dataset.toml:3:27: report.beside: \"session_mean_ms\" is the headline itself",
+                "dataset.toml:3:60: report.beside: \"percentile\" is listed twice",
+            ]
+        );
+        let manifest = Manifest::parse(text).unwrap();
+        assert_eq!(
+            manifest.report.beside,
+            [HeadlineMetric::FailedShare, HeadlineMetric::SessionMeanMs, HeadlineMetric::Percentile, HeadlineMetric::Percentile]
+        );
+        let mut problems = Problems::default();
+        Located::new(text).check_sessions(false, &mut problems);
+        let got: Vec<String> = problems.errors().iter().map(ToString::to_string).collect();
+        assert_eq!(
+            got,
+            [
+                "dataset.toml:2:12: report.headline: \"session_mean_ms\" needs sessions.csv, which this dataset does not have",
+                "dataset.toml:3:11: report.beside: \"failed_share\" needs sessions.csv, which this dataset does not have",
+                "dataset.toml:3:27: report.beside: \"session_mean_ms\" needs sessions.csv, which this dataset does not have",
+            ]
+        );
+        let mut fine = Problems::default();
+        Located::new(text).check_sessions(true, &mut fine);
+        assert!(fine.errors().is_empty());
+    }
+
+    #[test]
+    fn the_error_share_is_a_share_below_one() {
+        assert_eq!(
+            problems_of("[thresholds]\nerror_share = 1.5\n", &[]),
+            ["dataset.toml:2:15: thresholds.error_share: 1.5 is not a share from 0 up to 1 (0.01 is 1%)"]
+        );
+        assert!(problems_of("[thresholds]\nerror_share = 0\n", &[]).is_empty(), "0 fails every condition with an error: a choice");
     }
 
     #[test]

@@ -14,10 +14,22 @@ pub enum HeadlineMetric {
     RequestsPerS,
     /// `runs[].error_rate`: lower is better.
     ErrorRate,
+    /// `runs[].sessions.failed_share`, the share of sessions that failed (seed 003's "Errors"):
+    /// lower is better. Needs sessions.csv.
+    FailedShare,
+    /// `runs[].sessions.mean_ms`, the mean time of the sessions that succeeded (seed 003's
+    /// "Average Time"): lower is better. Needs sessions.csv.
+    SessionMeanMs,
 }
 
 impl HeadlineMetric {
-    pub const ALL: [HeadlineMetric; 3] = [HeadlineMetric::Percentile, HeadlineMetric::RequestsPerS, HeadlineMetric::ErrorRate];
+    pub const ALL: [HeadlineMetric; 5] = [
+        HeadlineMetric::Percentile,
+        HeadlineMetric::RequestsPerS,
+        HeadlineMetric::ErrorRate,
+        HeadlineMetric::FailedShare,
+        HeadlineMetric::SessionMeanMs,
+    ];
 
     /// Whether a larger value is the better one.
     pub fn higher_is_better(self) -> bool {
@@ -26,6 +38,32 @@ impl HeadlineMetric {
 
     pub fn is_percentile(&self) -> bool {
         *self == HeadlineMetric::Percentile
+    }
+
+    /// Whether the values are shares (0 to 1), shown in %.
+    pub fn is_share(self) -> bool {
+        matches!(self, HeadlineMetric::ErrorRate | HeadlineMetric::FailedShare)
+    }
+
+    /// Whether the values are times in ms.
+    pub fn is_time(self) -> bool {
+        matches!(self, HeadlineMetric::Percentile | HeadlineMetric::SessionMeanMs)
+    }
+
+    /// Whether the metric reads sessions.csv.
+    pub fn needs_sessions(self) -> bool {
+        matches!(self, HeadlineMetric::FailedShare | HeadlineMetric::SessionMeanMs)
+    }
+
+    /// The name dataset.toml and summary.json use.
+    pub fn name(self) -> &'static str {
+        match self {
+            HeadlineMetric::Percentile => "percentile",
+            HeadlineMetric::RequestsPerS => "requests_per_s",
+            HeadlineMetric::ErrorRate => "error_rate",
+            HeadlineMetric::FailedShare => "failed_share",
+            HeadlineMetric::SessionMeanMs => "session_mean_ms",
+        }
     }
 }
 

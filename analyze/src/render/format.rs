@@ -70,6 +70,12 @@ pub fn percent(fraction: f64) -> String {
     format!("{}%", grouped(fraction * 100.0, 1))
 }
 
+/// A threshold as a percentage, with a decimal only when it has one: `1%`, `0.5%`.
+pub fn percent_round(fraction: f64) -> String {
+    let text = grouped(fraction * 100.0, 1);
+    format!("{}%", text.strip_suffix(".0").unwrap_or(&text))
+}
+
 /// A fraction as a percentage with two decimals, for error rates, where 0.05% must not read as
 /// 0.1%: `0.25%`.
 pub fn percent_fine(fraction: f64) -> String {
@@ -179,6 +185,7 @@ mod tests {
         assert_eq!(ms(-0.001), "0.00");
         assert_eq!(ms(-12.5), "-12.50");
         assert_eq!(percent(0.7222), "72.2%");
+        assert_eq!((percent_round(0.01), percent_round(0.005), percent_round(0.125)), ("1%".into(), "0.5%".into(), "12.5%".into()));
     }
 
     #[test]

@@ -7,6 +7,7 @@
 pub mod charts;
 #[cfg(test)]
 mod glossary;
+pub mod lead;
 pub mod prose;
 pub mod published;
 
@@ -614,6 +615,11 @@ pub struct MetricWords {
     pub chart_axis: &'static str,
     /// Values of 0 on the headline chart's log axis; for latency the charts' own note.
     pub floor_note: Option<&'static str>,
+    /// What a value of this metric leaves out (or takes in) for a condition that fails, before
+    /// its share: "successful sessions only".
+    pub excludes: &'static str,
+    /// A value of this metric beside another's in a cell or sentence: "{value} failed", "{p} {value}".
+    pub beside: &'static str,
 }
 
 /// The words of `metric` in `lang`.
@@ -627,10 +633,12 @@ pub fn metric_words(lang: Lang, metric: crate::model::HeadlineMetric) -> &'stati
         Percentile => &words[0],
         RequestsPerS => &words[1],
         ErrorRate => &words[2],
+        FailedShare => &words[3],
+        SessionMeanMs => &words[4],
     }
 }
 
-static METRIC_EN: [MetricWords; 3] = [
+static METRIC_EN: [MetricWords; 5] = [
     MetricWords {
         heading: "Latency by condition",
         caption: "median of the runs' {p}, with the min-max range (ms)",
@@ -642,6 +650,8 @@ static METRIC_EN: [MetricWords; 3] = [
         chart_title: "{p} latency by condition",
         chart_axis: "{p} latency (ms, log scale)",
         floor_note: None,
+        excludes: "2xx responses only",
+        beside: "{p} {value}",
     },
     MetricWords {
         heading: "Requests/s by condition",
@@ -654,6 +664,8 @@ static METRIC_EN: [MetricWords; 3] = [
         chart_title: "Requests/s by condition",
         chart_axis: "Requests/s (log scale)",
         floor_note: Some("▽ marks a value of 0 requests/s, drawn at the bottom edge: a log scale has no place for 0."),
+        excludes: "error responses counted too",
+        beside: "{value} requests/s",
     },
     MetricWords {
         heading: "Error rate by condition",
@@ -666,10 +678,40 @@ static METRIC_EN: [MetricWords; 3] = [
         chart_title: "Error rate by condition",
         chart_axis: "Error rate (%, log scale)",
         floor_note: Some("▽ marks an error rate of 0, drawn at the bottom edge: a log scale has no place for 0."),
+        excludes: "above the threshold",
+        beside: "{value} errors",
+    },
+    MetricWords {
+        heading: "Failed sessions by condition",
+        caption: "median of the runs' share of failed sessions, with the min-max range; lower is better",
+        label: "share of failed sessions",
+        unit: " (%)",
+        in_unit: "{name} (%)",
+        representative_by: "share of failed sessions",
+        worst: "the condition with the most failed sessions",
+        chart_title: "Failed sessions by condition",
+        chart_axis: "Failed sessions (%, log scale)",
+        floor_note: Some("▽ marks a share of 0, drawn at the bottom edge: a log scale has no place for 0."),
+        excludes: "above the threshold",
+        beside: "{value} failed",
+    },
+    MetricWords {
+        heading: "Session time by condition",
+        caption: "median of the runs' mean time of the sessions that succeeded, with the min-max range (ms); lower is better",
+        label: "mean session time",
+        unit: " (ms)",
+        in_unit: "{name} (ms)",
+        representative_by: "mean session time",
+        worst: "the condition with the longest mean session time",
+        chart_title: "Mean session time by condition",
+        chart_axis: "Mean session time (ms, log scale)",
+        floor_note: None,
+        excludes: "successful sessions only",
+        beside: "mean session {value}",
     },
 ];
 
-static METRIC_JA: [MetricWords; 3] = [
+static METRIC_JA: [MetricWords; 5] = [
     MetricWords {
         heading: "条件別の応答時間",
         caption: "各測定の{p}の中央値と最小〜最大の範囲（ms）",
@@ -681,6 +723,8 @@ static METRIC_JA: [MetricWords; 3] = [
         chart_title: "条件別の応答時間 {p}",
         chart_axis: "応答時間 {p}（ms、対数目盛）",
         floor_note: None,
+        excludes: "2xx応答のみ",
+        beside: "{p} {value}",
     },
     MetricWords {
         heading: "条件別の毎秒リクエスト数",
@@ -693,6 +737,8 @@ static METRIC_JA: [MetricWords; 3] = [
         chart_title: "条件別の毎秒リクエスト数",
         chart_axis: "毎秒リクエスト数（対数目盛）",
         floor_note: Some("▽は毎秒0リクエストの値です。対数目盛には0の位置がないため、下端に描いています。"),
+        excludes: "エラー応答も数える",
+        beside: "毎秒{value}リクエスト",
     },
     MetricWords {
         heading: "条件別のエラー率",
@@ -705,6 +751,36 @@ static METRIC_JA: [MetricWords; 3] = [
         chart_title: "条件別のエラー率",
         chart_axis: "エラー率（%、対数目盛）",
         floor_note: Some("▽はエラー率0の値です。対数目盛には0の位置がないため、下端に描いています。"),
+        excludes: "閾値を超える",
+        beside: "エラー{value}",
+    },
+    MetricWords {
+        heading: "条件別のセッション失敗率",
+        caption: "各測定のセッション失敗率の中央値と最小〜最大の範囲。小さいほど良い",
+        label: "セッション失敗率",
+        unit: "（%）",
+        in_unit: "{name}（%）",
+        representative_by: "セッション失敗率",
+        worst: "セッション失敗率が最も高い条件",
+        chart_title: "条件別のセッション失敗率",
+        chart_axis: "セッション失敗率（%、対数目盛）",
+        floor_note: Some("▽は失敗率0の値です。対数目盛には0の位置がないため、下端に描いています。"),
+        excludes: "閾値を超える",
+        beside: "失敗{value}",
+    },
+    MetricWords {
+        heading: "条件別のセッション時間",
+        caption: "各測定の、成功したセッションの平均時間の中央値と最小〜最大の範囲（ms）。小さいほど良い",
+        label: "平均セッション時間",
+        unit: "（ms）",
+        in_unit: "{name}（ms）",
+        representative_by: "平均セッション時間",
+        worst: "平均セッション時間が最も長い条件",
+        chart_title: "条件別の平均セッション時間",
+        chart_axis: "平均セッション時間（ms、対数目盛）",
+        floor_note: None,
+        excludes: "成功したセッションのみ",
+        beside: "平均セッション時間{value}",
     },
 ];
 

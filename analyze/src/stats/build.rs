@@ -138,6 +138,13 @@ pub fn build(dataset: &mut Dataset, detail: Detail) -> Report {
         .collect();
     let layout = layout(dataset, &conditions);
     let variance = super::variance::review(dataset, &runs, &conditions, &layout, choices.headline);
+    let standing = super::standing::standing(
+        &conditions,
+        &super::variance::comparison_groups(&conditions, &layout, super::variance::compared_factor(dataset)),
+        choices.headline,
+        &variance,
+        dataset.manifest.thresholds.error_share,
+    );
     let published =
         super::published::compare(dataset.manifest.published.as_ref(), &conditions, dataset.manifest.thresholds.negligible_difference);
     let figures = match series {
@@ -162,6 +169,7 @@ pub fn build(dataset: &mut Dataset, detail: Detail) -> Report {
         },
         percentile,
         headline: choices.headline,
+        beside: choices.beside.clone(),
         mean_of_runs: choices.mean_of_runs,
         factors,
         layout,
@@ -169,6 +177,7 @@ pub fn build(dataset: &mut Dataset, detail: Detail) -> Report {
         conditions,
         integrity,
         variance,
+        standing,
         published,
         setup: dataset.plan.as_ref().map(settings).unwrap_or_default(),
         level1: dataset.level1.as_ref().map(|l| l.engine.clone()),
@@ -274,15 +283,16 @@ fn summarize_condition(
         error_rate: Spread::of(&collect(&|r| r.error_rate)),
         mean_ms: Spread::of(&collect(&|r| r.mean_ms)),
         headline_mean: if choices.mean_of_runs { super::summary::mean(&headline).map(|m| rounded(metric, m)) } else { None },
+        resources: super::resources::of_condition(&ok.iter().map(|r| r.resources.as_slice()).collect::<Vec<_>>()),
     }
 }
 
 /// A headline value derived by a mean, at published precision.
 fn rounded(metric: HeadlineMetric, value: f64) -> f64 {
     match metric {
-        HeadlineMetric::Percentile => super::precision::ms(value),
+        HeadlineMetric::Percentile | HeadlineMetric::SessionMeanMs => super::precision::ms(value),
         HeadlineMetric::RequestsPerS => super::precision::rate(value),
-        HeadlineMetric::ErrorRate => super::precision::fraction(value),
+        HeadlineMetric::ErrorRate | HeadlineMetric::FailedShare => super::precision::fraction(value),
     }
 }
 

@@ -10,6 +10,7 @@ pub mod precision;
 pub mod published;
 pub mod resources;
 pub mod sessions;
+pub mod standing;
 pub mod summary;
 pub mod tools;
 pub mod variance;

@@ -5,8 +5,27 @@
 //! sum of the group's RSS at one sample time.
 
 use crate::dataset::{Dataset, ResourceSample};
-use crate::report::{ProcessSeries, ProcessUsage};
+use crate::report::{ConditionUsage, ProcessSeries, ProcessUsage, Spread};
 use std::collections::BTreeMap;
+
+/// Per process group, by name, over the given (ok) runs' usage: the median and min-max range of
+/// the runs' average CPU and of their peak RSS, each over the runs that sampled the group.
+pub fn of_condition(runs: &[&[ProcessUsage]]) -> Vec<ConditionUsage> {
+    let mut by_process: BTreeMap<&str, (Vec<f64>, Vec<f64>)> = BTreeMap::new();
+    for usage in runs.iter().copied().flatten() {
+        let (cpu, rss) = by_process.entry(usage.process.as_str()).or_default();
+        cpu.extend(usage.avg_cpu_percent);
+        rss.push(usage.peak_rss_bytes as f64);
+    }
+    by_process
+        .into_iter()
+        .map(|(process, (cpu, rss))| ConditionUsage {
+            process: process.to_string(),
+            cpu_percent: Spread::of(&cpu).map(|s| Spread { median: super::precision::rate(s.median), ..s }),
+            peak_rss_bytes: Spread::of(&rss),
+        })
+        .collect()
+}
 
 fn groups(dataset: &Dataset, run: usize) -> BTreeMap<&str, Vec<&ResourceSample>> {
     let mut groups: BTreeMap<&str, Vec<&ResourceSample>> = BTreeMap::new();
@@ -83,5 +102,33 @@ fn ordered_key(value: f64) -> u64 {
         !bits
     } else {
         bits | (1 << 63)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn usage(process: &str, cpu: Option<f64>, rss_mib: u64) -> ProcessUsage {
+        ProcessUsage { process: process.to_string(), avg_cpu_percent: cpu, peak_rss_bytes: rss_mib << 20 }
+    }
+
+    #[test]
+    fn a_condition_takes_per_group_the_median_and_range_of_its_runs() {
+        let r1 = [usage("nginx", Some(3.0), 10), usage("gunicorn", Some(80.0), 60)];
+        let r2 = [usage("gunicorn", Some(95.0), 64)];
+        let r3 = [usage("gunicorn", None, 62), usage("nginx", Some(5.0), 12)];
+        let got = of_condition(&[&r1, &r2, &r3]);
+        let names: Vec<&str> = got.iter().map(|u| u.process.as_str()).collect();
+        assert_eq!(names, ["gunicorn", "nginx"], "sorted by name");
+        // gunicorn: CPU of the two runs that have one, 80 and 95: the median is their mean.
+        assert_eq!(got[0].cpu_percent, Some(Spread { median: 87.5, min: 80.0, max: 95.0, n: 2 }));
+        // Peak RSS 60, 64 and 62 MiB: the median is 62.
+        assert_eq!(
+            got[0].peak_rss_bytes,
+            Some(Spread { median: 62.0 * 1_048_576.0, min: 60.0 * 1_048_576.0, max: 64.0 * 1_048_576.0, n: 3 })
+        );
+        assert_eq!(got[1].cpu_percent, Some(Spread { median: 4.0, min: 3.0, max: 5.0, n: 2 }));
+        assert!(of_condition(&[]).is_empty());
     }
 }

@@ -77,7 +77,7 @@ pub fn review(
     }
     review.widest_condition = widest.map(|w| w.1);
 
-    let compared = dataset.manifest.report.compare.as_deref().and_then(|name| dataset.factors.iter().position(|f| f.name == name));
+    let compared = compared_factor(dataset);
     let groups = comparison_groups(conditions, layout, compared);
     let values: Vec<Vec<f64>> = review.conditions.iter().map(|v| v.runs.iter().map(|r| r.value_ms).collect()).collect();
     let ids: Vec<String> = conditions.iter().map(|c| c.id.clone()).collect();
@@ -208,10 +208,15 @@ fn dataset_flags<'r>(flags: Vec<Flag>, ok: u64, run: impl Fn(&str) -> Option<&'r
     (per_run, wide)
 }
 
+/// The index of the factor the study compares (dataset.toml's `report.compare`), if it names one.
+pub fn compared_factor(dataset: &Dataset) -> Option<usize> {
+    dataset.manifest.report.compare.as_deref().and_then(|name| dataset.factors.iter().position(|f| f.name == name))
+}
+
 /// The groups of conditions whose members are compared with each other, each in display order:
 /// the series at each level of x (the layout's columns), or, when the study names the factor it
 /// compares, the conditions that agree on every other factor, ordered by that factor's levels.
-fn comparison_groups(conditions: &[ConditionResult], layout: &Layout, compared: Option<usize>) -> Vec<Vec<usize>> {
+pub fn comparison_groups(conditions: &[ConditionResult], layout: &Layout, compared: Option<usize>) -> Vec<Vec<usize>> {
     match compared {
         None => {
             let columns = layout.rows.iter().map(|r| r.cells.len()).max().unwrap_or(0);

@@ -2,16 +2,17 @@
 //! runs' min-max range and each run, over the x factor's levels, one series per layout row.
 
 use super::axis::{decade_label, LogAxis, Ticked};
-use super::draw::{floor_markers, frame, house_mesh, markers, message, polyline, DrawResult, LegendEntry, Swatch};
+use super::draw::{floor_markers, frame, house_mesh, markers, message, polyline, text_at, text_width, DrawResult, LegendEntry, Swatch};
 use super::labels::{self, labels};
-use super::style::{self, Shape, HEIGHT, LINE, MARGIN, MARKER, SMALL_POINT, THIN, WIDTH, X_LABEL_AREA, Y_LABEL_AREA};
-use super::svg::{self, About};
+use super::style::{self, Shape, HEIGHT, LINE, MARGIN, MARKER, SMALL_POINT, TEXT_PX, THIN, WIDTH, X_LABEL_AREA, Y_LABEL_AREA};
+use super::svg::{self, text_style, About};
 use super::{figure_id, ok_runs, percentile};
 use crate::model::{HeadlineMetric, Lang};
 use crate::report::Spread;
 use crate::report::{LayoutRow, Report};
 use plotters::coord::Shift;
 use plotters::prelude::*;
+use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 /// Horizontal distance between neighbouring series at one x level, in x-level units.
 const SERIES_SPREAD: f64 = 0.12;
@@ -88,9 +89,9 @@ fn drawn(report: &Report, condition: usize) -> Option<Spread> {
     Some(Spread { median: s.median * k, min: s.min * k, max: s.max * k, n: s.n })
 }
 
-/// The factor from a value to its place on the axis: error rates (fractions) are drawn in %.
+/// The factor from a value to its place on the axis: shares (fractions) are drawn in %.
 fn display_scale(report: &Report) -> f64 {
-    if report.headline == HeadlineMetric::ErrorRate {
+    if report.headline.is_share() {
         100.0
     } else {
         1.0
@@ -102,6 +103,28 @@ struct Mark {
     x: f64,
     spread: Spread,
     runs: Vec<f64>,
+    /// For a condition that fails (`standing`): its share as written beside its hollow marker.
+    failing: Option<String>,
+}
+
+/// "64.9% failed" beside a failing condition's marker: its share of failed sessions when the
+/// headline is a session metric (or it has no request errors above the threshold), else of errors.
+fn failing_label(report: &Report, condition: usize, lang: Lang) -> Option<String> {
+    let standing = &report.standing;
+    let c = standing.conditions.get(condition).filter(|c| c.failing)?;
+    let above = |share: Option<f64>| share.filter(|s| *s > standing.threshold);
+    let (sessions, requests) = (above(c.failed_share), above(c.error_share));
+    let (share, metric) = match (sessions, requests) {
+        (Some(s), _) if report.headline.needs_sessions() || requests.is_none() => (s, HeadlineMetric::FailedShare),
+        (_, Some(r)) => (r, HeadlineMetric::ErrorRate),
+        _ => return None,
+    };
+    let value = if metric == HeadlineMetric::FailedShare {
+        crate::render::format::percent(share)
+    } else {
+        crate::render::format::percent_fine(share)
+    };
+    Some(crate::render::i18n::metric_words(lang, metric).beside.replace("{value}", &value))
 }
 
 /// Draws the figure on any plotters backend.
@@ -145,7 +168,7 @@ fn draw<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, report: &Report, lang
                         .filter_map(|r| report.headline_of_run(&report.runs[r]))
                         .map(|v| v * display_scale(report))
                         .collect();
-                    Some(Mark { x: i as f64 + offset, spread, runs })
+                    Some(Mark { x: i as f64 + offset, spread, runs, failing: failing_label(report, c, lang) })
                 })
                 .collect()
         })
@@ -193,6 +216,10 @@ fn draw<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, report: &Report, lang
     if axis.floor.is_some() {
         captions.push(labels::headline_floor_note(lang, report.headline).to_string());
     }
+    if series.iter().flatten().any(|m| m.failing.is_some()) {
+        let key = crate::render::i18n::lead::lead_words(lang).chart_failing_key;
+        captions.push(key.replace("{threshold}", &crate::render::format::percent_round(report.standing.threshold)));
+    }
     let plot = frame(root, &labels::headline_title(lang, report.headline, &p), &legend, &captions)?;
     if empty {
         return message(&plot, text.no_data);
@@ -234,19 +261,40 @@ fn draw<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, report: &Report, lang
             chart.draw_series(std::iter::once(PathElement::new(vec![(mark.x, low), (mark.x, high)], color.stroke_width(LINE))))?;
         }
         let (mut runs, mut runs_at_floor) = (Vec::new(), Vec::new());
-        let (mut medians, mut medians_at_floor) = (Vec::new(), Vec::new());
+        let (mut medians, mut medians_at_floor, mut hollow) = (Vec::new(), Vec::new(), Vec::new());
         for mark in marks {
             for &value in &mark.runs {
                 let (y, moved) = axis.place(value);
                 if moved { &mut runs_at_floor } else { &mut runs }.push((mark.x + RUN_NUDGE, y));
             }
             let (y, moved) = axis.place(mark.spread.median);
-            if moved { &mut medians_at_floor } else { &mut medians }.push((mark.x, y));
+            // A failing condition's median is hollow: nothing filled reads as a value to rank.
+            if moved {
+                medians_at_floor.push((mark.x, y));
+            } else if mark.failing.is_some() {
+                hollow.push((mark.x, y));
+            } else {
+                medians.push((mark.x, y));
+            }
         }
         markers(&mut chart, Shape::Circle, runs, SMALL_POINT, color.mix(style::FAINT).filled())?;
         floor_markers(&mut chart, runs_at_floor, SMALL_POINT, color)?;
         markers(&mut chart, shape, medians, MARKER, color.filled())?;
+        markers(&mut chart, shape, hollow.clone(), MARKER + 1, style::BACKGROUND.filled())?;
+        markers(&mut chart, shape, hollow, MARKER + 1, color.stroke_width(LINE))?;
         floor_markers(&mut chart, medians_at_floor, MARKER, color)?;
+        for mark in marks {
+            if let Some(label) = &mark.failing {
+                // Below the marker, on a patch of background so no line runs through the words.
+                let (px, py) = chart.backend_coord(&(mark.x, axis.place(mark.spread.median).0));
+                let (width, top) = (text_width(label, TEXT_PX), py + MARKER + 8);
+                let (x0, y0) = root.get_base_pixel();
+                let patch = [(px - width / 2 - 3 - x0, top - 2 - y0), (px + width / 2 + 3 - x0, top + TEXT_PX as i32 + 3 - y0)];
+                root.draw(&Rectangle::new(patch, style::BACKGROUND.mix(0.85).filled()))?;
+                let style = text_style(TEXT_PX, color).pos(Pos::new(HPos::Center, VPos::Top));
+                text_at(root, label.clone(), (px, top), style)?;
+            }
+        }
     }
     Ok(())
 }

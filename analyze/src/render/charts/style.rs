@@ -49,6 +49,8 @@ pub const PALETTE: [RGBColor; 6] = [
     RGBColor(0xA8, 0x6C, 0x00), // darkened orange, 4.4:1
 ];
 
+/// The page behind the charts: a hollow marker is filled with it.
+pub const BACKGROUND: RGBColor = RGBColor(0xFF, 0xFF, 0xFF);
 /// Text, axes and reference lines.
 pub const INK: RGBColor = RGBColor(0x22, 0x22, 0x22);
 /// Secondary text (captions).

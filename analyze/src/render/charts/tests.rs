@@ -231,6 +231,7 @@ pub(crate) fn fixture() -> Report {
             error_rate: None,
             mean_ms: None,
             headline_mean: None,
+            resources: Vec::new(),
         });
     }
     let cell = |route: usize, downloads: usize| CONDITIONS.iter().position(|&(r, d, _)| r == route && d == downloads);
@@ -248,6 +249,7 @@ pub(crate) fn fixture() -> Report {
         },
         percentile: Percentile::P95,
         headline: crate::model::HeadlineMetric::Percentile,
+        beside: Vec::new(),
         mean_of_runs: false,
         factors,
         layout: Layout { x_factor: Some(1), series_factors: vec![0], rows },
@@ -256,6 +258,7 @@ pub(crate) fn fixture() -> Report {
         runs,
         conditions,
         variance: VarianceReview::default(),
+        standing: Default::default(),
         published: Default::default(),
         setup: Vec::new(),
         level1: None,

@@ -76,6 +76,7 @@ pub fn every_string(lang: Lang) -> Vec<String> {
         serde_json::to_value(super::strings(lang)),
         serde_json::to_value(super::charts::labels(lang)),
         serde_json::to_value(super::tool_words(lang)),
+        serde_json::to_value(super::lead::lead_words(lang)),
     ] {
         let Ok(serde_json::Value::Object(map)) = value else { panic!("the words serialize as an object") };
         out.extend(map.into_values().filter_map(|v| v.as_str().map(str::to_string)));

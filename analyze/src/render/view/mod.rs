@@ -2,11 +2,14 @@
 //! Templates only loop and branch over these; no number is formatted or computed in a template.
 //! This module holds the shared pieces; one module per page kind builds that page.
 
+mod lead;
 mod report;
+mod resources;
 mod run;
 mod sessions;
 mod variance;
 
+pub use lead::Lead;
 pub use report::ReportPage;
 pub use run::RunPage;
 pub use variance::{ConditionSection, VariancePage};
@@ -24,6 +27,11 @@ use serde::Serialize;
 /// A table cell: text, an optional link, and an optional second line (the range).
 #[derive(Debug, Clone, Serialize, Default)]
 pub struct Cell {
+    /// A line above the value: the shares a reader weighs it by (seed 003 read the failed share
+    /// first), or, for a condition that fails, what the value leaves out.
+    pub before: Option<String>,
+    /// The condition fails (its errors lie above `thresholds.error_share`): `before` says so.
+    pub failing: bool,
     pub text: String,
     pub href: Option<String>,
     pub sub: Option<String>,
@@ -157,18 +165,31 @@ impl<'a> Context<'a> {
 
     /// A headline value as the tables print it: ms, requests/s to a tenth, an error rate in %.
     pub fn headline_number(&self, value: f64) -> String {
-        match self.report.headline {
-            HeadlineMetric::Percentile => format::ms(value),
-            HeadlineMetric::RequestsPerS => format::decimal(value, 1),
-            HeadlineMetric::ErrorRate => format::percent_fine(value),
-        }
+        self.metric_number(self.report.headline, value)
     }
 
     /// A headline value with its unit in running text: "12.00 ms", "769.2", "0.25%".
     pub fn headline_value(&self, value: f64) -> String {
-        match self.report.headline {
-            HeadlineMetric::Percentile => format!("{} ms", format::ms(value)),
-            _ => self.headline_number(value),
+        self.metric_value(self.report.headline, value)
+    }
+
+    /// A value of any metric as the tables print it: times in ms, requests/s to a tenth, an
+    /// error rate in % to a hundredth, a share of failed sessions to a tenth (as seed 003 printed it).
+    pub fn metric_number(&self, metric: HeadlineMetric, value: f64) -> String {
+        match metric {
+            HeadlineMetric::Percentile | HeadlineMetric::SessionMeanMs => format::ms(value),
+            HeadlineMetric::RequestsPerS => format::decimal(value, 1),
+            HeadlineMetric::ErrorRate => format::percent_fine(value),
+            HeadlineMetric::FailedShare => format::percent(value),
+        }
+    }
+
+    /// A value of any metric with its unit in running text: "12.00 ms", "769.2", "64.9%".
+    pub fn metric_value(&self, metric: HeadlineMetric, value: f64) -> String {
+        if metric.is_time() {
+            format!("{} ms", self.metric_number(metric, value))
+        } else {
+            self.metric_number(metric, value)
         }
     }
 
@@ -214,6 +235,8 @@ impl<'a> Context<'a> {
         match spread {
             None => Cell::text("–"),
             Some(s) => Cell {
+                before: None,
+                failing: false,
                 text: text(s.median),
                 href,
                 sub: Some(if s.n == 1 { "n = 1".to_string() } else { self.range_text(&text(s.min), &text(s.max)) }),

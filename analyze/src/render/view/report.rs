@@ -26,13 +26,16 @@ pub struct ReportPage {
     pub title: String,
     pub description: Option<String>,
     pub measured: Option<String>,
+    /// What the report finds, under the title: how conditions are compared, which fail, which
+    /// is best ([`Lead`]).
+    pub lead: Option<super::Lead>,
     pub p_label: String,
     pub integrity: Vec<KeyValue>,
     /// Flag rules that hit most runs, each once with its cause (the variance page repeats them
     /// in its flags section).
     pub dataset_flags: Vec<String>,
     /// The headline section's heading: what conditions are compared by.
-    pub headline_heading: &'static str,
+    pub headline_heading: String,
     pub headline: Table,
     /// Why the median leads, when the mean of the runs stands beside it.
     pub headline_note: Option<String>,
@@ -46,6 +49,9 @@ pub struct ReportPage {
     pub tempfiles: Option<Table>,
     /// Per condition, how its sessions ended and how long the successful ones took.
     pub sessions: Option<Table>,
+    /// Per condition and process group, CPU and peak RSS over its runs, with the table's heading.
+    pub resources: Option<Table>,
+    pub resources_heading: &'static str,
     pub runs: Table,
     /// Imported runs: each tool's own number beside the nearest rank, on one rule.
     pub tools: Option<Table>,
@@ -84,10 +90,11 @@ impl<'a> Context<'a> {
             })
             .collect();
         let mut caption = self.fill(self.metric.caption);
+        caption.push_str(&self.beside_caption());
         if self.report.mean_of_runs {
             caption.push_str(self.t.mean_caption);
         }
-        Table { id: "headline".into(), caption: self.caption(self.metric.heading, &caption), headers, rows }
+        Table { id: "headline".into(), caption: self.caption(&self.headline_heading(), &caption), headers, rows }
     }
 
     fn series_header(&self) -> String {
@@ -105,7 +112,14 @@ impl<'a> Context<'a> {
         let representative = c.representative_run.as_deref().and_then(|id| self.run_index(id)).map(|i| self.run_href(root, i));
         let variance = paths::condition_link(root, condition);
         let mut cell = self.spread_cell(self.report.headline_of(c), |v| self.headline_number(v), representative, Some(variance));
-        cell.note = c.headline_mean.map(|m| self.t.mean_cell.replace("{value}", &self.headline_number(m)));
+        if cell.text == "–" {
+            return cell;
+        }
+        let (before, mut below) = self.beside_lines(condition);
+        below.extend(c.headline_mean.map(|m| self.t.mean_cell.replace("{value}", &self.headline_number(m))));
+        cell.failing = self.report.standing.conditions.get(condition).is_some_and(|s| s.failing);
+        cell.before = before;
+        cell.note = (!below.is_empty()).then(|| below.join(self.t.list_sep));
         cell
     }
 
@@ -300,7 +314,11 @@ impl<'a> Context<'a> {
             .map(|c| {
                 let condition = &self.report.conditions[c];
                 let variance = Some(paths::condition_link(root, c));
-                let mut cells = vec![Cell::text(self.condition_label(condition))];
+                let mut label = Cell::text(self.condition_label(condition));
+                // A failing condition's percentiles rank its 2xx responses only: said once, by its name.
+                label.note = self.failing_note(c, HeadlineMetric::Percentile);
+                label.failing = label.note.is_some();
+                let mut cells = vec![label];
                 cells.extend(
                     keys.iter().map(|k| self.spread_cell(condition.percentiles_ms.get(k).copied(), format::ms, variance.clone(), None)),
                 );
@@ -639,7 +657,7 @@ impl<'a> Context<'a> {
         if let Some(run) = self.representative_of_worst() {
             figures.push(Figure {
                 src: format!("{root}{}", paths::time_series_figure(&self.slugs[run])),
-                alt: prose::worst_time_series_alt(self.lang, &self.report.runs[run].run_id, self.metric.worst),
+                alt: prose::worst_time_series_alt(self.lang, &self.report.runs[run].run_id, self.worst_words()),
             });
         }
         for level in self.ecdf_levels() {
@@ -678,18 +696,26 @@ impl<'a> Context<'a> {
         self.t.ecdf_conditions_alt.replace("{level}", &level_label)
     }
 
-    /// The representative run of the condition with the worst median (the largest, the smallest
-    /// for requests/s): the run the report's time-series chart shows.
+    /// The representative run of the worst condition (`standing.worst`: the failing one with the
+    /// largest share, else the worst median): the run the report's time-series chart shows.
     pub fn representative_of_worst(&self) -> Option<usize> {
         let report = self.report;
         report
-            .conditions
-            .iter()
-            .filter_map(|c| report.headline_of(c).map(|s| (c, s.median)))
-            .max_by(|(_, a), (_, b)| report.headline.better_first(*a, *b))
-            .map(|(c, _)| c)
+            .standing
+            .worst
+            .and_then(|c| report.conditions.get(c))
             .and_then(|c| c.representative_run.as_deref())
             .and_then(|id| self.run_index(id))
+    }
+
+    /// How the time-series chart's condition is named: the metric's worst, or the one that failed most.
+    fn worst_words(&self) -> &'static str {
+        let failing = self.report.standing.worst.and_then(|c| self.report.standing.conditions.get(c)).is_some_and(|c| c.failing);
+        if failing {
+            crate::render::i18n::lead::lead_words(self.lang).worst_failing
+        } else {
+            self.metric.worst
+        }
     }
 
     /// The runs whose temp-file series the report's temp-file chart shows: each condition's
@@ -712,10 +738,11 @@ impl<'a> Context<'a> {
             title: report.dataset.title.get(self.lang).to_string(),
             description: report.dataset.description.as_ref().map(|d| d.get(self.lang).to_string()),
             measured: report.dataset.measured.clone(),
+            lead: self.lead(),
             p_label: self.p_label.clone(),
             integrity: self.integrity(),
             dataset_flags: self.dataset_flag_texts(),
-            headline_heading: self.metric.heading,
+            headline_heading: self.headline_heading(),
             headline: self.headline_table(""),
             headline_note: self.headline_note(),
             percentiles: self.percentile_table(""),
@@ -725,6 +752,8 @@ impl<'a> Context<'a> {
             large: self.large_table(""),
             tempfiles: self.tempfile_table(""),
             sessions: self.sessions_table(),
+            resources: self.resources_table(),
+            resources_heading: crate::render::i18n::lead::lead_words(self.lang).resources_table,
             runs: self.run_table(""),
             tools: self.tools_table(""),
             tools_heading: crate::render::i18n::tool_words(self.lang).tools_heading,

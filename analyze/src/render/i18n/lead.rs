@@ -1,0 +1,145 @@
+//! The words of what a report finds: the lead under its title (how conditions are compared,
+//! which fail, which is best), the notes on a failing condition's values, and the table of CPU
+//! and memory per condition. Kept apart from [`super::Strings`] like the tools' words; the
+//! glossary test holds them to the same terms.
+
+use crate::model::Lang;
+use serde::Serialize;
+
+#[derive(Debug, Serialize)]
+pub struct LeadWords {
+    /// The lead's first sentence: "{metric}", "{direction}" and "{scope}".
+    pub compared_by: &'static str,
+    /// The scope of the comparison: the series at each level of x, the levels of the compared
+    /// factor, or every condition at once.
+    pub scope_series: &'static str,
+    pub scope_factor: &'static str,
+    pub scope_all: &'static str,
+    pub higher_better: &'static str,
+    pub lower_better: &'static str,
+    /// Said once when some condition fails: why it is not ranked.
+    pub threshold_rule: &'static str,
+    /// One group's findings: "{group}" and "{findings}", or the findings alone.
+    pub group_line: &'static str,
+    pub group_line_alone: &'static str,
+    /// Between the findings of one group.
+    pub findings_sep: &'static str,
+    /// A failing condition: "{condition}" and its "{share}".
+    pub failed_sessions: &'static str,
+    pub failed_requests: &'static str,
+    /// After the failing conditions of a group.
+    pub not_ranked: &'static str,
+    /// The best, the next and the worst of a group: "{condition}" and its "{value}", then, for the
+    /// next and the worst, the variance review's verdict on its gap from the best ("{verdict}").
+    pub best: &'static str,
+    pub next: &'static str,
+    pub worst: &'static str,
+    pub verdict_supported: &'static str,
+    pub verdict_negligible: &'static str,
+    pub verdict_not_shown: &'static str,
+    pub verdict_one_run: &'static str,
+    pub verdict_not_compared: &'static str,
+    /// Between the notes in parentheses after a value.
+    pub note_sep: &'static str,
+    /// Between a condition's name and its value in a list: ", " / "は".
+    pub name_sep: &'static str,
+    /// When no group the study compares has two conditions: why none is ranked, then each
+    /// condition with its value.
+    pub none_compared: &'static str,
+    pub only_ranked: &'static str,
+    pub none_ranked: &'static str,
+    /// In a failing condition's cell: what its value leaves out, and its share.
+    pub failing_sessions_cell: &'static str,
+    pub failing_requests_cell: &'static str,
+    /// The headline heading and caption when metrics stand beside the headline value.
+    pub heading_beside: &'static str,
+    pub caption_beside: &'static str,
+    /// The CPU and memory table.
+    pub resources_table: &'static str,
+    pub resources_caption: &'static str,
+    /// The headline chart's key for failing conditions: "{threshold}".
+    pub chart_failing_key: &'static str,
+    /// The condition the time-series chart shows when some condition fails.
+    pub worst_failing: &'static str,
+}
+
+pub fn lead_words(lang: Lang) -> &'static LeadWords {
+    match lang {
+        Lang::En => &EN,
+        Lang::Ja => &JA,
+    }
+}
+
+static EN: LeadWords = LeadWords {
+    compared_by: "Conditions compared by {metric} ({direction}){scope}.",
+    scope_series: " at each level of {x}",
+    scope_factor: " across the levels of {factor}, the other factors alike",
+    scope_all: "",
+    higher_better: "higher is better",
+    lower_better: "lower is better",
+    threshold_rule: "A condition is not ranked when more than {threshold} of its sessions failed or of its requests got no 2xx response: its latencies then describe only what succeeded.",
+    group_line: "{group}: {findings}.",
+    group_line_alone: "{findings}.",
+    findings_sep: "; ",
+    failed_sessions: "{condition} failed {share} of its sessions",
+    failed_requests: "{condition} got no 2xx response to {share} of its requests",
+    not_ranked: " (not ranked)",
+    best: "best {condition}, {value}",
+    next: "next {condition}, {value}",
+    worst: "worst {condition}, {value}",
+    verdict_supported: "{factor}× apart from the best, supported by the runs",
+    verdict_negligible: "a negligible gap from the best, within {threshold}",
+    verdict_not_shown: "a gap from the best these runs cannot tell from chance",
+    verdict_one_run: "one run each: no verdict",
+    verdict_not_compared: "the variance review does not pair it with the best",
+    note_sep: "; ",
+    name_sep: ", ",
+    none_compared: "Each condition stands alone: the study compares no two of them, so none is ranked. By {metric}:",
+    only_ranked: "only {condition} is ranked, {value}",
+    none_ranked: "no condition is ranked",
+    failing_sessions_cell: "{excludes}; {share} failed",
+    failing_requests_cell: "{excludes}; {share} errors",
+    heading_beside: "By condition: {list}",
+    caption_beside: "; beside it, the median of the runs' {list}",
+    resources_table: "CPU and memory by condition",
+    resources_caption: "per condition and process group: the median over its ok runs of each run's average CPU and peak RSS, with the min-max range",
+    chart_failing_key: "A hollow marker with its share beside it: more than {threshold} of that condition failed, so its value covers only what succeeded.",
+    worst_failing: "the condition with the largest share failed",
+};
+
+static JA: LeadWords = LeadWords {
+    compared_by: "{scope}{metric}で比較（{direction}）。",
+    scope_series: "{x}の水準ごとに、条件を",
+    scope_factor: "ほかの因子が同じ条件の間で、{factor}の水準を",
+    scope_all: "条件を",
+    higher_better: "大きいほど良い",
+    lower_better: "小さいほど良い",
+    threshold_rule: "セッションの{threshold}超が失敗した条件、またはリクエストの{threshold}超が2xx応答を得られなかった条件には順位を付けません。その応答時間は成功した分だけを表すためです。",
+    group_line: "{group}：{findings}。",
+    group_line_alone: "{findings}。",
+    findings_sep: "。",
+    failed_sessions: "{condition}はセッションの{share}が失敗",
+    failed_requests: "{condition}はリクエストの{share}が2xx応答なし",
+    not_ranked: "（順位なし）",
+    best: "最良は{condition}の{value}",
+    next: "次は{condition}の{value}",
+    worst: "最も悪いのは{condition}の{value}",
+    verdict_supported: "最良との差は{factor}倍、測定で裏付けあり",
+    verdict_negligible: "最良との差は実質なし（{threshold}以内）",
+    verdict_not_shown: "最良との差はこの測定では偶然と区別できない",
+    verdict_one_run: "各1回の測定のため判定なし",
+    verdict_not_compared: "ばらつきの確認では最良と比較していない",
+    note_sep: "、",
+    name_sep: "は",
+    none_compared: "どの条件もほかと比較する組がなく、順位は付けません。{metric}は次のとおりです。",
+    only_ranked: "順位が付くのは{condition}の{value}のみ",
+    none_ranked: "順位の付く条件はない",
+    failing_sessions_cell: "{excludes}。{share}が失敗",
+    failing_requests_cell: "{excludes}。エラー{share}",
+    heading_beside: "条件別：{list}",
+    caption_beside: "。併記は各測定の{list}の中央値",
+    resources_table: "条件別のCPUとメモリ",
+    resources_caption: "条件とプロセスグループごとに、正常に終わった各測定の平均CPUと最大RSSの中央値と最小〜最大の範囲",
+    chart_failing_key: "白抜きの印と横の割合：その条件の{threshold}超が失敗しており、値は成功した分だけを表します。",
+    worst_failing: "失敗の割合が最も大きい条件",
+};

@@ -1,0 +1,243 @@
+//! The lead under a report's title, and the words beside a condition's headline value: both
+//! only put into words what `stats::standing` decided (which conditions fail, which is best).
+
+use super::*;
+use crate::model::Verdict;
+use crate::render::i18n::lead::{lead_words, LeadWords};
+
+/// What the report finds, before any table: how conditions are compared, then one line per
+/// group the study compares, naming the conditions that fail and the best of the rest.
+#[derive(Debug, Clone, Serialize)]
+pub struct Lead {
+    pub intro: String,
+    pub groups: Vec<String>,
+}
+
+impl Context<'_> {
+    fn lead_words(&self) -> &'static LeadWords {
+        lead_words(self.lang)
+    }
+
+    /// A failing condition's share as its values of `metric` should name it: the failed sessions
+    /// for a session metric, else the requests without a 2xx response, whichever lies above the
+    /// threshold; `true` for sessions. `None` for a condition that does not fail.
+    fn failing_share(&self, condition: usize, metric: HeadlineMetric) -> Option<(f64, bool)> {
+        let standing = &self.report.standing;
+        let c = standing.conditions.get(condition).filter(|c| c.failing)?;
+        let above = |share: Option<f64>| share.filter(|s| *s > standing.threshold);
+        let (sessions, requests) = (above(c.failed_share).map(|s| (s, true)), above(c.error_share).map(|s| (s, false)));
+        if metric.needs_sessions() {
+            sessions.or(requests)
+        } else {
+            requests.or(sessions)
+        }
+    }
+
+    /// "successful sessions only; 64.9% failed": under a failing condition's value of `metric`,
+    /// what the value leaves out.
+    pub fn failing_note(&self, condition: usize, metric: HeadlineMetric) -> Option<String> {
+        let (share, sessions) = self.failing_share(condition, metric)?;
+        let w = self.lead_words();
+        let template = if sessions { w.failing_sessions_cell } else { w.failing_requests_cell };
+        Some(template.replace("{excludes}", metric_words(self.lang, metric).excludes).replace("{share}", &self.share_text(share, sessions)))
+    }
+
+    /// A share of sessions to a tenth of a percent (as seed 003 printed it), of requests to a hundredth.
+    fn share_text(&self, share: f64, sessions: bool) -> String {
+        self.metric_number(if sessions { HeadlineMetric::FailedShare } else { HeadlineMetric::ErrorRate }, share)
+    }
+
+    /// "0.0% failed", "p95 370.35 ms": a condition's value of a metric beside the headline's.
+    fn beside_text(&self, metric: HeadlineMetric, condition: &ConditionResult) -> Option<String> {
+        let value = metric.of_condition(condition)?.median;
+        Some(metric_words(self.lang, metric).beside.replace("{p}", &self.p_label).replace("{value}", &self.metric_value(metric, value)))
+    }
+
+    /// The lines around a condition's headline value: above it the shares dataset.toml sets
+    /// beside it (or, for a failing condition, what the value leaves out), below it the other
+    /// metrics beside it.
+    pub fn beside_lines(&self, condition: usize) -> (Option<String>, Vec<String>) {
+        let c = &self.report.conditions[condition];
+        let failing = self.failing_note(condition, self.report.headline);
+        let (shares, others): (Vec<HeadlineMetric>, Vec<HeadlineMetric>) = self.report.beside.iter().partition(|m| m.is_share());
+        // A failing condition's note already carries its share.
+        let above: Vec<String> =
+            if failing.is_some() { Vec::new() } else { shares.iter().filter_map(|&m| self.beside_text(m, c)).collect() };
+        let below = others.iter().filter_map(|&m| self.beside_text(m, c)).collect();
+        let above = failing.or_else(|| (!above.is_empty()).then(|| above.join(self.t.list_sep)));
+        (above, below)
+    }
+
+    /// The headline section's heading: the headline metric's, or, with metrics beside it, all of
+    /// them in the order a cell shows them (shares first).
+    pub fn headline_heading(&self) -> String {
+        if self.report.beside.is_empty() {
+            return self.metric.heading.to_string();
+        }
+        let (shares, others): (Vec<HeadlineMetric>, Vec<HeadlineMetric>) = self.report.beside.iter().partition(|m| m.is_share());
+        let order = shares.into_iter().chain([self.report.headline]).chain(others);
+        let names: Vec<String> = order.map(|m| metric_words(self.lang, m).label.replace("{p}", &self.p_label)).collect();
+        self.lead_words().heading_beside.replace("{list}", &self.list(&names))
+    }
+
+    /// After the headline caption: which metrics stand beside the value.
+    pub fn beside_caption(&self) -> String {
+        if self.report.beside.is_empty() {
+            return String::new();
+        }
+        let names: Vec<String> =
+            self.report.beside.iter().map(|&m| metric_words(self.lang, m).label.replace("{p}", &self.p_label)).collect();
+        self.lead_words().caption_beside.replace("{list}", &self.list(&names))
+    }
+
+    /// The lead: `None` only when no condition has a headline value.
+    pub fn lead(&self) -> Option<Lead> {
+        let standing = &self.report.standing;
+        let w = self.lead_words();
+        let groups: Vec<String> = standing.groups.iter().filter_map(|g| self.group_line(g, standing.groups.len() == 1)).collect();
+        if groups.is_empty() {
+            let line = self.standalone_line()?;
+            return Some(Lead { intro: w.none_compared.replace("{metric}", &self.headline_label), groups: vec![line] });
+        }
+        let scope = match self.compared_factor() {
+            Some(factor) => w.scope_factor.replace("{factor}", factor.label.get(self.lang)),
+            None if self.report.layout.x_factor.is_some() => w.scope_series.replace("{x}", &self.x_label()),
+            None => w.scope_all.to_string(),
+        };
+        let direction = if self.report.headline.higher_is_better() { w.higher_better } else { w.lower_better };
+        let mut intro =
+            w.compared_by.replace("{metric}", &self.headline_label).replace("{direction}", direction).replace("{scope}", &scope);
+        if standing.conditions.iter().any(|c| c.failing) {
+            intro.push_str(self.t.sentence_gap);
+            intro.push_str(&w.threshold_rule.replace("{threshold}", &format::percent_round(standing.threshold)));
+        }
+        Some(Lead { intro, groups })
+    }
+
+    fn compared_factor(&self) -> Option<&crate::report::FactorInfo> {
+        let name = self.report.variance.comparison_summary.compared.as_deref()?;
+        self.report.factors.iter().find(|f| f.name == name)
+    }
+
+    /// A group's name in the lead: its level of x, or the levels its conditions share.
+    fn group_label(&self, group: &crate::report::standing::StandingGroup) -> String {
+        let first = &self.report.conditions[group.conditions[0]];
+        match (self.compared_factor(), self.report.layout.x_factor) {
+            (Some(factor), _) => {
+                let compared = self.report.factors.iter().position(|f| f.name == factor.name);
+                let others: Vec<usize> = (0..self.report.factors.len()).filter(|&f| Some(f) != compared).collect();
+                self.levels_label(&first.levels, &others)
+            }
+            (None, Some(x)) => format!("{} = {}", self.x_label(), self.report.factors[x].levels[first.levels[x]].label.get(self.lang)),
+            (None, None) => String::new(),
+        }
+    }
+
+    /// A condition's value in the lead, with the shares set beside it and `notes` after them:
+    /// "mean session 523.95 ms (0.0% failed; ...)".
+    fn lead_value(&self, condition: usize, notes: &[String]) -> String {
+        let c = &self.report.conditions[condition];
+        let value = self.beside_text(self.report.headline, c).unwrap_or_else(|| "–".to_string());
+        let mut asides: Vec<String> = self.report.beside.iter().filter(|m| m.is_share()).filter_map(|&m| self.beside_text(m, c)).collect();
+        asides.extend(notes.iter().filter(|n| !n.is_empty()).cloned());
+        if asides.is_empty() {
+            value
+        } else {
+            self.aside(&value, &asides.join(self.lead_words().note_sep))
+        }
+    }
+
+    /// Every condition with its value, when no group compares two: "ab, p95 2 ms; hey, ...".
+    fn standalone_line(&self) -> Option<String> {
+        let w = self.lead_words();
+        let items: Vec<String> = (0..self.report.conditions.len())
+            .filter(|&c| self.report.headline_of(&self.report.conditions[c]).is_some())
+            .map(|c| {
+                let failing = self.failing_note(c, self.report.headline).into_iter().collect::<Vec<_>>();
+                format!("{}{}{}", self.condition_label(&self.report.conditions[c]), w.name_sep, self.lead_value(c, &failing))
+            })
+            .collect();
+        (!items.is_empty()).then(|| w.group_line_alone.replace("{findings}", &items.join(w.findings_sep)))
+    }
+
+    fn group_line(&self, group: &crate::report::standing::StandingGroup, alone: bool) -> Option<String> {
+        if group.conditions.len() < 2 {
+            return None;
+        }
+        let w = self.lead_words();
+        let label = |c: usize| self.condition_short_label(c, group);
+        let mut findings: Vec<String> = group
+            .failing
+            .iter()
+            .filter_map(|&c| {
+                let (share, sessions) = self.failing_share(c, self.report.headline)?;
+                let template = if sessions { w.failed_sessions } else { w.failed_requests };
+                Some(format!(
+                    "{}{}",
+                    template.replace("{condition}", &label(c)).replace("{share}", &self.share_text(share, sessions)),
+                    w.not_ranked
+                ))
+            })
+            .collect();
+        findings.push(match group.ranked.as_slice() {
+            [] => w.none_ranked.to_string(),
+            [only] => w.only_ranked.replace("{condition}", &label(*only)).replace("{value}", &self.lead_value(*only, &[])),
+            ranked => {
+                let runs = |c: usize| self.report.headline_of(&self.report.conditions[c]).map_or(0, |s| s.n);
+                let verdict = |verdict: Option<Verdict>, factor: Option<f64>, other: usize| match (verdict, factor) {
+                    (Some(Verdict::Supported), Some(factor)) => w.verdict_supported.replace("{factor}", &format::factor(factor)),
+                    (Some(Verdict::Negligible), _) => w
+                        .verdict_negligible
+                        .replace("{threshold}", &format::percent_round(self.report.variance.thresholds.negligible_difference)),
+                    (Some(_), _) => w.verdict_not_shown.to_string(),
+                    (None, _) if runs(ranked[0]) == 1 && runs(other) == 1 => w.verdict_one_run.to_string(),
+                    (None, _) => w.verdict_not_compared.to_string(),
+                };
+                let named = |template: &str, c: usize, notes: &[String]| {
+                    template.replace("{condition}", &label(c)).replace("{value}", &self.lead_value(c, notes))
+                };
+                let mut parts = vec![named(w.best, ranked[0], &[])];
+                parts.push(named(w.next, ranked[1], &[verdict(group.best_vs_next, group.best_vs_next_factor, ranked[1])]));
+                if let [_, _, .., last] = ranked {
+                    parts.push(named(w.worst, *last, &[verdict(group.best_vs_worst, group.best_vs_worst_factor, *last)]));
+                }
+                parts.join(w.findings_sep)
+            }
+        });
+        let findings = findings.join(w.findings_sep);
+        Some(if alone || self.group_label(group).is_empty() {
+            let line = w.group_line_alone.replace("{findings}", &findings);
+            // A sentence that opens with a finding's word ("best") takes a capital; one that opens
+            // with a condition's name keeps the name as written.
+            if group.failing.is_empty() {
+                capitalized(&line)
+            } else {
+                line
+            }
+        } else {
+            w.group_line.replace("{group}", &self.group_label(group)).replace("{findings}", &findings)
+        })
+    }
+
+    /// A condition's name within its group: the levels of the factors that vary among the
+    /// group's conditions (all its factors when none varies).
+    fn condition_short_label(&self, condition: usize, group: &crate::report::standing::StandingGroup) -> String {
+        let levels = |c: usize| &self.report.conditions[c].levels;
+        let varying: Vec<usize> =
+            (0..self.report.factors.len()).filter(|&f| group.conditions.iter().any(|&c| levels(c)[f] != levels(condition)[f])).collect();
+        if varying.is_empty() {
+            self.condition_label(&self.report.conditions[condition])
+        } else {
+            self.levels_label(levels(condition), &varying)
+        }
+    }
+}
+
+/// The first letter in upper case: a sentence that starts with a finding ("best ...").
+fn capitalized(text: &str) -> String {
+    let mut chars = text.chars();
+    match chars.next() {
+        Some(first) => first.to_uppercase().chain(chars).collect(),
+        None => String::new(),
+    }
+}
