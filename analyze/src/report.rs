@@ -163,6 +163,11 @@ pub struct RunResult {
     pub percentile_ranks: BTreeMap<String, u64>,
     /// The slowest 2xx response.
     pub max_ms: Option<Millis>,
+    /// The decimals of a ms its latencies are known to (0: whole ms), from the format its rows
+    /// were imported from (`import::Format::latency_decimals`); `None` when not known to be coarser
+    /// than the report's default.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub latency_decimals: Option<u8>,
     /// How the run's requests were sent: the words and rules that apply to it follow this.
     pub load: LoadKind,
     /// The largest send lag behind the schedule; `None` unless the run is an open loop.
@@ -337,6 +342,10 @@ pub struct ConditionResult {
     pub percentiles_ms: BTreeMap<String, Spread>,
     /// The same for each run's slowest 2xx response.
     pub max_ms: Option<Spread>,
+    /// The decimals of a ms its ok runs' latencies are known to: the finest of their
+    /// `latency_decimals`, `None` when any run's are unknown.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub latency_decimals: Option<u8>,
     /// The run whose headline value is the median (lower middle for an even count).
     pub representative_run: Option<String>,
     /// The median, min and max over the ok runs of each run's median write time (s).

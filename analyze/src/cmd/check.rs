@@ -45,16 +45,16 @@ pub fn run(dir: &Path, strict: bool) -> Result<i32> {
             level1.engine, level1.version
         )?;
     }
-    for condition in &report.conditions {
+    for (c, condition) in report.conditions.iter().enumerate() {
         if let Some(s) = report.headline_of(condition) {
             writeln!(
                 out,
                 "  {}: {} median {} ({}–{}, {} runs)",
                 context.condition_label(condition),
                 context.headline_label,
-                context.headline_value(s.median),
-                context.headline_number(s.min),
-                context.headline_number(s.max),
+                context.headline_value_of(c, s.median),
+                context.headline_number_of(c, s.min),
+                context.headline_number_of(c, s.max),
                 s.n
             )?;
         }
@@ -82,7 +82,7 @@ pub fn run(dir: &Path, strict: bool) -> Result<i32> {
     let warnings = report.variance.flags.iter().filter(|f| f.is_warning()).count() + report.variance.dataset_flags.len();
     for flag in &report.variance.flags {
         let level = if flag.is_warning() { "warning" } else { "note" };
-        writeln!(out, "{level}: run {}: {}", flag.run_id, context.flag_text(&flag.kind))?;
+        writeln!(out, "{level}: run {}: {}", flag.run_id, context.flag_text(&flag.run_id, &flag.kind))?;
     }
     let code = if warnings == 0 {
         writeln!(out, "clean: no run is flagged")?;

@@ -1,9 +1,47 @@
 //! Number formatting for every output: the one place that decides digits and separators.
+//!
+//! Digits follow what a value is known to. A latency whose source fixes its resolution (ab's
+//! whole milliseconds, hey's 0.1 ms: `import::Format::latency_decimals`) prints at it ([`ms_at`]),
+//! a number a tool printed prints as it printed it ([`printed`]), and a median of two such values
+//! or a mean gets one decimal more ([`known`]); everything else has the fixed digits below.
 
 /// Milliseconds with two decimals and thousands separators: `5,945.11`.
 pub fn ms(value: f64) -> String {
     grouped(value, 2)
 }
+
+/// Milliseconds known to `decimals` places (`None`: not known, two as [`ms`]): `52` for ab's
+/// whole milliseconds, `52.5` for the median of 52 and 53.
+pub fn ms_at(value: f64, decimals: Option<u8>) -> String {
+    match decimals {
+        Some(d) => known(value, d),
+        None => ms(value),
+    }
+}
+
+/// A value known to `decimals` places: with those when it has no more, else with one more (the
+/// mean of two middle values has at most one more; a mean of more is rounded there).
+pub fn known(value: f64, decimals: u8) -> String {
+    let d = usize::from(decimals.min(MAX_DECIMALS));
+    let scaled = value * 10f64.powi(d as i32);
+    let exact = (scaled - scaled.round()).abs() <= 1e-6 * scaled.abs().max(1.0);
+    grouped(value, if exact { d } else { d + 1 })
+}
+
+/// A number as a tool printed it, from the digits the importer kept (run_stats.csv holds the
+/// shortest text that reads back as the value): `46.742`, `427.88`, `2`. Trailing zeros the
+/// tool printed are not kept by the file, so `427.80` shows as `427.8`.
+pub fn printed(value: f64) -> String {
+    known(value, decimals_of(value))
+}
+
+/// The decimals of the shortest text that reads back as `value`, at most [`MAX_DECIMALS`].
+pub fn decimals_of(value: f64) -> u8 {
+    (0..MAX_DECIMALS).find(|&d| format!("{:.*}", usize::from(d), value).parse::<f64>() == Ok(value)).unwrap_or(MAX_DECIMALS)
+}
+
+/// No number is printed with more decimals than this (a nanosecond of a millisecond).
+const MAX_DECIMALS: u8 = 6;
 
 /// Seconds with three decimals: `6.562`.
 pub fn seconds(value: f64) -> String {
@@ -200,6 +238,33 @@ mod tests {
         assert_eq!(in_unit(64.9, Unit::Percent), "64.9");
         assert_eq!(in_unit(762.57, Unit::RequestsPerS), "762.6");
         assert_eq!(in_unit(5958.156, Unit::Ms), "5,958.16");
+    }
+
+    #[test]
+    fn values_print_at_what_they_are_known_to() {
+        // ab's whole milliseconds: no decimals, and the median of two gets one.
+        assert_eq!(ms_at(52.0, Some(0)), "52");
+        assert_eq!(ms_at(1.0, Some(0)), "1");
+        assert_eq!(ms_at(1_044.0, Some(0)), "1,044");
+        assert_eq!(ms_at(52.5, Some(0)), "52.5");
+        // hey's 0.1 ms, and a median of two of them.
+        assert_eq!(ms_at(0.4, Some(1)), "0.4");
+        assert_eq!(ms_at(0.35, Some(1)), "0.35");
+        assert_eq!(ms_at(0.1 + 0.2, Some(1)), "0.3", "binary noise is not a digit");
+        // Not known: the report's two decimals.
+        assert_eq!(ms_at(52.0, None), "52.00");
+        // A mean of three whole values is rounded to one decimal more.
+        assert_eq!(known(155.0 / 3.0, 0), "51.7");
+    }
+
+    #[test]
+    fn a_tool_s_number_prints_as_printed() {
+        assert_eq!(printed(46.742), "46.742");
+        assert_eq!(printed(427.88), "427.88");
+        assert_eq!(printed(2.0), "2");
+        assert_eq!(printed(1334.88), "1,334.88");
+        assert_eq!(printed(0.0001), "0.0001");
+        assert_eq!((decimals_of(46.742), decimals_of(2.0), decimals_of(1e-9)), (3, 0, 6));
     }
 
     #[test]

@@ -100,6 +100,7 @@ pub fn build(dataset: &mut Dataset, detail: Detail) -> Report {
             percentiles_ms,
             percentile_ranks,
             max_ms: level1_run.map_or_else(|| counted.latencies_ms.iter().copied().reduce(f64::max), |l| l.max_ms),
+            latency_decimals: super::tools::latency_decimals(dataset.sources[index].as_ref()),
             load,
             // Only an open loop has a schedule to lag behind.
             max_lag_ms: counted.max_lag_ms.filter(|_| load == LoadKind::OpenLoop).map(super::precision::ms),
@@ -272,6 +273,7 @@ fn summarize_condition(
                 .collect()
         },
         max_ms: Spread::of(&collect(&|r| r.max_ms)).map(clean_ms),
+        latency_decimals: common_decimals(&ok),
         representative_run: representative(&headline).map(|i| with_headline[i].run_id.clone()),
         write_s: Spread::of(&collect(&|r| r.write_s_median)).map(clean_seconds),
         complete_s: Spread::of(&collect(&|r| r.complete_s_median)).map(clean_seconds),
@@ -285,6 +287,13 @@ fn summarize_condition(
         headline_mean: if choices.mean_of_runs { super::summary::mean(&headline).map(|m| rounded(metric, m)) } else { None },
         resources: super::resources::of_condition(&ok.iter().map(|r| r.resources.as_slice()).collect::<Vec<_>>()),
     }
+}
+
+/// The decimals a condition's latencies are known to: the finest of its runs with latencies, if
+/// every one's are known (a run from another source may carry more digits).
+fn common_decimals(runs: &[&RunResult]) -> Option<u8> {
+    let with_latencies = runs.iter().filter(|r| r.ok_responses > 0);
+    with_latencies.map(|r| r.latency_decimals).try_fold(None, |finest: Option<u8>, d| Some(finest.max(Some(d?))))?
 }
 
 /// A headline value derived by a mean, at published precision.

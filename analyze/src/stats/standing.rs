@@ -109,6 +109,7 @@ mod tests {
             headline_ms: Some(spread(p95)),
             percentiles_ms: BTreeMap::new(),
             max_ms: None,
+            latency_decimals: None,
             representative_run: None,
             write_s: None,
             complete_s: None,

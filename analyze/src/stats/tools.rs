@@ -99,6 +99,15 @@ fn interpolation(sample: &mut Sample, milli: u32) -> Option<Interpolation> {
     Some(Interpolation { lower_rank, lower_ms, upper_rank, upper_ms, fraction, value_ms })
 }
 
+/// The decimals of a ms an imported run's latencies are known to, from the resolution its rows'
+/// format gives them (`import::Format::latency_step_ms`): 0 for ab's and JMeter's whole ms and
+/// siege's 10 ms, 1 for hey's 0.1 ms; `None` for a resolution finer than the report's two decimals.
+pub fn latency_decimals(source: Option<&Source>) -> Option<u8> {
+    let formats = source?.files.iter().filter_map(|f| crate::import::Format::from_name(&f.format));
+    let step_ms = formats.filter(|f| f.has_rows()).map(crate::import::Format::latency_step_ms).next()?;
+    (step_ms >= 0.1).then(|| (-step_ms.log10()).ceil().max(0.0) as u8)
+}
+
 pub fn source(source: Option<&Source>) -> Option<RunSource> {
     let source = source?;
     let rows_format = source

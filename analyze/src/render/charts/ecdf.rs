@@ -8,7 +8,7 @@ use super::style::{Shape, HEIGHT, INK, LINE, MARKER, MUTED, PALETTE, REFERENCE_D
 use super::svg::{self, text_style, About};
 use super::{figure_id, percentile, run_name};
 use crate::model::Lang;
-use crate::render::format::{count, ms};
+use crate::render::format::{count, ms_at};
 use crate::report::{PointSeries, Report};
 use plotters::coord::Shift;
 use plotters::prelude::*;
@@ -33,11 +33,13 @@ struct Mark {
     value: f64,
     rank: u64,
     n: u64,
+    /// The decimals the run's latencies are known to.
+    decimals: Option<u8>,
 }
 
 impl Mark {
     fn label(&self, lang: Lang) -> String {
-        labels::rank_label(lang, self.rank, self.n, &ms(self.value))
+        labels::rank_label(lang, self.rank, self.n, &ms_at(self.value, self.decimals))
     }
 
     /// Where the rank sits on the y axis: rank / n is the ECDF's own value at that rank.
@@ -49,7 +51,7 @@ impl Mark {
 fn mark(report: &Report, run: usize) -> Option<Mark> {
     let result = report.runs.get(run)?;
     let n = result.ok_responses;
-    (n > 0).then_some(Mark { value: result.headline_ms?, rank: result.headline_rank?, n })
+    (n > 0).then_some(Mark { value: result.headline_ms?, rank: result.headline_rank?, n, decimals: result.latency_decimals })
 }
 
 /// Draws the figure on any plotters backend.

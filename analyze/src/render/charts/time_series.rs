@@ -11,7 +11,7 @@ use super::style::{
 use super::svg::{self, text_style, About};
 use super::{figure_id, percentile, run_name};
 use crate::model::Lang;
-use crate::render::format::{count, decimal, ms};
+use crate::render::format::{count, decimal, ms_at};
 use crate::report::{ErrorSeries, PointSeries, Report};
 use plotters::coord::Shift;
 use plotters::prelude::*;
@@ -22,7 +22,8 @@ use plotters::style::text_anchor::{HPos, Pos, VPos};
 /// headline value, and a caption when the points were reduced.
 pub fn latency_over_time(report: &Report, run: usize, lang: Lang) -> String {
     let name = run_name(report, run, lang);
-    let reference = headline(report, run).map(|value| labels::reference(&percentile(report), &ms(value)));
+    let decimals = report.runs.get(run).and_then(|r| r.latency_decimals);
+    let reference = headline(report, run).map(|value| labels::reference(&percentile(report), &ms_at(value, decimals)));
     let mut desc = labels::time_series_desc(lang, &name, reference.as_deref());
     if let Some(result) = report.runs.get(run) {
         if let Some(errors) = labels::time_series_errors(lang, result.non_2xx, result.no_response) {
@@ -137,7 +138,8 @@ fn draw<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, report: &Report, run:
         // Above the line, unless the line runs along the top edge.
         let (pos, label_y) = if line_y - y_pixels.start < 22 { (VPos::Top, line_y + 5) } else { (VPos::Bottom, line_y - 5) };
         let style = text_style(TEXT_PX, INK).pos(Pos::new(HPos::Right, pos));
-        text_at(root, labels::reference(&percentile(report), &ms(value)), (x_pixels.end - 6, label_y), style)?;
+        let decimals = report.runs.get(run).and_then(|r| r.latency_decimals);
+        text_at(root, labels::reference(&percentile(report), &ms_at(value, decimals)), (x_pixels.end - 6, label_y), style)?;
     }
     Ok(())
 }

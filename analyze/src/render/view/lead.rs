@@ -44,26 +44,26 @@ impl Context<'_> {
 
     /// A share of sessions to a tenth of a percent (as seed 003 printed it), of requests to a hundredth.
     fn share_text(&self, share: f64, sessions: bool) -> String {
-        self.metric_number(if sessions { HeadlineMetric::FailedShare } else { HeadlineMetric::ErrorRate }, share)
+        self.metric_number(if sessions { HeadlineMetric::FailedShare } else { HeadlineMetric::ErrorRate }, None, share)
     }
 
     /// "0.0% failed", "p95 370.35 ms": a condition's value of a metric beside the headline's.
-    fn beside_text(&self, metric: HeadlineMetric, condition: &ConditionResult) -> Option<String> {
-        let value = metric.of_condition(condition)?.median;
-        Some(metric_words(self.lang, metric).beside.replace("{p}", &self.p_label).replace("{value}", &self.metric_value(metric, value)))
+    fn beside_text(&self, metric: HeadlineMetric, condition: usize) -> Option<String> {
+        let value = metric.of_condition(&self.report.conditions[condition])?.median;
+        let text = self.metric_value(metric, Some(condition), value);
+        Some(metric_words(self.lang, metric).beside.replace("{p}", &self.p_label).replace("{value}", &text))
     }
 
     /// The lines around a condition's headline value: above it the shares dataset.toml sets
     /// beside it (or, for a failing condition, what the value leaves out), below it the other
     /// metrics beside it.
     pub fn beside_lines(&self, condition: usize) -> (Option<String>, Vec<String>) {
-        let c = &self.report.conditions[condition];
         let failing = self.failing_note(condition, self.report.headline);
         let (shares, others): (Vec<HeadlineMetric>, Vec<HeadlineMetric>) = self.report.beside.iter().partition(|m| m.is_share());
         // A failing condition's note already carries its share.
         let above: Vec<String> =
-            if failing.is_some() { Vec::new() } else { shares.iter().filter_map(|&m| self.beside_text(m, c)).collect() };
-        let below = others.iter().filter_map(|&m| self.beside_text(m, c)).collect();
+            if failing.is_some() { Vec::new() } else { shares.iter().filter_map(|&m| self.beside_text(m, condition)).collect() };
+        let below = others.iter().filter_map(|&m| self.beside_text(m, condition)).collect();
         let above = failing.or_else(|| (!above.is_empty()).then(|| above.join(self.t.list_sep)));
         (above, below)
     }
@@ -136,9 +136,9 @@ impl Context<'_> {
     /// A condition's value in the lead, with the shares set beside it and `notes` after them:
     /// "mean session 523.95 ms (0.0% failed; ...)".
     fn lead_value(&self, condition: usize, notes: &[String]) -> String {
-        let c = &self.report.conditions[condition];
-        let value = self.beside_text(self.report.headline, c).unwrap_or_else(|| "–".to_string());
-        let mut asides: Vec<String> = self.report.beside.iter().filter(|m| m.is_share()).filter_map(|&m| self.beside_text(m, c)).collect();
+        let value = self.beside_text(self.report.headline, condition).unwrap_or_else(|| "–".to_string());
+        let mut asides: Vec<String> =
+            self.report.beside.iter().filter(|m| m.is_share()).filter_map(|&m| self.beside_text(m, condition)).collect();
         asides.extend(notes.iter().filter(|n| !n.is_empty()).cloned());
         if asides.is_empty() {
             value

@@ -165,32 +165,72 @@ impl<'a> Context<'a> {
 
     /// A headline value as the tables print it: ms, requests/s to a tenth, an error rate in %.
     pub fn headline_number(&self, value: f64) -> String {
-        self.metric_number(self.report.headline, value)
+        self.metric_number(self.report.headline, None, value)
+    }
+
+    /// A headline value of one condition, at the digits its values are known to.
+    pub fn headline_number_of(&self, condition: usize, value: f64) -> String {
+        self.metric_number(self.report.headline, Some(condition), value)
     }
 
     /// A headline value with its unit in running text: "12.00 ms", "769.2", "0.25%".
     pub fn headline_value(&self, value: f64) -> String {
-        self.metric_value(self.report.headline, value)
+        self.metric_value(self.report.headline, None, value)
     }
 
-    /// A value of any metric as the tables print it: times in ms, requests/s to a tenth, an
-    /// error rate in % to a hundredth, a share of failed sessions to a tenth (as seed 003 printed it).
-    pub fn metric_number(&self, metric: HeadlineMetric, value: f64) -> String {
+    /// The same for one condition's value.
+    pub fn headline_value_of(&self, condition: usize, value: f64) -> String {
+        self.metric_value(self.report.headline, Some(condition), value)
+    }
+
+    /// A value of any metric as the tables print it: request latencies in ms at the digits the
+    /// condition's rows give them (whole ms for ab), else two decimals; a mean session time in ms;
+    /// requests/s as the tool printed them when every run of the condition takes the tool's
+    /// figure, else to a tenth; an error rate in % to a hundredth, a share of failed sessions to a
+    /// tenth (as seed 003 printed it).
+    pub fn metric_number(&self, metric: HeadlineMetric, condition: Option<usize>, value: f64) -> String {
+        let condition = condition.and_then(|c| self.report.conditions.get(c));
         match metric {
-            HeadlineMetric::Percentile | HeadlineMetric::SessionMeanMs => format::ms(value),
-            HeadlineMetric::RequestsPerS => format::decimal(value, 1),
+            HeadlineMetric::Percentile => format::ms_at(value, condition.and_then(|c| c.latency_decimals)),
+            HeadlineMetric::SessionMeanMs => format::ms(value),
+            HeadlineMetric::RequestsPerS => match condition.and_then(|c| self.tool_rate_decimals(c)) {
+                Some(decimals) => format::known(value, decimals),
+                None => format::decimal(value, 1),
+            },
             HeadlineMetric::ErrorRate => format::percent_fine(value),
             HeadlineMetric::FailedShare => format::percent(value),
         }
     }
 
     /// A value of any metric with its unit in running text: "12.00 ms", "769.2", "64.9%".
-    pub fn metric_value(&self, metric: HeadlineMetric, value: f64) -> String {
+    pub fn metric_value(&self, metric: HeadlineMetric, condition: Option<usize>, value: f64) -> String {
         if metric.is_time() {
-            format!("{} ms", self.metric_number(metric, value))
+            format!("{} ms", self.metric_number(metric, condition, value))
         } else {
-            self.metric_number(metric, value)
+            self.metric_number(metric, condition, value)
         }
+    }
+
+    /// The decimals a condition's requests/s were printed with, when every ok run takes the
+    /// tool's printed figure (`throughput_from` "tool" or "tool-coarse"): the most any of them has.
+    fn tool_rate_decimals(&self, condition: &ConditionResult) -> Option<u8> {
+        let runs: Vec<&RunResult> = condition.runs.iter().filter_map(|id| self.run_index(id)).map(|i| &self.report.runs[i]).collect();
+        if runs.is_empty() || !runs.iter().all(|r| r.throughput_from.is_some_and(|f| f.starts_with("tool"))) {
+            return None;
+        }
+        runs.iter().filter_map(|r| r.requests_per_s).map(format::decimals_of).max()
+    }
+
+    /// A condition's request latencies (ms) as they are known: `52` for ab's whole milliseconds.
+    pub fn condition_ms(&self, condition: usize) -> impl Fn(f64) -> String {
+        let decimals = self.report.conditions.get(condition).and_then(|c| c.latency_decimals);
+        move |value| format::ms_at(value, decimals)
+    }
+
+    /// A run's request latencies (ms) as they are known.
+    pub fn run_ms(&self, run: &RunResult) -> impl Fn(f64) -> String {
+        let decimals = run.latency_decimals;
+        move |value| format::ms_at(value, decimals)
     }
 
     /// A column header with the headline metric's unit: "A (ms)", "A (requests/s)".
@@ -325,7 +365,9 @@ impl<'a> Context<'a> {
         }
     }
 
-    pub fn flag_text(&self, kind: &FlagKind) -> String {
-        prose::flag_reason(self.lang, kind, &self.headline_label, &|v| self.headline_value(v))
+    /// A flag's reason in words; its values at the digits of the run's condition.
+    pub fn flag_text(&self, run_id: &str, kind: &FlagKind) -> String {
+        let condition = self.run_index(run_id).map(|i| self.report.runs[i].condition);
+        prose::flag_reason(self.lang, kind, &self.headline_label, &|v| self.metric_value(self.report.headline, condition, v))
     }
 }

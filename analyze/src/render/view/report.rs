@@ -111,12 +111,13 @@ impl<'a> Context<'a> {
         let c = &self.report.conditions[condition];
         let representative = c.representative_run.as_deref().and_then(|id| self.run_index(id)).map(|i| self.run_href(root, i));
         let variance = paths::condition_link(root, condition);
-        let mut cell = self.spread_cell(self.report.headline_of(c), |v| self.headline_number(v), representative, Some(variance));
+        let mut cell =
+            self.spread_cell(self.report.headline_of(c), |v| self.headline_number_of(condition, v), representative, Some(variance));
         if cell.text == "–" {
             return cell;
         }
         let (before, mut below) = self.beside_lines(condition);
-        below.extend(c.headline_mean.map(|m| self.t.mean_cell.replace("{value}", &self.headline_number(m))));
+        below.extend(c.headline_mean.map(|m| self.t.mean_cell.replace("{value}", &self.headline_number_of(condition, m))));
         cell.failing = self.report.standing.conditions.get(condition).is_some_and(|s| s.failing);
         cell.before = before;
         cell.note = (!below.is_empty()).then(|| below.join(self.t.list_sep));
@@ -257,7 +258,7 @@ impl<'a> Context<'a> {
                     Cell::text(self.condition_label(condition)),
                     Cell::number(run.repetition.to_string()),
                     Cell::text(self.status_text(run.status)),
-                    run.headline_ms.map_or_else(|| Cell::text("–"), |v| Cell::number(format::ms(v)).link(self.run_href(root, i))),
+                    run.headline_ms.map_or_else(|| Cell::text("–"), |v| Cell::number(self.run_ms(run)(v)).link(self.run_href(root, i))),
                     match (run.headline_rank, run.ok_responses) {
                         (Some(rank), n) => Cell::number(format!("{}/{}", format::count(rank), format::count(n))),
                         _ => Cell::text("–"),
@@ -319,10 +320,9 @@ impl<'a> Context<'a> {
                 label.note = self.failing_note(c, HeadlineMetric::Percentile);
                 label.failing = label.note.is_some();
                 let mut cells = vec![label];
-                cells.extend(
-                    keys.iter().map(|k| self.spread_cell(condition.percentiles_ms.get(k).copied(), format::ms, variance.clone(), None)),
-                );
-                cells.push(self.spread_cell(condition.max_ms, format::ms, variance.clone(), None));
+                let ms = self.condition_ms(c);
+                cells.extend(keys.iter().map(|k| self.spread_cell(condition.percentiles_ms.get(k).copied(), &ms, variance.clone(), None)));
+                cells.push(self.spread_cell(condition.max_ms, &ms, variance.clone(), None));
                 cells
             })
             .collect();
@@ -491,23 +491,26 @@ impl<'a> Context<'a> {
                     run.tool_reported.as_ref().and_then(|t| t.percentiles_ms.get(&key).map(|v| (*v, t.ranks.get(&key).copied(), t.ranked)));
                 let rule = run.tool_reported.as_ref().map_or("–", |t| t.rule.name());
                 let ours = run.percentiles_ms.get(&key).map(|v| (*v, run.percentile_ranks.get(&key).copied()));
-                let with_rank = |v: f64, rank: Option<u64>, n: u64| match rank {
-                    Some(k) => format!("{} ({})", format::ms(v), self.rank_text(k, n)),
-                    None => format::ms(v),
+                // Ours at the digits of the run's rows, the tool's as it printed them.
+                let with_rank = |v: String, rank: Option<u64>, n: u64| match rank {
+                    Some(k) => format!("{v} ({})", self.rank_text(k, n)),
+                    None => v,
                 };
+                let ms = self.run_ms(run);
                 vec![
                     Cell::text(run.run_id.clone()).link(format!("{root}{}", paths::run_page(&self.slugs[i]))),
                     Cell::text(tool),
-                    ours.map_or_else(|| Cell::text("–"), |(v, k)| Cell::number(with_rank(v, k, run.ok_responses))),
-                    theirs.map_or_else(|| Cell::text("–"), |(v, k, n)| Cell::number(with_rank(v, k, n))),
+                    ours.map_or_else(|| Cell::text("–"), |(v, k)| Cell::number(with_rank(ms(v), k, run.ok_responses))),
+                    theirs.map_or_else(|| Cell::text("–"), |(v, k, n)| Cell::number(with_rank(format::printed(v), k, n))),
                     Cell::text(rule),
                     run.requests_per_s.map_or_else(
                         || Cell::text("–"),
                         |r| {
+                            let tool = run.throughput_from.is_some_and(|f| f.starts_with("tool"));
                             Cell::number(format!(
                                 "{}{}",
-                                format::decimal(r, 1),
-                                if run.throughput_from.is_some_and(|f| f.starts_with("tool")) { " *" } else { "" }
+                                if tool { format::printed(r) } else { format::decimal(r, 1) },
+                                if tool { " *" } else { "" }
                             ))
                         },
                     ),

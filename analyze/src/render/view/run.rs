@@ -43,22 +43,24 @@ impl<'a> Context<'a> {
         let rank = |ranks: &std::collections::BTreeMap<String, u64>, key: &str, n: u64| {
             ranks.get(key).map_or_else(|| Cell::text("–"), |&k| Cell::number(self.rank_text(k, n)))
         };
+        // The tool's numbers as it printed them; ours at the digits of the run's rows.
+        let ours = self.run_ms(run);
         let mut rows: Vec<Vec<Cell>> = r
             .percentiles_ms
             .iter()
             .map(|(key, value)| {
                 vec![
                     Cell::text(format!("p{key}")),
-                    Cell::number(format::ms(*value)),
+                    Cell::number(format::printed(*value)),
                     rank(&r.ranks, key, r.ranked),
-                    r.nearest_rank_ms.get(key).map_or_else(|| Cell::text("–"), |v| Cell::number(format::ms(*v))),
+                    r.nearest_rank_ms.get(key).map_or_else(|| Cell::text("–"), |v| Cell::number(ours(*v))),
                     rank(&r.nearest_ranks, key, run.ok_responses),
                 ]
             })
             .collect();
         for (label, value) in w.min_mean_max.into_iter().zip([r.latency_ms.min, r.latency_ms.mean, r.latency_ms.max]) {
             if let Some(v) = value {
-                rows.push(vec![Cell::text(label), Cell::number(format::ms(v)), Cell::text("–"), Cell::text("–"), Cell::text("–")]);
+                rows.push(vec![Cell::text(label), Cell::number(format::printed(v)), Cell::text("–"), Cell::text("–"), Cell::text("–")]);
             }
         }
         let mut notes = vec![fill(w.explains)];
@@ -230,9 +232,13 @@ impl<'a> Context<'a> {
             let version = if source.version.is_empty() { String::new() } else { format!(" {}", source.version) };
             facts.push(kv(w.imported_from, format!("{}{version}: {}", source.tool, files.join(", "))));
         }
-        if let (Some(rate), Some(from)) = (run.requests_per_s, run.throughput_from) {
-            let value = format::decimal(rate, 1);
-            let value = if from.starts_with("tool") {
+        // The tool's figures as it printed them: its rate for "tool" and "tool-coarse", its mean
+        // only for "tool" (else the rows' mean).
+        let rate_from_tool = run.throughput_from.is_some_and(|f| f.starts_with("tool"));
+        let mean_from_tool = run.throughput_from == Some("tool");
+        if let Some(rate) = run.requests_per_s {
+            let value = if rate_from_tool { format::printed(rate) } else { format::decimal(rate, 1) };
+            let value = if rate_from_tool {
                 self.aside(&value, &w.printed_by_tool.replace("{tool}", run.source.as_ref().map_or("tool", |s| s.tool.as_str())))
             } else {
                 value
@@ -252,12 +258,13 @@ impl<'a> Context<'a> {
             facts.push(kv(w.error_rate, format::percent_fine(rate)));
         }
         if let Some(mean) = run.mean_ms {
-            facts.push(kv(w.mean_ms, format::ms(mean)));
+            facts.push(kv(w.mean_ms, if mean_from_tool { format::printed(mean) } else { format::ms(mean) }));
         }
+        let ms = self.run_ms(run);
         if let (Some(value), Some(rank)) = (run.headline_ms, run.headline_rank) {
             facts.push(KeyValue {
                 label: self.p_label.clone(),
-                value: format!("{} = {} ms", self.rank_text(rank, run.ok_responses), format::ms(value)),
+                value: format!("{} = {} ms", self.rank_text(rank, run.ok_responses), ms(value)),
                 href: Some(format!("{root}index.html#run-{}", self.slugs[run_index])),
             });
         }
@@ -310,7 +317,7 @@ impl<'a> Context<'a> {
                     } else {
                         self.rank_text(rank, run.ok_responses)
                     };
-                    vec![Cell::text(format!("p{key}")), Cell::number(format::ms(*value)), Cell::number(rank_text)]
+                    vec![Cell::text(format!("p{key}")), Cell::number(ms(*value)), Cell::number(rank_text)]
                 })
                 .collect(),
         };
@@ -378,7 +385,7 @@ impl<'a> Context<'a> {
                 })
                 .collect(),
         });
-        let flags = report.variance.flags.iter().filter(|f| f.run_id == run.run_id).map(|f| self.flag_text(&f.kind)).collect();
+        let flags = report.variance.flags.iter().filter(|f| f.run_id == run.run_id).map(|f| self.flag_text(&f.run_id, &f.kind)).collect();
         RunPage {
             lang: self.lang.code(),
             t,

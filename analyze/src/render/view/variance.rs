@@ -55,7 +55,8 @@ impl<'a> Context<'a> {
             .iter()
             .map(|v| {
                 let condition = &report.conditions[v.condition];
-                let values: Vec<String> = v.runs.iter().map(|r| format!("{} {}", r.run_id, self.headline_number(r.value_ms))).collect();
+                let values: Vec<String> =
+                    v.runs.iter().map(|r| format!("{} {}", r.run_id, self.headline_number_of(v.condition, r.value_ms))).collect();
                 let representative = condition.representative_run.as_deref().and_then(|id| self.run_index(id));
                 vec![
                     Cell {
@@ -71,7 +72,10 @@ impl<'a> Context<'a> {
                         |i| {
                             Cell::number(format!(
                                 "{} ({}, {})",
-                                self.range_text(&format::ms(i.lower_ms), &format::ms(i.upper_ms)),
+                                self.range_text(
+                                    &self.headline_number_of(v.condition, i.lower_ms),
+                                    &self.headline_number_of(v.condition, i.upper_ms)
+                                ),
                                 format::percent(i.coverage),
                                 self.range_text(&i.lower_rank.to_string(), &i.upper_rank.to_string())
                             ))
@@ -96,7 +100,7 @@ impl<'a> Context<'a> {
                         Some(r) => Cell::text(f.run_id.clone()).link(self.run_href("", r)),
                         None => Cell::text(f.run_id.clone()),
                     },
-                    Cell::text(self.flag_text(&f.kind)),
+                    Cell::text(self.flag_text(&f.run_id, &f.kind)),
                 ]
             })
             .collect();
@@ -224,7 +228,7 @@ impl Context<'_> {
         let side = |i: usize| {
             self.spread_cell(
                 report.headline_of(&report.conditions[i]),
-                |v| self.headline_number(v),
+                |v| self.headline_number_of(i, v),
                 Some(format!("#{}", paths::condition_anchor(i))),
                 None,
             )
