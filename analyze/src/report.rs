@@ -172,6 +172,16 @@ pub struct RunResult {
     pub load: LoadKind,
     /// The largest send lag behind the schedule; `None` unless the run is an open loop.
     pub max_lag_ms: Option<Millis>,
+    /// An open loop's 2xx latencies timed from the intended (scheduled) send,
+    /// `latency_ms + (sent_ms - scheduled_ms)`: nearest-rank p50, p95, p99 and p99.9 keyed like
+    /// `percentiles_ms`; `None` for closed loops and sessions, which have no intended send time,
+    /// and for run-level tables without rows.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub from_intended_ms: Option<BTreeMap<String, Millis>>,
+    /// The percentile where the intended-send value differs most from the service latency, when
+    /// by more than `thresholds.negligible_difference`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub intended_gap: Option<IntendedGap>,
     pub large_responses: u64,
     pub incomplete_large_responses: u64,
     pub write_s_median: Option<Seconds>,
@@ -368,6 +378,9 @@ pub struct ConditionResult {
     /// With `report.mean_of_runs`: the mean of the ok runs' headline values (`summary::mean`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub headline_mean: Option<f64>,
+    /// Median, min, max over the ok open-loop runs of each `from_intended_ms` percentile.
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub from_intended_ms: BTreeMap<String, Spread>,
     /// Per process group sampled in its ok runs (resources.csv), by name: the median and range
     /// over the runs of each run's average CPU and peak RSS.
     #[serde(skip_serializing_if = "Vec::is_empty")]
@@ -628,6 +641,28 @@ pub struct Figures {
     pub resources: Vec<Vec<ProcessSeries>>,
     /// Per run: the requests without a 2xx response, over time.
     pub errors_over_time: Vec<ErrorSeries>,
+    /// Per run: each 2xx response's send lag against its scheduled time.
+    pub send_lags: Vec<LagSeries>,
+}
+
+/// The send lags of one run to draw: (scheduled s since the run's start, lag ms), reduced to
+/// each pixel column's least and greatest lag on long runs.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct LagSeries {
+    pub points: Vec<(Seconds, Millis)>,
+    /// The run's 2xx responses.
+    pub total: u64,
+    /// Every request left when it was scheduled (a closed loop writes its sends so).
+    pub all_zero: bool,
+}
+
+/// Where latency from the intended send parts most from the service latency.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct IntendedGap {
+    /// The percentile key ("99").
+    pub key: String,
+    pub service_ms: Millis,
+    pub intended_ms: Millis,
 }
 
 /// A request that got no 2xx response, where the time-series chart marks it.

@@ -22,6 +22,10 @@ pub struct RunRequests {
     pub statuses: BTreeMap<u16, u64>,
     /// Largest `sent_ms - scheduled_ms`; `None` without rows.
     pub max_lag_ms: Option<f64>,
+    /// The send lag `sent_ms - scheduled_ms` of each latency of `latencies_ms`, in the same
+    /// order, for latency from the intended send; empty while every lag is 0 (a closed loop
+    /// records its sends as scheduled), so closed-loop datasets pay nothing for it.
+    pub lag_ms: Vec<f64>,
     /// Latest `sent_ms`, the x extent of the time-series chart.
     pub last_sent_ms: Option<f64>,
     /// With [`Keep::Points`]: the `sent_ms` of each latency of `latencies_ms`, in the same order
@@ -109,6 +113,11 @@ impl RequestSink for Accumulator {
         counted.requests += n as u64;
         // Every row of a batch has a latency: a 2xx one is ranked, any other is a non-2xx error.
         if (200..300).contains(&status) {
+            let lags = batch.sent_ms.iter().zip(batch.scheduled_ms).map(|(sent, scheduled)| sent - scheduled);
+            if !counted.lag_ms.is_empty() || lags.clone().any(|lag| lag != 0.0) {
+                counted.lag_ms.resize(counted.latencies_ms.len(), 0.0);
+                counted.lag_ms.extend(lags);
+            }
             counted.latencies_ms.extend_from_slice(batch.latency_ms);
             if self.points {
                 counted.sent_ms.extend_from_slice(batch.sent_ms);
@@ -154,6 +163,11 @@ impl RequestSink for Accumulator {
         counted.requests += 1;
         match row.latency_ms {
             Some(latency) if (200..300).contains(&row.status) => {
+                let lag = row.sent_ms - row.scheduled_ms;
+                if !counted.lag_ms.is_empty() || lag != 0.0 {
+                    counted.lag_ms.resize(counted.latencies_ms.len(), 0.0);
+                    counted.lag_ms.push(lag);
+                }
                 counted.latencies_ms.push(latency);
                 if self.points {
                     counted.sent_ms.push(row.sent_ms);
@@ -278,6 +292,12 @@ pub fn read_requests(source: &TableSource, index: &RunIndex, runs: usize, keep: 
 
 fn merge(target: &mut RunAccumulator, part: RunAccumulator) {
     let (into, from) = (&mut target.counted, part.counted);
+    // The lags stay in step with the latencies; a part without any holds only zeros.
+    if !into.lag_ms.is_empty() || !from.lag_ms.is_empty() {
+        into.lag_ms.resize(into.latencies_ms.len(), 0.0);
+        into.lag_ms.extend_from_slice(&from.lag_ms);
+        into.lag_ms.resize(into.latencies_ms.len() + from.latencies_ms.len(), 0.0);
+    }
     // The send times stay in step with the latencies: both move, or both are appended.
     if into.latencies_ms.is_empty() {
         into.latencies_ms = from.latencies_ms;
@@ -342,6 +362,13 @@ mod tests {
         assert_eq!((runs[0].requests, runs[0].non_2xx, runs[0].no_response), (3, 1, 1));
         assert_eq!(runs[0].max_lag_ms, Some(6.0));
         assert_eq!(runs[1].latencies_ms, vec![2.0]);
+    }
+
+    #[test]
+    fn lags_are_kept_beside_the_latencies_only_once_one_is_not_zero() {
+        let (runs, _) = read("a,0,0,0,5,200,0\na,1,10,10,6,200,0\na,2,20,23,7,200,0\na,3,30,30,8,503,0\nb,0,0,0,2,200,0\n");
+        assert_eq!(runs[0].lag_ms, vec![0.0, 0.0, 3.0], "zeros filled in before the first lag");
+        assert!(runs[1].lag_ms.is_empty(), "a closed loop keeps no lags");
     }
 
     #[test]
@@ -423,6 +450,8 @@ mod tests {
                 y.sent_ms.iter().map(|v| v.to_bits()).collect::<Vec<_>>()
             );
             assert_eq!(x.sent_ms.len(), x.latencies_ms.len());
+            assert_eq!(x.lag_ms.iter().map(|v| v.to_bits()).collect::<Vec<_>>(), y.lag_ms.iter().map(|v| v.to_bits()).collect::<Vec<_>>());
+            assert_eq!(x.lag_ms.len(), x.latencies_ms.len(), "lags of both signs: kept in step");
             assert_eq!(x.error_rows, y.error_rows);
             assert_eq!(x.error_rows.len() as u64, x.errors());
             assert_eq!((x.requests, x.non_2xx, x.no_response), (y.requests, y.non_2xx, y.no_response));

@@ -130,6 +130,9 @@ pub fn report_files(report: &Report, lang: Lang, articles: &BTreeMap<Lang, (Stri
             files.insert(paths::time_series_figure(slug), charts::latency_over_time(report, run, lang).into_bytes());
             files.insert(paths::ecdf_figure(slug), charts::ecdf(report, run, lang).into_bytes());
         }
+        if context.has_send_lags(run) {
+            files.insert(paths::send_lag_figure(slug), charts::send_lag(report, run, lang).into_bytes());
+        }
         if let Some(svg) = charts::tempfiles_over_time(report, &[run], lang) {
             files.insert(paths::run_tempfile_figure(slug), svg.into_bytes());
         }

@@ -139,6 +139,10 @@ pub fn run_tempfile_figure(slug: &str) -> String {
     format!("figures/tempfiles-{slug}.svg")
 }
 
+pub fn send_lag_figure(slug: &str) -> String {
+    format!("figures/send-lag-{slug}.svg")
+}
+
 pub fn resources_figure(slug: &str) -> String {
     format!("figures/resources-{slug}.svg")
 }

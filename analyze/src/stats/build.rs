@@ -23,9 +23,24 @@ pub enum Detail {
 pub fn build(dataset: &mut Dataset, detail: Detail) -> Report {
     // The time series pair each latency with its send time: reduce them before selection
     // reorders the latencies.
+    let send_lags: Vec<LagSeries> =
+        if detail == Detail::WithFigures { dataset.requests.iter().map(super::intended::lag_series).collect() } else { Vec::new() };
     let series = (detail == Detail::WithFigures).then(|| super::figures::series(dataset));
-    let percentile = dataset.manifest.headline_percentile();
+    // From the intended send: before the selections below reorder the latencies (the lags are
+    // kept in their order). Level-1 tables carry no rows, so no intended-send values.
     let wanted = dataset.manifest.reported_percentiles();
+    let intended: Vec<Option<BTreeMap<String, f64>>> = if dataset.level1.is_some() {
+        vec![None; dataset.runs.len()]
+    } else {
+        // Only runs with a lag other than 0 need their own selection (and a copy of their
+        // latencies); the others' values are the service latency's.
+        dataset
+            .requests
+            .par_iter()
+            .map(|run| if run.lag_ms.is_empty() { None } else { super::intended::percentiles(&run.latencies_ms, &run.lag_ms, &wanted) })
+            .collect()
+    };
+    let percentile = dataset.manifest.headline_percentile();
     let conditions_of_runs = condition_keys(dataset);
     let mut condition_levels: Vec<Vec<usize>> = conditions_of_runs.clone();
     condition_levels.sort();
@@ -77,6 +92,16 @@ pub fn build(dataset: &mut Dataset, detail: Detail) -> Report {
             super::tools::throughput(counted, dataset.run_stats[index].as_ref(), dataset.manifest.report.throughput_from, send_step_ms);
         let run_sessions = sessions.next().flatten();
         let load = LoadKind::of(run_sessions.is_some(), counted.max_lag_ms);
+        let from_intended_ms = match (load, &intended[index]) {
+            (LoadKind::OpenLoop, Some(values)) => Some(values.clone()),
+            // An open loop whose 2xx responses all left on time: the same values.
+            (LoadKind::OpenLoop, None) if dataset.level1.is_none() && !percentiles_ms.is_empty() => Some(percentiles_ms.clone()),
+            _ => None,
+        };
+        let intended_gap = from_intended_ms.as_ref().and_then(|i| {
+            let thresholds = &dataset.manifest.thresholds;
+            super::intended::gap(&percentiles_ms, i, thresholds.negligible_difference, thresholds.noisy_lag_floor_ms)
+        });
         let tempfile_peak_bytes =
             dataset.tempfiles.as_ref().and_then(|rows| rows.iter().filter(|r| r.run as usize == index).map(|r| r.logical_bytes).max());
         runs.push(RunResult {
@@ -104,6 +129,8 @@ pub fn build(dataset: &mut Dataset, detail: Detail) -> Report {
             load,
             // Only an open loop has a schedule to lag behind.
             max_lag_ms: counted.max_lag_ms.filter(|_| load == LoadKind::OpenLoop).map(super::precision::ms),
+            from_intended_ms,
+            intended_gap,
             large_responses: large.len() as u64,
             incomplete_large_responses: incomplete,
             write_s_median: median(&write).map(super::precision::seconds),
@@ -151,7 +178,7 @@ pub fn build(dataset: &mut Dataset, detail: Detail) -> Report {
     let figures = match series {
         None => Figures::default(),
         Some((time_series, errors_over_time)) => {
-            Figures { time_series, errors_over_time, write_ends: write_ends(dataset), ..super::figures::compute(dataset, &runs) }
+            Figures { time_series, errors_over_time, send_lags, write_ends: write_ends(dataset), ..super::figures::compute(dataset, &runs) }
         }
     };
     let measured =
@@ -274,6 +301,16 @@ fn summarize_condition(
         },
         max_ms: Spread::of(&collect(&|r| r.max_ms)).map(clean_ms),
         latency_decimals: common_decimals(&ok),
+        from_intended_ms: {
+            let keys: std::collections::BTreeSet<&String> =
+                ok.iter().filter_map(|r| r.from_intended_ms.as_ref()).flat_map(|m| m.keys()).collect();
+            keys.into_iter()
+                .filter_map(|key| {
+                    let spread = Spread::of(&collect(&|r| r.from_intended_ms.as_ref().and_then(|m| m.get(key).copied())))?;
+                    Some((key.clone(), clean_ms(spread)))
+                })
+                .collect()
+        },
         representative_run: representative(&headline).map(|i| with_headline[i].run_id.clone()),
         write_s: Spread::of(&collect(&|r| r.write_s_median)).map(clean_seconds),
         complete_s: Spread::of(&collect(&|r| r.complete_s_median)).map(clean_seconds),

@@ -4,6 +4,7 @@
 pub mod build;
 pub mod difference;
 pub mod figures;
+pub mod intended;
 pub mod large;
 pub mod percentile;
 pub mod precision;

@@ -18,6 +18,7 @@ mod ecdf_conditions;
 mod headline;
 mod large_responses;
 mod resources;
+mod send_lag;
 mod style;
 mod svg;
 mod tempfiles;
@@ -34,6 +35,7 @@ pub use ecdf_conditions::ecdf_by_condition;
 pub use headline::headline_by_condition;
 pub use large_responses::write_vs_completion;
 pub use resources::resources_over_time;
+pub use send_lag::send_lag;
 pub use tempfiles::tempfiles_over_time;
 pub use time_series::latency_over_time;
 

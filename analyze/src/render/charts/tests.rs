@@ -101,6 +101,8 @@ fn run_result(run_id: String, condition: usize, factors: BTreeMap<String, String
         latency_decimals: None,
         load: crate::model::LoadKind::OpenLoop,
         max_lag_ms: Some(0.4),
+        from_intended_ms: None,
+        intended_gap: None,
         large_responses: large,
         incomplete_large_responses: 0,
         write_s_median: None,
@@ -233,6 +235,7 @@ pub(crate) fn fixture() -> Report {
             error_rate: None,
             mean_ms: None,
             headline_mean: None,
+            from_intended_ms: BTreeMap::new(),
             resources: Vec::new(),
         });
     }

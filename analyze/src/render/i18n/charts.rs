@@ -16,6 +16,10 @@ pub struct Labels {
     pub no_data: &'static str,
     pub no_points: &'static str,
     pub time_axis: &'static str,
+    /// The send-lag chart's axes and its note on lags of 0 or less.
+    pub scheduled_axis: &'static str,
+    pub lag_log_axis: &'static str,
+    pub lag_floor_note: &'static str,
     pub latency_log_axis: &'static str,
     pub share_axis: &'static str,
     pub headline_key: &'static str,
@@ -50,6 +54,9 @@ const EN: Labels = Labels {
     no_data: "No data to draw",
     no_points: "No responses to draw for this run",
     time_axis: "Time since the run started (s)",
+    scheduled_axis: "Scheduled send time since the run started (s)",
+    lag_log_axis: "Send lag (ms, log scale)",
+    lag_floor_note: "▽ marks a request sent on time or early (a lag of 0 ms or less), drawn at the bottom edge: a log scale has no place for it.",
     latency_log_axis: "Latency (ms, log scale)",
     share_axis: "Responses at or below (%)",
     headline_key: "Marker: median of the runs. Vertical line: fastest to slowest run. Faint points: each run.",
@@ -77,6 +84,9 @@ const JA: Labels = Labels {
     no_data: "描画するデータがありません",
     no_points: "この測定には描画する応答がありません",
     time_axis: "測定開始からの時間（秒）",
+    scheduled_axis: "測定開始からの予定送信時刻（秒）",
+    lag_log_axis: "送信の遅れ（ms、対数目盛）",
+    lag_floor_note: "▽は予定どおりかそれより早く送信したリクエスト（遅れ0 ms以下）で、下端に描いています。対数目盛には0以下の位置がないためです。",
     latency_log_axis: "応答時間（ms、対数目盛）",
     share_axis: "この値以下の応答の割合（%）",
     headline_key: "印：各測定の値の中央値。縦線：最小〜最大。薄い点：各測定の値。",
@@ -264,6 +274,39 @@ pub fn write_end_note(lang: Lang, n: usize) -> String {
 }
 
 /// The headline reference: "p95 = 5,958.77 ms".
+pub fn send_lag_title(lang: Lang, run: &str) -> String {
+    match lang {
+        Lang::En => format!("Send lag: {run}"),
+        Lang::Ja => format!("送信の遅れ：{run}"),
+    }
+}
+
+pub fn send_lag_desc(lang: Lang, run: &str, threshold_ms: &str) -> String {
+    let title = send_lag_title(lang, run);
+    match lang {
+        Lang::En => format!(
+            "{title}. One point per 2xx response: its scheduled send time (s) against how late it was sent (ms, log scale). Dashed line: the flag threshold, {threshold_ms} ms."
+        ),
+        Lang::Ja => format!("{title}。2xx応答ごとに1点：予定送信時刻（秒）と送信の遅れ（ms、対数目盛）。破線：注意の閾値{threshold_ms} ms。"),
+    }
+}
+
+/// The send-lag chart's reference line: "threshold 20.00 ms".
+pub fn lag_threshold(lang: Lang, value_ms: &str) -> String {
+    match lang {
+        Lang::En => format!("threshold {value_ms} ms"),
+        Lang::Ja => format!("閾値 {value_ms} ms"),
+    }
+}
+
+/// Under the send-lag chart of a long run.
+pub fn send_lag_reduced(lang: Lang, shown: &str, total: &str) -> String {
+    match lang {
+        Lang::En => format!("{shown} of {total} responses drawn: in each pixel column the least and the greatest lag."),
+        Lang::Ja => format!("{total}件中{shown}件を描画：横1ピクセルごとに最小と最大の遅れ。"),
+    }
+}
+
 pub fn reference(p: &str, value_ms: &str) -> String {
     format!("p{p} = {value_ms} ms")
 }
@@ -409,6 +452,10 @@ pub fn samples(lang: Lang) -> Vec<String> {
         run_name(lang, "r06", "nginx"),
         run_name(lang, "r06", ""),
         time_series_title(lang, "r06"),
+        send_lag_title(lang, "r06"),
+        send_lag_desc(lang, "r06", "20.00"),
+        lag_threshold(lang, "20.00"),
+        send_lag_reduced(lang, "10", "200"),
         time_series_desc(lang, "r06", Some("p95 = 1.00 ms")),
         time_series_desc(lang, "r06", None),
         time_series_errors_reduced(lang, "10", "200"),

@@ -213,6 +213,13 @@ pub fn run_ecdf_alt(lang: Lang, run_id: &str, p_label: &str) -> String {
 }
 
 /// The alternative text of a run page's time series.
+pub fn run_send_lag_alt(lang: Lang, run_id: &str) -> String {
+    match lang {
+        Lang::En => format!("Send lag of each request of run {run_id} against its scheduled time, log scale"),
+        Lang::Ja => format!("測定{run_id}の各リクエストの送信の遅れと予定送信時刻（対数目盛）"),
+    }
+}
+
 pub fn run_time_series_alt(lang: Lang, run_id: &str) -> String {
     match lang {
         Lang::En => format!("Latency over time of run {run_id}, log scale"),

@@ -351,6 +351,12 @@ impl<'a> Context<'a> {
     }
 
     /// A flag's reason in words, with its numbers.
+    /// Whether run `run` has send lags to chart: an open loop with a 2xx response sent late.
+    pub fn has_send_lags(&self, run: usize) -> bool {
+        self.report.runs[run].load == crate::model::LoadKind::OpenLoop
+            && self.report.figures.send_lags.get(run).is_some_and(|s| !s.points.is_empty())
+    }
+
     /// Whether any run is an open loop, whose requests are the probe rather than the load.
     pub fn has_probe(&self) -> bool {
         self.report.runs.iter().any(|r| r.load == crate::model::LoadKind::OpenLoop)

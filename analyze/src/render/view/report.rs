@@ -588,6 +588,13 @@ impl<'a> Context<'a> {
             paragraphs.push(t.methods_resources.to_string());
         }
         let thresholds = &report.variance.thresholds;
+        if report.runs.iter().any(|r| r.from_intended_ms.is_some()) {
+            paragraphs.push(
+                t.methods_intended
+                    .replace("{threshold}", &format::percent(thresholds.negligible_difference))
+                    .replace("{floor}", &format::ms(thresholds.noisy_lag_floor_ms)),
+            );
+        }
         if report.integrity.max_lag_ms.is_some() {
             let limit = match report.variance.lag_limit {
                 Some(l) => t.methods_lag_limit.replace("{limit}", &format::ms(l.limit)).replace("{median}", &format::ms(l.median)),

@@ -15,6 +15,8 @@ pub struct RunPage {
     pub anchor: String,
     pub facts: Vec<KeyValue>,
     pub percentiles: Table,
+    /// Under the percentiles of an open loop: how latency from the intended send compares.
+    pub intended_note: Option<String>,
     /// An imported run: the tool's numbers beside ours, and what explains a difference.
     pub tool: Option<ToolSection>,
     pub figures: Vec<Figure>,
@@ -277,6 +279,11 @@ impl<'a> Context<'a> {
         if let Some(lag) = run.max_lag_ms {
             facts.push(kv(t.lag, format::ms(lag)));
         }
+        match run.load {
+            crate::model::LoadKind::ClosedLoop if run.requests > 0 => facts.push(kv(t.intended_label, t.intended_none_closed.into())),
+            crate::model::LoadKind::Sessions => facts.push(kv(t.intended_label, t.intended_none_sessions.into())),
+            _ => {}
+        }
         if let Some(sessions) = &run.sessions {
             facts.extend(self.session_facts(sessions));
         }
@@ -305,7 +312,10 @@ impl<'a> Context<'a> {
         let percentiles = Table {
             id: "percentiles".into(),
             caption: t.percentiles.to_string(),
-            headers: vec![t.percentile.into(), self.in_ms(t.value), t.rank.into()],
+            headers: [t.percentile.into(), self.in_ms(t.value), t.rank.into()]
+                .into_iter()
+                .chain(run.from_intended_ms.as_ref().map(|_| self.in_ms(t.from_intended)))
+                .collect(),
             rows: run
                 .percentiles_ms
                 .iter()
@@ -317,10 +327,15 @@ impl<'a> Context<'a> {
                     } else {
                         self.rank_text(rank, run.ok_responses)
                     };
-                    vec![Cell::text(format!("p{key}")), Cell::number(ms(*value)), Cell::number(rank_text)]
+                    let mut row = vec![Cell::text(format!("p{key}")), Cell::number(ms(*value)), Cell::number(rank_text)];
+                    if let Some(intended) = &run.from_intended_ms {
+                        row.push(intended.get(key).map_or_else(|| Cell::text("–"), |v| Cell::number(ms(*v))));
+                    }
+                    row
                 })
                 .collect(),
         };
+        let intended_note = self.intended_note(run);
         let slug = &self.slugs[run_index];
         let mut figures = Vec::new();
         if run.ok_responses > 0 {
@@ -331,6 +346,12 @@ impl<'a> Context<'a> {
             figures.push(Figure {
                 src: format!("{root}{}", paths::time_series_figure(slug)),
                 alt: prose::run_time_series_alt(self.lang, &run.run_id),
+            });
+        }
+        if self.has_send_lags(run_index) {
+            figures.push(Figure {
+                src: format!("{root}{}", paths::send_lag_figure(slug)),
+                alt: prose::run_send_lag_alt(self.lang, &run.run_id),
             });
         }
         if report.figures.resources.get(run_index).is_some_and(|r| !r.is_empty()) {
@@ -395,6 +416,7 @@ impl<'a> Context<'a> {
             anchor: format!("run-{slug}"),
             facts,
             percentiles,
+            intended_note,
             tool: self.tool_section(run),
             figures,
             flags,
@@ -407,4 +429,32 @@ impl<'a> Context<'a> {
 
 fn t_errors(context: &Context) -> &'static str {
     context.t.errors_label
+}
+
+impl Context<'_> {
+    /// How an open loop's latency from the intended send compares with its service latency:
+    /// the percentile where they part most (`RunResult::intended_gap`), or that they agree.
+    fn intended_note(&self, run: &crate::report::RunResult) -> Option<String> {
+        let t = self.t;
+        run.from_intended_ms.as_ref()?;
+        let thresholds = &self.report.variance.thresholds;
+        let lag = format::ms(run.max_lag_ms.unwrap_or(0.0));
+        Some(match &run.intended_gap {
+            Some(gap) => {
+                let at_max = run.percentile_ranks.get(&gap.key) == Some(&run.ok_responses);
+                let p = format!("p{}{}", gap.key, if at_max { t.maximum_tag } else { "" });
+                let template = if gap.intended_ms > gap.service_ms { t.intended_gap_later } else { t.intended_gap_other };
+                template
+                    .replace("{p}", &p)
+                    .replace("{intended}", &format::ms(gap.intended_ms))
+                    .replace("{service}", &format::ms(gap.service_ms))
+                    .replace("{lag}", &lag)
+            }
+            None => t
+                .intended_same
+                .replace("{threshold}", &format::percent(thresholds.negligible_difference))
+                .replace("{floor}", &format::ms(thresholds.noisy_lag_floor_ms))
+                .replace("{lag}", &lag),
+        })
+    }
 }

@@ -1,0 +1,165 @@
+//! Latency from the intended send, and the send lag over a run.
+//!
+//! An open-loop client that falls behind its schedule times the requests it sent late from when
+//! they finally left, and so hides the stall that delayed them (coordinated omission). Timed from
+//! the scheduled send instead, each 2xx response takes `latency_ms + (sent_ms - scheduled_ms)`.
+//! A run's percentiles of those values are nearest ranks, as every percentile here
+//! ([`crate::model::Percentile::rank`]), over the same 2xx responses the service latency ranks.
+
+use super::percentile::Sample;
+use super::precision;
+use crate::dataset::RunRequests;
+use crate::model::Percentile;
+use crate::report::{IntendedGap, LagSeries, Millis, Seconds};
+use std::collections::BTreeMap;
+
+/// Per percentile key of `wanted` (the report's percentiles), the nearest-rank value of
+/// `latency + lag` over a run's 2xx responses (`lags` in step with `latencies`; empty means every
+/// lag is 0). `None` without 2xx responses.
+pub fn percentiles(latencies: &[f64], lags: &[f64], wanted: &[Percentile]) -> Option<BTreeMap<String, Millis>> {
+    debug_assert!(lags.is_empty() || lags.len() == latencies.len());
+    let mut from_intended: Vec<f64> =
+        if lags.is_empty() { latencies.to_vec() } else { latencies.iter().zip(lags).map(|(latency, lag)| latency + lag).collect() };
+    let mut sample = Sample::new(&mut from_intended)?;
+    let values = sample.percentiles(wanted);
+    // A sum of two measured values: rounded to a nanosecond like every derived value.
+    Some(wanted.iter().zip(values).map(|(p, v)| (p.key(), precision::ms(v.value))).collect())
+}
+
+/// The percentile whose value from the intended send differs most from the service latency's,
+/// when that difference is more than `negligible` of the service value (dataset.toml's
+/// `thresholds.negligible_difference`) and more than `floor_ms` (`thresholds.noisy_lag_floor_ms`,
+/// 1 ms): a client's constant dispatch overhead of a tenth of a millisecond is more than 5% of a
+/// 1 ms response, but no stall.
+pub fn gap(service: &BTreeMap<String, Millis>, intended: &BTreeMap<String, Millis>, negligible: f64, floor_ms: f64) -> Option<IntendedGap> {
+    intended
+        .iter()
+        .filter_map(|(key, &i)| {
+            let s = *service.get(key)?;
+            let relative = if s > 0.0 {
+                (i - s).abs() / s
+            } else if i != s {
+                f64::INFINITY
+            } else {
+                0.0
+            };
+            (relative > negligible && (i - s).abs() > floor_ms)
+                .then(|| (relative, IntendedGap { key: key.clone(), service_ms: s, intended_ms: i }))
+        })
+        .max_by(|a, b| a.0.total_cmp(&b.0))
+        .map(|(_, gap)| gap)
+}
+
+/// Up to this many responses a run's send lags are all drawn; above it, per pixel column of the
+/// scheduled time the smallest and the largest lag, so the chart keeps every stall.
+pub const KEEP_ALL: usize = 2_000;
+const COLUMNS: usize = 760;
+
+/// The send lag of each 2xx response against its scheduled time (s since the run's start), for
+/// the send-lag chart: every point of a small run, else each column's least and greatest lag.
+/// Read before the statistics reorder the latencies (the lags and send times are in step).
+pub fn lag_series(counted: &RunRequests) -> LagSeries {
+    let total = counted.latencies_ms.len() as u64;
+    if counted.lag_ms.is_empty() || counted.sent_ms.len() != counted.lag_ms.len() {
+        return LagSeries { points: Vec::new(), total, all_zero: counted.lag_ms.is_empty() };
+    }
+    let scheduled = counted.sent_ms.iter().zip(&counted.lag_ms).map(|(sent, lag)| ((sent - lag) / 1000.0, *lag));
+    let mut points: Vec<(Seconds, Millis)> = if counted.lag_ms.len() <= KEEP_ALL {
+        scheduled.map(|(t, lag)| (precision::seconds(t), precision::ms(lag))).collect()
+    } else {
+        let end = scheduled.clone().map(|(t, _)| t).fold(0.0, f64::max).max(f64::MIN_POSITIVE);
+        // Per column, the point of its smallest lag and the point of its largest.
+        type Extremes = ((Seconds, Millis), (Seconds, Millis));
+        let mut columns: Vec<Option<Extremes>> = vec![None; COLUMNS];
+        for (t, lag) in scheduled {
+            let column = ((t.max(0.0) / end) * (COLUMNS - 1) as f64).round() as usize;
+            let slot = &mut columns[column.min(COLUMNS - 1)];
+            *slot = Some(match *slot {
+                None => ((t, lag), (t, lag)),
+                Some((low, high)) => (if lag < low.1 { (t, lag) } else { low }, if lag > high.1 { (t, lag) } else { high }),
+            });
+        }
+        columns
+            .into_iter()
+            .flatten()
+            .flat_map(|(low, high)| if low == high { vec![low] } else { vec![low, high] })
+            .map(|(t, lag)| (precision::seconds(t), precision::ms(lag)))
+            .collect()
+    };
+    points.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.total_cmp(&b.1)));
+    LagSeries { points, total, all_zero: false }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The plain reference: sort every latency + lag and take the value at ceil(p·n/100).
+    fn reference(latencies: &[f64], lags: &[f64], p: f64) -> f64 {
+        let mut values: Vec<f64> = latencies.iter().zip(lags).map(|(l, g)| l + g).collect();
+        values.sort_by(f64::total_cmp);
+        let rank = ((p * values.len() as f64 / 100.0).ceil() as usize).max(1);
+        values[rank - 1]
+    }
+
+    #[test]
+    fn a_stalled_client_shows_in_the_tail_from_the_intended_send() {
+        // 100 responses of 2 ms; the client stalled and sent the last 10 up to 200 ms late.
+        let latencies = vec![2.0; 100];
+        let lags: Vec<f64> = (0..100).map(|i| if i >= 90 { 20.0 * (i - 89) as f64 } else { 0.0 }).collect();
+        let intended = percentiles(&latencies, &lags, &Percentile::STANDARD).unwrap();
+        assert_eq!(intended["50"], 2.0);
+        // The 95th of 100: lag 20·(95-90) = 100 ms (ranks 91-100 hold lags 20 to 200).
+        assert_eq!(intended["95"], 102.0);
+        assert_eq!(intended["99"], 182.0);
+        let service = percentiles(&latencies, &[], &Percentile::STANDARD).unwrap();
+        assert_eq!(service["99"], 2.0, "timed from the actual send, the stall is invisible");
+        let gap = gap(&service, &intended, 0.05, 1.0).unwrap();
+        assert_eq!((gap.key.as_str(), gap.service_ms, gap.intended_ms), ("99.9", 2.0, 202.0));
+    }
+
+    #[test]
+    fn equals_the_plain_reference_on_random_lags() {
+        let mut state = 11u64;
+        let mut next = move || {
+            state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            (state >> 33) as f64 / (1u64 << 31) as f64
+        };
+        for n in [1usize, 2, 19, 72, 1000] {
+            let latencies: Vec<f64> = (0..n).map(|_| (next() * 1000.0).round() / 1000.0).collect();
+            let lags: Vec<f64> = (0..n).map(|_| ((next() - 0.1) * 50.0).round() / 1000.0).collect();
+            let intended = percentiles(&latencies, &lags, &Percentile::STANDARD).unwrap();
+            for p in Percentile::STANDARD {
+                assert_eq!(intended[&p.key()], precision::ms(reference(&latencies, &lags, p.value())), "n {n} p{p}");
+            }
+        }
+    }
+
+    #[test]
+    fn no_gap_within_the_threshold_and_none_without_responses() {
+        let service: BTreeMap<String, f64> = [("95".to_string(), 10.0)].into();
+        let close: BTreeMap<String, f64> = [("95".to_string(), 10.4)].into();
+        assert_eq!(gap(&service, &close, 0.05, 1.0), None);
+        // 12% more, but 0.12 ms: a dispatch overhead, not a stall.
+        let overhead: BTreeMap<String, f64> = [("95".to_string(), 1.12)].into();
+        let fast: BTreeMap<String, f64> = [("95".to_string(), 1.0)].into();
+        assert_eq!(gap(&fast, &overhead, 0.05, 1.0), None);
+        assert!(gap(&fast, &overhead, 0.05, 0.1).is_some());
+        assert!(percentiles(&[], &[], &Percentile::STANDARD).is_none());
+    }
+
+    #[test]
+    fn a_long_run_keeps_each_columns_least_and_greatest_lag() {
+        let n = 10_000;
+        let counted = RunRequests {
+            latencies_ms: vec![1.0; n],
+            sent_ms: (0..n).map(|i| i as f64 + if i == 5_000 { 900.0 } else { 0.5 }).collect(),
+            lag_ms: (0..n).map(|i| if i == 5_000 { 900.0 } else { 0.5 }).collect(),
+            ..RunRequests::default()
+        };
+        let series = lag_series(&counted);
+        assert!(series.points.len() <= 2 * COLUMNS, "{}", series.points.len());
+        assert!(series.points.iter().any(|&(t, lag)| lag == 900.0 && t == 5.0), "the stall is kept at its scheduled time");
+        assert_eq!(series.total, n as u64);
+    }
+}
