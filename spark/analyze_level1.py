@@ -346,7 +346,8 @@ def pixel_column(t_s, last_sent_s, columns):
 
 def run_points(requests, stats, ecdf):
     """Latency over time: every 2xx response of a run up to KEEP_ALL; else per pixel column the
-    fastest and the slowest (ties to the earlier send) plus every point from the tail rank on."""
+    fastest and the slowest (ties to the earlier send) plus every point slower than the latency at
+    the tail rank and, of those exactly as slow, per pixel column the first sent."""
     tail_ranks = stats.select("run_id", F.col("tail_rank").alias("rank"))
     threshold = ecdf.join(tail_ranks, ["run_id", "rank"]).select("run_id", F.col("latency_ms").alias("tail_from_ms"))
     plan = stats.select("run_id", (F.col("ok_responses") <= KEEP_ALL).alias("all"), (F.col("last_sent_ms") / 1000.0).alias("last_sent_s"))
@@ -354,7 +355,15 @@ def run_points(requests, stats, ecdf):
     points = ok_rows(requests).select("run_id", (F.col("sent_ms") / 1000.0).alias("t_s"), "latency_ms").join(F.broadcast(plan), "run_id")
     whole = points.where("all").select("run_id", "t_s", "latency_ms")
     reduced = points.where(~F.col("all"))
-    tail = reduced.where(F.col("latency_ms") >= F.col("tail_from_ms")).select("run_id", "t_s", "latency_ms")
+    slower = reduced.where(F.col("latency_ms") > F.col("tail_from_ms")).select("run_id", "t_s", "latency_ms")
+    # Ties at the tail rank's latency lie on one line: per pixel column the first sent draws them.
+    at_threshold = (
+        reduced.where(F.col("latency_ms") == F.col("tail_from_ms"))
+        .groupBy("run_id", pixel_column(F.col("t_s"), F.col("last_sent_s"), COLUMNS).alias("column"))
+        .agg(F.min(F.struct("t_s", "latency_ms")).alias("first"))
+        .select("run_id", "first.t_s", "first.latency_ms")
+    )
+    tail = slower.unionByName(at_threshold)
     by_column = reduced.groupBy("run_id", pixel_column(F.col("t_s"), F.col("last_sent_s"), COLUMNS).alias("column")).agg(
         F.min(F.struct("latency_ms", "t_s")).alias("fastest"),
         F.max(F.struct(F.col("latency_ms"), (-F.col("t_s")).alias("later"))).alias("slowest"),

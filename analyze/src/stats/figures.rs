@@ -1,7 +1,9 @@
 //! The points the charts draw, reduced so a page stays small at 10^8 requests while keeping the
 //! tail: a run with at most [`KEEP_ALL`] points is drawn whole; a larger one keeps, per pixel
-//! column, the fastest and the slowest request, plus every request above the run's p99 (at most
-//! [`TAIL_CAP`] of them, the slowest). Charts say "N of M points drawn" when they reduce. Requests
+//! column, the fastest and the slowest request, plus every request slower than the latency at
+//! the rank of p99 (or of the [`TAIL_CAP`]-th slowest, when that is higher), and of the requests
+//! exactly that slow, per pixel column the first sent: at most [`TAIL_CAP`] + [`COLUMNS`] tail
+//! points, however many requests tie. Charts say "N of M points drawn" when they reduce. Requests
 //! without a 2xx response are kept apart and reduced alike ([`ERRORS_KEEP_ALL`]).
 //!
 //! Nothing here reads a file: the pass over requests kept each 2xx latency's send time beside it
@@ -33,18 +35,20 @@ enum RunPoints {
     Reduced { last_sent_s: f64, columns: Columns, tail: Tail },
 }
 
-/// The tail of a run read in any order: every point whose latency is at least the `keep`-th
-/// largest (ties included), which is the value at rank n - keep + 1, the threshold a sort would
-/// give. A heap of the `keep` largest latencies gives the current cut; points at or above it
-/// are kept as candidates and thinned as the cut rises, so nothing is copied or reordered.
+/// The tail of a reduced run: every point slower than the latency at the tail rank
+/// ([`tail_from`]), of which there are fewer than `keep`, and of the points exactly as slow, per
+/// pixel column the first sent. Ties at that latency sit on one horizontal line, so one point
+/// per column draws them all, and a run of identical latencies keeps [`COLUMNS`] points, not
+/// every row.
 struct Tail {
-    keep: usize,
-    /// The `keep` largest latencies so far, smallest on top.
-    largest: std::collections::BinaryHeap<std::cmp::Reverse<Latency>>,
-    candidates: Vec<Point>,
+    /// The latency at the tail rank.
+    threshold: f64,
+    slower: Vec<Point>,
+    /// Per pixel column, the first point sent at exactly `threshold`.
+    at_threshold: Vec<Option<Point>>,
 }
 
-/// A latency ordered for the tail: finite (checked at ingest), with -0.0 equal to 0.0 as `>=`
+/// A latency ordered for the tail: finite (checked at ingest), with -0.0 equal to 0.0 as `>`
 /// compares them.
 #[derive(Debug, Clone, Copy, PartialEq)]
 struct Latency(f64);
@@ -63,46 +67,52 @@ impl Ord for Latency {
     }
 }
 
-impl Tail {
-    fn new(keep: usize) -> Self {
-        Tail { keep, largest: std::collections::BinaryHeap::with_capacity(keep + 1), candidates: Vec::new() }
-    }
-
-    /// The latency a point must reach to be a candidate now.
-    #[inline]
-    fn cut(&self) -> f64 {
-        if self.largest.len() < self.keep {
-            f64::NEG_INFINITY
-        } else {
-            self.largest.peek().map_or(f64::NEG_INFINITY, |r| r.0 .0)
-        }
-    }
-
-    #[inline]
-    fn push(&mut self, point: Point, cut: &mut f64) {
-        if point.1 < *cut {
-            return;
-        }
-        self.candidates.push(point);
-        if point.1 > *cut || self.largest.len() < self.keep {
-            self.largest.push(std::cmp::Reverse(Latency(point.1)));
-            if self.largest.len() > self.keep {
-                self.largest.pop();
+/// The `keep`-th largest of values read in any order (1 <= keep <= len), the value a sort would
+/// put at rank len - keep + 1. A heap holds the `keep` largest so far, smallest on top; a value
+/// enters only when it is larger than that, so ties cost one comparison each.
+fn kth_largest(values: &[f64], keep: usize) -> f64 {
+    debug_assert!(keep >= 1 && keep <= values.len());
+    let mut largest = std::collections::BinaryHeap::with_capacity(keep);
+    for &value in values {
+        if largest.len() < keep {
+            largest.push(std::cmp::Reverse(Latency(value)));
+        } else if let Some(mut smallest) = largest.peek_mut() {
+            if value > smallest.0 .0 {
+                *smallest = std::cmp::Reverse(Latency(value));
             }
-            *cut = self.cut();
         }
-        // Candidates below the risen cut can never be in the tail: drop them now and then.
-        if self.candidates.len() >= 4 * self.keep + 1024 {
-            let at = *cut;
-            self.candidates.retain(|p| p.1 >= at);
+    }
+    largest.peek().map_or(f64::NEG_INFINITY, |r| r.0 .0)
+}
+
+impl Tail {
+    fn new(threshold: f64) -> Self {
+        Tail { threshold, slower: Vec::new(), at_threshold: vec![None; COLUMNS] }
+    }
+
+    #[inline]
+    fn push(&mut self, point: Point, column: usize) {
+        if point.1 > self.threshold {
+            self.slower.push(point);
+        } else if point.1 == self.threshold {
+            keep_first(&mut self.at_threshold[column], point);
         }
     }
 
     fn into_points(self) -> Vec<Point> {
-        let at = self.cut();
-        let mut points = self.candidates;
-        points.retain(|p| p.1 >= at);
+        let mut points = self.slower;
+        points.extend(self.at_threshold.into_iter().flatten());
         points
+    }
+}
+
+/// Keeps the earlier sent of two points as slow as each other (then the lower bits, so -0.0
+/// before 0.0), so the choice does not depend on which worker read which row first.
+#[inline]
+fn keep_first(slot: &mut Option<Point>, point: Point) {
+    let earlier = |kept: &Point| point.0.total_cmp(&kept.0).then(point.1.total_cmp(&kept.1)).is_lt();
+    if slot.as_ref().is_none_or(earlier) {
+        *slot = Some(point);
     }
 }
 
@@ -209,10 +219,10 @@ impl RunPoints {
         match self {
             RunPoints::All(kept) => kept.extend(points),
             RunPoints::Reduced { last_sent_s, columns, tail } => {
-                let mut cut = tail.cut();
                 for point in points {
-                    tail.push(point, &mut cut);
-                    keep_extremes(&mut columns[column_of(point.0, *last_sent_s, COLUMNS)], (point, point));
+                    let column = column_of(point.0, *last_sent_s, COLUMNS);
+                    tail.push(point, column);
+                    keep_extremes(&mut columns[column], (point, point));
                 }
             }
         }
@@ -273,20 +283,29 @@ fn run_series(counted: &mut RunRequests) -> (PointSeries, ErrorSeries) {
     debug_assert_eq!(sent_ms.len(), counted.latencies_ms.len());
     let last_sent_s = counted.last_sent_ms.unwrap_or(0.0) / 1000.0;
     let n = counted.latencies_ms.len() as u64;
-    let mut points = if n <= KEEP_ALL {
-        RunPoints::All(Vec::with_capacity(n as usize))
-    } else {
-        // Every request from the rank of p99 (at most TAIL_CAP of them) up.
-        let keep = n - tail_from(n) + 1;
-        RunPoints::Reduced { last_sent_s, columns: vec![None; COLUMNS], tail: Tail::new(keep as usize) }
-    };
-    points.push_all(sent_ms.iter().zip(&counted.latencies_ms).map(|(&sent, &latency)| (sent / 1000.0, latency)));
+    let points = time_series(&sent_ms, &counted.latencies_ms, last_sent_s);
     let errors = counted.errors();
     let mut marks = RunErrors::new(errors, last_sent_s);
     for row in error_rows {
         marks.push(ErrorPoint { t_s: row.sent_ms / 1000.0, latency_ms: row.latency_ms, status: row.status });
     }
-    (PointSeries { points: points.into_points(), total: n }, ErrorSeries { points: marks.into_points(), total: errors })
+    (PointSeries { points, total: n }, ErrorSeries { points: marks.into_points(), total: errors })
+}
+
+/// The time-series points of one run's 2xx responses (`sent_ms[i]` is the send time of
+/// `latencies_ms[i]`, in any order), reduced past [`KEEP_ALL`], in drawing order.
+fn time_series(sent_ms: &[f64], latencies_ms: &[f64], last_sent_s: f64) -> Vec<Point> {
+    let n = latencies_ms.len() as u64;
+    let mut points = if n <= KEEP_ALL {
+        RunPoints::All(Vec::with_capacity(n as usize))
+    } else {
+        // The tail from the rank of p99 (at most TAIL_CAP ranks) up.
+        let keep = n - tail_from(n) + 1;
+        let threshold = kth_largest(latencies_ms, keep as usize);
+        RunPoints::Reduced { last_sent_s, columns: vec![None; COLUMNS], tail: Tail::new(threshold) }
+    };
+    points.push_all(sent_ms.iter().zip(latencies_ms).map(|(&sent, &latency)| (sent / 1000.0, latency)));
+    points.into_points()
 }
 
 /// Every chart input but the time series and error marks ([`series`]). Sorts each run's
@@ -551,45 +570,124 @@ mod tests {
         }
     }
 
-    #[test]
-    fn the_tail_read_in_any_order_is_every_point_from_the_threshold_rank_up() {
-        let mut state = 5u64;
+    /// A run's latencies of one kind with the send times of a closed loop read back in any
+    /// order: `kind` 0 is all equal, 1 two-valued, 2 whole milliseconds with a tail; every
+    /// `coarse`-th run sends on whole seconds as ab reports them, so send times tie too.
+    fn tied_run(kind: u8, n: usize, seed: u64) -> (Vec<f64>, Vec<f64>, f64) {
+        let mut state = seed | 1;
         let mut next = move || {
             state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
             state >> 33
         };
-        for n in [4001usize, 10_000, 60_000] {
-            // Many ties, both zeros, a heavy tail.
-            let latencies: Vec<f64> = (0..n)
-                .map(|_| match next() % 40 {
-                    0 => 0.0,
-                    1 => -0.0,
-                    k if k < 30 => (k % 7) as f64,
-                    _ => (next() % 100_000) as f64 / 10.0,
-                })
-                .collect();
-            let ascending = {
-                let mut v = latencies.clone();
-                v.sort_by(f64::total_cmp);
-                v
-            };
-            for order in [latencies.clone(), ascending.clone(), ascending.iter().rev().copied().collect()] {
-                let points: Vec<Point> = order.iter().enumerate().map(|(i, &l)| (i as f64, l)).collect();
-                let from = tail_from(n as u64);
-                let threshold = ascending[(from - 1) as usize];
-                let mut expected: Vec<Point> = points.iter().copied().filter(|p| p.1 >= threshold).collect();
-                let mut tail = Tail::new((n as u64 - from + 1) as usize);
-                let mut cut = tail.cut();
-                for &point in &points {
-                    tail.push(point, &mut cut);
-                }
-                let mut got = tail.into_points();
-                let key = |a: &Point, b: &Point| a.0.total_cmp(&b.0);
-                expected.sort_by(key);
-                got.sort_by(key);
-                assert_eq!(got.len(), expected.len(), "n = {n}");
-                assert!(got.iter().zip(&expected).all(|(a, b)| a.0 == b.0 && a.1.to_bits() == b.1.to_bits()), "n = {n}");
+        let coarse = seed % 3 == 0;
+        let mut rows: Vec<(f64, f64)> = (0..n)
+            .map(|i| {
+                let latency = match kind {
+                    0 => 7.0,
+                    1 => [3.0, 250.0][(next() % 2) as usize],
+                    _ => match next() % 100 {
+                        0 => 1000.0 + (next() % 3) as f64,
+                        k if k < 5 => 0.0,
+                        _ => (next() % 12) as f64,
+                    },
+                };
+                let sent = if coarse { ((i / 1000) * 1000) as f64 } else { i as f64 * 0.25 };
+                (sent, latency)
+            })
+            .collect();
+        // Workers hand rows over in blocks in any order: deal them out shuffled.
+        for i in (1..rows.len()).rev() {
+            rows.swap(i, (next() % (i as u64 + 1)) as usize);
+        }
+        let last_sent_s = rows.iter().map(|r| r.0).fold(0.0, f64::max) / 1000.0;
+        let (sent, latencies) = rows.into_iter().unzip();
+        (sent, latencies, last_sent_s)
+    }
+
+    /// The plain reference of [`time_series`]: sort to find the latency at the tail rank, then
+    /// look at each pixel column on its own.
+    fn reference_time_series(sent_ms: &[f64], latencies_ms: &[f64], last_sent_s: f64) -> Vec<Point> {
+        let points: Vec<Point> = sent_ms.iter().zip(latencies_ms).map(|(&s, &l)| (s / 1000.0, l)).collect();
+        let n = points.len() as u64;
+        let mut drawn = if n <= KEEP_ALL {
+            points.clone()
+        } else {
+            let mut sorted = latencies_ms.to_vec();
+            sorted.sort_by(f64::total_cmp);
+            let threshold = sorted[(tail_from(n) - 1) as usize];
+            let mut drawn: Vec<Point> = points.iter().copied().filter(|p| p.1 > threshold).collect();
+            for column in 0..COLUMNS {
+                let inside: Vec<Point> = points.iter().copied().filter(|p| column_of(p.0, last_sent_s, COLUMNS) == column).collect();
+                let by_latency_then_send = |a: &&Point, b: &&Point| a.1.total_cmp(&b.1).then(a.0.total_cmp(&b.0));
+                let by_latency_then_later = |a: &&Point, b: &&Point| a.1.total_cmp(&b.1).then(b.0.total_cmp(&a.0));
+                drawn.extend(inside.iter().min_by(by_latency_then_send));
+                drawn.extend(inside.iter().max_by(by_latency_then_later));
+                drawn.extend(inside.iter().filter(|p| p.1 == threshold).min_by(|a, b| a.0.total_cmp(&b.0).then(a.1.total_cmp(&b.1))));
             }
+            drawn
+        };
+        drawn.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.total_cmp(&b.1)));
+        drawn.dedup();
+        drawn
+    }
+
+    fn bits(points: &[Point]) -> Vec<(u64, u64)> {
+        points.iter().map(|p| (p.0.to_bits(), p.1.to_bits())).collect()
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(40))]
+
+        /// Ties everywhere: the time series and the ECDF are the plain reference's, bit for bit.
+        #[test]
+        fn tied_latencies_reduce_as_the_plain_reference_does(kind in 0u8..3, n in 1usize..12_000, seed: u64) {
+            let (sent, latencies, last_sent_s) = tied_run(kind, n, seed);
+            let got = time_series(&sent, &latencies, last_sent_s);
+            proptest::prop_assert_eq!(bits(&got), bits(&reference_time_series(&sent, &latencies, last_sent_s)));
+            let marked = Some(Percentile::P95.rank(n as u64));
+            let mut sorted = latencies.clone();
+            sorted.sort_by(f64::total_cmp);
+            let mut placed = latencies.clone();
+            place_ecdf_ranks(&mut placed, marked);
+            proptest::prop_assert_eq!(bits(&ecdf(&placed, marked).points), bits(&ecdf(&sorted, marked).points));
+        }
+    }
+
+    #[test]
+    fn a_run_of_identical_latencies_draws_one_tail_point_per_column() {
+        let n = 200_000;
+        let sent: Vec<f64> = (0..n).map(|i| f64::from(i) * 0.5).collect();
+        let latencies = vec![5.0; n as usize];
+        let points = time_series(&sent, &latencies, sent[sent.len() - 1] / 1000.0);
+        // Per column: the fastest and the slowest are the first sent, as is the tail's one point.
+        assert_eq!(points.len(), COLUMNS);
+        assert!(points.iter().all(|p| p.1 == 5.0));
+        assert_eq!(points[0], (0.0, 5.0));
+    }
+
+    #[test]
+    fn the_tail_keeps_every_point_slower_than_the_tail_rank_and_the_first_at_it() {
+        // 10,000 points, the tail from rank 9,900 (the 101 slowest): 99 take 9,902..=10,000 ms
+        // and four take 9,901 ms, three of them sent within the first column.
+        let mut latencies: Vec<f64> = (1..=10_000).map(f64::from).collect();
+        let mut sent: Vec<f64> = (0..10_000).map(f64::from).collect();
+        latencies[..3].fill(9_901.0);
+        sent[..3].copy_from_slice(&[2.0, 1.0, 3.0]);
+        let points = time_series(&sent, &latencies, 9.999);
+        let tail: Vec<Point> = points.iter().copied().filter(|p| p.1 >= 9_901.0).collect();
+        // 99 slower than 9,901 ms; at 9,901 ms one per column: (0.001 s, first column) and the
+        // 9,901st point's own column.
+        assert_eq!(tail.iter().filter(|p| p.1 > 9_901.0).count(), 99);
+        assert_eq!(tail.iter().filter(|p| p.1 == 9_901.0).map(|p| p.0).collect::<Vec<_>>(), vec![0.001, 9.9]);
+    }
+
+    #[test]
+    fn kth_largest_is_the_value_a_sort_puts_at_the_rank() {
+        let values = [3.0, 1.0, 3.0, 2.0, 3.0, 0.0];
+        let mut sorted = values.to_vec();
+        sorted.sort_by(f64::total_cmp);
+        for keep in 1..=values.len() {
+            assert_eq!(kth_largest(&values, keep), sorted[values.len() - keep], "keep {keep}");
         }
     }
 
