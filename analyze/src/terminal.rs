@@ -7,8 +7,7 @@
 pub fn escape(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {
-        let bidi = matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}');
-        if (c.is_control() && c != '\n' && c != '\t') || bidi {
+        if (c.is_control() && c != '\n' && c != '\t') || crate::render::bidi::is_control(c) {
             out.push_str(&c.escape_unicode().to_string());
         } else {
             out.push(c);

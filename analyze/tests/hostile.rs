@@ -429,13 +429,143 @@ fn a_dataset_folder_named_like_a_site_file_is_refused_before_anything_is_written
     assert!(!out.exists());
 }
 
+#[cfg(unix)]
+#[test]
+fn a_symbolic_link_to_a_folder_named_like_another_dataset_gets_a_site_folder_of_its_own() {
+    let root = tempfile::tempdir().unwrap();
+    let datasets = root.path().join("datasets");
+    write_dataset(&datasets, "x", &two_runs());
+    let elsewhere = write_dataset(&root.path().join("elsewhere"), "x", &two_runs());
+    std::fs::write(elsewhere.join("dataset.toml"), "title = \"Elsewhere\"\n").unwrap();
+    std::os::unix::fs::symlink(&elsewhere, datasets.join("y")).unwrap();
+    let out = root.path().join("site");
+    let output = analyze().arg("site").arg(&datasets).arg("--out").arg(&out).output().unwrap();
+    assert_exit(&output, 0);
+    assert!(stderr(&output).contains("rendered 2 of 2 datasets"), "{}", stderr(&output));
+    let title = |name: &str| {
+        let html = std::fs::read_to_string(out.join(name).join("en/index.html")).unwrap();
+        html_unescape(html.split("<h1>").nth(1).unwrap().split("</h1>").next().unwrap())
+    };
+    assert_eq!((title("x"), title("y")), ("x".to_string(), "Elsewhere".to_string()));
+    let index = std::fs::read_to_string(out.join("index.html")).unwrap();
+    let hrefs: Vec<String> = attribute_values(&index, "href").iter().map(|h| html_unescape(h)).collect();
+    for link in ["x/en/index.html", "y/en/index.html"] {
+        assert!(hrefs.iter().any(|h| h == link), "{link} not in {hrefs:?}");
+    }
+}
+
+#[test]
+fn two_dataset_folders_one_folder_on_a_case_blind_file_system_are_refused() {
+    let root = tempfile::tempdir().unwrap();
+    let datasets = root.path().join("datasets");
+    write_dataset(&datasets, "Study", &two_runs());
+    write_dataset(&datasets, "study", &two_runs());
+    let out = root.path().join("site");
+    let output = analyze().arg("site").arg(&datasets).arg("--out").arg(&out).output().unwrap();
+    assert_exit(&output, 2);
+    assert!(
+        stderr(&output).contains("the dataset folders \"Study\" and \"study\" would be one folder of the site: rename one of them"),
+        "{}",
+        stderr(&output)
+    );
+    assert!(!out.exists());
+}
+
+#[test]
+fn an_article_link_to_another_host_without_a_scheme_is_text() {
+    let root = tempfile::tempdir().unwrap();
+    let dir = write_dataset(root.path(), "ds", &two_runs());
+    std::fs::write(
+        dir.join("article.md"),
+        "[f](//evil.example/x), [g](/\\evil.example/y), ![h](//evil.example/i.png), [ok](https://ok.example/) and [rel](variance.html).\n",
+    )
+    .unwrap();
+    let out = root.path().join("out");
+    assert_exit(&report(&dir, &out), 0);
+    let index = std::fs::read_to_string(out.join("index.html")).unwrap();
+    let article = index.split("class=\"article\"").nth(1).unwrap().split("</section>").next().unwrap();
+    let links: Vec<String> = attribute_values(article, "href").into_iter().chain(attribute_values(article, "src")).collect();
+    assert_eq!(links, vec!["https://ok.example/", "variance.html"], "{article}");
+    assert!(article.contains("<p>f, g, h, <a"), "{article}");
+    let markdown = std::fs::read_to_string(out.join("report.md")).unwrap();
+    assert!(!markdown.contains("evil.example"), "{markdown}");
+}
+
+#[test]
+fn bidirectional_controls_show_as_escapes_on_every_page_and_figure() {
+    let root = tempfile::tempdir().unwrap();
+    // "direct" then an override that would show "exe.html" as "lmth.exe".
+    let spec = Spec {
+        runs: vec![("a1", "direct\u{202e}lmth.exe", "2026-11-30T01:00:00Z"), ("a\u{2067}2", "nginx", "2026-11-30T01:01:00Z")],
+        extra_columns: None,
+    };
+    let dir = write_dataset(root.path(), "ds", &spec);
+    std::fs::write(dir.join("article.md"), "Isolated: \u{2066}abc\u{2069}; embedded: \u{202b}def\u{202c}.\n").unwrap();
+    let out = root.path().join("out");
+    assert_exit(&report(&dir, &out), 0);
+    let is_bidi = |c: char| matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}');
+    for file in files_under(&out).into_iter().filter(|f| f.ends_with(".html") || f.ends_with(".md") || f.ends_with(".svg")) {
+        let text = std::fs::read_to_string(out.join(&file)).unwrap();
+        assert!(!text.chars().any(is_bidi), "{file} holds a bidirectional control");
+    }
+    let index = std::fs::read_to_string(out.join("index.html")).unwrap();
+    assert!(index.contains("direct\\u{202e}lmth.exe"), "the override shows where it is");
+    assert!(index.contains("Isolated: \\u{2066}abc\\u{2069}; embedded: \\u{202b}def\\u{202c}."), "in the article too");
+    let markdown = std::fs::read_to_string(out.join("report.md")).unwrap();
+    assert!(markdown.contains("direct\\u{202e}lmth.exe"), "{markdown}");
+    // The data keeps the text as it is.
+    assert_eq!(summary(&out)["runs"][0]["factors"]["route"], "direct\u{202e}lmth.exe");
+}
+
+#[test]
+fn a_word_of_5000_characters_may_wrap_and_an_autolink_look_alike_is_escaped_once() {
+    let root = tempfile::tempdir().unwrap();
+    let word = "w".repeat(5_000);
+    let spec = Spec { runs: vec![("a1", &word, "2026-11-30T01:00:00Z"), ("a2", "nginx", "2026-11-30T01:01:00Z")], extra_columns: None };
+    let dir = write_dataset(root.path(), "ds", &spec);
+    std::fs::write(dir.join("article.md"), format!("See <http://ok.example/?a=<b>> and {word}.\n")).unwrap();
+    let out = root.path().join("out");
+    assert_exit(&report(&dir, &out), 0);
+    for page in ["index.html", "runs/a1.html", "variance.html"] {
+        let html = std::fs::read_to_string(out.join(page)).unwrap();
+        assert!(html.contains(&word), "{page}");
+        let css = html.split("<style>").nth(1).unwrap().split("</style>").next().unwrap();
+        let rule = css.lines().find(|l| l.contains("overflow-wrap: anywhere")).unwrap_or_else(|| panic!("{page}: no wrapping rule"));
+        for selector in ["p", "li", "dd", "td:not(.num)", "caption"] {
+            assert!(rule.split('{').next().unwrap().split(',').any(|s| s.trim() == selector), "{selector} in {rule}");
+        }
+    }
+    let index = std::fs::read_to_string(out.join("index.html")).unwrap();
+    assert!(index.contains("See &lt;http://ok.example/?a=&lt;b&gt;&gt; and"), "the text once escaped");
+    assert!(!index.contains("&amp;lt;"), "escaped twice");
+    let markdown = std::fs::read_to_string(out.join("report.md")).unwrap();
+    assert!(markdown.contains("See <http://ok.example/?a=\\<b\\>> and"), "{markdown}");
+}
+
+#[test]
+fn a_range_budget_spent_by_nested_loops_says_it_is_shared_and_how_much_is_used() {
+    let root = tempfile::tempdir().unwrap();
+    let dir = write_dataset(root.path(), "ds", &two_runs());
+    std::fs::write(
+        dir.join("article.md"),
+        "Intro.\n\n{% for i in range(end=100) %}{% for j in range(end=100) %}{% for k in range(end=100) %}{% endfor %}{% endfor %}{% endfor %}\n",
+    )
+    .unwrap();
+    let output = check(&dir);
+    assert_exit(&output, 2);
+    let expected = "article.md:3: `range` calls share one budget of 10000 numbers per article (a range inside a loop counts each \
+                    time it runs): 10000 are used, and this one asks for 100 more";
+    assert!(stderr(&output).contains(expected), "{}", stderr(&output));
+}
+
 // ---- messages ------------------------------------------------------------------------------
 
 #[test]
 fn a_long_field_is_summarised_not_echoed() {
     let root = tempfile::tempdir().unwrap();
     let dir = write_dataset(root.path(), "ds", &two_runs());
-    let status = "x".repeat(6_000_000);
+    // Long, but under the 64 KiB a field may hold (a longer one is refused as such, below).
+    let status = "x".repeat(60_000);
     std::fs::write(
         dir.join("runs.csv"),
         format!("{RUNS_HEADER}\na1,direct,1,2026-11-30T01:00:00Z,{status},\na2,nginx,2,2026-11-30T01:01:00Z,ok,\n"),
@@ -445,7 +575,74 @@ fn a_long_field_is_summarised_not_echoed() {
     assert_exit(&output, 2);
     let text = stderr(&output);
     assert!(text.len() < 2_000, "{} bytes of message", text.len());
-    assert!(text.contains(&format!("runs.csv:2:5: status: \"{}\"… (6000000 bytes) is not a status", "x".repeat(60))), "{text}");
+    assert!(text.contains(&format!("runs.csv:2:5: status: \"{}\"… (60000 bytes) is not a status", "x".repeat(60))), "{text}");
+}
+
+// ---- cost: work bounded by what a dataset holds ---------------------------------------------
+
+/// What a field or record over its limit is told (dataset/csv.rs), after `file:line[:field: column]: `.
+const FIELD_TOO_LONG: &str = "the field is longer than 65536 bytes, the most a field may hold (a quote left open, or not this table?)";
+
+#[test]
+fn a_field_of_20_mb_or_a_line_of_20_mb_is_refused_at_its_place_and_the_rest_is_read() {
+    let root = tempfile::tempdir().unwrap();
+    let dir = write_dataset(root.path(), "ds", &two_runs());
+    let rows = std::fs::read_to_string(dir.join("requests.csv")).unwrap();
+    let (head, tail) = rows.split_at(rows.match_indices('\n').nth(5).unwrap().0 + 1);
+    // Line 7: body_bytes is 20 MB of digits. Line 8: a bad latency the reader still reaches.
+    // Line 14 (after the five rows of a2): 20 MB of extra fields.
+    let digits = "7".repeat(20_000_000);
+    let extra = ",1".repeat(10_000_000);
+    let text = format!("{head}a1,9,0,0,1,200,{digits}\na1,10,0,0,x,200,12\n{tail}a2,9,0,0,1,200,12{extra}\n");
+    std::fs::write(dir.join("requests.csv"), text).unwrap();
+    let output = check(&dir);
+    assert_exit(&output, 2);
+    let text = stderr(&output);
+    assert!(text.len() < 2_000, "{} bytes of message", text.len());
+    for expected in [
+        format!("requests.csv:7:7: body_bytes: {FIELD_TOO_LONG}"),
+        "requests.csv:8:5: latency_ms: \"x\" is not a number".to_string(),
+        format!(
+            "requests.csv:14: the record is {} bytes long, more than the 1048576 a record may hold (a quote left open, or not this table?)",
+            "a2,9,0,0,1,200,12".len() + extra.len()
+        ),
+    ] {
+        assert!(text.lines().any(|l| l.trim() == expected), "expected the line\n  {expected}\ngot\n{text}");
+    }
+}
+
+#[test]
+fn a_field_over_64_kib_in_runs_csv_is_refused_at_its_field() {
+    let root = tempfile::tempdir().unwrap();
+    let dir = write_dataset(root.path(), "ds", &two_runs());
+    let note = "n".repeat(6_000_000);
+    std::fs::write(
+        dir.join("runs.csv"),
+        format!("{RUNS_HEADER}\na1,direct,1,2026-11-30T01:00:00Z,ok,\"{note}\"\na2,nginx,2,2026-11-30T01:01:00Z,ok,\n"),
+    )
+    .unwrap();
+    assert_refused(&dir, &format!("runs.csv:2:6: note: {FIELD_TOO_LONG}"));
+}
+
+#[test]
+fn a_run_of_200000_identical_latencies_draws_a_bounded_chart() {
+    let root = tempfile::tempdir().unwrap();
+    let dir = write_dataset(root.path(), "ds", &two_runs());
+    let mut requests = format!("{REQUESTS_HEADER}\n");
+    for seq in 0..200_000 {
+        requests.push_str(&format!("a1,{seq},{seq}.0,{seq}.0,5,200,12\n"));
+    }
+    requests.push_str("a2,0,0.0,0.5,7,200,12\n");
+    std::fs::write(dir.join("requests.csv"), requests).unwrap();
+    let out = root.path().join("out");
+    assert_exit(&report(&dir, &out), 0);
+    let svg = std::fs::read_to_string(out.join("figures/latency-over-time-a1.svg")).unwrap();
+    // Per pixel column one point: every latency ties, so the tail adds none beside them.
+    assert!(svg.contains("600 of 200,000 points drawn"), "{}", svg.len());
+    assert_eq!(svg.matches("<circle").count(), 600);
+    let ecdf = std::fs::read_to_string(out.join("figures/ecdf-a1.svg")).unwrap();
+    assert!(ecdf.len() < 200_000, "{} bytes", ecdf.len());
+    assert_eq!(summary(&out)["runs"][0]["percentiles_ms"]["99.9"], 5.0);
 }
 
 #[test]

@@ -18,13 +18,16 @@ pub fn run(root: &Path, out: &Path, only: Option<&str>) -> Result<i32> {
     if folders.is_empty() {
         bail!("{} holds no dataset folder (a folder with runs.csv)", root.display());
     }
-    let bad_names: Vec<String> =
-        folders.iter().filter_map(|f| f.file_name().and_then(|n| paths::site_name_problem(&n.to_string_lossy()))).collect();
+    // Each dataset's site folder is named after its entry under `root`, as listed, not after
+    // the folder a symbolic link leads to: two links to folders named alike stay two datasets.
+    let names: Vec<String> = folders.iter().map(|f| f.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default()).collect();
+    let mut bad_names: Vec<String> = names.iter().filter_map(|name| paths::site_name_problem(name)).collect();
+    bad_names.extend(paths::site_name_clashes(&names));
     if !bad_names.is_empty() {
         bail!("{}: {}", root.display(), bad_names.join("; "));
     }
     if let Some(name) = only {
-        if !folders.iter().any(|f| f.file_name().is_some_and(|n| n == name)) {
+        if !names.iter().any(|n| n == name) {
             bail!("{} has no dataset folder named {name}", root.display());
         }
         if !out.join(output::MARKER).exists() {
@@ -32,12 +35,13 @@ pub fn run(root: &Path, out: &Path, only: Option<&str>) -> Result<i32> {
         }
     }
     let mut loaded = Vec::new();
-    for folder in &folders {
-        let rendered = only.is_none_or(|name| folder.file_name().is_some_and(|n| n == name));
+    for (folder, name) in folders.iter().zip(&names) {
+        let rendered = only.is_none_or(|only| only == name);
         // The index needs every dataset's statistics; only rendered datasets need chart points.
         let (keep, detail) =
             if rendered { (dataset::Keep::Points, Detail::WithFigures) } else { (dataset::Keep::Latencies, Detail::Statistics) };
         let mut dataset = dataset::load_with(folder, keep).with_context(|| format!("dataset {}", folder.display()))?;
+        dataset.name = name.clone();
         let report = stats::build(&mut dataset, detail);
         loaded.push((report, dataset.articles, rendered));
     }

@@ -5,11 +5,64 @@
 //! parallel blocks. This tokenizer works on a byte slice (a whole small file or one block of a
 //! large one), counts physical lines (a quoted field may span lines), accepts CRLF and quoted
 //! fields (`""` is an escaped quote), and never allocates per record on the unquoted fast path.
+//!
+//! Work per record is bounded: a field longer than [`MAX_FIELD_BYTES`] or a record longer than
+//! [`MAX_RECORD_BYTES`] is an error at its place, found in one pass over its bytes, and the
+//! tokenizer carries on after it, so a 100 MB field costs what reading 100 MB costs.
 
 use super::error::DataError;
 use memchr::memchr;
 
 const BOM: &[u8] = b"\xEF\xBB\xBF";
+
+/// The longest field of any table: a run id, a level, a number or a note of a dataset is far
+/// shorter, so a longer one is a broken file (a lost quote, a binary pasted in), not data.
+pub const MAX_FIELD_BYTES: usize = 64 << 10;
+/// The longest record (one line, or the lines of one record whose quoted field spans lines).
+pub const MAX_RECORD_BYTES: usize = 1 << 20;
+
+/// Why a record could not be tokenized. After [`TokenError::FieldTooLong`] and
+/// [`TokenError::RecordTooLong`] the record has been consumed and reading may go on.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum TokenError {
+    /// A quote opened in the record is never closed: the rest of the input is one field.
+    UnclosedQuote,
+    /// Field `field` (0-based) holds more than [`MAX_FIELD_BYTES`].
+    FieldTooLong { field: usize },
+    /// The record holds more than [`MAX_RECORD_BYTES`]: `bytes` of them.
+    RecordTooLong { bytes: usize },
+}
+
+impl TokenError {
+    /// The 0-based field the error is at, when it is at one.
+    pub fn field(&self) -> Option<usize> {
+        match self {
+            TokenError::FieldTooLong { field, .. } => Some(*field),
+            _ => None,
+        }
+    }
+
+    /// Whether the tokenizer stopped (the rest of the input cannot be split into records).
+    pub fn is_final(&self) -> bool {
+        *self == TokenError::UnclosedQuote
+    }
+}
+
+impl std::fmt::Display for TokenError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            TokenError::UnclosedQuote => write!(f, "a quote in this record is never closed"),
+            TokenError::FieldTooLong { .. } => write!(
+                f,
+                "the field is longer than {MAX_FIELD_BYTES} bytes, the most a field may hold (a quote left open, or not this table?)"
+            ),
+            TokenError::RecordTooLong { bytes } => write!(
+                f,
+                "the record is {bytes} bytes long, more than the {MAX_RECORD_BYTES} a record may hold (a quote left open, or not this table?)"
+            ),
+        }
+    }
+}
 
 /// One record's fields: ranges into the source block, or into the record's own scratch buffer
 /// when a field was quoted and had to be unescaped.
@@ -81,7 +134,7 @@ impl<'a> Records<'a> {
 
     /// Reads the next non-blank record into `record`; false at the end of the slice.
     /// A quote left open at the end is an error naming the line it opened on.
-    pub fn next_into(&mut self, record: &mut Record) -> Result<bool, String> {
+    pub fn next_into(&mut self, record: &mut Record) -> Result<bool, TokenError> {
         loop {
             if self.position >= self.source.len() {
                 return Ok(false);
@@ -103,12 +156,22 @@ impl<'a> Records<'a> {
                 if line.is_empty() {
                     continue;
                 }
+                // The first field over its limit is named; only a record short enough is split.
+                let whole = line.len() <= MAX_RECORD_BYTES;
                 let mut start = 0;
-                for comma in memchr::memchr_iter(b',', line) {
-                    record.fields.push(FieldSpan { in_scratch: false, start: base + start, end: base + comma });
-                    start = comma + 1;
+                for (field, end) in memchr::memchr_iter(b',', line).chain([line.len()]).enumerate() {
+                    if end - start > MAX_FIELD_BYTES {
+                        record.fields.clear();
+                        return Err(TokenError::FieldTooLong { field });
+                    }
+                    if whole {
+                        record.fields.push(FieldSpan { in_scratch: false, start: base + start, end: base + end });
+                    }
+                    start = end + 1;
                 }
-                record.fields.push(FieldSpan { in_scratch: false, start: base + start, end: base + line.len() });
+                if !whole {
+                    return Err(TokenError::RecordTooLong { bytes: line.len() });
+                }
                 return Ok(true);
             }
             self.read_quoted(record)?;
@@ -116,75 +179,133 @@ impl<'a> Records<'a> {
         }
     }
 
-    /// The slow path: a record with at least one quote, which may span several lines.
-    fn read_quoted(&mut self, record: &mut Record) -> Result<(), String> {
+    /// The slow path: a record with at least one quote, which may span several lines. Past a
+    /// limit it keeps no more bytes but reads on to the record's end, so the next record starts
+    /// where it should.
+    fn read_quoted(&mut self, record: &mut Record) -> Result<(), TokenError> {
         let source = self.source;
+        let record_start = self.position;
         let mut i = self.position;
+        let mut too_long: Option<usize> = None;
         loop {
             // At the start of a field.
+            let field = record.fields.len();
+            let keep = too_long.is_none() && i - record_start <= MAX_RECORD_BYTES;
             let start = record.scratch.len();
+            let mut kept = Kept { scratch: &mut record.scratch, start, over: !keep };
             if i < source.len() && source[i] == b'"' {
                 i += 1;
                 loop {
-                    if i >= source.len() {
-                        return Err("a quote in this record is never closed".to_string());
-                    }
-                    let byte = source[i];
-                    if byte == b'"' {
-                        if source.get(i + 1) == Some(&b'"') {
-                            record.scratch.push(b'"');
-                            i += 2;
-                            continue;
-                        }
+                    let Some(offset) = memchr::memchr2(b'"', b'\n', &source[i..]) else {
+                        self.position = source.len();
+                        return Err(TokenError::UnclosedQuote);
+                    };
+                    kept.push(&source[i..i + offset]);
+                    i += offset;
+                    if source[i] == b'\n' {
+                        self.lines += 1;
+                        kept.push(b"\n");
+                        i += 1;
+                    } else if source.get(i + 1) == Some(&b'"') {
+                        kept.push(b"\"");
+                        i += 2;
+                    } else {
                         i += 1;
                         break;
                     }
-                    if byte == b'\n' {
-                        self.lines += 1;
-                    }
-                    record.scratch.push(byte);
-                    i += 1;
                 }
                 // Text between the closing quote and the separator is kept, as most readers do.
-                while i < source.len() && !matches!(source[i], b',' | b'\n' | b'\r') {
-                    record.scratch.push(source[i]);
-                    i += 1;
-                }
+                let end = i + source[i..].iter().position(|b| matches!(b, b',' | b'\n' | b'\r')).unwrap_or(source.len() - i);
+                kept.push(&source[i..end]);
+                i = end;
             } else {
-                while i < source.len() && !matches!(source[i], b',' | b'\n') {
-                    record.scratch.push(source[i]);
+                let end = i + memchr::memchr2(b',', b'\n', &source[i..]).unwrap_or(source.len() - i);
+                let text = &source[i..end];
+                // A CR before the line's end belongs to a CRLF; before a comma it is text.
+                let at_line_end = end == source.len() || source[end] == b'\n';
+                kept.push(if at_line_end { text.strip_suffix(b"\r").unwrap_or(text) } else { text });
+                i = end;
+            }
+            let over = kept.over;
+            if keep && over {
+                too_long = Some(field);
+            }
+            if !over {
+                record.fields.push(FieldSpan { in_scratch: true, start, end: record.scratch.len() });
+            }
+            if i < source.len() && source[i] == b',' {
+                i += 1;
+                continue;
+            }
+            let record_end = i;
+            if i < source.len() {
+                if source[i] == b'\r' && source.get(i + 1) == Some(&b'\n') {
                     i += 1;
                 }
-                if record.scratch.last() == Some(&b'\r') && (i >= source.len() || source[i] == b'\n') {
-                    record.scratch.pop();
-                }
+                i += 1;
             }
-            record.fields.push(FieldSpan { in_scratch: true, start, end: record.scratch.len() });
-            if i >= source.len() {
-                self.lines += 1;
-                self.position = i;
-                return Ok(());
+            self.lines += 1;
+            self.position = i;
+            if let Some(field) = too_long {
+                record.fields.clear();
+                return Err(TokenError::FieldTooLong { field });
             }
-            match source[i] {
-                b',' => i += 1,
-                b'\r' => {
-                    i += 1;
-                    if i < source.len() && source[i] == b'\n' {
-                        i += 1;
-                    }
-                    self.lines += 1;
-                    self.position = i;
-                    return Ok(());
-                }
-                _ => {
-                    i += 1;
-                    self.lines += 1;
-                    self.position = i;
-                    return Ok(());
-                }
+            if record_end - record_start > MAX_RECORD_BYTES {
+                record.fields.clear();
+                return Err(TokenError::RecordTooLong { bytes: record_end - record_start });
             }
+            return Ok(());
         }
     }
+}
+
+/// The bytes of one quoted-path field as they are unescaped, up to [`MAX_FIELD_BYTES`]: past it
+/// the field is `over` and nothing more is kept.
+struct Kept<'a> {
+    scratch: &'a mut Vec<u8>,
+    start: usize,
+    over: bool,
+}
+
+impl Kept<'_> {
+    #[inline]
+    fn push(&mut self, bytes: &[u8]) {
+        if self.over {
+            return;
+        }
+        if self.scratch.len() - self.start + bytes.len() > MAX_FIELD_BYTES {
+            self.scratch.truncate(self.start);
+            self.over = true;
+            return;
+        }
+        self.scratch.extend_from_slice(bytes);
+    }
+}
+
+/// What is wrong with a record that starts `prefix` and goes on past [`MAX_RECORD_BYTES`]
+/// (a reader that streams a file stops keeping it there): its first field over
+/// [`MAX_FIELD_BYTES`] (quote-aware, in the raw bytes), else the record's own length, `bytes`.
+pub fn overlong_record(prefix: &[u8], bytes: usize) -> TokenError {
+    let mut in_quotes = false;
+    let mut field = 0;
+    let mut field_start = 0;
+    for (i, &byte) in prefix.iter().enumerate() {
+        match byte {
+            b'"' => in_quotes = !in_quotes,
+            b',' if !in_quotes => {
+                if i - field_start > MAX_FIELD_BYTES {
+                    return TokenError::FieldTooLong { field };
+                }
+                field += 1;
+                field_start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    if prefix.len() - field_start > MAX_FIELD_BYTES {
+        return TokenError::FieldTooLong { field };
+    }
+    TokenError::RecordTooLong { bytes }
 }
 
 /// A CSV file split into its header and body.
@@ -195,28 +316,37 @@ pub struct HeaderAndBody<'a> {
     pub header_lines: u64,
 }
 
+const CR_ALONE: &str =
+    "the header holds a carriage return: the lines seem to end in CR alone (old Mac style); save the file with LF or CRLF line ends";
+
 /// Strips a UTF-8 BOM and reads the header row. Column names are trimmed.
 pub fn split_header<'a>(file: &str, bytes: &'a [u8]) -> Result<HeaderAndBody<'a>, DataError> {
     let bytes = bytes.strip_prefix(BOM).unwrap_or(bytes);
     if bytes.iter().all(|b| b.is_ascii_whitespace()) {
         return Err(DataError::file(file, "is empty: expected a header row and data rows"));
     }
+    // A file whose lines end in CR alone is one giant line: say so before it is a record too long.
+    let first_line = &bytes[..memchr(b'\n', bytes).unwrap_or(bytes.len()).min(MAX_RECORD_BYTES + 1)];
+    if first_line.len() > MAX_RECORD_BYTES && memchr::memchr_iter(b'\r', first_line).any(|at| first_line.get(at + 1) != Some(&b'\n')) {
+        return Err(DataError::line(file, 1, CR_ALONE));
+    }
     let mut records = Records::new(bytes);
     let mut record = Record::default();
     match records.next_into(&mut record) {
         Ok(true) => {}
         Ok(false) => return Err(DataError::file(file, "is empty: expected a header row")),
-        Err(message) => return Err(DataError::line(file, 1, message)),
+        Err(error) => {
+            return Err(match error.field() {
+                Some(field) => DataError::field(file, 1, field + 1, "header", error.to_string()),
+                None => DataError::line(file, 1, error.to_string()),
+            })
+        }
     }
     let mut columns = Vec::with_capacity(record.len());
     for index in 0..record.len() {
         if memchr(b'\r', record.get(bytes, index)).is_some() {
             // Else every line of such a file would be read as one giant header row.
-            return Err(DataError::line(
-                file,
-                1,
-                "the header holds a carriage return: the lines seem to end in CR alone (old Mac style); save the file with LF or CRLF line ends",
-            ));
+            return Err(DataError::line(file, 1, CR_ALONE));
         }
         let name = std::str::from_utf8(record.get(bytes, index))
             .map_err(|_| DataError::field(file, 1, index + 1, "header", "is not valid UTF-8"))?;
@@ -300,7 +430,80 @@ mod tests {
         let mut record = Record::default();
         assert!(records.next_into(&mut record).unwrap());
         let error = records.next_into(&mut record).unwrap_err();
-        assert_eq!(error, "a quote in this record is never closed");
+        assert_eq!(error, TokenError::UnclosedQuote);
+        assert_eq!(error.to_string(), "a quote in this record is never closed");
+    }
+
+    /// Reads every record, errors included, as (line, fields or the error).
+    fn records_and_errors(text: &[u8]) -> Vec<(u64, Result<Vec<String>, TokenError>)> {
+        let mut records = Records::new(text);
+        let mut record = Record::default();
+        let mut out = Vec::new();
+        loop {
+            match records.next_into(&mut record) {
+                Ok(false) => break,
+                Ok(true) => out.push((
+                    record.line,
+                    Ok((0..record.len()).map(|i| String::from_utf8_lossy(record.get(text, i)).into_owned()).collect()),
+                )),
+                Err(error) => {
+                    let stop = error.is_final();
+                    out.push((record.line, Err(error)));
+                    if stop {
+                        break;
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn a_field_over_the_limit_is_an_error_at_its_field_and_reading_goes_on() {
+        let long = "7".repeat(MAX_FIELD_BYTES + 1);
+        let fits = "7".repeat(MAX_FIELD_BYTES);
+        for text in [format!("a,{long},c\nb,1,2\n"), format!("a,\"{long}\",c\nb,1,2\n"), format!("\"a\",{long}\nb,1,2\n")] {
+            let got = records_and_errors(text.as_bytes());
+            assert_eq!(got[0], (1, Err(TokenError::FieldTooLong { field: 1 })), "{}", &text[..20]);
+            assert_eq!(got[1], (2, Ok(vec!["b".into(), "1".into(), "2".into()])));
+        }
+        let got = records_and_errors(format!("a,{fits}\n").as_bytes());
+        assert_eq!(got[0].1.as_ref().map(|f| f[1].len()), Ok(MAX_FIELD_BYTES), "a field at the limit is read");
+    }
+
+    #[test]
+    fn a_quoted_field_over_the_limit_across_lines_keeps_the_line_count() {
+        let long = "x\n".repeat(MAX_FIELD_BYTES);
+        let text = format!("a,\"{long}\",c\nb\n");
+        let got = records_and_errors(text.as_bytes());
+        assert_eq!(got[0], (1, Err(TokenError::FieldTooLong { field: 1 })));
+        assert_eq!(got[1], (MAX_FIELD_BYTES as u64 + 2, Ok(vec!["b".into()])));
+    }
+
+    #[test]
+    fn a_record_over_the_limit_is_an_error_and_reading_goes_on() {
+        let many = "1,".repeat(MAX_RECORD_BYTES / 2 + 1);
+        for text in [format!("{many}z\nb\n"), format!("\"q\",{many}z\nb\n")] {
+            let got = records_and_errors(text.as_bytes());
+            // The record's bytes without its line end: the fields, the commas and the quotes.
+            let bytes = text.find('\n').unwrap();
+            assert_eq!(got[0], (1, Err(TokenError::RecordTooLong { bytes })));
+            assert_eq!(got[1], (2, Ok(vec!["b".into()])));
+        }
+    }
+
+    #[test]
+    fn an_overlong_record_seen_in_part_is_named_by_its_first_long_field() {
+        let long = "7".repeat(MAX_FIELD_BYTES + 1);
+        assert_eq!(overlong_record(format!("a,b,{long}").as_bytes(), 9), TokenError::FieldTooLong { field: 2 });
+        assert_eq!(overlong_record(format!("a,\"b,{long}\",c").as_bytes(), 9), TokenError::FieldTooLong { field: 1 });
+        assert_eq!(overlong_record("1,".repeat(1000).as_bytes(), 9), TokenError::RecordTooLong { bytes: 9 });
+    }
+
+    #[test]
+    fn a_header_field_over_the_limit_names_its_place() {
+        let error = split_header("t.csv", format!("a,{}\n1,2\n", "b".repeat(MAX_FIELD_BYTES + 1)).as_bytes()).err().unwrap();
+        assert!(error.to_string().starts_with("t.csv:1:2: header: the field is longer than 65536 bytes"), "{error}");
     }
 
     #[test]

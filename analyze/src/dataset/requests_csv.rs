@@ -8,7 +8,7 @@
 //! every block's line count is known. Cells are decoded here; the rules are the contract's
 //! ([`validate`]), shared with Parquet and measure's writer.
 
-use super::csv::{first_invalid_utf8, split_header, Record, Records};
+use super::csv::{first_invalid_utf8, overlong_record, split_header, Record, Records, TokenError, MAX_RECORD_BYTES};
 use super::error::{DataError, Place, Problems};
 use super::fastrow::FastLayout;
 use super::number::{is_blank, parse_f64, parse_i64};
@@ -69,7 +69,7 @@ pub fn scan_csv<S: RequestSink>(path: &Path, runs: &RunIndex, make_sink: impl Fn
     let layout = Layout { columns, slots, fast };
 
     let workers = std::thread::available_parallelism().map_or(2, |n| n.get()).clamp(1, 8);
-    let (block_sender, block_receiver) = sync_channel::<(u32, Vec<u8>)>(workers * 2);
+    let (block_sender, block_receiver) = sync_channel::<Block>(workers * 2);
     let (spare_sender, spare_receiver) = sync_channel::<Vec<u8>>(workers * 3);
     let block_receiver = Arc::new(Mutex::new(block_receiver));
     let progress = progress_bar_bytes(total_bytes);
@@ -112,8 +112,28 @@ pub fn scan_csv<S: RequestSink>(path: &Path, runs: &RunIndex, make_sink: impl Fn
             }
             let split = if reached_end { buffer.len() } else { split_point(&buffer) };
             if split == 0 && !reached_end {
-                // One record longer than the block: keep reading into the same buffer.
-                carry = buffer;
+                if buffer.len() <= MAX_RECORD_BYTES {
+                    // A record longer than what is left of the block: read on into the same buffer.
+                    carry = buffer;
+                    continue;
+                }
+                // A record longer than a record may be starts this block: it is named, then
+                // skipped to its end without being kept, so the file is read once and memory
+                // stays at a block.
+                let skipped = match skip_record(&mut file, buffer, &progress) {
+                    Ok(skipped) => skipped,
+                    Err(error) => {
+                        read_failure = Some(read_error(error));
+                        break;
+                    }
+                };
+                reached_end = skipped.reached_end;
+                carry = skipped.rest;
+                let block = Block::TooLong { index: block_index, error: skipped.error, lines: skipped.lines };
+                if block_sender.send(block).is_err() {
+                    break;
+                }
+                block_index += 1;
                 continue;
             }
             carry.extend_from_slice(&buffer[split..]);
@@ -121,7 +141,7 @@ pub fn scan_csv<S: RequestSink>(path: &Path, runs: &RunIndex, make_sink: impl Fn
             if buffer.is_empty() {
                 continue;
             }
-            if block_sender.send((block_index, buffer)).is_err() {
+            if block_sender.send(Block::Rows(block_index, buffer)).is_err() {
                 break;
             }
             block_index += 1;
@@ -170,6 +190,62 @@ pub fn scan_csv<S: RequestSink>(path: &Path, runs: &RunIndex, make_sink: impl Fn
     Ok(Scan { sinks, problems, block_starts, files: vec![file_name], block_files, seq_field: Some(layout.slots[Column::Seq.index()] + 1) })
 }
 
+/// What the reading thread hands a worker.
+enum Block {
+    /// Whole records, in file order, numbered.
+    Rows(u32, Vec<u8>),
+    /// One record past [`MAX_RECORD_BYTES`], skipped unread: what is wrong with it and the
+    /// physical lines it took.
+    TooLong { index: u32, error: TokenError, lines: u64 },
+}
+
+/// An over-long record read past: what is wrong with it, its lines, and what follows it.
+struct Skipped {
+    error: TokenError,
+    lines: u64,
+    rest: Vec<u8>,
+    reached_end: bool,
+}
+
+/// Reads on from `start` (the start of a record, with no newline outside quotes in it) to the
+/// end of that record, a block at a time, keeping only the bytes after it.
+fn skip_record(file: &mut std::fs::File, start: Vec<u8>, progress: &indicatif::ProgressBar) -> std::io::Result<Skipped> {
+    let named = overlong_record(&start[..start.len().min(MAX_RECORD_BYTES + 1)], 0);
+    let error = |bytes| match named {
+        TokenError::RecordTooLong { .. } => TokenError::RecordTooLong { bytes },
+        ref field => field.clone(),
+    };
+    let mut in_quotes = false;
+    let mut newlines = 0u64;
+    let mut length = 0usize;
+    let mut previous = 0u8;
+    let mut chunk = start;
+    loop {
+        for (i, &byte) in chunk.iter().enumerate() {
+            match byte {
+                b'"' => in_quotes = !in_quotes,
+                b'\n' => {
+                    newlines += 1;
+                    if !in_quotes {
+                        // The record's bytes without its line end, as the tokenizer counts them.
+                        let bytes = length + i - usize::from(previous == b'\r');
+                        let rest = chunk[i + 1..].to_vec();
+                        return Ok(Skipped { error: error(bytes), lines: newlines, rest, reached_end: false });
+                    }
+                }
+                _ => {}
+            }
+            previous = byte;
+        }
+        length += chunk.len();
+        chunk.clear();
+        match (&mut *file).take(BLOCK_BYTES as u64).read_to_end(&mut chunk)? {
+            0 => return Ok(Skipped { error: error(length), lines: newlines + 1, rest: Vec::new(), reached_end: true }),
+            n => progress.inc(n as u64),
+        }
+    }
+}
+
 struct Layout {
     columns: Vec<String>,
     /// Index in the file of each of [`COLUMNS`].
@@ -188,7 +264,7 @@ fn worker<S: RequestSink>(
     layout: &Layout,
     runs: &RunIndex,
     mut sink: S,
-    receiver: &Mutex<Receiver<(u32, Vec<u8>)>>,
+    receiver: &Mutex<Receiver<Block>>,
     spare: &std::sync::mpsc::SyncSender<Vec<u8>>,
 ) -> WorkerResult<S> {
     let mut pending = Vec::new();
@@ -198,13 +274,22 @@ fn worker<S: RequestSink>(
     let mut last_run: (Vec<u8>, u32) = (Vec::new(), u32::MAX);
     loop {
         let next = receiver.lock().expect("block queue poisoned").recv();
-        let Ok((block, bytes)) = next else { break };
+        let Ok(next) = next else { break };
         let mut report = |place: RowPlace, field: Option<usize>, message: String| {
             if pending.len() < MAX_PENDING_PER_WORKER {
-                let field = field.map(|i| (i + 1, layout.columns[i].clone()));
+                // A field beyond the header has no column to name: the line alone is the place.
+                let field = field.and_then(|i| Some((i + 1, layout.columns.get(i)?.clone())));
                 pending.push(Pending { place, field, message });
             } else {
                 dropped += 1;
+            }
+        };
+        let (block, bytes) = match next {
+            Block::Rows(block, bytes) => (block, bytes),
+            Block::TooLong { index, error, lines } => {
+                report(RowPlace { block: index, within: 1 }, error.field(), error.to_string());
+                block_lines.push((index, lines));
+                continue;
             }
         };
         // Lines the fast path accepts are proven UTF-8 (when it reads every column); the block is
@@ -223,10 +308,13 @@ fn worker<S: RequestSink>(
             match records.next_into(&mut record) {
                 Ok(true) => general_path_used = true,
                 Ok(false) => break,
-                Err(message) => {
+                Err(error) => {
                     general_path_used = true;
-                    report(RowPlace { block, within: record.line }, None, message);
-                    break;
+                    report(RowPlace { block, within: record.line }, error.field(), error.to_string());
+                    if error.is_final() {
+                        break;
+                    }
+                    continue;
                 }
             }
             let place = RowPlace { block, within: record.line };

@@ -152,9 +152,16 @@ impl TextTable {
             match records.next_into(&mut record) {
                 Ok(false) => break,
                 Ok(true) => {}
-                Err(message) => {
-                    problems.push(DataError::line(file, record.line + parsed.header_lines, message));
-                    break;
+                Err(error) => {
+                    let line = record.line + parsed.header_lines;
+                    problems.push(match error.field().and_then(|f| Some((f, parsed.columns.get(f)?))) {
+                        Some((field, column)) => DataError::field(file, line, field + 1, column, error.to_string()),
+                        None => DataError::line(file, line, error.to_string()),
+                    });
+                    if error.is_final() {
+                        break;
+                    }
+                    continue;
                 }
             }
             let line = record.line + parsed.header_lines;

@@ -5,44 +5,64 @@
 use pulldown_cmark::{Event, Options, Parser, Tag, TagEnd};
 use std::ops::Range;
 
-/// Escapes text for Markdown (tables included): HTML-significant characters become entities and
-/// Markdown punctuation is backslash-escaped, so the text shows as itself and never becomes a
-/// link, an image, HTML or a table cell break.
+/// Escapes text for Markdown (tables included): every character Markdown or HTML reads as syntax
+/// is backslash-escaped, so the text shows as itself and never becomes a link, an image, HTML or
+/// a table cell break. Backslashes rather than entities: an entity inside `<…>` would turn it
+/// into an autolink whose text shows the entity (`&lt;` escaped twice).
 pub fn escape(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {
         match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '|' | '\\' | '*' | '_' | '[' | ']' | '`' | '#' => {
-                out.push('\\');
-                out.push(c);
-            }
             '\n' | '\r' => out.push(' '),
-            c => out.push(c),
+            c => push_escaped(&mut out, c),
         }
     }
     out
 }
 
-/// Whether a link destination may reach a page: http, https, mailto, or no scheme (a relative
-/// link or a fragment). Browsers ignore tabs and line breaks inside a URL and leading spaces and
-/// controls, so they are ignored here too before the scheme is read.
+/// Pushes `c`, backslash-escaped when Markdown or HTML would read it as syntax.
+fn push_escaped(out: &mut String, c: char) {
+    if matches!(c, '&' | '<' | '>' | '|' | '\\' | '*' | '_' | '[' | ']' | '`' | '#') {
+        out.push('\\');
+    }
+    out.push(c);
+}
+
+/// Raw HTML of an article as text: [`escape`]d, its line breaks kept.
+fn inert(raw: &str) -> String {
+    let mut out = String::with_capacity(raw.len() + 16);
+    for c in raw.chars() {
+        match c {
+            '\n' | '\r' => out.push(c),
+            c => push_escaped(&mut out, c),
+        }
+    }
+    out
+}
+
+/// Whether a link destination may reach a page: http, https, mailto, or no scheme and no
+/// authority (a relative path or a fragment). Browsers ignore tabs and line breaks inside a URL
+/// and leading spaces and controls, so they are ignored here too before the scheme is read. A
+/// destination starting with two slashes (`//host/x`, and `\\host` or `/\host`, since browsers
+/// read a backslash as a slash) names another host with the page's own scheme, and a network
+/// share under file:// on Windows: refused.
 pub fn safe_url(url: &str) -> bool {
     let cleaned: String = url.trim_start_matches(|c: char| c <= ' ').chars().filter(|c| !matches!(c, '\t' | '\n' | '\r')).collect();
-    let scheme_end = cleaned.find([':', '/', '?', '#']);
+    let scheme_end = cleaned.find([':', '/', '\\', '?', '#']);
     match scheme_end {
         Some(end) if cleaned[end..].starts_with(':') => {
             let scheme = cleaned[..end].to_ascii_lowercase();
             matches!(scheme.as_str(), "http" | "https" | "mailto")
         }
-        _ => true,
+        _ => {
+            let mut start = cleaned.chars();
+            !matches!((start.next(), start.next()), (Some('/' | '\\'), Some('/' | '\\')))
+        }
     }
 }
 
 /// The article's Markdown made inert, for both the HTML page and report.md: raw HTML becomes
-/// text (entities), and a link or image whose destination is not [`safe_url`] becomes its text.
+/// text (backslash escapes), and a link or image whose destination is not [`safe_url`] becomes its text.
 /// Everything else is left byte for byte.
 pub fn sanitize(markdown: &str) -> String {
     let mut edits: Vec<(Range<usize>, String)> = Vec::new();
@@ -70,16 +90,7 @@ pub fn sanitize(markdown: &str) -> String {
             }
             Event::Html(_) | Event::InlineHtml(_) => {
                 let raw = &markdown[range.clone()];
-                let mut inert = String::with_capacity(raw.len() + 16);
-                for c in raw.chars() {
-                    match c {
-                        '&' => inert.push_str("&amp;"),
-                        '<' => inert.push_str("&lt;"),
-                        '>' => inert.push_str("&gt;"),
-                        c => inert.push(c),
-                    }
-                }
-                edits.push((range, inert));
+                edits.push((range, inert(raw)));
             }
             _ => {}
         }
@@ -108,6 +119,9 @@ mod tests {
         for url in ["https://example.org/a", "HTTP://x", "mailto:a@b.c", "runs/r01.html", "#methods", "../en/index.html", "a:b/c?x=1"] {
             assert_eq!(safe_url(url), url != "a:b/c?x=1", "{url}");
         }
+        for url in ["/en/index.html", "./a//b", "runs//r01.html", "?x=//y", "#//x", "/"] {
+            assert!(safe_url(url), "{url:?}");
+        }
         for url in [
             "javascript:alert(1)",
             " JavaScript:alert(1)",
@@ -115,6 +129,12 @@ mod tests {
             "\u{1}javascript:x",
             "data:text/html,<script>",
             "vbscript:x",
+            "//evil.example/x",
+            " //evil.example/x",
+            "/\t/evil.example/x",
+            "\\\\evil.example\\share",
+            "/\\evil.example/x",
+            "\\/evil.example/x",
         ] {
             assert!(!safe_url(url), "{url:?}");
         }
@@ -127,15 +147,29 @@ mod tests {
         let clean = sanitize(article);
         assert_eq!(
             clean,
-            "See the run and javascript:alert(2) and x.\n\n&lt;script&gt;alert(4)&lt;/script&gt;\n\n\
-             Inline &lt;img src=x onerror=alert(5)&gt; and [ok](runs/r01.html) and <https://example.org>.\n"
+            "See the run and javascript:alert(2) and x.\n\n\\<script\\>alert(4)\\</script\\>\n\n\
+             Inline \\<img src=x onerror=alert(5)\\> and [ok](runs/r01.html) and <https://example.org>.\n"
         );
     }
 
     #[test]
     fn escaped_text_stays_text() {
         let value = "[x](javascript:alert(1)) <script>a_b</script> | *";
-        assert_eq!(escape(value), "\\[x\\](javascript:alert(1)) &lt;script&gt;a\\_b&lt;/script&gt; \\| \\*");
+        assert_eq!(escape(value), "\\[x\\](javascript:alert(1)) \\<script\\>a\\_b\\</script\\> \\| \\*");
         assert_eq!(sanitize(&escape(value)), escape(value));
+    }
+
+    /// `<http://ok.example/?a=<b>>` is no autolink (one may not hold `<`): text around the
+    /// tag `<b>`. Made inert with entities, `<http://ok.example/?a=&lt;b&gt;>` became one, whose
+    /// text showed `&lt;b&gt;`.
+    #[test]
+    fn raw_html_inside_angle_brackets_is_shown_once_escaped() {
+        let clean = sanitize("Go <http://ok.example/?a=<b>> now.\n");
+        assert_eq!(clean, "Go <http://ok.example/?a=\\<b\\>> now.\n");
+        let html = crate::render::article::markdown_to_html(&clean, "Table {n}");
+        assert_eq!(html, "<p>Go &lt;http://ok.example/?a=&lt;b&gt;&gt; now.</p>\n");
+        // A real autolink stays a link, its text escaped once.
+        let html = crate::render::article::markdown_to_html(&sanitize("<https://ok.example/?a=1&b=2>\n"), "Table {n}");
+        assert_eq!(html, "<p><a href=\"https://ok.example/?a=1&amp;b=2\">https://ok.example/?a=1&amp;b=2</a></p>\n");
     }
 }

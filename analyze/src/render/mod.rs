@@ -2,6 +2,7 @@
 //! and lay out; they never compute a statistic. One writer (`crate::output`) puts files on disk.
 
 pub mod article;
+pub mod bidi;
 pub mod charts;
 pub mod format;
 pub mod i18n;
@@ -62,7 +63,7 @@ fn render(tera: &tera::Tera, name: &str, page: &impl serde::Serialize) -> Result
     let mut context = tera::Context::new();
     context.insert("page", page);
     context.insert("css", CSS);
-    tera.render(name, &context).map(String::into_bytes).map_err(|error| {
+    tera.render(name, &context).map(|page| bidi::neutralised(page).into_bytes()).map_err(|error| {
         let mut message = error.to_string();
         let mut inner = std::error::Error::source(&error);
         while let Some(e) = inner {

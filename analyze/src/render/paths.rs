@@ -99,6 +99,25 @@ pub fn site_name_problem(name: &str) -> Option<String> {
     }
 }
 
+/// Dataset folder names that would share one folder of the site: the same text once read as
+/// UTF-8 (two names that differ only in bytes that are not UTF-8), or the same but for case,
+/// which a file system that ignores case (macOS, Windows, where a site is often checked out)
+/// makes one folder. One problem per clash, naming both.
+pub fn site_name_clashes(names: &[String]) -> Vec<String> {
+    let mut first: std::collections::HashMap<String, &str> = std::collections::HashMap::new();
+    let mut clashes = Vec::new();
+    for name in names {
+        match first.entry(name.to_lowercase()) {
+            std::collections::hash_map::Entry::Occupied(seen) => clashes
+                .push(format!("the dataset folders {:?} and {name:?} would be one folder of the site: rename one of them", seen.get())),
+            std::collections::hash_map::Entry::Vacant(slot) => {
+                slot.insert(name);
+            }
+        }
+    }
+    clashes
+}
+
 /// The page of a run, relative to the report folder.
 pub fn run_page(slug: &str) -> String {
     format!("runs/{slug}.html")

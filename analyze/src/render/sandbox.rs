@@ -91,12 +91,15 @@ fn engine(budget: &Arc<Budget>) -> tera::Tera {
             return Err(tera::Error::msg("`range` takes whole numbers start, end and step_by"));
         };
         let count = if step == 0 { 0 } else { end.saturating_sub(start).div_ceil(step) };
-        let total = ranges.ranged.fetch_add(count, Ordering::Relaxed).saturating_add(count);
-        if step == 0 || total > RANGE_BUDGET {
+        let used = ranges.ranged.fetch_add(count, Ordering::Relaxed);
+        if step == 0 || used.saturating_add(count) > RANGE_BUDGET {
             let why = if step == 0 {
                 "`range` needs a step_by above 0".to_string()
             } else {
-                format!("`range` calls may produce {RANGE_BUDGET} numbers in all, this one asks for {count}")
+                format!(
+                    "`range` calls share one budget of {RANGE_BUDGET} numbers per article (a range inside a loop counts each time \
+                     it runs): {used} are used, and this one asks for {count} more"
+                )
             };
             return Err(ranges.stop(line_arg(args), why));
         }
@@ -260,8 +263,23 @@ mod tests {
         let started = std::time::Instant::now();
         let source = "Intro\n\n{% for i in range(end=3000000) %}{% for j in range(end=3000000) %}x{% endfor %}{% endfor %}\n";
         let error = run(source).unwrap_err();
-        assert_eq!((error.line, error.message.contains("10000 numbers in all")), (3, true), "{}", error.message);
+        assert_eq!(error.line, 3, "{}", error.message);
+        assert!(error.message.contains("budget of 10000 numbers per article"), "{}", error.message);
         assert!(started.elapsed().as_secs() < 5);
+    }
+
+    /// Three nested `range(end=100)`: the outer loop takes 100 numbers and the middle loop's
+    /// first call 100 more; then each inner call takes 100, and the 99th finds 10,000 used.
+    #[test]
+    fn a_range_refused_in_a_loop_says_the_budget_is_shared_and_how_much_is_used() {
+        let source = "a\n{% for i in range(end=100) %}{% for j in range(end=100) %}{% for k in range(end=100) %}{% endfor %}{% endfor %}{% endfor %}";
+        let error = run(source).unwrap_err();
+        assert_eq!(error.line, 2);
+        assert_eq!(
+            error.message,
+            "`range` calls share one budget of 10000 numbers per article (a range inside a loop counts each time it runs): \
+             10000 are used, and this one asks for 100 more"
+        );
     }
 
     #[test]

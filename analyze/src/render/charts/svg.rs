@@ -42,8 +42,10 @@ fn is_xml_char(c: char) -> bool {
     matches!(c, '\t' | '\n' | '\r' | '\u{20}'..='\u{D7FF}' | '\u{E000}'..='\u{FFFD}' | '\u{10000}'..)
 }
 
-/// The document without characters XML forbids.
+/// The document without characters XML forbids, and with bidirectional controls shown
+/// ([`crate::render::bidi`]).
 pub fn xml_legal(document: String) -> String {
+    let document = crate::render::bidi::neutralised(document);
     if document.chars().all(is_xml_char) {
         return document;
     }
