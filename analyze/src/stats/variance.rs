@@ -52,12 +52,15 @@ pub fn review(
     let thresholds = &dataset.manifest.thresholds;
     let mut review = VarianceReview { thresholds: thresholds.clone(), ..VarianceReview::default() };
     let mut widest: Option<(f64, String)> = None;
+    // Each condition's ok runs in run order, gathered in one pass (a scan of all runs per
+    // condition costs runs × conditions: 10^9 steps for 10^5 runs of 10^4 conditions).
+    let mut ok_runs_of: Vec<Vec<&RunResult>> = vec![Vec::new(); conditions.len()];
+    for run in runs.iter().filter(|r| r.status == RunStatus::Ok) {
+        ok_runs_of[run.condition].push(run);
+    }
     for (c, condition) in conditions.iter().enumerate() {
-        let values: Vec<RunValue> = runs
-            .iter()
-            .filter(|r| r.condition == c && r.status == RunStatus::Ok)
-            .filter_map(|r| metric.of_run(r).map(|v| RunValue { run_id: r.run_id.clone(), value_ms: v }))
-            .collect();
+        let values: Vec<RunValue> =
+            ok_runs_of[c].iter().filter_map(|r| metric.of_run(r).map(|v| RunValue { run_id: r.run_id.clone(), value_ms: v })).collect();
         let plain: Vec<f64> = values.iter().map(|v| v.value_ms).collect();
         let median = metric.of_condition(condition).map_or(0.0, |s| s.median);
         let (max_over_min, range_over_median) = spread_ratios(&plain, median);
