@@ -164,13 +164,16 @@ pub fn parse_runs(table: &TextTable, manifest: &Manifest, problems: &mut Problem
         .enumerate()
         .map(|(f, (name, _))| build_factor(name, raw_runs.iter().map(|r| r.1[f].as_str()), manifest))
         .collect();
+    // Each level's index by its value, so a run finds its levels without a scan per run.
+    let level_index: Vec<HashMap<&str, usize>> =
+        factors.iter().map(|f| f.levels.iter().enumerate().map(|(i, l)| (l.value.as_str(), i)).collect()).collect();
     let runs = raw_runs
         .into_iter()
         .map(|(run_id, values, repetition, (started_at_utc, started), status, note, load1_before, load1_after, line)| {
             let levels = values
                 .iter()
-                .zip(&factors)
-                .map(|(value, factor)| factor.levels.iter().position(|l| &l.value == value).expect("every seen level is listed"))
+                .zip(&level_index)
+                .map(|(value, index)| *index.get(value.as_str()).expect("every seen level is listed"))
                 .collect();
             Run { run_id, levels, repetition, started_at_utc, started, status, note, load1_before, load1_after, line }
         })
@@ -191,7 +194,8 @@ fn build_factor<'a>(name: &str, values: impl Iterator<Item = &'a str>, manifest:
             }
         }
     }
-    let mut rest: Vec<&str> = seen.iter().copied().filter(|v| !levels.iter().any(|l| l.value == *v)).collect();
+    let listed: BTreeSet<&str> = levels.iter().map(|l| l.value.as_str()).collect();
+    let mut rest: Vec<&str> = seen.iter().copied().filter(|v| !listed.contains(v)).collect();
     if numeric {
         rest.sort_by(|a, b| {
             let a = parse_f64(a.as_bytes()).unwrap_or(0.0);

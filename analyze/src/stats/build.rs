@@ -69,6 +69,7 @@ pub fn build(dataset: &mut Dataset, detail: Detail) -> Report {
             .collect()
     };
 
+    let side = super::by_run::SideTables::of(dataset);
     let mut sessions = super::sessions::per_run(dataset.sessions.as_deref(), dataset.runs.len()).into_iter();
     let mut runs = Vec::with_capacity(dataset.runs.len());
     for (index, run) in dataset.runs.iter().enumerate() {
@@ -82,7 +83,7 @@ pub fn build(dataset: &mut Dataset, detail: Detail) -> Report {
             percentiles_ms.insert(p.key(), value.value);
             percentile_ranks.insert(p.key(), value.rank);
         }
-        let large: Vec<_> = dataset.large_responses.iter().flatten().filter(|r| r.run as usize == index).collect();
+        let large = side.large.get(index);
         let write: Vec<f64> = large.iter().filter_map(|r| r.write_s).collect();
         let complete: Vec<f64> = large.iter().filter_map(|r| r.client_complete_s).collect();
         let incomplete =
@@ -102,8 +103,7 @@ pub fn build(dataset: &mut Dataset, detail: Detail) -> Report {
             let thresholds = &dataset.manifest.thresholds;
             super::intended::gap(&percentiles_ms, i, thresholds.negligible_difference, thresholds.noisy_lag_floor_ms)
         });
-        let tempfile_peak_bytes =
-            dataset.tempfiles.as_ref().and_then(|rows| rows.iter().filter(|r| r.run as usize == index).map(|r| r.logical_bytes).max());
+        let tempfile_peak_bytes = side.tempfiles.get(index).iter().map(|r| r.logical_bytes).max();
         runs.push(RunResult {
             run_id: run.run_id.clone(),
             condition: condition_index[&conditions_of_runs[index]],
@@ -136,7 +136,7 @@ pub fn build(dataset: &mut Dataset, detail: Detail) -> Report {
             write_s_median: median(&write).map(super::precision::seconds),
             complete_s_median: median(&complete).map(super::precision::seconds),
             tempfile_peak_bytes,
-            resources: super::resources::usage(dataset, index),
+            resources: super::resources::usage(side.resources.get(index)),
             load1_before: run.load1_before,
             load1_after: run.load1_after,
             sessions: run_sessions,
@@ -152,8 +152,15 @@ pub fn build(dataset: &mut Dataset, detail: Detail) -> Report {
     }
 
     let choices = dataset.manifest.report.clone();
-    let conditions: Vec<ConditionResult> =
-        condition_levels.iter().enumerate().map(|(c, levels)| summarize_condition(dataset, &runs, c, levels, &choices)).collect();
+    let mut members: Vec<Vec<usize>> = vec![Vec::new(); condition_levels.len()];
+    for (index, run) in runs.iter().enumerate() {
+        members[run.condition].push(index);
+    }
+    let conditions: Vec<ConditionResult> = condition_levels
+        .iter()
+        .zip(&members)
+        .map(|(levels, members)| summarize_condition(dataset, &side, &runs, members, levels, &choices))
+        .collect();
     let integrity = integrity(&runs, expected_large);
     let factors: Vec<FactorInfo> = dataset
         .factors
@@ -178,7 +185,8 @@ pub fn build(dataset: &mut Dataset, detail: Detail) -> Report {
     let figures = match series {
         None => Figures::default(),
         Some((time_series, errors_over_time)) => {
-            Figures { time_series, errors_over_time, send_lags, write_ends: write_ends(dataset), ..super::figures::compute(dataset, &runs) }
+            let figures = super::figures::compute(dataset, &runs);
+            Figures { time_series, errors_over_time, send_lags, write_ends: write_ends(dataset), ..figures }
         }
     };
     let measured =
@@ -266,24 +274,24 @@ fn condition_keys(dataset: &Dataset) -> Vec<Vec<usize>> {
     dataset.runs.iter().map(|r| r.levels.clone()).collect()
 }
 
+/// One condition's summary from its member runs (`members`: indices into `runs`, in run order).
 fn summarize_condition(
     dataset: &Dataset,
+    side: &super::by_run::SideTables,
     runs: &[RunResult],
-    index: usize,
+    members: &[usize],
     levels: &[usize],
     choices: &crate::dataset::ReportChoices,
 ) -> ConditionResult {
-    let members: Vec<&RunResult> = runs.iter().filter(|r| r.condition == index).collect();
+    let ok_indices: Vec<usize> = members.iter().copied().filter(|&i| runs[i].status == RunStatus::Ok).collect();
+    let members: Vec<&RunResult> = members.iter().map(|&i| &runs[i]).collect();
     let ok: Vec<&RunResult> = members.iter().copied().filter(|r| r.status == RunStatus::Ok).collect();
     let metric = choices.headline;
     // The representative run and the mean follow the metric conditions are compared by.
     let with_headline: Vec<&RunResult> = ok.iter().copied().filter(|r| metric.of_run(r).is_some()).collect();
     let headline: Vec<f64> = with_headline.iter().filter_map(|r| metric.of_run(r)).collect();
     let collect = |f: &dyn Fn(&RunResult) -> Option<f64>| -> Vec<f64> { ok.iter().filter_map(|r| f(r)).collect() };
-    // `runs` is in the dataset's run order, so a run's position is its index in the dataset.
-    let ok_indices: Vec<usize> =
-        runs.iter().enumerate().filter(|(_, r)| r.condition == index && r.status == RunStatus::Ok).map(|(i, _)| i).collect();
-    let large = dataset.large_responses.iter().flatten();
+    let large = || ok_indices.iter().flat_map(|&i| side.large.get(i).iter().copied());
     ConditionResult {
         id: crate::dataset::condition_id(&dataset.factors, levels),
         factors: dataset.factors.iter().zip(levels).map(|(f, &l)| (f.name.clone(), f.levels[l].value.clone())).collect(),
@@ -314,8 +322,8 @@ fn summarize_condition(
         representative_run: representative(&headline).map(|i| with_headline[i].run_id.clone()),
         write_s: Spread::of(&collect(&|r| r.write_s_median)).map(clean_seconds),
         complete_s: Spread::of(&collect(&|r| r.complete_s_median)).map(clean_seconds),
-        write_s_pooled: super::large::pooled(large.clone(), &ok_indices, |r| r.write_s).map(clean_seconds),
-        complete_s_pooled: super::large::pooled(large, &ok_indices, |r| r.client_complete_s).map(clean_seconds),
+        write_s_pooled: super::large::pooled(large(), |r| r.write_s).map(clean_seconds),
+        complete_s_pooled: super::large::pooled(large(), |r| r.client_complete_s).map(clean_seconds),
         tempfile_peak_bytes: Spread::of(&collect(&|r| r.tempfile_peak_bytes.map(|b| b as f64))),
         sessions: super::sessions::of_condition(&ok.iter().filter_map(|r| r.sessions.as_ref()).collect::<Vec<_>>()),
         requests_per_s: Spread::of(&collect(&|r| r.requests_per_s)).map(|s| Spread { median: super::precision::rate(s.median), ..s }),
@@ -401,17 +409,15 @@ fn layout(dataset: &Dataset, conditions: &[ConditionResult]) -> Layout {
         }
     }
     let mut rows: Vec<LayoutRow> = Vec::new();
+    let mut row_of: std::collections::HashMap<Vec<usize>, usize> = std::collections::HashMap::new();
     for (c, condition) in conditions.iter().enumerate() {
         let key: Vec<usize> = series_factors.iter().map(|&f| condition.levels[f]).collect();
         let column = x_factor.map_or(0, |x| condition.levels[x]);
         let width = x_factor.map_or(1, |x| factors[x].levels.len());
-        let row = match rows.iter().position(|r| r.levels == key) {
-            Some(i) => i,
-            None => {
-                rows.push(LayoutRow { levels: key, cells: vec![None; width] });
-                rows.len() - 1
-            }
-        };
+        let row = *row_of.entry(key.clone()).or_insert_with(|| {
+            rows.push(LayoutRow { levels: key, cells: vec![None; width] });
+            rows.len() - 1
+        });
         rows[row].cells[column] = Some(c);
     }
     rows.sort_by(|a, b| a.levels.cmp(&b.levels));

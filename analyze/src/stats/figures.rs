@@ -315,33 +315,23 @@ pub fn compute(dataset: &mut Dataset, runs: &[RunResult]) -> Figures {
         Some(level1) => level1_ecdf(level1),
         None => ecdf_all(dataset, runs),
     };
+    let side = super::by_run::SideTables::of(dataset);
     let large_responses = (0..dataset.runs.len())
         .map(|run| {
-            let mut points: Vec<(f64, Option<f64>)> = dataset
-                .large_responses
-                .iter()
-                .flatten()
-                .filter(|r| r.run as usize == run)
-                .filter_map(|r| r.write_s.map(|w| (w, r.client_complete_s)))
-                .collect();
+            let mut points: Vec<(f64, Option<f64>)> =
+                side.large.get(run).iter().filter_map(|r| r.write_s.map(|w| (w, r.client_complete_s))).collect();
             points.sort_by(|a, b| a.0.total_cmp(&b.0));
             points
         })
         .collect();
     let tempfiles = (0..dataset.runs.len())
         .map(|run| {
-            let mut points: Vec<(f64, f64)> = dataset
-                .tempfiles
-                .iter()
-                .flatten()
-                .filter(|s| s.run as usize == run)
-                .map(|s| (s.t_ms / 1000.0, s.logical_bytes as f64))
-                .collect();
+            let mut points: Vec<(f64, f64)> = side.tempfiles.get(run).iter().map(|s| (s.t_ms / 1000.0, s.logical_bytes as f64)).collect();
             points.sort_by(|a, b| a.0.total_cmp(&b.0));
             points
         })
         .collect();
-    let resources = (0..dataset.runs.len()).map(|run| super::resources::series(dataset, run)).collect();
+    let resources = (0..dataset.runs.len()).map(|run| super::resources::series(side.resources.get(run))).collect();
     Figures { ecdf, large_responses, tempfiles, resources, ..Figures::default() }
 }
 

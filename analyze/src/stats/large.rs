@@ -9,14 +9,10 @@
 use crate::dataset::LargeResponse;
 use crate::report::Spread;
 
-/// The spread of one value of every large response that belongs to one of `runs` (indices into
-/// the dataset's runs), pooled: its median is the study's definition. `n` counts responses.
-pub fn pooled<'a>(
-    responses: impl IntoIterator<Item = &'a LargeResponse>,
-    runs: &[usize],
-    value: impl Fn(&LargeResponse) -> Option<f64>,
-) -> Option<Spread> {
-    let values: Vec<f64> = responses.into_iter().filter(|r| runs.contains(&(r.run as usize))).filter_map(value).collect();
+/// The spread of one value of `responses` (every large response of a condition's ok runs),
+/// pooled: its median is the study's definition. `n` counts responses.
+pub fn pooled<'a>(responses: impl IntoIterator<Item = &'a LargeResponse>, value: impl Fn(&LargeResponse) -> Option<f64>) -> Option<Spread> {
+    let values: Vec<f64> = responses.into_iter().filter_map(value).collect();
     Spread::of(&values)
 }
 
@@ -54,7 +50,8 @@ mod tests {
             response(3, 100.0, Some(100.0)),
         ];
         let runs = [0, 1, 2];
-        let pooled_write = pooled(&rows, &runs, |r| r.write_s).unwrap();
+        let of_runs = || rows.iter().filter(|r| runs.contains(&(r.run as usize)));
+        let pooled_write = pooled(of_runs(), |r| r.write_s).unwrap();
         assert_eq!((pooled_write.median, pooled_write.min, pooled_write.max, pooled_write.n), (4.0, 1.0, 10.0, 7));
         let run_medians: Vec<f64> = runs
             .iter()
@@ -64,12 +61,12 @@ mod tests {
         assert_eq!(median(&run_medians), Some(5.0));
         // A response that never completed has a write time but no completion time: six
         // completions 8, 8, 8.125, 8.25, 8.375, 8.5 have the median (8.125 + 8.25) / 2.
-        let pooled_complete = pooled(&rows, &runs, |r| r.client_complete_s).unwrap();
+        let pooled_complete = pooled(of_runs(), |r| r.client_complete_s).unwrap();
         assert_eq!((pooled_complete.median, pooled_complete.n), (8.1875, 6));
     }
 
     #[test]
     fn no_large_responses_give_no_pooled_median() {
-        assert_eq!(pooled(&[response(3, 1.0, None)], &[0], |r| r.write_s), None);
+        assert_eq!(pooled(&[], |r| r.write_s), None);
     }
 }

@@ -2,6 +2,7 @@
 //! review, and the reduced point sets the charts draw. The only layer that computes numbers.
 
 pub mod build;
+pub mod by_run;
 pub mod difference;
 pub mod figures;
 pub mod intended;

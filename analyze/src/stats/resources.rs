@@ -4,7 +4,7 @@
 //! samples, divided by the group's sampled time span, in % of one core. Peak RSS is the largest
 //! sum of the group's RSS at one sample time.
 
-use crate::dataset::{Dataset, ResourceSample};
+use crate::dataset::ResourceSample;
 use crate::report::{ConditionUsage, ProcessSeries, ProcessUsage, Spread};
 use std::collections::BTreeMap;
 
@@ -27,9 +27,10 @@ pub fn of_condition(runs: &[&[ProcessUsage]]) -> Vec<ConditionUsage> {
         .collect()
 }
 
-fn groups(dataset: &Dataset, run: usize) -> BTreeMap<&str, Vec<&ResourceSample>> {
+/// One run's samples (in file order) by process group, each group in time order.
+fn groups<'a>(run: &[&'a ResourceSample]) -> BTreeMap<&'a str, Vec<&'a ResourceSample>> {
     let mut groups: BTreeMap<&str, Vec<&ResourceSample>> = BTreeMap::new();
-    for sample in dataset.resources.iter().flatten().filter(|s| s.run as usize == run) {
+    for &sample in run {
         groups.entry(sample.process.as_str()).or_default().push(sample);
     }
     for samples in groups.values_mut() {
@@ -38,9 +39,10 @@ fn groups(dataset: &Dataset, run: usize) -> BTreeMap<&str, Vec<&ResourceSample>>
     groups
 }
 
-/// Per process group of one run: average CPU and peak RSS.
-pub fn usage(dataset: &Dataset, run: usize) -> Vec<ProcessUsage> {
-    groups(dataset, run)
+/// Per process group of one run (its samples, [`super::by_run::SideTables`]): average CPU and
+/// peak RSS.
+pub fn usage(run: &[&ResourceSample]) -> Vec<ProcessUsage> {
+    groups(run)
         .into_iter()
         .map(|(process, samples)| {
             let mut per_pid: BTreeMap<i64, (f64, f64)> = BTreeMap::new();
@@ -66,9 +68,10 @@ pub fn usage(dataset: &Dataset, run: usize) -> Vec<ProcessUsage> {
 /// One sample time of a group: its time in ms, and per pid (cumulative cpu_s, rss bytes).
 type SampleTime = (f64, BTreeMap<i64, (f64, u64)>);
 
-/// Per process group of one run: CPU % since the previous sample time, and total RSS, over time.
-pub fn series(dataset: &Dataset, run: usize) -> Vec<ProcessSeries> {
-    groups(dataset, run)
+/// Per process group of one run (its samples): CPU % since the previous sample time, and total
+/// RSS, over time.
+pub fn series(run: &[&ResourceSample]) -> Vec<ProcessSeries> {
+    groups(run)
         .into_iter()
         .map(|(process, samples)| {
             // Sample times in order, each with pid -> (cpu_s, rss).
