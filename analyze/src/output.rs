@@ -1,6 +1,7 @@
 //! analyze's side of the one writer (the `outdir` crate, shared with measure): which foreign
 //! entries a site keeps, and what the user is told about a write.
 
+use crate::render::{Emit, RenderError};
 use crate::terminal;
 use anyhow::Result;
 use std::path::Path;
@@ -11,17 +12,24 @@ pub use outdir::MARKER;
 /// gh-pages checkout and a GitHub Pages custom domain.
 pub const SITE_KEEPS: &[&str] = &[".git", "CNAME"];
 
-/// Writes a report folder whole.
-pub fn write_report(out: &Path, files: &crate::render::Files) -> Result<()> {
-    let written = outdir::write_folder(out, files, &[])?;
-    tell(out, &written, files.len());
-    Ok(())
+/// Writes a report folder whole, with the files `render` hands over as it makes them.
+pub fn write_report(out: &Path, render: impl FnOnce(&mut Emit) -> Result<(), RenderError>) -> Result<()> {
+    write_folder(out, &[], render)
 }
 
-/// Writes a site folder whole, keeping [`SITE_KEEPS`].
-pub fn write_site(out: &Path, files: &crate::render::Files) -> Result<()> {
-    let written = outdir::write_folder(out, files, SITE_KEEPS)?;
-    tell(out, &written, files.len());
+/// Writes a site folder whole, keeping [`SITE_KEEPS`], with the files `render` hands over.
+pub fn write_site(out: &Path, render: impl FnOnce(&mut Emit) -> Result<(), RenderError>) -> Result<()> {
+    write_folder(out, SITE_KEEPS, render)
+}
+
+fn write_folder(out: &Path, keep: &[&str], render: impl FnOnce(&mut Emit) -> Result<(), RenderError>) -> Result<()> {
+    let mut count = 0;
+    let written = outdir::write_folder_with(out, keep, |sink| {
+        let outcome = render(&mut |path, bytes| Ok(sink.write(&path, &bytes)?));
+        count = sink.len();
+        outcome
+    })?;
+    tell(out, &written, count);
     Ok(())
 }
 

@@ -429,6 +429,57 @@ fn a_dataset_folder_named_like_a_site_file_is_refused_before_anything_is_written
     assert!(!out.exists());
 }
 
+/// 2,500 runs of one request each, ten runs to each of 250 levels: more than one page lists.
+fn many_runs(root: &Path) -> PathBuf {
+    let dir = root.join("many");
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut runs = format!("{RUNS_HEADER}\n");
+    let mut requests = format!("{REQUESTS_HEADER}\n");
+    for r in 0..2_500 {
+        runs.push_str(&format!("r{r},l{},{},2026-11-30T01:00:00Z,ok,\n", r % 250, r / 250 + 1));
+        requests.push_str(&format!("r{r},0,0,0,{},200,12\n", 1 + r % 7));
+    }
+    std::fs::write(dir.join("runs.csv"), runs).unwrap();
+    std::fs::write(dir.join("requests.csv"), requests).unwrap();
+    dir
+}
+
+#[test]
+fn a_report_of_2500_runs_lists_them_1000_to_a_page_and_every_run_links_back_to_its_row() {
+    let root = tempfile::tempdir().unwrap();
+    let dir = many_runs(root.path());
+    let out = root.path().join("out");
+    assert_exit(&report(&dir, &out), 0);
+    let index = std::fs::read_to_string(out.join("index.html")).unwrap();
+    assert!(!index.contains("id=\"runs\""), "no run table on the report page");
+    assert!(index.contains("2,500 runs are too many for one page: they are listed 1,000 to a page below, and all of them in runs.csv."));
+    let hrefs: Vec<String> = attribute_values(&index, "href").iter().map(|h| html_unescape(h)).collect();
+    for page in ["run-list/1.html", "run-list/2.html", "run-list/3.html"] {
+        assert!(hrefs.iter().any(|h| h == page), "{page}");
+    }
+    assert!(!out.join("run-list/4.html").exists());
+    let markdown = std::fs::read_to_string(out.join("report.md")).unwrap();
+    assert!(markdown.contains("- [Runs 2,001–2,500](run-list/3.html)\n"), "{}", &markdown[markdown.len().saturating_sub(3000)..]);
+    // Each list page holds its runs, each row anchored; each run page's link back finds its row.
+    let mut rows = 0;
+    for page in 1..=3 {
+        let html = std::fs::read_to_string(out.join(format!("run-list/{page}.html"))).unwrap();
+        let anchors: Vec<String> = attribute_values(&html, "id").into_iter().filter(|id| id.starts_with("run-r")).collect();
+        assert_eq!(anchors.len(), if page < 3 { 1000 } else { 500 }, "page {page}");
+        rows += anchors.len();
+    }
+    assert_eq!(rows, 2500);
+    for run in [0, 999, 1000, 2499] {
+        let html = std::fs::read_to_string(out.join(format!("runs/r{run}.html"))).unwrap();
+        let back = html_unescape(html.split("<p><a href=\"").nth(1).unwrap().split('"').next().unwrap());
+        let (page, anchor) = back.strip_prefix("../").unwrap().split_once('#').unwrap();
+        assert_eq!(page, format!("run-list/{}.html", run / 1000 + 1), "r{run}");
+        let list = std::fs::read_to_string(out.join(page)).unwrap();
+        assert!(list.contains(&format!("id=\"{anchor}\"")), "r{run}: no row {anchor} on {page}");
+    }
+    assert_eq!(summary(&out)["runs"].as_array().unwrap().len(), 2500, "the data keeps every run");
+}
+
 #[cfg(unix)]
 #[test]
 fn a_symbolic_link_to_a_folder_named_like_another_dataset_gets_a_site_folder_of_its_own() {
@@ -531,7 +582,8 @@ fn a_word_of_5000_characters_may_wrap_and_an_autolink_look_alike_is_escaped_once
         assert!(html.contains(&word), "{page}");
         let css = html.split("<style>").nth(1).unwrap().split("</style>").next().unwrap();
         let rule = css.lines().find(|l| l.contains("overflow-wrap: anywhere")).unwrap_or_else(|| panic!("{page}: no wrapping rule"));
-        for selector in ["p", "li", "dd", "td:not(.num)", "caption"] {
+        // Prose wraps anywhere; table cells keep their words (a wide table scrolls in its frame).
+        for selector in ["p", "li", "dt", "dd", "h1", "caption", "figcaption"] {
             assert!(rule.split('{').next().unwrap().split(',').any(|s| s.trim() == selector), "{selector} in {rule}");
         }
     }

@@ -24,10 +24,21 @@ pub fn write_file(path: &Path, bytes: &[u8]) -> Result<(), Error> {
 
 /// Writes and fsyncs an existing (just created) or new file, mode 0644 under the umask.
 pub(crate) fn write_new(path: &Path, bytes: &[u8]) -> Result<(), Error> {
+    let file = create(path, bytes)?;
+    file.sync_all().map_err(Error::io("write", path))
+}
+
+/// [`write_new`] without the fsync: for a staged folder, synced whole before it is published.
+pub(crate) fn write_unsynced(path: &Path, bytes: &[u8]) -> Result<(), Error> {
+    create(path, bytes).map(drop)
+}
+
+fn create(path: &Path, bytes: &[u8]) -> Result<std::fs::File, Error> {
     use std::os::unix::fs::OpenOptionsExt;
     let mut file =
         std::fs::OpenOptions::new().write(true).create(true).truncate(true).mode(0o644).open(path).map_err(Error::io("create", path))?;
-    file.write_all(bytes).and_then(|()| file.sync_all()).map_err(Error::io("write", path))
+    file.write_all(bytes).map_err(Error::io("write", path))?;
+    Ok(file)
 }
 
 /// fsyncs a folder, making the renames and creations in it durable.

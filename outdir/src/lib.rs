@@ -1,7 +1,8 @@
 //! The one writer of analyze and measure: everything either puts on disk goes through here.
 //!
 //! - [`write_file`]: one file, replaced atomically (a temporary file beside it, fsync'd, renamed).
-//! - [`write_folder`]: a whole folder, built complete beside the target and swapped in, so a
+//! - [`write_folder`] (and [`write_folder_with`], which takes the files as they are made): a
+//!   whole folder, built complete beside the target and swapped in, so a
 //!   failure leaves the previous folder as it was. The folder carries a [`MARKER`] that lists the
 //!   files written into it; only that marker, in the folder itself, proves the folder is ours, and
 //!   an entry it does not list is someone else's: the writer refuses to delete it.
@@ -11,8 +12,9 @@
 //!   dataset), built from the current one beside it and exchanged with it in one step, under the
 //!   lock of its parent; readers take [`read_lock`] to see one version.
 //!
-//! Every file is written mode 0644 and every folder 0755, both under the user's umask, and
-//! fsync'd before the rename that publishes it. Writes into one parent folder are serialized by an
+//! Every file is written mode 0644 and every folder 0755, both under the user's umask, and made
+//! durable before the rename that publishes it (a lone file by fsync, a staged folder by one
+//! `syncfs` on Linux). Writes into one parent folder are serialized by an
 //! advisory lock on that folder. Staging names carry the writer's PID (`.NAME.new-PID-N`), so
 //! those left by a killed run are recognised as dead and removed by the next run.
 
@@ -27,7 +29,7 @@ mod update;
 
 pub use error::Error;
 pub use file::write_file;
-pub use folder::{write_folder, write_part, Written};
+pub use folder::{write_folder, write_folder_with, write_part, Sink, Written};
 pub use marker::MARKER;
 pub use staging::is_staging_name;
 pub use update::{read_lock, update_folder, ReadLock, Update};

@@ -90,3 +90,45 @@ fn a_part_replaces_one_subfolder_and_keeps_the_listing_exact() {
     let error = write_part(&out, "a", &files(&[("new.html", "3")]), &Files::new()).unwrap_err();
     assert!(error.to_string().contains("(a/mine.txt)"), "{error}");
 }
+
+#[test]
+fn files_handed_over_one_at_a_time_replace_the_folder_only_when_all_are_made() {
+    let root = tempfile::tempdir().unwrap();
+    let out = root.path().join("out");
+    write_folder(&out, &files(&[("index.html", "old")]), &[]).unwrap();
+    // The maker fails after two files: the old folder stays, and nothing of the new one.
+    let failed = outdir::write_folder_with(&out, &[], |sink| {
+        sink.write("index.html", b"new")?;
+        sink.write("runs/r1.html", b"r1")?;
+        Err(Boxed("the third page failed".to_string()))
+    });
+    assert_eq!(failed.unwrap_err().0, "the third page failed");
+    assert_eq!(std::fs::read_to_string(out.join("index.html")).unwrap(), "old");
+    assert_eq!(names(root.path()), vec!["out"]);
+    // Handed over in any order, listed sorted in the marker; a path handed over twice is refused.
+    outdir::write_folder_with(&out, &[], |sink| {
+        sink.write("z.html", b"z")?;
+        sink.write("a/b.html", b"b")?;
+        assert_eq!(sink.len(), 2);
+        Ok::<(), outdir::Error>(())
+    })
+    .unwrap();
+    let marker = std::fs::read_to_string(out.join(MARKER)).unwrap();
+    assert_eq!(marker.lines().skip(1).collect::<Vec<_>>(), vec!["a/b.html", "z.html"]);
+    let twice = outdir::write_folder_with(&out, &[], |sink| {
+        sink.write("a.html", b"1")?;
+        sink.write("a.html", b"2")
+    });
+    assert!(twice.unwrap_err().to_string().contains("\"a.html\""), "named");
+    assert_eq!(std::fs::read_to_string(out.join("z.html")).unwrap(), "z");
+}
+
+impl From<outdir::Error> for Boxed {
+    fn from(error: outdir::Error) -> Self {
+        Boxed(error.to_string())
+    }
+}
+
+/// Lets a test's maker fail with its own error type.
+#[derive(Debug)]
+struct Boxed(String);

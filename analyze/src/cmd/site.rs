@@ -3,7 +3,7 @@
 use crate::dataset;
 use crate::output;
 use crate::render::paths;
-use crate::render::site::{site_files, Published};
+use crate::render::site::{emit_site, site_files, Published};
 use crate::stats::{self, Detail};
 use anyhow::{bail, Context as _, Result};
 use std::path::Path;
@@ -47,10 +47,15 @@ pub fn run(root: &Path, out: &Path, only: Option<&str>) -> Result<i32> {
     }
     let published: Vec<Published> =
         loaded.iter().map(|(report, articles, rendered)| Published { report, articles, rendered: *rendered }).collect();
-    let files = site_files(&published)?;
     match only {
-        None => output::write_site(out, &files)?,
+        None => {
+            for dataset in &published {
+                crate::render::check_articles(dataset.report, dataset.articles)?;
+            }
+            output::write_site(out, |emit| emit_site(&published, emit))?
+        }
         Some(name) => {
+            let files = site_files(&published)?;
             let prefix = format!("{name}/");
             let subtree =
                 files.iter().filter_map(|(path, bytes)| path.strip_prefix(&prefix).map(|p| (p.to_string(), bytes.clone()))).collect();

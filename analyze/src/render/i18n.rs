@@ -134,6 +134,14 @@ pub struct Strings {
     pub percentile: &'static str,
     pub value: &'static str,
     pub back_to_report: &'static str,
+    /// A run table too long for one page: what the report page says instead, `{n}` runs listed
+    /// `{per}` to a page.
+    pub run_pages_intro: &'static str,
+    /// One page of the paged run list: its link, and its title (`{n}` runs in all).
+    pub run_page_range: &'static str,
+    pub run_list_title: &'static str,
+    /// The accessible name of the list of those pages.
+    pub run_pages_label: &'static str,
     pub in_variance: &'static str,
     pub statuses: &'static str,
     pub cpu_avg: &'static str,
@@ -343,6 +351,10 @@ static EN: Strings = Strings {
     percentile: "Percentile",
     value: "Value",
     back_to_report: "Back to the report",
+    run_pages_intro: "{n} runs are too many for one page: they are listed {per} to a page below, and all of them in runs.csv.",
+    run_page_range: "Runs {from}–{to}",
+    run_list_title: "Every run: {from}–{to} of {n}",
+    run_pages_label: "Pages of runs",
     in_variance: "Its condition in the variance review",
     statuses: "HTTP statuses",
     cpu_avg: "Average CPU (% of one core)",
@@ -529,6 +541,10 @@ static JA: Strings = Strings {
     percentile: "パーセンタイル",
     value: "値",
     back_to_report: "レポートに戻る",
+    run_pages_intro: "{n}件の測定は1ページに載せきれないため、下の各ページに{per}件ずつ載せます（runs.csvにはすべての測定があります）。",
+    run_page_range: "{from}〜{to}件目の測定",
+    run_list_title: "全測定：{n}件中{from}〜{to}件目",
+    run_pages_label: "測定のページ",
     in_variance: "ばらつきの確認でこの条件を見る",
     statuses: "HTTPステータス",
     cpu_avg: "平均CPU（1コアに対する%）",

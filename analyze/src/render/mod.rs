@@ -23,14 +23,26 @@ pub type Files = BTreeMap<String, Vec<u8>>;
 
 const CSS: &str = include_str!("../../../report-templates/style.css");
 
-/// Rendering failed: a template bug, or the author's article names something that does not exist.
+/// Rendering failed: a template bug, or the author's article names something that does not
+/// exist; or the file a page was handed to could not be written.
 #[derive(Debug, thiserror::Error)]
 pub enum RenderError {
     #[error(transparent)]
     Article(#[from] article::ArticleError),
     #[error("template {name}: {message}")]
     Template { name: String, message: String },
+    #[error(transparent)]
+    Write(#[from] outdir::Error),
 }
+
+/// Where rendered files go as they are made (path relative to the output folder, bytes): a
+/// folder being written ([`outdir::Sink`]) or a map. Renderers hand each file over at once, so
+/// a report of 10^5 runs is never held whole in memory.
+pub type Emit<'a> = dyn FnMut(String, Vec<u8>) -> Result<(), RenderError> + 'a;
+
+/// Runs rendered at once in parallel before their files are handed over in order: enough to
+/// keep the cores busy, few enough that their pages and figures stay a few megabytes.
+const RUNS_PER_BATCH: usize = 64;
 
 /// The templates, compiled into the binary so it renders the same from any folder.
 fn templates() -> tera::Tera {
@@ -41,6 +53,7 @@ fn templates() -> tera::Tera {
         ("report.html", include_str!("../../../report-templates/report.html")),
         ("variance.html", include_str!("../../../report-templates/variance.html")),
         ("run.html", include_str!("../../../report-templates/run.html")),
+        ("run-list.html", include_str!("../../../report-templates/run-list.html")),
         ("report.md", include_str!("../../../report-templates/report.md")),
         ("index.html", include_str!("../../../report-templates/index.html")),
         ("readme.html", include_str!("../../../report-templates/readme.html")),
@@ -89,9 +102,26 @@ pub fn check_articles(report: &Report, articles: &BTreeMap<Lang, (String, String
 /// Every file of one report in one language: pages, Markdown twin, figures, JSON and CSV.
 /// `articles` maps a language to (file name, Markdown source).
 pub fn report_files(report: &Report, lang: Lang, articles: &BTreeMap<Lang, (String, String)>, in_site: bool) -> Result<Files, RenderError> {
+    let mut files = Files::new();
+    emit_report(report, lang, articles, in_site, &mut |path, bytes| {
+        files.insert(path, bytes);
+        Ok(())
+    })?;
+    Ok(files)
+}
+
+/// [`report_files`], each file handed to `emit` as soon as it is rendered (runs in parallel
+/// batches, handed over in run order).
+pub fn emit_report(
+    report: &Report,
+    lang: Lang,
+    articles: &BTreeMap<Lang, (String, String)>,
+    in_site: bool,
+    emit: &mut Emit,
+) -> Result<(), RenderError> {
     let tera = templates();
     let context = Context::new(report, lang, in_site);
-    let mut files = Files::new();
+    let mut files = Collect(emit);
 
     let (article_html, article_md) = match articles.get(&lang) {
         Some((file, source)) => {
@@ -100,46 +130,72 @@ pub fn report_files(report: &Report, lang: Lang, articles: &BTreeMap<Lang, (Stri
         }
         None => (None, None),
     };
-    files.insert("index.html".into(), render(&tera, "report.html", &context.report_page(article_html))?);
-    files.insert("report.md".into(), render(&tera, "report.md", &context.report_page(article_md))?);
-    files.insert("variance.html".into(), render(&tera, "variance.html", &context.variance_page())?);
+    files.insert("index.html".into(), render(&tera, "report.html", &context.report_page(article_html))?)?;
+    files.insert("report.md".into(), render(&tera, "report.md", &context.report_page(article_md))?)?;
+    files.insert("variance.html".into(), render(&tera, "variance.html", &context.variance_page())?)?;
     if let Some(page) = context.readme_page() {
-        files.insert(paths::README_PAGE.into(), render(&tera, "readme.html", &page)?);
+        files.insert(paths::README_PAGE.into(), render(&tera, "readme.html", &page)?)?;
     }
-    for run in 0..report.runs.len() {
-        files.insert(paths::run_page(&context.slugs[run]), render(&tera, "run.html", &context.run_page(run))?);
-    }
-    files.insert("summary.json".into(), tables::summary_json(report).into_bytes());
-    files.insert("runs.csv".into(), tables::runs_csv(report).into_bytes());
-    files.insert("conditions.csv".into(), tables::conditions_csv(report).into_bytes());
+    files.insert("summary.json".into(), tables::summary_json(report).into_bytes())?;
+    files.insert("runs.csv".into(), tables::runs_csv(report).into_bytes())?;
+    files.insert("conditions.csv".into(), tables::conditions_csv(report).into_bytes())?;
 
-    files.insert(paths::HEADLINE_FIGURE.into(), charts::headline_by_condition(report, lang).into_bytes());
+    files.insert(paths::HEADLINE_FIGURE.into(), charts::headline_by_condition(report, lang).into_bytes())?;
     for level in context.ecdf_levels() {
         if let Some(svg) = charts::ecdf_by_condition(report, level, lang) {
-            files.insert(paths::ecdf_conditions_figure(level), svg.into_bytes());
+            files.insert(paths::ecdf_conditions_figure(level), svg.into_bytes())?;
         }
     }
     if let Some(svg) = charts::write_vs_completion(report, lang) {
-        files.insert(paths::LARGE_FIGURE.into(), svg.into_bytes());
+        files.insert(paths::LARGE_FIGURE.into(), svg.into_bytes())?;
     }
     if let Some(svg) = charts::tempfiles_over_time(report, &context.tempfile_runs(), lang) {
-        files.insert(paths::TEMPFILE_FIGURE.into(), svg.into_bytes());
+        files.insert(paths::TEMPFILE_FIGURE.into(), svg.into_bytes())?;
     }
-    for run in 0..report.runs.len() {
-        let slug = &context.slugs[run];
-        if report.runs[run].ok_responses > 0 {
-            files.insert(paths::time_series_figure(slug), charts::latency_over_time(report, run, lang).into_bytes());
-            files.insert(paths::ecdf_figure(slug), charts::ecdf(report, run, lang).into_bytes());
+    if context.runs_paged() {
+        for page in 1..=report.runs.len().div_ceil(paths::RUNS_PER_PAGE) {
+            files.insert(paths::run_list_page(page), render(&tera, "run-list.html", &context.run_list_page(page))?)?;
         }
-        if context.has_send_lags(run) {
-            files.insert(paths::send_lag_figure(slug), charts::send_lag(report, run, lang).into_bytes());
+    }
+    use rayon::prelude::*;
+    let runs: Vec<usize> = (0..report.runs.len()).collect();
+    for batch in runs.chunks(RUNS_PER_BATCH) {
+        let rendered: Vec<Result<Vec<(String, Vec<u8>)>, RenderError>> =
+            batch.par_iter().map(|&run| run_files(&tera, &context, report, run, lang)).collect();
+        for run in rendered {
+            for (path, bytes) in run? {
+                files.insert(path, bytes)?;
+            }
         }
-        if let Some(svg) = charts::tempfiles_over_time(report, &[run], lang) {
-            files.insert(paths::run_tempfile_figure(slug), svg.into_bytes());
-        }
-        if let Some(svg) = charts::resources_over_time(report, run, lang) {
-            files.insert(paths::resources_figure(slug), svg.into_bytes());
-        }
+    }
+    Ok(())
+}
+
+/// One run's page and figures.
+fn run_files(tera: &tera::Tera, context: &Context, report: &Report, run: usize, lang: Lang) -> Result<Vec<(String, Vec<u8>)>, RenderError> {
+    let slug = &context.slugs[run];
+    let mut files = vec![(paths::run_page(slug), render(tera, "run.html", &context.run_page(run))?)];
+    if report.runs[run].ok_responses > 0 {
+        files.push((paths::time_series_figure(slug), charts::latency_over_time(report, run, lang).into_bytes()));
+        files.push((paths::ecdf_figure(slug), charts::ecdf(report, run, lang).into_bytes()));
+    }
+    if context.has_send_lags(run) {
+        files.push((paths::send_lag_figure(slug), charts::send_lag(report, run, lang).into_bytes()));
+    }
+    if let Some(svg) = charts::tempfiles_over_time(report, &[run], lang) {
+        files.push((paths::run_tempfile_figure(slug), svg.into_bytes()));
+    }
+    if let Some(svg) = charts::resources_over_time(report, run, lang) {
+        files.push((paths::resources_figure(slug), svg.into_bytes()));
     }
     Ok(files)
+}
+
+/// An [`Emit`] with the insert of a map, so the rendering above reads as filling one.
+struct Collect<'a, 'b>(&'a mut Emit<'b>);
+
+impl Collect<'_, '_> {
+    fn insert(&mut self, path: String, bytes: Vec<u8>) -> Result<(), RenderError> {
+        (self.0)(path, bytes)
+    }
 }

@@ -118,6 +118,16 @@ pub fn site_name_clashes(names: &[String]) -> Vec<String> {
     clashes
 }
 
+/// A run table longer than this is split into pages of this many runs ([`run_list_page`]), so
+/// no page lists 10^5 runs; up to it the report page lists every run itself.
+pub const RUNS_PER_PAGE: usize = 1000;
+
+/// Page `page` (1-based) of the paged run list, relative to the report folder. A folder of its
+/// own, so no run's page (`runs/{slug}.html`) can take its name.
+pub fn run_list_page(page: usize) -> String {
+    format!("run-list/{page}.html")
+}
+
 /// The page of a run, relative to the report folder.
 pub fn run_page(slug: &str) -> String {
     format!("runs/{slug}.html")

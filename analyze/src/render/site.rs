@@ -2,7 +2,7 @@
 //! and an index page that lists them with their headline table.
 
 use super::view::{Context, Table};
-use super::{render, report_files, templates, Files, RenderError};
+use super::{emit_report, render, templates, Emit, Files, RenderError};
 use crate::model::Lang;
 use crate::report::Report;
 use serde::Serialize;
@@ -38,14 +38,22 @@ pub struct Published<'a> {
 /// Every file of the site.
 pub fn site_files(datasets: &[Published]) -> Result<Files, RenderError> {
     let mut files = Files::new();
+    emit_site(datasets, &mut |path, bytes| {
+        files.insert(path, bytes);
+        Ok(())
+    })?;
+    Ok(files)
+}
+
+/// [`site_files`], each file handed to `emit` as soon as it is rendered.
+pub fn emit_site(datasets: &[Published], emit: &mut Emit) -> Result<(), RenderError> {
     let mut entries = Vec::new();
     for dataset in datasets {
         let name = &dataset.report.dataset.name;
         let href = super::paths::url_segment(name);
         for lang in Lang::ALL.into_iter().filter(|_| dataset.rendered) {
-            for (path, bytes) in report_files(dataset.report, lang, dataset.articles, true)? {
-                files.insert(format!("{name}/{}/{path}", lang.code()), bytes);
-            }
+            let prefix = format!("{name}/{}/", lang.code());
+            emit_report(dataset.report, lang, dataset.articles, true, &mut |path, bytes| emit(format!("{prefix}{path}"), bytes))?;
         }
         let context = Context::new(dataset.report, Lang::En, true);
         let title = dataset.report.dataset.title.get(Lang::En).to_string();
@@ -68,6 +76,5 @@ pub fn site_files(datasets: &[Published]) -> Result<Files, RenderError> {
         entry.headline.id = format!("headline-{}", super::paths::url_segment(&entry.name));
     }
     let page = IndexPage { lang: "en", t: super::i18n::strings(Lang::En), entries };
-    files.insert("index.html".into(), render(&templates(), "index.html", &page)?);
-    Ok(files)
+    emit("index.html".into(), render(&templates(), "index.html", &page)?)
 }

@@ -131,6 +131,8 @@ pub struct Context<'a> {
     pub headline_label: String,
     /// Whether the report lives in a site with an index one level up and a sibling language.
     pub in_site: bool,
+    /// Per run (report order), the indices of its flags in the variance review, found once.
+    pub run_flags: Vec<Vec<usize>>,
 }
 
 impl<'a> Context<'a> {
@@ -138,7 +140,25 @@ impl<'a> Context<'a> {
         let p_label = format!("p{}", report.percentile);
         let metric = metric_words(lang, report.headline);
         let headline_label = metric.label.replace("{p}", &p_label);
-        Context { report, lang, t: strings(lang), slugs: paths::run_slugs(report), p_label, metric, headline_label, in_site }
+        let mut run_flags = vec![Vec::new(); report.runs.len()];
+        for (f, flag) in report.variance.flags.iter().enumerate() {
+            if let Some(run) = report.run_index(&flag.run_id) {
+                run_flags[run].push(f);
+            }
+        }
+        Context { report, lang, t: strings(lang), slugs: paths::run_slugs(report), p_label, metric, headline_label, in_site, run_flags }
+    }
+
+    /// Whether the run table is split into pages ([`paths::RUNS_PER_PAGE`]).
+    pub fn runs_paged(&self) -> bool {
+        self.report.runs.len() > paths::RUNS_PER_PAGE
+    }
+
+    /// Where a run's row of the run table is, from a page `root` away from the report folder:
+    /// on the report page, or on its page of the run list.
+    pub fn run_row_href(&self, root: &str, run: usize) -> String {
+        let page = if self.runs_paged() { paths::run_list_page(run / paths::RUNS_PER_PAGE + 1) } else { "index.html".to_string() };
+        format!("{root}{page}#run-{}", self.slugs[run])
     }
 
     fn nav(&self, root: &str) -> Nav {

@@ -52,7 +52,11 @@ pub struct ReportPage {
     /// Per condition and process group, CPU and peak RSS over its runs, with the table's heading.
     pub resources: Option<Table>,
     pub resources_heading: &'static str,
-    pub runs: Table,
+    /// Every run, when they fit on one page ([`paths::RUNS_PER_PAGE`]); else `run_pages`.
+    pub runs: Option<Table>,
+    /// The pages of the run list, with what the section says of them, when the runs do not fit.
+    pub run_pages_intro: Option<String>,
+    pub run_pages: Vec<KeyValue>,
     /// Imported runs: each tool's own number beside the nearest rank, on one rule.
     pub tools: Option<Table>,
     pub tools_heading: &'static str,
@@ -237,16 +241,21 @@ impl<'a> Context<'a> {
         })
     }
 
+    /// Every run in one table.
     pub fn run_table(&self, root: &str) -> Table {
+        self.run_table_of(root, 0..self.report.runs.len())
+    }
+
+    /// The runs of `runs` (indices, report order) as the run table.
+    pub fn run_table_of(&self, root: &str, runs: std::ops::Range<usize>) -> Table {
         let t = self.t;
-        // Only open loops have a schedule lag: the column is left out where no run has one.
+        // Only open loops have a schedule lag: the column is left out where no run has one (in
+        // the whole report, so every page of the run list has the same columns).
         let with_lag = self.report.runs.iter().any(|r| r.max_lag_ms.is_some());
-        let rows = self
-            .report
-            .runs
+        let rows = self.report.runs[runs.clone()]
             .iter()
-            .enumerate()
-            .map(|(i, run)| {
+            .zip(runs)
+            .map(|(run, i)| {
                 let condition = &self.report.conditions[run.condition];
                 let mut row = vec![
                     Cell {
@@ -764,7 +773,14 @@ impl<'a> Context<'a> {
             sessions: self.sessions_table(),
             resources: self.resources_table(),
             resources_heading: crate::render::i18n::lead::lead_words(self.lang).resources_table,
-            runs: self.run_table(""),
+            runs: (!self.runs_paged()).then(|| self.run_table("")),
+            run_pages_intro: self.runs_paged().then(|| {
+                self.t
+                    .run_pages_intro
+                    .replace("{n}", &format::count(report.runs.len() as u64))
+                    .replace("{per}", &format::count(paths::RUNS_PER_PAGE as u64))
+            }),
+            run_pages: if self.runs_paged() { self.run_list_links("") } else { Vec::new() },
             tools: self.tools_table(""),
             tools_heading: crate::render::i18n::tool_words(self.lang).tools_heading,
             methods: self.methods(),
@@ -778,4 +794,54 @@ impl<'a> Context<'a> {
             article,
         }
     }
+
+    /// The pages of the run list, from a page `root` away from the report folder.
+    pub fn run_list_links(&self, root: &str) -> Vec<KeyValue> {
+        let n = self.report.runs.len();
+        (0..n.div_ceil(paths::RUNS_PER_PAGE))
+            .map(|page| {
+                let (from, to) = (page * paths::RUNS_PER_PAGE + 1, ((page + 1) * paths::RUNS_PER_PAGE).min(n));
+                KeyValue {
+                    label: self.t.run_page_range.replace("{from}", &format::count(from as u64)).replace("{to}", &format::count(to as u64)),
+                    value: String::new(),
+                    href: Some(format!("{root}{}", paths::run_list_page(page + 1))),
+                }
+            })
+            .collect()
+    }
+
+    /// Page `page` (1-based) of the paged run list.
+    pub fn run_list_page(&self, page: usize) -> RunListPage {
+        let n = self.report.runs.len();
+        let (from, to) = ((page - 1) * paths::RUNS_PER_PAGE, (page * paths::RUNS_PER_PAGE).min(n));
+        let root = "../";
+        let mut pages = self.run_list_links(root);
+        // The page itself is named, not linked.
+        pages[page - 1].href = None;
+        RunListPage {
+            lang: self.lang.code(),
+            t: self.t,
+            nav: self.nav(root),
+            title: self
+                .t
+                .run_list_title
+                .replace("{from}", &format::count(from as u64 + 1))
+                .replace("{to}", &format::count(to as u64))
+                .replace("{n}", &format::count(n as u64)),
+            pages,
+            runs: self.run_table_of(root, from..to),
+        }
+    }
+}
+
+/// One page of the run list of a report with more runs than one page holds.
+#[derive(Debug, Clone, Serialize)]
+pub struct RunListPage {
+    pub lang: &'static str,
+    pub t: &'static Strings,
+    pub nav: Nav,
+    pub title: String,
+    /// Every page of the list; this one without a link.
+    pub pages: Vec<KeyValue>,
+    pub runs: Table,
 }

@@ -13,6 +13,8 @@ pub struct RunPage {
     pub title: String,
     pub run_id: String,
     pub anchor: String,
+    /// The run's row in the run table (the report page, or its page of the run list).
+    pub back_href: String,
     pub facts: Vec<KeyValue>,
     pub percentiles: Table,
     /// Under the percentiles of an open loop: how latency from the intended send compares.
@@ -267,7 +269,7 @@ impl<'a> Context<'a> {
             facts.push(KeyValue {
                 label: self.p_label.clone(),
                 value: format!("{} = {} ms", self.rank_text(rank, run.ok_responses), ms(value)),
-                href: Some(format!("{root}index.html#run-{}", self.slugs[run_index])),
+                href: Some(self.run_row_href(root, run_index)),
             });
         }
         if !run.statuses.is_empty() {
@@ -406,7 +408,7 @@ impl<'a> Context<'a> {
                 })
                 .collect(),
         });
-        let flags = report.variance.flags.iter().filter(|f| f.run_id == run.run_id).map(|f| self.flag_text(&f.run_id, &f.kind)).collect();
+        let flags = self.run_flags[run_index].iter().map(|&f| self.flag_text(&run.run_id, &report.variance.flags[f].kind)).collect();
         RunPage {
             lang: self.lang.code(),
             t,
@@ -414,6 +416,7 @@ impl<'a> Context<'a> {
             title: format!("{} – {}", prose::run_title(self.lang, &run.run_id), report.dataset.title.get(self.lang)),
             run_id: run.run_id.clone(),
             anchor: format!("run-{slug}"),
+            back_href: self.run_row_href(root, run_index),
             facts,
             percentiles,
             intended_note,
