@@ -54,6 +54,11 @@ serve port="8000":
 measure plan="measure/plans/study.toml" *args: build (system-packages "nginx-light" "uwsgi" "uwsgi-plugin-python3" "apache2-utils" "hey" "python3-venv")
     {{bin}}/measure run --plan {{plan}} {{args}}
 
+# What hostile datasets cost (issue 26): 20M identical or whole-ms latencies in one run, 100,000
+# one-request runs; report vs check in the same rounds (bench/cost.py, bench/COST_RESULTS.md).
+bench-cost reps="5": build
+    python3 bench/cost.py --reps {{reps}}
+
 # Benchmark analyze against DuckDB and polars on generated data (bench/README.md): 1M, 10M and 100M
 # rows (100M only when the disk has room for its 6.5 GB), or the sizes given; and the import case:
 # `analyze import` of a 10M-row hey CSV against DuckDB loading it (import_size="" leaves it out);
