@@ -160,7 +160,7 @@ pub fn emit_report(
     use rayon::prelude::*;
     let runs: Vec<usize> = (0..report.runs.len()).collect();
     for batch in runs.chunks(RUNS_PER_BATCH) {
-        let rendered: Vec<Result<Vec<(String, Vec<u8>)>, RenderError>> =
+        let rendered: Vec<Result<RunFiles, RenderError>> =
             batch.par_iter().map(|&run| run_files(&tera, &context, report, run, lang)).collect();
         for run in rendered {
             for (path, bytes) in run? {
@@ -171,8 +171,11 @@ pub fn emit_report(
     Ok(())
 }
 
+/// A run's page and figures: each path with its bytes.
+type RunFiles = Vec<(String, Vec<u8>)>;
+
 /// One run's page and figures.
-fn run_files(tera: &tera::Tera, context: &Context, report: &Report, run: usize, lang: Lang) -> Result<Vec<(String, Vec<u8>)>, RenderError> {
+fn run_files(tera: &tera::Tera, context: &Context, report: &Report, run: usize, lang: Lang) -> Result<RunFiles, RenderError> {
     let slug = &context.slugs[run];
     let mut files = vec![(paths::run_page(slug), render(tera, "run.html", &context.run_page(run))?)];
     if report.runs[run].ok_responses > 0 {
