@@ -174,7 +174,7 @@ fn check_type(name: &str, target: Target, descriptor: &ColumnDescriptor) -> Resu
     ) {
         return refuse("a date or time");
     }
-    let unsigned = matches!(logical, Some(LogicalType::Integer { is_signed: false, .. }))
+    let unsigned = matches!(logical, Some(LogicalType::Integer(int)) if !int.is_signed)
         || matches!(converted, ConvertedType::UINT_8 | ConvertedType::UINT_16 | ConvertedType::UINT_32 | ConvertedType::UINT_64);
     match (physical, target) {
         (Physical::INT32 | Physical::INT64 | Physical::BYTE_ARRAY, _) => Ok(unsigned),
