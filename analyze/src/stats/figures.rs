@@ -14,6 +14,7 @@ use crate::dataset::level1::Level1;
 use crate::dataset::{Dataset, Keep, RunRequests};
 use crate::model::Percentile;
 use crate::report::{ErrorPoint, ErrorSeries, Figures, PointSeries, RunResult};
+use super::ranks::values_at_ranks;
 use rayon::prelude::*;
 use std::cmp::Ordering;
 
@@ -308,8 +309,7 @@ fn time_series(sent_ms: &[f64], latencies_ms: &[f64], last_sent_s: f64) -> Vec<P
     points.into_points()
 }
 
-/// Every chart input but the time series and error marks ([`series`]). Sorts each run's
-/// latencies in place.
+/// Every chart input but the time series and error marks ([`series`]).
 pub fn compute(dataset: &mut Dataset, runs: &[RunResult]) -> Figures {
     let ecdf = match &dataset.level1 {
         Some(level1) => level1_ecdf(level1),
@@ -365,29 +365,22 @@ fn level1_ecdf(level1: &Level1) -> Vec<PointSeries> {
         .collect()
 }
 
-/// Sorted latencies as (value, rank / n), reduced past [`KEEP_ALL`] to evenly spaced ranks plus
-/// the tail above p99 and the headline rank.
-fn ecdf_all(dataset: &mut Dataset, runs: &[RunResult]) -> Vec<PointSeries> {
-    dataset
-        .requests
-        .par_iter_mut()
-        .zip(runs)
-        .map(|(counted, run)| {
-            place_ecdf_ranks(&mut counted.latencies_ms, run.headline_rank);
-            ecdf(&counted.latencies_ms, run.headline_rank)
-        })
-        .collect()
+/// Each run's latencies as (value, rank / n) in sorted order, reduced past [`KEEP_ALL`] to evenly
+/// spaced ranks plus the tail above p99 and the headline rank.
+fn ecdf_all(dataset: &Dataset, runs: &[RunResult]) -> Vec<PointSeries> {
+    dataset.requests.par_iter().zip(runs).map(|(counted, run)| ecdf(&counted.latencies_ms, run.headline_rank)).collect()
 }
 
-/// The ECDF of sorted values: every point up to [`KEEP_ALL`], else the points at [`ecdf_ranks`].
-/// Only the values at those ranks are read, so [`place_ecdf_ranks`] may stand in for a sort.
-pub fn ecdf(sorted: &[f64], marked_rank: Option<u64>) -> PointSeries {
-    let n = sorted.len() as u64;
+/// The ECDF of values in any order: every point up to [`KEEP_ALL`], else the points at
+/// [`ecdf_ranks`], the values a sort would put there ([`values_at_ranks`]; nothing is reordered).
+pub fn ecdf(values: &[f64], marked_rank: Option<u64>) -> PointSeries {
+    let n = values.len() as u64;
     if n == 0 {
         return PointSeries::default();
     }
-    let point = |rank: u64| (sorted[(rank - 1) as usize], rank as f64 / n as f64);
-    PointSeries { points: ecdf_ranks(n, marked_rank).into_iter().map(point).collect(), total: n }
+    let ranks = ecdf_ranks(n, marked_rank);
+    let at = values_at_ranks(values, &ranks);
+    PointSeries { points: ranks.into_iter().zip(at).map(|(rank, value)| (value, rank as f64 / n as f64)).collect(), total: n }
 }
 
 /// The 1-based ranks an ECDF of `n` values draws, ascending: all of them up to [`KEEP_ALL`];
@@ -408,34 +401,6 @@ fn ecdf_ranks(n: u64, marked_rank: Option<u64>) -> Vec<u64> {
 
 fn tail_from(n: u64) -> u64 {
     Percentile::P99.rank(n).max(n.saturating_sub(TAIL_CAP) + 1)
-}
-
-/// Moves the values an ECDF reads to the places a sort would put them, without sorting the
-/// rest: the tail is sorted, and the other ranks are found by selecting around them in turn
-/// (about n log2(1000) comparisons instead of n log2(n)).
-fn place_ecdf_ranks(values: &mut [f64], marked_rank: Option<u64>) {
-    let n = values.len() as u64;
-    if n <= KEEP_ALL {
-        values.sort_unstable_by(f64::total_cmp);
-        return;
-    }
-    let tail = (tail_from(n) - 1) as usize;
-    values.select_nth_unstable_by(tail, f64::total_cmp);
-    values[tail..].sort_unstable_by(f64::total_cmp);
-    let body: Vec<usize> = ecdf_ranks(n, marked_rank).into_iter().map(|r| (r - 1) as usize).filter(|&i| i < tail).collect();
-    select_indices(&mut values[..tail], &body, 0);
-}
-
-/// Puts at each of `indices` (ascending, offset by `base`) the value a sort would put there.
-fn select_indices(values: &mut [f64], indices: &[usize], base: usize) {
-    if indices.is_empty() || values.len() < 2 {
-        return;
-    }
-    let middle = indices.len() / 2;
-    let at = indices[middle] - base;
-    let (left, _, right) = values.select_nth_unstable_by(at, f64::total_cmp);
-    select_indices(left, &indices[..middle], base);
-    select_indices(right, &indices[middle + 1..], base + at + 1);
 }
 
 #[cfg(test)]
@@ -530,7 +495,7 @@ mod tests {
     }
 
     #[test]
-    fn selected_ranks_give_the_ecdf_of_a_full_sort() {
+    fn the_ecdf_of_values_in_any_order_is_that_of_a_full_sort() {
         let mut state = 99u64;
         let mut next = move || {
             state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
@@ -549,13 +514,16 @@ mod tests {
                 values.push(if next() % 997 == 0 { value * 1e6 } else { value });
             }
             for marked in [None, Some((n as u64 * 95).div_ceil(100)), Some(2)] {
+                // The plain reference: sort, then read the drawn ranks.
                 let mut sorted = values.clone();
                 sorted.sort_unstable_by(f64::total_cmp);
-                let mut placed = values.clone();
-                place_ecdf_ranks(&mut placed, marked);
-                let (expected, got) = (ecdf(&sorted, marked), ecdf(&placed, marked));
+                let expected: Vec<(u64, u64)> = ecdf_ranks(n as u64, marked)
+                    .into_iter()
+                    .map(|rank| (sorted[(rank - 1) as usize].to_bits(), (rank as f64 / n as f64).to_bits()))
+                    .collect();
+                let got = ecdf(&values, marked);
                 let bits = |s: &PointSeries| s.points.iter().map(|p| (p.0.to_bits(), p.1.to_bits())).collect::<Vec<_>>();
-                assert_eq!(bits(&got), bits(&expected), "n = {n}, marked {marked:?}");
+                assert_eq!(bits(&got), expected, "n = {n}, marked {marked:?}");
             }
         }
     }

@@ -10,6 +10,7 @@ pub mod large;
 pub mod percentile;
 pub mod precision;
 pub mod published;
+pub mod ranks;
 pub mod resources;
 pub mod sessions;
 pub mod standing;
