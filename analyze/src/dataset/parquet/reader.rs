@@ -301,6 +301,8 @@ pub struct Window {
     status: Numbers<i64>,
     body_bytes: Numbers<i64>,
     bad: Vec<BadCell>,
+    /// Per row: every value a batch row needs is present and passes the row checks.
+    clean: Vec<bool>,
     /// Texts of the unknown run ids of this row group, for the messages (codes from [`UNKNOWN`]).
     unknown: Vec<String>,
     last_id: Vec<u8>,
@@ -630,7 +632,36 @@ fn fill_window(chunks: &mut [(Column, Chunk)], layout: &Layout, rows: usize, w: 
         }
     }
     w.bad.sort_by_key(|b| (b.row, b.column));
+    mark_clean(w, rows);
     Ok(())
+}
+
+/// Fills `w.clean`: one pass over the window's columns side by side, so the row checks run as a
+/// loop of comparisons without branches, not once per row behind the batch logic.
+fn mark_clean(w: &mut Window, rows: usize) {
+    let mut clean = std::mem::take(&mut w.clean);
+    clean.clear();
+    clean.resize(rows, false);
+    let (latency, status, scheduled, sent, body) = (
+        &w.latency_ms.values[..rows],
+        &w.status.values[..rows],
+        &w.scheduled_ms.values[..rows],
+        &w.sent_ms.values[..rows],
+        &w.body_bytes.values[..rows],
+    );
+    let (seq_valid, scheduled_valid, sent_valid, latency_valid, status_valid, body_valid) = (
+        &w.seq.valid[..rows],
+        &w.scheduled_ms.valid[..rows],
+        &w.sent_ms.valid[..rows],
+        &w.latency_ms.valid[..rows],
+        &w.status.valid[..rows],
+        &w.body_bytes.valid[..rows],
+    );
+    for (j, ok) in clean.iter_mut().enumerate() {
+        let present = seq_valid[j] & scheduled_valid[j] & sent_valid[j] & latency_valid[j] & status_valid[j];
+        *ok = present & plausible(Some(latency[j]), status[j], scheduled[j], sent[j], body_valid[j].then_some(body[j]));
+    }
+    w.clean = clean;
 }
 
 /// Puts `rows` rows of a column into `target`: `values` are the non-null values in order,
@@ -726,20 +757,6 @@ fn check_window<S: RequestSink>(
     sink: &mut S,
     problems: &mut Problems,
 ) {
-    let clean = |j: usize| {
-        w.seq.valid[j]
-            && w.scheduled_ms.valid[j]
-            && w.sent_ms.valid[j]
-            && w.latency_ms.valid[j]
-            && w.status.valid[j]
-            && plausible(
-                Some(w.latency_ms.values[j]),
-                w.status.values[j],
-                w.scheduled_ms.values[j],
-                w.sent_ms.values[j],
-                w.body_bytes.valid[j].then_some(w.body_bytes.values[j]),
-            )
-    };
     let mut bad = w.bad.iter().peekable();
     let mut i = 0;
     while i < rows {
@@ -760,10 +777,10 @@ fn check_window<S: RequestSink>(
         }
         let run = w.run_codes[i];
         let next_bad = bad.peek().map_or(rows, |b| b.row);
-        if run < UNKNOWN && run != RunIndex::IGNORED && clean(i) {
+        if run < UNKNOWN && run != RunIndex::IGNORED && w.clean[i] {
             let status = w.status.values[i];
             let mut end = i + 1;
-            while end < next_bad && w.run_codes[end] == run && w.status.values[end] == status && clean(end) {
+            while end < next_bad && w.run_codes[end] == run && w.status.values[end] == status && w.clean[end] {
                 end += 1;
             }
             let batch = RowBatch {
