@@ -64,8 +64,10 @@ impl ChunkReader for Positioned {
 }
 
 /// Rows decoded per column before they are checked: large enough that a window costs little,
-/// small enough that seven columns of it stay in the cache.
-const WINDOW: usize = 32 * 1024;
+/// small enough that seven columns of it (about 0.5 MB with the flags) stay in the L2 cache, where
+/// the crate's zeroing of each decode buffer and the checks find them. 32K rows took 4% more CPU
+/// time for `check` of the bench's 10M-row Parquet (bench/PROFILE.md); 4K rows no less than 8K.
+const WINDOW: usize = 8 * 1024;
 
 /// How a column's cells become the value a row needs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
