@@ -10,11 +10,11 @@
 //! and every request without a 2xx response ([`Keep::Points`]), so [`series`] reduces them from
 //! memory, before the statistics reorder the latencies.
 
+use super::ranks::values_at_ranks;
 use crate::dataset::level1::Level1;
 use crate::dataset::{Dataset, Keep, RunRequests};
 use crate::model::Percentile;
 use crate::report::{ErrorPoint, ErrorSeries, Figures, PointSeries, RunResult};
-use super::ranks::values_at_ranks;
 use rayon::prelude::*;
 use std::cmp::Ordering;
 

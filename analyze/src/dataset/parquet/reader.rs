@@ -366,8 +366,9 @@ impl run_ids::Codes for Lookup<'_> {
 /// The `run_id` column of a row group: through its dictionary ([`RunIds`]) while its pages are
 /// dictionary-encoded strings, else through the crate's typed reader.
 enum RunColumn {
-    Dictionary(RunIds, std::sync::Arc<ColumnDescriptor>),
-    Typed(Chunk),
+    // Both boxed: each is hundreds of bytes, and there is one per row group.
+    Dictionary(Box<RunIds>, std::sync::Arc<ColumnDescriptor>),
+    Typed(Box<Chunk>),
 }
 
 impl RunColumn {
@@ -375,9 +376,9 @@ impl RunColumn {
         let descriptor = group.metadata().column(leaf).column_descr_ptr();
         if descriptor.physical_type() == Physical::BYTE_ARRAY && descriptor.max_def_level() <= 1 {
             let nullable = descriptor.max_def_level() == 1;
-            return Ok(RunColumn::Dictionary(RunIds::new(group.get_column_page_reader(leaf)?, nullable), descriptor));
+            return Ok(RunColumn::Dictionary(Box::new(RunIds::new(group.get_column_page_reader(leaf)?, nullable)), descriptor));
         }
-        Ok(RunColumn::Typed(Chunk::new(group, leaf)?))
+        Ok(RunColumn::Typed(Box::new(Chunk::new(group, leaf)?)))
     }
 
     /// Puts the run codes of the next `rows` rows in `w.run_codes`; the count actually read.
@@ -393,7 +394,7 @@ impl RunColumn {
                     got = codes.len();
                     let max_level = descriptor.max_def_level();
                     let reader = parquet::column::reader::ColumnReaderImpl::<ByteArrayType>::new(std::sync::Arc::clone(descriptor), pages);
-                    *self = RunColumn::Typed(Chunk { values: Values::Bytes(reader, Vec::new()), levels: Vec::new(), max_level });
+                    *self = RunColumn::Typed(Box::new(Chunk { values: Values::Bytes(reader, Vec::new()), levels: Vec::new(), max_level }));
                 }
             }
         }
