@@ -106,6 +106,14 @@ pub struct FactorInfo {
     pub levels: Vec<LevelInfo>,
 }
 
+impl FactorInfo {
+    /// Whether the levels are ordered quantities (every value a number: concurrency, downloads),
+    /// so a chart may join them by a line; names of servers, tools or interpreters are nominal.
+    pub fn is_numeric(&self) -> bool {
+        !self.levels.is_empty() && self.levels.iter().all(|l| l.value.trim().parse::<f64>().is_ok_and(f64::is_finite))
+    }
+}
+
 #[derive(Debug, Clone, Serialize)]
 pub struct LevelInfo {
     pub value: String,

@@ -137,6 +137,9 @@ pub struct Strings {
     /// A run table too long for one page: what the report page says instead, `{n}` runs listed
     /// `{per}` to a page.
     pub run_pages_intro: &'static str,
+    /// A run table's cell for a note several runs share, listed once under the table.
+    pub note_ref: &'static str,
+    pub shared_notes: &'static str,
     /// One page of the paged run list: its link, and its title (`{n}` runs in all).
     pub run_page_range: &'static str,
     pub run_list_title: &'static str,
@@ -351,6 +354,8 @@ static EN: Strings = Strings {
     percentile: "Percentile",
     value: "Value",
     back_to_report: "Back to the report",
+    note_ref: "note {n}",
+    shared_notes: "Notes shared by several runs (the Note column names them):",
     run_pages_intro: "{n} runs are too many for one page: they are listed {per} to a page below, and all of them in runs.csv.",
     run_page_range: "Runs {from}–{to}",
     run_list_title: "Every run: {from}–{to} of {n}",
@@ -541,6 +546,8 @@ static JA: Strings = Strings {
     percentile: "パーセンタイル",
     value: "値",
     back_to_report: "レポートに戻る",
+    note_ref: "注{n}",
+    shared_notes: "複数の測定に共通の備考（備考欄は番号で示します）：",
     run_pages_intro: "{n}件の測定は1ページに載せきれないため、下の各ページに{per}件ずつ載せます（runs.csvにはすべての測定があります）。",
     run_page_range: "{from}〜{to}件目の測定",
     run_list_title: "全測定：{n}件中{from}〜{to}件目",

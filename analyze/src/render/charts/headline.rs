@@ -137,6 +137,7 @@ fn draw<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, report: &Report, lang
         None => vec![text.all_runs.to_string()],
     };
     let columns = rows.iter().map(|r| r.cells.len()).max().unwrap_or(0).max(x_labels.len());
+    let ordered_x = report.layout.x_factor.and_then(|x| report.factors.get(x)).is_some_and(|f| f.is_numeric());
 
     let (shown, others) = shown_rows(report);
     let count = shown.len() + usize::from(!others.is_empty());
@@ -191,7 +192,7 @@ fn draw<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, report: &Report, lang
                 LegendEntry {
                     label: series_label(report, &rows[r], lang),
                     color,
-                    swatch: Swatch::Marker { shape, filled: true, line: Some(dash) },
+                    swatch: Swatch::Marker { shape, filled: true, line: ordered_x.then_some(dash) },
                 }
             })
             .collect()
@@ -252,9 +253,12 @@ fn draw<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, report: &Report, lang
     }
     for (j, marks) in series.iter().enumerate() {
         let (color, shape, dash) = style::series(j);
-        // A thin line joins the series' medians so the eye can follow one series across x.
-        let medians: Vec<(f64, f64)> = marks.iter().map(|m| (m.x, axis.place(m.spread.median).0)).collect();
-        polyline(&mut chart, medians, color.stroke_width(THIN), dash)?;
+        // A thin line joins the series' medians so the eye can follow one series across an
+        // ordered x; between nominal levels (servers, tools) a line would claim an order.
+        if ordered_x {
+            let medians: Vec<(f64, f64)> = marks.iter().map(|m| (m.x, axis.place(m.spread.median).0)).collect();
+            polyline(&mut chart, medians, color.stroke_width(THIN), dash)?;
+        }
         for mark in marks {
             let (low, _) = axis.place(mark.spread.min);
             let (high, _) = axis.place(mark.spread.max);

@@ -637,3 +637,36 @@ fn headline_chart_snapshot() {
 fn ecdf_snapshot() {
     insta::assert_snapshot!(ecdf(&fixture(), 7, Lang::Ja));
 }
+
+/// The points of every `<polyline>` in an SVG, as (x, y) pixel pairs.
+fn polylines(svg: &str) -> Vec<Vec<(f64, f64)>> {
+    svg.split("<polyline")
+        .skip(1)
+        .filter_map(|rest| {
+            let points = rest.split("points=\"").nth(1)?.split('"').next()?;
+            Some(
+                points
+                    .split_whitespace()
+                    .filter_map(|p| p.split_once(','))
+                    .map(|(x, y)| (x.parse().unwrap(), y.parse().unwrap()))
+                    .collect(),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn a_nominal_x_factor_draws_no_line_between_its_levels() {
+    let mut report = fixture();
+    // Ordered (0, 1, 2 downloads): each series' medians are joined across x.
+    let slanted = |svg: &str| polylines(svg).iter().filter(|line| line.windows(2).any(|w| w[0].0 != w[1].0 && w[0].1 != w[1].1)).count();
+    assert!(slanted(&headline_by_condition(&report, Lang::En)) > 0, "a numeric x joins its medians");
+    // The same levels named (as servers or tools are): no line claims an order between them.
+    for (level, name) in report.factors[1].levels.iter_mut().zip(["none", "one", "two"]) {
+        level.value = name.to_string();
+    }
+    for lang in Lang::ALL {
+        let svg = headline_by_condition(&report, lang);
+        assert_eq!(slanted(&svg), 0, "{lang:?}: only vertical ranges and straight rules");
+    }
+}
