@@ -247,7 +247,8 @@ pub struct ToolReported {
     pub tool: String,
     pub rule: crate::model::Rule,
     pub requests: u64,
-    pub errors: u64,
+    /// `None` when the tool's output cannot count failed requests (an HdrHistogram file).
+    pub errors: Option<u64>,
     pub requests_per_s: Option<f64>,
     pub latency_ms: ToolLatency,
     /// Keyed "50", "99.9", ... like `RunResult::percentiles_ms`.

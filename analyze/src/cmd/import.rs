@@ -74,12 +74,9 @@ pub fn run(options: &Options) -> Result<i32> {
             bail!("--started-at {}: not an RFC 3339 time (a date, `T`, a time and a zone such as `Z`)", escape(&format!("{t:?}")));
         }
     }
-    let mut inputs = Vec::new();
-    for path in options.files {
-        let bytes = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
-        inputs.push((path.display().to_string(), bytes));
-    }
-    let imported = import::read_run(&inputs, forced).map_err(|ImportErrors(errors)| anyhow::Error::new(ImportErrors(errors)))?;
+    // Each file is read as a stream: memory follows the rows kept, not the file.
+    let inputs: Vec<(String, PathBuf)> = options.files.iter().map(|p| (p.display().to_string(), p.clone())).collect();
+    let imported = import::read_paths(&inputs, forced).map_err(|ImportErrors(errors)| anyhow::Error::new(ImportErrors(errors)))?;
     for file in &imported.files {
         eprintln!(
             "{}: {} ({})",

@@ -159,8 +159,9 @@ fn check_run(table: &TextTable, stats: &RunStats, wanted: &[Percentile], problem
             format!("{} is not ok_responses + non_2xx + no_response = {}", stats.requests, ok + non_2xx + no_response),
         );
     }
-    if non_2xx + no_response != stats.errors {
-        return fail("errors", format!("{} is not non_2xx + no_response = {}", stats.errors, non_2xx + no_response));
+    if Some(non_2xx + no_response) != stats.errors {
+        let errors = stats.errors.map_or_else(|| "blank".to_string(), |e| e.to_string());
+        return fail("errors", format!("{errors} is not non_2xx + no_response = {}", non_2xx + no_response));
     }
     let mut percentiles = BTreeMap::new();
     for p in wanted {

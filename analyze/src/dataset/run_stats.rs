@@ -20,7 +20,9 @@ pub struct RunStats {
     pub tool: String,
     pub rule: Rule,
     pub requests: u64,
-    pub errors: u64,
+    /// `None` when the tool cannot count failed requests (an HdrHistogram file holds response
+    /// times only): blank in the table, never a 0 the tool did not print.
+    pub errors: Option<u64>,
     pub requests_per_s: Option<f64>,
     pub min_ms: Option<f64>,
     pub mean_ms: Option<f64>,
@@ -126,7 +128,7 @@ pub fn parse_run_stats(
         };
         let before = problems.len();
         let count = |column: usize, problems: &mut Problems| count(table, row, column, problems);
-        let (requests_n, errors_n) = (count(requests, problems), count(errors, problems));
+        let (requests_n, errors_n) = (count(requests, problems), optional_count(table, row, errors, problems));
         let mut kinds = COUNTS.iter().skip(2).map(|name| table.column(name).and_then(|c| optional_count(table, row, c, problems)));
         let (ok_responses, non_2xx, no_response, ranked) =
             (kinds.next().flatten(), kinds.next().flatten(), kinds.next().flatten(), kinds.next().flatten());
@@ -136,7 +138,7 @@ pub fn parse_run_stats(
             tool: tool.map(|c| row.cells[c].trim().to_string()).unwrap_or_default(),
             rule: parsed_rule,
             requests: requests_n.unwrap_or(0),
-            errors: errors_n.unwrap_or(0),
+            errors: errors_n,
             requests_per_s: number("requests_per_s", problems),
             min_ms: number("min_ms", problems),
             mean_ms: number("mean_ms", problems),

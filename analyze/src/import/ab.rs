@@ -36,11 +36,11 @@ pub fn gnuplot(file: &str, text: &str) -> Result<Piece, ImportError> {
             first = Some((sent_ns, row.0));
         }
         let total = csv.count(row, ttime)?;
-        rows.push(Row { sent_ns: Some(sent_ns), latency_ms: Some(total as f64), status: 0, body_bytes: None });
+        rows.push(Row::new(Some(sent_ns), Some(total as f64), 0, None));
     }
     let Some((started, line)) = first else { return Err(ImportError::file(file, "has a header but no request")) };
     // ab writes the rows sorted by total time; their order of sending is their start second.
-    rows.sort_by_key(|r| r.sent_ns);
+    rows.sort_by_key(|r| r.sent_ns());
     Ok(Piece {
         rows: Some(rows),
         rows_without_status: true,
@@ -293,11 +293,11 @@ mod tests {
         let piece = gnuplot("ab-g.tsv", &fixture("ab-g.tsv")).unwrap();
         let rows = piece.rows.unwrap();
         assert_eq!(rows.len(), 2000);
-        assert!(rows.windows(2).all(|w| w[0].sent_ns <= w[1].sent_ns));
+        assert!(rows.windows(2).all(|w| w[0].sent_ns() <= w[1].sent_ns()));
         // In the file they are sorted by total time, so the last line is the slowest request.
         let text = fixture("ab-g.tsv");
         let last_total: f64 = text.lines().last().unwrap().split('\t').nth(4).unwrap().parse().unwrap();
-        assert_eq!(rows.iter().filter_map(|r| r.latency_ms).fold(0.0, f64::max), last_total);
+        assert_eq!(rows.iter().filter_map(|r| r.latency_ms()).fold(0.0, f64::max), last_total);
         assert!(piece.rows_without_status);
         // The earliest send second, not the first line's (the lines are sorted by total time).
         assert_eq!(piece.started.unwrap().unix_ns, 1_796_049_879_000_000_000);

@@ -252,7 +252,7 @@ fn finest(summaries: &[&ToolReported]) -> Option<ToolReported> {
 /// shortest, mean and longest time, and at each percentile the value of the rank the tool's rule
 /// takes, within the precision of both.
 fn rows_against_summary(rows: &[Row], rows_file: &str, row_step: f64, reported: &ToolReported) -> Vec<ImportError> {
-    let mut times: Vec<f64> = rows.iter().filter(|r| r.status != 0).filter_map(|r| r.latency_ms).collect();
+    let mut times: Vec<f64> = rows.iter().filter(|r| r.status != 0).filter_map(|r| r.latency_ms()).collect();
     let mut problems = Vec::new();
     let whole = |error: String| ImportError::file(rows_file, error);
     if let Some(ranked) = reported.ranked {

@@ -41,43 +41,92 @@ fn beyond_cap_note(rows: usize) -> String {
     format!("this hey CSV has {rows} rows, more than the {MAX_RESULTS} results hey keeps: it was not written by a stock hey (a modified or generated file), and no row is missing for the cap")
 }
 
-/// hey's `-o csv`, read line by line ([`CsvStream`]): a file may hold millions of rows.
+/// hey's `-o csv`, read a block at a time ([`CsvBlocks`]): a file may hold millions of rows.
 pub fn csv(file: &str, text: &str) -> Result<Piece, ImportError> {
-    let csv = CsvStream::new(file, text, b',')?;
-    let response_time = csv.column("response-time")?;
-    let status = csv.column("status-code")?;
-    let offset = csv.column("offset")?;
-    // hey writes about 55 bytes a row: room for every row at once, without regrowing.
-    let mut rows = Vec::with_capacity(text.len() / 48);
-    csv.for_each_row(|line, fields| {
-        let latency_ms = csv.shifted(line, fields, response_time, 3)?;
-        let code = csv.count(line, fields, status)?;
-        let column = fields[status].0;
-        let code = u16::try_from(code)
-            .ok()
-            .filter(|c| (100..=599).contains(c))
-            .ok_or_else(|| csv.bad(line, column, format!("status-code {code} is not an HTTP status")))?;
-        let (offset_column, offset_text) = &fields[offset];
-        let sent_ns = decimal_ns(offset_text.trim(), 9)
-            .ok_or_else(|| csv.bad(line, *offset_column, format!("offset: {offset_text:?} is not a number of seconds")))?;
-        if latency_ms < 0.0 || sent_ns < 0 {
-            return Err(csv.bad(line, fields[response_time].0, "a negative time"));
+    let mut blocks = CsvBlocks::new(file);
+    super::stream::Blocks::block(&mut blocks, text, 1)?;
+    super::stream::Blocks::finish(Box::new(blocks))
+}
+
+/// The columns of hey's CSV this import reads.
+struct Columns {
+    header: Vec<String>,
+    response_time: usize,
+    status: usize,
+    offset: usize,
+}
+
+/// hey's `-o csv` read block by block: the header from the first block, rows from every one.
+pub struct CsvBlocks {
+    file: String,
+    columns: Option<Columns>,
+    rows: Vec<Row>,
+}
+
+impl CsvBlocks {
+    pub fn new(file: &str) -> Self {
+        CsvBlocks { file: file.to_string(), columns: None, rows: Vec::new() }
+    }
+}
+
+impl super::stream::Blocks for CsvBlocks {
+    fn size_hint(&mut self, bytes: u64) {
+        // hey writes at least 50 bytes a row (55 on average): room for every row at once, since
+        // regrowing would hold the old rows and the new ones together.
+        self.rows.reserve_exact((bytes / 50) as usize);
+    }
+
+    fn block(&mut self, text: &str, first_line: u64) -> Result<(), ImportError> {
+        let csv = match &self.columns {
+            Some(c) => CsvStream::block(&self.file, c.header.clone(), text, first_line, b','),
+            None => {
+                let csv = CsvStream::new(&self.file, text, b',')?;
+                let columns =
+                    Columns { response_time: csv.column("response-time")?, status: csv.column("status-code")?, offset: csv.column("offset")?, header: csv.header.clone() };
+                self.columns = Some(columns);
+                csv
+            }
+        };
+        let &Columns { response_time, status, offset, .. } = self.columns.as_ref().expect("set above");
+        let rows = &mut self.rows;
+        csv.for_each_row(|line, fields| {
+            let latency_ms = csv.shifted(line, fields, response_time, 3)?;
+            let code = csv.count(line, fields, status)?;
+            let column = fields[status].0;
+            let code = u16::try_from(code)
+                .ok()
+                .filter(|c| (100..=599).contains(c))
+                .ok_or_else(|| csv.bad(line, column, format!("status-code {code} is not an HTTP status")))?;
+            let (offset_column, offset_text) = &fields[offset];
+            let sent_ns = decimal_ns(offset_text.trim(), 9)
+                .ok_or_else(|| csv.bad(line, *offset_column, format!("offset: {offset_text:?} is not a number of seconds")))?;
+            if latency_ms < 0.0 || sent_ns < 0 {
+                return Err(csv.bad(line, fields[response_time].0, "a negative time"));
+            }
+            rows.push(Row::new(Some(sent_ns), Some(latency_ms), code, None));
+            Ok(())
+        })
+    }
+
+    fn finish(self: Box<Self>) -> Result<Piece, ImportError> {
+        let rows = self.rows;
+        if self.columns.is_none() {
+            return Err(ImportError::file(&self.file, "is empty"));
         }
-        rows.push(Row { sent_ns: Some(sent_ns), latency_ms: Some(latency_ms), status: code, body_bytes: None });
-        Ok(())
-    })?;
-    if rows.is_empty() {
-        return Err(ImportError::file(file, "has a header but no response"));
+        if rows.is_empty() {
+            return Err(ImportError::file(&self.file, "has a header but no response"));
+        }
+        let mut notes = vec![
+            "hey -o csv: times have 0.1 ms resolution; requests that got no response are not in the file (hey's summary counts them)"
+                .to_string(),
+        ];
+        if rows.len() == MAX_RESULTS {
+            notes.push(cap_note());
+        } else if rows.len() > MAX_RESULTS {
+            notes.push(beyond_cap_note(rows.len()));
+        }
+        Ok(Piece { rows: Some(rows), notes, ..Piece::default() })
     }
-    let mut notes =
-        vec!["hey -o csv: times have 0.1 ms resolution; requests that got no response are not in the file (hey's summary counts them)"
-            .to_string()];
-    if rows.len() == MAX_RESULTS {
-        notes.push(cap_note());
-    } else if rows.len() > MAX_RESULTS {
-        notes.push(beyond_cap_note(rows.len()));
-    }
-    Ok(Piece { rows: Some(rows), notes, ..Piece::default() })
 }
 
 /// A line of a section: its number, the line, and the column where its text starts.
@@ -248,7 +297,7 @@ mod tests {
         let rows = csv("hey.csv", &fixture("hey.csv")).unwrap().rows.unwrap();
         assert_eq!(rows.len(), 2000);
         // First line: 0.0038,0.0000,0.0000,0.0000,0.0026,0.0011,200,0.0008
-        assert_eq!(rows[0], Row { sent_ns: Some(800_000), latency_ms: Some(3.8), status: 200, body_bytes: None });
+        assert_eq!(rows[0], Row::new(Some(800_000), Some(3.8), 200, None));
     }
 
     #[test]

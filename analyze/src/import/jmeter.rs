@@ -42,7 +42,7 @@ pub fn csv(file: &str, text: &str) -> Result<Piece, ImportError> {
             Some(b) if status != 0 => Some(csv.count(row, b)?),
             _ => None,
         };
-        rows.push(Row { sent_ns: Some(sent), latency_ms: (status != 0).then_some(latency), status, body_bytes: body });
+        rows.push(Row::new(Some(sent), (status != 0).then_some(latency), status, body));
     }
     let Some((started, line)) = first else {
         return Err(ImportError::file(file, "has a header but no sample"));
@@ -69,8 +69,8 @@ mod tests {
     fn samples_become_rows_and_non_http_codes_no_response() {
         let rows = csv("j.jtl", &fixture()).unwrap().rows.unwrap();
         assert_eq!(rows.len(), fixture().lines().count() - 1);
-        assert!(rows.iter().any(|r| r.status == 0 && r.latency_ms.is_none()));
-        assert!(rows.iter().filter(|r| r.status == 200).all(|r| r.latency_ms.is_some()));
+        assert!(rows.iter().any(|r| r.status == 0 && r.latency_ms().is_none()));
+        assert!(rows.iter().filter(|r| r.status == 200).all(|r| r.latency_ms().is_some()));
     }
 
     #[test]

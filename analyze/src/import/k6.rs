@@ -1,5 +1,6 @@
 //! k6: `--out json=` (NDJSON: `Metric` declarations and `Point` samples) and `--out csv=`.
-//! Rows are the `http_req_duration` points; every other metric is skipped.
+//! Rows are the `http_req_duration` points; every other metric is skipped. And its end-of-test
+//! summary as JSON ([`summary`]): `--summary-export` or the data `handleSummary()` is given.
 //!
 //! Traps: the status is a string tag (`"200"`, `"0"` without a response); `expected_response`
 //! is k6's own verdict (its response callback), which can differ from "2xx"; a point's time is
@@ -42,12 +43,12 @@ fn finish(
 fn row(latency_ms: f64, end_unix_ns: i64, status: u16) -> Row {
     let answered = status != 0;
     let duration_ns = (latency_ms * 1e6).round() as i64;
-    Row { sent_ns: Some(end_unix_ns - duration_ns), latency_ms: answered.then_some(latency_ms), status, body_bytes: None }
+    Row::new(Some(end_unix_ns - duration_ns), answered.then_some(latency_ms), status, None)
 }
 
 /// Keeps the earliest send and its place.
 fn earliest(first: &mut Option<(i64, super::Place)>, row: &Row, at: impl FnOnce() -> super::Place) {
-    let sent = row.sent_ns.expect("k6 rows have send times");
+    let sent = row.sent_ns().expect("k6 rows have send times");
     if first.as_ref().is_none_or(|(s, _)| sent < *s) {
         *first = Some((sent, at()));
     }
@@ -144,6 +145,125 @@ pub fn csv(file: &str, text: &str) -> Result<Piece, ImportError> {
     )
 }
 
+/// One metric of a k6 summary: `--summary-export` writes its values at the top level and each
+/// threshold as `true` when it FAILED (k6#1498); `handleSummary()` data nests them in `values`
+/// and each threshold as `{"ok": bool}`.
+#[derive(serde::Deserialize)]
+struct Metric {
+    values: Option<std::collections::BTreeMap<String, f64>>,
+    #[serde(default)]
+    thresholds: std::collections::BTreeMap<String, serde_json::Value>,
+    #[serde(flatten)]
+    rest: std::collections::BTreeMap<String, serde_json::Value>,
+}
+
+impl Metric {
+    fn value(&self, key: &str) -> Option<f64> {
+        match &self.values {
+            Some(values) => values.get(key).copied(),
+            None => self.rest.get(key).and_then(serde_json::Value::as_f64),
+        }
+    }
+
+    /// Each threshold with whether it passed.
+    fn thresholds(&self, name: &str) -> Result<Vec<(String, bool)>, String> {
+        self.thresholds
+            .iter()
+            .map(|(expression, verdict)| {
+                let passed = match (self.values.is_some(), verdict) {
+                    (false, serde_json::Value::Bool(failed)) => !failed,
+                    (true, serde_json::Value::Object(o)) => o.get("ok").and_then(serde_json::Value::as_bool).ok_or_else(|| format!("{name} threshold {expression:?} has no ok"))?,
+                    _ => return Err(format!("{name} threshold {expression:?} is neither summary-export's boolean nor handleSummary's {{\"ok\": bool}}")),
+                };
+                Ok((format!("{name}: {expression}"), passed))
+            })
+            .collect()
+    }
+}
+
+#[derive(serde::Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct State {
+    test_run_duration_ms: f64,
+}
+
+#[derive(serde::Deserialize)]
+struct Summary {
+    metrics: std::collections::BTreeMap<String, Metric>,
+    state: State,
+    // Required, so that only k6's summary is taken for one.
+    #[allow(dead_code)]
+    root_group: serde_json::Value,
+}
+
+/// k6's end-of-test summary as JSON, in either form: `http_reqs` (count and rate),
+/// `http_req_failed` (k6's verdict of each request: `passes` counts the failed ones, a rate metric
+/// being true for them), `http_req_duration`'s trend (avg, min, med, max and the `p(N)` of
+/// `summaryTrendStats`, interpolated) and every threshold with its verdict, kept in the note.
+/// Traps: `med` is p50; a summary has no status counts and no count of the durations (k6 records
+/// one for every request, failed ones too); the test's duration includes the start-up of its VUs.
+pub fn summary(file: &str, text: &str) -> Result<Piece, ImportError> {
+    use super::json::{document, place};
+    use super::reported::{Count, Printed, ToolReported};
+    let summary: Summary = document(file, text, "a k6 summary (--summary-export or handleSummary() data)")?;
+    let at = |path: &[&str]| place(file, text, path);
+    let metric = |name: &str| {
+        summary.metrics.get(name).ok_or_else(|| at(&["metrics"]).error(format!("no {name} metric: is this the summary of an HTTP test?")))
+    };
+    let (reqs, failed, duration) = (metric("http_reqs")?, metric("http_req_failed")?, metric(METRIC)?);
+    let count = |m: &Metric, name: &str, key: &str| -> Result<u64, ImportError> {
+        m.value(key)
+            .filter(|v| *v >= 0.0 && v.fract() == 0.0)
+            .map(|v| v as u64)
+            .ok_or_else(|| at(&["metrics", name]).error(format!("{name}.{key} is not a count")))
+    };
+    let requests = count(reqs, "http_reqs", "count")?;
+    let errors = count(failed, "http_req_failed", "passes")?;
+    let succeeded = count(failed, "http_req_failed", "fails")?;
+    if errors + succeeded != requests {
+        return Err(at(&["metrics", "http_req_failed"]).error(format!(
+            "http_req_failed counts {errors} failed and {succeeded} other requests, but http_reqs (at {}) {requests}: is the file edited?",
+            at(&["metrics", "http_reqs"])
+        )));
+    }
+    let mut r = ToolReported::new(crate::model::Rule::Interpolated);
+    r.requests = Some(Count::new(requests, at(&["metrics", "http_reqs", "count"])));
+    r.errors = Some(Count::new(errors, at(&["metrics", "http_req_failed", "passes"])));
+    r.ranked = Some(requests);
+    r.requests_per_s = reqs.value("rate").map(|v| Printed::new(v, 0.0, at(&["metrics", "http_reqs", "rate"])));
+    r.duration_s = Some(Printed::new(summary.state.test_run_duration_ms / 1000.0, 0.0, at(&["state", "testRunDurationMs"])));
+    let ms = |key: &str| duration.value(key).map(|v| Printed::new(v, 0.0, at(&["metrics", METRIC, key])));
+    r.min_ms = ms("min");
+    r.mean_ms = ms("avg");
+    r.max_ms = ms("max");
+    let stats: Vec<&String> = match &duration.values {
+        Some(values) => values.keys().collect(),
+        None => duration.rest.keys().collect(),
+    };
+    for key in stats {
+        let milli = if key == "med" {
+            Some(50_000)
+        } else {
+            key.strip_prefix("p(").and_then(|k| k.strip_suffix(')')).and_then(crate::model::percentile_key)
+        };
+        if let (Some(milli), Some(value)) = (milli, ms(key)) {
+            r.percentiles_ms.insert(milli, value);
+        }
+    }
+    let mut verdicts = Vec::new();
+    for (name, m) in &summary.metrics {
+        verdicts.extend(m.thresholds(name).map_err(|why| at(&["metrics", name, "thresholds"]).error(why))?);
+    }
+    let mut notes = vec![
+        "k6's http_req_duration percentiles interpolate between the two neighbouring ranks; its errors are http_req_failed (k6's verdict of each response, by default not 2xx/3xx)".to_string(),
+    ];
+    if !verdicts.is_empty() {
+        let list: Vec<String> = verdicts.iter().map(|(t, ok)| format!("{t} {}", if *ok { "passed" } else { "failed" })).collect();
+        notes.push(format!("k6 thresholds: {}", list.join("; ")));
+    }
+    Ok(Piece { reported: Some(r), notes, ..Piece::default() })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -160,7 +280,7 @@ mod tests {
         let points = lines.lines().filter(|l| l.contains("\"Point\"") && l.contains("\"http_req_duration\"")).count();
         assert_eq!(rows.len(), points);
         assert!(lines.lines().any(|l| l.contains("\"http_reqs\"")), "the fixture has other metrics to skip");
-        assert!(rows.iter().any(|r| r.status == 0 && r.latency_ms.is_none()), "a request without a response");
+        assert!(rows.iter().any(|r| r.status == 0 && r.latency_ms().is_none()), "a request without a response");
     }
 
     #[test]
@@ -169,7 +289,7 @@ mod tests {
         let piece = json("k6.json", &format!("{line}\n")).unwrap();
         let row = piece.rows.unwrap()[0];
         assert_eq!(row.status, 200);
-        assert_eq!(row.sent_ns, Some(rfc3339_unix_ns("2026-11-30T14:44:40Z").unwrap() + 500_000_000 - 12_500_000));
+        assert_eq!(row.sent_ns(), Some(rfc3339_unix_ns("2026-11-30T14:44:40Z").unwrap() + 500_000_000 - 12_500_000));
         assert!(piece.notes.iter().any(|n| n.contains("disagrees") && n.contains(" 1 ")));
     }
 
@@ -178,7 +298,23 @@ mod tests {
         let a = json("k6.json", &fixture("k6.json")).unwrap().rows.unwrap();
         let b = csv("k6.csv", &fixture("k6.csv")).unwrap().rows.unwrap();
         assert_eq!(a.len(), b.len());
-        assert!(a.iter().zip(&b).all(|(x, y)| x.latency_ms == y.latency_ms && x.status == y.status));
+        assert!(a.iter().zip(&b).all(|(x, y)| x.latency_ms() == y.latency_ms() && x.status == y.status));
+    }
+
+    #[test]
+    fn both_summary_forms_give_the_same_numbers_and_thresholds() {
+        let export = summary("export.json", &fixture("summary-export.json")).unwrap();
+        let data = summary("data.json", &fixture("handle-summary.json")).unwrap();
+        let (a, b) = (export.reported.unwrap(), data.reported.unwrap());
+        assert_eq!(a.rule, Rule::Interpolated);
+        assert_eq!((a.requests.as_ref().unwrap().value, a.errors.as_ref().unwrap().value), (300, 3));
+        let values = |r: &super::super::ToolReported| r.percentiles_ms.iter().map(|(k, v)| (*k, v.value)).collect::<Vec<_>>();
+        assert_eq!(values(&a), values(&b));
+        assert!(a.percentiles_ms.contains_key(&50_000) && a.percentiles_ms.contains_key(&95_000));
+        // summary-export says `true` for a threshold that failed, handleSummary `ok: false`.
+        for notes in [&export.notes, &data.notes] {
+            assert!(notes.iter().any(|n| n.contains("http_req_duration: p(95)<2 failed") && n.contains("http_req_failed: rate<0.05 passed")), "{notes:?}");
+        }
     }
 
     #[test]

@@ -11,11 +11,16 @@
 mod agree;
 mod decimal;
 pub mod error;
+mod json;
 pub mod reported;
+pub mod stream;
 mod text;
 pub mod write;
 
 mod ab;
+mod artillery;
+mod autocannon;
+mod hdr;
 mod hey;
 mod jmeter;
 mod k6;
@@ -44,9 +49,29 @@ pub enum Tool {
     Vegeta,
     Oha,
     Jmeter,
+    Autocannon,
+    Artillery,
+    Wrk2,
+    HdrHistogram,
 }
 
 impl Tool {
+    pub const ALL: [Tool; 13] = [
+        Tool::Ab,
+        Tool::Hey,
+        Tool::Wrk,
+        Tool::Siege,
+        Tool::Locust,
+        Tool::K6,
+        Tool::Vegeta,
+        Tool::Oha,
+        Tool::Jmeter,
+        Tool::Autocannon,
+        Tool::Artillery,
+        Tool::Wrk2,
+        Tool::HdrHistogram,
+    ];
+
     pub fn name(self) -> &'static str {
         match self {
             Tool::Ab => "ab",
@@ -58,6 +83,10 @@ impl Tool {
             Tool::Vegeta => "vegeta",
             Tool::Oha => "oha",
             Tool::Jmeter => "jmeter",
+            Tool::Autocannon => "autocannon",
+            Tool::Artillery => "artillery",
+            Tool::Wrk2 => "wrk2",
+            Tool::HdrHistogram => "hdrhistogram",
         }
     }
 }
@@ -85,7 +114,15 @@ pub enum Format {
     VegetaCsv,
     VegetaJson,
     OhaJson,
+    OhaCsv,
+    OhaSqlite,
     JmeterCsv,
+    AutocannonJson,
+    ArtilleryJson,
+    K6Summary,
+    Wrk2Text,
+    HdrPercentiles,
+    HdrLog,
 }
 
 /// How a rows format records send times.
@@ -116,7 +153,7 @@ impl SendTimes {
 }
 
 impl Format {
-    pub const ALL: [Format; 21] = [
+    pub const ALL: [Format; 29] = [
         Format::AbGnuplot,
         Format::AbPercentiles,
         Format::AbStdout,
@@ -137,7 +174,15 @@ impl Format {
         Format::VegetaCsv,
         Format::VegetaJson,
         Format::OhaJson,
+        Format::OhaCsv,
+        Format::OhaSqlite,
         Format::JmeterCsv,
+        Format::AutocannonJson,
+        Format::ArtilleryJson,
+        Format::K6Summary,
+        Format::Wrk2Text,
+        Format::HdrPercentiles,
+        Format::HdrLog,
     ];
 
     pub fn name(self) -> &'static str {
@@ -162,7 +207,15 @@ impl Format {
             Format::VegetaCsv => "vegeta-csv",
             Format::VegetaJson => "vegeta-json",
             Format::OhaJson => "oha-json",
+            Format::OhaCsv => "oha-csv",
+            Format::OhaSqlite => "oha-sqlite",
             Format::JmeterCsv => "jmeter-csv",
+            Format::AutocannonJson => "autocannon-json",
+            Format::ArtilleryJson => "artillery-json",
+            Format::K6Summary => "k6-summary",
+            Format::Wrk2Text => "wrk2-text",
+            Format::HdrPercentiles => "hdr-hgrm",
+            Format::HdrLog => "hdr-hlog",
         }
     }
 
@@ -189,7 +242,15 @@ impl Format {
             Format::VegetaCsv => "vegeta encode --to csv",
             Format::VegetaJson => "vegeta encode --to json",
             Format::OhaJson => "oha --output-format json",
+            Format::OhaCsv => "oha --output-format csv (one row per response)",
+            Format::OhaSqlite => "oha --db-url's sqlite database (one row per response)",
             Format::JmeterCsv => "JMeter JTL CSV",
+            Format::AutocannonJson => "autocannon --json",
+            Format::ArtilleryJson => "Artillery --output report",
+            Format::K6Summary => "k6 --summary-export or handleSummary() data",
+            Format::Wrk2Text => "wrk2 --latency's printed output",
+            Format::HdrPercentiles => "an HdrHistogram percentile distribution (.hgrm)",
+            Format::HdrLog => "an HdrHistogram interval log (.hlog)",
         }
     }
 
@@ -204,8 +265,13 @@ impl Format {
             }
             Format::K6Json | Format::K6Csv => Tool::K6,
             Format::VegetaCsv | Format::VegetaJson => Tool::Vegeta,
-            Format::OhaJson => Tool::Oha,
+            Format::OhaJson | Format::OhaCsv | Format::OhaSqlite => Tool::Oha,
             Format::JmeterCsv => Tool::Jmeter,
+            Format::AutocannonJson => Tool::Autocannon,
+            Format::ArtilleryJson => Tool::Artillery,
+            Format::K6Summary => Tool::K6,
+            Format::Wrk2Text => Tool::Wrk2,
+            Format::HdrPercentiles | Format::HdrLog => Tool::HdrHistogram,
         }
     }
 
@@ -221,6 +287,8 @@ impl Format {
                 | Format::VegetaCsv
                 | Format::VegetaJson
                 | Format::JmeterCsv
+                | Format::OhaCsv
+                | Format::OhaSqlite
         )
     }
 
@@ -252,7 +320,10 @@ impl Format {
     /// Whether files of this format are one JSON document (complete when it parses), rather than
     /// lines that each end with a newline.
     pub fn is_json_document(self) -> bool {
-        matches!(self, Format::SiegeJson | Format::LocustJson | Format::OhaJson)
+        matches!(
+            self,
+            Format::SiegeJson | Format::LocustJson | Format::OhaJson | Format::AutocannonJson | Format::ArtilleryJson | Format::K6Summary
+        )
     }
 
     /// What `--help` says about the format: the command that writes it and what to know.
@@ -278,7 +349,15 @@ impl Format {
             Format::VegetaCsv => "vegeta encode --to csv: one row per result, ns",
             Format::VegetaJson => "vegeta encode --to json: one result per line, ns",
             Format::OhaJson => "oha --no-tui --output-format json: its summary, percentiles and status counts",
+            Format::OhaCsv => "oha --no-tui --output-format csv: one row per response (start and duration in s, bytes, status; requests without a response are not in it); no start time",
+            Format::OhaSqlite => "oha --db-url FILE: one row per response of one run (its start from the run column); import it with the same run's --output-format json to check its counts and ranks",
             Format::JmeterCsv => "a JMeter JTL CSV (timeStamp,elapsed,...): one row per sample",
+            Format::AutocannonJson => "autocannon --json: its 15 percentiles (HdrHistogram's value at percentile over whole ms), mean, max, counts and start; latencies include non-2xx responses unless --excludeErrorStats; its min is the smallest non-zero time",
+            Format::ArtilleryJson => "artillery run --output FILE: the aggregate counters and http.response_time (time to first byte; DDSketch estimates within 1 %); 4xx/5xx are responses for Artillery, errors here",
+            Format::K6Summary => "k6 run --summary-export FILE or handleSummary()'s data as JSON: http_reqs, http_req_failed and http_req_duration's trend (k6 interpolates), thresholds kept in the note",
+            Format::Wrk2Text => "wrk2 --latency's printed output: its Latency Distribution (HdrHistogram's C rule, rank round(p·n/100)) and spectrum; the histogram leaves out the first 10 s",
+            Format::HdrPercentiles => "a .hgrm percentile distribution (HdrHistogram's outputPercentileDistribution, in ms): the rows at run_stats' percentiles, mean, max, count; errors not known",
+            Format::HdrLog => "a .hlog interval log (V2 compressed histograms): the intervals added up, read by HdrHistogram's value at percentile; values in ns when Interval_Max is max/10^6; errors not known",
         }
     }
 
@@ -301,6 +380,29 @@ impl Format {
         // Before the searches through the whole text below: a hey CSV may be half a gigabyte.
         if first.starts_with("response-time,DNS+dialup,DNS,Request-write,Response-delay,Response-read,status-code") {
             return Some(Format::HeyCsv);
+        }
+        if first == "request-start,DNS,DNS+dialup,Response-delay,request-duration,bytes,status" {
+            return Some(Format::OhaCsv);
+        }
+        if first.starts_with("#[Histogram log format version")
+            || has("\"StartTimestamp\",\"Interval_Length\",\"Interval_Max\",\"Interval_Compressed_Histogram\"")
+        {
+            return Some(Format::HdrLog);
+        }
+        if head.split_whitespace().collect::<Vec<_>>() == ["Value", "Percentile", "TotalCount", "1/(1-Percentile)"] {
+            return Some(Format::HdrPercentiles);
+        }
+        if first.starts_with("Running ") && has("Thread Stats") && has("Latency Distribution (HdrHistogram") {
+            return Some(Format::Wrk2Text);
+        }
+        if head.starts_with('{') && has("\"latency\"") && has("\"throughput\"") && has("\"statusCodeStats\"") {
+            return Some(Format::AutocannonJson);
+        }
+        if head.starts_with('{') && has("\"aggregate\"") && has("\"intermediate\"") && has("\"counters\"") {
+            return Some(Format::ArtilleryJson);
+        }
+        if head.starts_with('{') && has("\"root_group\"") && has("\"metrics\"") && has("\"http_req_duration\"") {
+            return Some(Format::K6Summary);
         }
         if has("This is ApacheBench") || (has("Complete requests:") && has("Time taken for tests:")) {
             return Some(Format::AbStdout);
@@ -366,17 +468,64 @@ impl fmt::Display for Format {
     }
 }
 
-/// One request as a tool recorded it.
-#[derive(Debug, Clone, Copy, PartialEq)]
+/// One request as a tool recorded it, in 32 bytes (a run may hold tens of millions): what is not
+/// recorded is held as a value no file can give (checked when the row is made).
+#[derive(Clone, Copy)]
 pub struct Row {
-    /// When it was sent, in ns from any origin shared by the run's rows (the writer makes the
-    /// first send 0), exactly as the file gives it. `None` when the format has no send time.
-    pub sent_ns: Option<i64>,
-    /// Response time in ms; `None` when there was no response.
-    pub latency_ms: Option<f64>,
+    sent_ns: i64,
+    latency_ms: f64,
+    body_bytes: u64,
     /// HTTP status; 0 when there was no response.
     pub status: u16,
-    pub body_bytes: Option<u64>,
+}
+
+/// The held values of what a row does not record.
+const NO_SEND: i64 = i64::MIN;
+const NO_BYTES: u64 = u64::MAX;
+
+impl Row {
+    /// `sent_ns`: when it was sent, in ns from any origin shared by the run's rows (the writer
+    /// makes the first send 0), exactly as the file gives it, `None` when the format has no send
+    /// time; `latency_ms`: the response time, `None` without a response; `body_bytes`: the
+    /// response body's size when the file gives it.
+    pub fn new(sent_ns: Option<i64>, latency_ms: Option<f64>, status: u16, body_bytes: Option<u64>) -> Row {
+        debug_assert!(sent_ns != Some(NO_SEND) && latency_ms.is_none_or(|l| !l.is_nan()) && body_bytes != Some(NO_BYTES));
+        Row {
+            sent_ns: sent_ns.unwrap_or(NO_SEND),
+            latency_ms: latency_ms.unwrap_or(f64::NAN),
+            body_bytes: body_bytes.unwrap_or(NO_BYTES),
+            status,
+        }
+    }
+
+    pub fn sent_ns(&self) -> Option<i64> {
+        (self.sent_ns != NO_SEND).then_some(self.sent_ns)
+    }
+
+    pub fn latency_ms(&self) -> Option<f64> {
+        (!self.latency_ms.is_nan()).then_some(self.latency_ms)
+    }
+
+    pub fn body_bytes(&self) -> Option<u64> {
+        (self.body_bytes != NO_BYTES).then_some(self.body_bytes)
+    }
+}
+
+impl PartialEq for Row {
+    fn eq(&self, other: &Row) -> bool {
+        (self.sent_ns(), self.latency_ms(), self.status, self.body_bytes()) == (other.sent_ns(), other.latency_ms(), other.status, other.body_bytes())
+    }
+}
+
+impl fmt::Debug for Row {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Row")
+            .field("sent_ns", &self.sent_ns())
+            .field("latency_ms", &self.latency_ms())
+            .field("status", &self.status)
+            .field("body_bytes", &self.body_bytes())
+            .finish()
+    }
 }
 
 /// What one file says.
@@ -439,8 +588,9 @@ pub fn formats_help() -> String {
     text
 }
 
-/// Parses one file in a known format.
-pub fn parse(format: Format, file: &str, text: &str) -> Result<Piece, ImportError> {
+/// Parses one file in a known format from its whole text (a database is read from its path
+/// by [`stream::read`]).
+pub fn parse_text(format: Format, file: &str, text: &str) -> Result<Piece, ImportError> {
     match format {
         Format::AbGnuplot => ab::gnuplot(file, text),
         Format::AbPercentiles => ab::percentiles(file, text),
@@ -462,8 +612,29 @@ pub fn parse(format: Format, file: &str, text: &str) -> Result<Piece, ImportErro
         Format::VegetaCsv => vegeta::csv(file, text),
         Format::VegetaJson => vegeta::json(file, text),
         Format::OhaJson => oha::json(file, text),
+        Format::OhaCsv => oha::csv(file, text),
+        Format::OhaSqlite => Err(ImportError::file(file, "is an SQLite database: it is read from its path, not as text")),
         Format::JmeterCsv => jmeter::csv(file, text),
+        Format::AutocannonJson => autocannon::json(file, text),
+        Format::ArtilleryJson => artillery::json(file, text),
+        Format::K6Summary => k6::summary(file, text),
+        Format::Wrk2Text => wrk::wrk2(file, text),
+        Format::HdrPercentiles => hdr::percentiles(file, text),
+        Format::HdrLog => hdr::log(file, text),
     }
+}
+
+/// How a one-row-per-request text format is read a block at a time; `None` for a summary,
+/// which is read whole.
+pub fn blocks(format: Format, file: &str) -> Option<Box<dyn stream::Blocks>> {
+    if !format.has_rows() || format == Format::OhaSqlite {
+        return None;
+    }
+    Some(match format {
+        Format::HeyCsv => Box::new(hey::CsvBlocks::new(file)),
+        Format::OhaCsv => Box::new(oha::CsvBlocks::new(file)),
+        _ => Box::new(stream::Whole::new(format, file)),
+    })
 }
 
 /// The sha256 of a file's bytes, in lowercase hex.
@@ -472,71 +643,41 @@ pub fn sha256_hex(bytes: &[u8]) -> String {
     sha2::Sha256::digest(bytes).iter().map(|b| format!("{b:02x}")).collect()
 }
 
-/// Reads, detects (or takes the forced format), parses and merges the files of one invocation.
-/// Every problem of every file is returned together. The files' sha256 are computed on another
-/// thread while they are parsed.
+/// Reads, detects (or takes the forced format), parses and merges the files of one invocation,
+/// given as bytes. Every problem of every file is returned together.
 pub fn read_run(files: &[(String, Vec<u8>)], forced: Option<Format>) -> Result<ImportedRun, ImportErrors> {
-    std::thread::scope(|scope| {
-        let hashes = scope.spawn(|| files.iter().map(|(_, bytes)| sha256_hex(bytes)).collect::<Vec<_>>());
-        let mut problems = Vec::new();
-        let mut parsed = Vec::new();
-        for (index, (name, bytes)) in files.iter().enumerate() {
-            match read_file(name, bytes, forced) {
-                Ok((format, piece)) => parsed.push((index, format, piece)),
-                Err(error) => problems.push(error),
-            }
-        }
-        let hashes = hashes.join().expect("sha256 does not panic");
-        if !problems.is_empty() {
-            return Err(ImportErrors(problems));
-        }
-        let parsed = parsed
-            .into_iter()
-            .map(|(index, format, piece)| (SourceFile { name: files[index].0.clone(), format, sha256: hashes[index].clone() }, piece))
-            .collect();
-        agree::merge(parsed).map_err(ImportErrors)
-    })
+    read_sources(files.iter().map(|(name, bytes)| (name.clone(), stream::Source::Bytes(bytes))).collect(), forced)
 }
 
-/// One file's format (detected unless forced) and what it says.
-fn read_file(name: &str, bytes: &[u8], forced: Option<Format>) -> Result<(Format, Piece), ImportError> {
-    let text = match std::str::from_utf8(bytes) {
-        Ok(text) => text,
-        Err(error) => {
-            let valid = &bytes[..error.valid_up_to()];
-            let line = valid.iter().filter(|&&b| b == b'\n').count() as u64 + 1;
-            let column = valid.iter().rev().take_while(|&&b| b != b'\n').count() as u64 + 1;
-            return Err(ImportError::at(name, line, column, "a byte that is not UTF-8: is this a text output of a load generator?"));
+/// [`read_run`] of files on disk, each read as a stream ([`stream::read`]).
+pub fn read_paths(files: &[(String, std::path::PathBuf)], forced: Option<Format>) -> Result<ImportedRun, ImportErrors> {
+    read_sources(files.iter().map(|(name, path)| (name.clone(), stream::Source::Path(path))).collect(), forced)
+}
+
+fn read_sources(files: Vec<(String, stream::Source)>, forced: Option<Format>) -> Result<ImportedRun, ImportErrors> {
+    let mut problems = Vec::new();
+    let mut parsed = Vec::new();
+    for (name, source) in files {
+        match read_file(&name, source, forced) {
+            Ok(read) => parsed.push((SourceFile { name, format: read.format, sha256: read.sha256 }, read.piece)),
+            Err(error) => problems.push(error),
         }
-    };
-    let Some(format) = forced.or_else(|| Format::detect(text)) else {
-        return Err(ImportError::at(
-            name,
-            1,
-            1,
-            "matches no known format (ab, hey, wrk, siege, Locust, k6, vegeta, oha, JMeter outputs; see `analyze import --help`)",
-        ));
-    };
-    if !format.is_json_document() && !text.is_empty() && !text.ends_with('\n') {
-        let last = text.lines().count() as u64;
-        let column = text.lines().last().map_or(0, |l| l.chars().count()) as u64 + 1;
-        return Err(ImportError::at(
-            name,
-            last,
-            column,
-            format!(
-                "the file ends in the middle of a line: it is cut short ({} ends every line of it with a newline)",
-                format.tool().name()
-            ),
-        ));
     }
-    let piece = parse(format, name, text)?;
-    if let Some(reported) = &piece.reported {
+    if !problems.is_empty() {
+        return Err(ImportErrors(problems));
+    }
+    agree::merge(parsed).map_err(ImportErrors)
+}
+
+/// One file's format (detected unless forced), what it says, and its sha256.
+fn read_file(name: &str, source: stream::Source, forced: Option<Format>) -> Result<stream::Read_, ImportError> {
+    let read = stream::read(name, source, forced)?;
+    if let Some(reported) = &read.piece.reported {
         if let Some(first) = reported.check().into_iter().next() {
             return Err(first);
         }
     }
-    Ok((format, piece))
+    Ok(read)
 }
 
 #[cfg(test)]

@@ -184,6 +184,11 @@ impl ToolReported {
     fn rounding_slack(&self, value_ms: f64) -> f64 {
         match self.rule {
             Rule::RoundedBuckets => locust_bucket_step(value_ms),
+            // A DDSketch bucket's value is within 1 % of the values in it, printed to 0.1 ms.
+            Rule::DdSketch => value_ms * 0.01 + 0.05,
+            // A percentile is the highest value of its bucket, the max may be the value itself
+            // (wrk2's C library): buckets of 3 significant digits are at most 1/1,024 of it wide.
+            Rule::HdrHistogram | Rule::HdrHistogramRounded => value_ms * 0.001,
             _ => 0.0,
         }
     }

@@ -21,7 +21,7 @@ impl<'a> Requests<'a> {
     /// Checks every row with `request_row::check`, the rule every reader applies; the error is the
     /// first row that breaks it, with its seq.
     pub fn check(rows: &'a [Row]) -> Result<Self, (usize, request_row::Violation)> {
-        let origin = rows.iter().filter_map(|r| r.sent_ns).min().unwrap_or(0);
+        let origin = rows.iter().filter_map(|r| r.sent_ns()).min().unwrap_or(0);
         let requests = Requests { rows, origin };
         for seq in 0..rows.len() {
             let raw = requests.raw(seq);
@@ -41,14 +41,14 @@ impl<'a> Requests<'a> {
         // 0.6 ms after the first is written 0.6. Below 2^53 ns (104 days) the division is the
         // double nearest the decimal, which `Display` writes as that decimal. Rows without a send
         // time (siege -v) are at 0: the run's note says so.
-        let sent = row.sent_ns.map_or(0.0, |s| (s - self.origin) as f64 / 1e6);
+        let sent = row.sent_ns().map_or(0.0, |s| (s - self.origin) as f64 / 1e6);
         RawRequest {
             seq: seq as i64,
             scheduled_ms: sent,
             sent_ms: sent,
-            latency_ms: row.latency_ms,
+            latency_ms: row.latency_ms(),
             status: i64::from(row.status),
-            body_bytes: row.body_bytes.map(|b| b as i64),
+            body_bytes: row.body_bytes().map(|b| b as i64),
         }
     }
 

@@ -96,7 +96,7 @@ pub fn verbose(file: &str, text: &str) -> Result<Piece, ImportError> {
             .then(|| (words[1].parse::<u16>().ok(), parse_shifted(words[2], 3), words[4].parse::<u64>().ok()));
         match parsed {
             Some((Some(status), Some(latency_ms), Some(bytes))) if (100..=599).contains(&status) => {
-                rows.push(Row { sent_ns: None, latency_ms: Some(latency_ms), status, body_bytes: Some(bytes) });
+                rows.push(Row::new(None, Some(latency_ms), status, Some(bytes)));
             }
             _ => return Err(lines.bad(n, column, "expected `HTTP/1.1 STATUS SECONDS secs: BYTES bytes ==> METHOD URL`")),
         }
@@ -285,7 +285,7 @@ pub fn add_failed_requests(run: &mut ImportedRun) -> Result<(), ImportError> {
         ));
     }
     let unanswered = failed - failed_lines;
-    rows.extend(std::iter::repeat_n(Row { sent_ns: None, latency_ms: None, status: 0, body_bytes: None }, unanswered as usize));
+    rows.extend(std::iter::repeat_n(Row::new(None, None, 0, None), unanswered as usize));
     if unanswered > 0 {
         run.notes.push(format!("siege's {unanswered} failed transactions without a response are rows without one, after the others (siege -v does not say when they were)"));
     }
@@ -305,7 +305,7 @@ mod tests {
         let piece = verbose("siege-verbose.txt", &fixture("siege-verbose.txt")).unwrap();
         let rows = piece.rows.unwrap();
         assert_eq!(rows.len(), 200);
-        assert!(rows.iter().all(|r| r.status == 200 && r.body_bytes == Some(20200) && r.sent_ns.is_none()));
+        assert!(rows.iter().all(|r| r.status == 200 && r.body_bytes() == Some(20200) && r.sent_ns().is_none()));
     }
 
     #[test]

@@ -366,12 +366,16 @@ pub struct CsvStream<'a> {
     text: &'a str,
     pub header: Vec<String>,
     separator: u8,
+    /// The file's line number of the text's first line.
+    first_line: u64,
+    /// Whether the text starts with the header (the file's first block).
+    with_header: bool,
 }
 
 impl<'a> CsvStream<'a> {
     /// Reads the header; every data row must later have its number of fields.
     pub fn new(file: &'a str, text: &'a str, separator: u8) -> Result<Self, ImportError> {
-        let mut stream = CsvStream { file, text, header: Vec::new(), separator };
+        let mut stream = CsvStream { file, text, header: Vec::new(), separator, first_line: 1, with_header: true };
         let Some((header_line, header_text)) = numbered(text).next() else {
             return Err(ImportError::file(file, "is empty"));
         };
@@ -381,6 +385,12 @@ impl<'a> CsvStream<'a> {
             .map(|(_, name)| name.trim().to_string())
             .collect();
         Ok(stream)
+    }
+
+    /// A later block of the same file: whole lines after the header, the first of them line
+    /// `first_line` of the file.
+    pub fn block(file: &'a str, header: Vec<String>, text: &'a str, first_line: u64, separator: u8) -> Self {
+        CsvStream { file, text, header, separator, first_line, with_header: false }
     }
 
     /// The index of a required column.
@@ -396,7 +406,7 @@ impl<'a> CsvStream<'a> {
     pub fn bad(&self, line: u64, column: u64, message: impl Into<String>) -> ImportError {
         let mut message = message.into();
         let unterminated = !self.text.is_empty() && !self.text.ends_with('\n');
-        if unterminated && numbered(self.text).last().is_some_and(|(n, _)| n == line) {
+        if unterminated && numbered(self.text).last().is_some_and(|(n, _)| n + self.first_line - 1 == line) {
             message.push_str(CUT_SHORT);
         }
         ImportError::at(self.file, line, column, message)
@@ -406,7 +416,9 @@ impl<'a> CsvStream<'a> {
     /// stops at the first error.
     pub fn for_each_row(&self, mut row: impl FnMut(u64, &[(u64, Cow<'a, str>)]) -> Result<(), ImportError>) -> Result<(), ImportError> {
         let mut fields: Fields<'a> = Vec::with_capacity(self.header.len());
-        for (n, line) in numbered(self.text).skip(1) {
+        let offset = self.first_line - 1;
+        for (n, line) in numbered(self.text).skip(usize::from(self.with_header)) {
+            let n = n + offset;
             // A line starting with a visible ASCII character is not blank; only others are trimmed.
             if !line.as_bytes().first().is_some_and(u8::is_ascii_graphic) && line.trim().is_empty() {
                 continue;

@@ -15,12 +15,12 @@ pub fn looks_like_csv(first: &str) -> bool {
 
 fn result(sent_unix_ns: i64, code: u16, latency_ms: f64, bytes_in: u64) -> Row {
     let answered = code != 0;
-    Row { sent_ns: Some(sent_unix_ns), latency_ms: answered.then_some(latency_ms), status: code, body_bytes: answered.then_some(bytes_in) }
+    Row::new(Some(sent_unix_ns), answered.then_some(latency_ms), code, answered.then_some(bytes_in))
 }
 
 /// The rows, and the line of the first send (the run's start).
 fn finish(rows: Vec<Row>, first: Option<u64>, lines: &Lines) -> Result<Piece, ImportError> {
-    let (Some(started), Some(line)) = (rows.iter().filter_map(|r| r.sent_ns).min(), first) else {
+    let (Some(started), Some(line)) = (rows.iter().filter_map(|r| r.sent_ns()).min(), first) else {
         return Err(ImportError::file(lines.file, "holds no result"));
     };
     Ok(Piece {
@@ -130,9 +130,9 @@ mod tests {
     fn nanoseconds_become_exact_milliseconds() {
         let line = "1796049880000000000,200,1234567,0,20200,,,,0,GET,http://127.0.0.1:18089/page.html,\n";
         let row = csv("v.csv", line).unwrap().rows.unwrap()[0];
-        assert_eq!(row.latency_ms, Some(1.234567));
-        assert_eq!(row.sent_ns, Some(1_796_049_880_000_000_000));
-        assert_eq!(row.body_bytes, Some(20200));
+        assert_eq!(row.latency_ms(), Some(1.234567));
+        assert_eq!(row.sent_ns(), Some(1_796_049_880_000_000_000));
+        assert_eq!(row.body_bytes(), Some(20200));
     }
 
     #[test]
@@ -140,7 +140,7 @@ mod tests {
         let a = csv("v.csv", &fixture("vegeta.csv")).unwrap().rows.unwrap();
         let b = json("v.json", &fixture("vegeta.json")).unwrap().rows.unwrap();
         assert_eq!(a, b);
-        assert!(a.iter().any(|r| r.status == 0 && r.latency_ms.is_none()), "a request without a response");
+        assert!(a.iter().any(|r| r.status == 0 && r.latency_ms().is_none()), "a request without a response");
     }
 
     #[test]

@@ -354,36 +354,74 @@ fn repetition(target: &Target, runs: Option<&Table>) -> Result<(i64, ChosenRepet
     }
 }
 
+/// The percentile of an extra column of run_stats.csv (`p97_5_ms`): one the fixed columns lack.
+fn extra_percentile(column: &str) -> Option<u32> {
+    let label = column.strip_prefix('p')?.strip_suffix("_ms")?.replace('_', ".");
+    crate::model::percentile_key(&label).filter(|p| !RUN_STATS_PERCENTILES.contains(p) && percentile_column(*p) == column)
+}
+
 /// run_stats.csv with the run's row (and without the replaced run's); `None` when no row is left.
+/// Its columns are [`run_stats_columns`], then one `p<label>_ms` for each other percentile a
+/// tool printed (autocannon's p97.5, wrk2's p100), added when a run first needs it.
 fn run_stats_table(run: &ImportedRun, target: &Target, old: Option<&Path>) -> Result<Option<Vec<u8>>, ImportError> {
-    let columns = run_stats_columns();
+    let base = run_stats_columns();
     let mut table = match old {
         Some(dir) => Table::read(dir, "run_stats.csv")?,
         None => None,
     };
     if let Some(t) = &table {
-        let older: Vec<String> = columns[..columns.len() - 1].to_vec();
+        let older: Vec<String> = base[..base.len() - 1].to_vec();
         if t.columns == older {
             table = Some(t.with_column(RANKED));
-        } else if t.columns != columns {
-            return Err(ImportError::at("run_stats.csv", 1, 1, format!("its header is not {}", columns.join(","))));
+        }
+    }
+    let mut columns = base.clone();
+    if let Some(t) = &table {
+        let fits = t.columns.len() >= base.len()
+            && t.columns[..base.len()] == base[..]
+            && t.columns[base.len()..].iter().enumerate().all(|(i, c)| {
+                extra_percentile(c).is_some() && !t.columns[base.len()..base.len() + i].contains(c)
+            });
+        if !fits {
+            return Err(ImportError::at(
+                "run_stats.csv",
+                1,
+                1,
+                format!("its header is not {}, then columns p<P>_ms of other percentiles", base.join(",")),
+            ));
+        }
+        columns = t.columns.clone();
+    }
+    if let Some(r) = &run.reported {
+        for &p in r.percentiles_ms.keys() {
+            let column = percentile_column(p);
+            if !RUN_STATS_PERCENTILES.contains(&p) && !columns.contains(&column) {
+                table = table.map(|t| t.with_column(&column));
+                columns.push(column);
+            }
         }
     }
     let line = match &run.reported {
         Some(r) => {
-            let mut fields = vec![
-                target.run_id.to_string(),
-                run.tool.name().to_string(),
-                r.rule.name().to_string(),
-                r.requests.as_ref().map(|v| v.value.to_string()).unwrap_or_default(),
-                r.errors.as_ref().map(|v| v.value.to_string()).unwrap_or_default(),
-                number(r.requests_per_s.as_ref()),
-                number(r.min_ms.as_ref()),
-                number(r.mean_ms.as_ref()),
-                number(r.max_ms.as_ref()),
-            ];
-            fields.extend(RUN_STATS_PERCENTILES.iter().map(|p| number(r.percentiles_ms.get(p))));
-            fields.push(r.ranked.map(|v| v.to_string()).unwrap_or_default());
+            let fields: Vec<String> = columns
+                .iter()
+                .map(|column| match column.as_str() {
+                    "run_id" => target.run_id.to_string(),
+                    "tool" => run.tool.name().to_string(),
+                    "rule" => r.rule.name().to_string(),
+                    "requests" => r.requests.as_ref().map(|v| v.value.to_string()).unwrap_or_default(),
+                    "errors" => r.errors.as_ref().map(|v| v.value.to_string()).unwrap_or_default(),
+                    "requests_per_s" => number(r.requests_per_s.as_ref()),
+                    "min_ms" => number(r.min_ms.as_ref()),
+                    "mean_ms" => number(r.mean_ms.as_ref()),
+                    "max_ms" => number(r.max_ms.as_ref()),
+                    RANKED => r.ranked.map(|v| v.to_string()).unwrap_or_default(),
+                    other => {
+                        let p = RUN_STATS_PERCENTILES.iter().copied().find(|p| percentile_column(*p) == other).or_else(|| extra_percentile(other));
+                        number(p.and_then(|p| r.percentiles_ms.get(&p)))
+                    }
+                })
+                .collect();
             csv_line(&fields)
         }
         None => String::new(),

@@ -19,6 +19,21 @@ use crate::model::{percentile_key, Rule};
 /// The percentiles `--latency` prints, in order.
 const PRINTED: [u32; 4] = [50_000, 75_000, 90_000, 99_000];
 
+/// The percentiles wrk2's `--latency` prints, in order (from its HdrHistogram).
+const PRINTED_WRK2: [u32; 8] = [50_000, 75_000, 90_000, 99_000, 99_900, 99_990, 99_999, 100_000];
+
+/// What differs between wrk's summary and wrk2's.
+struct Dialect {
+    printed: &'static [u32],
+    heading: &'static str,
+    rule: Rule,
+}
+
+const WRK: Dialect = Dialect { printed: &PRINTED, heading: "Latency Distribution", rule: Rule::FloorPlusOne };
+
+const WRK2: Dialect =
+    Dialect { printed: &PRINTED_WRK2, heading: "Latency Distribution (HdrHistogram - Recorded Latency)", rule: Rule::HdrHistogramRounded };
+
 /// wrk's socket error counts.
 #[derive(Default)]
 struct SocketErrors {
@@ -29,8 +44,44 @@ struct SocketErrors {
 }
 
 pub fn summary(file: &str, text: &str) -> Result<Piece, ImportError> {
+    summary_of(file, text, &WRK)
+}
+
+/// wrk2 `--latency` (giltene/wrk2, which is not packaged here: the fixture is its README's
+/// output): wrk's summary with its latencies in an HdrHistogram. Traps: the Latency Distribution
+/// is the C library's `hdr_value_at_percentile` (rank round(p·n/100), [`Rule::HdrHistogramRounded`]);
+/// the histogram leaves out the first 10 s of calibration, so it ranks fewer values than the
+/// requests counted; latencies are measured from when the constant-rate plan meant to send each
+/// request (coordinated omission corrected); the Detailed Percentile spectrum that follows is a
+/// `.hgrm` distribution (`hdr.rs`), whose footer gives the mean and max to the µs.
+pub fn wrk2(file: &str, text: &str) -> Result<Piece, ImportError> {
+    let mut piece = summary_of(file, text, &WRK2)?;
     let lines = Lines::new(file, text);
-    let mut reported = ToolReported::new(Rule::FloorPlusOne);
+    let header = lines.lines.iter().position(|(_, l)| l.trim() == "Detailed Percentile spectrum:");
+    let header = header.ok_or_else(|| lines.bad(1, 1, "no `Detailed Percentile spectrum:`: wrk2 prints it with --latency"))?;
+    let spectrum = super::hdr::spectrum(&lines, header + 1)?;
+    let reported = piece.reported.as_mut().expect("a wrk summary has numbers");
+    reported.mean_ms = Some(spectrum.mean.clone());
+    reported.max_ms = Some(spectrum.max.clone());
+    reported.ranked = Some(spectrum.total.value);
+    let requests = reported.requests.as_ref().map_or(0, |c| c.value);
+    piece.notes.retain(|n| !n.starts_with("wrk counts 3xx"));
+    piece.notes.insert(0, format!(
+        "wrk2 times each request from when its constant-rate plan meant to send it (coordinated omission corrected); {}; its percentiles take rank round(p·n/100) of the histogram",
+        spectrum.precision_note()
+    ));
+    if spectrum.total.value < requests {
+        piece.notes.push(format!(
+            "wrk2's histogram ranks {} of the {requests} requests: it leaves out the first 10 s of calibration",
+            spectrum.total.value
+        ));
+    }
+    Ok(piece)
+}
+
+fn summary_of(file: &str, text: &str, dialect: &Dialect) -> Result<Piece, ImportError> {
+    let lines = Lines::new(file, text);
+    let mut reported = ToolReported::new(dialect.rule);
     let time = |at: (u64, u64, &str), index: usize| -> Result<Printed, ImportError> {
         let (n, column, value) = at;
         let word = value.split_whitespace().nth(index).unwrap_or("");
@@ -44,17 +95,17 @@ pub fn summary(file: &str, text: &str) -> Result<Piece, ImportError> {
     let latency = lines.require("Latency ", "wrk prints the thread stats first")?;
     reported.mean_ms = Some(time(latency, 0)?);
     reported.max_ms = Some(time(latency, 2)?);
-    let heading = lines.lines.iter().position(|(_, l)| l.trim() == "Latency Distribution");
+    let heading = lines.lines.iter().position(|(_, l)| l.trim() == dialect.heading);
     let Some(heading) = heading else {
         return Err(lines.bad(latency.0, 1, "no Latency Distribution: run wrk with --latency"));
     };
-    for (i, &milli) in PRINTED.iter().enumerate() {
+    for (i, &milli) in dialect.printed.iter().enumerate() {
         let Some(&(n, line)) = lines.lines.get(heading + 1 + i) else {
             let last = lines.lines.last().map_or(1, |(n, _)| *n);
             return Err(lines.bad(
                 last,
                 1,
-                format!("the Latency Distribution ends before its {}% line: the file is cut short", milli / 1000),
+                format!("the Latency Distribution ends before its {}% line: the file is cut short", crate::model::percentile_label(milli)),
             ));
         };
         let trimmed = line.trim();
@@ -64,7 +115,11 @@ pub fn summary(file: &str, text: &str) -> Result<Piece, ImportError> {
             (key == milli).then_some(value.trim())
         });
         let Some(value) = parsed else {
-            return Err(lines.bad(n, column, format!("expected wrk's `{}%  TIME` line of the Latency Distribution", milli / 1000)));
+            return Err(lines.bad(
+                n,
+                column,
+                format!("expected wrk's `{}%  TIME` line of the Latency Distribution", crate::model::percentile_label(milli)),
+            ));
         };
         let value_column = column + trimmed.find(value).unwrap_or(0) as u64;
         let (ms, step) = duration_ms(value).ok_or_else(|| lines.bad(n, value_column, format!("{value:?} is not a time with a unit")))?;

@@ -15,8 +15,18 @@ pub enum Rule {
     /// Rank round(p·n/100)+1, halves rounded up (ab's `-e` file: it reads the sorted times at
     /// 0-based index `(int)(0.5 + p·n/100)`).
     RoundedPlusOne,
-    /// Rank floor(p·n/100)+1 in an HdrHistogram, whose buckets round values (wrk2).
+    /// HdrHistogram's value at percentile (the Java library since 2.1.10, its JavaScript port in
+    /// autocannon, the Rust crate): the nearest rank ceil(p·n/100), at least 1, read as the highest
+    /// value equivalent to it in the histogram's buckets (the lowest for p0), so a value is exact
+    /// only to the histogram's precision (its significant digits).
     HdrHistogram,
+    /// HdrHistogram's C library as wrk2 bundles it (`hdr_value_at_percentile`): rank
+    /// round(p·n/100), halves up, at least 1, read as the highest equivalent value of its bucket.
+    HdrHistogramRounded,
+    /// A DDSketch estimate (Artillery): the bucket, 1 % wide relative to its values, holding the
+    /// 0-based rank q·(n-1), read as that bucket's representative value (within 1 % of the value at
+    /// the 1-based rank floor(q·(n-1))+1).
+    DdSketch,
     /// Rank ceil(p·n/100)+1, one above the nearest rank (hey).
     NearestRankPlusOne,
     /// Response times rounded into buckets first (to 1 ms below 100 ms, 10 ms below 1 s, then
@@ -31,11 +41,13 @@ pub enum Rule {
 }
 
 impl Rule {
-    pub const ALL: [Rule; 9] = [
+    pub const ALL: [Rule; 11] = [
         Rule::NearestRank,
         Rule::FloorPlusOne,
         Rule::RoundedPlusOne,
         Rule::HdrHistogram,
+        Rule::HdrHistogramRounded,
+        Rule::DdSketch,
         Rule::NearestRankPlusOne,
         Rule::RoundedBuckets,
         Rule::Interpolated,
@@ -49,6 +61,8 @@ impl Rule {
             Rule::FloorPlusOne => "floor-plus-one",
             Rule::RoundedPlusOne => "rounded-plus-one",
             Rule::HdrHistogram => "hdr-histogram",
+            Rule::HdrHistogramRounded => "hdr-histogram-rounded",
+            Rule::DdSketch => "ddsketch",
             Rule::NearestRankPlusOne => "nearest-rank-plus-one",
             Rule::RoundedBuckets => "rounded-buckets",
             Rule::Interpolated => "interpolated",
@@ -69,8 +83,12 @@ impl Rule {
         }
         let floor = (u128::from(milli) * u128::from(n) / 100_000) as u64;
         let rank = match self {
-            Rule::NearestRank => nearest_rank(milli, n),
-            Rule::FloorPlusOne | Rule::HdrHistogram | Rule::RoundedBuckets => floor + 1,
+            Rule::NearestRank | Rule::HdrHistogram => nearest_rank(milli, n),
+            Rule::FloorPlusOne | Rule::RoundedBuckets => floor + 1,
+            // (int64_t)(p/100·n + 0.5), at least 1, in integers.
+            Rule::HdrHistogramRounded => (((2 * u128::from(milli) * u128::from(n) + 100_000) / 200_000) as u64).max(1),
+            // The 0-based rank q·(n-1), its bucket found by the first cumulative count above it.
+            Rule::DdSketch => (u128::from(milli) * u128::from(n - 1) / 100_000) as u64 + 1,
             // (int)(0.5 + x) = floor(x + 1/2), in integers: floor((2·p·n + 100000) / 200000).
             Rule::RoundedPlusOne => ((2 * u128::from(milli) * u128::from(n) + 100_000) / 200_000) as u64 + 1,
             // One above ceil(p·n/100) (hey, which prints no p0, where the nearest rank's floor of 1
@@ -136,6 +154,27 @@ mod tests {
         assert!((fraction - 0.45).abs() < 1e-9);
         assert_eq!(interpolation_position(100_000, 72), Some((72, 0.0)));
         assert_eq!(interpolation_position(50_000, 0), None);
+    }
+
+    #[test]
+    fn hdr_histogram_ranks_by_ceil_in_java_and_by_round_in_wrk2s_c_library() {
+        // 21 values, p10: 2.1 → Java and the JavaScript port take the 3rd, C the 2nd (round(2.1)).
+        assert_eq!(Rule::HdrHistogram.rank(10_000, 21), Some(3));
+        assert_eq!(Rule::HdrHistogramRounded.rank(10_000, 21), Some(2));
+        // p50 of 101: 50.5 → ceil 51, C rounds the half up to 51 as well; p0 is the first value.
+        assert_eq!(Rule::HdrHistogram.rank(50_000, 101), Some(51));
+        assert_eq!(Rule::HdrHistogramRounded.rank(50_000, 101), Some(51));
+        assert_eq!(Rule::HdrHistogramRounded.rank(0, 101), Some(1));
+        assert_eq!(Rule::HdrHistogram.rank(0, 101), Some(1));
+        assert_eq!(Rule::HdrHistogramRounded.rank(100_000, 101), Some(101));
+    }
+
+    #[test]
+    fn ddsketch_reads_the_zero_based_rank_q_times_n_minus_one() {
+        // Artillery's p95 of 1000 values: 0.95 · 999 = 949.05 → 0-based 949, the 950th value.
+        assert_eq!(Rule::DdSketch.rank(95_000, 1000), Some(950));
+        assert_eq!(Rule::DdSketch.rank(50_000, 1), Some(1));
+        assert_eq!(Rule::DdSketch.rank(100_000, 1000), Some(1000));
     }
 
     #[test]

@@ -900,7 +900,13 @@ pub fn rule_text(rule: crate::model::Rule, lang: Lang) -> &'static str {
         (Lang::En, NearestRank) => "the nearest rank ceil(p·n/100)",
         (Lang::En, FloorPlusOne) => "rank floor(p·n/100)+1",
         (Lang::En, RoundedPlusOne) => "rank round(p·n/100)+1, halves rounded up",
-        (Lang::En, HdrHistogram) => "rank floor(p·n/100)+1 of an HdrHistogram, whose buckets round the values",
+        (Lang::En, HdrHistogram) => {
+            "HdrHistogram's value at percentile: the nearest rank ceil(p·n/100), read as the highest value of its bucket (exact to the histogram's precision)"
+        }
+        (Lang::En, HdrHistogramRounded) => {
+            "HdrHistogram's C library (wrk2): rank round(p·n/100), read as the highest value of its bucket (exact to the histogram's precision)"
+        }
+        (Lang::En, DdSketch) => "a DDSketch estimate: the 1 %-wide bucket holding rank floor(q·(n-1))+1, so within 1 % of that value",
         (Lang::En, NearestRankPlusOne) => "rank ceil(p·n/100)+1, one above the nearest rank",
         (Lang::En, RoundedBuckets) => "latencies rounded into buckets (whole ms below 100 ms, 10 ms below 1 s), then rank floor(p·n/100)+1",
         (Lang::En, Interpolated) => "linear interpolation between two ranks",
@@ -909,7 +915,9 @@ pub fn rule_text(rule: crate::model::Rule, lang: Lang) -> &'static str {
         (Lang::Ja, NearestRank) => "最近接順位 ceil(p·n/100)",
         (Lang::Ja, FloorPlusOne) => "順位 floor(p·n/100)+1",
         (Lang::Ja, RoundedPlusOne) => "順位 round(p·n/100)+1（0.5は切り上げ）",
-        (Lang::Ja, HdrHistogram) => "HdrHistogram上の順位 floor(p·n/100)+1（バケットで値が丸まる）",
+        (Lang::Ja, HdrHistogram) => "HdrHistogramのパーセンタイル値：最近接順位 ceil(p·n/100) のバケットの最大値（ヒストグラムの精度まで正確）",
+        (Lang::Ja, HdrHistogramRounded) => "HdrHistogramのCライブラリ（wrk2）：順位 round(p·n/100) のバケットの最大値（ヒストグラムの精度まで正確）",
+        (Lang::Ja, DdSketch) => "DDSketchによる推定：順位 floor(q·(n-1))+1 を含む幅1 %のバケットの代表値（その値の1 %以内）",
         (Lang::Ja, NearestRankPlusOne) => "順位 ceil(p·n/100)+1（最近接順位の一つ上）",
         (Lang::Ja, RoundedBuckets) => "応答時間をバケットに丸めてから（100 ms未満は1 ms単位、1 s未満は10 ms単位）順位 floor(p·n/100)+1",
         (Lang::Ja, Interpolated) => "二つの順位の間の線形補間",

@@ -57,7 +57,7 @@ pub fn throughput(counted: &RunRequests, tool: Option<&RunStats>, from: Throughp
     match tool {
         Some(s) => Throughput {
             rate: s.requests_per_s,
-            error_rate: (s.requests > 0).then(|| s.errors as f64 / s.requests as f64),
+            error_rate: s.errors.filter(|_| s.requests > 0).map(|e| e as f64 / s.requests as f64),
             mean_ms: s.mean_ms,
             from: Some("tool"),
             withheld: None,
@@ -128,7 +128,7 @@ pub fn source(source: Option<&Source>) -> Option<RunSource> {
 /// run_stats row: ab, hey, wrk, oha and Locust rank every response, whatever its status); a row
 /// without it falls back to the run's responses (rows) or its requests without errors.
 pub fn reported(stats: &RunStats, counted: &RunRequests) -> ToolReported {
-    let fallback = if counted.requests > 0 { counted.requests - counted.no_response } else { stats.requests.saturating_sub(stats.errors) };
+    let fallback = if counted.requests > 0 { counted.requests - counted.no_response } else { stats.requests.saturating_sub(stats.errors.unwrap_or(0)) };
     let ranked = stats.ranked.unwrap_or(fallback);
     let wanted: Vec<(u32, Percentile)> =
         stats.percentiles_ms.keys().filter_map(|&p| Percentile::new(f64::from(p) / 1000.0).map(|q| (p, q))).collect();

@@ -84,7 +84,10 @@ impl<'a> Context<'a> {
         if let Some(rate) = r.requests_per_s {
             printed.push(format!("{} {}", w.requests_per_s, format::decimal(rate, 2)));
         }
-        printed.push(format!("{} {} / {}", t_errors(self), format::count(r.errors), format::count(r.requests)));
+        match r.errors {
+            Some(errors) => printed.push(format!("{} {} / {}", t_errors(self), format::count(errors), format::count(r.requests))),
+            None => printed.push(format!("{} {}", self.t.requests_label, format::count(r.requests))),
+        }
         notes.push(fill(w.printed_note).replace("{list}", &self.list(&printed)));
         Some(ToolSection {
             heading: w.section.to_string(),
@@ -134,7 +137,7 @@ impl<'a> Context<'a> {
                     );
                 }
             }
-            Rule::Approximate => {
+            Rule::Approximate | Rule::DdSketch => {
                 if !keys.is_empty() {
                     causes.push(fill(w.approximate_cause));
                 }
@@ -163,7 +166,7 @@ impl<'a> Context<'a> {
                     .collect();
                 if !same_rank.is_empty() {
                     let why =
-                        if matches!(r.rule, Rule::RoundedBuckets | Rule::HdrHistogram) { w.rounded_cause } else { w.resolution_cause };
+                        if matches!(r.rule, Rule::RoundedBuckets | Rule::HdrHistogram | Rule::HdrHistogramRounded) { w.rounded_cause } else { w.resolution_cause };
                     causes.push(fill(why).replace("{list}", &self.list(&same_rank)));
                 }
             }
