@@ -52,7 +52,10 @@ fn numbers(run: &ImportedRun) -> String {
 }
 
 /// The summary fixtures, each with the files of its invocation it is imported with (unchanged).
-const SUMMARIES: [(&str, &[&str]); 21] = [
+/// An HdrHistogram interval log is not among them: it has no end (a log cut after a whole interval
+/// is the log of a shorter run), so only a cut line is refused; beside the .hgrm of its run, the
+/// counts of the two disagree (see `files_of_one_run_of_the_new_formats_agree_...`).
+const SUMMARIES: [(&str, &[&str]); 31] = [
     ("ab/ab-stdout.txt", &[]),
     ("ab/ab-e.csv", &["ab/ab-stdout.txt"]),
     ("ab/mixed-stdout.txt", &[]),
@@ -74,6 +77,16 @@ const SUMMARIES: [(&str, &[&str]); 21] = [
     ("locust/mixed.json", &[]),
     ("oha/oha.json", &[]),
     ("oha/reset.json", &[]),
+    ("oha/db.json", &["oha/oha.db"]),
+    ("autocannon/autocannon.json", &[]),
+    ("autocannon/mixed.json", &[]),
+    ("autocannon/mixed-exclude.json", &[]),
+    ("artillery/report.json", &[]),
+    ("k6/summary-export.json", &[]),
+    ("k6/handle-summary.json", &[]),
+    ("hdrhistogram/load.hgrm", &[]),
+    ("hdrhistogram/load.hgrm", &["hdrhistogram/load.hlog"]),
+    ("wrk2/wrk2.txt", &[]),
 ];
 
 #[test]
@@ -150,6 +163,23 @@ fn files_that_are_not_of_one_run_are_refused_with_both_places() {
 }
 
 #[test]
+fn files_of_one_run_of_the_new_formats_agree_and_files_of_two_runs_are_refused_with_both_places() {
+    // oha's sqlite rows and its JSON summary of the same run agree (counts, statuses, ranks) ...
+    assert!(read_run(&[("oha.db".into(), bytes("oha/oha.db")), ("db.json".into(), bytes("oha/db.json"))], None).is_ok());
+    // ... but not with the summary of another run.
+    refused_with_both(&[("oha.db", bytes("oha/oha.db")), ("oha.json", bytes("oha/oha.json"))], "oha.db", "oha.json:");
+    // The Java library's interval log and percentile distribution of one histogram agree ...
+    let both = read_run(&[("l.hgrm".into(), bytes("hdrhistogram/load.hgrm")), ("l.hlog".into(), bytes("hdrhistogram/load.hlog"))], None);
+    assert_eq!(both.unwrap().reported.unwrap().requests.unwrap().value, 3000);
+    // ... and a log without its last interval (a log cut after a whole line) does not.
+    let log = String::from_utf8(bytes("hdrhistogram/load.hlog")).unwrap();
+    let shorter: String = log.lines().take(log.lines().count() - 1).map(|l| format!("{l}\n")).collect();
+    refused_with_both(&[("l.hgrm", bytes("hdrhistogram/load.hgrm")), ("l.hlog", shorter.into_bytes())], "l.hgrm:", "l.hlog:");
+    // autocannon with and without --excludeErrorStats are two runs of one tool: refused as two files of one format.
+    refused_with_both(&[("a.json", bytes("autocannon/mixed.json")), ("b.json", bytes("autocannon/mixed-exclude.json"))], "b.json", "a.json");
+}
+
+#[test]
 fn a_summary_whose_numbers_contradict_each_other_is_refused_with_both_places() {
     let edit = |file: &str, from: &str, to: &str| {
         let text = String::from_utf8(bytes(file)).unwrap();
@@ -189,7 +219,7 @@ fn snapshot(dir: &Path) -> BTreeMap<String, Vec<u8>> {
 
 /// Each tool's files of one invocation (real outputs, or for k6, vegeta and JMeter their
 /// documented formats).
-const INVOCATIONS: [&[&str]; 22] = [
+const INVOCATIONS: [&[&str]; 29] = [
     &["ab/ab-g.tsv", "ab/ab-e.csv", "ab/ab-stdout.txt"],
     &["ab/mixed-g.tsv", "ab/mixed-e.csv", "ab/mixed-stdout.txt"],
     &["ab/reset-e.csv", "ab/reset-stdout.txt"],
@@ -212,6 +242,13 @@ const INVOCATIONS: [&[&str]; 22] = [
     &["locust/mixed_stats.csv", "locust/mixed_stats_history.csv", "locust/mixed_failures.csv", "locust/mixed_exceptions.csv"],
     &["locust/locust.json", "locust/mixed.json", "oha/oha.json", "oha/mixed.json", "oha/reset.json"],
     &["k6/k6.json", "k6/k6.csv", "vegeta/vegeta.csv", "vegeta/vegeta.json", "jmeter/jmeter.jtl"],
+    &["autocannon/autocannon.json", "autocannon/mixed.json", "autocannon/mixed-exclude.json"],
+    &["artillery/report.json"],
+    &["oha/oha.csv", "oha/mixed.csv"],
+    &["oha/oha.db", "oha/db.json", "oha/oha.json"],
+    &["k6/summary-export.json", "k6/handle-summary.json", "k6/k6.json"],
+    &["hdrhistogram/load.hgrm", "hdrhistogram/load.hlog"],
+    &["wrk2/wrk2.txt", "wrk/wrk.txt"],
 ];
 
 #[test]
@@ -251,6 +288,14 @@ fn every_fixture_and_subset_imports_and_passes_check_or_is_refused_unchanged() {
         "locust/mixed_stats.csv",
         "oha/reset.json",
         "ab/mixed-stdout.txt",
+        "autocannon/mixed.json",
+        "artillery/report.json",
+        "oha/oha.db",
+        "oha/oha.csv",
+        "k6/handle-summary.json",
+        "hdrhistogram/load.hlog",
+        "hdrhistogram/load.hgrm",
+        "wrk2/wrk2.txt",
     ] {
         let alone = import(&root.path().join("alone"), &file.replace('/', "-"), &[fixture(file)]);
         assert!(alone.status.success(), "{file} alone: {}", text(&alone));
@@ -261,7 +306,7 @@ fn every_fixture_and_subset_imports_and_passes_check_or_is_refused_unchanged() {
 fn every_committed_fixture_imports_with_its_companions_without_started_at_and_passes_check() {
     let root = tempfile::tempdir().unwrap();
     let dataset = root.path().join("d");
-    let invocations: [&[&str]; 33] = [
+    let invocations: [&[&str]; 44] = [
         &["ab/ab-g.tsv", "ab/ab-e.csv", "ab/ab-stdout.txt"],
         &["ab/mixed-e.csv", "ab/mixed-stdout.txt"],
         &["ab/reset-e.csv", "ab/reset-stdout.txt"],
@@ -295,6 +340,17 @@ fn every_committed_fixture_imports_with_its_companions_without_started_at_and_pa
         &["vegeta/vegeta.json"],
         &["jmeter/jmeter.jtl"],
         &["ab/mixed-stdout.txt"],
+        &["autocannon/autocannon.json"],
+        &["autocannon/mixed.json"],
+        &["autocannon/mixed-exclude.json"],
+        &["artillery/report.json"],
+        &["oha/oha.csv"],
+        &["oha/mixed.csv"],
+        &["oha/oha.db", "oha/db.json"],
+        &["k6/summary-export.json"],
+        &["k6/handle-summary.json"],
+        &["hdrhistogram/load.hgrm", "hdrhistogram/load.hlog"],
+        &["wrk2/wrk2.txt"],
     ];
     for (i, files) in invocations.iter().enumerate() {
         let out = import(&dataset, &format!("run{i}"), &files.iter().map(|f| fixture(f)).collect::<Vec<_>>());

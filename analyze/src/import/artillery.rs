@@ -146,10 +146,10 @@ mod tests {
         let piece = json("report.json", &fixture()).unwrap();
         let r = piece.reported.unwrap();
         assert_eq!(r.rule, Rule::DdSketch);
-        assert_eq!((r.requests.unwrap().value, r.ranked), (1000, Some(1000)));
+        assert_eq!((r.requests.as_ref().unwrap().value, r.ranked), (1000, Some(1000)));
         assert_eq!(r.percentiles_ms[&95_000].value, 63.4);
         assert_eq!(r.percentiles_ms[&99_900].value, 162.4);
-        assert_eq!(r.requests_per_s.map(|v| v.value), Some(40.0));
+        assert_eq!(r.requests_per_s.as_ref().map(|v| v.value), Some(40.0));
         assert!(r.check().is_empty(), "{:?}", r.check());
     }
 

@@ -306,7 +306,7 @@ mod tests {
         let export = summary("export.json", &fixture("summary-export.json")).unwrap();
         let data = summary("data.json", &fixture("handle-summary.json")).unwrap();
         let (a, b) = (export.reported.unwrap(), data.reported.unwrap());
-        assert_eq!(a.rule, Rule::Interpolated);
+        assert_eq!(a.rule, crate::model::Rule::Interpolated);
         assert_eq!((a.requests.as_ref().unwrap().value, a.errors.as_ref().unwrap().value), (300, 3));
         let values = |r: &super::super::ToolReported| r.percentiles_ms.iter().map(|(k, v)| (*k, v.value)).collect::<Vec<_>>();
         assert_eq!(values(&a), values(&b));
