@@ -20,36 +20,68 @@ use crate::model::{percentile_key, Rule};
 /// The percentages ab 2.3 prints in its table, in order.
 const TABLE: [u32; 9] = [50_000, 66_000, 75_000, 80_000, 90_000, 95_000, 98_000, 99_000, 100_000];
 
+/// `ab -g` (one text): see [`GnuplotBlocks`].
 pub fn gnuplot(file: &str, text: &str) -> Result<Piece, ImportError> {
-    let csv = Csv::parse(file, text, b'\t')?;
-    let seconds = csv.column("seconds")?;
-    let ttime = csv.column("ttime")?;
-    let mut rows = Vec::with_capacity(csv.rows.len());
-    let mut first: Option<(i64, u64)> = None;
-    for row in &csv.rows {
-        let sent_s = csv.count(row, seconds)?;
-        let sent_ns = i64::try_from(sent_s).ok().and_then(|s| s.checked_mul(1_000_000_000)).unwrap_or(i64::MAX);
-        if let Some(why) = implausible_unix_ns(sent_ns) {
-            return Err(csv.lines.bad(row.0, row.1[seconds].0, format!("seconds: {why}")));
-        }
-        if first.is_none_or(|(s, _)| sent_ns < s) {
-            first = Some((sent_ns, row.0));
-        }
-        let total = csv.count(row, ttime)?;
-        rows.push(Row::new(Some(sent_ns), Some(total as f64), 0, None));
+    let mut blocks = GnuplotBlocks::new(file);
+    super::stream::Blocks::block(&mut blocks, text, 1)?;
+    super::stream::Blocks::finish(Box::new(blocks))
+}
+
+/// `ab -g` read block by block: the header from the first block; the rows are put in their
+/// order of sending once all are read.
+pub struct GnuplotBlocks {
+    file: String,
+    header: Option<Vec<String>>,
+    rows: Vec<Row>,
+    first: Option<(i64, u64)>,
+}
+
+impl GnuplotBlocks {
+    pub fn new(file: &str) -> Self {
+        GnuplotBlocks { file: file.to_string(), header: None, rows: Vec::new(), first: None }
     }
-    let Some((started, line)) = first else { return Err(ImportError::file(file, "has a header but no request")) };
-    // ab writes the rows sorted by total time; their order of sending is their start second.
-    rows.sort_by_key(|r| r.sent_ns());
-    Ok(Piece {
-        rows: Some(rows),
-        rows_without_status: true,
-        started: Some(Start { unix_ns: started, step_ns: 1_000_000_000, at: csv.lines.place(line, 1) }),
-        notes: vec![
-            "ab -g: send times have 1 s resolution and latencies are whole milliseconds; rows are re-ordered by send second (ab writes them sorted by total time)".into(),
-        ],
-        ..Piece::default()
-    })
+}
+
+impl super::stream::Blocks for GnuplotBlocks {
+    fn block(&mut self, text: &str, first_line: u64) -> Result<(), ImportError> {
+        let file = self.file.clone();
+        let csv = match self.header.take() {
+            Some(header) => Csv::block(&file, header, text, first_line, b'\t')?,
+            None => Csv::parse(&file, text, b'\t')?,
+        };
+        self.header = Some(csv.header.clone());
+        let seconds = csv.column("seconds")?;
+        let ttime = csv.column("ttime")?;
+        for row in &csv.rows {
+            let sent_s = csv.count(row, seconds)?;
+            let sent_ns = i64::try_from(sent_s).ok().and_then(|s| s.checked_mul(1_000_000_000)).unwrap_or(i64::MAX);
+            if let Some(why) = implausible_unix_ns(sent_ns) {
+                return Err(csv.lines.bad(row.0, row.1[seconds].0, format!("seconds: {why}")));
+            }
+            if self.first.is_none_or(|(s, _)| sent_ns < s) {
+                self.first = Some((sent_ns, row.0));
+            }
+            let total = csv.count(row, ttime)?;
+            self.rows.push(Row::new(Some(sent_ns), Some(total as f64), 0, None));
+        }
+        Ok(())
+    }
+
+    fn finish(self: Box<Self>) -> Result<Piece, ImportError> {
+        let Some((started, line)) = self.first else { return Err(ImportError::file(&self.file, "has a header but no request")) };
+        let mut rows = self.rows;
+        // ab writes the rows sorted by total time; their order of sending is their start second.
+        rows.sort_by_key(|r| r.sent_ns());
+        Ok(Piece {
+            rows: Some(rows),
+            rows_without_status: true,
+            started: Some(Start { unix_ns: started, step_ns: 1_000_000_000, at: super::Place::new(&self.file, line, 1) }),
+            notes: vec![
+                "ab -g: send times have 1 s resolution and latencies are whole milliseconds; rows are re-ordered by send second (ab writes them sorted by total time)".into(),
+            ],
+            ..Piece::default()
+        })
+    }
 }
 
 /// `ab -e`: `Percentage served,Time in ms`, then `%d,%.3f` for 0 to 100, nothing else.

@@ -9,52 +9,82 @@ use super::error::ImportError;
 use super::text::{implausible_unix_ns, Csv};
 use super::{Piece, Row, Start};
 
+/// A JTL CSV (one text): see [`Blocks`].
 pub fn csv(file: &str, text: &str) -> Result<Piece, ImportError> {
-    let csv = Csv::parse(file, text, b',')?;
-    let (timestamp, elapsed, code) = (csv.column("timeStamp")?, csv.column("elapsed")?, csv.column("responseCode")?);
-    let bytes = csv.header.iter().position(|h| h == "bytes");
-    let mut rows = Vec::with_capacity(csv.rows.len());
-    let mut first: Option<(i64, u64)> = None;
-    for row in &csv.rows {
-        let sent_ms = csv.count(row, timestamp)?;
-        let sent = i64::try_from(sent_ms).ok().and_then(|ms| ms.checked_mul(1_000_000)).unwrap_or(i64::MAX);
-        if let Some(why) = implausible_unix_ns(sent) {
-            return Err(csv.lines.bad(row.0, row.1[timestamp].0, format!("timeStamp: {why}")));
-        }
-        if first.is_none_or(|(s, _)| sent < s) {
-            first = Some((sent, row.0));
-        }
-        let latency = csv.count(row, elapsed)? as f64;
-        let (column, text) = &row.1[code];
-        let status = match text.trim().parse::<u16>() {
-            Ok(c) if (100..=599).contains(&c) => c,
-            Ok(_) => return Err(csv.lines.bad(row.0, *column, format!("responseCode {text:?} is not an HTTP status"))),
-            Err(_) if text.starts_with("Non HTTP response code") => 0,
-            Err(_) => {
-                return Err(csv.lines.bad(
-                    row.0,
-                    *column,
-                    format!("responseCode {text:?} is neither a status nor \"Non HTTP response code: ...\""),
-                ))
-            }
-        };
-        let body = match bytes {
-            Some(b) if status != 0 => Some(csv.count(row, b)?),
-            _ => None,
-        };
-        rows.push(Row::new(Some(sent), (status != 0).then_some(latency), status, body));
+    let mut blocks = Blocks::new(file);
+    super::stream::Blocks::block(&mut blocks, text, 1)?;
+    super::stream::Blocks::finish(Box::new(blocks))
+}
+
+/// A JTL CSV read block by block: the header from the first block.
+pub struct Blocks {
+    file: String,
+    header: Option<Vec<String>>,
+    rows: Vec<Row>,
+    first: Option<(i64, u64)>,
+}
+
+impl Blocks {
+    pub fn new(file: &str) -> Self {
+        Blocks { file: file.to_string(), header: None, rows: Vec::new(), first: None }
     }
-    let Some((started, line)) = first else {
-        return Err(ImportError::file(file, "has a header but no sample"));
-    };
-    Ok(Piece {
-        rows: Some(rows),
-        started: Some(Start { unix_ns: started, step_ns: 1_000_000, at: csv.lines.place(line, 1) }),
-        notes: vec![
-            "JMeter's elapsed is whole ms and includes connecting; its success column (assertions) is not used, the status is".into()
-        ],
-        ..Piece::default()
-    })
+}
+
+impl super::stream::Blocks for Blocks {
+    fn block(&mut self, text: &str, first_line: u64) -> Result<(), ImportError> {
+        let file = self.file.clone();
+        let csv = match self.header.take() {
+            Some(header) => Csv::block(&file, header, text, first_line, b',')?,
+            None => Csv::parse(&file, text, b',')?,
+        };
+        self.header = Some(csv.header.clone());
+        let (timestamp, elapsed, code) = (csv.column("timeStamp")?, csv.column("elapsed")?, csv.column("responseCode")?);
+        let bytes = csv.header.iter().position(|h| h == "bytes");
+        for row in &csv.rows {
+            let sent_ms = csv.count(row, timestamp)?;
+            let sent = i64::try_from(sent_ms).ok().and_then(|ms| ms.checked_mul(1_000_000)).unwrap_or(i64::MAX);
+            if let Some(why) = implausible_unix_ns(sent) {
+                return Err(csv.lines.bad(row.0, row.1[timestamp].0, format!("timeStamp: {why}")));
+            }
+            if self.first.is_none_or(|(s, _)| sent < s) {
+                self.first = Some((sent, row.0));
+            }
+            let latency = csv.count(row, elapsed)? as f64;
+            let (column, text) = &row.1[code];
+            let status = match text.trim().parse::<u16>() {
+                Ok(c) if (100..=599).contains(&c) => c,
+                Ok(_) => return Err(csv.lines.bad(row.0, *column, format!("responseCode {text:?} is not an HTTP status"))),
+                Err(_) if text.starts_with("Non HTTP response code") => 0,
+                Err(_) => {
+                    return Err(csv.lines.bad(
+                        row.0,
+                        *column,
+                        format!("responseCode {text:?} is neither a status nor \"Non HTTP response code: ...\""),
+                    ))
+                }
+            };
+            let body = match bytes {
+                Some(b) if status != 0 => Some(csv.count(row, b)?),
+                _ => None,
+            };
+            self.rows.push(Row::new(Some(sent), (status != 0).then_some(latency), status, body));
+        }
+        Ok(())
+    }
+
+    fn finish(self: Box<Self>) -> Result<Piece, ImportError> {
+        let Some((started, line)) = self.first else {
+            return Err(ImportError::file(&self.file, "has a header but no sample"));
+        };
+        Ok(Piece {
+            rows: Some(self.rows),
+            started: Some(Start { unix_ns: started, step_ns: 1_000_000, at: super::Place::new(&self.file, line, 1) }),
+            notes: vec![
+                "JMeter's elapsed is whole ms and includes connecting; its success column (assertions) is not used, the status is".into()
+            ],
+            ..Piece::default()
+        })
+    }
 }
 
 #[cfg(test)]

@@ -54,95 +54,151 @@ fn earliest(first: &mut Option<(i64, super::Place)>, row: &Row, at: impl FnOnce(
     }
 }
 
+/// k6's `--out json=` (one text): see [`JsonBlocks`].
 pub fn json(file: &str, text: &str) -> Result<Piece, ImportError> {
-    #[derive(serde::Deserialize)]
-    struct Line {
-        #[serde(rename = "type")]
-        kind: String,
-        metric: String,
-        data: serde_json::Value,
+    let mut blocks = JsonBlocks { file: file.to_string(), ..JsonBlocks::default() };
+    super::stream::Blocks::block(&mut blocks, text, 1)?;
+    super::stream::Blocks::finish(Box::new(blocks))
+}
+
+/// What a k6 file read block by block has given so far: its rows, how many points' k6 verdict
+/// disagrees with "2xx", and its earliest send with its place.
+#[derive(Default)]
+pub struct JsonBlocks {
+    file: String,
+    rows: Vec<Row>,
+    disagreements: u64,
+    first: Option<(i64, super::Place)>,
+}
+
+impl JsonBlocks {
+    pub fn new(file: &str) -> Self {
+        JsonBlocks { file: file.to_string(), ..JsonBlocks::default() }
     }
-    let lines = Lines::new(file, text);
-    let mut rows = Vec::new();
-    let mut disagreements = 0;
-    let mut first = None;
-    for &(n, line) in &lines.lines {
-        if line.trim().is_empty() {
-            continue;
+}
+
+impl super::stream::Blocks for JsonBlocks {
+    fn block(&mut self, text: &str, first_line: u64) -> Result<(), ImportError> {
+        #[derive(serde::Deserialize)]
+        struct Line {
+            #[serde(rename = "type")]
+            kind: String,
+            metric: String,
+            data: serde_json::Value,
         }
-        let parsed: Line = serde_json::from_str(line).map_err(|e| lines.bad(n, e.column() as u64, format!("not a k6 JSON line: {e}")))?;
-        if parsed.kind != "Point" || parsed.metric != METRIC {
-            continue;
-        }
-        let column_of = |key: &str| line.find(&format!("\"{key}\"")).map_or(1, |c| c as u64 + 1);
-        let value = parsed.data.get("value").and_then(serde_json::Value::as_f64);
-        let value =
-            value.filter(|v| *v >= 0.0).ok_or_else(|| lines.bad(n, column_of("value"), "data.value is not a non-negative number of ms"))?;
-        let time = parsed.data.get("time").and_then(serde_json::Value::as_str).and_then(rfc3339_unix_ns);
-        let time = time.ok_or_else(|| lines.bad(n, column_of("time"), "data.time is not an RFC 3339 time"))?;
-        if let Some(why) = implausible_unix_ns(time) {
-            return Err(lines.bad(n, column_of("time"), format!("data.time: {why}")));
-        }
-        let tags = parsed.data.get("tags");
-        let tag = |name: &str| tags.and_then(|t| t.get(name)).and_then(serde_json::Value::as_str);
-        let status = tag("status")
-            .and_then(status_of)
-            .ok_or_else(|| lines.bad(n, column_of("tags"), "tags.status is not an HTTP status (k6 tags every HTTP point with one)"))?;
-        if let Some(expected) = tag("expected_response") {
-            if (expected == "true") != (200..300).contains(&status) {
-                disagreements += 1;
+        let lines = Lines::starting_at(&self.file, text, first_line);
+        for &(n, line) in &lines.lines {
+            if line.trim().is_empty() {
+                continue;
             }
+            let parsed: Line =
+                serde_json::from_str(line).map_err(|e| lines.bad(n, e.column() as u64, format!("not a k6 JSON line: {e}")))?;
+            if parsed.kind != "Point" || parsed.metric != METRIC {
+                continue;
+            }
+            let column_of = |key: &str| line.find(&format!("\"{key}\"")).map_or(1, |c| c as u64 + 1);
+            let value = parsed.data.get("value").and_then(serde_json::Value::as_f64);
+            let value = value
+                .filter(|v| *v >= 0.0)
+                .ok_or_else(|| lines.bad(n, column_of("value"), "data.value is not a non-negative number of ms"))?;
+            let time = parsed.data.get("time").and_then(serde_json::Value::as_str).and_then(rfc3339_unix_ns);
+            let time = time.ok_or_else(|| lines.bad(n, column_of("time"), "data.time is not an RFC 3339 time"))?;
+            if let Some(why) = implausible_unix_ns(time) {
+                return Err(lines.bad(n, column_of("time"), format!("data.time: {why}")));
+            }
+            let tags = parsed.data.get("tags");
+            let tag = |name: &str| tags.and_then(|t| t.get(name)).and_then(serde_json::Value::as_str);
+            let status = tag("status")
+                .and_then(status_of)
+                .ok_or_else(|| lines.bad(n, column_of("tags"), "tags.status is not an HTTP status (k6 tags every HTTP point with one)"))?;
+            if let Some(expected) = tag("expected_response") {
+                if (expected == "true") != (200..300).contains(&status) {
+                    self.disagreements += 1;
+                }
+            }
+            let point = row(value, time, status);
+            earliest(&mut self.first, &point, || lines.place(n, 1));
+            self.rows.push(point);
         }
-        let point = row(value, time, status);
-        earliest(&mut first, &point, || lines.place(n, 1));
-        rows.push(point);
+        Ok(())
     }
-    finish(rows, first, 1, disagreements, file, vec![send_note()])
+
+    fn finish(self: Box<Self>) -> Result<Piece, ImportError> {
+        finish(self.rows, self.first, 1, self.disagreements, &self.file, vec![send_note()])
+    }
 }
 
 fn send_note() -> String {
     "k6 stamps a point when the request ends: send times here are that time minus http_req_duration".into()
 }
 
+/// k6's `--out csv=` (one text): see [`CsvBlocks`].
 pub fn csv(file: &str, text: &str) -> Result<Piece, ImportError> {
-    let csv = Csv::parse(file, text, b',')?;
-    let (metric, timestamp, value, status) =
-        (csv.column("metric_name")?, csv.column("timestamp")?, csv.column("metric_value")?, csv.column("status")?);
-    let expected = csv.header.iter().position(|h| h == "expected_response");
-    let mut rows = Vec::new();
-    let mut disagreements = 0;
-    let mut first = None;
-    for r in &csv.rows {
-        if r.1[metric].1 != METRIC {
-            continue;
-        }
-        let v = csv.number(r, value)?;
-        let (column, t) = &r.1[timestamp];
-        let unix_ns = decimal_ns(t.trim(), 9).or_else(|| rfc3339_unix_ns(t));
-        let unix_ns =
-            unix_ns.ok_or_else(|| csv.lines.bad(r.0, *column, format!("timestamp {t:?} is neither Unix seconds nor RFC 3339")))?;
-        if let Some(why) = implausible_unix_ns(unix_ns) {
-            return Err(csv.lines.bad(r.0, *column, format!("timestamp {t}: {why}")));
-        }
-        let (column, s) = &r.1[status];
-        let code = status_of(s).ok_or_else(|| csv.lines.bad(r.0, *column, format!("status {s:?} is not an HTTP status")))?;
-        if let Some(e) = expected {
-            if (r.1[e].1 == "true") != (200..300).contains(&code) {
-                disagreements += 1;
-            }
-        }
-        let point = row(v, unix_ns, code);
-        earliest(&mut first, &point, || csv.lines.place(r.0, *column));
-        rows.push(point);
+    let mut blocks = CsvBlocks::new(file);
+    super::stream::Blocks::block(&mut blocks, text, 1)?;
+    super::stream::Blocks::finish(Box::new(blocks))
+}
+
+/// k6's `--out csv=` read block by block: the header from the first block.
+pub struct CsvBlocks {
+    points: JsonBlocks,
+    header: Option<Vec<String>>,
+}
+
+impl CsvBlocks {
+    pub fn new(file: &str) -> Self {
+        CsvBlocks { points: JsonBlocks::new(file), header: None }
     }
-    finish(
-        rows,
-        first,
-        1_000_000_000,
-        disagreements,
-        file,
-        vec![send_note(), "k6 --out csv: timestamps are whole seconds, so send times have 1 s resolution".into()],
-    )
+}
+
+impl super::stream::Blocks for CsvBlocks {
+    fn block(&mut self, text: &str, first_line: u64) -> Result<(), ImportError> {
+        let file = &self.points.file;
+        let csv = match &self.header {
+            Some(header) => Csv::block(file, header.clone(), text, first_line, b',')?,
+            None => Csv::parse(file, text, b',')?,
+        };
+        self.header = Some(csv.header.clone());
+        let (metric, timestamp, value, status) =
+            (csv.column("metric_name")?, csv.column("timestamp")?, csv.column("metric_value")?, csv.column("status")?);
+        let expected = csv.header.iter().position(|h| h == "expected_response");
+        for r in &csv.rows {
+            if r.1[metric].1 != METRIC {
+                continue;
+            }
+            let v = csv.number(r, value)?;
+            let (column, t) = &r.1[timestamp];
+            let unix_ns = decimal_ns(t.trim(), 9).or_else(|| rfc3339_unix_ns(t));
+            let unix_ns =
+                unix_ns.ok_or_else(|| csv.lines.bad(r.0, *column, format!("timestamp {t:?} is neither Unix seconds nor RFC 3339")))?;
+            if let Some(why) = implausible_unix_ns(unix_ns) {
+                return Err(csv.lines.bad(r.0, *column, format!("timestamp {t}: {why}")));
+            }
+            let (column, s) = &r.1[status];
+            let code = status_of(s).ok_or_else(|| csv.lines.bad(r.0, *column, format!("status {s:?} is not an HTTP status")))?;
+            if let Some(e) = expected {
+                if (r.1[e].1 == "true") != (200..300).contains(&code) {
+                    self.points.disagreements += 1;
+                }
+            }
+            let point = row(v, unix_ns, code);
+            earliest(&mut self.points.first, &point, || csv.lines.place(r.0, *column));
+            self.points.rows.push(point);
+        }
+        Ok(())
+    }
+
+    fn finish(self: Box<Self>) -> Result<Piece, ImportError> {
+        let p = self.points;
+        finish(
+            p.rows,
+            p.first,
+            1_000_000_000,
+            p.disagreements,
+            &p.file,
+            vec![send_note(), "k6 --out csv: timestamps are whole seconds, so send times have 1 s resolution".into()],
+        )
+    }
 }
 
 /// One metric of a k6 summary: `--summary-export` writes its values at the top level and each

@@ -625,7 +625,8 @@ pub fn parse_text(format: Format, file: &str, text: &str) -> Result<Piece, Impor
 }
 
 /// How a one-row-per-request text format is read a block at a time; `None` for a summary,
-/// which is read whole.
+/// which is read whole. siege -v is put together whole ([`stream::Whole`]): its lines end in the
+/// summary siege prints after them.
 pub fn blocks(format: Format, file: &str) -> Option<Box<dyn stream::Blocks>> {
     if !format.has_rows() || format == Format::OhaSqlite {
         return None;
@@ -633,6 +634,12 @@ pub fn blocks(format: Format, file: &str) -> Option<Box<dyn stream::Blocks>> {
     Some(match format {
         Format::HeyCsv => Box::new(hey::CsvBlocks::new(file)),
         Format::OhaCsv => Box::new(oha::CsvBlocks::new(file)),
+        Format::VegetaCsv => Box::new(vegeta::Blocks::new(file, false)),
+        Format::VegetaJson => Box::new(vegeta::Blocks::new(file, true)),
+        Format::K6Json => Box::new(k6::JsonBlocks::new(file)),
+        Format::K6Csv => Box::new(k6::CsvBlocks::new(file)),
+        Format::JmeterCsv => Box::new(jmeter::Blocks::new(file)),
+        Format::AbGnuplot => Box::new(ab::GnuplotBlocks::new(file)),
         _ => Box::new(stream::Whole::new(format, file)),
     })
 }

@@ -23,8 +23,13 @@ pub struct Lines<'a> {
 
 impl<'a> Lines<'a> {
     pub fn new(file: &'a str, text: &'a str) -> Self {
+        Lines::starting_at(file, text, 1)
+    }
+
+    /// The lines of a block of a file whose first line is line `first_line` of the file.
+    pub fn starting_at(file: &'a str, text: &'a str, first_line: u64) -> Self {
         let unterminated = !text.is_empty() && !text.ends_with('\n');
-        let lines = numbered(text).collect();
+        let lines = numbered(text).map(|(n, l)| (n + first_line - 1, l)).collect();
         Lines { file, lines, unterminated }
     }
 
@@ -298,8 +303,18 @@ impl<'a> Csv<'a> {
             .into_iter()
             .map(|(_, name)| name.trim().to_string())
             .collect();
+        Csv::rows(lines, header, 1, separator)
+    }
+
+    /// A later block of a CSV file read a block at a time ([`super::stream::Blocks`]): whole
+    /// lines after the header, the first of them line `first_line` of the file.
+    pub fn block(file: &'a str, header: Vec<String>, text: &'a str, first_line: u64, separator: u8) -> Result<Csv<'a>, ImportError> {
+        Csv::rows(Lines::starting_at(file, text, first_line), header, 0, separator)
+    }
+
+    fn rows(lines: Lines<'a>, header: Vec<String>, skip: usize, separator: u8) -> Result<Csv<'a>, ImportError> {
         let mut rows = Vec::with_capacity(lines.lines.len());
-        for &(n, line) in &lines.lines[1..] {
+        for &(n, line) in &lines.lines[skip.min(lines.lines.len())..] {
             if line.trim().is_empty() {
                 continue;
             }

@@ -19,13 +19,13 @@ fn result(sent_unix_ns: i64, code: u16, latency_ms: f64, bytes_in: u64) -> Row {
 }
 
 /// The rows, and the line of the first send (the run's start).
-fn finish(rows: Vec<Row>, first: Option<u64>, lines: &Lines) -> Result<Piece, ImportError> {
-    let (Some(started), Some(line)) = (rows.iter().filter_map(|r| r.sent_ns()).min(), first) else {
-        return Err(ImportError::file(lines.file, "holds no result"));
+fn finish(file: &str, rows: Vec<Row>, first: Option<(i64, u64)>) -> Result<Piece, ImportError> {
+    let Some((started, line)) = first else {
+        return Err(ImportError::file(file, "holds no result"));
     };
     Ok(Piece {
         rows: Some(rows),
-        started: Some(Start { unix_ns: started, step_ns: 1, at: lines.place(line, 1) }),
+        started: Some(Start { unix_ns: started, step_ns: 1, at: super::Place::new(file, line, 1) }),
         notes: vec!["vegeta records nanoseconds; they are converted to ms exactly on their digits".into()],
         ..Piece::default()
     })
@@ -36,18 +36,31 @@ fn code_of(text: &str) -> Option<u16> {
     (code == 0 || (100..=599).contains(&code)).then_some(code)
 }
 
-pub fn csv(file: &str, text: &str) -> Result<Piece, ImportError> {
-    let lines = Lines::new(file, text);
-    let mut rows = Vec::with_capacity(lines.lines.len());
-    let mut width = None;
-    let mut first: Option<(i64, u64)> = None;
-    for &(n, line) in &lines.lines {
-        if line.trim().is_empty() {
-            continue;
+/// vegeta's CSV or JSON results read block by block: the rows, the CSV's width (its first
+/// line's), and the earliest send with its line.
+pub struct Blocks {
+    file: String,
+    json: bool,
+    rows: Vec<Row>,
+    width: Option<usize>,
+    first: Option<(i64, u64)>,
+}
+
+impl Blocks {
+    pub fn new(file: &str, json: bool) -> Self {
+        Blocks { file: file.to_string(), json, rows: Vec::new(), width: None, first: None }
+    }
+
+    fn earliest(&mut self, sent: i64, line: u64) {
+        if self.first.is_none_or(|(s, _)| sent < s) {
+            self.first = Some((sent, line));
         }
+    }
+
+    fn csv_line(&mut self, lines: &Lines, n: u64, line: &str) -> Result<(), ImportError> {
         let fields = split_csv(line, b',').map_err(|(column, message)| lines.bad(n, column, message))?;
         // Every line of one vegeta version has the same fields (12 today, 7 in old versions).
-        let expected = *width.get_or_insert(fields.len());
+        let expected = *self.width.get_or_insert(fields.len());
         if fields.len() != expected {
             let column = fields.last().map_or(1, |(c, v)| c + v.len() as u64);
             return Err(lines.bad(n, column, format!("{} fields where the first line has {expected}", fields.len())));
@@ -72,50 +85,73 @@ pub fn csv(file: &str, text: &str) -> Result<Piece, ImportError> {
                 fields[0].1.parse::<i64>().ok().and_then(implausible_unix_ns).unwrap_or_else(|| "is beyond any plausible time".into());
             lines.bad(n, fields[0].0, format!("timestamp {}: {why}", fields[0].1))
         })?;
-        if first.is_none_or(|(s, _)| sent < s) {
-            first = Some((sent, n));
-        }
-        let code = code_of(number(1, "code")?)
-            .ok_or_else(|| lines.bad(n, fields[1].0, format!("code {:?} is not an HTTP status", fields[1].1)))?;
+        let code =
+            code_of(number(1, "code")?).ok_or_else(|| lines.bad(n, fields[1].0, format!("code {:?} is not an HTTP status", fields[1].1)))?;
         let latency = parse_shifted(number(2, "latency (ns)")?, -6).expect("digits");
         let bytes_in: u64 = number(4, "bytes_in")?.parse().map_err(|_| lines.bad(n, fields[4].0, "bytes_in is too large"))?;
-        rows.push(result(sent, code, latency, bytes_in));
+        self.earliest(sent, n);
+        self.rows.push(result(sent, code, latency, bytes_in));
+        Ok(())
     }
-    finish(rows, first.map(|f| f.1), &lines)
-}
 
-pub fn json(file: &str, text: &str) -> Result<Piece, ImportError> {
-    #[derive(serde::Deserialize)]
-    struct Result_ {
-        code: u16,
-        timestamp: String,
-        latency: u64,
-        bytes_in: u64,
-    }
-    let lines = Lines::new(file, text);
-    let mut rows = Vec::with_capacity(lines.lines.len());
-    let mut first: Option<(i64, u64)> = None;
-    for &(n, line) in &lines.lines {
-        if line.trim().is_empty() {
-            continue;
+    fn json_line(&mut self, lines: &Lines, n: u64, line: &str) -> Result<(), ImportError> {
+        #[derive(serde::Deserialize)]
+        struct Result_ {
+            code: u16,
+            timestamp: String,
+            latency: u64,
+            bytes_in: u64,
         }
-        let r: Result_ =
-            serde_json::from_str(line).map_err(|e| lines.bad(n, e.column() as u64, format!("not a vegeta JSON result: {e}")))?;
+        let r: Result_ = serde_json::from_str(line).map_err(|e| lines.bad(n, e.column() as u64, format!("not a vegeta JSON result: {e}")))?;
         let column_of = |key: &str| line.find(&format!("\"{key}\"")).map_or(1, |c| c as u64 + 1);
         let sent = rfc3339_unix_ns(&r.timestamp)
             .ok_or_else(|| lines.bad(n, column_of("timestamp"), format!("timestamp {:?} is not RFC 3339", r.timestamp)))?;
         if let Some(why) = implausible_unix_ns(sent) {
             return Err(lines.bad(n, column_of("timestamp"), format!("timestamp {:?}: {why}", r.timestamp)));
         }
-        if first.is_none_or(|(s, _)| sent < s) {
-            first = Some((sent, n));
-        }
         let code = code_of(&r.code.to_string())
             .ok_or_else(|| lines.bad(n, column_of("code"), format!("code {} is not an HTTP status", r.code)))?;
         let latency = parse_shifted(&r.latency.to_string(), -6).expect("digits");
-        rows.push(result(sent, code, latency, r.bytes_in));
+        self.earliest(sent, n);
+        self.rows.push(result(sent, code, latency, r.bytes_in));
+        Ok(())
     }
-    finish(rows, first.map(|f| f.1), &lines)
+}
+
+impl super::stream::Blocks for Blocks {
+    fn block(&mut self, text: &str, first_line: u64) -> Result<(), ImportError> {
+        let file = self.file.clone();
+        let lines = Lines::starting_at(&file, text, first_line);
+        for &(n, line) in &lines.lines {
+            if line.trim().is_empty() {
+                continue;
+            }
+            if self.json {
+                self.json_line(&lines, n, line)?;
+            } else {
+                self.csv_line(&lines, n, line)?;
+            }
+        }
+        Ok(())
+    }
+
+    fn finish(self: Box<Self>) -> Result<Piece, ImportError> {
+        finish(&self.file, self.rows, self.first)
+    }
+}
+
+fn whole(file: &str, text: &str, json: bool) -> Result<Piece, ImportError> {
+    let mut blocks = Blocks::new(file, json);
+    super::stream::Blocks::block(&mut blocks, text, 1)?;
+    super::stream::Blocks::finish(Box::new(blocks))
+}
+
+pub fn csv(file: &str, text: &str) -> Result<Piece, ImportError> {
+    whole(file, text, false)
+}
+
+pub fn json(file: &str, text: &str) -> Result<Piece, ImportError> {
+    whole(file, text, true)
 }
 
 #[cfg(test)]

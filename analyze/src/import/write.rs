@@ -21,6 +21,11 @@ use std::path::{Path, PathBuf};
 pub const RUN_STATS_PERCENTILES: [u32; 12] =
     [10_000, 25_000, 50_000, 66_000, 75_000, 80_000, 90_000, 95_000, 98_000, 99_000, 99_900, 99_990];
 
+/// The other percentiles a tool prints that run_stats.csv gets a column for when a run has one
+/// (autocannon's p0.001 to p2.5, p97.5 and, with wrk2, p99.999), appended after the fixed
+/// columns; every other printed percentile (ab -e's each percent) is not kept.
+pub const RUN_STATS_EXTRA_PERCENTILES: [u32; 7] = [1, 10, 100, 1_000, 2_500, 97_500, 99_999];
+
 /// The column of run_stats.csv for how many response times the tool ranked; tables written
 /// before it existed get it, empty, when an import adds a row.
 pub const RANKED: &str = "ranked";
@@ -361,8 +366,8 @@ fn extra_percentile(column: &str) -> Option<u32> {
 }
 
 /// run_stats.csv with the run's row (and without the replaced run's); `None` when no row is left.
-/// Its columns are [`run_stats_columns`], then one `p<label>_ms` for each other percentile a
-/// tool printed (autocannon's p97.5, wrk2's p100), added when a run first needs it.
+/// Its columns are [`run_stats_columns`], then one `p<label>_ms` for each of
+/// [`RUN_STATS_EXTRA_PERCENTILES`] a run printed, added when a run first needs it.
 fn run_stats_table(run: &ImportedRun, target: &Target, old: Option<&Path>) -> Result<Option<Vec<u8>>, ImportError> {
     let base = run_stats_columns();
     let mut table = match old {
@@ -395,7 +400,7 @@ fn run_stats_table(run: &ImportedRun, target: &Target, old: Option<&Path>) -> Re
     if let Some(r) = &run.reported {
         for &p in r.percentiles_ms.keys() {
             let column = percentile_column(p);
-            if !RUN_STATS_PERCENTILES.contains(&p) && !columns.contains(&column) {
+            if RUN_STATS_EXTRA_PERCENTILES.contains(&p) && !columns.contains(&column) {
                 table = table.map(|t| t.with_column(&column));
                 columns.push(column);
             }
