@@ -507,3 +507,56 @@ fn files_that_count_nothing_are_refused_naming_the_file_that_does() {
     }
     assert!(!dataset.exists());
 }
+
+#[test]
+fn the_new_tools_numbers_are_set_beside_ours_on_the_run_page_with_their_rules_ranks() {
+    let root = tempfile::tempdir().unwrap();
+    let dataset = root.path().join("d");
+    let runs: [(&str, &[&str]); 7] = [
+        ("autocannon", &["autocannon/mixed-exclude.json"]),
+        ("artillery", &["artillery/report.json"]),
+        ("oha-db", &["oha/oha.db", "oha/db.json"]),
+        ("hdr", &["hdrhistogram/load.hgrm", "hdrhistogram/load.hlog"]),
+        ("k6", &["k6/summary-export.json"]),
+        ("wrk2", &["wrk2/wrk2.txt"]),
+        ("oha-csv", &["oha/oha.csv"]),
+    ];
+    for (id, files) in runs {
+        let out = import(&dataset, id, &files.iter().map(|f| fixture(f)).collect::<Vec<_>>());
+        assert!(out.status.success(), "{id}: {}", text(&out));
+    }
+    let summary = summary_json(&dataset);
+    let tool = |id: &str| run(&summary, id)["tool_reported"].clone();
+    // autocannon --excludeErrorStats ranked its 902 2xx responses of 951: p99 is the 893rd.
+    let ac = tool("autocannon");
+    assert_eq!((ac["rule"].as_str(), ac["ranked"].as_u64(), ac["ranks"]["99"].as_u64()), (Some("hdr-histogram"), Some(902), Some(893)));
+    assert_eq!(ac["percentiles_ms"]["97.5"], 183.0);
+    // Artillery's sketch reads 0-based rank q·(n-1): p95 of 1,000 is the 950th.
+    let art = tool("artillery");
+    assert_eq!((art["rule"].as_str(), art["ranks"]["95"].as_u64(), art["errors"].as_u64()), (Some("ddsketch"), Some(950), Some(500)));
+    // wrk2's C library rounds p·n/100: p99 of its 39,500 histogram values is the 39,105th.
+    let wrk2 = tool("wrk2");
+    assert_eq!((wrk2["rule"].as_str(), wrk2["ranked"].as_u64(), wrk2["ranks"]["99"].as_u64()), (Some("hdr-histogram-rounded"), Some(39500), Some(39105)));
+    assert_eq!((wrk2["requests"].as_u64(), wrk2["percentiles_ms"]["99.999"].as_f64()), (Some(60018), Some(12.5)));
+    // A histogram cannot count failed requests: no errors, no error rate.
+    let hdr = tool("hdr");
+    assert_eq!((hdr["errors"].is_null(), hdr["requests"].as_u64(), hdr["ranks"]["50"].as_u64()), (true, Some(3000), Some(1500)));
+    assert!(run(&summary, "hdr")["error_rate"].is_null());
+    // oha's sqlite rows beside its summary of the same run: its rank floor(p·n/100)+1 over every
+    // response, and ours (nearest rank over the 2xx rows) beside it.
+    let oha = tool("oha-db");
+    let ranked = oha["ranked"].as_u64().unwrap();
+    assert_eq!(oha["ranks"]["95"].as_u64(), Some(ranked * 95 / 100 + 1));
+    assert!(oha["nearest_rank_ms"]["95"].as_f64().is_some(), "{oha}");
+    assert_eq!(tool("k6")["rule"], "interpolated");
+    let out = root.path().join("site");
+    for lang in ["en", "ja"] {
+        let report = analyze().arg("report").arg(&dataset).arg("--out").arg(&out).args(["--lang", lang]).output().unwrap();
+        assert!(report.status.success(), "{}", text(&report));
+        let page = std::fs::read_to_string(out.join("runs/autocannon.html")).unwrap();
+        assert!(page.contains("tool-numbers") && page.contains("183"), "{lang}: autocannon's p97.5 in its table");
+        let hdr = std::fs::read_to_string(out.join("runs/hdr.html")).unwrap();
+        let words = if lang == "en" { "HdrHistogram&#x27;s value at percentile" } else { "HdrHistogramのパーセンタイル値" };
+        assert!(hdr.contains(words) || hdr.contains("HdrHistogram's value at percentile"), "{lang}: the rule named on the page");
+    }
+}

@@ -279,13 +279,17 @@ pub fn log(file: &str, text: &str) -> Result<Piece, ImportError> {
     };
     let at = Place::new(file, 1, 1);
     let mut r = ToolReported::new(Rule::HdrHistogram);
-    let ms = |value: u64| Printed::new(value as f64 * to_ms, 0.0, at.clone());
+    // Shifted on the digits (a value of 10919935 ns is 10.919935 ms, not 10.919934999999999).
+    let shift = -(to_ms.log10().round() as i32).abs();
+    let exact = |value: f64| parse_shifted(&value.to_string(), shift).unwrap_or(value * to_ms);
+    let ms = |value: u64| Printed::new(exact(value as f64), 0.0, at.clone());
     for &milli in &RUN_STATS_PERCENTILES {
         r.percentiles_ms.insert(milli, ms(all.value_at_quantile(f64::from(milli) / 100_000.0)));
     }
     r.max_ms = Some(ms(all.highest_equivalent(all.max())));
     r.min_ms = Some(ms(all.lowest_equivalent(all.min_nz())));
-    r.mean_ms = Some(Printed::new(all.mean() * to_ms, 0.0, at.clone()));
+    // The mean of bucket midpoints, to the unit recorded (its fraction is below the precision).
+    r.mean_ms = Some(Printed::new(exact(all.mean().round()), 0.0, at.clone()));
     r.requests = Some(Count::new(all.len(), at.clone()));
     r.ranked = Some(all.len());
     // Interval start times are from the log's BaseTime when it has one, else from its StartTime

@@ -26,6 +26,7 @@ pub enum Rule {
     /// A DDSketch estimate (Artillery): the bucket, 1 % wide relative to its values, holding the
     /// 0-based rank q·(n-1), read as that bucket's representative value (within 1 % of the value at
     /// the 1-based rank floor(q·(n-1))+1).
+    #[serde(rename = "ddsketch")]
     DdSketch,
     /// Rank ceil(p·n/100)+1, one above the nearest rank (hey).
     NearestRankPlusOne,
@@ -181,6 +182,8 @@ mod tests {
     fn rule_names_round_trip() {
         for rule in Rule::ALL {
             assert_eq!(Rule::from_name(rule.name()), Some(rule));
+            // summary.json spells a rule as run_stats.csv does.
+            assert_eq!(serde_json::to_value(rule).unwrap(), rule.name());
         }
     }
 }
