@@ -47,8 +47,9 @@ pub enum Command {
         #[arg(long, value_name = "DATASET")]
         only: Option<String>,
     },
-    /// Imports the output files of one run of ab, hey, wrk, siege, Locust, k6, vegeta, oha or
-    /// JMeter into a dataset (created when missing) as one run. The format is detected from each
+    /// Imports the output files of one run of ab, hey, wrk, wrk2, siege, Locust, k6, vegeta, oha,
+    /// JMeter, autocannon or Artillery, or an HdrHistogram log or percentile distribution, into a
+    /// dataset (created when missing) as one run. The format is detected from each
     /// file's content; the files must be of one run and agree with each other; nothing is written
     /// when any file is refused, and the dataset after the import passes `analyze check` or the
     /// import is refused.

@@ -180,6 +180,25 @@ fn files_of_one_run_of_the_new_formats_agree_and_files_of_two_runs_are_refused_w
 }
 
 #[test]
+fn the_note_of_a_run_of_two_files_states_each_rule_once() {
+    let note = |files: &[(&str, &str)]| {
+        let files: Vec<(String, Vec<u8>)> = files.iter().map(|(name, path)| ((*name).to_string(), bytes(path))).collect();
+        read_run(&files, None).unwrap().notes.join("; ")
+    };
+    // oha's sqlite rows and its JSON summary both name oha's rank rule: the run's note says it once.
+    let oha = note(&[("page.db", "oha/page.db"), ("page-db.json", "oha/page-db.json")]);
+    assert_eq!(oha.matches("floor(p·n/100)+1").count(), 1, "{oha}");
+    // The log and the distribution of one histogram state its precision once, and say which file
+    // records ns and which prints ms rather than calling the same values both.
+    let hdr = note(&[("load.hlog", "hdrhistogram/load.hlog"), ("load.hgrm", "hdrhistogram/load.hgrm")]);
+    assert_eq!(hdr.matches("3 significant digits").count(), 1, "{hdr}");
+    assert!(hdr.contains("the log records ns") && hdr.contains("the .hgrm prints times in ms"), "{hdr}");
+    // Artillery's run length in seconds, as every other duration of a note.
+    let artillery = note(&[("report.json", "artillery/report.json")]);
+    assert!(artillery.contains("the run lasted 25.076 s"), "{artillery}");
+}
+
+#[test]
 fn a_summary_whose_numbers_contradict_each_other_is_refused_with_both_places() {
     let edit = |file: &str, from: &str, to: &str| {
         let text = String::from_utf8(bytes(file)).unwrap();

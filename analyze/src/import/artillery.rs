@@ -120,9 +120,9 @@ pub fn json(file: &str, text: &str) -> Result<Piece, ImportError> {
         notes.push(format!("Artillery's errors (requests without a response): {}", kinds.join(", ")));
     }
     notes.push(format!(
-        "Artillery's {} intermediate periods (10 s each) are not kept as a time series: only the aggregate is imported; the run lasted {} ms from its first metric to its last",
+        "Artillery's {} intermediate periods (10 s each) are not kept as a time series: only the aggregate is imported; the run lasted {:.3} s from its first metric to its last",
         report.intermediate.len(),
-        a.last_metric_at - a.first_metric_at
+        (a.last_metric_at - a.first_metric_at) as f64 / 1000.0
     ));
     Ok(Piece {
         reported: Some(r),

@@ -46,7 +46,7 @@ pub struct Spectrum {
 impl Spectrum {
     /// The significant digits of the histogram (2,048 sub-buckets: 3).
     pub fn digits(&self) -> Option<u32> {
-        (0..=5).find(|d| 2u64.pow((2.0 * 10f64.powi(*d as i32)).log2().ceil() as u32) == self.sub_buckets)
+        (0..=5).find(|&d| sub_buckets_of(d as u8) == self.sub_buckets)
     }
 
     /// The tool's numbers: the rows at the percentiles of run_stats.csv, the mean, max and count.
@@ -68,14 +68,25 @@ impl Spectrum {
 
     pub fn precision_note(&self) -> String {
         match self.digits() {
-            Some(d) => format!(
-                "an HdrHistogram of {d} significant digits ({} sub-buckets): each value is the highest of its bucket, exact to 1 part in {}",
-                self.sub_buckets,
-                self.sub_buckets / 2
-            ),
+            Some(d) => precision_note(d, self.sub_buckets),
             None => format!("an HdrHistogram of {} sub-buckets: each value is the highest of its bucket", self.sub_buckets),
         }
     }
+}
+
+/// The sub-buckets of a histogram of `digits` significant digits: the power of two that holds
+/// 2·10^digits (HdrHistogram's rule; 3 digits: 2,048).
+fn sub_buckets_of(digits: u8) -> u64 {
+    2u64.pow((2.0 * 10f64.powi(i32::from(digits))).log2().ceil() as u32)
+}
+
+/// What a histogram's precision says about its values, one text for a .hgrm and a .hlog of the
+/// same run (so the run's note states it once).
+fn precision_note(digits: u32, sub_buckets: u64) -> String {
+    format!(
+        "an HdrHistogram of {digits} significant digits ({sub_buckets} sub-buckets): each value is the highest of its bucket, exact to 1 part in {}",
+        sub_buckets / 2
+    )
 }
 
 /// `#[Key = number, Key2 = number]` at `index`: each number as printed, with its place.
@@ -187,7 +198,8 @@ pub fn percentiles(file: &str, text: &str) -> Result<Piece, ImportError> {
     Ok(Piece {
         reported: Some(reported),
         notes: vec![
-            format!("{}; times in ms as the file prints them", spectrum.precision_note()),
+            spectrum.precision_note(),
+            "the .hgrm prints times in ms".into(),
             "a histogram counts the times it recorded, not failed requests: the errors are not known".into(),
         ],
         ..Piece::default()
@@ -303,9 +315,10 @@ pub fn log(file: &str, text: &str) -> Result<Piece, ImportError> {
         started,
         notes: vec![
             format!(
-                "{intervals} intervals of an HdrHistogram interval log ({:.3} s) added up into one histogram of {digits} significant digits, read by HdrHistogram's value at percentile; its values are {unit_name} (Interval_Max is each max in ms)",
+                "{intervals} intervals of an HdrHistogram interval log ({:.3} s) added up into one histogram, read by HdrHistogram's value at percentile; the log records {unit_name} (its Interval_Max prints each interval's max in ms)",
                 end - begin
             ),
+            precision_note(u32::from(digits), sub_buckets_of(digits)),
             "a histogram counts the times it recorded, not failed requests: the errors are not known".into(),
         ],
         ..Piece::default()

@@ -78,7 +78,7 @@ pub fn json(file: &str, text: &str) -> Result<Piece, ImportError> {
     Ok(Piece {
         reported: Some(r),
         statuses: Some((statuses, at)),
-        notes: vec!["oha prints times in seconds; its percentiles take rank floor(p·n/100)+1".into()],
+        notes: vec!["oha prints times in seconds".into(), "oha's percentiles take rank floor(p·n/100)+1".into()],
         ..Piece::default()
     })
 }
