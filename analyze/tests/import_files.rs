@@ -176,7 +176,11 @@ fn files_of_one_run_of_the_new_formats_agree_and_files_of_two_runs_are_refused_w
     let shorter: String = log.lines().take(log.lines().count() - 1).map(|l| format!("{l}\n")).collect();
     refused_with_both(&[("l.hgrm", bytes("hdrhistogram/load.hgrm")), ("l.hlog", shorter.into_bytes())], "l.hgrm:", "l.hlog:");
     // autocannon with and without --excludeErrorStats are two runs of one tool: refused as two files of one format.
-    refused_with_both(&[("a.json", bytes("autocannon/mixed.json")), ("b.json", bytes("autocannon/mixed-exclude.json"))], "b.json", "a.json");
+    refused_with_both(
+        &[("a.json", bytes("autocannon/mixed.json")), ("b.json", bytes("autocannon/mixed-exclude.json"))],
+        "b.json",
+        "a.json",
+    );
 }
 
 #[test]
@@ -555,7 +559,10 @@ fn the_new_tools_numbers_are_set_beside_ours_on_the_run_page_with_their_rules_ra
     assert_eq!((art["rule"].as_str(), art["ranks"]["95"].as_u64(), art["errors"].as_u64()), (Some("ddsketch"), Some(950), Some(500)));
     // wrk2's C library rounds p·n/100: p99 of its 39,500 histogram values is the 39,105th.
     let wrk2 = tool("wrk2");
-    assert_eq!((wrk2["rule"].as_str(), wrk2["ranked"].as_u64(), wrk2["ranks"]["99"].as_u64()), (Some("hdr-histogram-rounded"), Some(39500), Some(39105)));
+    assert_eq!(
+        (wrk2["rule"].as_str(), wrk2["ranked"].as_u64(), wrk2["ranks"]["99"].as_u64()),
+        (Some("hdr-histogram-rounded"), Some(39500), Some(39105))
+    );
     assert_eq!((wrk2["requests"].as_u64(), wrk2["percentiles_ms"]["99.999"].as_f64()), (Some(60018), Some(12.5)));
     // A histogram cannot count failed requests: no errors, no error rate.
     let hdr = tool("hdr");

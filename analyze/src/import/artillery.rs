@@ -86,7 +86,8 @@ pub fn json(file: &str, text: &str) -> Result<Piece, ImportError> {
         let value = |key: &str| -> Result<Printed, ImportError> {
             let v = times.get(key).copied().filter(|v| *v >= 0.0);
             let v = v.ok_or_else(|| {
-                at(&["aggregate", "summaries", RESPONSE_TIME]).error(format!("{RESPONSE_TIME}.{key} is missing or negative: is the file cut or edited?"))
+                at(&["aggregate", "summaries", RESPONSE_TIME])
+                    .error(format!("{RESPONSE_TIME}.{key} is missing or negative: is the file cut or edited?"))
             })?;
             Ok(Printed::new(v, 0.1, at(&["aggregate", "summaries", RESPONSE_TIME, key])))
         };
@@ -157,7 +158,11 @@ mod tests {
     fn its_404s_are_responses_for_artillery_and_errors_here() {
         let piece = json("report.json", &fixture()).unwrap();
         assert_eq!(piece.reported.unwrap().errors.unwrap().value, 500);
-        assert!(piece.notes.iter().any(|n| n.contains("500 responses were 4xx or 5xx") && n.contains("vusers.failed 0")), "{:?}", piece.notes);
+        assert!(
+            piece.notes.iter().any(|n| n.contains("500 responses were 4xx or 5xx") && n.contains("vusers.failed 0")),
+            "{:?}",
+            piece.notes
+        );
     }
 
     #[test]

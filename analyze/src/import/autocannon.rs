@@ -107,7 +107,8 @@ pub fn json(file: &str, text: &str) -> Result<Piece, ImportError> {
             at(&["requests", "total"])
         )));
     }
-    let started = super::text::rfc3339_unix_ns(&out.start).ok_or_else(|| at(&["start"]).error(format!("{:?} is not an RFC 3339 time", out.start)))?;
+    let started =
+        super::text::rfc3339_unix_ns(&out.start).ok_or_else(|| at(&["start"]).error(format!("{:?} is not an RFC 3339 time", out.start)))?;
     if let Some(why) = super::text::implausible_unix_ns(started) {
         return Err(at(&["start"]).error(format!("start: {why}")));
     }
@@ -149,10 +150,7 @@ pub fn json(file: &str, text: &str) -> Result<Piece, ImportError> {
             notes.push(format!("autocannon's latencies include its {} non-2xx responses (it ran without --excludeErrorStats)", out.non2xx));
         }
     } else {
-        notes.push(format!(
-            "autocannon ranked {} of {responses} responses: the 2xx ones (--excludeErrorStats)",
-            out.latency.total_count
-        ));
+        notes.push(format!("autocannon ranked {} of {responses} responses: the 2xx ones (--excludeErrorStats)", out.latency.total_count));
     }
     if out.requests.sent != responses + out.errors {
         notes.push(format!(

@@ -151,7 +151,10 @@ pub fn spectrum(lines: &Lines, index: usize) -> Result<Spectrum, ImportError> {
                 return Err(lines.bad(
                     n,
                     column,
-                    format!("a value, percentile or count below the row before (at {}): rows of a distribution never decrease", before.value.at),
+                    format!(
+                        "a value, percentile or count below the row before (at {}): rows of a distribution never decrease",
+                        before.value.at
+                    ),
                 ));
             }
         }
@@ -188,7 +191,11 @@ pub fn percentiles(file: &str, text: &str) -> Result<Piece, ImportError> {
     let header = lines.lines.iter().position(|(_, l)| is_header(l));
     let header = header.ok_or_else(|| ImportError::at(file, 1, 1, "no `Value Percentile TotalCount 1/(1-Percentile)` header"))?;
     if let Some(&(n, _)) = lines.lines[..header].iter().find(|(_, l)| !l.trim().is_empty()) {
-        return Err(lines.bad(n, 1, "text before the distribution's header: is this a whole tool output? (wrk2's is imported as wrk2-text)"));
+        return Err(lines.bad(
+            n,
+            1,
+            "text before the distribution's header: is this a whole tool output? (wrk2's is imported as wrk2-text)",
+        ));
     }
     let spectrum = spectrum(&lines, header)?;
     if let Some(&(n, _)) = lines.lines[spectrum.end..].iter().find(|(_, l)| !l.trim().is_empty()) {
@@ -241,7 +248,12 @@ pub fn log(file: &str, text: &str) -> Result<Piece, ImportError> {
         let entry = entry.map_err(|error| {
             let hdrhistogram::serialization::interval_log::LogIteratorError::ParseError { offset } = error;
             let (line, column) = place_of(offset);
-            ImportError::at(file, line, column, "not a line of an HdrHistogram interval log (a comment, or START,LENGTH,MAX,HISTOGRAM): is the file cut or edited?")
+            ImportError::at(
+                file,
+                line,
+                column,
+                "not a line of an HdrHistogram interval log (a comment, or START,LENGTH,MAX,HISTOGRAM): is the file cut or edited?",
+            )
         })?;
         let interval = match entry {
             LogEntry::StartTime(t) => {
@@ -308,7 +320,8 @@ pub fn log(file: &str, text: &str) -> Result<Piece, ImportError> {
     // (the Java writer's convention), unless they are absolute already (seconds since 1970).
     let origin = base_time.or(start_time).map_or(0.0, |t| t.as_secs_f64());
     let absolute = if begin > 946_684_800.0 { begin } else { origin + begin };
-    let started = (absolute > 946_684_800.0).then(|| Start { unix_ns: (absolute * 1e9).round() as i64, step_ns: 1_000_000, at: at.clone() });
+    let started =
+        (absolute > 946_684_800.0).then(|| Start { unix_ns: (absolute * 1e9).round() as i64, step_ns: 1_000_000, at: at.clone() });
     let digits = all.sigfig();
     Ok(Piece {
         reported: Some(r),
@@ -352,7 +365,12 @@ mod tests {
         let hgrm = percentiles("load.hgrm", &fixture("load.hgrm")).unwrap().reported.unwrap();
         assert_eq!(log.requests.as_ref().unwrap().value, 3000);
         for (p, printed) in &hgrm.percentiles_ms {
-            assert!((log.percentiles_ms[p].value - printed.value).abs() <= 0.0005, "p{p}: {} and {}", log.percentiles_ms[p].value, printed.value);
+            assert!(
+                (log.percentiles_ms[p].value - printed.value).abs() <= 0.0005,
+                "p{p}: {} and {}",
+                log.percentiles_ms[p].value,
+                printed.value
+            );
         }
         assert!((log.max_ms.unwrap().value - 661.127).abs() <= 0.0005);
     }

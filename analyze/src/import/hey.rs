@@ -81,8 +81,12 @@ impl super::stream::Blocks for CsvBlocks {
             Some(c) => CsvStream::block(&self.file, c.header.clone(), text, first_line, b','),
             None => {
                 let csv = CsvStream::new(&self.file, text, b',')?;
-                let columns =
-                    Columns { response_time: csv.column("response-time")?, status: csv.column("status-code")?, offset: csv.column("offset")?, header: csv.header.clone() };
+                let columns = Columns {
+                    response_time: csv.column("response-time")?,
+                    status: csv.column("status-code")?,
+                    offset: csv.column("offset")?,
+                    header: csv.header.clone(),
+                };
                 self.columns = Some(columns);
                 csv
             }
@@ -116,10 +120,9 @@ impl super::stream::Blocks for CsvBlocks {
         if rows.is_empty() {
             return Err(ImportError::file(&self.file, "has a header but no response"));
         }
-        let mut notes = vec![
-            "hey -o csv: times have 0.1 ms resolution; requests that got no response are not in the file (hey's summary counts them)"
-                .to_string(),
-        ];
+        let mut notes =
+            vec!["hey -o csv: times have 0.1 ms resolution; requests that got no response are not in the file (hey's summary counts them)"
+                .to_string()];
         if rows.len() == MAX_RESULTS {
             notes.push(cap_note());
         } else if rows.len() > MAX_RESULTS {

@@ -228,8 +228,15 @@ impl Metric {
             .map(|(expression, verdict)| {
                 let passed = match (self.values.is_some(), verdict) {
                     (false, serde_json::Value::Bool(failed)) => !failed,
-                    (true, serde_json::Value::Object(o)) => o.get("ok").and_then(serde_json::Value::as_bool).ok_or_else(|| format!("{name} threshold {expression:?} has no ok"))?,
-                    _ => return Err(format!("{name} threshold {expression:?} is neither summary-export's boolean nor handleSummary's {{\"ok\": bool}}")),
+                    (true, serde_json::Value::Object(o)) => o
+                        .get("ok")
+                        .and_then(serde_json::Value::as_bool)
+                        .ok_or_else(|| format!("{name} threshold {expression:?} has no ok"))?,
+                    _ => {
+                        return Err(format!(
+                            "{name} threshold {expression:?} is neither summary-export's boolean nor handleSummary's {{\"ok\": bool}}"
+                        ))
+                    }
                 };
                 Ok((format!("{name}: {expression}"), passed))
             })
@@ -369,7 +376,10 @@ mod tests {
         assert!(a.percentiles_ms.contains_key(&50_000) && a.percentiles_ms.contains_key(&95_000));
         // summary-export says `true` for a threshold that failed, handleSummary `ok: false`.
         for notes in [&export.notes, &data.notes] {
-            assert!(notes.iter().any(|n| n.contains("http_req_duration: p(95)<2 failed") && n.contains("http_req_failed: rate<0.05 passed")), "{notes:?}");
+            assert!(
+                notes.iter().any(|n| n.contains("http_req_duration: p(95)<2 failed") && n.contains("http_req_failed: rate<0.05 passed")),
+                "{notes:?}"
+            );
         }
     }
 

@@ -513,7 +513,8 @@ impl Row {
 
 impl PartialEq for Row {
     fn eq(&self, other: &Row) -> bool {
-        (self.sent_ns(), self.latency_ms(), self.status, self.body_bytes()) == (other.sent_ns(), other.latency_ms(), other.status, other.body_bytes())
+        (self.sent_ns(), self.latency_ms(), self.status, self.body_bytes())
+            == (other.sent_ns(), other.latency_ms(), other.status, other.body_bytes())
     }
 }
 

@@ -90,7 +90,7 @@ pub const CSV_HEADER: &str = "request-start,DNS,DNS+dialup,Response-delay,reques
 /// whole ns, and below 2^53 ns (104 days) the nearest integer is that one.
 fn seconds_to_ns(text: &str) -> Option<i64> {
     let seconds = super::text::parse_number(text.trim())?;
-    (seconds >= 0.0 && seconds < 9.0e6).then(|| (seconds * 1e9).round() as i64)
+    (0.0..9.0e6).contains(&seconds).then(|| (seconds * 1e9).round() as i64)
 }
 
 /// oha's `--output-format csv` (one text): see [`CsvBlocks`].
@@ -177,7 +177,8 @@ pub fn sqlite(file: &str, path: &std::path::Path) -> Result<Piece, ImportError> 
     // Read-only and immutable: nothing is written beside the file, not even a lock.
     let uri = format!("file:{}?immutable=1", url_path(path));
     let connection =
-        Connection::open_with_flags(uri, OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_URI | OpenFlags::SQLITE_OPEN_NO_MUTEX).map_err(sql)?;
+        Connection::open_with_flags(uri, OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_URI | OpenFlags::SQLITE_OPEN_NO_MUTEX)
+            .map_err(sql)?;
     let mut runs = connection.prepare("SELECT run, count(*) FROM oha GROUP BY run ORDER BY run").map_err(sql)?;
     let runs: Vec<(i64, u64)> = runs.query_map([], |r| Ok((r.get(0)?, r.get(1)?))).map_err(sql)?.collect::<Result<_, _>>().map_err(sql)?;
     let run = match runs[..] {
@@ -187,7 +188,11 @@ pub fn sqlite(file: &str, path: &std::path::Path) -> Result<Piece, ImportError> 
             let list: Vec<String> = runs.iter().map(|(r, n)| format!("run {r} ({n} rows)")).collect();
             return Err(ImportError::file(
                 file,
-                format!("holds {} runs ({}): oha adds every run with the same --db-url to one table; give each run its own file", runs.len(), list.join(", ")),
+                format!(
+                    "holds {} runs ({}): oha adds every run with the same --db-url to one table; give each run its own file",
+                    runs.len(),
+                    list.join(", ")
+                ),
             ));
         }
     };
@@ -208,10 +213,13 @@ pub fn sqlite(file: &str, path: &std::path::Path) -> Result<Piece, ImportError> 
         let bytes: i64 = r.get(4).map_err(sql)?;
         corrected += u64::from(r.get::<_, bool>(5).map_err(sql)?);
         let sent_ns = seconds_to_ns(&start.to_string()).ok_or_else(|| bad(format!("start {start} is not a number of seconds ≥ 0")))?;
-        if !(duration >= 0.0) {
+        if duration.is_nan() || duration < 0.0 {
             return Err(bad(format!("duration {duration} is not a number of seconds ≥ 0")));
         }
-        let status = u16::try_from(status).ok().filter(|c| (100..=599).contains(c)).ok_or_else(|| bad(format!("status {status} is not an HTTP status")))?;
+        let status = u16::try_from(status)
+            .ok()
+            .filter(|c| (100..=599).contains(c))
+            .ok_or_else(|| bad(format!("status {status} is not an HTTP status")))?;
         let bytes = u64::try_from(bytes).map_err(|_| bad(format!("len_bytes {bytes} is negative")))?;
         rows.push(Row::new(Some(sent_ns), Some(parse_shifted(&duration.to_string(), 3).unwrap_or(duration * 1000.0)), status, Some(bytes)));
     }
@@ -288,7 +296,12 @@ mod tests {
         let path = dir.path().join("two.db");
         std::fs::copy(fixture("oha.db"), &path).unwrap();
         let connection = rusqlite::Connection::open(&path).unwrap();
-        connection.execute("INSERT INTO oha SELECT url, start, start_latency_correction, end, duration, status, len_bytes, run + 60 FROM oha LIMIT 3", []).unwrap();
+        connection
+            .execute(
+                "INSERT INTO oha SELECT url, start, start_latency_correction, end, duration, status, len_bytes, run + 60 FROM oha LIMIT 3",
+                [],
+            )
+            .unwrap();
         drop(connection);
         let error = sqlite("two.db", &path).unwrap_err();
         assert!(error.message.contains("holds 2 runs") && error.message.contains("(3 rows)"), "{error}");

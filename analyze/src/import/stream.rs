@@ -74,9 +74,7 @@ fn not_utf8(name: &str, bytes: &[u8], first_line: u64) -> Option<ImportError> {
     let error = std::str::from_utf8(bytes).err()?;
     let valid = &bytes[..error.valid_up_to()];
     // A character cut by the end of a block is not an error: the next block completes it.
-    if error.error_len().is_none() {
-        return None;
-    }
+    error.error_len()?;
     let line = first_line + memchr::memchr_iter(b'\n', valid).count() as u64;
     let column = valid.iter().rev().take_while(|&&b| b != b'\n').count() as u64 + 1;
     Some(ImportError::at(name, line, column, "a byte that is not UTF-8: is this a text output of a load generator?"))
@@ -185,7 +183,11 @@ pub fn read(name: &str, source: Source, forced: Option<Format>) -> Result<Read_,
                 if all.len() as u64 > SUMMARY_LIMIT {
                     return Err(ImportError::file(
                         name,
-                        format!("is larger than {} MiB, and {} is a summary of a few kB: is it the right file?", SUMMARY_LIMIT >> 20, format.description()),
+                        format!(
+                            "is larger than {} MiB, and {} is a summary of a few kB: is it the right file?",
+                            SUMMARY_LIMIT >> 20,
+                            format.description()
+                        ),
                     ));
                 }
             }

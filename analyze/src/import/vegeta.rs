@@ -85,8 +85,8 @@ impl Blocks {
                 fields[0].1.parse::<i64>().ok().and_then(implausible_unix_ns).unwrap_or_else(|| "is beyond any plausible time".into());
             lines.bad(n, fields[0].0, format!("timestamp {}: {why}", fields[0].1))
         })?;
-        let code =
-            code_of(number(1, "code")?).ok_or_else(|| lines.bad(n, fields[1].0, format!("code {:?} is not an HTTP status", fields[1].1)))?;
+        let code = code_of(number(1, "code")?)
+            .ok_or_else(|| lines.bad(n, fields[1].0, format!("code {:?} is not an HTTP status", fields[1].1)))?;
         let latency = parse_shifted(number(2, "latency (ns)")?, -6).expect("digits");
         let bytes_in: u64 = number(4, "bytes_in")?.parse().map_err(|_| lines.bad(n, fields[4].0, "bytes_in is too large"))?;
         self.earliest(sent, n);
@@ -102,7 +102,8 @@ impl Blocks {
             latency: u64,
             bytes_in: u64,
         }
-        let r: Result_ = serde_json::from_str(line).map_err(|e| lines.bad(n, e.column() as u64, format!("not a vegeta JSON result: {e}")))?;
+        let r: Result_ =
+            serde_json::from_str(line).map_err(|e| lines.bad(n, e.column() as u64, format!("not a vegeta JSON result: {e}")))?;
         let column_of = |key: &str| line.find(&format!("\"{key}\"")).map_or(1, |c| c as u64 + 1);
         let sent = rfc3339_unix_ns(&r.timestamp)
             .ok_or_else(|| lines.bad(n, column_of("timestamp"), format!("timestamp {:?} is not RFC 3339", r.timestamp)))?;

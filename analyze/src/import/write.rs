@@ -384,9 +384,10 @@ fn run_stats_table(run: &ImportedRun, target: &Target, old: Option<&Path>) -> Re
     if let Some(t) = &table {
         let fits = t.columns.len() >= base.len()
             && t.columns[..base.len()] == base[..]
-            && t.columns[base.len()..].iter().enumerate().all(|(i, c)| {
-                extra_percentile(c).is_some() && !t.columns[base.len()..base.len() + i].contains(c)
-            });
+            && t.columns[base.len()..]
+                .iter()
+                .enumerate()
+                .all(|(i, c)| extra_percentile(c).is_some() && !t.columns[base.len()..base.len() + i].contains(c));
         if !fits {
             return Err(ImportError::at(
                 "run_stats.csv",
@@ -422,7 +423,11 @@ fn run_stats_table(run: &ImportedRun, target: &Target, old: Option<&Path>) -> Re
                     "max_ms" => number(r.max_ms.as_ref()),
                     RANKED => r.ranked.map(|v| v.to_string()).unwrap_or_default(),
                     other => {
-                        let p = RUN_STATS_PERCENTILES.iter().copied().find(|p| percentile_column(*p) == other).or_else(|| extra_percentile(other));
+                        let p = RUN_STATS_PERCENTILES
+                            .iter()
+                            .copied()
+                            .find(|p| percentile_column(*p) == other)
+                            .or_else(|| extra_percentile(other));
                         number(p.and_then(|p| r.percentiles_ms.get(&p)))
                     }
                 })

@@ -17,7 +17,7 @@ pub use condition::condition_id;
 pub use headline::{HeadlineMetric, ThroughputFrom};
 pub use lang::{Lang, Text};
 pub use load::LoadKind;
-pub use percentile::{nearest_rank, percentile_key, percentile_label, Percentile};
+pub use percentile::{by_level, nearest_rank, percentile_key, percentile_label, Percentile};
 pub use published::{PublishedMetric, Quantity, Unit};
 pub use rule::{interpolation_position, Rule};
 pub use run_status::RunStatus;

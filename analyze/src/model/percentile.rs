@@ -67,6 +67,17 @@ impl Percentile {
     }
 }
 
+/// The entries of a map keyed by percentile keys (`2.5`, `10`, `99.9`) from the lowest
+/// percentile to the highest: the keys' text order puts p10 before p2.5.
+pub fn by_level<V>(map: &std::collections::BTreeMap<String, V>) -> Vec<(&String, &V)> {
+    let mut entries: Vec<(&String, &V)> = map.iter().collect();
+    entries.sort_by(|a, b| {
+        let level = |key: &str| key.parse::<f64>().unwrap_or(f64::INFINITY);
+        level(a.0).total_cmp(&level(b.0))
+    });
+    entries
+}
+
 /// The nearest rank ceil(p·n/100), at least 1, for p in thousandths of a percent (0 to 100,000,
 /// so a tool's printed p0 and p100 rank too), computed in integers. The one definition of the
 /// nearest rank: [`Percentile::rank`] and the tools' rules start from it.
@@ -102,6 +113,14 @@ pub fn percentile_label(thousandths: u32) -> String {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn keys_are_ordered_by_level_not_by_text() {
+        let map: std::collections::BTreeMap<String, u8> =
+            ["0.001", "1", "10", "2.5", "25", "97.5", "99", "99.999"].iter().map(|k| (k.to_string(), 0)).collect();
+        let keys: Vec<&str> = super::by_level(&map).into_iter().map(|(k, _)| k.as_str()).collect();
+        assert_eq!(keys, ["0.001", "1", "2.5", "10", "25", "97.5", "99", "99.999"]);
+    }
+
     use super::*;
     use proptest::prelude::*;
 

@@ -128,7 +128,11 @@ pub fn source(source: Option<&Source>) -> Option<RunSource> {
 /// run_stats row: ab, hey, wrk, oha and Locust rank every response, whatever its status); a row
 /// without it falls back to the run's responses (rows) or its requests without errors.
 pub fn reported(stats: &RunStats, counted: &RunRequests) -> ToolReported {
-    let fallback = if counted.requests > 0 { counted.requests - counted.no_response } else { stats.requests.saturating_sub(stats.errors.unwrap_or(0)) };
+    let fallback = if counted.requests > 0 {
+        counted.requests - counted.no_response
+    } else {
+        stats.requests.saturating_sub(stats.errors.unwrap_or(0))
+    };
     let ranked = stats.ranked.unwrap_or(fallback);
     let wanted: Vec<(u32, Percentile)> =
         stats.percentiles_ms.keys().filter_map(|&p| Percentile::new(f64::from(p) / 1000.0).map(|q| (p, q))).collect();

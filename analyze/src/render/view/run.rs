@@ -49,9 +49,8 @@ impl<'a> Context<'a> {
         };
         // The tool's numbers as it printed them; ours at the digits of the run's rows.
         let ours = self.run_ms(run);
-        let mut rows: Vec<Vec<Cell>> = r
-            .percentiles_ms
-            .iter()
+        let mut rows: Vec<Vec<Cell>> = crate::model::by_level(&r.percentiles_ms)
+            .into_iter()
             .map(|(key, value)| {
                 vec![
                     Cell::text(format!("p{key}")),
@@ -112,7 +111,7 @@ impl<'a> Context<'a> {
     fn difference_causes(&self, r: &ToolReported, fill: &dyn Fn(&str) -> String) -> Vec<String> {
         let w = crate::render::i18n::tool_words(self.lang);
         let differs = |key: &str| r.nearest_rank_ms.get(key).is_some_and(|ours| r.percentiles_ms.get(key) != Some(ours));
-        let keys: Vec<&String> = r.percentiles_ms.keys().filter(|k| differs(k)).collect();
+        let keys: Vec<&String> = crate::model::by_level(&r.percentiles_ms).into_iter().map(|(k, _)| k).filter(|k| differs(k)).collect();
         let mut causes = Vec::new();
         match r.rule {
             Rule::Interpolated => {
@@ -165,8 +164,11 @@ impl<'a> Context<'a> {
                     .map(|k| format!("p{k}"))
                     .collect();
                 if !same_rank.is_empty() {
-                    let why =
-                        if matches!(r.rule, Rule::RoundedBuckets | Rule::HdrHistogram | Rule::HdrHistogramRounded) { w.rounded_cause } else { w.resolution_cause };
+                    let why = if matches!(r.rule, Rule::RoundedBuckets | Rule::HdrHistogram | Rule::HdrHistogramRounded) {
+                        w.rounded_cause
+                    } else {
+                        w.resolution_cause
+                    };
                     causes.push(fill(why).replace("{list}", &self.list(&same_rank)));
                 }
             }
