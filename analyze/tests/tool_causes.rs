@@ -72,6 +72,19 @@ fn a_summary_only_run_page_ends_with_a_capitalised_sentence() {
 }
 
 #[test]
+fn a_summary_only_run_page_gives_the_tool_s_counts_not_zero_requests() {
+    let out = tempfile::tempdir().unwrap();
+    report(&repo().join("datasets/tools-compared"), out.path(), "en");
+    let page = std::fs::read_to_string(out.path().join("runs/artillery.html")).unwrap();
+    // Artillery counted 1,000 requests, 500 of them 4xx or 5xx: none is "0" on its page.
+    assert!(page.contains("<dt>Requests</dt><dd>1,000 (as artillery counted them: the run has no per-request rows)</dd>"), "{page}");
+    assert!(page.contains("<dd>500 (as artillery counted them)</dd>"), "2xx and errors");
+    assert!(!page.contains("<dd>0</dd>"), "no count of zero rows");
+    let page = std::fs::read_to_string(out.path().join("runs/hdrhistogram.html")).unwrap();
+    assert!(page.contains("not known: hdrhistogram&#x27;s output does not count failed requests"), "a histogram counts no failures");
+}
+
+#[test]
 fn hey_rows_beside_the_summary_of_another_run_are_refused() {
     // hey writes its CSV or its summary, never both: hey.csv and hey-summary.txt are two runs, and
     // their values at the ranks hey takes disagree, so they are refused together.

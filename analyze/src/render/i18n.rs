@@ -848,6 +848,10 @@ pub struct ToolWords {
     /// Row labels of the tool's min, mean and max.
     pub min_mean_max: [&'static str; 3],
     pub printed_by_tool: &'static str,
+    /// A run imported without per-request rows: its counts are the tool's.
+    pub counted_by_tool: &'static str,
+    pub counted_by_tool_short: &'static str,
+    pub errors_not_counted: &'static str,
     /// The run page's last note: what the tool printed, `{list}`.
     pub printed_note: &'static str,
     /// `{tool}` ranks by `{rule}`.
@@ -938,6 +942,9 @@ static TOOL_EN: ToolWords = ToolWords {
     mean_ms: "Mean time per request (ms)",
     min_mean_max: ["min", "mean", "max"],
     printed_by_tool: "printed by {tool}",
+    counted_by_tool: "as {tool} counted them: the run has no per-request rows",
+    counted_by_tool_short: "as {tool} counted them",
+    errors_not_counted: "not known: {tool}'s output does not count failed requests",
     printed_note: "Printed by {tool}: {list}",
     explains: "{tool} ranks by {rule}; this report takes the nearest rank ceil(p·n/100) of the 2xx latencies.",
     differs: "Where the two differ, the rules took different ranks, or {tool} rounded its values (see the run's note).",
@@ -980,6 +987,9 @@ static TOOL_JA: ToolWords = ToolWords {
     mean_ms: "1リクエストの平均時間（ms）",
     min_mean_max: ["最小", "平均", "最大"],
     printed_by_tool: "{tool}の表示値",
+    counted_by_tool: "{tool}の集計値。リクエストごとの行はありません",
+    counted_by_tool_short: "{tool}の集計値",
+    errors_not_counted: "不明（{tool}の出力は失敗したリクエストを数えません）",
     printed_note: "{tool}の表示値：{list}",
     explains: "{tool}の順位の取り方は{rule}です。本レポートは2xx応答時間の最近接順位 ceil(p·n/100) を取ります。",
     differs: "値が異なるのは、取った順位が違うか、{tool}が値を丸めているためです（測定の備考を参照）。",

@@ -227,14 +227,30 @@ impl<'a> Context<'a> {
                     self.aside(self.status_text(run.status), &run.note)
                 },
             ),
-            kv(
-                if run.load == crate::model::LoadKind::OpenLoop { t.probe_requests_label } else { t.requests_label },
-                self.items_count(run.requests),
-            ),
-            kv(t.ok_responses_label, self.items_count(run.ok_responses)),
-            kv(t.errors_label, self.items_count(run.errors)),
         ];
         let w = crate::render::i18n::tool_words(self.lang);
+        let requests_label = if run.load == crate::model::LoadKind::OpenLoop { t.probe_requests_label } else { t.requests_label };
+        match (&run.tool_reported, run.requests) {
+            // Imported from a summary alone: no row was counted here, so the counts are the
+            // tool's, said as such (not "0 requests" beside the tool's error rate).
+            (Some(tool), 0) if tool.requests > 0 => {
+                let by_tool = |value: String| self.aside(&value, &w.counted_by_tool_short.replace("{tool}", &tool.tool));
+                let requests = self.aside(&self.items_count(tool.requests), &w.counted_by_tool.replace("{tool}", &tool.tool));
+                facts.push(kv(requests_label, requests));
+                match tool.errors {
+                    Some(errors) => {
+                        facts.push(kv(t.ok_responses_label, by_tool(self.items_count(tool.requests.saturating_sub(errors)))));
+                        facts.push(kv(t.errors_label, by_tool(self.items_count(errors))));
+                    }
+                    None => facts.push(kv(t.errors_label, w.errors_not_counted.replace("{tool}", &tool.tool))),
+                }
+            }
+            _ => {
+                facts.push(kv(requests_label, self.items_count(run.requests)));
+                facts.push(kv(t.ok_responses_label, self.items_count(run.ok_responses)));
+                facts.push(kv(t.errors_label, self.items_count(run.errors)));
+            }
+        }
         if let Some(source) = &run.source {
             let files: Vec<String> =
                 source.files.iter().map(|f| format!("{} ({}, sha256 {}…)", f.file, f.format, &f.sha256[..12])).collect();
