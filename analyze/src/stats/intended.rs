@@ -76,7 +76,12 @@ pub fn lag_series(counted: &RunRequests) -> LagSeries {
             let slot = &mut columns[column.min(COLUMNS - 1)];
             *slot = Some(match *slot {
                 None => ((t, lag), (t, lag)),
-                Some((low, high)) => (if lag < low.1 { (t, lag) } else { low }, if lag > high.1 { (t, lag) } else { high }),
+                // Ties go to the earlier scheduled time, so the rows' order (a CSV file or a
+                // folder of Parquet parts) does not change what is drawn.
+                Some((low, high)) => (
+                    if (lag, t) < (low.1, low.0) { (t, lag) } else { low },
+                    if lag > high.1 || (lag == high.1 && t < high.0) { (t, lag) } else { high },
+                ),
             });
         }
         columns
