@@ -22,6 +22,41 @@ pub enum Command {
         /// Exit with status 1 when a run is flagged (errors, lag, host load, outlier, incomplete downloads).
         #[arg(long)]
         strict: bool,
+        /// Exit with status 1 when a condition fails a service-level objective of dataset.toml
+        /// ([[slo]]), or has no ok run to judge it by.
+        #[arg(long)]
+        slo: bool,
+    },
+    /// Compares two measurements of the same conditions, a baseline and a candidate (before and
+    /// after a change, or a re-measurement): per matched condition, both sides' runs of the
+    /// baseline's headline metric, the ratio of geometric means candidate/baseline with its 95%
+    /// interval and p, and a verdict. Exit status 1 when --fail-on-regression finds a supported
+    /// regression, 2 on bad input.
+    Compare {
+        /// The baseline dataset folder.
+        baseline: PathBuf,
+        /// The candidate dataset folder.
+        candidate: PathBuf,
+        /// Also write the comparison into this folder: compare.json, and per language the page,
+        /// its Markdown twin and one chart per condition. Replaced whole, atomically.
+        #[arg(long)]
+        out: Option<PathBuf>,
+        /// Match conditions whose names differ. OLD=NEW: the baseline's factor OLD is the
+        /// candidate's NEW. FACTOR:OLD=NEW: a level of FACTOR; FACTOR:=LEVEL when the baseline
+        /// lacks the factor (its runs count as LEVEL), FACTOR:LEVEL= when the candidate does.
+        #[arg(long = "match", value_name = "RULE")]
+        rules: Vec<String>,
+        /// Exit with status 1 when a condition is supported worse by more than this (10% or 10):
+        /// the whole 95% interval beyond it. Where higher is better (requests/s), a regression
+        /// is a fall.
+        #[arg(long, value_name = "PCT", value_parser = regression_threshold)]
+        fail_on_regression: Option<f64>,
+        /// What to print: a text summary, Markdown for a pull-request comment, or compare.json.
+        #[arg(long, value_enum, default_value_t = CompareFormat::Text)]
+        format: CompareFormat,
+        /// The language of the printed summary.
+        #[arg(long, value_enum, default_value_t = LangArg::En)]
+        lang: LangArg,
     },
     /// Renders one dataset's report (HTML, Markdown, SVG, JSON, CSV) into a folder.
     Report {
@@ -84,6 +119,24 @@ pub enum Command {
     },
 }
 
+/// What `analyze compare` prints.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum CompareFormat {
+    Text,
+    Md,
+    Json,
+}
+
+/// `--fail-on-regression`: a percentage, `10%` or `10`, from 0 up to (not including) 100, as a
+/// fraction.
+pub fn regression_threshold(text: &str) -> Result<f64, String> {
+    let number = text.trim().strip_suffix('%').unwrap_or(text.trim());
+    match number.parse::<f64>() {
+        Ok(pct) if pct.is_finite() && (0.0..100.0).contains(&pct) => Ok(pct / 100.0),
+        _ => Err(format!("{text:?} is not a percentage from 0 to below 100 (e.g. 10% or 10)")),
+    }
+}
+
 #[derive(Debug, Clone, Copy, ValueEnum)]
 pub enum LangArg {
     En,
@@ -107,5 +160,15 @@ mod tests {
     #[test]
     fn verify_cli() {
         Cli::command().debug_assert();
+    }
+
+    #[test]
+    fn regression_thresholds_read_with_or_without_percent() {
+        assert_eq!(regression_threshold("10%"), Ok(0.1));
+        assert_eq!(regression_threshold("10"), Ok(0.1));
+        assert_eq!(regression_threshold("0"), Ok(0.0));
+        for bad in ["-5", "100", "ten", "nan", "10%%", ""] {
+            assert!(regression_threshold(bad).is_err(), "{bad}");
+        }
     }
 }

@@ -5,7 +5,18 @@ use clap::Parser;
 fn main() {
     let cli = Cli::parse();
     let outcome = match cli.command {
-        Command::Check { dataset, strict } => cmd::check::run(&dataset, strict),
+        Command::Check { dataset, strict, slo } => cmd::check::run(&dataset, strict, slo),
+        Command::Compare { baseline, candidate, out, rules, fail_on_regression, format, lang } => {
+            cmd::compare::run(&cmd::compare::Options {
+                baseline: &baseline,
+                candidate: &candidate,
+                out: out.as_deref(),
+                rules: &rules,
+                fail_on_regression,
+                format,
+                lang: lang.into(),
+            })
+        }
         Command::Report { dataset, out, lang } => cmd::report::run(&dataset, &out, lang.map(Into::into)),
         Command::Site { datasets, out, only } => cmd::site::run(&datasets, &out, only.as_deref()),
         Command::Import { files, into, run_id, factors, repetition, format, started_at, replace } => {

@@ -9,8 +9,10 @@
 //! [`review`], the [`Spread`]; the shared vocabulary is in [`crate::model`]); `stats/` computes every value, and nothing
 //! here imports from it.
 
+pub mod compare;
 pub mod review;
 pub mod standing;
+pub mod slo;
 
 use crate::model::{HeadlineMetric, Lang, LoadKind, Percentile, PublishedMetric, RunStatus, Text, Unit};
 use review::VarianceReview;
@@ -394,6 +396,10 @@ pub struct ConditionResult {
     /// over the runs of each run's average CPU and peak RSS.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub resources: Vec<ConditionUsage>,
+    /// dataset.toml's service-level objectives that apply to this condition, each passed or
+    /// failed on the median of its ok runs (`stats::slo`).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub slo: Vec<slo::SloResult>,
 }
 
 /// One process group's use over a condition's ok runs.

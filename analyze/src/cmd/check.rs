@@ -19,7 +19,7 @@ pub fn verify(dir: &Path) -> Result<()> {
     Ok(())
 }
 
-pub fn run(dir: &Path, strict: bool) -> Result<i32> {
+pub fn run(dir: &Path, strict: bool, slo: bool) -> Result<i32> {
     let mut loaded = dataset::load(dir)?;
     let report = stats::build(&mut loaded, Detail::Statistics);
     render::check_articles(&report, &loaded.articles)?;
@@ -84,7 +84,23 @@ pub fn run(dir: &Path, strict: bool) -> Result<i32> {
         let level = if flag.is_warning() { "warning" } else { "note" };
         writeln!(out, "{level}: run {}: {}", flag.run_id, context.flag_text(&flag.run_id, &flag.kind))?;
     }
-    let code = if warnings == 0 {
+    let objectives: Vec<(usize, &crate::report::slo::SloResult)> =
+        report.conditions.iter().enumerate().flat_map(|(c, condition)| condition.slo.iter().map(move |s| (c, s))).collect();
+    let words = crate::render::i18n::slo::words(crate::model::Lang::En);
+    for &(condition, objective) in &objectives {
+        let median = objective.median.map_or_else(|| "-".to_string(), |m| context.slo_value(objective, condition, m));
+        writeln!(
+            out,
+            "  slo {}: {}: {}, median {median}, {} runs met it",
+            context.condition_label(&report.conditions[condition]),
+            context.slo_objective(objective, condition),
+            context.slo_status(objective.status),
+            words.met_of.replace("{met}", &objective.runs_met.to_string()).replace("{runs}", &objective.runs.to_string()),
+        )?;
+    }
+    let failed = objectives.iter().filter(|(_, o)| o.status != crate::report::slo::SloStatus::Pass).count();
+    let total = objectives.len().to_string();
+    let mut code = if warnings == 0 {
         writeln!(out, "clean: no run is flagged")?;
         0
     } else if strict {
@@ -93,6 +109,14 @@ pub fn run(dir: &Path, strict: bool) -> Result<i32> {
     } else {
         0
     };
+    if slo && failed > 0 {
+        writeln!(out, "{}", words.check_failed.replace("{fail}", &failed.to_string()).replace("{total}", &total))?;
+        code = super::EXIT_FAILED;
+    } else if slo && !objectives.is_empty() {
+        writeln!(out, "{}", words.check_passed.replace("{total}", &total))?;
+    } else if slo {
+        writeln!(out, "no service-level objective: dataset.toml has no [[slo]]")?;
+    }
     match std::io::stdout().lock().write_all(crate::terminal::escape(&out).as_bytes()) {
         Err(error) if error.kind() != std::io::ErrorKind::BrokenPipe => Err(error.into()),
         _ => Ok(code),

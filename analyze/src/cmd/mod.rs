@@ -1,10 +1,14 @@
 //! One module per subcommand. Each returns the process exit status.
 
 pub mod check;
+pub mod compare;
 pub mod import;
 pub mod report;
 pub mod site;
 
 /// Exit statuses: 0 clean, 1 warnings under `--strict`, 2 errors.
 pub const EXIT_WARNINGS: i32 = 1;
+/// A supported regression beyond `compare --fail-on-regression`, or an objective `check --slo`
+/// finds failed.
+pub const EXIT_FAILED: i32 = 1;
 pub const EXIT_ERRORS: i32 = 2;

@@ -3,7 +3,8 @@
 use crate::dataset;
 use crate::output;
 use crate::render::paths;
-use crate::render::site::{emit_site, site_files, Published};
+use crate::render::site::{emit_site, site_files, Published, SiteComparison};
+use crate::stats::compare::{compare, ComparePlan};
 use crate::stats::{self, Detail};
 use anyhow::{bail, Context as _, Result};
 use std::path::Path;
@@ -35,6 +36,7 @@ pub fn run(root: &Path, out: &Path, only: Option<&str>) -> Result<i32> {
         }
     }
     let mut loaded = Vec::new();
+    let mut baselines = Vec::new();
     for (folder, name) in folders.iter().zip(&names) {
         let rendered = only.is_none_or(|only| only == name);
         // The index needs every dataset's statistics; only rendered datasets need chart points.
@@ -43,8 +45,49 @@ pub fn run(root: &Path, out: &Path, only: Option<&str>) -> Result<i32> {
         let mut dataset = dataset::load_with(folder, keep).with_context(|| format!("dataset {}", folder.display()))?;
         dataset.name = name.clone();
         let report = stats::build(&mut dataset, detail);
+        baselines.push(dataset.manifest.baseline.as_ref().map(|b| (b.get_ref().clone(), dataset.manifest.baseline_place)));
         loaded.push((report, dataset.articles, rendered));
     }
+    // Each dataset that names a baseline is compared with it; the comparison is rendered with
+    // the candidate and linked from both reports.
+    let mut pairs = Vec::new();
+    for (c, baseline) in baselines.iter().enumerate() {
+        let Some((name, (line, column))) = baseline else { continue };
+        let folder = &folders[c];
+        let b = loaded.iter().position(|(r, ..)| &r.dataset.name == name).filter(|&b| b != c);
+        let Some(b) = b else {
+            let names: Vec<&str> =
+                loaded.iter().map(|(r, ..)| r.dataset.name.as_str()).filter(|n| *n != loaded[c].0.dataset.name).collect();
+            bail!(
+                "dataset {}: dataset.toml:{line}:{column}: baseline: {name:?} is not another dataset of {} (its datasets: {})",
+                folder.display(),
+                root.display(),
+                names.join(", ")
+            );
+        };
+        pairs.push((b, c));
+    }
+    let mut comparisons = Vec::new();
+    for &(b, c) in &pairs {
+        if !loaded[c].2 {
+            continue;
+        }
+        // An unrendered baseline (`--only`) was read without the chart points its overlay needs.
+        let baseline = if loaded[b].2 {
+            None
+        } else {
+            let mut dataset = dataset::load_with(&folders[b], dataset::Keep::Points)?;
+            dataset.name = names[b].clone();
+            Some(stats::build(&mut dataset, Detail::WithFigures))
+        };
+        let comparison = compare(baseline.as_ref().unwrap_or(&loaded[b].0), &loaded[c].0, &ComparePlan::default())
+            .with_context(|| format!("dataset {}: its comparison with the baseline {}", folders[c].display(), folders[b].display()))?;
+        comparisons.push((b, c, comparison));
+    }
+    let site_comparisons: Vec<SiteComparison> = comparisons
+        .iter()
+        .map(|(b, c, comparison)| SiteComparison { baseline: &loaded[*b].0, candidate: &loaded[*c].0, comparison })
+        .collect();
     let published: Vec<Published> =
         loaded.iter().map(|(report, articles, rendered)| Published { report, articles, rendered: *rendered }).collect();
     match only {
@@ -52,10 +95,10 @@ pub fn run(root: &Path, out: &Path, only: Option<&str>) -> Result<i32> {
             for dataset in &published {
                 crate::render::check_articles(dataset.report, dataset.articles)?;
             }
-            output::write_site(out, |emit| emit_site(&published, emit))?
+            output::write_site(out, |emit| emit_site(&published, &site_comparisons, emit))?
         }
         Some(name) => {
-            let files = site_files(&published)?;
+            let files = site_files(&published, &site_comparisons)?;
             let prefix = format!("{name}/");
             let subtree =
                 files.iter().filter_map(|(path, bytes)| path.strip_prefix(&prefix).map(|p| (p.to_string(), bytes.clone()))).collect();

@@ -97,6 +97,59 @@ pub struct Manifest {
     /// What the report leads with.
     #[serde(default)]
     pub report: ReportChoices,
+    /// Service-level objectives (`[[slo]]`): each condition passes or fails each that applies
+    /// to it, on the median of its runs.
+    #[serde(default)]
+    pub slo: Vec<SloSpec>,
+    /// The dataset (a folder beside this one) this one re-measures: `analyze site` renders the
+    /// comparison of the two and links it from both reports.
+    pub baseline: Option<toml::Spanned<String>>,
+    /// The 1-based line and column of `baseline`, set by [`Manifest::parse`].
+    #[serde(skip)]
+    pub baseline_place: (u64, usize),
+}
+
+/// One service-level objective: a limit on one metric, for every condition or for the
+/// conditions `where` names.
+#[derive(Debug, Clone, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct SloSpec {
+    /// `p95` or another percentile the report computes, `requests_per_s`, `error_rate` or
+    /// `failed_share` (sessions).
+    pub metric: toml::Spanned<String>,
+    /// The largest value that meets it: ms for a percentile, a fraction (0 to 1) for
+    /// `error_rate` and `failed_share`.
+    pub max: Option<toml::Spanned<f64>>,
+    /// The smallest value that meets it: requests/s.
+    pub min: Option<toml::Spanned<f64>>,
+    /// `factor=level` pairs (`route=direct,downloads=2` or just `downloads=2`): the objective
+    /// applies to the conditions with all of them. Absent: to every condition.
+    #[serde(rename = "where")]
+    pub conditions: Option<toml::Spanned<String>>,
+    /// Where its values are in dataset.toml, set by [`Manifest::parse`].
+    #[serde(skip)]
+    pub places: SloPlaces,
+}
+
+/// The 1-based lines and columns of an objective's values.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct SloPlaces {
+    pub metric: (u64, usize),
+    pub max: Option<(u64, usize)>,
+    pub min: Option<(u64, usize)>,
+    pub conditions: Option<(u64, usize)>,
+}
+
+impl SloSpec {
+    /// The metric it bounds; `None` for a name ingest refused.
+    pub fn parsed_metric(&self) -> Option<crate::model::SloMetric> {
+        crate::model::SloMetric::parse(self.metric.get_ref())
+    }
+
+    /// Its limit: `max`, else `min`.
+    pub fn limit(&self) -> Option<f64> {
+        self.max.as_ref().or(self.min.as_ref()).map(|v| *v.get_ref())
+    }
 }
 
 /// dataset.toml's `[report]`: the metric the headline table, chart and variance review compare
@@ -213,10 +266,22 @@ impl Manifest {
     /// Parses `dataset.toml` text; the error names the line and column when TOML knows them.
     pub fn parse(text: &str) -> Result<Manifest, ManifestError> {
         let place = |offset: usize| super::schema::line_and_column(text, offset);
-        toml::from_str(text).map_err(|error| ManifestError {
+        let mut manifest: Manifest = toml::from_str(text).map_err(|error| ManifestError {
             place: error.span().map(|span| place(span.start)),
             message: error.message().trim().to_string(),
-        })
+        })?;
+        for slo in &mut manifest.slo {
+            slo.places = SloPlaces {
+                metric: place(slo.metric.span().start),
+                max: slo.max.as_ref().map(|v| place(v.span().start)),
+                min: slo.min.as_ref().map(|v| place(v.span().start)),
+                conditions: slo.conditions.as_ref().map(|v| place(v.span().start)),
+            };
+        }
+        if let Some(baseline) = &manifest.baseline {
+            manifest.baseline_place = place(baseline.span().start);
+        }
+        Ok(manifest)
     }
 }
 
@@ -292,6 +357,21 @@ mod tests {
         let error = Manifest::parse("[report]\nheadline = \"throughput\"\n").unwrap_err();
         assert_eq!(error.place, Some((2, 12)));
         assert!(error.message.contains("requests_per_s"), "the message names the choices: {}", error.message);
+    }
+
+    #[test]
+    fn reads_objectives_and_the_baseline_with_their_places() {
+        let text = "baseline = \"gunicorn-slow-client\"\n[[slo]]\nmetric = \"p95\"\nmax = 250\nwhere = \"downloads=0\"\n\n[[slo]]\nmetric = \"requests_per_s\"\nmin = 500.5\n";
+        let manifest = Manifest::parse(text).unwrap();
+        assert_eq!(manifest.baseline.as_ref().map(|b| b.get_ref().as_str()), Some("gunicorn-slow-client"));
+        assert_eq!(manifest.baseline_place, (1, 12));
+        assert_eq!(manifest.slo.len(), 2);
+        assert_eq!(manifest.slo[0].places, SloPlaces { metric: (3, 10), max: Some((4, 7)), min: None, conditions: Some((5, 9)) });
+        assert_eq!(manifest.slo[0].limit(), Some(250.0));
+        assert_eq!(manifest.slo[1].limit(), Some(500.5));
+        assert_eq!(manifest.slo[1].parsed_metric(), Some(crate::model::SloMetric::RequestsPerS));
+        let typo = Manifest::parse("[[slo]]\nmetric = \"p95\"\nmaximum = 3\n").unwrap_err();
+        assert_eq!(typo.place, Some((3, 1)));
     }
 
     #[test]

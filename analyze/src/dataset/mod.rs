@@ -21,6 +21,7 @@ pub mod runs;
 mod samples;
 mod schema;
 pub mod sessions;
+mod slo;
 pub mod time;
 
 pub use accumulate::{ErrorRow, Keep, RunRequests};
@@ -195,6 +196,9 @@ pub fn load_unlocked(dir: &Path, keep: Keep) -> Result<Dataset, LoadError> {
         rows
     });
     located.check_sessions(sessions.is_some(), &mut problems);
+    if usable {
+        slo::check(&manifest, &factors, &runs, sessions.is_some(), &mut problems);
+    }
     let articles = read_articles(dir, &mut problems);
     let readme = read_text(dir, "README.md", &mut problems);
     let plan = read_text(dir, "plan.toml", &mut problems).and_then(|text| match text.parse::<toml::Table>() {

@@ -11,9 +11,10 @@ mod percentile;
 mod published;
 mod rule;
 mod run_status;
+mod slo;
 mod verdict;
 
-pub use condition::condition_id;
+pub use condition::{condition_id, parse_condition_pairs};
 pub use headline::{HeadlineMetric, ThroughputFrom};
 pub use lang::{Lang, Text};
 pub use load::LoadKind;
@@ -21,4 +22,5 @@ pub use percentile::{by_level, nearest_rank, percentile_key, percentile_label, P
 pub use published::{PublishedMetric, Quantity, Unit};
 pub use rule::{interpolation_position, Rule};
 pub use run_status::RunStatus;
-pub use verdict::{NoInterval, Verdict};
+pub use slo::{applies as slo_applies, SloBound, SloMetric};
+pub use verdict::{CompareVerdict, NoInterval, Verdict};

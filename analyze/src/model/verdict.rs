@@ -27,3 +27,17 @@ pub enum NoInterval {
     /// Neither side varies from run to run: the t statistic is undefined.
     NoSpread,
 }
+
+/// What the runs support about a candidate measurement against its baseline (`analyze
+/// compare`): a [`Verdict`] with the direction the metric calls better. "Faster" is the better
+/// side whatever the metric: a lower latency or error rate, a higher requests/s.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CompareVerdict {
+    /// Supported, and the candidate is the better side.
+    SupportedFaster,
+    /// Supported, and the candidate is the worse side: a regression.
+    SupportedSlower,
+    Negligible,
+    NotShown,
+}

@@ -5,11 +5,13 @@
 //! a compile error rather than a blank on the page.
 
 pub mod charts;
+pub mod compare;
 #[cfg(test)]
 mod glossary;
 pub mod lead;
 pub mod prose;
 pub mod published;
+pub mod slo;
 
 use crate::model::Lang;
 use serde::Serialize;

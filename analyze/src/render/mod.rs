@@ -4,6 +4,7 @@
 pub mod article;
 pub mod bidi;
 pub mod charts;
+pub mod compare;
 pub mod format;
 pub mod i18n;
 pub mod markdown;
@@ -57,6 +58,9 @@ fn templates() -> tera::Tera {
         ("report.md", include_str!("../../../report-templates/report.md")),
         ("index.html", include_str!("../../../report-templates/index.html")),
         ("readme.html", include_str!("../../../report-templates/readme.html")),
+        ("compare.html", include_str!("../../../report-templates/compare.html")),
+        ("compare.md", include_str!("../../../report-templates/compare.md")),
+        ("compare-summary.md", include_str!("../../../report-templates/compare-summary.md")),
     ])
     .expect("the bundled templates parse");
     tera.register_filter("md", markdown_escape);
@@ -119,6 +123,19 @@ pub fn emit_report(
     in_site: bool,
     emit: &mut Emit,
 ) -> Result<(), RenderError> {
+    emit_report_with(report, lang, articles, in_site, &[], emit)
+}
+
+/// [`emit_report`] with links to comparisons (a site's, see `site::site_files`) near the top
+/// of the report page and its Markdown twin.
+pub fn emit_report_with(
+    report: &Report,
+    lang: Lang,
+    articles: &BTreeMap<Lang, (String, String)>,
+    in_site: bool,
+    comparisons: &[view::KeyValue],
+    emit: &mut Emit,
+) -> Result<(), RenderError> {
     let tera = templates();
     let context = Context::new(report, lang, in_site);
     let mut files = Collect(emit);
@@ -130,8 +147,9 @@ pub fn emit_report(
         }
         None => (None, None),
     };
-    files.insert("index.html".into(), render(&tera, "report.html", &context.report_page(article_html))?)?;
-    files.insert("report.md".into(), render(&tera, "report.md", &context.report_page(article_md))?)?;
+    let page = |article| view::ReportPage { comparisons: comparisons.to_vec(), ..context.report_page(article) };
+    files.insert("index.html".into(), render(&tera, "report.html", &page(article_html))?)?;
+    files.insert("report.md".into(), render(&tera, "report.md", &page(article_md))?)?;
     files.insert("variance.html".into(), render(&tera, "variance.html", &context.variance_page())?)?;
     if let Some(page) = context.readme_page() {
         files.insert(paths::README_PAGE.into(), render(&tera, "readme.html", &page)?)?;

@@ -1,9 +1,10 @@
 //! The publishable site: every dataset's report in both languages under `<dataset>/<lang>/`,
 //! and an index page that lists them with their headline table.
 
-use super::view::{Context, Table};
-use super::{emit_report, render, templates, Emit, Files, RenderError};
+use super::view::{CompareSite, Context, KeyValue, Table};
+use super::{emit_report_with, render, templates, Emit, Files, RenderError};
 use crate::model::Lang;
+use crate::report::compare::ComparisonReport;
 use crate::report::Report;
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -35,10 +36,39 @@ pub struct Published<'a> {
     pub rendered: bool,
 }
 
+/// A dataset's comparison with the baseline its dataset.toml names, rendered under
+/// `<candidate>/compare/` and linked from both reports.
+pub struct SiteComparison<'a> {
+    pub baseline: &'a Report,
+    pub candidate: &'a Report,
+    pub comparison: &'a ComparisonReport,
+}
+
+/// The links of one report page (in `<name>/<lang>/`) to the comparisons it takes part in.
+fn comparison_links(name: &str, lang: Lang, comparisons: &[SiteComparison]) -> Vec<KeyValue> {
+    let w = super::i18n::compare::words(lang);
+    let mut links = Vec::new();
+    for c in comparisons.iter().filter(|c| c.candidate.dataset.name == name) {
+        links.push(KeyValue {
+            label: w.compared_with.to_string(),
+            value: w.compared_with_value.replace("{title}", c.baseline.dataset.title.get(lang)),
+            href: Some(format!("../compare/{}/index.html", lang.code())),
+        });
+    }
+    for c in comparisons.iter().filter(|c| c.baseline.dataset.name == name) {
+        links.push(KeyValue {
+            label: w.remeasured_as.to_string(),
+            value: w.remeasured_value.replace("{title}", c.candidate.dataset.title.get(lang)),
+            href: Some(format!("../../{}/compare/{}/index.html", super::paths::url_segment(&c.candidate.dataset.name), lang.code())),
+        });
+    }
+    links
+}
+
 /// Every file of the site.
-pub fn site_files(datasets: &[Published]) -> Result<Files, RenderError> {
+pub fn site_files(datasets: &[Published], comparisons: &[SiteComparison]) -> Result<Files, RenderError> {
     let mut files = Files::new();
-    emit_site(datasets, &mut |path, bytes| {
+    emit_site(datasets, comparisons, &mut |path, bytes| {
         files.insert(path, bytes);
         Ok(())
     })?;
@@ -46,14 +76,21 @@ pub fn site_files(datasets: &[Published]) -> Result<Files, RenderError> {
 }
 
 /// [`site_files`], each file handed to `emit` as soon as it is rendered.
-pub fn emit_site(datasets: &[Published], emit: &mut Emit) -> Result<(), RenderError> {
+pub fn emit_site(datasets: &[Published], comparisons: &[SiteComparison], emit: &mut Emit) -> Result<(), RenderError> {
     let mut entries = Vec::new();
     for dataset in datasets {
         let name = &dataset.report.dataset.name;
         let href = super::paths::url_segment(name);
         for lang in Lang::ALL.into_iter().filter(|_| dataset.rendered) {
             let prefix = format!("{name}/{}/", lang.code());
-            emit_report(dataset.report, lang, dataset.articles, true, &mut |path, bytes| emit(format!("{prefix}{path}"), bytes))?;
+            let links = comparison_links(name, lang, comparisons);
+            emit_report_with(dataset.report, lang, dataset.articles, true, &links, &mut |path, bytes| emit(format!("{prefix}{path}"), bytes))?;
+        }
+        for c in comparisons.iter().filter(|c| dataset.rendered && &c.candidate.dataset.name == name) {
+            let site = CompareSite { baseline: super::paths::url_segment(&c.baseline.dataset.name), candidate: href.clone() };
+            for (path, bytes) in super::compare::compare_files(c.comparison, Some(&site))? {
+                emit(format!("{name}/compare/{path}"), bytes)?;
+            }
         }
         let context = Context::new(dataset.report, Lang::En, true);
         let title = dataset.report.dataset.title.get(Lang::En).to_string();

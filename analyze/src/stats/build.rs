@@ -156,11 +156,12 @@ pub fn build(dataset: &mut Dataset, detail: Detail) -> Report {
     for (index, run) in runs.iter().enumerate() {
         members[run.condition].push(index);
     }
-    let conditions: Vec<ConditionResult> = condition_levels
+    let mut conditions: Vec<ConditionResult> = condition_levels
         .iter()
         .zip(&members)
         .map(|(levels, members)| summarize_condition(dataset, &side, &runs, members, levels, &choices))
         .collect();
+    super::slo::evaluate(&dataset.manifest.slo, &runs, &mut conditions);
     let integrity = integrity(&runs, expected_large);
     let factors: Vec<FactorInfo> = dataset
         .factors
@@ -331,6 +332,7 @@ fn summarize_condition(
         mean_ms: Spread::of(&collect(&|r| r.mean_ms)),
         headline_mean: if choices.mean_of_runs { super::summary::mean(&headline).map(|m| rounded(metric, m)) } else { None },
         resources: super::resources::of_condition(&ok.iter().map(|r| r.resources.as_slice()).collect::<Vec<_>>()),
+        slo: Vec::new(),
     }
 }
 

@@ -10,8 +10,13 @@
 //! rule (1995). A verdict is *supported* when that rule passes and the ratio lies beyond the
 //! practical threshold, *negligible* when the difference is shown to be within it, and *not
 //! shown* otherwise.
+//!
+//! `analyze compare` adds three things on the same footing: the direction of a supported
+//! difference ([`directed`]), whether an interval lies wholly beyond a regression threshold
+//! ([`regression_beyond`]), and an approximate number of runs that would decide a comparison
+//! this one could not ([`runs_needed`], from the pooled log spread and the Welch interval).
 
-use crate::model::{NoInterval, Verdict};
+use crate::model::{CompareVerdict, NoInterval, Verdict};
 use serde::Serialize;
 use statrs::distribution::{ContinuousCDF, StudentsT};
 
@@ -107,6 +112,99 @@ pub fn geometric_mean_ratio(a: &[f64], b: &[f64]) -> Option<f64> {
         (!v.is_empty() && v.iter().all(|&x| x > 0.0)).then(|| v.iter().map(|x| x.ln()).sum::<f64>() / v.len() as f64)
     };
     Some((log_mean(b)? - log_mean(a)?).exp())
+}
+
+/// The verdict of a candidate against its baseline (the ratio is candidate over baseline): a
+/// supported difference gets the direction `higher_is_better` calls better.
+pub fn directed(verdict: Verdict, ratio: f64, higher_is_better: bool) -> CompareVerdict {
+    match verdict {
+        Verdict::Supported if (ratio > 1.0) == higher_is_better => CompareVerdict::SupportedFaster,
+        Verdict::Supported => CompareVerdict::SupportedSlower,
+        Verdict::Negligible => CompareVerdict::Negligible,
+        Verdict::NotShown => CompareVerdict::NotShown,
+    }
+}
+
+/// Whether the 95% interval of the ratio candidate/baseline lies wholly on the worse side of a
+/// regression `threshold` (a fraction: 0.1 for 10%): above 1 + threshold where lower is better,
+/// below 1 - threshold where higher is better (a 10% fall of requests/s is a ratio under 0.9).
+pub fn regression_beyond(low: f64, high: f64, threshold: f64, higher_is_better: bool) -> bool {
+    if higher_is_better {
+        high < 1.0 - threshold
+    } else {
+        low > 1.0 + threshold
+    }
+}
+
+/// The log of the ratio a regression `threshold` stands for, signed as the ratio moves: ln(1 +
+/// threshold) where lower is better, ln(1 - threshold) where higher is better; `None` for a
+/// fall of 100% or more, which no positive ratio reaches.
+pub fn regression_log_limit(threshold: f64, higher_is_better: bool) -> Option<f64> {
+    let limit = if higher_is_better { 1.0 - threshold } else { 1.0 + threshold };
+    (limit > 0.0).then(|| limit.ln())
+}
+
+/// The pooled standard deviation of the natural logs of two groups' values:
+/// sqrt(((n - 1)·s_a² + (m - 1)·s_b²) / (n + m - 2)), the run-to-run spread both sides are
+/// assumed to share. A side of one run adds nothing (n - 1 = 0), so one run against several
+/// still has a spread. `None` below three values in all, when a value is not positive, or when
+/// the spread is 0.
+pub fn pooled_log_sd(a: &[f64], b: &[f64]) -> Option<f64> {
+    let (n, m) = (a.len(), b.len());
+    if n == 0 || m == 0 || n + m < 3 || a.iter().chain(b).any(|&v| v.partial_cmp(&0.0) != Some(std::cmp::Ordering::Greater)) {
+        return None;
+    }
+    let squares = |v: &[f64]| -> f64 {
+        if v.len() < 2 {
+            return 0.0;
+        }
+        let (_, variance) = mean_and_variance(v.iter().map(|x| x.ln()));
+        variance * (v.len() - 1) as f64
+    };
+    let pooled = ((squares(a) + squares(b)) / (n + m - 2) as f64).sqrt();
+    (pooled > 0.0 && pooled.is_finite()).then_some(pooled)
+}
+
+/// The most runs a side [`runs_needed`] looks for; beyond it the answer is "more than this".
+pub const MAX_RUNS_NEEDED: u64 = 1000;
+
+/// The half-width, on the log scale, of the 95% Welch interval of two groups of `n` runs whose
+/// logs both have standard deviation `sd`: t(0.975, 2n - 2)·sd·sqrt(2/n). With equal sizes and
+/// equal variances Welch's degrees of freedom are exactly 2n - 2.
+pub fn half_width(sd: f64, n: u64) -> f64 {
+    let df = 2.0 * n as f64 - 2.0;
+    let critical = StudentsT::new(0.0, 1.0, df).map_or(f64::INFINITY, |t| t.inverse_cdf(1.0 - (1.0 - INTERVAL_LEVEL) / 2.0));
+    critical * sd * (2.0 / n as f64).sqrt()
+}
+
+/// An approximation of the runs a side that would decide a comparison: the fewest n ≥ 2 whose
+/// interval [`half_width`] at the observed pooled log spread `sd` is less than `margin`, the
+/// distance on the log scale from the observed log ratio to the point the interval must clear
+/// (0 to show a difference, the negligible band's edge to show it negligible, the regression
+/// threshold to show a regression). It assumes the observed ratio and spread would hold, and
+/// leaves the false-discovery rule out; a true difference of the observed size would then be
+/// shown about half the time. `Ok(None)` when more than [`MAX_RUNS_NEEDED`] would be needed;
+/// `Err(())` when `sd` or `margin` is not a positive finite number (no spread to go by, or the
+/// observed ratio already on the wrong side of the point).
+#[allow(clippy::result_unit_err)]
+pub fn runs_needed(sd: f64, margin: f64) -> Result<Option<u64>, ()> {
+    if !(sd.is_finite() && sd > 0.0 && margin.is_finite() && margin > 0.0) {
+        return Err(());
+    }
+    if half_width(sd, MAX_RUNS_NEEDED) >= margin {
+        return Ok(None);
+    }
+    // The half-width falls as n grows (both the t quantile and sqrt(2/n) do): bisect.
+    let (mut low, mut high) = (1u64, MAX_RUNS_NEEDED);
+    while high - low > 1 {
+        let middle = (low + high) / 2;
+        if half_width(sd, middle) < margin {
+            high = middle;
+        } else {
+            low = middle;
+        }
+    }
+    Ok(Some(high.max(2)))
 }
 
 #[cfg(test)]
@@ -227,5 +325,65 @@ mod tests {
         assert!(within(1.04, 0.05) && within(1.0 / 1.04, 0.05));
         assert!(!within(1.05, 0.05) && !within(1.0 / 1.05, 0.05));
         assert!(!within(0.0, 0.05));
+    }
+
+    #[test]
+    fn directions_follow_the_metric() {
+        // Latency: a ratio below 1 is the candidate being faster.
+        assert_eq!(directed(Verdict::Supported, 0.8, false), CompareVerdict::SupportedFaster);
+        assert_eq!(directed(Verdict::Supported, 1.5, false), CompareVerdict::SupportedSlower);
+        // Requests/s: a ratio above 1 is more requests/s, the better side.
+        assert_eq!(directed(Verdict::Supported, 1.5, true), CompareVerdict::SupportedFaster);
+        assert_eq!(directed(Verdict::Supported, 0.8, true), CompareVerdict::SupportedSlower);
+        assert_eq!(directed(Verdict::Negligible, 0.99, true), CompareVerdict::Negligible);
+        assert_eq!(directed(Verdict::NotShown, 3.0, false), CompareVerdict::NotShown);
+    }
+
+    #[test]
+    fn a_regression_is_an_interval_wholly_beyond_the_threshold() {
+        assert!(regression_beyond(1.45, 1.55, 0.10, false));
+        assert!(!regression_beyond(1.05, 1.55, 0.10, false), "reaches below 1.10");
+        // Requests/s: a 10% fall is a ratio below 0.9.
+        assert!(regression_beyond(0.70, 0.85, 0.10, true));
+        assert!(!regression_beyond(0.70, 0.95, 0.10, true));
+        assert_eq!(regression_log_limit(0.1, false), Some(1.1f64.ln()));
+        assert_eq!(regression_log_limit(0.1, true), Some(0.9f64.ln()));
+        assert_eq!(regression_log_limit(1.0, true), None);
+    }
+
+    #[test]
+    fn pooled_log_sd_by_hand() {
+        // Logs 0, 0.2, 0.4 (s² = 0.04) and 1.0, 1.1, 1.3 (s² = 0.023333): pooled
+        // (2·0.04 + 2·0.023333) / 4 = 0.0316667, sd = 0.1779513.
+        let a = [0.0f64, 0.2, 0.4].map(f64::exp);
+        let b = [1.0f64, 1.1, 1.3].map(f64::exp);
+        assert!(close(pooled_log_sd(&a, &b).unwrap(), 0.177_951_3, 1e-6));
+        // One run against three: the three carry the spread alone.
+        let one = pooled_log_sd(&[5.0], &a).unwrap();
+        assert!(close(one, 0.2, 1e-12), "{one}");
+        assert_eq!(pooled_log_sd(&[5.0], &[6.0]), None);
+        assert_eq!(pooled_log_sd(&[5.0, 5.0], &[6.0, 6.0]), None, "no spread");
+        assert_eq!(pooled_log_sd(&[0.0, 5.0], &[6.0, 7.0]), None);
+    }
+
+    #[test]
+    fn runs_needed_is_the_first_n_whose_interval_clears_the_margin() {
+        // sd 0.1, margin 0.1: n = 10 gives t(0.975, 18)·0.1·sqrt(0.2) = 2.100922·0.0447214 =
+        // 0.0939549 < 0.1; n = 9 gives t(0.975, 16)·0.1·sqrt(2/9) = 2.119905·0.0471405 =
+        // 0.0999333 < 0.1 as well; n = 8 gives t(0.975, 14)·0.1·0.5 = 2.144787·0.05 = 0.1072394.
+        // (scipy.stats.t.ppf(0.975, [14, 16, 18]) = 2.144787, 2.119905, 2.100922.)
+        assert!(close(half_width(0.1, 8), 0.107_239_4, 1e-6), "{}", half_width(0.1, 8));
+        assert!(close(half_width(0.1, 9), 0.099_933_3, 1e-6), "{}", half_width(0.1, 9));
+        assert_eq!(runs_needed(0.1, 0.1), Ok(Some(9)));
+        // A brute-force count agrees on a range of spreads and margins.
+        for (sd, margin) in [(0.05, 0.3), (0.2, 0.05), (0.01, 0.5), (0.3, 0.31)] {
+            let brute = (2..=MAX_RUNS_NEEDED).find(|&n| half_width(sd, n) < margin);
+            assert_eq!(runs_needed(sd, margin), Ok(brute), "sd {sd}, margin {margin}");
+        }
+        assert_eq!(runs_needed(1.0, 0.001), Ok(None), "more than the bound");
+        assert_eq!(runs_needed(0.0, 0.1), Err(()));
+        assert_eq!(runs_needed(0.1, -0.1), Err(()));
+        // A huge margin is cleared by the smallest design with an interval: 2 runs a side.
+        assert_eq!(runs_needed(0.01, 10.0), Ok(Some(2)));
     }
 }

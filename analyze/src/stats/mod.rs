@@ -3,6 +3,7 @@
 
 pub mod build;
 pub mod by_run;
+pub mod compare;
 pub mod difference;
 pub mod figures;
 pub mod intended;
@@ -14,6 +15,7 @@ pub mod ranks;
 pub mod resources;
 pub mod sessions;
 pub mod standing;
+pub mod slo;
 pub mod summary;
 pub mod tools;
 pub mod variance;

@@ -11,6 +11,7 @@
 //! Output is deterministic: the same report gives byte-identical SVG.
 
 mod axis;
+mod compare;
 mod draw;
 mod ecdf;
 mod ecdf_axes;
@@ -30,6 +31,7 @@ use super::i18n::charts as labels;
 #[cfg(test)]
 mod tests;
 
+pub use compare::compare_condition;
 pub use ecdf::ecdf;
 pub use ecdf_conditions::ecdf_by_condition;
 pub use headline::headline_by_condition;

@@ -237,6 +237,7 @@ pub(crate) fn fixture() -> Report {
             headline_mean: None,
             from_intended_ms: BTreeMap::new(),
             resources: Vec::new(),
+            slo: Vec::new(),
         });
     }
     let cell = |route: usize, downloads: usize| CONDITIONS.iter().position(|&(r, d, _)| r == route && d == downloads);

@@ -66,6 +66,10 @@ pub const GLOSSARY: &[Term] = &[
     Term { en: "ok", ja: "正常", not_en: &[], not_ja: &["okの"] },
     Term { en: "this report", ja: "本レポート", not_en: &[], not_ja: &["本書"] },
     Term { en: "original article", ja: "元の記事", not_en: &[], not_ja: &["原著", "元記事", "オリジナル記事"] },
+    Term { en: "baseline", ja: "ベースライン", not_en: &[], not_ja: &["基準データ", "比較元"] },
+    Term { en: "candidate", ja: "比較対象", not_en: &[], not_ja: &["候補", "比較先"] },
+    Term { en: "regression", ja: "悪化", not_en: &[], not_ja: &["リグレッション", "デグレ", "劣化"] },
+    Term { en: "objective", ja: "SLO", not_en: &[], not_ja: &["サービスレベル", "目標値"] },
 ];
 
 /// Every string of one language: the pages' words, the charts' words and, with sample
@@ -77,6 +81,8 @@ pub fn every_string(lang: Lang) -> Vec<String> {
         serde_json::to_value(super::charts::labels(lang)),
         serde_json::to_value(super::tool_words(lang)),
         serde_json::to_value(super::lead::lead_words(lang)),
+        serde_json::to_value(super::compare::words(lang)),
+        serde_json::to_value(super::slo::words(lang)),
     ] {
         let Ok(serde_json::Value::Object(map)) = value else { panic!("the words serialize as an object") };
         out.extend(map.into_values().filter_map(|v| v.as_str().map(str::to_string)));

@@ -3,13 +3,19 @@
 //! This module holds the shared pieces; one module per page kind builds that page.
 
 mod lead;
+mod compare;
 mod report;
 mod resources;
 mod run;
 mod sessions;
+mod slo;
 mod variance;
 
 pub use lead::Lead;
+pub use compare::{
+    compare_page, condition_label as compare_condition_label, figure_path as compare_figure_path, metric_label as compare_metric_label,
+    ComparePage, CompareSite,
+};
 pub use report::ReportPage;
 pub use run::RunPage;
 pub use variance::{ConditionSection, VariancePage};

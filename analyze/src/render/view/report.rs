@@ -69,6 +69,13 @@ pub struct ReportPage {
     pub readme: Option<KeyValue>,
     /// The author's article, rendered: HTML for the HTML page, Markdown for the twin.
     pub article: Option<String>,
+    /// dataset.toml's service-level objectives per condition, and what they add up to.
+    pub slo_heading: &'static str,
+    pub slo: Option<Table>,
+    pub slo_notes: Vec<String>,
+    /// In a site: links to this dataset's comparison with its baseline, and to the comparisons
+    /// of the datasets that name this one their baseline (set by the site, empty otherwise).
+    pub comparisons: Vec<KeyValue>,
 }
 
 impl<'a> Context<'a> {
@@ -815,6 +822,10 @@ impl<'a> Context<'a> {
                 href: Some(paths::README_PAGE.to_string()),
             }),
             article,
+            slo_heading: crate::render::i18n::slo::words(self.lang).heading,
+            slo: self.slo_table(""),
+            slo_notes: self.slo_notes(),
+            comparisons: Vec::new(),
         }
     }
 

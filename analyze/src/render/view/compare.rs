@@ -1,0 +1,512 @@
+//! The comparison page (`analyze compare`, and a dataset's comparison with its baseline in the
+//! site): the two datasets, how their conditions were matched, the table of matched conditions
+//! with ratios, intervals and verdicts, the overlay charts, what could not be matched, and what
+//! two sittings cannot show. The same view feeds the Markdown twin, the pull-request summary and
+//! the terminal summary.
+
+use super::{Cell, Figure, KeyValue, Table};
+use crate::model::{CompareVerdict, HeadlineMetric, Lang, NoInterval, Text};
+use crate::render::format;
+use crate::render::i18n::compare::{words, CompareWords};
+use crate::render::i18n::{metric_words, prose, strings, Strings};
+use crate::report::compare::{ComparisonReport, ConditionComparison, NeededFor, RunsNeeded, SideRuns, Unmatched, UnmatchedReason};
+use serde::Serialize;
+
+/// Where the comparison sits in a site: the url segments of the two datasets' folders.
+#[derive(Debug, Clone)]
+pub struct CompareSite {
+    pub baseline: String,
+    pub candidate: String,
+}
+
+/// The page's links. The comparison is written in `<lang>/` folders side by side (in a site,
+/// under `<candidate>/compare/`), so the other language is always `../<other>/index.html`.
+#[derive(Debug, Clone, Serialize)]
+pub struct CompareNav {
+    pub other_lang_href: String,
+    pub home_href: Option<String>,
+    pub baseline_href: Option<String>,
+    pub candidate_href: Option<String>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct ComparePage {
+    pub lang: &'static str,
+    pub t: &'static Strings,
+    pub w: &'static CompareWords,
+    pub nav: CompareNav,
+    pub title: String,
+    pub lead: String,
+    pub facts: Vec<KeyValue>,
+    /// What the verdicts add up to, and what `--fail-on-regression` decided.
+    pub summary: Vec<String>,
+    pub table: Option<Table>,
+    /// How conditions were matched, the rule of the verdicts, the gate's rule, the approximation.
+    pub notes: Vec<String>,
+    pub unmatched: Option<Table>,
+    pub all_matched: Option<String>,
+    pub figures: Vec<Figure>,
+    pub limits: String,
+    /// The terminal summary: per matched condition a head line and its numbers.
+    pub text_rows: Vec<(String, String)>,
+    pub text_unmatched: Vec<String>,
+}
+
+/// The figure of matched condition `k`, relative to a language folder.
+pub fn figure_path(k: usize) -> String {
+    format!("figures/compare-{}.svg", k + 1)
+}
+
+struct View<'a> {
+    report: &'a ComparisonReport,
+    lang: Lang,
+    t: &'static Strings,
+    w: &'static CompareWords,
+    metric_label: String,
+}
+
+/// The comparison page in `lang`; `site` when it is part of a site.
+pub fn compare_page(report: &ComparisonReport, lang: Lang, site: Option<&CompareSite>) -> ComparePage {
+    let view = View { report, lang, t: strings(lang), w: words(lang), metric_label: metric_label(lang, report.headline, &report.metric) };
+    view.page(site)
+}
+
+/// The compared metric's name in running text: "p95", "requests/s".
+pub fn metric_label(lang: Lang, metric: HeadlineMetric, name: &str) -> String {
+    metric_words(lang, metric).label.replace("{p}", name)
+}
+
+/// "direct · sync · 2": level labels joined.
+pub fn condition_label(labels: &[Text], lang: Lang) -> String {
+    if labels.is_empty() {
+        return "-".to_string();
+    }
+    labels.iter().map(|l| l.get(lang)).collect::<Vec<_>>().join(strings(lang).label_join)
+}
+
+impl View<'_> {
+    fn page(&self, site: Option<&CompareSite>) -> ComparePage {
+        let (r, t, w) = (self.report, self.t, self.w);
+        let other = if self.lang == Lang::En { Lang::Ja } else { Lang::En };
+        let report_href = |segment: &str| format!("../../../{segment}/{}/index.html", self.lang.code());
+        let nav = CompareNav {
+            other_lang_href: format!("../{}/index.html", other.code()),
+            home_href: site.map(|_| "../../../index.html".to_string()),
+            baseline_href: site.map(|s| report_href(&s.baseline)),
+            candidate_href: site.map(|s| report_href(&s.candidate)),
+        };
+        let title = w.title.replace("{candidate}", r.candidate.title.get(self.lang)).replace("{baseline}", r.baseline.title.get(self.lang));
+        ComparePage {
+            lang: self.lang.code(),
+            t,
+            w,
+            facts: self.facts(&nav),
+            nav,
+            title,
+            lead: w.lead.replace("{metric}", &self.metric_label),
+            summary: self.summary(),
+            table: (!r.conditions.is_empty()).then(|| self.table()),
+            notes: self.notes(),
+            unmatched: self.unmatched_table(),
+            all_matched: (r.only_in_baseline.is_empty() && r.only_in_candidate.is_empty()).then(|| w.all_matched.to_string()),
+            figures: r
+                .conditions
+                .iter()
+                .enumerate()
+                .filter(|(k, _)| r.figures.get(*k).is_some())
+                .map(|(k, c)| Figure {
+                    src: figure_path(k),
+                    alt: w.figure_alt.replace("{condition}", &self.label(c)).replace("{metric}", &self.metric_label),
+                })
+                .collect(),
+            limits: w.limits.to_string(),
+            text_rows: r.conditions.iter().map(|c| self.text_row(c)).collect(),
+            text_unmatched: self.text_unmatched(),
+        }
+    }
+
+    fn label(&self, c: &ConditionComparison) -> String {
+        condition_label(&c.labels, self.lang)
+    }
+
+    fn number(&self, value: f64) -> String {
+        metric_number(self.report.headline, value)
+    }
+
+    fn range(&self, low: &str, high: &str) -> String {
+        format!("{low}{}{high}", self.t.range_dash)
+    }
+
+    fn aside(&self, main: &str, note: &str) -> String {
+        self.t.aside.replace("{main}", main).replace("{note}", note)
+    }
+
+    fn threshold(&self) -> Option<String> {
+        self.report.thresholds.fail_on_regression.map(format::percent)
+    }
+
+    /// "faster"/"slower" for latency and requests/s, "better"/"worse" for the rest.
+    fn directions(&self) -> (&'static str, &'static str) {
+        match self.report.headline {
+            HeadlineMetric::Percentile | HeadlineMetric::RequestsPerS => (self.w.faster, self.w.slower),
+            _ => (self.w.better, self.w.worse),
+        }
+    }
+
+    fn facts(&self, nav: &CompareNav) -> Vec<KeyValue> {
+        let (r, w) = (self.report, self.w);
+        let side = |label: &str, s: &crate::report::compare::Side, href: &Option<String>| {
+            let details = match &s.measured {
+                Some(measured) => w.side_details.replace("{measured}", measured),
+                None => w.side_details_undated.to_string(),
+            }
+            .replace("{name}", &s.dataset)
+            .replace("{conditions}", &format::count(s.conditions as u64))
+            .replace("{runs}", &format::count(s.ok_runs as u64));
+            KeyValue { label: label.to_string(), value: self.aside(s.title.get(self.lang), &details), href: href.clone() }
+        };
+        let direction = if r.higher_is_better { w.higher_better } else { w.lower_better };
+        let factors = if r.matching.by.is_empty() { w.by_nothing.to_string() } else { prose::list(self.lang, &r.matching.by) };
+        vec![
+            side(w.baseline, &r.baseline, &nav.baseline_href),
+            side(w.candidate, &r.candidate, &nav.candidate_href),
+            KeyValue {
+                label: w.compared_by.to_string(),
+                value: w.compared_by_value.replace("{metric}", &self.metric_label).replace("{direction}", direction),
+                href: None,
+            },
+            KeyValue {
+                label: w.matched.to_string(),
+                value: w
+                    .matched_value
+                    .replace("{matched}", &format::count(r.summary.matched))
+                    .replace("{base}", &format::count(r.baseline.conditions as u64))
+                    .replace("{cand}", &format::count(r.candidate.conditions as u64))
+                    .replace("{factors}", &factors),
+                href: None,
+            },
+        ]
+        .into_iter()
+        .chain(r.thresholds.fail_on_regression.is_some().then(|| KeyValue {
+            label: "--fail-on-regression".to_string(),
+            value: self.threshold().unwrap_or_default(),
+            href: None,
+        }))
+        .collect()
+    }
+
+    fn counts(&self) -> String {
+        let s = &self.report.summary;
+        if s.matched == 0 {
+            return self.w.counts_none.to_string();
+        }
+        let (better, worse) = self.directions();
+        self.w
+            .counts
+            .replace("{matched}", &format::count(s.matched))
+            .replace("{better}", better)
+            .replace("{worse}", worse)
+            .replace("{faster}", &format::count(s.supported_faster))
+            .replace("{slower}", &format::count(s.supported_slower))
+            .replace("{negligible}", &format::count(s.negligible))
+            .replace("{not_shown}", &format::count(s.not_shown))
+    }
+
+    fn labels_of(&self, ids: &[String]) -> String {
+        let labels: Vec<String> =
+            ids.iter().filter_map(|id| self.report.conditions.iter().find(|c| &c.condition_id == id)).map(|c| self.label(c)).collect();
+        prose::list(self.lang, &labels)
+    }
+
+    /// The counts, and what the gate decided.
+    fn summary(&self) -> Vec<String> {
+        let (r, w) = (self.report, self.w);
+        let mut out = vec![self.counts()];
+        let Some(threshold) = self.threshold() else { return out };
+        let (_, worse) = self.directions();
+        if r.summary.regressions.is_empty() {
+            out.push(w.gate_none.replace("{threshold}", &threshold));
+        } else {
+            out.push(w.gate_failed.replace("{threshold}", &threshold).replace("{list}", &self.labels_of(&r.summary.regressions)));
+        }
+        let unsupported: Vec<String> =
+            r.conditions.iter().filter(|c| c.runs_needed_for_regression.is_some()).map(|c| c.condition_id.clone()).collect();
+        if !unsupported.is_empty() {
+            out.push(
+                w.gate_unsupported
+                    .replace("{list}", &self.labels_of(&unsupported))
+                    .replace("{worse}", worse)
+                    .replace("{threshold}", &threshold),
+            );
+        }
+        out
+    }
+
+    fn notes(&self) -> Vec<String> {
+        let (r, w) = (self.report, self.w);
+        let mut notes = Vec::new();
+        if let Some(own) = &r.candidate_headline {
+            let own_label = metric_label(self.lang, headline_of_name(own), own);
+            notes.push(w.candidate_headline.replace("{own}", &own_label).replace("{metric}", &self.metric_label));
+        }
+        if !r.matching.rules.is_empty() {
+            notes.push(w.rules_note.replace("{rules}", &r.matching.rules.join(" --match ")));
+        }
+        for (side, factors) in [(w.baseline_word, &r.matching.only_in_baseline), (w.candidate_word, &r.matching.only_in_candidate)] {
+            for f in factors {
+                let template = if f.levels.len() > 1 { w.one_side_varies } else { w.one_side_factor };
+                notes.push(
+                    template.replace("{factor}", &f.factor).replace("{side}", side).replace("{levels}", &prose::list(self.lang, &f.levels)),
+                );
+            }
+        }
+        let with_p = format::count(r.summary.with_interval);
+        notes.push(
+            w.rule
+                .replace("{q}", &format::percent(r.thresholds.fdr_q))
+                .replace("{with_p}", &with_p)
+                .replace("{threshold}", &format::percent(r.thresholds.negligible_difference)),
+        );
+        if let Some(threshold) = self.threshold() {
+            notes.push(w.gate_rule.replace("{worse}", self.directions().1).replace("{threshold}", &threshold));
+        }
+        if r.conditions.iter().any(|c| c.runs_needed.is_some() || c.runs_needed_for_regression.is_some()) {
+            notes.push(w.approximation.to_string());
+        }
+        notes
+    }
+
+    fn side_cell(&self, side: &SideRuns) -> Cell {
+        match (side.median, side.min, side.max) {
+            (Some(median), Some(min), Some(max)) => Cell {
+                text: self.number(median),
+                sub: Some(if side.runs.len() == 1 { "n = 1".to_string() } else { self.range(&self.number(min), &self.number(max)) }),
+                numeric: true,
+                ..Cell::default()
+            },
+            _ => Cell::text("–").with_note(Some(self.w.no_run.to_string())),
+        }
+    }
+
+    fn no_interval_text(&self, c: &ConditionComparison) -> Option<String> {
+        if c.base.runs.is_empty() || c.cand.runs.is_empty() {
+            return Some(self.w.no_run.to_string());
+        }
+        match c.no_interval? {
+            NoInterval::OneRun => Some(self.w.no_interval_one_run.to_string()),
+            NoInterval::NoSpread => Some(self.t.no_interval_spread.to_string()),
+            NoInterval::ZeroValue => Some(self.t.no_interval_zero.to_string()),
+        }
+    }
+
+    fn verdict_text(&self, verdict: CompareVerdict) -> String {
+        let (better, worse) = self.directions();
+        match verdict {
+            CompareVerdict::SupportedFaster => self.w.verdict_supported.replace("{direction}", better),
+            CompareVerdict::SupportedSlower => self.w.verdict_supported.replace("{direction}", worse),
+            CompareVerdict::Negligible => {
+                self.t.verdict_negligible.replace("{threshold}", &format::percent(self.report.thresholds.negligible_difference))
+            }
+            CompareVerdict::NotShown => self.t.verdict_not_shown.to_string(),
+        }
+    }
+
+    fn needed_text(&self, needed: &RunsNeeded) -> String {
+        let w = self.w;
+        let runs = match (needed.per_side, needed.more_than) {
+            (Some(n), _) => w.runs_about.replace("{n}", &format::count(n)),
+            (None, more) => w.runs_more.replace("{n}", &format::count(more.unwrap_or_default())),
+        };
+        let template = match needed.to_show {
+            NeededFor::Difference => w.needed_difference,
+            NeededFor::Negligible => w.needed_negligible,
+            NeededFor::Regression => w.needed_regression,
+        };
+        template.replace("{runs}", &runs).replace("{threshold}", &self.threshold().unwrap_or_default())
+    }
+
+    /// The notes under a verdict: why an interval that excludes 1 is no verdict, and the runs
+    /// that would decide it.
+    fn verdict_notes(&self, c: &ConditionComparison) -> Vec<String> {
+        let mut notes = Vec::new();
+        let excludes_one = matches!((c.ratio_low, c.ratio_high), (Some(low), Some(high)) if low > 1.0 || high < 1.0);
+        if c.verdict == CompareVerdict::NotShown && excludes_one && !c.fdr_supported {
+            notes.push(self.w.excludes_but_fdr.replace("{with_p}", &format::count(self.report.summary.with_interval)));
+        } else if let Some(needed) = &c.runs_needed {
+            notes.push(self.needed_text(needed));
+        }
+        if let Some(needed) = &c.runs_needed_for_regression {
+            notes.push(self.needed_text(needed));
+        }
+        notes
+    }
+
+    fn ratio_text(&self, c: &ConditionComparison) -> (String, Option<String>) {
+        match (c.ratio, c.ratio_low, c.ratio_high) {
+            (Some(ratio), Some(low), Some(high)) => {
+                (format!("{} ({})", format::factor(ratio), self.range(&format::factor(low), &format::factor(high))), None)
+            }
+            (Some(ratio), _, _) => (format::factor(ratio), self.no_interval_text(c)),
+            (None, _, _) => ("–".to_string(), self.no_interval_text(c)),
+        }
+    }
+
+    fn row(&self, c: &ConditionComparison) -> Vec<Cell> {
+        let (t, w) = (self.t, self.w);
+        let (ratio, why) = self.ratio_text(c);
+        let ranges = match (c.ranges_overlap, c.chance_if_no_difference) {
+            (Some(true), _) => t.ranges_overlap_cell.to_string(),
+            (Some(false), Some(chance)) => t.ranges_apart_cell.replace("{chance}", &format::probability(chance)),
+            (Some(false), None) => t.ranges_apart_cell.replace("{chance}", "–"),
+            (None, _) => "–".to_string(),
+        };
+        let notes = self.verdict_notes(c);
+        let mut label = Cell::text(self.label(c));
+        if c.baseline_condition_id != c.condition_id {
+            label.sub = Some(self.aside(w.baseline_word, &c.baseline_condition_id));
+        }
+        vec![
+            label,
+            self.side_cell(&c.base),
+            self.side_cell(&c.cand),
+            Cell::number(ratio).with_note(why),
+            c.p_log_t.map_or_else(|| Cell::text("–"), |p| Cell::number(format::p_value(p))),
+            Cell::number(format!("{} {} {}", c.base.runs.len(), t.versus, c.cand.runs.len())),
+            Cell::text(ranges),
+            Cell {
+                text: self.verdict_text(c.verdict),
+                sub: c.regression.then(|| w.regression_tag.replace("{threshold}", &self.threshold().unwrap_or_default())),
+                note: (!notes.is_empty()).then(|| notes.join(t.list_sep)),
+                ..Cell::default()
+            },
+        ]
+    }
+
+    fn table(&self) -> Table {
+        let (t, w) = (self.t, self.w);
+        let words = metric_words(self.lang, self.report.headline);
+        let in_unit = |name: &str| words.in_unit.replace("{name}", name);
+        Table {
+            id: "compared".into(),
+            caption: t
+                .caption
+                .replace("{main}", w.table_heading)
+                .replace("{note}", &w.table_caption.replace("{metric}", &self.metric_label).replace("{unit}", words.unit)),
+            headers: vec![
+                t.condition.into(),
+                in_unit(w.baseline),
+                in_unit(w.candidate),
+                w.ratio_header.into(),
+                t.p_header.into(),
+                t.runs_compared.into(),
+                t.ranges_header.into(),
+                t.verdict.into(),
+            ],
+            rows: self.report.conditions.iter().map(|c| self.row(c)).collect(),
+        }
+    }
+
+    fn reason(&self, u: &Unmatched, other: &str) -> String {
+        match u.reason {
+            UnmatchedReason::NoCounterpart => self.w.reason_no_counterpart.replace("{other}", other),
+            UnmatchedReason::Ambiguous => {
+                self.w.reason_ambiguous.replace("{other}", other).replace("{list}", &prose::list(self.lang, &u.could_match))
+            }
+            UnmatchedReason::NotSelected => self.w.reason_not_selected.to_string(),
+        }
+    }
+
+    fn unmatched_rows(&self) -> Vec<(&'static str, &Unmatched, String)> {
+        let (r, w) = (self.report, self.w);
+        let base = r.only_in_baseline.iter().map(|u| (w.baseline, u, self.reason(u, w.candidate_word)));
+        let cand = r.only_in_candidate.iter().map(|u| (w.candidate, u, self.reason(u, w.baseline_word)));
+        base.chain(cand).collect()
+    }
+
+    fn unmatched_table(&self) -> Option<Table> {
+        let (t, w) = (self.t, self.w);
+        let rows: Vec<Vec<Cell>> = self
+            .unmatched_rows()
+            .into_iter()
+            .map(|(side, u, reason)| {
+                vec![
+                    Cell::text(condition_label(&u.labels, self.lang)),
+                    Cell::text(side),
+                    Cell::number(format::count(u.ok_runs as u64)),
+                    Cell::text(reason),
+                ]
+            })
+            .collect();
+        (!rows.is_empty()).then(|| Table {
+            id: "unmatched".into(),
+            caption: t.caption.replace("{main}", w.unmatched_heading).replace("{note}", w.unmatched_caption),
+            headers: vec![t.condition.into(), w.side_header.into(), t.runs_compared.into(), t.reason.into()],
+            rows,
+        })
+    }
+
+    fn text_side(&self, side: &str, s: &SideRuns) -> String {
+        match (s.median, s.min, s.max) {
+            (Some(median), Some(min), Some(max)) => self
+                .w
+                .text_side
+                .replace("{side}", side)
+                .replace("{median}", &metric_value(self.report.headline, median))
+                .replace("{range}", &self.range(&self.number(min), &self.number(max)))
+                .replace("{runs}", &format::count(s.runs.len() as u64)),
+            _ => format!("{side} {}", self.w.no_run),
+        }
+    }
+
+    fn text_row(&self, c: &ConditionComparison) -> (String, String) {
+        let (t, w) = (self.t, self.w);
+        let mut verdict = self.verdict_text(c.verdict);
+        if c.regression {
+            verdict = format!("{verdict}{}{}", t.list_sep, w.regression_tag.replace("{threshold}", &self.threshold().unwrap_or_default()));
+        }
+        let head = w.text_condition.replace("{condition}", &self.label(c)).replace("{verdict}", &verdict);
+        let (ratio, why) = self.ratio_text(c);
+        let mut parts = vec![self.text_side(w.baseline_word, &c.base), self.text_side(w.candidate_word, &c.cand)];
+        let p = c.p_log_t.map_or_else(|| "–".to_string(), format::p_value);
+        parts.push(w.text_ratio.replace("{ratio}", &ratio).replace("{p}", &p));
+        parts.extend(why);
+        parts.extend(self.verdict_notes(c));
+        (head, parts.join(t.list_sep))
+    }
+
+    fn text_unmatched(&self) -> Vec<String> {
+        let r = self.report;
+        let w = self.w;
+        let line = |side: &str, list: &[Unmatched]| {
+            (!list.is_empty()).then(|| {
+                let labels: Vec<String> = list.iter().map(|u| condition_label(&u.labels, self.lang)).collect();
+                w.text_only_in.replace("{side}", side).replace("{list}", &prose::list(self.lang, &labels))
+            })
+        };
+        [line(w.baseline_word, &r.only_in_baseline), line(w.candidate_word, &r.only_in_candidate)].into_iter().flatten().collect()
+    }
+}
+
+/// The headline metric a compare.json metric name stands for (`p95` is a percentile).
+fn headline_of_name(name: &str) -> HeadlineMetric {
+    serde_json::from_value(serde_json::Value::String(name.to_string())).unwrap_or(HeadlineMetric::Percentile)
+}
+
+/// A value of the compared metric as the tables print it.
+fn metric_number(metric: HeadlineMetric, value: f64) -> String {
+    match metric {
+        HeadlineMetric::Percentile | HeadlineMetric::SessionMeanMs => format::ms(value),
+        HeadlineMetric::RequestsPerS => format::decimal(value, 1),
+        HeadlineMetric::ErrorRate => format::percent_fine(value),
+        HeadlineMetric::FailedShare => format::percent(value),
+    }
+}
+
+/// The same with its unit in running text.
+fn metric_value(metric: HeadlineMetric, value: f64) -> String {
+    if metric.is_time() {
+        format!("{} ms", metric_number(metric, value))
+    } else {
+        metric_number(metric, value)
+    }
+}

@@ -1,0 +1,100 @@
+//! The report's table of service-level objectives: per condition and objective, the limit, the
+//! median of the runs, how many runs met it, and pass or fail.
+
+use super::*;
+use crate::model::SloBound;
+use crate::render::i18n::slo::words;
+use crate::report::slo::{SloResult, SloStatus};
+
+impl Context<'_> {
+    /// A value of an objective's metric of condition `condition`, as the report's tables print
+    /// that metric: "250.00 ms" ("250 ms" for ab's whole ms), "500.0", "1.00%".
+    pub fn slo_value(&self, slo: &SloResult, condition: usize, value: f64) -> String {
+        let metric = match slo.metric.as_str() {
+            "requests_per_s" => HeadlineMetric::RequestsPerS,
+            "error_rate" => HeadlineMetric::ErrorRate,
+            "failed_share" => HeadlineMetric::FailedShare,
+            _ => HeadlineMetric::Percentile,
+        };
+        self.metric_value(metric, Some(condition), value)
+    }
+
+    /// The metric's name in the objective: "p95", "requests/s", "error rate", "failed share".
+    fn slo_metric(&self, slo: &SloResult) -> String {
+        match slo.metric.as_str() {
+            "requests_per_s" => metric_words(self.lang, HeadlineMetric::RequestsPerS).label.to_string(),
+            "error_rate" => metric_words(self.lang, HeadlineMetric::ErrorRate).label.to_string(),
+            "failed_share" => self.t.failed_share_header.to_string(),
+            other => other.to_string(),
+        }
+    }
+
+    /// "p95 ≤ 250.00 ms".
+    pub fn slo_objective(&self, slo: &SloResult, condition: usize) -> String {
+        let w = words(self.lang);
+        let template = match slo.bound {
+            SloBound::AtMost => w.at_most,
+            SloBound::AtLeast => w.at_least,
+        };
+        template.replace("{metric}", &self.slo_metric(slo)).replace("{limit}", &self.slo_value(slo, condition, slo.limit))
+    }
+
+    pub fn slo_status(&self, status: SloStatus) -> &'static str {
+        let w = words(self.lang);
+        match status {
+            SloStatus::Pass => w.pass,
+            SloStatus::Fail => w.fail,
+            SloStatus::NoRuns => w.no_runs,
+        }
+    }
+
+    /// Every objective of every condition it applies to; `None` without objectives.
+    pub fn slo_table(&self, root: &str) -> Option<Table> {
+        let w = words(self.lang);
+        let rows: Vec<Vec<Cell>> = self
+            .report
+            .conditions
+            .iter()
+            .enumerate()
+            .flat_map(|(c, condition)| {
+                condition.slo.iter().map(move |slo| {
+                    vec![
+                        Cell::text(self.condition_label(condition)).link(paths::condition_link(root, c)),
+                        Cell::text(self.slo_objective(slo, c)),
+                        slo.median.map_or_else(|| Cell::text("–"), |m| Cell::number(self.slo_value(slo, c, m))),
+                        Cell::number(
+                            w.met_of
+                                .replace("{met}", &format::count(slo.runs_met as u64))
+                                .replace("{runs}", &format::count(slo.runs as u64)),
+                        ),
+                        Cell::text(self.slo_status(slo.status)),
+                    ]
+                })
+            })
+            .collect();
+        (!rows.is_empty()).then(|| Table {
+            id: "slo".into(),
+            caption: self.caption(w.heading, w.caption),
+            headers: vec![self.t.condition.into(), w.objective.into(), w.median.into(), w.runs_met.into(), w.result.into()],
+            rows,
+        })
+    }
+
+    /// How many checks pass and fail, and the rule; empty without objectives.
+    pub fn slo_notes(&self) -> Vec<String> {
+        let w = words(self.lang);
+        let all: Vec<&SloResult> = self.report.conditions.iter().flat_map(|c| &c.slo).collect();
+        if all.is_empty() {
+            return Vec::new();
+        }
+        let pass = all.iter().filter(|s| s.status == SloStatus::Pass).count() as u64;
+        let total = all.len() as u64;
+        vec![
+            w.summary
+                .replace("{pass}", &format::count(pass))
+                .replace("{fail}", &format::count(total - pass))
+                .replace("{total}", &format::count(total)),
+            w.rule.to_string(),
+        ]
+    }
+}

@@ -1,0 +1,230 @@
+//! `analyze compare`'s results: two measurements of the same conditions, matched by their factor
+//! levels and compared run against run. One plain struct, computed once by `stats::compare`;
+//! compare.json is its serialization and every page, table and chart a rendering of it.
+//!
+//! Run-level numbers only: the sample of each side is its ok runs' values of the compared
+//! metric, never its requests. The ratio is candidate over baseline.
+
+use super::{FactorInfo, PointSeries};
+use crate::model::{CompareVerdict, NoInterval, Text};
+use serde::Serialize;
+use std::collections::BTreeMap;
+
+/// Version of the compare.json layout; bumped when a field changes meaning.
+pub const COMPARE_SCHEMA_VERSION: u32 = 1;
+
+#[derive(Debug, Clone, Serialize)]
+pub struct ComparisonReport {
+    pub schema_version: u32,
+    pub baseline: Side,
+    pub candidate: Side,
+    /// The metric the runs are compared by: the baseline's headline (`p95`, `requests_per_s`,
+    /// `error_rate`, ...), as summary.json's `runs[]` names it.
+    pub metric: String,
+    /// Whether a larger value is the better one (requests/s): the direction of "faster".
+    pub higher_is_better: bool,
+    /// The candidate's own headline when it is another metric (it is compared by the
+    /// baseline's all the same).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub candidate_headline: Option<String>,
+    pub thresholds: CompareThresholds,
+    pub matching: Matching,
+    /// The matched conditions, in the candidate's order.
+    pub conditions: Vec<ConditionComparison>,
+    /// Conditions of one side that no condition of the other matched, each with the reason.
+    pub only_in_baseline: Vec<Unmatched>,
+    pub only_in_candidate: Vec<Unmatched>,
+    pub summary: CompareSummary,
+    /// Per matched condition (same index as `conditions`): the representative runs' ECDF
+    /// points, for the overlay charts. Empty when the reports were built without figures.
+    #[serde(skip)]
+    pub figures: Vec<ConditionFigures>,
+    /// The compared metric as the views format it.
+    #[serde(skip)]
+    pub headline: crate::model::HeadlineMetric,
+    #[serde(skip)]
+    pub percentile: crate::model::Percentile,
+}
+
+/// One of the two datasets.
+#[derive(Debug, Clone, Serialize)]
+pub struct Side {
+    /// The folder name.
+    pub dataset: String,
+    pub title: Text,
+    pub measured: Option<String>,
+    /// Its conditions and ok runs, matched or not.
+    pub conditions: usize,
+    pub ok_runs: usize,
+    /// Its factors with their labels, for the views.
+    #[serde(skip)]
+    pub factors: Vec<FactorInfo>,
+}
+
+/// The rules the verdicts and the exit status used.
+#[derive(Debug, Clone, Serialize)]
+pub struct CompareThresholds {
+    /// A ratio within this fraction of 1 (either way) is negligible: the baseline's
+    /// `thresholds.negligible_difference`.
+    pub negligible_difference: f64,
+    /// The false discovery rate Benjamini-Hochberg holds over the matched conditions with a p.
+    pub fdr_q: f64,
+    /// The confidence level of each ratio's interval.
+    pub interval_level: f64,
+    /// `--fail-on-regression` as a fraction (0.1 for 10%); `None` when not given.
+    pub fail_on_regression: Option<f64>,
+}
+
+/// How the conditions were matched.
+#[derive(Debug, Clone, Serialize, Default, PartialEq)]
+pub struct Matching {
+    /// The factors conditions are matched by, as the candidate names them, in its order.
+    pub by: Vec<String>,
+    /// Factors only one side has, with the levels that side's conditions take (a factor with a
+    /// single level is simply set aside; with several, conditions may be ambiguous).
+    pub only_in_baseline: Vec<OneSideFactor>,
+    pub only_in_candidate: Vec<OneSideFactor>,
+    /// The `--match` rules, as given.
+    pub rules: Vec<String>,
+}
+
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct OneSideFactor {
+    pub factor: String,
+    pub levels: Vec<String>,
+}
+
+/// One condition measured on both sides.
+#[derive(Debug, Clone, Serialize)]
+pub struct ConditionComparison {
+    /// The candidate's condition id.
+    pub condition_id: String,
+    /// The baseline's id of the same condition (differs when `--match` renamed or mapped).
+    pub baseline_condition_id: String,
+    /// The candidate's factor levels.
+    pub factors: BTreeMap<String, String>,
+    pub base: SideRuns,
+    pub cand: SideRuns,
+    /// The ratio of geometric means, candidate over baseline; `None` when a side has no run or
+    /// a value is 0.
+    pub ratio: Option<f64>,
+    /// Its 95% interval from Welch's t on the logs and the two-sided p; `None` with the reason
+    /// in `no_interval`.
+    pub ratio_low: Option<f64>,
+    pub ratio_high: Option<f64>,
+    pub p_log_t: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub no_interval: Option<NoInterval>,
+    /// The distribution-free chance that the two ranges fail to overlap when all runs come from
+    /// one distribution, 2·n!·m!/(n+m)!; `None` when a side has fewer than 2 runs.
+    pub chance_if_no_difference: Option<f64>,
+    /// Whether the two min-max ranges share a point; `None` when a side has no run.
+    pub ranges_overlap: Option<bool>,
+    /// Whether Benjamini-Hochberg over the matched conditions with a p counts this a discovery.
+    pub fdr_supported: bool,
+    pub verdict: CompareVerdict,
+    /// For a verdict of `not_shown`: about how many runs a side would decide it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub runs_needed: Option<RunsNeeded>,
+    /// Whether this condition fails `--fail-on-regression`: supported slower, with the whole
+    /// interval beyond the threshold.
+    pub regression: bool,
+    /// With `--fail-on-regression`, when the observed ratio lies beyond the threshold on the
+    /// worse side but the regression is not supported: about how many runs a side would decide it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub runs_needed_for_regression: Option<RunsNeeded>,
+    /// The labels of its levels, in the candidate's factor order.
+    #[serde(skip)]
+    pub labels: Vec<Text>,
+}
+
+/// One side's ok runs of a condition.
+#[derive(Debug, Clone, Serialize)]
+pub struct SideRuns {
+    /// Each ok run's value, in runs.csv order.
+    pub runs: Vec<RunValue>,
+    pub median: Option<f64>,
+    pub min: Option<f64>,
+    pub max: Option<f64>,
+    /// Runs of the condition left out of the statistics (aborted, excluded, or without a value).
+    pub left_out: usize,
+    /// The run the side's report shows as the condition's representative.
+    pub representative_run: Option<String>,
+}
+
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct RunValue {
+    pub run_id: String,
+    pub value: f64,
+}
+
+/// An approximate number of runs a side that would decide a comparison (`stats::difference::runs_needed`).
+#[derive(Debug, Clone, Copy, Serialize, PartialEq)]
+pub struct RunsNeeded {
+    /// What those runs would show.
+    pub to_show: NeededFor,
+    /// Runs a side; `None` when more than `more_than` would be needed.
+    pub per_side: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub more_than: Option<u64>,
+    /// The pooled standard deviation of the logs it assumes.
+    pub pooled_log_sd: f64,
+}
+
+#[derive(Debug, Clone, Copy, Serialize, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum NeededFor {
+    /// An interval that excludes no difference (a ratio of 1).
+    Difference,
+    /// An interval within the negligible band.
+    Negligible,
+    /// An interval wholly beyond the regression threshold.
+    Regression,
+}
+
+/// A condition of one side without a match on the other.
+#[derive(Debug, Clone, Serialize)]
+pub struct Unmatched {
+    pub condition_id: String,
+    pub factors: BTreeMap<String, String>,
+    pub ok_runs: usize,
+    pub reason: UnmatchedReason,
+    /// For `ambiguous`: the other side's conditions with the same levels of the shared factors.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub could_match: Vec<String>,
+    #[serde(skip)]
+    pub labels: Vec<Text>,
+}
+
+#[derive(Debug, Clone, Copy, Serialize, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum UnmatchedReason {
+    /// No condition of the other side has its levels of the shared factors.
+    NoCounterpart,
+    /// Several conditions share those levels on one side (a factor only that side has varies):
+    /// which pairs belong together is not known, so none is guessed.
+    Ambiguous,
+    /// `--match FACTOR:LEVEL=` chose another level of a factor the other side lacks.
+    NotSelected,
+}
+
+/// What the comparisons add up to.
+#[derive(Debug, Clone, Serialize, Default, PartialEq)]
+pub struct CompareSummary {
+    pub matched: u64,
+    /// Matched conditions with an interval (and a p).
+    pub with_interval: u64,
+    pub supported_faster: u64,
+    pub supported_slower: u64,
+    pub negligible: u64,
+    pub not_shown: u64,
+    /// The conditions (candidate ids) that fail `--fail-on-regression`.
+    pub regressions: Vec<String>,
+}
+
+/// The ECDF points of a matched condition's representative run on each side.
+#[derive(Debug, Clone, Default)]
+pub struct ConditionFigures {
+    pub base: Option<PointSeries>,
+    pub cand: Option<PointSeries>,
+}

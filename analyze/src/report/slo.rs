@@ -1,0 +1,33 @@
+//! The service-level objectives of dataset.toml (`[[slo]]`), as each condition met them. The
+//! rule that fills these is `stats::slo`.
+
+use crate::model::SloBound;
+use serde::Serialize;
+
+/// One objective for one condition: passes or fails on the median of its ok runs.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct SloResult {
+    /// `p95`, `requests_per_s`, `error_rate` or `failed_share`.
+    pub metric: String,
+    pub bound: SloBound,
+    /// ms for a percentile, requests/s, or a fraction (0 to 1) for the error rate and the failed
+    /// share, as dataset.toml gives it.
+    pub limit: f64,
+    /// The median of the condition's ok runs' values; `None` when no ok run has a value.
+    pub median: Option<f64>,
+    /// The ok runs with a value, and how many of them met the objective on their own.
+    pub runs: usize,
+    pub runs_met: usize,
+    pub status: SloStatus,
+}
+
+#[derive(Debug, Clone, Copy, Serialize, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum SloStatus {
+    /// The median meets the limit.
+    Pass,
+    /// The median misses it.
+    Fail,
+    /// No ok run has a value, so the objective cannot be shown met (`check --slo` fails on it).
+    NoRuns,
+}

@@ -1,0 +1,273 @@
+//! `analyze compare`: two reports of the same conditions (a baseline and a candidate) compared
+//! condition by condition, on the runs, by the rule the variance review uses
+//! ([`crate::stats::difference`]): the ratio of geometric means candidate/baseline with its 95%
+//! Welch interval on the logs and p, Benjamini-Hochberg at 5% over the matched conditions, the
+//! verdict with the baseline's negligible threshold, and its direction from the metric. The
+//! distribution-free chance of apart ranges ([`crate::stats::variance::chance_if_no_difference`])
+//! stands beside it, and a comparison that could not tell gets an approximate number of runs
+//! that would ([`crate::stats::difference::runs_needed`]).
+//!
+//! The metric is the baseline's headline; each side's sample is its ok runs' values of it.
+
+pub mod matching;
+
+use super::difference::{self, FDR_Q, INTERVAL_LEVEL, MAX_RUNS_NEEDED};
+use super::variance::{chance_if_no_difference, ranges_overlap};
+use crate::model::{CompareVerdict, HeadlineMetric, Percentile, Verdict};
+use crate::report::compare::*;
+use crate::report::{ConditionResult, Report, RunResult, Spread};
+pub use matching::{MatchError, MatchRule};
+
+/// What `analyze compare` was asked, validated.
+#[derive(Debug, Clone, Default)]
+pub struct ComparePlan {
+    pub rules: Vec<MatchRule>,
+    /// `--fail-on-regression` as a fraction (0.1 for 10%).
+    pub fail_on_regression: Option<f64>,
+}
+
+/// Why two reports cannot be compared.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum CompareError {
+    #[error(transparent)]
+    Match(#[from] MatchError),
+    #[error(
+        "the candidate {candidate} has no {metric} for any of its runs, which the baseline {baseline} is compared by (dataset.toml: report.headline, percentile); give the candidate the same headline"
+    )]
+    MetricMissing { baseline: String, candidate: String, metric: String },
+}
+
+/// The metric both sides are compared by: a headline metric, at a percentile for latency.
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct Metric {
+    headline: HeadlineMetric,
+    percentile: Percentile,
+}
+
+impl Metric {
+    fn of(report: &Report) -> Metric {
+        Metric { headline: report.headline, percentile: report.percentile }
+    }
+
+    /// `p95`, else the metric's name in summary.json (`requests_per_s`).
+    fn name(self) -> String {
+        if self.headline.is_percentile() {
+            format!("p{}", self.percentile)
+        } else {
+            serde_json::to_value(self.headline).ok().and_then(|v| v.as_str().map(str::to_string)).unwrap_or_default()
+        }
+    }
+
+    fn of_run(self, run: &RunResult) -> Option<f64> {
+        if self.headline.is_percentile() {
+            run.percentiles_ms.get(&self.percentile.key()).copied()
+        } else {
+            self.headline.of_run(run)
+        }
+    }
+
+    /// The condition's own median and range of it, as its report shows them.
+    fn of_condition(self, condition: &ConditionResult) -> Option<Spread> {
+        if self.headline.is_percentile() {
+            condition.percentiles_ms.get(&self.percentile.key()).copied()
+        } else {
+            self.headline.of_condition(condition)
+        }
+    }
+}
+
+/// Compares `candidate` against `baseline`.
+pub fn compare(baseline: &Report, candidate: &Report, plan: &ComparePlan) -> Result<ComparisonReport, CompareError> {
+    let metric = Metric::of(baseline);
+    let own = Metric::of(candidate);
+    let ok_runs = |r: &Report| r.runs.iter().filter(|run| run.status == crate::model::RunStatus::Ok).count();
+    if ok_runs(candidate) > 0 && !candidate.runs.iter().any(|run| metric.of_run(run).is_some()) {
+        return Err(CompareError::MetricMissing {
+            baseline: baseline.dataset.name.clone(),
+            candidate: candidate.dataset.name.clone(),
+            metric: metric.name(),
+        });
+    }
+    let matched =
+        matching::match_conditions(&plan.rules, (&baseline.factors, &baseline.conditions), (&candidate.factors, &candidate.conditions))?;
+    let negligible = baseline.variance.thresholds.negligible_difference;
+    let higher_is_better = metric.headline.higher_is_better();
+
+    let mut conditions = Vec::new();
+    let mut figures = Vec::new();
+    let mut samples = Vec::new();
+    for &(b, c) in &matched.pairs {
+        let (base, base_values) = side_runs(baseline, b, metric);
+        let (cand, cand_values) = side_runs(candidate, c, metric);
+        let interval = difference::log_ratio(&base_values, &cand_values);
+        let (n, m) = (base_values.len(), cand_values.len());
+        let range = |v: &[f64]| (v.iter().copied().fold(f64::INFINITY, f64::min), v.iter().copied().fold(f64::NEG_INFINITY, f64::max));
+        let condition = &candidate.conditions[c];
+        conditions.push(ConditionComparison {
+            condition_id: condition.id.clone(),
+            baseline_condition_id: baseline.conditions[b].id.clone(),
+            factors: condition.factors.clone(),
+            ratio: difference::geometric_mean_ratio(&base_values, &cand_values),
+            ratio_low: interval.as_ref().ok().map(|i| i.low),
+            ratio_high: interval.as_ref().ok().map(|i| i.high),
+            p_log_t: interval.as_ref().ok().map(|i| i.p),
+            no_interval: interval.err(),
+            chance_if_no_difference: (n >= 2 && m >= 2).then(|| chance_if_no_difference(n, m)).flatten(),
+            ranges_overlap: (n > 0 && m > 0).then(|| ranges_overlap(range(&base_values), range(&cand_values))),
+            fdr_supported: false,
+            verdict: CompareVerdict::NotShown,
+            runs_needed: None,
+            regression: false,
+            runs_needed_for_regression: None,
+            labels: level_labels(candidate, condition),
+            base,
+            cand,
+        });
+        figures.push(ConditionFigures { base: representative_ecdf(baseline, b), cand: representative_ecdf(candidate, c) });
+        samples.push((base_values, cand_values));
+    }
+
+    let with_p: Vec<usize> = (0..conditions.len()).filter(|&i| conditions[i].p_log_t.is_some()).collect();
+    let p: Vec<f64> = with_p.iter().filter_map(|&i| conditions[i].p_log_t).collect();
+    for (&i, passes) in with_p.iter().zip(difference::benjamini_hochberg(&p, FDR_Q)) {
+        conditions[i].fdr_supported = passes;
+    }
+    for (condition, (a, b)) in conditions.iter_mut().zip(&samples) {
+        let interval = condition.ratio_low.zip(condition.ratio_high);
+        let verdict =
+            condition.ratio.map_or(Verdict::NotShown, |ratio| difference::verdict(ratio, interval, condition.fdr_supported, negligible));
+        condition.verdict =
+            condition.ratio.map_or(CompareVerdict::NotShown, |ratio| difference::directed(verdict, ratio, higher_is_better));
+        let sd = difference::pooled_log_sd(a, b);
+        if let (Some(threshold), Some((low, high))) = (plan.fail_on_regression, interval) {
+            condition.regression = condition.verdict == CompareVerdict::SupportedSlower
+                && difference::regression_beyond(low, high, threshold, higher_is_better);
+        }
+        let (Some(ratio), Some(sd)) = (condition.ratio, sd) else { continue };
+        let d = ratio.ln();
+        if condition.verdict == CompareVerdict::NotShown {
+            let edge = negligible.ln_1p();
+            let (to_show, margin) =
+                if d.abs() >= edge { (NeededFor::Difference, d.abs()) } else { (NeededFor::Negligible, edge - d.abs()) };
+            condition.runs_needed = needed(to_show, sd, margin);
+        }
+        if let Some(limit) = plan.fail_on_regression.and_then(|t| difference::regression_log_limit(t, higher_is_better)) {
+            let beyond = if higher_is_better { limit - d } else { d - limit };
+            if beyond > 0.0 && !condition.regression {
+                condition.runs_needed_for_regression = needed(NeededFor::Regression, sd, beyond);
+            }
+        }
+    }
+
+    let count = |v: CompareVerdict| conditions.iter().filter(|c| c.verdict == v).count() as u64;
+    let summary = CompareSummary {
+        matched: conditions.len() as u64,
+        with_interval: with_p.len() as u64,
+        supported_faster: count(CompareVerdict::SupportedFaster),
+        supported_slower: count(CompareVerdict::SupportedSlower),
+        negligible: count(CompareVerdict::Negligible),
+        not_shown: count(CompareVerdict::NotShown),
+        regressions: conditions.iter().filter(|c| c.regression).map(|c| c.condition_id.clone()).collect(),
+    };
+    let unmatched = |report: &Report, list: &[(usize, UnmatchedReason, Vec<usize>)], other: &Report| -> Vec<Unmatched> {
+        list.iter()
+            .map(|(i, reason, could)| {
+                let condition = &report.conditions[*i];
+                Unmatched {
+                    condition_id: condition.id.clone(),
+                    factors: condition.factors.clone(),
+                    ok_runs: condition.runs.len(),
+                    reason: *reason,
+                    could_match: could.iter().map(|&j| other.conditions[j].id.clone()).collect(),
+                    labels: level_labels(report, condition),
+                }
+            })
+            .collect()
+    };
+    Ok(ComparisonReport {
+        schema_version: COMPARE_SCHEMA_VERSION,
+        baseline: side(baseline, ok_runs(baseline)),
+        candidate: side(candidate, ok_runs(candidate)),
+        metric: metric.name(),
+        higher_is_better,
+        candidate_headline: (own != metric && !(own.headline == metric.headline && !own.headline.is_percentile())).then(|| own.name()),
+        thresholds: CompareThresholds {
+            negligible_difference: negligible,
+            fdr_q: FDR_Q,
+            interval_level: INTERVAL_LEVEL,
+            fail_on_regression: plan.fail_on_regression,
+        },
+        only_in_baseline: unmatched(baseline, &matched.only_in_baseline, candidate),
+        only_in_candidate: unmatched(candidate, &matched.only_in_candidate, baseline),
+        matching: matched.matching,
+        conditions,
+        summary,
+        figures,
+        headline: metric.headline,
+        percentile: metric.percentile,
+    })
+}
+
+/// The runs needed to show `to_show`, or `None` when the spread or the margin gives no answer.
+fn needed(to_show: NeededFor, sd: f64, margin: f64) -> Option<RunsNeeded> {
+    match difference::runs_needed(sd, margin) {
+        Ok(Some(n)) => Some(RunsNeeded { to_show, per_side: Some(n), more_than: None, pooled_log_sd: sd }),
+        Ok(None) => Some(RunsNeeded { to_show, per_side: None, more_than: Some(MAX_RUNS_NEEDED), pooled_log_sd: sd }),
+        Err(()) => None,
+    }
+}
+
+fn side(report: &Report, ok_runs: usize) -> Side {
+    Side {
+        dataset: report.dataset.name.clone(),
+        title: report.dataset.title.clone(),
+        measured: report.dataset.measured.clone(),
+        conditions: report.conditions.len(),
+        ok_runs,
+        factors: report.factors.clone(),
+    }
+}
+
+/// A condition's ok runs with a value of the metric, and those values.
+fn side_runs(report: &Report, condition: usize, metric: Metric) -> (SideRuns, Vec<f64>) {
+    let c = &report.conditions[condition];
+    let runs: Vec<RunValue> = c
+        .runs
+        .iter()
+        .filter_map(|id| report.run_index(id))
+        .filter_map(|i| metric.of_run(&report.runs[i]).map(|value| RunValue { run_id: report.runs[i].run_id.clone(), value }))
+        .collect();
+    let spread = metric.of_condition(c);
+    let values: Vec<f64> = runs.iter().map(|r| r.value).collect();
+    let side = SideRuns {
+        left_out: c.left_out_runs.len() + (c.runs.len() - runs.len()),
+        median: spread.map(|s| s.median),
+        min: spread.map(|s| s.min),
+        max: spread.map(|s| s.max),
+        representative_run: c.representative_run.clone(),
+        runs,
+    };
+    (side, values)
+}
+
+/// The representative run's ECDF points, when the report was built with figures.
+fn representative_ecdf(report: &Report, condition: usize) -> Option<crate::report::PointSeries> {
+    let id = report.conditions[condition].representative_run.as_deref()?;
+    let series = report.figures.ecdf.get(report.run_index(id)?)?;
+    (!series.points.is_empty()).then(|| series.clone())
+}
+
+/// The labels of a condition's levels, in its report's factor order.
+fn level_labels(report: &Report, condition: &ConditionResult) -> Vec<crate::model::Text> {
+    report
+        .factors
+        .iter()
+        .filter_map(|f| {
+            let value = condition.factors.get(&f.name)?;
+            Some(f.levels.iter().find(|l| &l.value == value).map_or_else(|| crate::model::Text::Plain(value.clone()), |l| l.label.clone()))
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests;

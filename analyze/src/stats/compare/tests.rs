@@ -1,0 +1,167 @@
+//! The comparison of two reports of the `tiny` fixture, one with its run values changed as
+//! each test needs. The fixture's p95 of repetition k is base·19 + 0.5·k (bases direct/0 = 1,
+//! direct/2 = 100, nginx-on/0 = 1.5, nginx-on/2 = 2), three ok runs per condition.
+
+use super::*;
+use crate::model::NoInterval;
+
+fn tiny() -> Report {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/tiny");
+    let mut dataset = crate::dataset::load(&dir).unwrap();
+    crate::stats::build(&mut dataset, crate::stats::Detail::Statistics)
+}
+
+/// The report with each p95 of `condition`'s ok runs passed through `change` (by repetition
+/// order), and the condition's spread recomputed.
+fn changed(mut report: Report, condition: &str, change: impl Fn(usize, f64) -> f64) -> Report {
+    let c = report.conditions.iter().position(|x| x.id == condition).unwrap();
+    let ids = report.conditions[c].runs.clone();
+    let mut values = Vec::new();
+    for (k, id) in ids.iter().enumerate() {
+        let i = report.run_index(id).unwrap();
+        let run = &mut report.runs[i];
+        let v = change(k, run.percentiles_ms["95"]);
+        run.percentiles_ms.insert("95".into(), v);
+        run.headline_ms = Some(v);
+        values.push(v);
+    }
+    let spread = Spread::of(&values);
+    report.conditions[c].percentiles_ms.insert("95".into(), spread.unwrap());
+    report.conditions[c].headline_ms = spread;
+    report
+}
+
+fn plan(gate: Option<f64>) -> ComparePlan {
+    ComparePlan { rules: Vec::new(), fail_on_regression: gate }
+}
+
+fn condition<'a>(report: &'a ComparisonReport, id: &str) -> &'a ConditionComparison {
+    report.conditions.iter().find(|c| c.condition_id == id).unwrap()
+}
+
+#[test]
+fn a_dataset_against_itself_has_ratio_one_everywhere_and_no_regression() {
+    let r = compare(&tiny(), &tiny(), &plan(Some(0.1))).unwrap();
+    assert_eq!(r.summary.matched, 4);
+    assert!(r.only_in_baseline.is_empty() && r.only_in_candidate.is_empty());
+    for c in &r.conditions {
+        assert!((c.ratio.unwrap() - 1.0).abs() < 1e-12, "{c:?}");
+        assert!((c.p_log_t.unwrap() - 1.0).abs() < 1e-12, "{c:?}");
+        assert!(!c.regression);
+        assert_ne!(c.verdict, CompareVerdict::SupportedSlower);
+    }
+    assert!(r.summary.regressions.is_empty());
+    assert_eq!(r.metric, "p95");
+    assert!(!r.higher_is_better);
+}
+
+#[test]
+fn a_slowdown_of_one_condition_by_half_is_a_supported_regression_of_that_condition_only() {
+    let slow = changed(tiny(), "route=direct,downloads=2", |_, v| v * 1.5);
+    let r = compare(&tiny(), &slow, &plan(Some(0.1))).unwrap();
+    let c = condition(&r, "route=direct,downloads=2");
+    // Scaling every run by 1.5 scales the geometric mean by 1.5 and leaves the log spread.
+    assert!((c.ratio.unwrap() - 1.5).abs() < 1e-9, "{c:?}");
+    assert!(c.ratio_low.unwrap() > 1.49 && c.ratio_high.unwrap() < 1.51, "{c:?}");
+    assert_eq!(c.verdict, CompareVerdict::SupportedSlower);
+    assert!(c.regression && c.fdr_supported);
+    assert_eq!(c.base.median, Some(1901.0));
+    assert_eq!(c.cand.median, Some(2851.5));
+    assert_eq!(r.summary.regressions, vec!["route=direct,downloads=2".to_string()]);
+    assert_eq!(r.summary.supported_slower, 1);
+    // The same slowdown with a 60% gate is supported but no failure.
+    let r = compare(&tiny(), &slow, &plan(Some(0.6))).unwrap();
+    assert!(r.summary.regressions.is_empty());
+    assert_eq!(condition(&r, "route=direct,downloads=2").verdict, CompareVerdict::SupportedSlower);
+}
+
+#[test]
+fn a_speed_up_is_supported_faster_and_never_a_regression() {
+    let fast = changed(tiny(), "route=direct,downloads=2", |_, v| v / 2.0);
+    let r = compare(&tiny(), &fast, &plan(Some(0.1))).unwrap();
+    let c = condition(&r, "route=direct,downloads=2");
+    assert_eq!(c.verdict, CompareVerdict::SupportedFaster);
+    assert!(!c.regression && c.runs_needed_for_regression.is_none());
+}
+
+#[test]
+fn a_large_noisy_slowdown_is_reported_with_the_runs_that_would_decide_it() {
+    // direct/2 in the candidate: 1.2x, 2.4x and 1.0x the baseline's runs: a geometric mean
+    // ratio of 1.442 with a log spread far too wide for three runs to tell.
+    let noisy = changed(tiny(), "route=direct,downloads=2", |k, v| v * [1.2, 2.4, 1.0][k]);
+    let r = compare(&tiny(), &noisy, &plan(Some(0.1))).unwrap();
+    let c = condition(&r, "route=direct,downloads=2");
+    assert!((c.ratio.unwrap() - (1.2f64 * 2.4).cbrt()).abs() < 1e-3, "{c:?}");
+    assert_eq!(c.verdict, CompareVerdict::NotShown);
+    assert!(!c.regression);
+    assert!(r.summary.regressions.is_empty());
+    let needed = c.runs_needed.unwrap();
+    assert_eq!(needed.to_show, NeededFor::Difference);
+    let n = needed.per_side.unwrap();
+    assert!(n > 3, "more runs than the three it has: {needed:?}");
+    // The n is the first whose interval at the pooled spread clears the observed log ratio.
+    let d = c.ratio.unwrap().ln();
+    assert!(difference::half_width(needed.pooled_log_sd, n) < d && difference::half_width(needed.pooled_log_sd, n - 1) >= d);
+    let gate = c.runs_needed_for_regression.unwrap();
+    assert_eq!(gate.to_show, NeededFor::Regression);
+    assert!(gate.per_side.unwrap() > n, "clearing 1.1 takes more runs than clearing 1: {gate:?}");
+}
+
+#[test]
+fn one_run_a_side_gets_no_interval_and_no_chance_but_says_so() {
+    let mut one = tiny();
+    let c = one.conditions.iter().position(|x| x.id == "route=nginx-on,downloads=0").unwrap();
+    one.conditions[c].runs.truncate(1);
+    let r = compare(&tiny(), &one, &plan(None)).unwrap();
+    let c = condition(&r, "route=nginx-on,downloads=0");
+    assert_eq!(c.no_interval, Some(NoInterval::OneRun));
+    assert_eq!((c.ratio_low, c.chance_if_no_difference), (None, None));
+    assert_eq!(c.verdict, CompareVerdict::NotShown);
+    assert_eq!(c.cand.runs.len(), 1);
+    // The baseline's three runs still give a spread: the runs that would decide it are counted.
+    assert!(c.runs_needed.is_some(), "{c:?}");
+}
+
+#[test]
+fn unmatched_conditions_are_listed_never_dropped() {
+    let mut fewer = tiny();
+    fewer.conditions.retain(|c| c.id != "route=nginx-on,downloads=2");
+    let r = compare(&tiny(), &fewer, &plan(None)).unwrap();
+    assert_eq!(r.summary.matched, 3);
+    assert_eq!(r.only_in_baseline.len(), 1);
+    assert_eq!(r.only_in_baseline[0].condition_id, "route=nginx-on,downloads=2");
+    assert_eq!(r.only_in_baseline[0].reason, UnmatchedReason::NoCounterpart);
+    assert_eq!(r.only_in_baseline[0].ok_runs, 3);
+}
+
+#[test]
+fn benjamini_hochberg_runs_over_the_matched_conditions() {
+    // Every condition slower by 1.5 in the candidate: four tiny p values, all discoveries.
+    let mut slow = tiny();
+    for id in ["route=direct,downloads=0", "route=direct,downloads=2", "route=nginx-on,downloads=0", "route=nginx-on,downloads=2"] {
+        slow = changed(slow, id, |_, v| v * 1.5);
+    }
+    let r = compare(&tiny(), &slow, &plan(Some(0.1))).unwrap();
+    assert_eq!(r.summary.with_interval, 4);
+    assert!(r.conditions.iter().all(|c| c.fdr_supported && c.verdict == CompareVerdict::SupportedSlower), "{:?}", r.conditions);
+    assert_eq!(r.summary.regressions.len(), 4);
+}
+
+#[test]
+fn compare_json_has_the_documented_keys() {
+    let r = compare(&tiny(), &tiny(), &plan(None)).unwrap();
+    let json = serde_json::to_value(&r).unwrap();
+    for key in ["schema_version", "baseline", "candidate", "metric", "conditions", "only_in_baseline", "only_in_candidate"] {
+        assert!(json.get(key).is_some(), "{key}");
+    }
+    let first = &json["conditions"][0];
+    for key in
+        ["condition_id", "factors", "base", "cand", "ratio", "ratio_low", "ratio_high", "p_log_t", "chance_if_no_difference", "verdict"]
+    {
+        assert!(first.get(key).is_some(), "{key}");
+    }
+    for key in ["runs", "median", "min", "max"] {
+        assert!(first["base"].get(key).is_some(), "{key}");
+    }
+    assert_eq!(json["baseline"]["dataset"], "tiny");
+}

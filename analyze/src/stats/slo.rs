@@ -1,0 +1,133 @@
+//! Service-level objectives (dataset.toml's `[[slo]]`): per condition, each objective that
+//! applies to it passes when the median of its ok runs' values meets the limit, and fails
+//! otherwise; how many runs met it on their own is counted beside. The median is the
+//! condition's own (`ConditionResult`'s spreads), so the objective and the tables cannot
+//! disagree. Ingest (`dataset::slo`) refused every objective this cannot evaluate.
+
+use crate::dataset::manifest::SloSpec;
+use crate::model::{parse_condition_pairs, slo_applies, SloMetric};
+use crate::report::slo::{SloResult, SloStatus};
+use crate::report::{ConditionResult, RunResult, Spread};
+
+/// Fills each condition's `slo` with the objectives that apply to it, in dataset.toml's order.
+pub fn evaluate(objectives: &[SloSpec], runs: &[RunResult], conditions: &mut [ConditionResult]) {
+    let by_id: std::collections::HashMap<&str, &RunResult> = runs.iter().map(|r| (r.run_id.as_str(), r)).collect();
+    for objective in objectives {
+        let (Some(metric), Some(limit)) = (objective.parsed_metric(), objective.limit()) else { continue };
+        let wanted = objective.conditions.as_ref().map_or(Ok(Vec::new()), |w| parse_condition_pairs(w.get_ref())).unwrap_or_default();
+        for condition in conditions.iter_mut() {
+            if !slo_applies(&wanted, |name| condition.factors.get(name).map(String::as_str)) {
+                continue;
+            }
+            let values: Vec<f64> =
+                condition.runs.iter().filter_map(|id| by_id.get(id.as_str())).filter_map(|run| run_value(metric, run)).collect();
+            let median = condition_median(metric, condition);
+            let bound = metric.bound();
+            condition.slo.push(SloResult {
+                metric: metric.name(),
+                bound,
+                limit,
+                median,
+                runs: values.len(),
+                runs_met: values.iter().filter(|&&v| bound.met(v, limit)).count(),
+                status: match median {
+                    None => SloStatus::NoRuns,
+                    Some(m) if bound.met(m, limit) => SloStatus::Pass,
+                    Some(_) => SloStatus::Fail,
+                },
+            });
+        }
+    }
+}
+
+/// A run's value of the metric.
+pub fn run_value(metric: SloMetric, run: &RunResult) -> Option<f64> {
+    match metric {
+        SloMetric::Percentile(p) => run.percentiles_ms.get(&p.key()).copied(),
+        SloMetric::RequestsPerS => run.requests_per_s,
+        SloMetric::ErrorRate => run.error_rate,
+        SloMetric::FailedShare => run.sessions.as_ref().map(|s| s.failed_share),
+    }
+}
+
+/// The condition's median of the metric over its ok runs, as its tables show it.
+fn condition_median(metric: SloMetric, condition: &ConditionResult) -> Option<f64> {
+    let spread: Option<Spread> = match metric {
+        SloMetric::Percentile(p) => condition.percentiles_ms.get(&p.key()).copied(),
+        SloMetric::RequestsPerS => condition.requests_per_s,
+        SloMetric::ErrorRate => condition.error_rate,
+        SloMetric::FailedShare => condition.sessions.as_ref().map(|s| s.failed_share),
+    };
+    spread.map(|s| s.median)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dataset::Manifest;
+    use crate::model::SloBound;
+
+    /// Three conditions of three runs whose p95 are given, with the condition spreads computed
+    /// the way `build` computes them.
+    fn conditions(p95s: &[[f64; 3]]) -> (Vec<RunResult>, Vec<ConditionResult>) {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/tiny");
+        let mut dataset = crate::dataset::load(&dir).unwrap();
+        let mut report = crate::stats::build(&mut dataset, crate::stats::Detail::Statistics);
+        let mut runs = Vec::new();
+        for (c, values) in p95s.iter().enumerate() {
+            let condition = &mut report.conditions[c];
+            condition.runs.clear();
+            for (k, &v) in values.iter().enumerate() {
+                let mut run = report.runs[0].clone();
+                run.run_id = format!("c{c}r{k}");
+                run.percentiles_ms.insert("95".into(), v);
+                condition.runs.push(run.run_id.clone());
+                runs.push(run);
+            }
+            condition.percentiles_ms.insert("95".into(), Spread::of(values).unwrap());
+            condition.slo.clear();
+        }
+        report.conditions.truncate(p95s.len());
+        (runs, report.conditions)
+    }
+
+    #[test]
+    fn a_condition_passes_on_its_median_and_the_runs_that_met_it_are_counted() {
+        let (runs, mut conditions) = conditions(&[[10.0, 20.0, 300.0], [240.0, 250.0, 260.0], [251.0, 100.0, 900.0]]);
+        let manifest = Manifest::parse("[[slo]]\nmetric = \"p95\"\nmax = 250\n").unwrap();
+        evaluate(&manifest.slo, &runs, &mut conditions);
+        let got: Vec<(Option<f64>, usize, usize, SloStatus)> =
+            conditions.iter().map(|c| (c.slo[0].median, c.slo[0].runs, c.slo[0].runs_met, c.slo[0].status)).collect();
+        assert_eq!(
+            got,
+            vec![
+                (Some(20.0), 3, 2, SloStatus::Pass),
+                (Some(250.0), 3, 2, SloStatus::Pass), // the limit itself meets it
+                (Some(251.0), 3, 1, SloStatus::Fail),
+            ]
+        );
+        assert_eq!(conditions[0].slo[0].bound, SloBound::AtMost);
+        assert_eq!(conditions[0].slo[0].metric, "p95");
+    }
+
+    #[test]
+    fn where_limits_an_objective_to_the_conditions_it_names() {
+        let (runs, mut conditions) = conditions(&[[1.0, 1.0, 1.0], [1.0, 1.0, 1.0]]);
+        let second = conditions[1].factors.iter().map(|(k, v)| format!("{k}={v}")).collect::<Vec<_>>().join(",");
+        let text = format!("[[slo]]\nmetric = \"p95\"\nmax = 0.5\nwhere = \"{second}\"\n");
+        evaluate(&Manifest::parse(&text).unwrap().slo, &runs, &mut conditions);
+        assert!(conditions[0].slo.is_empty());
+        assert_eq!(conditions[1].slo[0].status, SloStatus::Fail);
+    }
+
+    #[test]
+    fn a_condition_without_a_value_cannot_pass() {
+        let (runs, mut conditions) = conditions(&[[1.0, 1.0, 1.0]]);
+        let manifest = Manifest::parse("[[slo]]\nmetric = \"requests_per_s\"\nmin = 10\n").unwrap();
+        conditions[0].requests_per_s = None;
+        let runs: Vec<RunResult> = runs.into_iter().map(|r| RunResult { requests_per_s: None, ..r }).collect();
+        evaluate(&manifest.slo, &runs, &mut conditions);
+        assert_eq!(conditions[0].slo[0].status, SloStatus::NoRuns);
+        assert_eq!((conditions[0].slo[0].runs, conditions[0].slo[0].runs_met), (0, 0));
+    }
+}
