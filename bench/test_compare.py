@@ -1,0 +1,274 @@
+"""`analyze compare`'s decisions against an independent computation with scipy.
+
+For pairs of datasets (committed ones, and copies of them with known changes made here), the run
+values are read from the datasets' own files (each run's nearest-rank p95 of its 2xx latencies from
+requests.csv, or the tool's requests/s from run_stats.csv), and everything compare.json states is
+recomputed from them: the ratio of geometric means candidate/baseline, its 95% interval (Welch's t on
+the logs: scipy.stats.ttest_ind with equal_var=False, t.ppf), p, Benjamini-Hochberg
+(scipy.stats.false_discovery_control), the verdict and its direction, the distribution-free chance
+2/C(n+m, n), the --fail-on-regression decision, and the approximate runs a side (a brute-force search
+over n with t.ppf at the pooled log spread).
+
+    bench/.venv/bin/python -m unittest bench/test_compare.py
+
+Needs the analyze binary (`cargo build --release`, found through CARGO_TARGET_DIR or ~/.cache/target).
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import math
+import os
+import shutil
+import subprocess
+import tempfile
+import unittest
+from pathlib import Path
+
+import numpy as np
+from scipy import stats
+
+ROOT = Path(__file__).resolve().parent.parent
+DATASETS = ROOT / "datasets"
+TINY = ROOT / "analyze" / "tests" / "fixtures" / "tiny"
+Q = 0.05
+MAX_RUNS = 1000
+
+
+def analyze_binary() -> Path:
+    target = Path(os.environ.get("CARGO_TARGET_DIR", Path.home() / ".cache" / "target"))
+    return target / "release" / "analyze"
+
+
+def compare(baseline: Path, candidate: Path, *args: str) -> tuple[dict, int]:
+    done = subprocess.run(
+        [analyze_binary(), "compare", baseline, candidate, "--format", "json", *args], capture_output=True, text=True
+    )
+    if done.returncode not in (0, 1):
+        raise AssertionError(done.stderr)
+    return json.loads(done.stdout), done.returncode
+
+
+def ok_runs(dataset: Path) -> dict[str, str]:
+    with open(dataset / "runs.csv", newline="") as f:
+        return {row["run_id"]: row["status"] for row in csv.DictReader(f) if row["status"] == "ok"}
+
+
+def p95_by_run(dataset: Path) -> dict[str, float]:
+    """Each ok run's nearest-rank p95 of its 2xx latencies: the value at rank ceil(0.95 n)."""
+    latencies: dict[str, list[float]] = {run: [] for run in ok_runs(dataset)}
+    with open(dataset / "requests.csv", newline="") as f:
+        for row in csv.DictReader(f):
+            if row["run_id"] in latencies and 200 <= int(row["status"]) < 300:
+                latencies[row["run_id"]].append(float(row["latency_ms"]))
+    out = {}
+    for run, values in latencies.items():
+        values.sort()
+        if values:
+            out[run] = values[math.ceil(95 * len(values) / 100) - 1]
+    return out
+
+
+def tool_rate_by_run(dataset: Path) -> dict[str, float]:
+    """Each ok run's requests/s as its tool printed it (dataset.toml: report.throughput_from = "tool")."""
+    runs = ok_runs(dataset)
+    with open(dataset / "run_stats.csv", newline="") as f:
+        return {row["run_id"]: float(row["requests_per_s"]) for row in csv.DictReader(f) if row["run_id"] in runs}
+
+
+def within(ratio: float, negligible: float) -> bool:
+    return ratio > 0 and max(ratio, 1 / ratio) - 1 < negligible
+
+
+def half_width(sd: float, n: int) -> float:
+    return stats.t.ppf(0.975, 2 * n - 2) * sd * math.sqrt(2 / n)
+
+
+def runs_needed(sd: float, margin: float):
+    """(per_side, more_than) by brute force, or None without a spread or a margin."""
+    if not (sd > 0 and margin > 0):
+        return None
+    for n in range(2, MAX_RUNS + 1):
+        if half_width(sd, n) < margin:
+            return n, None
+    return None, MAX_RUNS
+
+
+class Compare(unittest.TestCase):
+    def check(self, report: dict, exit_status: int, base_values: dict, cand_values: dict, gate: float | None) -> None:
+        negligible = report["thresholds"]["negligible_difference"]
+        higher = report["higher_is_better"]
+        conditions = report["conditions"]
+        samples = []
+        for c in conditions:
+            label = c["condition_id"]
+            a = [base_values[r["run_id"]] for r in c["base"]["runs"]]
+            b = [cand_values[r["run_id"]] for r in c["cand"]["runs"]]
+            # The run values compare.json states are the datasets' own.
+            for side, values in (("base", a), ("cand", b)):
+                for stated, value in zip((r["value"] for r in c[side]["runs"]), values):
+                    self.assertAlmostEqual(stated, value, delta=1e-9 * abs(value), msg=label)
+                self.assertAlmostEqual(c[side]["median"], float(np.median(values)), delta=1e-6 * abs(np.median(values)), msg=label)
+            samples.append((a, b))
+
+        computed = []
+        for a, b in samples:
+            if min(len(a), len(b)) < 2 or min(a + b) <= 0:
+                computed.append(None)
+                continue
+            la, lb = np.log(a), np.log(b)
+            va, vb = np.var(la, ddof=1) / len(a), np.var(lb, ddof=1) / len(b)
+            if va + vb == 0:
+                computed.append(None)
+                continue
+            se = math.sqrt(va + vb)
+            df = (va + vb) ** 2 / (va**2 / (len(a) - 1) + vb**2 / (len(b) - 1))
+            d = lb.mean() - la.mean()
+            critical = stats.t.ppf(0.975, df)
+            p = float(stats.ttest_ind(lb, la, equal_var=False).pvalue)
+            computed.append((math.exp(d), math.exp(d - critical * se), math.exp(d + critical * se), p))
+        with_p = [i for i, e in enumerate(computed) if e is not None]
+        adjusted = stats.false_discovery_control([computed[i][3] for i in with_p], method="bh") if with_p else []
+        discovered = {i: bool(q <= Q) for i, q in zip(with_p, adjusted)}
+        self.assertEqual(report["summary"]["with_interval"], len(with_p))
+
+        regressions = []
+        for i, (c, e, (a, b)) in enumerate(zip(conditions, computed, samples)):
+            label = c["condition_id"]
+            n, m = len(a), len(b)
+            chance = 2 / math.comb(n + m, n) if n >= 2 and m >= 2 else None
+            self.assertEqual(c["chance_if_no_difference"] is None, chance is None, label)
+            if chance is not None:
+                self.assertAlmostEqual(c["chance_if_no_difference"], chance, delta=1e-15, msg=label)
+            if e is None:
+                self.assertIsNone(c["p_log_t"], label)
+                self.assertEqual(c["verdict"], "not_shown", label)
+                self.assertFalse(c["regression"], label)
+                continue
+            ratio, low, high, p = e
+            self.assertAlmostEqual(c["ratio"], ratio, delta=1e-9 * ratio, msg=label)
+            self.assertAlmostEqual(c["ratio_low"], low, delta=1e-7 * low, msg=label)
+            self.assertAlmostEqual(c["ratio_high"], high, delta=1e-7 * high, msg=label)
+            self.assertAlmostEqual(c["p_log_t"], p, delta=1e-7 + 1e-6 * p, msg=label)
+            self.assertEqual(c["fdr_supported"], discovered[i], label)
+            if discovered[i] and not within(ratio, negligible):
+                better = ratio > 1 if higher else ratio < 1
+                verdict = "supported_faster" if better else "supported_slower"
+            elif (discovered[i] and within(ratio, negligible)) or (within(low, negligible) and within(high, negligible)):
+                verdict = "negligible"
+            else:
+                verdict = "not_shown"
+            self.assertEqual(c["verdict"], verdict, label)
+            beyond = gate is not None and (high < 1 - gate if higher else low > 1 + gate)
+            regression = verdict == "supported_slower" and beyond
+            self.assertEqual(c["regression"], regression, label)
+            if regression:
+                regressions.append(label)
+
+            la, lb = np.log(a), np.log(b)
+            sd = math.sqrt(((n - 1) * np.var(la, ddof=1) + (m - 1) * np.var(lb, ddof=1)) / (n + m - 2))
+            d = math.log(ratio)
+            if verdict == "not_shown":
+                edge = math.log1p(negligible)
+                to_show, margin = ("difference", abs(d)) if abs(d) >= edge else ("negligible", edge - abs(d))
+                expected = runs_needed(sd, margin)
+                stated = c.get("runs_needed")
+                self.assertEqual(stated is None, expected is None, label)
+                if stated is not None:
+                    self.assertEqual(stated["to_show"], to_show, label)
+                    self.assertEqual((stated["per_side"], stated.get("more_than")), expected, label)
+                    self.assertAlmostEqual(stated["pooled_log_sd"], sd, delta=1e-9 * sd, msg=label)
+            else:
+                self.assertNotIn("runs_needed", c, label)
+            if gate is not None and not regression:
+                limit = math.log(1 - gate) if higher else math.log(1 + gate)
+                margin = limit - d if higher else d - limit
+                expected = runs_needed(sd, margin) if margin > 0 else None
+                stated = c.get("runs_needed_for_regression")
+                self.assertEqual(None if stated is None else (stated["per_side"], stated.get("more_than")), expected, label)
+
+        self.assertEqual(report["summary"]["regressions"], regressions)
+        self.assertEqual(exit_status, 1 if regressions else 0)
+
+    def test_tiny_with_one_condition_slowed_by_half(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            slowed = Path(tmp) / "slowed"
+            shutil.copytree(TINY, slowed)
+            scale_latencies(slowed, {"r04": 1.5, "r05": 1.5, "r06": 1.5})
+            report, status = compare(TINY, slowed, "--fail-on-regression", "10%")
+            self.check(report, status, p95_by_run(TINY), p95_by_run(slowed), 0.1)
+        self.assertEqual(report["summary"]["regressions"], ["route=direct,downloads=2"])
+
+    def test_the_model_study_against_a_copy_with_known_changes(self):
+        # direct/2 sync 40% faster, nginx-off/2 30% slower, and every run jittered by a few per cent.
+        rng = np.random.default_rng(20261201)
+        study = DATASETS / "gunicorn-slow-client"
+        with tempfile.TemporaryDirectory() as tmp:
+            changed = Path(tmp) / "changed"
+            shutil.copytree(study, changed)
+            effect = {("direct", "2", "sync"): 0.6, ("nginx-off", "2", "sync"): 1.3}
+            factors = {}
+            with open(study / "runs.csv", newline="") as f:
+                for row in csv.DictReader(f):
+                    factors[row["run_id"]] = (row["route"], row["downloads"], row["worker"])
+            scale_latencies(changed, {run: effect.get(key, 1.0) * math.exp(rng.normal(0, 0.03)) for run, key in factors.items()})
+            report, status = compare(study, changed, "--fail-on-regression", "10%")
+            self.check(report, status, p95_by_run(study), p95_by_run(changed), 0.1)
+        verdicts = {c["condition_id"]: c["verdict"] for c in report["conditions"]}
+        self.assertEqual(verdicts["route=direct,downloads=2,worker=sync"], "supported_faster")
+        self.assertEqual(len(report["conditions"]), 10)
+
+    def test_requests_per_s_where_a_fall_is_the_regression(self):
+        study = DATASETS / "app-servers-ab"
+        with tempfile.TemporaryDirectory() as tmp:
+            changed = Path(tmp) / "changed"
+            shutil.copytree(study, changed)
+            path = changed / "run_stats.csv"
+            with open(path, newline="") as f:
+                rows = list(csv.DictReader(f))
+            with open(study / "runs.csv", newline="") as f:
+                server = {row["run_id"]: row["server"] for row in csv.DictReader(f)}
+            # uWSGI 2x1 serves 30% fewer requests/s; the rest as measured.
+            for row in rows:
+                if server[row["run_id"]] == "uwsgi-2x1":
+                    row["requests_per_s"] = f"{float(row['requests_per_s']) * 0.7:.2f}"
+            with open(path, "w", newline="") as f:
+                writer = csv.DictWriter(f, fieldnames=list(rows[0].keys()))
+                writer.writeheader()
+                writer.writerows(rows)
+            report, status = compare(study, changed, "--fail-on-regression", "10")
+            self.check(report, status, tool_rate_by_run(study), tool_rate_by_run(changed), 0.1)
+        self.assertTrue(report["higher_is_better"])
+        uwsgi = sorted(c["condition_id"] for c in report["conditions"] if c["factors"]["server"] == "uwsgi-2x1")
+        self.assertEqual(len(uwsgi), 2)
+        self.assertEqual(sorted(report["summary"]["regressions"]), uwsgi)
+
+    @unittest.skipUnless((DATASETS / "gunicorn-slow-client-rerun").is_dir(), "the re-measurement is not committed yet")
+    def test_the_model_study_against_its_re_measurement(self):
+        study, rerun = DATASETS / "gunicorn-slow-client", DATASETS / "gunicorn-slow-client-rerun"
+        report, status = compare(study, rerun, "--fail-on-regression", "10%")
+        self.check(report, status, p95_by_run(study), p95_by_run(rerun), 0.1)
+        self.assertEqual(report["summary"]["matched"], 10)
+
+
+def scale_latencies(dataset: Path, factor_by_run: dict[str, float]) -> None:
+    """Multiplies every latency of requests.csv by its run's factor (three decimals, as written)."""
+    path = dataset / "requests.csv"
+    with open(path, newline="") as f:
+        reader = csv.reader(f)
+        header = next(reader)
+        rows = list(reader)
+    latency = header.index("latency_ms")
+    for row in rows:
+        factor = factor_by_run.get(row[0], 1.0)
+        if row[latency] and factor != 1.0:
+            row[latency] = f"{float(row[latency]) * factor:.3f}"
+    with open(path, "w", newline="") as f:
+        writer = csv.writer(f, lineterminator="\n")
+        writer.writerow(header)
+        writer.writerows(rows)
+
+
+if __name__ == "__main__":
+    unittest.main()
