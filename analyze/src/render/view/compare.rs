@@ -129,6 +129,11 @@ impl View<'_> {
         condition_label(&c.labels, self.lang)
     }
 
+    /// A factor's label as its dataset gives it, else its name.
+    fn factor_label(&self, side: &crate::report::compare::Side, name: &str) -> String {
+        side.factors.iter().find(|f| f.name == name).map_or_else(|| name.to_string(), |f| f.label.get(self.lang).to_string())
+    }
+
     fn number(&self, value: f64) -> String {
         metric_number(self.report.headline, value)
     }
@@ -166,7 +171,8 @@ impl View<'_> {
             KeyValue { label: label.to_string(), value: self.aside(s.title.get(self.lang), &details), href: href.clone() }
         };
         let direction = if r.higher_is_better { w.higher_better } else { w.lower_better };
-        let factors = if r.matching.by.is_empty() { w.by_nothing.to_string() } else { prose::list(self.lang, &r.matching.by) };
+        let by: Vec<String> = r.matching.by.iter().map(|f| self.factor_label(&r.candidate, f)).collect();
+        let factors = if by.is_empty() { w.by_nothing.to_string() } else { prose::list(self.lang, &by) };
         vec![
             side(w.baseline, &r.baseline, &nav.baseline_href),
             side(w.candidate, &r.candidate, &nav.candidate_href),
@@ -252,11 +258,21 @@ impl View<'_> {
         if !r.matching.rules.is_empty() {
             notes.push(w.rules_note.replace("{rules}", &r.matching.rules.join(" --match ")));
         }
-        for (side, factors) in [(w.baseline_word, &r.matching.only_in_baseline), (w.candidate_word, &r.matching.only_in_candidate)] {
+        let sides =
+            [(w.baseline_word, &r.baseline, &r.matching.only_in_baseline), (w.candidate_word, &r.candidate, &r.matching.only_in_candidate)];
+        for (side, dataset, factors) in sides {
             for f in factors {
-                let template = if f.levels.len() > 1 { w.one_side_varies } else { w.one_side_factor };
+                let varies = f.levels.len() > 1;
+                let template = if varies { w.one_side_varies } else { w.one_side_factor };
+                // The rule to type needs the factor's name; the sentence names it by its label too.
+                let label = self.factor_label(dataset, &f.factor);
+                let factor = if label == f.factor { label } else { self.aside(&label, &f.factor) };
                 notes.push(
-                    template.replace("{factor}", &f.factor).replace("{side}", side).replace("{levels}", &prose::list(self.lang, &f.levels)),
+                    template
+                        .replace("{factor}:", &format!("{}:", f.factor))
+                        .replace("{factor}", &factor)
+                        .replace("{side}", side)
+                        .replace("{levels}", &prose::list(self.lang, &f.levels)),
                 );
             }
         }

@@ -46,7 +46,7 @@ impl MatchRule {
         let (left, to) = text.split_once('=').ok_or_else(syntax)?;
         match left.split_once(':') {
             None if !left.is_empty() && !to.is_empty() => Ok(MatchRule::Rename { from: left.to_string(), to: to.to_string() }),
-            Some((factor, from)) if !factor.is_empty() && !(from.is_empty() && to.is_empty()) => {
+            Some((factor, from)) if !factor.is_empty() && (!from.is_empty() || !to.is_empty()) => {
                 Ok(MatchRule::Level { factor: factor.to_string(), from: from.to_string(), to: to.to_string() })
             }
             _ => Err(syntax()),

@@ -190,7 +190,7 @@ pub fn compare(baseline: &Report, candidate: &Report, plan: &ComparePlan) -> Res
         candidate: side(candidate, ok_runs(candidate)),
         metric: metric.name(),
         higher_is_better,
-        candidate_headline: (own != metric && !(own.headline == metric.headline && !own.headline.is_percentile())).then(|| own.name()),
+        candidate_headline: (own.name() != metric.name()).then(|| own.name()),
         thresholds: CompareThresholds {
             negligible_difference: negligible,
             fdr_q: FDR_Q,
