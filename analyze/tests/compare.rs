@@ -287,8 +287,15 @@ fn the_site_renders_a_datasets_comparison_with_its_baseline_and_links_both_repor
     copy_of(&datasets.join("tiny-rerun"), |name, text| match name {
         "dataset.toml" => format!("baseline = \"tiny\"\n{text}"),
         "requests.csv" => scaled(&text, &["r04", "r05", "r06"], 1.5),
+        "article.md" => format!(
+            "{text}\nAgainst its baseline, direct/2: {{{{ comparison.conditions[\"route=direct,downloads=2\"].verdict }}}}, \
+             {{{{ comparison.conditions[\"route=direct,downloads=2\"].ratio_interval }}}}; negligible: \
+             {{{{ comparison.with_verdict.negligible }}}}.\n"
+        ),
         _ => text,
     });
+    // The article cites its comparison: check and report compute it from the baseline beside it.
+    assert_exit(&analyze().arg("check").arg(datasets.join("tiny-rerun")).output().unwrap(), 0);
     let site = root.path().join("site");
     assert_exit(&analyze().arg("site").arg(&datasets).arg("--out").arg(&site).output().unwrap(), 0);
     // tera writes the slashes of attribute values as &#x2F;, which browsers read as "/".
@@ -299,12 +306,19 @@ fn the_site_renders_a_datasets_comparison_with_its_baseline_and_links_both_repor
     assert!(site.join("tiny-rerun/compare/ja/index.html").is_file() && site.join("tiny-rerun/compare/compare.json").is_file());
     let candidate = read("tiny-rerun/en/index.html");
     assert!(candidate.contains("href=\"../compare/en/index.html\""), "the candidate links its comparison");
+    assert!(
+        candidate.contains("Against its baseline, direct/2: candidate slower, 1.50 (1.50–1.50); negligible: nginx, buffering on · 0 and nginx, buffering on · 2."),
+        "{candidate}"
+    );
     let baseline = read("tiny/ja/index.html");
     assert!(baseline.contains("href=\"../../tiny-rerun/compare/ja/index.html\""), "the baseline links the comparison");
 
     std::fs::write(datasets.join("tiny-rerun/dataset.toml"), "baseline = \"tinny\"\n").unwrap();
+    let output = analyze().arg("check").arg(datasets.join("tiny-rerun")).output().unwrap();
+    assert_exit(&output, 2);
+    assert!(String::from_utf8_lossy(&output.stderr).contains("dataset.toml:1:12: baseline: \"tinny\" is not another dataset beside it"));
     let output = analyze().arg("site").arg(&datasets).arg("--out").arg(&site).output().unwrap();
     assert_exit(&output, 2);
     let stderr = String::from_utf8_lossy(&output.stderr);
-    assert!(stderr.contains("dataset.toml:1:12: baseline: \"tinny\" is not another dataset"), "{stderr}");
+    assert!(stderr.contains("dataset.toml:1:12: baseline: \"tinny\" is not another dataset beside it (its datasets: tiny)"), "{stderr}");
 }

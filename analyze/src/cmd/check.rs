@@ -15,14 +15,17 @@ use std::path::Path;
 pub fn verify(dir: &Path) -> Result<()> {
     let mut loaded = dataset::load_unlocked(dir, dataset::Keep::Latencies)?;
     let report = stats::build(&mut loaded, Detail::Statistics);
-    render::check_articles(&report, &loaded.articles)?;
+    let read = |folder: &Path| dataset::load_unlocked(folder, dataset::Keep::Latencies);
+    let comparison = super::compare::of_baseline_read_by(dir, &loaded.manifest, &report, &read)?;
+    render::check_articles(&report, &loaded.articles, comparison.as_ref())?;
     Ok(())
 }
 
 pub fn run(dir: &Path, strict: bool, slo: bool) -> Result<i32> {
     let mut loaded = dataset::load(dir)?;
     let report = stats::build(&mut loaded, Detail::Statistics);
-    render::check_articles(&report, &loaded.articles)?;
+    let comparison = super::compare::of_baseline(dir, &loaded.manifest, &report)?;
+    render::check_articles(&report, &loaded.articles, comparison.as_ref())?;
     let context = Context::new(&report, crate::model::Lang::En, false);
     let i = &report.integrity;
     // Built whole, then written once: a closed pipe (`| head`) ends the output, not the program.

@@ -53,3 +53,53 @@ pub fn run(options: &Options) -> Result<i32> {
         _ => Ok(code),
     }
 }
+
+/// The refusal of a `baseline` that names no other dataset beside `dir`, at its place.
+pub fn no_baseline(dir: &Path, name: &str, (line, column): (u64, usize), known: &[String]) -> anyhow::Error {
+    anyhow::anyhow!(
+        "dataset {}: dataset.toml:{line}:{column}: baseline: {name:?} is not another dataset beside it (its datasets: {})",
+        dir.display(),
+        known.join(", ")
+    )
+}
+
+/// The comparison of the dataset at `dir` with the baseline its dataset.toml names (a dataset
+/// folder beside it), for its article to cite; `None` when it names none.
+pub fn of_baseline(
+    dir: &Path,
+    manifest: &dataset::Manifest,
+    candidate: &crate::Report,
+) -> Result<Option<crate::report::compare::ComparisonReport>> {
+    of_baseline_read_by(dir, manifest, candidate, &|folder| dataset::load(folder))
+}
+
+/// [`of_baseline`] with the baseline read by `read`: an import verifying its staged dataset
+/// holds the datasets folder's lock itself, so it reads the baseline beside it unlocked.
+pub fn of_baseline_read_by(
+    dir: &Path,
+    manifest: &dataset::Manifest,
+    candidate: &crate::Report,
+    read: &dyn Fn(&Path) -> Result<dataset::Dataset, dataset::LoadError>,
+) -> Result<Option<crate::report::compare::ComparisonReport>> {
+    let Some(name) = &manifest.baseline else { return Ok(None) };
+    let name = name.get_ref();
+    let parent = dir.canonicalize().ok().and_then(|d| d.parent().map(Path::to_path_buf)).unwrap_or_else(|| dir.join(".."));
+    let folder = parent.join(name);
+    let is_dataset = |p: &Path| p.join("runs.csv").is_file() || p.join("runs.parquet").exists();
+    if name.contains(['/', '\\']) || name == ".." || name == "." || *name == candidate.dataset.name || !is_dataset(&folder) {
+        let mut known: Vec<String> = std::fs::read_dir(&parent)
+            .map(|entries| entries.filter_map(|e| e.ok().map(|e| e.path())).filter(|p| is_dataset(p)).collect::<Vec<_>>())
+            .unwrap_or_default()
+            .iter()
+            .filter_map(|p| p.file_name().map(|n| n.to_string_lossy().into_owned()))
+            .filter(|n| *n != candidate.dataset.name)
+            .collect();
+        known.sort();
+        return Err(no_baseline(dir, name, manifest.baseline_place, &known));
+    }
+    let mut loaded = read(&folder).with_context(|| format!("baseline {}", folder.display()))?;
+    let baseline = stats::build(&mut loaded, Detail::Statistics);
+    let comparison = compare(&baseline, candidate, &ComparePlan::default())
+        .with_context(|| format!("dataset {}: its comparison with the baseline {}", dir.display(), folder.display()))?;
+    Ok(Some(comparison))
+}

@@ -11,12 +11,14 @@ use std::path::Path;
 pub fn run(dir: &Path, out: &Path, lang: Option<Lang>) -> Result<i32> {
     let mut loaded = dataset::load_with(dir, dataset::Keep::Points)?;
     let report = stats::build(&mut loaded, Detail::WithFigures);
+    let comparison = super::compare::of_baseline(dir, &loaded.manifest, &report)?;
     // Everything the pages need is in the report now: the rows' memory goes before rendering.
     let articles = std::mem::take(&mut loaded.articles);
     drop(loaded);
     let lang = lang.unwrap_or(report.dataset.default_lang);
     // The articles are checked before anything is written, so a bad one fails as check does.
-    render::check_articles(&report, &articles)?;
-    output::write_report(out, |emit| render::emit_report(&report, lang, &articles, false, emit))?;
+    render::check_articles(&report, &articles, comparison.as_ref())?;
+    let comparison = comparison.as_ref();
+    output::write_report(out, |emit| render::emit_report_with(&report, lang, &articles, false, &[], comparison, emit))?;
     Ok(0)
 }

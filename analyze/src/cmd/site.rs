@@ -56,14 +56,9 @@ pub fn run(root: &Path, out: &Path, only: Option<&str>) -> Result<i32> {
         let folder = &folders[c];
         let b = loaded.iter().position(|(r, ..)| &r.dataset.name == name).filter(|&b| b != c);
         let Some(b) = b else {
-            let names: Vec<&str> =
-                loaded.iter().map(|(r, ..)| r.dataset.name.as_str()).filter(|n| *n != loaded[c].0.dataset.name).collect();
-            bail!(
-                "dataset {}: dataset.toml:{line}:{column}: baseline: {name:?} is not another dataset of {} (its datasets: {})",
-                folder.display(),
-                root.display(),
-                names.join(", ")
-            );
+            let names: Vec<String> =
+                loaded.iter().map(|(r, ..)| r.dataset.name.clone()).filter(|n| *n != loaded[c].0.dataset.name).collect();
+            return Err(super::compare::no_baseline(folder, name, (*line, *column), &names));
         };
         pairs.push((b, c));
     }
@@ -93,7 +88,8 @@ pub fn run(root: &Path, out: &Path, only: Option<&str>) -> Result<i32> {
     match only {
         None => {
             for dataset in &published {
-                crate::render::check_articles(dataset.report, dataset.articles)?;
+                let own = site_comparisons.iter().find(|c| c.candidate.dataset.name == dataset.report.dataset.name).map(|c| c.comparison);
+                crate::render::check_articles(dataset.report, dataset.articles, own)?;
             }
             output::write_site(out, |emit| emit_site(&published, &site_comparisons, emit))?
         }

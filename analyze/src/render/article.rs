@@ -106,7 +106,9 @@ pub fn names(context: &Context) -> Value {
         );
     }
     let i = &report.integrity;
+    let comparison = context.comparison.map(|c| super::view::compare_article_names(c, context.lang));
     escaped(json!({
+        "comparison": comparison,
         "p": context.p_label,
         "dataset": { "title": report.dataset.title.get(context.lang), "measured": report.dataset.measured },
         "conditions": conditions,

@@ -93,10 +93,14 @@ fn render(tera: &tera::Tera, name: &str, page: &impl serde::Serialize) -> Result
 
 /// Renders each article in its own language and discards the text: what `analyze check` runs so
 /// that an article citing a name that does not exist fails check, not only report.
-pub fn check_articles(report: &Report, articles: &BTreeMap<Lang, (String, String)>) -> Result<(), RenderError> {
+pub fn check_articles(
+    report: &Report,
+    articles: &BTreeMap<Lang, (String, String)>,
+    comparison: Option<&crate::report::compare::ComparisonReport>,
+) -> Result<(), RenderError> {
     for (lang, (file, source)) in articles {
         for in_site in [false, true] {
-            let context = Context::new(report, *lang, in_site);
+            let context = Context { comparison, ..Context::new(report, *lang, in_site) };
             article::render_markdown(file, source, &article::names(&context))?;
         }
     }
@@ -123,21 +127,23 @@ pub fn emit_report(
     in_site: bool,
     emit: &mut Emit,
 ) -> Result<(), RenderError> {
-    emit_report_with(report, lang, articles, in_site, &[], emit)
+    emit_report_with(report, lang, articles, in_site, &[], None, emit)
 }
 
 /// [`emit_report`] with links to comparisons (a site's, see `site::site_files`) near the top
-/// of the report page and its Markdown twin.
+/// of the report page and its Markdown twin, and the dataset's comparison with its baseline for
+/// its article to cite.
 pub fn emit_report_with(
     report: &Report,
     lang: Lang,
     articles: &BTreeMap<Lang, (String, String)>,
     in_site: bool,
     comparisons: &[view::KeyValue],
+    comparison: Option<&crate::report::compare::ComparisonReport>,
     emit: &mut Emit,
 ) -> Result<(), RenderError> {
     let tera = templates();
-    let context = Context::new(report, lang, in_site);
+    let context = Context { comparison, ..Context::new(report, lang, in_site) };
     let mut files = Collect(emit);
 
     let (article_html, article_md) = match articles.get(&lang) {

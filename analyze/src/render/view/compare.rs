@@ -503,6 +503,59 @@ impl View<'_> {
     }
 }
 
+/// The names an article of the candidate can cite about its comparison with its baseline
+/// (`comparison.…`, listed in report-templates/README.md), formatted as the comparison page
+/// formats them.
+pub fn article_names(report: &ComparisonReport, lang: Lang) -> serde_json::Value {
+    let view = View { report, lang, t: strings(lang), w: words(lang), metric_label: metric_label(lang, report.headline, &report.metric) };
+    let side = |s: &SideRuns| {
+        serde_json::json!({
+            "median": s.median.map(|m| view.number(m)),
+            "range": s.min.zip(s.max).map(|(low, high)| view.range(&view.number(low), &view.number(high))),
+            "n": format::count(s.runs.len() as u64),
+        })
+    };
+    let mut conditions = serde_json::Map::new();
+    for c in &report.conditions {
+        let (ratio, _) = view.ratio_text(c);
+        conditions.insert(
+            c.condition_id.clone(),
+            serde_json::json!({
+                "label": view.label(c),
+                "verdict": view.verdict_text(c.verdict),
+                "ratio": c.ratio.map(format::factor),
+                "ratio_interval": ratio,
+                "p": c.p_log_t.map(format::p_value),
+                "baseline": side(&c.base),
+                "candidate": side(&c.cand),
+                "runs_needed": view.verdict_notes(c).join(view.t.list_sep),
+            }),
+        );
+    }
+    let with = |verdicts: &[CompareVerdict]| -> String {
+        let labels: Vec<String> = report.conditions.iter().filter(|c| verdicts.contains(&c.verdict)).map(|c| view.label(c)).collect();
+        prose::list(lang, &labels)
+    };
+    let s = &report.summary;
+    serde_json::json!({
+        "baseline": { "title": report.baseline.title.get(lang), "dataset": report.baseline.dataset, "measured": report.baseline.measured },
+        "matched": format::count(s.matched),
+        "supported_faster": format::count(s.supported_faster),
+        "supported_slower": format::count(s.supported_slower),
+        "negligible": format::count(s.negligible),
+        "not_shown": format::count(s.not_shown),
+        "summary": view.counts(),
+        "conditions": conditions,
+        "with_verdict": {
+            "supported_faster": with(&[CompareVerdict::SupportedFaster]),
+            "supported_slower": with(&[CompareVerdict::SupportedSlower]),
+            "supported": with(&[CompareVerdict::SupportedFaster, CompareVerdict::SupportedSlower]),
+            "negligible": with(&[CompareVerdict::Negligible]),
+            "not_shown": with(&[CompareVerdict::NotShown]),
+        },
+    })
+}
+
 /// The headline metric a compare.json metric name stands for (`p95` is a percentile).
 fn headline_of_name(name: &str) -> HeadlineMetric {
     serde_json::from_value(serde_json::Value::String(name.to_string())).unwrap_or(HeadlineMetric::Percentile)

@@ -13,8 +13,8 @@ mod variance;
 
 pub use lead::Lead;
 pub use compare::{
-    compare_page, condition_label as compare_condition_label, figure_path as compare_figure_path, metric_label as compare_metric_label,
-    ComparePage, CompareSite,
+    article_names as compare_article_names, compare_page, condition_label as compare_condition_label, figure_path as compare_figure_path,
+    metric_label as compare_metric_label, ComparePage, CompareSite,
 };
 pub use report::ReportPage;
 pub use run::RunPage;
@@ -139,6 +139,8 @@ pub struct Context<'a> {
     pub in_site: bool,
     /// Per run (report order), the indices of its flags in the variance review, found once.
     pub run_flags: Vec<Vec<usize>>,
+    /// The dataset's comparison with the baseline its dataset.toml names, for its article.
+    pub comparison: Option<&'a crate::report::compare::ComparisonReport>,
 }
 
 impl<'a> Context<'a> {
@@ -152,7 +154,7 @@ impl<'a> Context<'a> {
                 run_flags[run].push(f);
             }
         }
-        Context { report, lang, t: strings(lang), slugs: paths::run_slugs(report), p_label, metric, headline_label, in_site, run_flags }
+        Context { report, lang, t: strings(lang), slugs: paths::run_slugs(report), p_label, metric, headline_label, in_site, run_flags, comparison: None }
     }
 
     /// Whether the run table is split into pages ([`paths::RUNS_PER_PAGE`]).
