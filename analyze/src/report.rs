@@ -11,8 +11,8 @@
 
 pub mod compare;
 pub mod review;
-pub mod standing;
 pub mod slo;
+pub mod standing;
 
 use crate::model::{HeadlineMetric, Lang, LoadKind, Percentile, PublishedMetric, RunStatus, Text, Unit};
 use review::VarianceReview;

@@ -73,7 +73,7 @@ fn load_and_render(dir: &Path) -> Result<(), TestCaseError> {
     match dataset::load_with(dir, dataset::Keep::Points) {
         Ok(mut loaded) => {
             let report = stats::build(&mut loaded, stats::Detail::WithFigures);
-            let articles_ok = render::check_articles(&report, &loaded.articles).is_ok();
+            let articles_ok = render::check_articles(&report, &loaded.articles, None).is_ok();
             for lang in analyze::model::Lang::ALL {
                 let rendered = render::report_files(&report, lang, &loaded.articles, false);
                 prop_assert!(rendered.is_ok() || !articles_ok, "check_articles passed, rendering failed: {:?}", rendered.err());

@@ -5,6 +5,9 @@
 //! a number a tool printed prints as it printed it ([`printed`]), and a median of two such values
 //! or a mean gets one decimal more ([`known`]); everything else has the fixed digits below.
 
+pub use crate::stats::precision::decimals_of;
+use crate::stats::precision::MAX_DECIMALS;
+
 /// Milliseconds with two decimals and thousands separators: `5,945.11`.
 pub fn ms(value: f64) -> String {
     grouped(value, 2)
@@ -34,14 +37,6 @@ pub fn known(value: f64, decimals: u8) -> String {
 pub fn printed(value: f64) -> String {
     known(value, decimals_of(value))
 }
-
-/// The decimals of the shortest text that reads back as `value`, at most [`MAX_DECIMALS`].
-pub fn decimals_of(value: f64) -> u8 {
-    (0..MAX_DECIMALS).find(|&d| format!("{:.*}", usize::from(d), value).parse::<f64>() == Ok(value)).unwrap_or(MAX_DECIMALS)
-}
-
-/// No number is printed with more decimals than this (a nanosecond of a millisecond).
-const MAX_DECIMALS: u8 = 6;
 
 /// Seconds with three decimals: `6.562`.
 pub fn seconds(value: f64) -> String {

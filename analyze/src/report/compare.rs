@@ -150,6 +150,11 @@ pub struct SideRuns {
     pub left_out: usize,
     /// The run the side's report shows as the condition's representative.
     pub representative_run: Option<String>,
+    /// The decimals the side's values are known to, as its own report prints them: a
+    /// percentile at its rows' resolution (ab's whole ms), requests/s as the tool printed them;
+    /// `None`: the metric's usual digits.
+    #[serde(skip)]
+    pub decimals: Option<u8>,
 }
 
 #[derive(Debug, Clone, Serialize, PartialEq)]

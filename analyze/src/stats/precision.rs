@@ -34,6 +34,15 @@ pub fn percent(value: f64) -> f64 {
     round_to(value, 1e6)
 }
 
+/// No number is printed with more decimals than this (a nanosecond of a millisecond).
+pub const MAX_DECIMALS: u8 = 6;
+
+/// The decimals of the shortest text that reads back as `value`, at most [`MAX_DECIMALS`]: the
+/// digits a tool printed, from the value the importer kept.
+pub fn decimals_of(value: f64) -> u8 {
+    (0..MAX_DECIMALS).find(|&d| format!("{:.*}", usize::from(d), value).parse::<f64>() == Ok(value)).unwrap_or(MAX_DECIMALS)
+}
+
 fn round_to(value: f64, scale: f64) -> f64 {
     if !value.is_finite() || value.abs() >= LIMIT {
         return value;

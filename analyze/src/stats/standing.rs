@@ -132,6 +132,7 @@ mod tests {
             mean_ms: None,
             headline_mean: None,
             resources: Vec::new(),
+            slo: Vec::new(),
         }
     }
 

@@ -108,6 +108,17 @@ pub fn latency_decimals(source: Option<&Source>) -> Option<u8> {
     (step_ms >= 0.1).then(|| (-step_ms.log10()).ceil().max(0.0) as u8)
 }
 
+/// The decimals a condition's requests/s were printed with, when every one of its ok runs takes
+/// the tool's printed figure (`throughput_from` "tool" or "tool-coarse"): the most any of them
+/// has. `None` when a run's figure is our own (the report's tenth).
+pub fn printed_rate_decimals<'a>(runs: impl IntoIterator<Item = &'a crate::report::RunResult>) -> Option<u8> {
+    let runs: Vec<&crate::report::RunResult> = runs.into_iter().collect();
+    if runs.is_empty() || !runs.iter().all(|r| r.throughput_from.is_some_and(|f| f.starts_with("tool"))) {
+        return None;
+    }
+    runs.iter().filter_map(|r| r.requests_per_s).map(super::precision::decimals_of).max()
+}
+
 pub fn source(source: Option<&Source>) -> Option<RunSource> {
     let source = source?;
     let rows_format = source

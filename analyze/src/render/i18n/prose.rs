@@ -120,8 +120,13 @@ pub fn flag_reason(lang: Lang, kind: &FlagKind, headline: &str, value: &dyn Fn(f
 /// The label of the given factors' levels, joined ("nginx, buffering on · 2"); "-" when there are
 /// none, so a cell or a legend entry is never blank. The one condition label of tables and charts.
 pub fn levels_label(lang: Lang, report: &crate::report::Report, levels: &[usize], factors: &[usize]) -> String {
-    let parts: Vec<&str> =
-        factors.iter().filter_map(|&f| report.factors.get(f)?.levels.get(*levels.get(f)?).map(|l| l.label.get(lang))).collect();
+    joined_label(lang, factors.iter().filter_map(|&f| report.factors.get(f)?.levels.get(*levels.get(f)?).map(|l| l.label.get(lang))))
+}
+
+/// Level labels joined into one condition label, "-" when there are none: [`levels_label`]'s
+/// join, for labels that come without their report (a comparison's).
+pub fn joined_label<'a>(lang: Lang, labels: impl IntoIterator<Item = &'a str>) -> String {
+    let parts: Vec<&str> = labels.into_iter().collect();
     if parts.is_empty() {
         "-".to_string()
     } else {

@@ -78,10 +78,7 @@ pub fn metric_label(lang: Lang, metric: HeadlineMetric, name: &str) -> String {
 
 /// "direct · sync · 2": level labels joined.
 pub fn condition_label(labels: &[Text], lang: Lang) -> String {
-    if labels.is_empty() {
-        return "-".to_string();
-    }
-    labels.iter().map(|l| l.get(lang)).collect::<Vec<_>>().join(strings(lang).label_join)
+    prose::joined_label(lang, labels.iter().map(|l| l.get(lang)))
 }
 
 impl View<'_> {
@@ -134,8 +131,9 @@ impl View<'_> {
         side.factors.iter().find(|f| f.name == name).map_or_else(|| name.to_string(), |f| f.label.get(self.lang).to_string())
     }
 
-    fn number(&self, value: f64) -> String {
-        metric_number(self.report.headline, value)
+    /// A value of one side, at the digits its own report prints it with.
+    fn number(&self, side: &SideRuns, value: f64) -> String {
+        super::metric_number_at(self.report.headline, side.decimals, value)
     }
 
     fn range(&self, low: &str, high: &str) -> String {
@@ -295,8 +293,12 @@ impl View<'_> {
     fn side_cell(&self, side: &SideRuns) -> Cell {
         match (side.median, side.min, side.max) {
             (Some(median), Some(min), Some(max)) => Cell {
-                text: self.number(median),
-                sub: Some(if side.runs.len() == 1 { "n = 1".to_string() } else { self.range(&self.number(min), &self.number(max)) }),
+                text: self.number(side, median),
+                sub: Some(if side.runs.len() == 1 {
+                    "n = 1".to_string()
+                } else {
+                    self.range(&self.number(side, min), &self.number(side, max))
+                }),
                 numeric: true,
                 ..Cell::default()
             },
@@ -467,8 +469,8 @@ impl View<'_> {
                 .w
                 .text_side
                 .replace("{side}", side)
-                .replace("{median}", &metric_value(self.report.headline, median))
-                .replace("{range}", &self.range(&self.number(min), &self.number(max)))
+                .replace("{median}", &super::metric_value_at(self.report.headline, s.decimals, median))
+                .replace("{range}", &self.range(&self.number(s, min), &self.number(s, max)))
                 .replace("{runs}", &format::count(s.runs.len() as u64)),
             _ => format!("{side} {}", self.w.no_run),
         }
@@ -510,8 +512,8 @@ pub fn article_names(report: &ComparisonReport, lang: Lang) -> serde_json::Value
     let view = View { report, lang, t: strings(lang), w: words(lang), metric_label: metric_label(lang, report.headline, &report.metric) };
     let side = |s: &SideRuns| {
         serde_json::json!({
-            "median": s.median.map(|m| view.number(m)),
-            "range": s.min.zip(s.max).map(|(low, high)| view.range(&view.number(low), &view.number(high))),
+            "median": s.median.map(|m| view.number(s, m)),
+            "range": s.min.zip(s.max).map(|(low, high)| view.range(&view.number(s, low), &view.number(s, high))),
             "n": format::count(s.runs.len() as u64),
         })
     };
@@ -559,23 +561,4 @@ pub fn article_names(report: &ComparisonReport, lang: Lang) -> serde_json::Value
 /// The headline metric a compare.json metric name stands for (`p95` is a percentile).
 fn headline_of_name(name: &str) -> HeadlineMetric {
     serde_json::from_value(serde_json::Value::String(name.to_string())).unwrap_or(HeadlineMetric::Percentile)
-}
-
-/// A value of the compared metric as the tables print it.
-fn metric_number(metric: HeadlineMetric, value: f64) -> String {
-    match metric {
-        HeadlineMetric::Percentile | HeadlineMetric::SessionMeanMs => format::ms(value),
-        HeadlineMetric::RequestsPerS => format::decimal(value, 1),
-        HeadlineMetric::ErrorRate => format::percent_fine(value),
-        HeadlineMetric::FailedShare => format::percent(value),
-    }
-}
-
-/// The same with its unit in running text.
-fn metric_value(metric: HeadlineMetric, value: f64) -> String {
-    if metric.is_time() {
-        format!("{} ms", metric_number(metric, value))
-    } else {
-        metric_number(metric, value)
-    }
 }

@@ -2,8 +2,8 @@
 //! Templates only loop and branch over these; no number is formatted or computed in a template.
 //! This module holds the shared pieces; one module per page kind builds that page.
 
-mod lead;
 mod compare;
+mod lead;
 mod report;
 mod resources;
 mod run;
@@ -11,11 +11,11 @@ mod sessions;
 mod slo;
 mod variance;
 
-pub use lead::Lead;
 pub use compare::{
     article_names as compare_article_names, compare_page, condition_label as compare_condition_label, figure_path as compare_figure_path,
     metric_label as compare_metric_label, ComparePage, CompareSite,
 };
+pub use lead::Lead;
 pub use report::ReportPage;
 pub use run::RunPage;
 pub use variance::{ConditionSection, VariancePage};
@@ -29,6 +29,30 @@ use crate::report::Spread;
 use crate::report::{ConditionResult, Report, RunResult};
 use crate::stats::variance::MIN_RUNS_FOR_INTERVAL;
 use serde::Serialize;
+
+/// A value of `metric` as the tables print it, known to `decimals` (the condition's latency
+/// decimals for a percentile, the tool's printed ones for requests/s; `None`: the metric's own
+/// digits): what [`Context::metric_number`] and the comparison's view print.
+pub fn metric_number_at(metric: HeadlineMetric, decimals: Option<u8>, value: f64) -> String {
+    match (metric, decimals) {
+        (HeadlineMetric::Percentile, decimals) => format::ms_at(value, decimals),
+        (HeadlineMetric::SessionMeanMs, _) => format::ms(value),
+        (HeadlineMetric::RequestsPerS, Some(decimals)) => format::known(value, decimals),
+        (HeadlineMetric::RequestsPerS, None) => format::decimal(value, 1),
+        (HeadlineMetric::ErrorRate, _) => format::percent_fine(value),
+        (HeadlineMetric::FailedShare, _) => format::percent(value),
+    }
+}
+
+/// [`metric_number_at`] with its unit in running text: "12.00 ms", "769.2", "64.9%".
+pub fn metric_value_at(metric: HeadlineMetric, decimals: Option<u8>, value: f64) -> String {
+    let number = metric_number_at(metric, decimals, value);
+    if metric.is_time() {
+        format!("{number} ms")
+    } else {
+        number
+    }
+}
 
 /// A table cell: text, an optional link, and an optional second line (the range).
 #[derive(Debug, Clone, Serialize, Default)]
@@ -218,35 +242,28 @@ impl<'a> Context<'a> {
     /// tenth (as seed 003 printed it).
     pub fn metric_number(&self, metric: HeadlineMetric, condition: Option<usize>, value: f64) -> String {
         let condition = condition.and_then(|c| self.report.conditions.get(c));
-        match metric {
-            HeadlineMetric::Percentile => format::ms_at(value, condition.and_then(|c| c.latency_decimals)),
-            HeadlineMetric::SessionMeanMs => format::ms(value),
-            HeadlineMetric::RequestsPerS => match condition.and_then(|c| self.tool_rate_decimals(c)) {
-                Some(decimals) => format::known(value, decimals),
-                None => format::decimal(value, 1),
-            },
-            HeadlineMetric::ErrorRate => format::percent_fine(value),
-            HeadlineMetric::FailedShare => format::percent(value),
-        }
+        let decimals = match metric {
+            HeadlineMetric::Percentile => condition.and_then(|c| c.latency_decimals),
+            HeadlineMetric::RequestsPerS => condition.and_then(|c| self.tool_rate_decimals(c)),
+            _ => None,
+        };
+        metric_number_at(metric, decimals, value)
     }
 
     /// A value of any metric with its unit in running text: "12.00 ms", "769.2", "64.9%".
     pub fn metric_value(&self, metric: HeadlineMetric, condition: Option<usize>, value: f64) -> String {
+        let number = self.metric_number(metric, condition, value);
         if metric.is_time() {
-            format!("{} ms", self.metric_number(metric, condition, value))
+            format!("{number} ms")
         } else {
-            self.metric_number(metric, condition, value)
+            number
         }
     }
 
     /// The decimals a condition's requests/s were printed with, when every ok run takes the
     /// tool's printed figure (`throughput_from` "tool" or "tool-coarse"): the most any of them has.
     fn tool_rate_decimals(&self, condition: &ConditionResult) -> Option<u8> {
-        let runs: Vec<&RunResult> = condition.runs.iter().filter_map(|id| self.run_index(id)).map(|i| &self.report.runs[i]).collect();
-        if runs.is_empty() || !runs.iter().all(|r| r.throughput_from.is_some_and(|f| f.starts_with("tool"))) {
-            return None;
-        }
-        runs.iter().filter_map(|r| r.requests_per_s).map(format::decimals_of).max()
+        crate::stats::tools::printed_rate_decimals(condition.runs.iter().filter_map(|id| self.run_index(id)).map(|i| &self.report.runs[i]))
     }
 
     /// A condition's request latencies (ms) as they are known: `52` for ab's whole milliseconds.

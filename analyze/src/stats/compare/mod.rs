@@ -245,6 +245,13 @@ fn side_runs(report: &Report, condition: usize, metric: Metric) -> (SideRuns, Ve
         min: spread.map(|s| s.min),
         max: spread.map(|s| s.max),
         representative_run: c.representative_run.clone(),
+        decimals: if metric.headline.is_percentile() {
+            c.latency_decimals
+        } else if metric.headline == crate::model::HeadlineMetric::RequestsPerS {
+            super::tools::printed_rate_decimals(c.runs.iter().filter_map(|id| report.run_index(id)).map(|i| &report.runs[i]))
+        } else {
+            None
+        },
         runs,
     };
     (side, values)
