@@ -85,7 +85,9 @@ pub fn emit_site(datasets: &[Published], comparisons: &[SiteComparison], emit: &
             let prefix = format!("{name}/{}/", lang.code());
             let links = comparison_links(name, lang, comparisons);
             let own = comparisons.iter().find(|c| &c.candidate.dataset.name == name).map(|c| c.comparison);
-            emit_report_with(dataset.report, lang, dataset.articles, true, &links, own, &mut |path, bytes| emit(format!("{prefix}{path}"), bytes))?;
+            emit_report_with(dataset.report, lang, dataset.articles, true, &links, own, &mut |path, bytes| {
+                emit(format!("{prefix}{path}"), bytes)
+            })?;
         }
         for c in comparisons.iter().filter(|c| dataset.rendered && &c.candidate.dataset.name == name) {
             let site = CompareSite { baseline: super::paths::url_segment(&c.baseline.dataset.name), candidate: href.clone() };

@@ -178,7 +178,18 @@ impl<'a> Context<'a> {
                 run_flags[run].push(f);
             }
         }
-        Context { report, lang, t: strings(lang), slugs: paths::run_slugs(report), p_label, metric, headline_label, in_site, run_flags, comparison: None }
+        Context {
+            report,
+            lang,
+            t: strings(lang),
+            slugs: paths::run_slugs(report),
+            p_label,
+            metric,
+            headline_label,
+            in_site,
+            run_flags,
+            comparison: None,
+        }
     }
 
     /// Whether the run table is split into pages ([`paths::RUNS_PER_PAGE`]).
