@@ -167,4 +167,21 @@ mod tests {
         assert!(series.points.iter().any(|&(t, lag)| lag == 900.0 && t == 5.0), "the stall is kept at its scheduled time");
         assert_eq!(series.total, n as u64);
     }
+
+    #[test]
+    fn the_rows_order_does_not_change_the_thinned_lags() {
+        // Equal lags everywhere: which point a column keeps must not depend on the rows' order
+        // (a CSV file against a folder of Parquet parts of the same rows).
+        let n = 9_000;
+        let sent: Vec<f64> = (0..n).map(|i| i as f64 * 0.25 + 0.5).collect();
+        let lags: Vec<f64> = (0..n).map(|i| if i % 7 == 0 { 2.0 } else { 0.5 }).collect();
+        let forward = RunRequests { latencies_ms: vec![1.0; n], sent_ms: sent.clone(), lag_ms: lags.clone(), ..RunRequests::default() };
+        let backward = RunRequests {
+            latencies_ms: vec![1.0; n],
+            sent_ms: sent.into_iter().rev().collect(),
+            lag_ms: lags.into_iter().rev().collect(),
+            ..RunRequests::default()
+        };
+        assert_eq!(lag_series(&forward).points, lag_series(&backward).points);
+    }
 }
