@@ -406,11 +406,11 @@ impl<'a> Context<'a> {
         self.report.layout.x_factor.map_or_else(String::new, |x| self.report.factors[x].label.get(self.lang).to_string())
     }
 
-    /// A flag's reason in words, with its numbers.
-    /// Whether run `run` has send lags to chart: an open loop with a 2xx response sent late.
+    /// Whether run `run` has send lags to chart: an open loop with more than one 2xx response.
     pub fn has_send_lags(&self, run: usize) -> bool {
         self.report.runs[run].load == crate::model::LoadKind::OpenLoop
-            && self.report.figures.send_lags.get(run).is_some_and(|s| !s.points.is_empty())
+            // One lag is the run's max lag, already a fact of the page: no chart for it.
+            && self.report.figures.send_lags.get(run).is_some_and(|s| s.points.len() > 1)
     }
 
     /// Whether any run is an open loop, whose requests are the probe rather than the load.
