@@ -22,8 +22,8 @@ pub struct RunRequests {
     pub statuses: BTreeMap<u16, u64>,
     /// Largest `sent_ms - scheduled_ms`; `None` without rows.
     pub max_lag_ms: Option<f64>,
-    /// The send lag `sent_ms - scheduled_ms` of each latency of `latencies_ms`, in the same
-    /// order, for latency from the intended send; empty while every lag is 0 (a closed loop
+    /// With [`Keep::Points`]: the send lag `sent_ms - scheduled_ms` of each latency of
+    /// `latencies_ms`, in the same order, for latency from the intended send; empty while every lag is 0 (a closed loop
     /// records its sends as scheduled), so closed-loop datasets pay nothing for it.
     pub lag_ms: Vec<f64>,
     /// Latest `sent_ms`, the x extent of the time-series chart.
@@ -53,8 +53,9 @@ pub struct ErrorRow {
 pub enum Keep {
     /// Only what the statistics need (`analyze check`): 8 bytes per 2xx response.
     Latencies,
-    /// Also what the charts need (`analyze report`): each 2xx response's send time (8 bytes
-    /// more) and every request without a 2xx response, so the report reads the file once.
+    /// Also what the charts and the latency from the intended send need (`analyze report`):
+    /// each 2xx response's send time and, in an open loop, its send lag (8 bytes more each) and
+    /// every request without a 2xx response, so the report reads the file once.
     Points,
 }
 
@@ -114,7 +115,7 @@ impl RequestSink for Accumulator {
         // Every row of a batch has a latency: a 2xx one is ranked, any other is a non-2xx error.
         if (200..300).contains(&status) {
             let lags = batch.sent_ms.iter().zip(batch.scheduled_ms).map(|(sent, scheduled)| sent - scheduled);
-            if !counted.lag_ms.is_empty() || lags.clone().any(|lag| lag != 0.0) {
+            if self.points && (!counted.lag_ms.is_empty() || lags.clone().any(|lag| lag != 0.0)) {
                 counted.lag_ms.resize(counted.latencies_ms.len(), 0.0);
                 counted.lag_ms.extend(lags);
             }
@@ -164,7 +165,7 @@ impl RequestSink for Accumulator {
         match row.latency_ms {
             Some(latency) if (200..300).contains(&row.status) => {
                 let lag = row.sent_ms - row.scheduled_ms;
-                if !counted.lag_ms.is_empty() || lag != 0.0 {
+                if self.points && (!counted.lag_ms.is_empty() || lag != 0.0) {
                     counted.lag_ms.resize(counted.latencies_ms.len(), 0.0);
                     counted.lag_ms.push(lag);
                 }

@@ -32,12 +32,20 @@ pub fn build(dataset: &mut Dataset, detail: Detail) -> Report {
     let intended: Vec<Option<BTreeMap<String, f64>>> = if dataset.level1.is_some() {
         vec![None; dataset.runs.len()]
     } else {
-        // Only runs with a lag other than 0 need their own selection (and a copy of their
-        // latencies); the others' values are the service latency's.
+        // Only runs with a lag other than 0 need their own selection (made in their lags'
+        // vector); the others' values are the service latency's.
         dataset
             .requests
-            .par_iter()
-            .map(|run| if run.lag_ms.is_empty() { None } else { super::intended::percentiles(&run.latencies_ms, &run.lag_ms, &wanted) })
+            .par_iter_mut()
+            .map(|run| {
+                // The lags are not read after this (the send-lag series is taken above).
+                let lags = std::mem::take(&mut run.lag_ms);
+                if lags.is_empty() {
+                    None
+                } else {
+                    super::intended::percentiles_of_lags(&run.latencies_ms, lags, &wanted)
+                }
+            })
             .collect()
     };
     let percentile = dataset.manifest.headline_percentile();
