@@ -15,7 +15,9 @@ use std::collections::BTreeMap;
 
 /// Per percentile key of `wanted` (the report's percentiles), the nearest-rank value of
 /// `latency + lag` over a run's 2xx responses (`lags` in step with `latencies`; empty means every
-/// lag is 0). `None` without 2xx responses.
+/// lag is 0). `None` without 2xx responses. The tests' entry; the report consumes the lags
+/// ([`percentiles_of_lags`]).
+#[cfg(test)]
 pub fn percentiles(latencies: &[f64], lags: &[f64], wanted: &[Percentile]) -> Option<BTreeMap<String, Millis>> {
     let lags = if lags.is_empty() { vec![0.0; latencies.len()] } else { lags.to_vec() };
     percentiles_of_lags(latencies, lags, wanted)

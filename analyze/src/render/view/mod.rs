@@ -163,6 +163,10 @@ pub struct Context<'a> {
     pub in_site: bool,
     /// Per run (report order), the indices of its flags in the variance review, found once.
     pub run_flags: Vec<Vec<usize>>,
+    /// The notes more than one run carries, in the order of their first run, found once: the run
+    /// table names each by its number and lists it once below (a 300-character tool note on 55
+    /// rows made a page 11,000 px long).
+    pub shared_notes: Vec<&'a str>,
     /// The dataset's comparison with the baseline its dataset.toml names, for its article.
     pub comparison: Option<&'a crate::report::compare::ComparisonReport>,
 }
@@ -178,6 +182,17 @@ impl<'a> Context<'a> {
                 run_flags[run].push(f);
             }
         }
+        let mut note_counts: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
+        for run in &report.runs {
+            *note_counts.entry(run.note.as_str()).or_default() += 1;
+        }
+        let mut listed = std::collections::HashSet::new();
+        let shared_notes: Vec<&str> = report
+            .runs
+            .iter()
+            .map(|run| run.note.as_str())
+            .filter(|note| !note.is_empty() && note_counts[note] > 1 && listed.insert(*note))
+            .collect();
         Context {
             report,
             lang,
@@ -188,6 +203,7 @@ impl<'a> Context<'a> {
             headline_label,
             in_site,
             run_flags,
+            shared_notes,
             comparison: None,
         }
     }

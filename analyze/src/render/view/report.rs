@@ -57,7 +57,7 @@ pub struct ReportPage {
     /// The pages of the run list, with what the section says of them, when the runs do not fit.
     pub run_pages_intro: Option<String>,
     pub run_pages: Vec<KeyValue>,
-    /// [`Context::shared_run_notes`], numbered from 1, listed under the run table.
+    /// [`Context::shared_notes`], numbered from 1, listed under the run table.
     pub run_notes: Vec<String>,
     /// Imported runs: each tool's own number beside the nearest rank, on one rule.
     pub tools: Option<Table>,
@@ -250,24 +250,6 @@ impl<'a> Context<'a> {
         })
     }
 
-    /// The notes that more than one run carries, in the order of their first run: the run table
-    /// names each by its number and lists it once below (a 300-character tool note on 55 rows
-    /// made a page 11,000 px long).
-    pub fn shared_run_notes(&self) -> Vec<&str> {
-        let mut count: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
-        for run in &self.report.runs {
-            *count.entry(run.note.as_str()).or_default() += 1;
-        }
-        let mut shared: Vec<&str> = Vec::new();
-        for run in &self.report.runs {
-            let note = run.note.as_str();
-            if !note.is_empty() && count[note] > 1 && !shared.contains(&note) {
-                shared.push(note);
-            }
-        }
-        shared
-    }
-
     /// Every run in one table.
     pub fn run_table(&self, root: &str) -> Table {
         self.run_table_of(root, 0..self.report.runs.len())
@@ -279,7 +261,7 @@ impl<'a> Context<'a> {
         // Only open loops have a schedule lag: the column is left out where no run has one (in
         // the whole report, so every page of the run list has the same columns).
         let with_lag = self.report.runs.iter().any(|r| r.max_lag_ms.is_some());
-        let shared = self.shared_run_notes();
+        let shared = &self.shared_notes;
         let rows = self.report.runs[runs.clone()]
             .iter()
             .zip(runs)
@@ -810,7 +792,7 @@ impl<'a> Context<'a> {
                     .replace("{per}", &format::count(paths::RUNS_PER_PAGE as u64))
             }),
             run_pages: if self.runs_paged() { self.run_list_links("") } else { Vec::new() },
-            run_notes: self.shared_run_notes().into_iter().map(String::from).collect(),
+            run_notes: self.shared_notes.iter().map(|n| n.to_string()).collect(),
             tools: self.tools_table(""),
             tools_heading: crate::render::i18n::tool_words(self.lang).tools_heading,
             methods: self.methods(),
@@ -864,7 +846,7 @@ impl<'a> Context<'a> {
                 .replace("{n}", &format::count(n as u64)),
             pages,
             runs: self.run_table_of(root, from..to),
-            run_notes: self.shared_run_notes().into_iter().map(String::from).collect(),
+            run_notes: self.shared_notes.iter().map(|n| n.to_string()).collect(),
         }
     }
 }
@@ -879,6 +861,6 @@ pub struct RunListPage {
     /// Every page of the list; this one without a link.
     pub pages: Vec<KeyValue>,
     pub runs: Table,
-    /// [`Context::shared_run_notes`], numbered from 1.
+    /// [`Context::shared_notes`], numbered from 1.
     pub run_notes: Vec<String>,
 }
