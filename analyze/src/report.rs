@@ -67,6 +67,14 @@ pub struct Report {
     pub figures: Figures,
     #[serde(skip)]
     pub run_lookup: RunLookup,
+    /// The percentile keys the percentile tables show, in order: the standard ones and the
+    /// headline's, those some condition has.
+    #[serde(skip)]
+    pub percentile_keys: Vec<String>,
+    /// Of those, the keys whose rank is n in every ok run with responses: each run's maximum
+    /// again, which no reader should take for a tail estimate.
+    #[serde(skip)]
+    pub percentiles_at_maximum: Vec<String>,
 }
 
 impl Report {
@@ -150,6 +158,7 @@ pub struct RunResult {
     /// Factor name to level, as text.
     pub factors: BTreeMap<String, String>,
     pub repetition: i64,
+    #[serde(serialize_with = "crate::model::run_status::serialize")]
     pub status: RunStatus,
     pub note: String,
     pub started_at_utc: String,
@@ -270,6 +279,10 @@ pub struct ToolReported {
     /// send to the last completion, and that span (s); `None` without rows.
     pub rows_requests_per_s: Option<f64>,
     pub rows_span_s: Option<Seconds>,
+    /// The tool's requests/s and the rows' differ beyond the tool's printed precision
+    /// ([`crate::stats::tools::rates_differ`]): the run page then says why.
+    #[serde(skip)]
+    pub rates_differ: bool,
     /// For a rule that interpolates (k6): per percentile, the two ranks it reads and the value
     /// the rule gives from the rows.
     #[serde(skip_serializing_if = "BTreeMap::is_empty")]
@@ -367,6 +380,11 @@ pub struct ConditionResult {
     /// `latency_decimals`, `None` when any run's are unknown.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub latency_decimals: Option<u8>,
+    /// The decimals its requests/s were printed with, when every ok run takes the tool's printed
+    /// figure (`throughput_from` "tool" or "tool-coarse"): the most any of them has
+    /// (`stats::tools::printed_rate_decimals`); `None` when a run's figure is our own.
+    #[serde(skip)]
+    pub printed_rate_decimals: Option<u8>,
     /// The run whose headline value is the median (lower middle for an even count).
     pub representative_run: Option<String>,
     /// The median, min and max over the ok runs of each run's median write time (s).

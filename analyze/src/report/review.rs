@@ -71,6 +71,11 @@ pub struct ComparisonSummary {
     pub scope: ComparisonScope,
     /// Pairs at the same x level that were not compared (only with `neighbours`).
     pub pairs_left_out: u64,
+    /// The most series an x level may have for all its pairs to be compared
+    /// ([`MAX_ROWS_FOR_ALL_PAIRS`](crate::stats::variance::MAX_ROWS_FOR_ALL_PAIRS)), for the
+    /// sentence that says why only neighbours were.
+    #[serde(skip)]
+    pub all_pairs_up_to: u64,
     /// Comparisons whose ranges do not overlap.
     pub ranges_apart: u64,
     /// The sum of `chance_if_no_difference` over the comparisons: how many non-overlaps to

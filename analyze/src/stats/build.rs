@@ -201,6 +201,8 @@ pub fn build(dataset: &mut Dataset, detail: Detail) -> Report {
     let measured =
         dataset.manifest.measured.clone().or_else(|| dataset.runs.iter().filter_map(|r| r.started).min().map(|first| first.utc_date()));
     let run_lookup = RunLookup::of(&runs);
+    let percentile_keys = percentile_keys(percentile, &conditions);
+    let percentiles_at_maximum = percentiles_at_maximum(&percentile_keys, &runs);
     Report {
         schema_version: SCHEMA_VERSION,
         dataset: DatasetInfo {
@@ -229,7 +231,29 @@ pub fn build(dataset: &mut Dataset, detail: Detail) -> Report {
         readme: dataset.readme.clone(),
         figures,
         run_lookup,
+        percentile_keys,
+        percentiles_at_maximum,
     }
+}
+
+/// The percentile keys the report's tables show: the standard ones, then the headline's when it
+/// is not one of them, keeping those some condition has.
+fn percentile_keys(headline: Percentile, conditions: &[ConditionResult]) -> Vec<String> {
+    let mut keys: Vec<String> = Percentile::STANDARD.iter().map(|p| p.key()).collect();
+    if !keys.contains(&headline.key()) {
+        keys.push(headline.key());
+    }
+    keys.retain(|k| conditions.iter().any(|c| c.percentiles_ms.contains_key(k)));
+    keys
+}
+
+/// The keys whose nearest rank is n in every ok run with responses (none when there is no such run).
+fn percentiles_at_maximum(keys: &[String], runs: &[RunResult]) -> Vec<String> {
+    let ok: Vec<&RunResult> = runs.iter().filter(|r| r.status == RunStatus::Ok && r.ok_responses > 0).collect();
+    if ok.is_empty() {
+        return Vec::new();
+    }
+    keys.iter().filter(|k| ok.iter().all(|r| r.percentile_ranks.get(*k) == Some(&r.ok_responses))).cloned().collect()
 }
 
 /// plan.toml flattened: every value under its dotted key (`nginx.proxy_buffers`), arrays of
@@ -318,6 +342,7 @@ fn summarize_condition(
         },
         max_ms: Spread::of(&collect(&|r| r.max_ms)).map(clean_ms),
         latency_decimals: common_decimals(&ok),
+        printed_rate_decimals: super::tools::printed_rate_decimals(ok.iter().copied()),
         from_intended_ms: {
             let keys: std::collections::BTreeSet<&String> =
                 ok.iter().filter_map(|r| r.from_intended_ms.as_ref()).flat_map(|m| m.keys()).collect();
@@ -432,4 +457,26 @@ fn layout(dataset: &Dataset, conditions: &[ConditionResult]) -> Layout {
     }
     rows.sort_by(|a, b| a.levels.cmp(&b.levels));
     Layout { x_factor, series_factors, rows }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn run(ok_responses: u64, ranks: &[(&str, u64)]) -> RunResult {
+        let mut run = crate::render::charts::tests::fixture().runs[0].clone();
+        run.ok_responses = ok_responses;
+        run.percentile_ranks = ranks.iter().map(|(k, r)| (k.to_string(), *r)).collect();
+        run
+    }
+
+    #[test]
+    fn a_percentile_is_at_the_maximum_only_when_it_is_the_last_rank_in_every_ok_run() {
+        let keys: Vec<String> = ["95", "99", "99.9"].iter().map(|k| k.to_string()).collect();
+        // 100 responses: p99 is rank 99, p99.9 rank 100 (the maximum); 50 responses: both 50.
+        let runs = [run(100, &[("95", 95), ("99", 99), ("99.9", 100)]), run(50, &[("95", 48), ("99", 50), ("99.9", 50)])];
+        assert_eq!(percentiles_at_maximum(&keys, &runs), ["99.9"]);
+        assert_eq!(percentiles_at_maximum(&keys, &runs[1..]), ["99", "99.9"]);
+        assert!(percentiles_at_maximum(&keys, &[]).is_empty());
+    }
 }

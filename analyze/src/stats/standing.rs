@@ -110,6 +110,7 @@ mod tests {
             percentiles_ms: BTreeMap::new(),
             max_ms: None,
             latency_decimals: None,
+            printed_rate_decimals: None,
             from_intended_ms: BTreeMap::new(),
             representative_run: None,
             write_s: None,

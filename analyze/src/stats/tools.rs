@@ -162,6 +162,7 @@ pub fn reported(stats: &RunStats, counted: &RunRequests) -> ToolReported {
         None => Vec::new(),
     };
     let rows = counted.requests > 0;
+    let rows_requests_per_s = rows.then(|| rows_rate(counted)).flatten();
     ToolReported {
         tool: stats.tool.clone(),
         rule: stats.rule,
@@ -175,8 +176,32 @@ pub fn reported(stats: &RunStats, counted: &RunRequests) -> ToolReported {
         nearest_rank_ms: ours.iter().map(|(k, v)| (k.clone(), v.value)).collect(),
         nearest_ranks: ours.iter().map(|(k, v)| (k.clone(), v.rank)).collect(),
         tool_span_s: stats.requests_per_s.filter(|r| *r > 0.0).map(|r| super::precision::seconds(stats.requests as f64 / r)),
-        rows_requests_per_s: rows.then(|| rows_rate(counted)).flatten(),
+        rows_requests_per_s,
         rows_span_s: rows.then(|| rows_span_s(counted)).flatten(),
+        rates_differ: stats.requests_per_s.zip(rows_requests_per_s).is_some_and(|(theirs, ours)| rates_differ(theirs, ours)),
         interpolations,
+    }
+}
+
+/// Whether the tool's requests/s and the rows' are different figures. Tools print two
+/// decimals: a difference within a thousandth of the tool's is the same figure.
+pub fn rates_differ(theirs: f64, ours: f64) -> bool {
+    (theirs - ours).abs() > theirs.abs() * 0.001
+}
+
+#[cfg(test)]
+mod tests {
+    use super::rates_differ;
+
+    #[test]
+    fn a_rate_within_a_thousandth_of_the_tools_is_the_same_figure() {
+        // ab printed 1,929.89; 1,928.0 is 1.89 away, under 1.93 (a thousandth): the same figure.
+        assert!(!rates_differ(1929.89, 1928.0));
+        assert!(!rates_differ(1929.89, 1929.89));
+        // 997.5 from the rows against ab's 1,929.89 (tools-compared's ab run): different.
+        assert!(rates_differ(1929.89, 997.5));
+        // Just past the thousandth either way.
+        assert!(rates_differ(1000.0, 1001.01));
+        assert!(rates_differ(1000.0, 998.99));
     }
 }

@@ -307,6 +307,7 @@ fn compare(ids: &[String], groups: &[Vec<usize>], values: &[Vec<f64>], negligibl
     let summary = ComparisonSummary {
         scope: if all_pairs { ComparisonScope::AllPairs } else { ComparisonScope::Neighbours },
         pairs_left_out: left_out,
+        all_pairs_up_to: MAX_ROWS_FOR_ALL_PAIRS as u64,
         ranges_apart: comparisons.iter().filter(|c| !c.ranges_overlap).count() as u64,
         // Summed from +0.0: an empty f64 sum is -0.0.
         expected_apart_by_chance: comparisons.iter().fold(0.0, |sum, c| sum + c.chance_if_no_difference),

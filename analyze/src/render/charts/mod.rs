@@ -29,7 +29,7 @@ mod time_series;
 use super::i18n::charts as labels;
 
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;
 
 pub use compare::compare_condition;
 pub use ecdf::ecdf;

@@ -224,6 +224,7 @@ pub(crate) fn fixture() -> Report {
             percentiles_ms: BTreeMap::new(),
             max_ms: Spread::of(&p95s),
             latency_decimals: None,
+            printed_rate_decimals: None,
             representative_run: Some(ids[1].clone()),
             write_s: Spread::of(&writes),
             complete_s: Spread::of(&completes),
@@ -270,6 +271,8 @@ pub(crate) fn fixture() -> Report {
         level1: None,
         readme: None,
         figures,
+        percentile_keys: vec!["95".into()],
+        percentiles_at_maximum: Vec::new(),
     }
 }
 

@@ -27,7 +27,6 @@ use crate::model::{HeadlineMetric, Lang, RunStatus};
 use crate::report::review::FlagKind;
 use crate::report::Spread;
 use crate::report::{ConditionResult, Report, RunResult};
-use crate::stats::variance::MIN_RUNS_FOR_INTERVAL;
 use serde::Serialize;
 
 /// A value of `metric` as the tables print it, known to `decimals` (the condition's latency
@@ -271,7 +270,7 @@ impl<'a> Context<'a> {
         let condition = condition.and_then(|c| self.report.conditions.get(c));
         let decimals = match metric {
             HeadlineMetric::Percentile => condition.and_then(|c| c.latency_decimals),
-            HeadlineMetric::RequestsPerS => condition.and_then(|c| self.tool_rate_decimals(c)),
+            HeadlineMetric::RequestsPerS => condition.and_then(|c| c.printed_rate_decimals),
             _ => None,
         };
         metric_number_at(metric, decimals, value)
@@ -285,12 +284,6 @@ impl<'a> Context<'a> {
         } else {
             number
         }
-    }
-
-    /// The decimals a condition's requests/s were printed with, when every ok run takes the
-    /// tool's printed figure (`throughput_from` "tool" or "tool-coarse"): the most any of them has.
-    fn tool_rate_decimals(&self, condition: &ConditionResult) -> Option<u8> {
-        crate::stats::tools::printed_rate_decimals(condition.runs.iter().filter_map(|id| self.run_index(id)).map(|i| &self.report.runs[i]))
     }
 
     /// A condition's request latencies (ms) as they are known: `52` for ab's whole milliseconds.

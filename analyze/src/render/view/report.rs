@@ -313,22 +313,12 @@ impl<'a> Context<'a> {
     }
 
     /// The percentile keys in display order: the standard ones, then the headline if it is another.
-    fn percentile_keys(&self) -> Vec<String> {
-        let mut keys: Vec<String> = Percentile::STANDARD.iter().map(|p| p.key()).collect();
-        let headline = self.report.percentile.key();
-        if !keys.contains(&headline) {
-            keys.push(headline);
-        }
-        keys.retain(|k| self.report.conditions.iter().any(|c| c.percentiles_ms.contains_key(k)));
-        keys
-    }
-
     /// Per condition: the median and range over its runs of every percentile and of the maximum.
     /// A percentile that is the last rank in every run is the maximum column again and is left
     /// out; the note under the table names it.
     pub fn percentile_table(&self, root: &str) -> Option<Table> {
-        let at_max = self.percentiles_at_maximum();
-        let keys: Vec<String> = self.percentile_keys().into_iter().filter(|k| !at_max.contains(k)).collect();
+        let at_max = &self.report.percentiles_at_maximum;
+        let keys: Vec<&String> = self.report.percentile_keys.iter().filter(|k| !at_max.contains(k)).collect();
         let rows: Vec<Vec<Cell>> = self
             .conditions_with(|c| !c.percentiles_ms.is_empty())
             .into_iter()
@@ -341,7 +331,7 @@ impl<'a> Context<'a> {
                 label.failing = label.note.is_some();
                 let mut cells = vec![label];
                 let ms = self.condition_ms(c);
-                cells.extend(keys.iter().map(|k| self.spread_cell(condition.percentiles_ms.get(k).copied(), &ms, variance.clone(), None)));
+                cells.extend(keys.iter().map(|k| self.spread_cell(condition.percentiles_ms.get(*k).copied(), &ms, variance.clone(), None)));
                 cells.push(self.spread_cell(condition.max_ms, &ms, variance.clone(), None));
                 cells
             })
@@ -357,20 +347,11 @@ impl<'a> Context<'a> {
         })
     }
 
-    /// The percentile keys whose rank is n in every ok run: each run's maximum.
-    fn percentiles_at_maximum(&self) -> Vec<String> {
-        let ok: Vec<&RunResult> = self.report.runs.iter().filter(|r| r.status == RunStatus::Ok && r.ok_responses > 0).collect();
-        if ok.is_empty() {
-            return Vec::new();
-        }
-        self.percentile_keys().into_iter().filter(|k| ok.iter().all(|r| r.percentile_ranks.get(k) == Some(&r.ok_responses))).collect()
-    }
-
     /// "p99 and p99.9 are the maximum": percentiles whose rank is n in every ok run, named so no
     /// reader takes them for a tail estimate.
     pub fn maximum_note(&self) -> Option<String> {
         let ok: Vec<&RunResult> = self.report.runs.iter().filter(|r| r.status == RunStatus::Ok && r.ok_responses > 0).collect();
-        let at_max: Vec<String> = self.percentiles_at_maximum().iter().map(|k| format!("p{k}")).collect();
+        let at_max: Vec<String> = self.report.percentiles_at_maximum.iter().map(|k| format!("p{k}")).collect();
         let n_min = ok.iter().map(|r| r.ok_responses).min()?;
         let n_max = ok.iter().map(|r| r.ok_responses).max()?;
         let n = if n_min == n_max { format::count(n_min) } else { self.range_text(&format::count(n_min), &format::count(n_max)) };
@@ -573,7 +554,8 @@ impl<'a> Context<'a> {
             (Some(a), Some(b)) => {
                 let n = if a == b { format::count(a) } else { self.range_text(&format::count(a), &format::count(b)) };
                 let list: Vec<String> = self
-                    .percentile_keys()
+                    .report
+                    .percentile_keys
                     .iter()
                     .filter_map(|k| k.parse::<f64>().ok().and_then(Percentile::new))
                     .map(|p| {

@@ -181,8 +181,7 @@ impl<'a> Context<'a> {
         let w = crate::render::i18n::tool_words(self.lang);
         let (theirs, ours) = (r.requests_per_s?, r.rows_requests_per_s?);
         let (tool_span, rows_span) = (r.tool_span_s?, r.rows_span_s?);
-        // The tool prints two decimals: a difference within a thousandth is the same figure.
-        if (theirs - ours).abs() <= theirs.abs() * 0.001 {
+        if !r.rates_differ {
             return None;
         }
         let mut text = fill(w.rate_compared)

@@ -3,7 +3,6 @@
 use super::*;
 use crate::model::{NoInterval, Verdict};
 use crate::report::review::{Comparison, ComparisonScope};
-use crate::stats::variance;
 
 #[derive(Debug, Clone, Serialize)]
 pub struct VariancePage {
@@ -141,7 +140,7 @@ impl<'a> Context<'a> {
             p_label: self.headline_label.clone(),
             small_n: (max_runs > 1).then(|| t.small_n.replace("{n}", &n_text)),
             design: self.design_sentences(),
-            interval_method: (max_runs >= MIN_RUNS_FOR_INTERVAL).then(|| t.interval_method.to_string()),
+            interval_method: report.variance.conditions.iter().any(|c| c.median_interval.is_some()).then(|| t.interval_method.to_string()),
             widest: report.variance.widest_condition.as_ref().and_then(|id| {
                 let c = report.conditions.iter().position(|c| &c.id == id)?;
                 let v = report.variance.conditions.iter().find(|v| v.condition == c)?;
@@ -348,7 +347,7 @@ impl Context<'_> {
             notes.push(
                 template
                     .replace("{x}", &self.x_label())
-                    .replace("{max}", &format::count(variance::MAX_ROWS_FOR_ALL_PAIRS as u64))
+                    .replace("{max}", &format::count(summary.all_pairs_up_to))
                     .replace("{left}", &format::count(summary.pairs_left_out)),
             );
         }

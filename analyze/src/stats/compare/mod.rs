@@ -248,7 +248,7 @@ fn side_runs(report: &Report, condition: usize, metric: Metric) -> (SideRuns, Ve
         decimals: if metric.headline.is_percentile() {
             c.latency_decimals
         } else if metric.headline == crate::model::HeadlineMetric::RequestsPerS {
-            super::tools::printed_rate_decimals(c.runs.iter().filter_map(|id| report.run_index(id)).map(|i| &report.runs[i]))
+            c.printed_rate_decimals
         } else {
             None
         },
