@@ -7,10 +7,15 @@
 //! writes a row, so it never writes what analyze refuses. Decoding problems ("abc" is not a
 //! number) belong to each format; every rule about values lives here, once.
 //!
+//! The run statuses runs.csv allows ([`RunStatus`]) are part of the same contract.
+//!
 //! The crate has no dependencies so that measure builds it in a second.
 
 use std::collections::HashMap;
 use std::fmt;
+
+mod run_status;
+pub use run_status::RunStatus;
 
 /// The columns of the requests table, in [`Column`] order. Readers find them by name; other
 /// columns are allowed and ignored.

@@ -383,6 +383,23 @@ pub fn first_invalid_utf8(bytes: &[u8]) -> Option<(u64, usize, usize)> {
     Some((line, column, offset))
 }
 
+/// A field as the dataset's tables write it: quoted only when it must be (a comma, a quote or a
+/// line break), a quote doubled, as the tokenizer above reads it back.
+pub fn field(value: &str) -> String {
+    if value.contains([',', '"', '\n', '\r']) {
+        format!("\"{}\"", value.replace('"', "\"\""))
+    } else {
+        value.to_string()
+    }
+}
+
+/// One record of fields, each written by [`field`], ended by a newline.
+pub fn line<S: AsRef<str>>(fields: &[S]) -> String {
+    let mut line = fields.iter().map(|f| field(f.as_ref())).collect::<Vec<_>>().join(",");
+    line.push('\n');
+    line
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -396,6 +413,18 @@ mod tests {
             out.push((record.line, fields));
         }
         out
+    }
+
+    #[test]
+    fn written_fields_quote_only_what_must_be_and_read_back_as_written() {
+        assert_eq!(field("plain"), "plain");
+        assert_eq!(field("a,b"), "\"a,b\"");
+        assert_eq!(field("say \"hi\""), "\"say \"\"hi\"\"\"");
+        assert_eq!(field("two\nlines"), "\"two\nlines\"");
+        let fields = ["r01", "a,b", "say \"hi\"", "two\r\nlines", ""];
+        let text = line(&fields);
+        assert_eq!(text, "r01,\"a,b\",\"say \"\"hi\"\"\",\"two\r\nlines\",\n");
+        assert_eq!(all_records(text.as_bytes()), [(1, fields.iter().map(|f| f.to_string()).collect::<Vec<_>>())]);
     }
 
     #[test]

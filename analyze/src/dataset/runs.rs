@@ -119,11 +119,10 @@ pub fn parse_runs(table: &TextTable, manifest: &Manifest, problems: &mut Problem
             ok = false;
         }
         let instant = instant.flatten();
-        let run_status = match row.cells[status].trim() {
-            "ok" => Some(RunStatus::Ok),
-            "aborted" => Some(RunStatus::Aborted),
-            "excluded" => Some(RunStatus::Excluded),
-            other => {
+        let run_status = match RunStatus::parse(row.cells[status].trim()) {
+            Some(known) => Some(known),
+            None => {
+                let other = row.cells[status].trim();
                 problems.push(table.cell_error(row, status, format!("{} is not a status: use ok, aborted or excluded", shown(other))));
                 None
             }

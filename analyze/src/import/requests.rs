@@ -4,8 +4,9 @@
 
 use super::decimal;
 use super::error::ImportError;
-use super::tables::{csv_field, stream_without_run};
+use super::tables::stream_without_run;
 use super::Row;
+use crate::dataset::csv::field as csv_field;
 use crate::dataset::requests::{RawRequest, COLUMNS as REQUEST_COLUMNS};
 use std::io::{BufWriter, Write as _};
 use std::path::Path;

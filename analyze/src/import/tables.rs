@@ -29,15 +29,6 @@ pub fn is_dataset_entry(name: &str, is_dir: bool) -> bool {
         || name.strip_suffix(".csv").or_else(|| name.strip_suffix(".parquet")).is_some_and(table)
 }
 
-/// A CSV field as the dataset's tables write it: quoted only when it must be.
-pub fn csv_field(value: &str) -> String {
-    if value.contains([',', '"', '\n', '\r']) {
-        format!("\"{}\"", value.replace('"', "\"\""))
-    } else {
-        value.to_string()
-    }
-}
-
 /// A small table read whole: its bytes and where each record (the header first) starts and
 /// ends, with its trimmed run id and line.
 pub struct Table {

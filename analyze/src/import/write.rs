@@ -10,9 +10,10 @@
 
 use super::error::ImportError;
 use super::requests::{stage_requests, Requests};
-use super::tables::{csv_field, is_dataset_entry, Table, RUN_TABLES};
+use super::tables::{is_dataset_entry, Table, RUN_TABLES};
 use super::text::unix_ns_to_rfc3339;
 use super::{ImportErrors, ImportedRun};
+use crate::dataset::csv::line as csv_line;
 use crate::dataset::runs::RESERVED;
 use crate::model::percentile_label;
 use std::path::{Path, PathBuf};
@@ -93,12 +94,6 @@ impl From<ImportError> for Refused {
     fn from(error: ImportError) -> Self {
         Refused::Problems(ImportErrors(vec![error]))
     }
-}
-
-fn csv_line(fields: &[String]) -> String {
-    let mut line = fields.iter().map(|f| csv_field(f)).collect::<Vec<_>>().join(",");
-    line.push('\n');
-    line
 }
 
 fn number(value: Option<&super::Printed>) -> String {

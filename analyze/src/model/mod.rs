@@ -10,7 +10,7 @@ mod load;
 mod percentile;
 mod published;
 mod rule;
-mod run_status;
+pub mod run_status;
 mod slo;
 mod verdict;
 

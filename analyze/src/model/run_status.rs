@@ -1,22 +1,9 @@
-//! Whether a run enters the statistics (runs.csv `status`).
+//! Whether a run enters the statistics (runs.csv `status`): the request-row contract's
+//! [`RunStatus`], shared with measure, and how summary.json writes it.
 
-use serde::Serialize;
+pub use request_row::RunStatus;
 
-/// Whether a run enters the statistics.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum RunStatus {
-    Ok,
-    Aborted,
-    Excluded,
-}
-
-impl RunStatus {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            RunStatus::Ok => "ok",
-            RunStatus::Aborted => "aborted",
-            RunStatus::Excluded => "excluded",
-        }
-    }
+/// summary.json's `status`: the word runs.csv holds (`ok`, `aborted`, `excluded`).
+pub fn serialize<S: serde::Serializer>(status: &RunStatus, serializer: S) -> Result<S::Ok, S::Error> {
+    serializer.serialize_str(status.as_str())
 }

@@ -1,5 +1,6 @@
 //! The machine-readable exports: summary.json and the per-run and per-condition CSV tables.
 
+use crate::dataset::csv;
 use crate::report::Report;
 use crate::report::Spread;
 
@@ -29,22 +30,8 @@ impl std::io::Write for ByteCount {
     }
 }
 
-fn csv_field(text: &str) -> String {
-    if text.contains([',', '"', '\n', '\r']) {
-        format!("\"{}\"", text.replace('"', "\"\""))
-    } else {
-        text.to_string()
-    }
-}
-
 fn number(value: Option<f64>) -> String {
     value.map(|v| v.to_string()).unwrap_or_default()
-}
-
-fn line(fields: Vec<String>) -> String {
-    let mut line = fields.iter().map(|f| csv_field(f)).collect::<Vec<_>>().join(",");
-    line.push('\n');
-    line
 }
 
 /// One row per run, every statistic of the run, numbers unrounded.
@@ -85,7 +72,7 @@ pub fn runs_csv(report: &Report) -> String {
     if with_sessions {
         header.extend(RUN_SESSION_COLUMNS.map(String::from));
     }
-    let mut out = line(header);
+    let mut out = csv::line(&header);
     for run in &report.runs {
         let mut fields = vec![run.run_id.clone(), report.conditions[run.condition].id.clone()];
         fields.extend(report.factors.iter().map(|f| run.factors.get(&f.name).cloned().unwrap_or_default()));
@@ -115,7 +102,7 @@ pub fn runs_csv(report: &Report) -> String {
         if with_sessions {
             fields.extend(run_session_fields(run.sessions.as_ref()));
         }
-        out.push_str(&line(fields));
+        out.push_str(&csv::line(&fields));
     }
     out
 }
@@ -136,7 +123,7 @@ pub fn conditions_csv(report: &Report) -> String {
             header.extend(["median", "min", "max"].map(|s| format!("{name}_{s}")));
         }
     }
-    let mut out = line(header);
+    let mut out = csv::line(&header);
     for condition in &report.conditions {
         let mut fields = vec![condition.id.clone()];
         fields.extend(report.factors.iter().map(|f| condition.factors.get(&f.name).cloned().unwrap_or_default()));
@@ -167,7 +154,7 @@ pub fn conditions_csv(report: &Report) -> String {
                 fields.extend(spread_fields(spread));
             }
         }
-        out.push_str(&line(fields));
+        out.push_str(&csv::line(&fields));
     }
     out
 }

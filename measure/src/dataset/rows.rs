@@ -30,27 +30,8 @@ pub const SERVERS: &[&str] = &["run_id", "server", "port", "pid"];
 /// sessions.csv: one row per session of seed 003's client.
 pub const SESSIONS: &[&str] = &["run_id", "session", "scheduled_ms", "sent_ms", "session_ms", "requests", "failed_step", "error"];
 
-/// A run's outcome as runs.csv states it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum RunStatus {
-    Ok,
-    Aborted,
-    Excluded,
-}
-
-impl RunStatus {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            RunStatus::Ok => "ok",
-            RunStatus::Aborted => "aborted",
-            RunStatus::Excluded => "excluded",
-        }
-    }
-
-    pub fn parse(s: &str) -> Option<RunStatus> {
-        [RunStatus::Ok, RunStatus::Aborted, RunStatus::Excluded].into_iter().find(|r| r.as_str() == s)
-    }
-}
+/// A run's outcome as runs.csv states it: the request-row contract's, which analyze reads.
+pub use request_row::RunStatus;
 
 /// What runs.csv puts between `run_id` and `started_at_utc`: the condition's three factors and the repetition.
 pub fn slot_cells(slot: &Slot) -> [String; 4] {

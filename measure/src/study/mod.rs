@@ -146,6 +146,19 @@ pub fn run_study(args: &RunArgs) -> Result<StudyEnd> {
 /// default (the default plan's without `--plan`). A resumed dataset keeps its own plan.toml (and `--plan`,
 /// if given, must be the same plan); a new one must not overwrite an existing dataset.
 fn resolve_plan(args: &RunArgs) -> Result<(Plan, String, PathBuf)> {
+    let resolved = plan_and_out(args)?;
+    // An open-loop plan runs the one Gunicorn of --venv: an interpreter it would not use is refused,
+    // not silently ignored.
+    if let (Plan::Open(_), Some(first)) = (&resolved.0, args.pythons.first()) {
+        bail!(
+            "--python {first}: only closed-loop plans (kind = \"closed-loop\") run on chosen interpreters; this plan is the \
+             open-loop slow-download study, which runs Gunicorn from --venv (give it a virtual environment of that interpreter)"
+        );
+    }
+    Ok(resolved)
+}
+
+fn plan_and_out(args: &RunArgs) -> Result<(Plan, String, PathBuf)> {
     let given = match &args.plan {
         Some(path) => Some(given_plan(path, args).context("see measure/plans/README.md for the keys of each kind of plan")?),
         None => None,
@@ -387,6 +400,14 @@ mod tests {
         assert_eq!((kept, out), (text, dir.path().join("ab")));
         let (_, _, out) = resolve_plan(&args(&["--plan", "plans/smoke.toml"])).unwrap();
         assert_eq!(out, Path::new(crate::plan::open::DEFAULT_DATASET));
+    }
+
+    #[test]
+    fn an_interpreter_for_an_open_loop_plan_is_refused_not_ignored() {
+        for plan in ["plans/smoke.toml", "plans/study.toml"] {
+            let err = resolve_plan(&args(&["--plan", plan, "--python", "3.13=/usr/bin/python3"])).unwrap_err().to_string();
+            assert!(err.contains("--python 3.13=/usr/bin/python3: only closed-loop plans"), "{err}");
+        }
     }
 
     #[test]
