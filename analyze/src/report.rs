@@ -59,7 +59,7 @@ pub struct Report {
     /// What computed the per-run statistics and chart inputs when it was not analyze (the
     /// dataset's level1.json: Apache Spark and its version); absent when analyze read the rows.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub level1: Option<crate::dataset::level1::Engine>,
+    pub level1: Option<crate::dataset::precomputed::Engine>,
     /// The dataset's README.md (Markdown), rendered as its own page.
     #[serde(skip)]
     pub readme: Option<String>,
@@ -280,7 +280,7 @@ pub struct ToolReported {
     pub rows_requests_per_s: Option<f64>,
     pub rows_span_s: Option<Seconds>,
     /// The tool's requests/s and the rows' differ beyond the tool's printed precision
-    /// ([`crate::stats::tools::rates_differ`]): the run page then says why.
+    /// ([`crate::stats::tool_reported::rates_differ`]): the run page then says why.
     #[serde(skip)]
     pub rates_differ: bool,
     /// For a rule that interpolates (k6): per percentile, the two ranks it reads and the value
@@ -382,7 +382,7 @@ pub struct ConditionResult {
     pub latency_decimals: Option<u8>,
     /// The decimals its requests/s were printed with, when every ok run takes the tool's printed
     /// figure (`throughput_from` "tool" or "tool-coarse"): the most any of them has
-    /// (`stats::tools::printed_rate_decimals`); `None` when a run's figure is our own.
+    /// (`stats::tool_reported::printed_rate_decimals`); `None` when a run's figure is our own.
     #[serde(skip)]
     pub printed_rate_decimals: Option<u8>,
     /// The run whose headline value is the median (lower middle for an even count).

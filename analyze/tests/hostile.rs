@@ -632,7 +632,7 @@ fn a_long_field_is_summarised_not_echoed() {
 
 // ---- cost: work bounded by what a dataset holds ---------------------------------------------
 
-/// What a field or record over its limit is told (dataset/csv.rs), after `file:line[:field: column]: `.
+/// What a field or record over its limit is told (dataset/csv/mod.rs), after `file:line[:field: column]: `.
 const FIELD_TOO_LONG: &str = "the field is longer than 65536 bytes, the most a field may hold (a quote left open, or not this table?)";
 
 #[test]

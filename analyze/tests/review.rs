@@ -154,8 +154,8 @@ fn exports_print_lags_at_the_precision_they_were_measured() {
     // 9000.928 - 9000.000 is 0.9279999999998836 in binary floating point.
     write_dataset(root.path(), &borrowed(&runs), |_| 10.0, |_| 0.928);
     let report = build(root.path());
-    let csv = analyze::render::tables::runs_csv(&report);
-    let json = analyze::render::tables::summary_json(&report);
+    let csv = analyze::render::exports::runs_csv(&report);
+    let json = analyze::render::exports::summary_json(&report);
     assert!(!csv.contains("0.92799999"), "{csv}");
     assert!(!json.contains("0.92799999"));
     let mut lines = csv.lines().map(fields);

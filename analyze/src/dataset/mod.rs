@@ -4,23 +4,21 @@
 
 pub mod csv;
 pub mod error;
-mod fastrow;
 pub mod manifest;
 pub mod number;
 pub mod parquet;
 pub mod requests;
-pub mod requests_csv;
 pub mod table;
 
 mod accumulate;
-pub mod level1;
+pub mod precomputed;
 mod progress;
 mod quiet_panic;
 pub mod run_stats;
 pub mod runs;
-mod samples;
 mod schema;
 pub mod sessions;
+mod side_tables;
 mod slo;
 pub mod time;
 
@@ -28,8 +26,8 @@ pub use accumulate::{ErrorRow, Keep, RunRequests};
 pub use error::{DataError, InvalidDataset, Problems};
 pub use manifest::{Manifest, ReportChoices};
 pub use runs::{Factor, Level, Run};
-pub use samples::{LargeResponse, ResourceSample, TempfileSample};
 pub use sessions::SessionRow;
+pub use side_tables::{LargeResponse, ResourceSample, TempfileSample};
 
 use crate::model::{Lang, RunStatus};
 use std::collections::BTreeMap;
@@ -55,7 +53,7 @@ pub struct Dataset {
     /// The request rows; `None` when level 1 was computed elsewhere (`level1`).
     pub requests_source: Option<TableSource>,
     /// Per-run statistics and chart inputs computed elsewhere (Spark), read instead of rows.
-    pub level1: Option<level1::Level1>,
+    pub level1: Option<precomputed::Level1>,
     pub large_responses: Option<Vec<LargeResponse>>,
     pub tempfiles: Option<Vec<TempfileSample>>,
     pub resources: Option<Vec<ResourceSample>>,
@@ -115,11 +113,11 @@ pub fn load_unlocked(dir: &Path, keep: Keep) -> Result<Dataset, LoadError> {
     let (manifest, located) = read_manifest(dir, &mut problems);
     located.check_alone(&manifest, &mut problems);
     let runs_table = read_small_table(dir, "runs", true, &mut problems);
-    let engine = level1::read_marker(dir, &mut problems);
-    let level1_marked = engine.is_some() || dir.join(level1::MARKER).is_file();
+    let engine = precomputed::read_marker(dir, &mut problems);
+    let level1_marked = engine.is_some() || dir.join(precomputed::MARKER).is_file();
     let requests_source = match TableSource::find_requests(dir, "requests") {
         Ok(Some(source)) if level1_marked => {
-            let message = format!("is here beside {}: a dataset holds request rows or run-level tables, not both", level1::MARKER);
+            let message = format!("is here beside {}: a dataset holds request rows or run-level tables, not both", precomputed::MARKER);
             problems.push(DataError::file(&source.file_name(), message));
             None
         }
@@ -155,7 +153,8 @@ pub fn load_unlocked(dir: &Path, keep: Keep) -> Result<Dataset, LoadError> {
             (counted, None)
         }
         (None, Some(engine), Some(table), Some(stats), true) => {
-            let (counted, level1) = level1::load(dir, engine.clone(), &manifest, (&runs, &runs_table.file), (table, stats), &mut problems);
+            let (counted, level1) =
+                precomputed::load(dir, engine.clone(), &manifest, (&runs, &runs_table.file), (table, stats), &mut problems);
             (counted, Some(level1))
         }
         _ => (Vec::new(), None),
@@ -184,10 +183,12 @@ pub fn load_unlocked(dir: &Path, keep: Keep) -> Result<Dataset, LoadError> {
 
     located.check_published(&runs.iter().map(|r| condition_id(&factors, &r.levels)).collect(), &mut problems);
 
-    let large_responses =
-        read_small_table(dir, "large_responses", false, &mut problems).map(|t| samples::parse_large_responses(&t, &index, &mut problems));
-    let tempfiles = read_small_table(dir, "tempfiles", false, &mut problems).map(|t| samples::parse_tempfiles(&t, &index, &mut problems));
-    let resources = read_small_table(dir, "resources", false, &mut problems).map(|t| samples::parse_resources(&t, &index, &mut problems));
+    let large_responses = read_small_table(dir, "large_responses", false, &mut problems)
+        .map(|t| side_tables::parse_large_responses(&t, &index, &mut problems));
+    let tempfiles =
+        read_small_table(dir, "tempfiles", false, &mut problems).map(|t| side_tables::parse_tempfiles(&t, &index, &mut problems));
+    let resources =
+        read_small_table(dir, "resources", false, &mut problems).map(|t| side_tables::parse_resources(&t, &index, &mut problems));
     let sessions = read_small_table(dir, "sessions", false, &mut problems).map(|t| {
         let rows = sessions::parse_sessions(&t, &index, &mut problems);
         if usable {

@@ -2,7 +2,7 @@
 //! and the one validation (all from the `request-row` crate, which measure's writer shares), plus
 //! the sink every reader hands good rows to and the scan result.
 //!
-//! Every reader (`requests_csv` with its fast path `fastrow`, and `parquet`, for one file or a
+//! Every reader (`csv::requests` with its fast path `csv::fast_row`, and `parquet`, for one file or a
 //! folder of them) decodes a row into a
 //! [`RawRequest`] and passes it through [`validate`] (or proves it with [`plausible`]), so a value
 //! is accepted or refused by one rule whatever the format. This module reads nothing itself:
@@ -98,7 +98,7 @@ impl<S> Scan<S> {
 /// Reads the requests table, whatever its format, through `make()` sinks (one per worker).
 pub fn scan<S: RequestSink>(source: &TableSource, index: &RunIndex, make: impl Fn() -> S + Sync) -> Result<Scan<S>, DataError> {
     match source {
-        TableSource::Csv(path) => super::requests_csv::scan_csv(path, index, make),
+        TableSource::Csv(path) => super::csv::requests::scan_csv(path, index, make),
         TableSource::Parquet(path) => super::parquet::scan_requests(path, index, make),
         TableSource::ParquetFolder(path) => super::parquet::scan_folder(path, &source.file_name(), index, make),
     }

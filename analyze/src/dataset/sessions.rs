@@ -11,7 +11,7 @@
 use super::error::{shown, DataError, Problems};
 use super::requests::RunIndex;
 use super::runs::Run;
-use super::samples::{columns, count, run_of};
+use super::side_tables::{columns, count, run_of};
 use super::table::{TextRow, TextTable};
 use crate::model::RunStatus;
 use std::collections::HashMap;

@@ -127,9 +127,9 @@ pub fn import(run: &ImportedRun, target: &Target, verify: &dyn Fn(&Path) -> anyh
         if entries.iter().any(|e| e == "requests.parquet" || e == "requests") {
             return Err(ImportError::file("requests.csv", "this dataset keeps its requests as Parquet (requests.parquet or requests/); import writes CSV: convert it to requests.csv first").into());
         }
-        if entries.iter().any(|e| e == crate::dataset::level1::MARKER) {
+        if entries.iter().any(|e| e == crate::dataset::precomputed::MARKER) {
             return Err(ImportError::file(
-                crate::dataset::level1::MARKER,
+                crate::dataset::precomputed::MARKER,
                 "this dataset holds run-level tables computed elsewhere, not request rows: import into another dataset",
             )
             .into());

@@ -5,13 +5,13 @@ pub mod article;
 pub mod bidi;
 pub mod charts;
 pub mod compare;
+pub mod exports;
 pub mod format;
 pub mod i18n;
 pub mod markdown;
 pub mod paths;
 pub mod sandbox;
 pub mod site;
-pub mod tables;
 pub mod view;
 
 use crate::model::Lang;
@@ -160,9 +160,9 @@ pub fn emit_report_with(
     if let Some(page) = context.readme_page() {
         files.insert(paths::README_PAGE.into(), render(&tera, "readme.html", &page)?)?;
     }
-    files.insert("summary.json".into(), tables::summary_json(report).into_bytes())?;
-    files.insert("runs.csv".into(), tables::runs_csv(report).into_bytes())?;
-    files.insert("conditions.csv".into(), tables::conditions_csv(report).into_bytes())?;
+    files.insert("summary.json".into(), exports::summary_json(report).into_bytes())?;
+    files.insert("runs.csv".into(), exports::runs_csv(report).into_bytes())?;
+    files.insert("conditions.csv".into(), exports::conditions_csv(report).into_bytes())?;
 
     files.insert(paths::HEADLINE_FIGURE.into(), charts::headline_by_condition(report, lang).into_bytes())?;
     for level in context.ecdf_levels() {

@@ -63,7 +63,7 @@ pub fn build(dataset: &mut Dataset, detail: Detail) -> Report {
     // Per-run percentiles: as level 1 computed them elsewhere, or in parallel from each run's
     // vector.
     let ranked: Vec<Vec<super::percentile::RankedValue>> = if let Some(level1) = &dataset.level1 {
-        let at = |run: &crate::dataset::level1::Level1Run, p: &Percentile| {
+        let at = |run: &crate::dataset::precomputed::Level1Run, p: &Percentile| {
             let (value, rank) = *run.percentiles.get(&p.thousandths())?;
             Some(super::percentile::RankedValue { value, rank, n: run.ok_responses })
         };
@@ -96,9 +96,13 @@ pub fn build(dataset: &mut Dataset, detail: Detail) -> Report {
         let complete: Vec<f64> = large.iter().filter_map(|r| r.client_complete_s).collect();
         let incomplete =
             large.iter().filter(|r| r.client_complete_s.is_none() || expected_large.is_some_and(|e| r.bytes_received < e)).count() as u64;
-        let send_step_ms = super::tools::send_step_ms(dataset.sources[index].as_ref());
-        let throughput =
-            super::tools::throughput(counted, dataset.run_stats[index].as_ref(), dataset.manifest.report.throughput_from, send_step_ms);
+        let send_step_ms = super::throughput::send_step_ms(dataset.sources[index].as_ref());
+        let throughput = super::throughput::throughput(
+            counted,
+            dataset.run_stats[index].as_ref(),
+            dataset.manifest.report.throughput_from,
+            send_step_ms,
+        );
         let run_sessions = sessions.next().flatten();
         let load = LoadKind::of(run_sessions.is_some(), counted.max_lag_ms);
         let from_intended_ms = match (load, &intended[index]) {
@@ -133,7 +137,7 @@ pub fn build(dataset: &mut Dataset, detail: Detail) -> Report {
             percentiles_ms,
             percentile_ranks,
             max_ms: level1_run.map_or_else(|| counted.latencies_ms.iter().copied().reduce(f64::max), |l| l.max_ms),
-            latency_decimals: super::tools::latency_decimals(dataset.sources[index].as_ref()),
+            latency_decimals: super::tool_reported::latency_decimals(dataset.sources[index].as_ref()),
             load,
             // Only an open loop has a schedule to lag behind.
             max_lag_ms: counted.max_lag_ms.filter(|_| load == LoadKind::OpenLoop).map(super::precision::ms),
@@ -154,8 +158,8 @@ pub fn build(dataset: &mut Dataset, detail: Detail) -> Report {
             mean_ms: level1_run.map_or(throughput.mean_ms, |l| l.mean_ms.map(super::precision::ms)),
             throughput_from: throughput.from,
             rate_withheld: throughput.withheld,
-            source: super::tools::source(dataset.sources[index].as_ref()),
-            tool_reported: dataset.run_stats[index].as_ref().map(|s| super::tools::reported(s, counted)),
+            source: super::tool_reported::source(dataset.sources[index].as_ref()),
+            tool_reported: dataset.run_stats[index].as_ref().map(|s| super::tool_reported::reported(s, counted)),
         });
     }
 
@@ -342,7 +346,7 @@ fn summarize_condition(
         },
         max_ms: Spread::of(&collect(&|r| r.max_ms)).map(clean_ms),
         latency_decimals: common_decimals(&ok),
-        printed_rate_decimals: super::tools::printed_rate_decimals(ok.iter().copied()),
+        printed_rate_decimals: super::tool_reported::printed_rate_decimals(ok.iter().copied()),
         from_intended_ms: {
             let keys: std::collections::BTreeSet<&String> =
                 ok.iter().filter_map(|r| r.from_intended_ms.as_ref()).flat_map(|m| m.keys()).collect();

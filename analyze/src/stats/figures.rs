@@ -11,7 +11,7 @@
 //! memory, before the statistics reorder the latencies.
 
 use super::ranks::values_at_ranks;
-use crate::dataset::level1::Level1;
+use crate::dataset::precomputed::Level1;
 use crate::dataset::{Dataset, Keep, RunRequests};
 use crate::model::Percentile;
 use crate::report::{ErrorPoint, ErrorSeries, Figures, PointSeries, RunResult};

@@ -17,7 +17,8 @@ pub mod sessions;
 pub mod slo;
 pub mod standing;
 pub mod summary;
-pub mod tools;
+pub mod throughput;
+pub mod tool_reported;
 pub mod variance;
 
 pub use build::{build, Detail};

@@ -10,6 +10,10 @@
 //! [`MAX_RECORD_BYTES`] is an error at its place, found in one pass over its bytes, and the
 //! tokenizer carries on after it, so a 100 MB field costs what reading 100 MB costs.
 
+mod fast_row;
+/// requests.csv in parallel blocks, and its fast path.
+pub mod requests;
+
 use super::error::DataError;
 use memchr::memchr;
 

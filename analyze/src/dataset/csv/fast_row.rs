@@ -6,8 +6,8 @@
 //! digits are exact as mantissa / 10^k, the same computation as `number::parse_f64`), and it
 //! applies the contract's rules through [`plausible`], so a value it accepts the contract accepts.
 
-use super::number::POWERS_OF_TEN;
-use super::requests::{plausible, RequestRow, RunIndex, COLUMNS};
+use crate::dataset::number::POWERS_OF_TEN;
+use crate::dataset::requests::{plausible, RequestRow, RunIndex, COLUMNS};
 
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Kind {

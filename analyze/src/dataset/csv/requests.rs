@@ -8,12 +8,12 @@
 //! every block's line count is known. Cells are decoded here; the rules are the contract's
 //! ([`validate`]), shared with Parquet and measure's writer.
 
-use super::csv::{first_invalid_utf8, overlong_record, split_header, Record, Records, TokenError, MAX_RECORD_BYTES};
-use super::error::{DataError, Place, Problems};
-use super::fastrow::FastLayout;
-use super::number::{is_blank, parse_f64, parse_i64};
-use super::progress::progress_bar_bytes;
-use super::requests::{validate, Column, RawRequest, RequestRow, RequestSink, RowPlace, RunIndex, Scan, COLUMNS};
+use super::fast_row::FastLayout;
+use super::{first_invalid_utf8, overlong_record, split_header, Record, Records, TokenError, MAX_RECORD_BYTES};
+use crate::dataset::error::{DataError, Place, Problems};
+use crate::dataset::number::{is_blank, parse_f64, parse_i64};
+use crate::dataset::progress::progress_bar_bytes;
+use crate::dataset::requests::{validate, Column, RawRequest, RequestRow, RequestSink, RowPlace, RunIndex, Scan, COLUMNS};
 use std::io::Read;
 use std::path::Path;
 use std::sync::mpsc::{sync_channel, Receiver};
