@@ -160,7 +160,7 @@ pub struct RunResult {
     pub repetition: i64,
     #[serde(serialize_with = "crate::model::run_status::serialize")]
     pub status: RunStatus,
-    pub note: String,
+    pub note: crate::model::Note,
     pub started_at_utc: String,
     pub requests: u64,
     /// 2xx responses: the values the percentiles rank.

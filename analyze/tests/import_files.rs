@@ -187,7 +187,8 @@ fn files_of_one_run_of_the_new_formats_agree_and_files_of_two_runs_are_refused_w
 fn the_note_of_a_run_of_two_files_states_each_rule_once() {
     let note = |files: &[(&str, &str)]| {
         let files: Vec<(String, Vec<u8>)> = files.iter().map(|(name, path)| ((*name).to_string(), bytes(path))).collect();
-        read_run(&files, None).unwrap().notes.join("; ")
+        let notes = read_run(&files, None).unwrap().notes;
+        analyze::render::i18n::notes::note_text(&analyze::model::Note::of(&notes), analyze::model::Lang::En)
     };
     // oha's sqlite rows and its JSON summary both name oha's rank rule: the run's note says it once.
     let oha = note(&[("page.db", "oha/page.db"), ("page-db.json", "oha/page-db.json")]);
@@ -430,7 +431,7 @@ fn real_ab_wrk_hey_oha_and_locust_files_with_errors_give_the_tools_counts_and_ra
     let wrk = tool("wrk-closing");
     assert_eq!((wrk["requests"].as_u64(), wrk["errors"].as_u64(), wrk["ranked"].as_u64()), (Some(9569), Some(0), Some(9569)));
     assert_eq!(run(&summary, "wrk-closing")["error_rate"], 0.0);
-    assert!(run(&summary, "wrk-closing")["note"].as_str().unwrap().contains("read 9566"));
+    assert!(run(&summary, "wrk-closing")["note"].as_str().unwrap().contains("read=9566"));
     // hey: 892 responses and 108 resets; it ranks the 892.
     let hey = tool("hey-reset");
     assert_eq!((hey["requests"].as_u64(), hey["errors"].as_u64(), hey["ranked"].as_u64()), (Some(1000), Some(108), Some(892)));

@@ -5,7 +5,7 @@ use super::manifest::Manifest;
 use super::number::parse_f64;
 use super::table::TextTable;
 use super::time::{parse_rfc3339, Instant};
-use crate::model::{RunStatus, Text};
+use crate::model::{Note, RunStatus, Text};
 use std::collections::{BTreeSet, HashMap};
 
 /// Columns of runs.csv that are not factors.
@@ -42,7 +42,8 @@ pub struct Run {
     /// `started_at_utc` as an instant, to take dates in UTC; `None` when not recorded.
     pub started: Option<Instant>,
     pub status: RunStatus,
-    pub note: String,
+    /// Message keys of importers and measure, or the user's own words (model/note.rs).
+    pub note: Note,
     pub load1_before: Option<f64>,
     pub load1_after: Option<f64>,
     /// The line (or row) in runs.csv, for messages.
@@ -139,18 +140,27 @@ pub fn parse_runs(table: &TextTable, manifest: &Manifest, problems: &mut Problem
             }
             values.push(value);
         }
-        let accepted = ok && rep.is_some() && run_status.is_some();
+        let parsed_note = match note.map(|c| Note::parse(&row.cells[c])) {
+            None => Some(Note::default()),
+            Some(Ok(parsed)) => Some(parsed),
+            Some(Err(e)) => {
+                let column = note.expect("a note was parsed");
+                problems.push(table.cell_error(row, column, format!("at character {}: {}", e.at, e.message)));
+                None
+            }
+        };
+        let accepted = ok && rep.is_some() && run_status.is_some() && parsed_note.is_some();
         if !accepted && !id.is_empty() {
             rejected_ids.push(id.clone());
         }
-        if let (true, Some(rep), Some(run_status)) = (ok, rep, run_status) {
+        if let (true, Some(rep), Some(run_status), Some(parsed_note)) = (ok, rep, run_status, parsed_note) {
             raw_runs.push((
                 id,
                 values,
                 rep,
                 (started_at, instant),
                 run_status,
-                note.map(|c| row.cells[c].trim().to_string()).unwrap_or_default(),
+                parsed_note,
                 load1_before,
                 load1_after,
                 row.place,
@@ -230,7 +240,7 @@ mod tests {
         let levels: Vec<&str> = factors[1].levels.iter().map(|l| l.value.as_str()).collect();
         assert_eq!(levels, vec!["0", "2", "10"]);
         assert_eq!(runs[2].status, RunStatus::Excluded);
-        assert_eq!(runs[2].note, "host busy");
+        assert_eq!(runs[2].note.as_str(), "host busy");
         assert_eq!(runs[0].levels, vec![0, 2]);
     }
 
@@ -283,5 +293,22 @@ mod tests {
                 "runs.csv:4:5: started_at_utc: \"2026-11-30T01:00:00+99:99\" is not an RFC 3339 time (e.g. 2026-11-30T04:05:06Z)",
             ]
         );
+    }
+
+    #[test]
+    fn a_malformed_note_key_is_refused_at_its_cell_and_character() {
+        let csv = format!(
+            "{HEAD}a,direct,0,1,,ok,ab.summary-whole-ms; hey.cap(max=3\nb,direct,0,1,,ok,\"hey.cap(max=3); host busy\"\nc,direct,0,1,,ok,ab.typo\n"
+        );
+        let (_, runs, problems) = parse(&csv, &Manifest::default());
+        assert_eq!(
+            problems,
+            vec![
+                "runs.csv:2:7: note: at character 35: `hey.cap(` has no closing `)`",
+                "runs.csv:4:7: note: at character 1: `ab.typo` is not a note key; the keys of ab are ab.gnuplot-resolution, ab.failures, ab.write-errors, ab.odd-median, ab.summary-whole-ms, ab.status-assumed",
+            ]
+        );
+        assert_eq!(runs.len(), 1);
+        assert_eq!(runs[0].note.items().len(), 2, "a key and the user's own words");
     }
 }

@@ -12,6 +12,7 @@
 //! responses whose body length differs from the first one's.
 
 use super::error::ImportError;
+use super::{Message, NoteKey};
 use super::reported::{Count, Printed, ToolReported};
 use super::text::{implausible_unix_ns, parse_number, step_of, Csv, Lines};
 use super::{ImportedRun, Piece, Row, Start};
@@ -76,9 +77,7 @@ impl super::stream::Blocks for GnuplotBlocks {
             rows: Some(rows),
             rows_without_status: true,
             started: Some(Start { unix_ns: started, step_ns: 1_000_000_000, at: super::Place::new(&self.file, line, 1) }),
-            notes: vec![
-                "ab -g: send times have 1 s resolution and latencies are whole milliseconds; rows are re-ordered by send second (ab writes them sorted by total time)".into(),
-            ],
+            notes: vec![Message::plain(NoteKey::AbGnuplot)],
             ..Piece::default()
         })
     }
@@ -181,13 +180,13 @@ pub fn stdout(file: &str, text: &str) -> Result<Piece, ImportError> {
     reported.ranked = Some(complete.value);
     reported.errors = Some(Count::new(non_2xx + failures.receive, complete.at.clone()));
     if failed > 0 {
-        notes.push(format!(
-            "ab's {failed} failed requests are {} connect, {} receive, {} length and {} exception failures, and ab counts one reset connection up to three times (receive, length, exception): the requests without a response here are its receive failures, a length failure is a body unlike the first response's, and a connect failure carried no request",
-            failures.connect, failures.receive, failures.length, failures.exceptions
+        notes.push(Message::new(
+            NoteKey::AbFailures,
+            &[&failed, &failures.connect, &failures.receive, &failures.length, &failures.exceptions],
         ));
     }
     if let Some(at) = lines.value_after("Write errors:") {
-        notes.push(format!("ab counted {} write errors (a request it could not send)", lines.count(at)?));
+        notes.push(Message::new(NoteKey::AbWriteErrors, &[&lines.count(at)?]));
     }
     if complete.value == 0 {
         return Err(complete.at.error("ab completed no request: there is nothing to import"));
@@ -208,12 +207,7 @@ pub fn stdout(file: &str, text: &str) -> Result<Piece, ImportError> {
             reported.mean_ms = Some(at(1));
             reported.max_ms = Some(at(4));
             if complete.value % 2 == 1 && complete.value > 1 {
-                notes.push(format!(
-                    "ab's Connection Times median ({} ms) for an odd count is the mean of the values at ranks {} and {}, not the median",
-                    v[3],
-                    complete.value / 2 + 1,
-                    complete.value / 2 + 2
-                ));
+                notes.push(Message::new(NoteKey::AbOddMedian, &[&v[3], &(complete.value / 2 + 1), &(complete.value / 2 + 2)]));
             }
         }
         Some(v) if v.len() == 3 => {
@@ -226,7 +220,7 @@ pub fn stdout(file: &str, text: &str) -> Result<Piece, ImportError> {
     if complete.value > 1 {
         read_table(&lines, &mut reported)?;
     }
-    notes.push("ab prints whole milliseconds in its summary".into());
+    notes.push(Message::plain(NoteKey::AbSummaryWholeMs));
     Ok(Piece { reported: Some(reported), version: Some(version), notes, ..Piece::default() })
 }
 
@@ -298,7 +292,7 @@ pub fn give_status(run: &mut ImportedRun, rows_file: &str) -> Result<(), ImportE
             for row in rows.iter_mut() {
                 row.status = 200;
             }
-            run.notes.push("ab -g has no status column: every row is given status 200 because ab's summary counted no failure and no non-2xx response".into());
+            run.notes.push(Message::plain(NoteKey::AbStatusAssumed));
             Ok(())
         }
         Some(errors) => Err(ImportError::file(
@@ -377,8 +371,8 @@ mod tests {
     fn odd_count_median_of_ab_is_not_the_median() {
         // 101 requests: ab's Connection Times median averages the 51st and 52nd values.
         let piece = stdout("odd-stdout.txt", &fixture("odd-stdout.txt")).unwrap();
-        let note = piece.notes.iter().find(|n| n.contains("median")).expect("a note on ab's median");
-        assert!(note.contains("ranks 51 and 52"), "{note}");
+        let note = piece.notes.iter().find(|n| n.key == NoteKey::AbOddMedian).expect("a note on ab's median");
+        assert_eq!((note.value("low"), note.value("high")), (Some("51"), Some("52")), "{note}");
     }
 
     #[test]

@@ -11,6 +11,7 @@
 //! periods' rates, rounded to a whole number; each intermediate period covers 10 s.
 
 use super::error::ImportError;
+use super::{Message, NoteKey};
 use super::json::{document, place};
 use super::reported::{Count, Printed, ToolReported};
 use super::{Piece, Start};
@@ -105,25 +106,19 @@ pub fn json(file: &str, text: &str) -> Result<Piece, ImportError> {
     }
     let started = a.first_metric_at.checked_mul(1_000_000).filter(|ns| super::text::implausible_unix_ns(*ns).is_none());
     let started = started.ok_or_else(|| at(&["aggregate", "firstMetricAt"]).error("firstMetricAt is not a plausible time in Unix ms"))?;
-    let mut notes = vec![
-        "Artillery's http.response_time is the time to the first byte, in whole ms; its percentiles are DDSketch estimates (within 1 %), printed to 0.1 ms; its requests/s is the mean of its periods' rates".to_string(),
-    ];
+    let mut notes = vec![Message::plain(NoteKey::ArtilleryBasis)];
     let not_found: u64 = codes.iter().filter(|(s, _)| (400..600).contains(*s)).map(|(_, n)| n).sum();
     if not_found > 0 {
-        notes.push(format!(
-            "{not_found} responses were 4xx or 5xx: Artillery counts them as responses, not errors (vusers.failed {}); this report counts every non-2xx as an error",
-            counter("vusers.failed").unwrap_or(0)
-        ));
+        notes.push(Message::new(NoteKey::ArtilleryErrorStatuses, &[&not_found, &counter("vusers.failed").unwrap_or(0)]));
     }
     if no_response > 0 {
         let kinds: Vec<String> =
             a.counters.iter().filter_map(|(k, v)| k.strip_prefix("errors.").map(|kind| format!("{kind} {v}"))).collect();
-        notes.push(format!("Artillery's errors (requests without a response): {}", kinds.join(", ")));
+        notes.push(Message::new(NoteKey::ArtilleryErrors, &[&kinds.join(", ")]));
     }
-    notes.push(format!(
-        "Artillery's {} intermediate periods (10 s each) are not kept as a time series: only the aggregate is imported; the run lasted {:.3} s from its first metric to its last",
-        report.intermediate.len(),
-        (a.last_metric_at - a.first_metric_at) as f64 / 1000.0
+    notes.push(Message::new(
+        NoteKey::ArtilleryPeriods,
+        &[&report.intermediate.len(), &format!("{:.3}", (a.last_metric_at - a.first_metric_at) as f64 / 1000.0)],
     ));
     Ok(Piece {
         reported: Some(r),
@@ -159,7 +154,7 @@ mod tests {
         let piece = json("report.json", &fixture()).unwrap();
         assert_eq!(piece.reported.unwrap().errors.unwrap().value, 500);
         assert!(
-            piece.notes.iter().any(|n| n.contains("500 responses were 4xx or 5xx") && n.contains("vusers.failed 0")),
+            piece.notes.iter().any(|n| *n == Message::new(NoteKey::ArtilleryErrorStatuses, &[&500, &0])),
             "{:?}",
             piece.notes
         );

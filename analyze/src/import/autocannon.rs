@@ -14,6 +14,7 @@
 //! counts ("76k") and is not read.
 
 use super::error::ImportError;
+use super::{Message, NoteKey};
 use super::json::{document, place};
 use super::reported::{Count, Printed, ToolReported};
 use super::{Piece, Start};
@@ -132,36 +133,29 @@ pub fn json(file: &str, text: &str) -> Result<Piece, ImportError> {
         r.percentiles_ms.insert(milli, ms(value, &["latency", key]));
     }
     let lowest = r.percentiles_ms.values().next().map_or(0.0, |p| p.value);
-    let mut notes = vec![format!(
-        "autocannon records whole milliseconds (truncated) in an HdrHistogram and ranks them by the nearest rank; its requests/s is the mean of its {} one-second samples, its mean rounded up to 2 decimals",
-        out.samples
-    )];
+    let mut notes = vec![Message::new(NoteKey::AutocannonBasis, &[&out.samples])];
     if lowest < out.latency.min {
-        notes.push(format!(
-            "autocannon's min ({} ms) is its smallest non-zero time: its p{} is {lowest} ms, so the shortest was under 1 ms; no min is kept",
-            out.latency.min,
-            percentile_label(*r.percentiles_ms.keys().next().expect("15 percentiles"))
+        notes.push(Message::new(
+            NoteKey::AutocannonMinNonZero,
+            &[&out.latency.min, &percentile_label(*r.percentiles_ms.keys().next().expect("15 percentiles")), &lowest],
         ));
     } else {
         r.min_ms = Some(ms(out.latency.min, &["latency", "min"]));
     }
     if out.latency.total_count == responses {
         if out.non2xx > 0 {
-            notes.push(format!("autocannon's latencies include its {} non-2xx responses (it ran without --excludeErrorStats)", out.non2xx));
+            notes.push(Message::new(NoteKey::AutocannonNon2xxIncluded, &[&out.non2xx]));
         }
     } else {
-        notes.push(format!("autocannon ranked {} of {responses} responses: the 2xx ones (--excludeErrorStats)", out.latency.total_count));
+        notes.push(Message::new(NoteKey::AutocannonRanked2xx, &[&out.latency.total_count, &responses]));
     }
     if out.requests.sent != responses + out.errors {
-        notes.push(format!(
-            "autocannon wrote {} requests for {responses} responses and {} without one (requests.sent counts a request resent on a new connection again)",
-            out.requests.sent, out.errors
-        ));
+        notes.push(Message::new(NoteKey::AutocannonResent, &[&out.requests.sent, &responses, &out.errors]));
     }
     if out.timeouts > 0 {
-        notes.push(format!("{} of autocannon's {} errors are timeouts", out.timeouts, out.errors));
+        notes.push(Message::new(NoteKey::AutocannonTimeouts, &[&out.timeouts, &out.errors]));
     }
-    notes.push(format!("autocannon's run took {} s (its duration, to 0.01 s)", out.duration));
+    notes.push(Message::new(NoteKey::AutocannonDuration, &[&out.duration]));
     Ok(Piece {
         reported: Some(r),
         statuses: Some((statuses, at(&["statusCodeStats"]))),
@@ -197,7 +191,7 @@ mod tests {
         let r = piece.reported.unwrap();
         assert_eq!(r.percentiles_ms[&1].value, 0.0);
         assert_eq!(r.min_ms, None);
-        assert!(piece.notes.iter().any(|n| n.contains("smallest non-zero")), "{:?}", piece.notes);
+        assert!(piece.notes.iter().any(|n| n.key == NoteKey::AutocannonMinNonZero), "{:?}", piece.notes);
         assert!(r.check().is_empty());
     }
 
@@ -206,11 +200,11 @@ mod tests {
         let mixed = json("mixed.json", &fixture("mixed.json")).unwrap();
         let r = mixed.reported.as_ref().unwrap();
         assert_eq!((r.requests.as_ref().unwrap().value, r.errors.as_ref().unwrap().value, r.ranked), (937, 63, Some(937)));
-        assert!(mixed.notes.iter().any(|n| n.contains("include its 63 non-2xx")), "{:?}", mixed.notes);
+        assert!(mixed.notes.contains(&Message::new(NoteKey::AutocannonNon2xxIncluded, &[&63])), "{:?}", mixed.notes);
         let excluded = json("mixed-exclude.json", &fixture("mixed-exclude.json")).unwrap();
         let r = excluded.reported.as_ref().unwrap();
         assert_eq!((r.requests.as_ref().unwrap().value, r.errors.as_ref().unwrap().value, r.ranked), (951, 49, Some(902)));
-        assert!(excluded.notes.iter().any(|n| n.contains("ranked 902 of 951")), "{:?}", excluded.notes);
+        assert!(excluded.notes.contains(&Message::new(NoteKey::AutocannonRanked2xx, &[&902, &951])), "{:?}", excluded.notes);
     }
 
     #[test]

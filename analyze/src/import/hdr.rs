@@ -17,6 +17,7 @@
 //! shown in ms), from which the unit of its values is found.
 
 use super::error::ImportError;
+use super::{Message, NoteKey};
 use super::reported::{Count, Place, Printed, ToolReported};
 use super::text::{parse_number, parse_shifted, step_of, Lines};
 use super::write::RUN_STATS_PERCENTILES;
@@ -66,10 +67,10 @@ impl Spectrum {
         r
     }
 
-    pub fn precision_note(&self) -> String {
+    pub fn precision_note(&self) -> Message {
         match self.digits() {
             Some(d) => precision_note(d, self.sub_buckets),
-            None => format!("an HdrHistogram of {} sub-buckets: each value is the highest of its bucket", self.sub_buckets),
+            None => Message::new(NoteKey::HdrSubBuckets, &[&self.sub_buckets]),
         }
     }
 }
@@ -82,11 +83,8 @@ fn sub_buckets_of(digits: u8) -> u64 {
 
 /// What a histogram's precision says about its values, one text for a .hgrm and a .hlog of the
 /// same run (so the run's note states it once).
-fn precision_note(digits: u32, sub_buckets: u64) -> String {
-    format!(
-        "an HdrHistogram of {digits} significant digits ({sub_buckets} sub-buckets): each value is the highest of its bucket, exact to 1 part in {}",
-        sub_buckets / 2
-    )
+fn precision_note(digits: u32, sub_buckets: u64) -> Message {
+    Message::new(NoteKey::HdrPrecision, &[&digits, &sub_buckets, &(sub_buckets / 2)])
 }
 
 /// `#[Key = number, Key2 = number]` at `index`: each number as printed, with its place.
@@ -206,8 +204,8 @@ pub fn percentiles(file: &str, text: &str) -> Result<Piece, ImportError> {
         reported: Some(reported),
         notes: vec![
             spectrum.precision_note(),
-            "the .hgrm prints times in ms".into(),
-            "a histogram counts the times it recorded, not failed requests: the errors are not known".into(),
+            Message::plain(NoteKey::HdrHgrmMs),
+            Message::plain(NoteKey::HdrErrorsUnknown),
         ],
         ..Piece::default()
     })
@@ -327,12 +325,9 @@ pub fn log(file: &str, text: &str) -> Result<Piece, ImportError> {
         reported: Some(r),
         started,
         notes: vec![
-            format!(
-                "{intervals} intervals of an HdrHistogram interval log ({:.3} s) added up into one histogram, read by HdrHistogram's value at percentile; the log records {unit_name} (its Interval_Max prints each interval's max in ms)",
-                end - begin
-            ),
+            Message::new(NoteKey::HdrLog, &[&intervals, &format!("{:.3}", end - begin), &unit_name]),
             precision_note(u32::from(digits), sub_buckets_of(digits)),
-            "a histogram counts the times it recorded, not failed requests: the errors are not known".into(),
+            Message::plain(NoteKey::HdrErrorsUnknown),
         ],
         ..Piece::default()
     })

@@ -7,6 +7,7 @@
 //! results, so beyond that its table, histogram and CSV cover the first million only.
 
 use super::error::ImportError;
+use super::{Message, NoteKey};
 use super::reported::{Count, Printed, ToolReported};
 use super::text::{decimal_ns, parse_shifted, step_of, CsvStream, Lines};
 use super::{Piece, Row};
@@ -32,13 +33,13 @@ const SECTIONS: [&str; 6] = [
 /// The lines of the Details section.
 const DETAILS: [&str; 5] = ["DNS+dialup:", "DNS-lookup:", "req write:", "resp wait:", "resp read:"];
 
-fn cap_note() -> String {
-    format!("hey keeps at most {MAX_RESULTS} results: this run reached that cap, so requests after the first {MAX_RESULTS} responses are missing from hey's rows and tables")
+fn cap_note() -> Message {
+    Message::new(NoteKey::HeyCap, &[&MAX_RESULTS])
 }
 
 /// A file of more rows than hey keeps was not cut by the cap: its rows are imported as they are.
-fn beyond_cap_note(rows: usize) -> String {
-    format!("this hey CSV has {rows} rows, more than the {MAX_RESULTS} results hey keeps: it was not written by a stock hey (a modified or generated file), and no row is missing for the cap")
+fn beyond_cap_note(rows: usize) -> Message {
+    Message::new(NoteKey::HeyBeyondCap, &[&rows, &MAX_RESULTS])
 }
 
 /// hey's `-o csv`, read a block at a time ([`CsvBlocks`]): a file may hold millions of rows.
@@ -120,9 +121,7 @@ impl super::stream::Blocks for CsvBlocks {
         if rows.is_empty() {
             return Err(ImportError::file(&self.file, "has a header but no response"));
         }
-        let mut notes =
-            vec!["hey -o csv: times have 0.1 ms resolution; requests that got no response are not in the file (hey's summary counts them)"
-                .to_string()];
+        let mut notes = vec![Message::plain(NoteKey::HeyCsv)];
         if rows.len() == MAX_RESULTS {
             notes.push(cap_note());
         } else if rows.len() > MAX_RESULTS {
@@ -280,7 +279,7 @@ pub fn summary(file: &str, text: &str) -> Result<Piece, ImportError> {
     reported.requests = Some(Count::new(responses + failed, at.clone()));
     reported.errors = Some(Count::new(non_2xx + failed, at.clone()));
     reported.ranked = Some(kept);
-    let mut notes = vec!["hey prints times in seconds with 4 decimals (0.1 ms)".to_string()];
+    let mut notes = vec![Message::plain(NoteKey::HeySummary)];
     if responses as usize >= MAX_RESULTS {
         notes.push(cap_note());
     }
@@ -322,15 +321,15 @@ mod tests {
         }
         let piece = csv("big.csv", &text).unwrap();
         assert_eq!(piece.rows.unwrap().len(), MAX_RESULTS);
-        assert!(piece.notes.iter().any(|n| n.contains("at most 1000000 results")));
+        assert!(piece.notes.contains(&cap_note()));
         let smaller = csv("small.csv", &fixture("hey.csv")).unwrap();
-        assert!(!smaller.notes.iter().any(|n| n.contains("at most")));
+        assert!(!smaller.notes.contains(&cap_note()));
         // One row more than hey keeps: not a capped run, so no cap note, and every row is kept.
         text.push_str("0.0010,0.0000,0.0000,0.0000,0.0010,0.0000,200,1000.0000\n");
         let beyond = csv("beyond.csv", &text).unwrap();
         assert_eq!(beyond.rows.unwrap().len(), MAX_RESULTS + 1);
-        assert!(!beyond.notes.iter().any(|n| n.contains("reached that cap")), "{:?}", beyond.notes);
-        assert!(beyond.notes.iter().any(|n| n.contains("1000001 rows, more than the 1000000 results hey keeps")), "{:?}", beyond.notes);
+        assert!(!beyond.notes.contains(&cap_note()), "{:?}", beyond.notes);
+        assert!(beyond.notes.contains(&Message::new(NoteKey::HeyBeyondCap, &[&1_000_001, &1_000_000])), "{:?}", beyond.notes);
     }
 
     #[test]

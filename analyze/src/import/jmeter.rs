@@ -6,6 +6,7 @@
 //! response); `success` is JMeter's verdict (assertions included), not "2xx".
 
 use super::error::ImportError;
+use super::{Message, NoteKey};
 use super::text::{implausible_unix_ns, Csv};
 use super::{Piece, Row, Start};
 
@@ -79,9 +80,7 @@ impl super::stream::Blocks for Blocks {
         Ok(Piece {
             rows: Some(self.rows),
             started: Some(Start { unix_ns: started, step_ns: 1_000_000, at: super::Place::new(&self.file, line, 1) }),
-            notes: vec![
-                "JMeter's elapsed is whole ms and includes connecting; its success column (assertions) is not used, the status is".into()
-            ],
+            notes: vec![Message::plain(NoteKey::JmeterBasis)],
             ..Piece::default()
         })
     }

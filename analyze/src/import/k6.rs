@@ -8,6 +8,7 @@
 //! http_req_duration (connection setup not included). The CSV's timestamp is whole seconds.
 
 use super::error::ImportError;
+use super::{Message, NoteKey};
 use super::text::{decimal_ns, implausible_unix_ns, rfc3339_unix_ns, Csv, Lines};
 use super::{Piece, Row, Start};
 
@@ -25,15 +26,13 @@ fn finish(
     step_ns: i64,
     disagreements: u64,
     file: &str,
-    mut notes: Vec<String>,
+    mut notes: Vec<Message>,
 ) -> Result<Piece, ImportError> {
     let Some((started, at)) = first else {
         return Err(ImportError::file(file, format!("holds no {METRIC} point")));
     };
     if disagreements > 0 {
-        notes.push(format!(
-            "k6's expected_response tag disagrees with \"2xx\" on {disagreements} requests: this report ranks by status (2xx), k6 by its response callback"
-        ));
+        notes.push(Message::new(NoteKey::K6Disagrees, &[&disagreements]));
     }
     Ok(Piece { rows: Some(rows), started: Some(Start { unix_ns: started, step_ns, at }), notes, ..Piece::default() })
 }
@@ -128,8 +127,8 @@ impl super::stream::Blocks for JsonBlocks {
     }
 }
 
-fn send_note() -> String {
-    "k6 stamps a point when the request ends: send times here are that time minus http_req_duration".into()
+fn send_note() -> Message {
+    Message::plain(NoteKey::K6SendTimes)
 }
 
 /// k6's `--out csv=` (one text): see [`CsvBlocks`].
@@ -196,7 +195,7 @@ impl super::stream::Blocks for CsvBlocks {
             1_000_000_000,
             p.disagreements,
             &p.file,
-            vec![send_note(), "k6 --out csv: timestamps are whole seconds, so send times have 1 s resolution".into()],
+            vec![send_note(), Message::plain(NoteKey::K6CsvSeconds)],
         )
     }
 }
@@ -317,12 +316,9 @@ pub fn summary(file: &str, text: &str) -> Result<Piece, ImportError> {
     for (name, m) in &summary.metrics {
         verdicts.extend(m.thresholds(name).map_err(|why| at(&["metrics", name, "thresholds"]).error(why))?);
     }
-    let mut notes = vec![
-        "k6's http_req_duration percentiles interpolate between the two neighbouring ranks; its errors are http_req_failed (k6's verdict of each response, by default not 2xx/3xx)".to_string(),
-    ];
-    if !verdicts.is_empty() {
-        let list: Vec<String> = verdicts.iter().map(|(t, ok)| format!("{t} {}", if *ok { "passed" } else { "failed" })).collect();
-        notes.push(format!("k6 thresholds: {}", list.join("; ")));
+    let mut notes = vec![Message::plain(NoteKey::K6SummaryBasis)];
+    for (threshold, passed) in &verdicts {
+        notes.push(Message::new(if *passed { NoteKey::K6ThresholdPassed } else { NoteKey::K6ThresholdFailed }, &[threshold]));
     }
     Ok(Piece { reported: Some(r), notes, ..Piece::default() })
 }
@@ -353,7 +349,7 @@ mod tests {
         let row = piece.rows.unwrap()[0];
         assert_eq!(row.status, 200);
         assert_eq!(row.sent_ns(), Some(rfc3339_unix_ns("2026-11-30T14:44:40Z").unwrap() + 500_000_000 - 12_500_000));
-        assert!(piece.notes.iter().any(|n| n.contains("disagrees") && n.contains(" 1 ")));
+        assert!(piece.notes.contains(&Message::new(NoteKey::K6Disagrees, &[&1])));
     }
 
     #[test]
@@ -377,7 +373,8 @@ mod tests {
         // summary-export says `true` for a threshold that failed, handleSummary `ok: false`.
         for notes in [&export.notes, &data.notes] {
             assert!(
-                notes.iter().any(|n| n.contains("http_req_duration: p(95)<2 failed") && n.contains("http_req_failed: rate<0.05 passed")),
+                notes.contains(&Message::new(NoteKey::K6ThresholdFailed, &[&"http_req_duration: p(95)<2"]))
+                    && notes.contains(&Message::new(NoteKey::K6ThresholdPassed, &[&"http_req_failed: rate<0.05"])),
                 "{notes:?}"
             );
         }

@@ -7,6 +7,7 @@
 //! the rounded buckets; its percentiles are recomputed here by Locust's own rule.
 
 use super::error::ImportError;
+use super::{Message, NoteKey};
 use super::reported::{Count, Printed, ToolReported};
 use super::text::{implausible_unix_ns, Csv, CsvRow};
 use super::{Piece, Start};
@@ -77,8 +78,8 @@ pub fn stats(file: &str, text: &str) -> Result<Piece, ImportError> {
     Ok(Piece { reported: Some(r), notes: vec![bucket_note()], ..Piece::default() })
 }
 
-fn bucket_note() -> String {
-    "Locust rounds response times into buckets (whole ms below 100 ms, 10 ms below 1 s, 100 ms below 10 s) before ranking, so its percentiles are bucket values".into()
+fn bucket_note() -> Message {
+    Message::plain(NoteKey::LocustBuckets)
 }
 
 pub fn history(file: &str, text: &str) -> Result<Piece, ImportError> {
@@ -107,7 +108,7 @@ pub fn failures(file: &str, text: &str) -> Result<Piece, ImportError> {
         total += csv.count(row, occurrences)?;
     }
     Ok(Piece {
-        notes: if total > 0 { vec![format!("Locust's failures file lists {total} failures")] } else { Vec::new() },
+        notes: if total > 0 { vec![Message::new(NoteKey::LocustFailures, &[&total])] } else { Vec::new() },
         ..Piece::default()
     })
 }
@@ -210,7 +211,7 @@ pub fn json(file: &str, text: &str) -> Result<Piece, ImportError> {
     Ok(Piece {
         reported: Some(r),
         started: Some(Start { unix_ns: start_ns, step_ns: 1_000, at: place("start_time") }),
-        notes: vec![bucket_note(), "Locust --json: percentiles recomputed from its rounded buckets by Locust's rule; requests/s over its first start to last request".into()],
+        notes: vec![bucket_note(), Message::plain(NoteKey::LocustJson)],
         ..Piece::default()
     })
 }

@@ -35,6 +35,7 @@ mod wrk;
 pub use error::{ImportError, ImportErrors};
 pub use reported::{Count, Place, Printed, ToolReported};
 
+pub use crate::model::{Message, NoteKey};
 use std::fmt;
 
 /// The load generators whose output can be imported.
@@ -542,8 +543,9 @@ pub struct Piece {
     pub version: Option<String>,
     /// The run's start, when the file records it.
     pub started: Option<Start>,
-    /// Facts a reader must know about these numbers (resolution, caps, what is unknown).
-    pub notes: Vec<String>,
+    /// Facts a reader must know about these numbers (resolution, caps, what is unknown), as
+    /// message keys (model/note.rs).
+    pub notes: Vec<Message>,
 }
 
 /// When a run started, as a file records it: Unix ns, to a resolution.
@@ -573,7 +575,7 @@ pub struct ImportedRun {
     /// The format of the file the rows came from.
     pub rows_format: Option<Format>,
     pub reported: Option<ToolReported>,
-    pub notes: Vec<String>,
+    pub notes: Vec<Message>,
     pub files: Vec<SourceFile>,
 }
 

@@ -9,6 +9,7 @@
 //! start); with `--latency-correction` a duration counts from when the request was scheduled.
 
 use super::error::ImportError;
+use super::{Message, NoteKey};
 use super::reported::{Count, Place, Printed, ToolReported};
 use super::text::{parse_shifted, CsvStream};
 use super::{Piece, Row, Start};
@@ -78,7 +79,7 @@ pub fn json(file: &str, text: &str) -> Result<Piece, ImportError> {
     Ok(Piece {
         reported: Some(r),
         statuses: Some((statuses, at)),
-        notes: vec!["oha prints times in seconds".into(), "oha's percentiles take rank floor(p·n/100)+1".into()],
+        notes: vec![Message::plain(NoteKey::OhaSeconds), Message::plain(NoteKey::OhaRank)],
         ..Piece::default()
     })
 }
@@ -161,10 +162,7 @@ impl super::stream::Blocks for CsvBlocks {
         }
         Ok(Piece {
             rows: Some(self.rows),
-            notes: vec![
-                "oha --output-format csv: one row per response (requests without one are not in it), times in s from the run's start to the ns; no clock time".into(),
-                "oha's percentiles take rank floor(p·n/100)+1".into(),
-            ],
+            notes: vec![Message::plain(NoteKey::OhaCsv), Message::plain(NoteKey::OhaRank)],
             ..Piece::default()
         })
     }
@@ -223,12 +221,9 @@ pub fn sqlite(file: &str, path: &std::path::Path) -> Result<Piece, ImportError> 
         let bytes = u64::try_from(bytes).map_err(|_| bad(format!("len_bytes {bytes} is negative")))?;
         rows.push(Row::new(Some(sent_ns), Some(parse_shifted(&duration.to_string(), 3).unwrap_or(duration * 1000.0)), status, Some(bytes)));
     }
-    let mut notes = vec![
-        "oha's sqlite output: one row per response (requests without one are not in it), times in s to the ns; its run's start to the second".into(),
-        "oha's percentiles take rank floor(p·n/100)+1".into(),
-    ];
+    let mut notes = vec![Message::plain(NoteKey::OhaSqlite), Message::plain(NoteKey::OhaRank)];
     if corrected > 0 {
-        notes.push(format!("{corrected} rows have a start_latency_correction: their duration counts from when oha scheduled the request, not from its send"));
+        notes.push(Message::new(NoteKey::OhaCorrected, &[&corrected]));
     }
     Ok(Piece {
         rows: Some(rows),

@@ -11,12 +11,13 @@
 //! lines on how to turn it off), after the `-v` lines or the JSON; the log's date has no time zone.
 
 use super::error::ImportError;
+use super::{Message, NoteKey};
 use super::reported::{Count, Place, Printed, ToolReported};
 use super::text::{parse_shifted, step_of, Csv, Lines};
 use super::{ImportedRun, Piece, Row};
 use crate::model::Rule;
 
-const RESOLUTION_NOTE: &str = "siege prints times in seconds with two decimals (10 ms resolution)";
+const RESOLUTION_NOTE: NoteKey = NoteKey::SiegeResolution;
 
 /// The counts siege prints, each with its place.
 struct Counts {
@@ -55,7 +56,7 @@ fn reported(c: Counts) -> Result<ToolReported, ImportError> {
 
 /// The trailer siege prints to stdout when it logs: where the log is, as a note, and the line
 /// the trailer starts on (`None` without one). A trailer cut short is refused.
-fn trailer(lines: &Lines) -> Result<Option<(u64, String)>, ImportError> {
+fn trailer(lines: &Lines) -> Result<Option<(u64, Message)>, ImportError> {
     let Some(start) = lines.lines.iter().position(|(_, l)| l.starts_with("LOG FILE: ")) else { return Ok(None) };
     let (n, first) = lines.lines[start];
     let rest: Vec<&str> = lines.lines[start + 1..].iter().map(|(_, l)| *l).filter(|l| !l.trim().is_empty()).collect();
@@ -67,7 +68,7 @@ fn trailer(lines: &Lines) -> Result<Option<(u64, String)>, ImportError> {
         return Err(lines.bad(last, 1, "siege's LOG FILE trailer is not its three lines: the file is cut short or edited"));
     }
     let path = first["LOG FILE: ".len()..].trim();
-    Ok(Some((n, format!("siege logged this run to {path}"))))
+    Ok(Some((n, Message::new(NoteKey::SiegeLogged, &[&path]))))
 }
 
 pub fn verbose(file: &str, text: &str) -> Result<Piece, ImportError> {
@@ -107,8 +108,8 @@ pub fn verbose(file: &str, text: &str) -> Result<Piece, ImportError> {
     let mut piece = Piece {
         rows: Some(rows),
         notes: vec![
-            RESOLUTION_NOTE.into(),
-            "siege -v prints no send time: the rows are in the order siege printed them, without times".into(),
+            Message::plain(RESOLUTION_NOTE),
+            Message::plain(NoteKey::SiegeVerboseOrder),
         ],
         ..Piece::default()
     };
@@ -165,7 +166,7 @@ pub fn summary(file: &str, text: &str) -> Result<Piece, ImportError> {
         decimal(key, unit)?;
     }
     let version = lines.value_after("** SIEGE").map(|(_, _, v)| v.to_string());
-    let mut notes = vec![RESOLUTION_NOTE.to_string()];
+    let mut notes = vec![Message::plain(RESOLUTION_NOTE)];
     notes.extend(trailer.map(|(_, note)| note));
     Ok(Piece { reported: Some(reported(counts)?), version, notes, ..Piece::default() })
 }
@@ -213,7 +214,7 @@ pub fn json(file: &str, text: &str) -> Result<Piece, ImportError> {
         longest_s: Some(number("longest_transaction")?),
         shortest_s: Some(number("shortest_transaction")?),
     };
-    let mut notes = vec![RESOLUTION_NOTE.to_string()];
+    let mut notes = vec![Message::plain(RESOLUTION_NOTE)];
     notes.extend(trailer.map(|(_, note)| note));
     Ok(Piece { reported: Some(reported(counts)?), notes, ..Piece::default() })
 }
@@ -251,7 +252,7 @@ pub fn log(file: &str, text: &str) -> Result<Piece, ImportError> {
     };
     Ok(Piece {
         reported: Some(reported(counts)?),
-        notes: vec![RESOLUTION_NOTE.into(), "siege's log line has no minimum or maximum, and its date no time zone (not used)".into()],
+        notes: vec![Message::plain(RESOLUTION_NOTE), Message::plain(NoteKey::SiegeLogLine)],
         ..Piece::default()
     })
 }
@@ -270,7 +271,7 @@ pub fn add_failed_requests(run: &mut ImportedRun) -> Result<(), ImportError> {
     let Some((transactions, failed)) =
         run.reported.as_ref().and_then(|r| Some((r.rate_count.clone()?, r.requests.as_ref()?.value - r.rate_count.as_ref()?.value)))
     else {
-        run.notes.push("without siege's summary, requests that got no response are not counted".into());
+        run.notes.push(Message::plain(NoteKey::SiegeUncounted));
         return Ok(());
     };
     let failed_lines = rows.iter().filter(|r| failed_status(r.status)).count() as u64;
@@ -287,7 +288,7 @@ pub fn add_failed_requests(run: &mut ImportedRun) -> Result<(), ImportError> {
     let unanswered = failed - failed_lines;
     rows.extend(std::iter::repeat_n(Row::new(None, None, 0, None), unanswered as usize));
     if unanswered > 0 {
-        run.notes.push(format!("siege's {unanswered} failed transactions without a response are rows without one, after the others (siege -v does not say when they were)"));
+        run.notes.push(Message::new(NoteKey::SiegeUnanswered, &[&unanswered]));
     }
     Ok(())
 }
@@ -340,7 +341,7 @@ mod tests {
     fn the_log_file_trailer_is_read_and_kept_as_provenance() {
         let trailer = "LOG FILE: /var/log/siege.log\nYou can disable this log file notification by editing\n/root/.siege/siege.conf and changing 'show-logfile' to false.\n";
         let piece = json("siege.json", &(fixture("siege.json") + trailer)).unwrap();
-        assert!(piece.notes.iter().any(|n| n == "siege logged this run to /var/log/siege.log"), "{:?}", piece.notes);
+        assert!(piece.notes.contains(&Message::new(NoteKey::SiegeLogged, &[&"/var/log/siege.log"])), "{:?}", piece.notes);
         let piece = verbose("v.txt", &(fixture("siege-verbose.txt") + trailer)).unwrap();
         assert_eq!(piece.rows.unwrap().len(), 200);
         let cut = &trailer[..trailer.len() - 30];

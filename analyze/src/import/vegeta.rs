@@ -4,6 +4,7 @@
 //! in both); a request without a response has code 0 and an error text.
 
 use super::error::ImportError;
+use super::{Message, NoteKey};
 use super::text::{implausible_unix_ns, parse_shifted, rfc3339_unix_ns, split_csv, Lines};
 use super::{Piece, Row, Start};
 
@@ -26,7 +27,7 @@ fn finish(file: &str, rows: Vec<Row>, first: Option<(i64, u64)>) -> Result<Piece
     Ok(Piece {
         rows: Some(rows),
         started: Some(Start { unix_ns: started, step_ns: 1, at: super::Place::new(file, line, 1) }),
-        notes: vec!["vegeta records nanoseconds; they are converted to ms exactly on their digits".into()],
+        notes: vec![Message::plain(NoteKey::VegetaNs)],
         ..Piece::default()
     })
 }

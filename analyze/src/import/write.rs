@@ -300,7 +300,7 @@ fn runs_table(
             .collect(),
     };
     let (repetition, chosen) = repetition(target, runs)?;
-    let note = run.notes.join("; ");
+    let note = crate::model::join_notes(&run.notes);
     let row: Vec<String> = header
         .iter()
         .map(|column| match column.as_str() {

@@ -11,6 +11,7 @@
 //! latency statistics.
 
 use super::error::ImportError;
+use super::{Message, NoteKey};
 use super::reported::{Count, Printed, ToolReported};
 use super::text::{duration_ms, Lines};
 use super::Piece;
@@ -65,16 +66,10 @@ pub fn wrk2(file: &str, text: &str) -> Result<Piece, ImportError> {
     reported.max_ms = Some(spectrum.max.clone());
     reported.ranked = Some(spectrum.total.value);
     let requests = reported.requests.as_ref().map_or(0, |c| c.value);
-    piece.notes.retain(|n| !n.starts_with("wrk counts 3xx"));
-    piece.notes.insert(0, format!(
-        "wrk2 times each request from when its constant-rate plan meant to send it (coordinated omission corrected); {}; its percentiles take rank round(p·n/100) of the histogram",
-        spectrum.precision_note()
-    ));
+    piece.notes.retain(|n| n.key != NoteKey::WrkBasis);
+    piece.notes.splice(0..0, [Message::plain(NoteKey::Wrk2Corrected), spectrum.precision_note(), Message::plain(NoteKey::Wrk2Rank)]);
     if spectrum.total.value < requests {
-        piece.notes.push(format!(
-            "wrk2's histogram ranks {} of the {requests} requests: it leaves out the first 10 s of calibration",
-            spectrum.total.value
-        ));
+        piece.notes.push(Message::new(NoteKey::Wrk2Calibration, &[&spectrum.total.value, &requests]));
     }
     Ok(piece)
 }
@@ -175,12 +170,9 @@ fn summary_of(file: &str, text: &str, dialect: &Dialect) -> Result<Piece, Import
     if !complete {
         return Err(lines.bad(n, column, format!("{transfer:?} is not wrk's transfer rate (like 49.62MB): the file is cut short")));
     }
-    let mut notes = vec!["wrk counts 3xx responses as successes and prints no minimum; it records whole microseconds and prints two decimals of each time's unit".to_string()];
+    let mut notes = vec![Message::plain(NoteKey::WrkBasis)];
     if socket.connect + socket.read + socket.write + socket.timeout > 0 {
-        notes.push(format!(
-            "wrk counted socket errors (connect {}, read {}, write {}, timeout {}): connection events, not requests, so not in these counts (a read error is counted each time the server closes a connection, even after a complete response; a timeout is a response slower than --timeout, left out of wrk's percentiles)",
-            socket.connect, socket.read, socket.write, socket.timeout
-        ));
+        notes.push(Message::new(NoteKey::WrkSocketErrors, &[&socket.connect, &socket.read, &socket.write, &socket.timeout]));
     }
     Ok(Piece { reported: Some(reported), notes, ..Piece::default() })
 }
@@ -210,7 +202,7 @@ mod tests {
         assert_eq!(r.percentiles_ms[&50_000].value, 0.079);
         assert_eq!(r.percentiles_ms[&90_000].value, 1100.0);
         assert_eq!((r.requests.unwrap().value, r.errors.unwrap().value, r.ranked), (82205, 5, Some(82198)));
-        assert!(piece.notes.iter().any(|n| n.contains("read 3") && n.contains("not requests")));
+        assert!(piece.notes.iter().any(|n| n.key == NoteKey::WrkSocketErrors && n.value("read") == Some("3")));
     }
 
     #[test]

@@ -79,7 +79,7 @@ pub fn runs_csv(report: &Report) -> String {
         fields.extend([
             run.repetition.to_string(),
             run.status.as_str().to_string(),
-            run.note.clone(),
+            run.note.to_string(),
             run.requests.to_string(),
             run.ok_responses.to_string(),
             run.errors.to_string(),

@@ -9,6 +9,7 @@ pub mod compare;
 #[cfg(test)]
 mod glossary;
 pub mod lead;
+pub mod notes;
 pub mod prose;
 pub mod published;
 pub mod slo;

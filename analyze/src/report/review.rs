@@ -216,10 +216,10 @@ pub enum FlagKind {
         factor: f64,
     },
     Aborted {
-        note: String,
+        note: crate::model::Note,
     },
     Excluded {
-        note: String,
+        note: crate::model::Note,
     },
 }
 

@@ -152,7 +152,7 @@ impl Workload for ClosedRun<'_> {
             record.push(Table::Sessions, rows::session_cells(run.run_id, &session));
         }
         if record.rows(Table::Requests).is_empty() {
-            notes.push("no session was started".into());
+            notes.push(super::note::message("measure.no-session", &[]));
         }
         Ok(Ok(None))
     }

@@ -9,6 +9,7 @@
 //! server under ab, hey or measure's sessions).
 
 pub mod closed;
+pub mod note;
 pub mod open;
 
 use crate::clock::RunClock;
@@ -130,12 +131,12 @@ fn drive<W: Workload>(interrupted: &AtomicBool, run_id: &str, workload: &W) -> R
     while let Some(mut server) = servers.pop() {
         match server.stop(workload.grace(server.name)) {
             Ok(true) => {}
-            Ok(false) => notes.push(format!("{} needed SIGKILL to stop", server.name)),
+            Ok(false) => notes.push(note::message("measure.sigkill", &[("server", &server.name)])),
             Err(e) => stop_failed = Some(format!("{e:#}")),
         }
     }
     match (outcome, stop_failed) {
-        (Ok(Ok((record, tool_files))), None) => RunResult { status: RunStatus::Ok, note: one_line(&notes.join("; ")), record, tool_files },
+        (Ok(Ok((record, tool_files))), None) => RunResult { status: RunStatus::Ok, note: note::join(&notes), record, tool_files },
         (Ok(Ok(_)), Some(why)) | (Ok(Err(why)), _) => aborted(why, notes),
         (Err(e), _) => aborted(format!("{e:#}"), notes),
     }
@@ -143,8 +144,8 @@ fn drive<W: Workload>(interrupted: &AtomicBool, run_id: &str, workload: &W) -> R
 
 /// An aborted run: `why` first in its note, and no rows.
 fn aborted(why: String, mut notes: Vec<String>) -> RunResult {
-    notes.insert(0, why);
-    RunResult { status: RunStatus::Aborted, note: one_line(&notes.join("; ")), record: RunRecord::default(), tool_files: None }
+    notes.insert(0, note::message("measure.aborted", &[("why", &note::reason(&why))]));
+    RunResult { status: RunStatus::Aborted, note: note::join(&notes), record: RunRecord::default(), tool_files: None }
 }
 
 /// Sets the cancel and stop flags when dropped, so an early `?` never leaves client threads running on.

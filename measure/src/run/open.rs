@@ -141,11 +141,14 @@ impl Workload for OpenRun<'_> {
         for d in &ended.downloads {
             let write = ServerWrite::find(&ended.events, run.run_id, &d.download_id, |s| run.clock.ms_from_monotonic(s));
             if write.is_none() && d.status != 0 {
-                notes.push(format!("{}: the app logged no write", d.download_id));
+                notes.push(super::note::message("measure.no-write", &[("download", &d.download_id)]));
             }
             if d.bytes_received < bytes {
                 let why = d.error.as_deref().unwrap_or("closed early");
-                notes.push(format!("{}: {} of {bytes} bytes ({why})", d.download_id, d.bytes_received));
+                notes.push(super::note::message(
+                    "measure.short-download",
+                    &[("download", &d.download_id), ("received", &d.bytes_received), ("bytes", &bytes), ("why", &super::note::reason(why))],
+                ));
             }
             record.push(Table::Large, rows::large_cells(run.run_id, d, write));
         }

@@ -124,12 +124,12 @@ pub fn run_study(args: &RunArgs) -> Result<StudyEnd> {
             match import.run(files) {
                 // What import noted about the tool's output (e.g. ab's warnings) stays with the run.
                 Ok(note) if !note.is_empty() => {
-                    result.note = run::one_line([result.note.as_str(), note.as_str()].join("; ").trim_start_matches("; "))
+                    result.note = run::note::join(&[result.note.clone(), note])
                 }
                 Ok(_) => {}
                 Err(e) => {
                     result.status = RunStatus::Aborted;
-                    result.note = run::one_line(&format!("{e:#}"));
+                    result.note = run::note::message("measure.import-refused", &[("why", &run::note::reason(&format!("{e:#}")))]);
                 }
             }
         }

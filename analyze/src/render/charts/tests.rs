@@ -83,7 +83,7 @@ fn run_result(run_id: String, condition: usize, factors: BTreeMap<String, String
         factors,
         repetition: 1,
         status: RunStatus::Ok,
-        note: String::new(),
+        note: crate::model::Note::default(),
         started_at_utc: "2026-11-30T10:00:00Z".into(),
         requests,
         ok_responses: requests,

@@ -96,6 +96,7 @@ pub fn every_string(lang: Lang) -> Vec<String> {
     out.extend(super::charts::samples(lang));
     out.extend(super::prose::samples(lang));
     out.extend(super::published::samples(lang));
+    out.extend(super::notes::samples(lang));
     out
 }
 

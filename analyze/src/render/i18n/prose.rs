@@ -110,10 +110,10 @@ pub fn flag_reason(lang: Lang, kind: &FlagKind, headline: &str, value: &dyn Fn(f
         (FlagKind::Outlier { value_ms, median_ms, factor }, Lang::Ja) => {
             format!("{headline} = {}が条件の中央値{}から{}離れている", value(*value_ms), value(*median_ms), format::ratio(*factor))
         }
-        (FlagKind::Aborted { note }, Lang::En) => format!("aborted: {}", if note.is_empty() { "no note" } else { note }),
-        (FlagKind::Aborted { note }, Lang::Ja) => format!("中断：{}", if note.is_empty() { "備考なし" } else { note }),
-        (FlagKind::Excluded { note }, Lang::En) => format!("excluded: {}", if note.is_empty() { "no note" } else { note }),
-        (FlagKind::Excluded { note }, Lang::Ja) => format!("除外：{}", if note.is_empty() { "備考なし" } else { note }),
+        (FlagKind::Aborted { note }, Lang::En) => format!("aborted: {}", noted(note, lang, "no note")),
+        (FlagKind::Aborted { note }, Lang::Ja) => format!("中断：{}", noted(note, lang, "備考なし")),
+        (FlagKind::Excluded { note }, Lang::En) => format!("excluded: {}", noted(note, lang, "no note")),
+        (FlagKind::Excluded { note }, Lang::Ja) => format!("除外：{}", noted(note, lang, "備考なし")),
     }
 }
 
@@ -259,8 +259,8 @@ pub fn samples(lang: Lang) -> Vec<String> {
         FlagKind::NoisyLoad { load1: 1.8, median: 0.3, limit: 0.9 },
         FlagKind::HostLoad { load1: 1.5, threshold: 1.0 },
         FlagKind::Outlier { value_ms: 900.0, median_ms: 100.0, factor: 9.0 },
-        FlagKind::Aborted { note: String::new() },
-        FlagKind::Excluded { note: String::new() },
+        FlagKind::Aborted { note: crate::model::Note::default() },
+        FlagKind::Excluded { note: crate::model::Note::default() },
     ];
     let ms = |v: f64| format!("{} ms", format::ms(v));
     let mut out: Vec<String> = kinds.iter().map(|k| flag_reason(lang, k, "p95", &ms)).collect();
@@ -277,4 +277,13 @@ pub fn samples(lang: Lang) -> Vec<String> {
         run_title(lang, "r06"),
     ]);
     out
+}
+
+/// A run's note in `lang`, or `none` when it has none.
+fn noted(note: &crate::model::Note, lang: Lang, none: &str) -> String {
+    if note.is_empty() {
+        none.to_string()
+    } else {
+        super::notes::note_text(note, lang)
+    }
 }

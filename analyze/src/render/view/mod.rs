@@ -165,7 +165,7 @@ pub struct Context<'a> {
     /// The notes more than one run carries, in the order of their first run, found once: the run
     /// table names each by its number and lists it once below (a 300-character tool note on 55
     /// rows made a page 11,000 px long).
-    pub shared_notes: Vec<&'a str>,
+    pub shared_notes: Vec<&'a crate::model::Note>,
     /// The dataset's comparison with the baseline its dataset.toml names, for its article.
     pub comparison: Option<&'a crate::report::compare::ComparisonReport>,
 }
@@ -186,11 +186,11 @@ impl<'a> Context<'a> {
             *note_counts.entry(run.note.as_str()).or_default() += 1;
         }
         let mut listed = std::collections::HashSet::new();
-        let shared_notes: Vec<&str> = report
+        let shared_notes: Vec<&crate::model::Note> = report
             .runs
             .iter()
-            .map(|run| run.note.as_str())
-            .filter(|note| !note.is_empty() && note_counts[note] > 1 && listed.insert(*note))
+            .map(|run| &run.note)
+            .filter(|note| !note.is_empty() && note_counts[note.as_str()] > 1 && listed.insert(note.as_str()))
             .collect();
         Context {
             report,

@@ -3,6 +3,7 @@
 
 use super::*;
 use crate::model::Percentile;
+use crate::render::i18n::notes;
 use crate::render::i18n::published as published_words;
 use crate::report::{OrderCheck, OrderPair, OrderRelation, PublishedTableResult};
 
@@ -287,8 +288,8 @@ impl<'a> Context<'a> {
                 if with_lag {
                     row.push(run.max_lag_ms.map_or_else(|| Cell::text("–"), |v| Cell::number(format::ms(v))));
                 }
-                let shared = shared.iter().position(|n| *n == run.note.as_str());
-                row.push(Cell::text(shared.map_or_else(|| run.note.clone(), |k| t.note_ref.replace("{n}", &(k + 1).to_string()))));
+                let shared = shared.iter().position(|n| n.as_str() == run.note.as_str());
+                row.push(Cell::text(shared.map_or_else(|| notes::note_text(&run.note, self.lang), |k| t.note_ref.replace("{n}", &(k + 1).to_string()))));
                 row
             })
             .collect();
@@ -774,7 +775,7 @@ impl<'a> Context<'a> {
                     .replace("{per}", &format::count(paths::RUNS_PER_PAGE as u64))
             }),
             run_pages: if self.runs_paged() { self.run_list_links("") } else { Vec::new() },
-            run_notes: self.shared_notes.iter().map(|n| n.to_string()).collect(),
+            run_notes: self.shared_notes.iter().map(|n| notes::note_text(n, self.lang)).collect(),
             tools: self.tools_table(""),
             tools_heading: crate::render::i18n::tool_words(self.lang).tools_heading,
             methods: self.methods(),
@@ -828,7 +829,7 @@ impl<'a> Context<'a> {
                 .replace("{n}", &format::count(n as u64)),
             pages,
             runs: self.run_table_of(root, from..to),
-            run_notes: self.shared_notes.iter().map(|n| n.to_string()).collect(),
+            run_notes: self.shared_notes.iter().map(|n| notes::note_text(n, self.lang)).collect(),
         }
     }
 }

@@ -223,7 +223,7 @@ impl<'a> Context<'a> {
                 if run.note.is_empty() {
                     self.status_text(run.status).to_string()
                 } else {
-                    self.aside(self.status_text(run.status), &run.note)
+                    self.aside(self.status_text(run.status), &crate::render::i18n::notes::note_text(&run.note, self.lang))
                 },
             ),
         ];

@@ -1,0 +1,463 @@
+//! A run's note (runs.csv `note`): what importers and measure record about a run, stored as message
+//! keys with parameters, never as English prose, so each language renders its own sentence
+//! (render/i18n/notes.rs holds every key's English and Japanese text).
+//!
+//! Syntax: items separated by `;`. An item is a key (`ab.summary-whole-ms`) or a key with
+//! parameters (`autocannon.duration(seconds=5.09)`, `siege.logged(path="/var/log/siege.log")`);
+//! a value holding a space or one of `,;()="\` is quoted, with `\"` and `\\` inside the quotes.
+//! An item that does not start like a key (a lowercase namespace, a dot, a lowercase name, then
+//! the end or `(`) is the user's own text, shown as written in both languages. An item that
+//! starts like a key of a known namespace must be a known key with exactly its parameters.
+
+use serde::{Serialize, Serializer};
+use std::fmt;
+
+macro_rules! note_keys {
+    ($($variant:ident = $key:literal [$($param:literal),*];)*) => {
+        /// Every message an importer or measure writes into a run's note.
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+        pub enum NoteKey { $($variant),* }
+
+        impl NoteKey {
+            pub const ALL: &'static [NoteKey] = &[$(NoteKey::$variant),*];
+
+            /// The key as runs.csv spells it.
+            pub fn key(self) -> &'static str {
+                match self { $(NoteKey::$variant => $key),* }
+            }
+
+            /// The names of its parameters, in the order they are written.
+            pub fn params(self) -> &'static [&'static str] {
+                match self { $(NoteKey::$variant => &[$($param),*]),* }
+            }
+        }
+    };
+}
+
+note_keys! {
+    AbGnuplot = "ab.gnuplot-resolution" [];
+    AbFailures = "ab.failures" ["failed", "connect", "receive", "length", "exceptions"];
+    AbWriteErrors = "ab.write-errors" ["count"];
+    AbOddMedian = "ab.odd-median" ["median", "low", "high"];
+    AbSummaryWholeMs = "ab.summary-whole-ms" [];
+    AbStatusAssumed = "ab.status-assumed" [];
+    ArtilleryBasis = "artillery.basis" [];
+    ArtilleryErrorStatuses = "artillery.error-statuses" ["responses", "failed"];
+    ArtilleryErrors = "artillery.errors" ["list"];
+    ArtilleryPeriods = "artillery.periods" ["periods", "seconds"];
+    AutocannonBasis = "autocannon.basis" ["samples"];
+    AutocannonMinNonZero = "autocannon.min-nonzero" ["min", "percentile", "lowest"];
+    AutocannonNon2xxIncluded = "autocannon.non2xx-included" ["count"];
+    AutocannonRanked2xx = "autocannon.ranked-2xx" ["ranked", "responses"];
+    AutocannonResent = "autocannon.resent" ["sent", "responses", "errors"];
+    AutocannonTimeouts = "autocannon.timeouts" ["timeouts", "errors"];
+    AutocannonDuration = "autocannon.duration" ["seconds"];
+    HdrPrecision = "hdr.precision" ["digits", "sub_buckets", "exact"];
+    HdrSubBuckets = "hdr.sub-buckets" ["sub_buckets"];
+    HdrHgrmMs = "hdr.hgrm-ms" [];
+    HdrErrorsUnknown = "hdr.errors-unknown" [];
+    HdrLog = "hdr.log" ["intervals", "seconds", "unit"];
+    HeyCap = "hey.cap" ["max"];
+    HeyBeyondCap = "hey.beyond-cap" ["rows", "max"];
+    HeyCsv = "hey.csv-resolution" [];
+    HeySummary = "hey.summary-resolution" [];
+    JmeterBasis = "jmeter.basis" [];
+    K6Disagrees = "k6.expected-response-disagrees" ["count"];
+    K6SendTimes = "k6.send-times" [];
+    K6CsvSeconds = "k6.csv-seconds" [];
+    K6SummaryBasis = "k6.summary-basis" [];
+    K6ThresholdPassed = "k6.threshold-passed" ["threshold"];
+    K6ThresholdFailed = "k6.threshold-failed" ["threshold"];
+    LocustBuckets = "locust.buckets" [];
+    LocustFailures = "locust.failures" ["count"];
+    LocustJson = "locust.json-basis" [];
+    OhaSeconds = "oha.seconds" [];
+    OhaRank = "oha.rank" [];
+    OhaCsv = "oha.csv-basis" [];
+    OhaSqlite = "oha.sqlite-basis" [];
+    OhaCorrected = "oha.corrected" ["rows"];
+    SiegeResolution = "siege.resolution" [];
+    SiegeVerboseOrder = "siege.verbose-order" [];
+    SiegeLogged = "siege.logged" ["path"];
+    SiegeLogLine = "siege.log-line" [];
+    SiegeUncounted = "siege.uncounted" [];
+    SiegeUnanswered = "siege.unanswered" ["count"];
+    VegetaNs = "vegeta.ns" [];
+    WrkBasis = "wrk.basis" [];
+    WrkSocketErrors = "wrk.socket-errors" ["connect", "read", "write", "timeout"];
+    Wrk2Corrected = "wrk2.corrected" [];
+    Wrk2Rank = "wrk2.rank" [];
+    Wrk2Calibration = "wrk2.calibration" ["ranked", "requests"];
+    MeasureSigkill = "measure.sigkill" ["server"];
+    MeasureNoWrite = "measure.no-write" ["download"];
+    MeasureShortDownload = "measure.short-download" ["download", "received", "bytes", "why"];
+    MeasureNoSession = "measure.no-session" [];
+    MeasureAborted = "measure.aborted" ["why"];
+    MeasureImportRefused = "measure.import-refused" ["why"];
+}
+
+impl NoteKey {
+    pub fn from_key(key: &str) -> Option<NoteKey> {
+        NoteKey::ALL.iter().copied().find(|k| k.key() == key)
+    }
+
+    /// The part before the first dot: the tool (or `measure`) the key belongs to.
+    pub fn namespace(self) -> &'static str {
+        self.key().split('.').next().unwrap_or_default()
+    }
+}
+
+/// One message: a key and its parameters' values, in the key's order.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Message {
+    pub key: NoteKey,
+    pub values: Vec<String>,
+}
+
+impl Message {
+    /// A message of a key without parameters.
+    pub fn plain(key: NoteKey) -> Message {
+        debug_assert!(key.params().is_empty(), "{} takes parameters", key.key());
+        Message { key, values: Vec::new() }
+    }
+
+    /// A message with its values, one per parameter in the key's order.
+    pub fn new(key: NoteKey, values: &[&dyn fmt::Display]) -> Message {
+        assert_eq!(values.len(), key.params().len(), "{} takes {:?}", key.key(), key.params());
+        Message { key, values: values.iter().map(ToString::to_string).collect() }
+    }
+
+    /// The value of one parameter.
+    pub fn value(&self, param: &str) -> Option<&str> {
+        self.key.params().iter().position(|p| *p == param).map(|i| self.values[i].as_str())
+    }
+}
+
+impl fmt::Display for Message {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.key.key())?;
+        if self.values.is_empty() {
+            return Ok(());
+        }
+        f.write_str("(")?;
+        for (i, (param, value)) in self.key.params().iter().zip(&self.values).enumerate() {
+            if i > 0 {
+                f.write_str(", ")?;
+            }
+            write!(f, "{param}=")?;
+            if value.is_empty() || value.chars().any(|c| c.is_whitespace() || ",;()=\"\\".contains(c)) {
+                f.write_str("\"")?;
+                for c in value.chars() {
+                    if c == '"' || c == '\\' {
+                        f.write_str("\\")?;
+                    }
+                    write!(f, "{c}")?;
+                }
+                f.write_str("\"")?;
+            } else {
+                f.write_str(value)?;
+            }
+        }
+        f.write_str(")")
+    }
+}
+
+/// One item of a note.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum NoteItem {
+    Message(Message),
+    /// The user's own words, shown as written.
+    Text(String),
+}
+
+/// A run's note: its items, and the text as runs.csv holds it.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Note {
+    raw: String,
+    items: Vec<NoteItem>,
+}
+
+/// A note that does not parse: where in the cell (1-based character; a byte offset inside the
+/// parser) and why.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NoteError {
+    pub at: usize,
+    pub message: String,
+}
+
+/// Joins messages the way runs.csv stores them.
+pub fn join(messages: &[Message]) -> String {
+    messages.iter().map(ToString::to_string).collect::<Vec<_>>().join("; ")
+}
+
+impl Note {
+    /// A note of messages (what importers and measure write).
+    pub fn of(messages: &[Message]) -> Note {
+        Note { raw: join(messages), items: messages.iter().cloned().map(NoteItem::Message).collect() }
+    }
+
+    /// Parses a runs.csv note.
+    pub fn parse(text: &str) -> Result<Note, NoteError> {
+        let raw = text.trim().to_string();
+        let mut items = Vec::new();
+        let in_chars = |e: NoteError| NoteError { at: char_at(&raw, e.at), message: e.message };
+        for (start, item) in split_items(&raw).map_err(in_chars)? {
+            let trimmed = item.trim_start();
+            let start = start + (item.len() - trimmed.len());
+            let item = trimmed.trim_end();
+            if item.is_empty() {
+                continue;
+            }
+            items.push(parse_item(item, start).map_err(in_chars)?);
+        }
+        Ok(Note { raw, items })
+    }
+
+    pub fn as_str(&self) -> &str {
+        &self.raw
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.raw.is_empty()
+    }
+
+    pub fn items(&self) -> &[NoteItem] {
+        &self.items
+    }
+
+    /// Whether the note is only the user's own words (shown as written).
+    pub fn is_own_text(&self) -> bool {
+        self.items.iter().all(|i| matches!(i, NoteItem::Text(_)))
+    }
+}
+
+impl fmt::Display for Note {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.raw)
+    }
+}
+
+impl Serialize for Note {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(&self.raw)
+    }
+}
+
+fn char_at(text: &str, byte: usize) -> usize {
+    text[..byte].chars().count() + 1
+}
+
+/// The `;`-separated items with their byte offsets; a `;` inside quotes or parentheses is part of
+/// its item.
+fn split_items(text: &str) -> Result<Vec<(usize, &str)>, NoteError> {
+    let mut items = Vec::new();
+    let (mut start, mut depth, mut quoted, mut escaped) = (0, 0usize, false, false);
+    let mut quote_at = 0;
+    for (i, c) in text.char_indices() {
+        if quoted {
+            match (escaped, c) {
+                (true, _) => escaped = false,
+                (false, '\\') => escaped = true,
+                (false, '"') => quoted = false,
+                _ => {}
+            }
+            continue;
+        }
+        match c {
+            '"' if depth > 0 => {
+                quoted = true;
+                quote_at = i;
+            }
+            '(' => depth += 1,
+            ')' => depth = depth.saturating_sub(1),
+            ';' if depth == 0 => {
+                items.push((start, &text[start..i]));
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    if quoted {
+        return Err(NoteError { at: quote_at, message: "a quoted value has no closing `\"`".into() });
+    }
+    items.push((start, &text[start..]));
+    Ok(items)
+}
+
+/// The length in bytes of a key at the start of `item` (`ns.name[.name…]`), if it starts with one.
+fn key_length(item: &str) -> Option<usize> {
+    let bytes = item.as_bytes();
+    let word = |from: usize, first_digit_ok: bool| {
+        let mut end = from;
+        while end < bytes.len()
+            && (bytes[end].is_ascii_lowercase() || bytes[end].is_ascii_digit() || (end > from && bytes[end] == b'-'))
+        {
+            if end == from && !first_digit_ok && !bytes[end].is_ascii_lowercase() {
+                return from;
+            }
+            end += 1;
+        }
+        end
+    };
+    let mut end = word(0, false);
+    if end == 0 {
+        return None;
+    }
+    let mut parts = 1;
+    while end < bytes.len() && bytes[end] == b'.' {
+        let next = word(end + 1, true);
+        if next == end + 1 {
+            return None;
+        }
+        end = next;
+        parts += 1;
+    }
+    (parts > 1 && (end == bytes.len() || bytes[end] == b'(')).then_some(end)
+}
+
+fn parse_item(item: &str, offset: usize) -> Result<NoteItem, NoteError> {
+    let at = |byte: usize| offset + byte;
+    let Some(length) = key_length(item) else { return Ok(NoteItem::Text(item.to_string())) };
+    let name = &item[..length];
+    let Some(key) = NoteKey::from_key(name) else {
+        let namespace = name.split('.').next().unwrap_or_default();
+        let known: Vec<&str> = NoteKey::ALL.iter().filter(|k| k.namespace() == namespace).map(|k| k.key()).collect();
+        if known.is_empty() {
+            return Ok(NoteItem::Text(item.to_string()));
+        }
+        return Err(NoteError { at: at(0), message: format!("`{name}` is not a note key; the keys of {namespace} are {}", known.join(", ")) });
+    };
+    let mut values: Vec<Option<String>> = vec![None; key.params().len()];
+    let rest = &item[length..];
+    if rest.is_empty() {
+        if !key.params().is_empty() {
+            return Err(NoteError { at: at(0), message: format!("`{name}` needs its parameters: {name}({})", key.params().join("=…, ") + "=…") });
+        }
+        return Ok(NoteItem::Message(Message { key, values: Vec::new() }));
+    }
+    if !rest.ends_with(')') {
+        return Err(NoteError { at: at(item.len()), message: format!("`{name}(` has no closing `)`") });
+    }
+    let inner = &rest[1..rest.len() - 1];
+    let inner_at = length + 1;
+    let mut chars = inner.char_indices().peekable();
+    loop {
+        while chars.peek().is_some_and(|(_, c)| c.is_whitespace()) {
+            chars.next();
+        }
+        let Some(&(param_start, _)) = chars.peek() else { break };
+        let mut param_end = param_start;
+        while let Some(&(i, c)) = chars.peek() {
+            if c == '=' {
+                break;
+            }
+            param_end = i + c.len_utf8();
+            chars.next();
+        }
+        let param = inner[param_start..param_end].trim();
+        if chars.next().is_none() {
+            return Err(NoteError { at: at(inner_at + param_start), message: format!("`{param}` has no `=` and value") });
+        }
+        let Some(index) = key.params().iter().position(|p| *p == param) else {
+            return Err(NoteError {
+                at: at(inner_at + param_start),
+                message: format!("`{name}` has no parameter `{param}`; its parameters are {}", key.params().join(", ")),
+            });
+        };
+        let mut value = String::new();
+        if chars.peek().is_some_and(|(_, c)| *c == '"') {
+            chars.next();
+            let mut escaped = false;
+            for (_, c) in chars.by_ref() {
+                match (escaped, c) {
+                    (true, c) => {
+                        value.push(c);
+                        escaped = false;
+                    }
+                    (false, '\\') => escaped = true,
+                    (false, '"') => break,
+                    (false, c) => value.push(c),
+                }
+            }
+        } else {
+            while let Some(&(_, c)) = chars.peek() {
+                if c == ',' {
+                    break;
+                }
+                if "()\"=".contains(c) {
+                    return Err(NoteError {
+                        at: at(inner_at + chars.peek().map_or(0, |(i, _)| *i)),
+                        message: format!("the value of `{param}` holds `{c}`: quote it (\"…\")"),
+                    });
+                }
+                value.push(c);
+                chars.next();
+            }
+            value = value.trim().to_string();
+        }
+        if values[index].replace(value).is_some() {
+            return Err(NoteError { at: at(inner_at + param_start), message: format!("`{param}` is given twice") });
+        }
+        while chars.peek().is_some_and(|(_, c)| c.is_whitespace()) {
+            chars.next();
+        }
+        match chars.next() {
+            None => break,
+            Some((_, ',')) => {}
+            Some((i, c)) => return Err(NoteError { at: at(inner_at + i), message: format!("`{c}` after the value of `{param}`: expected `,` or `)`") }),
+        }
+    }
+    let missing: Vec<&str> = key.params().iter().zip(&values).filter(|(_, v)| v.is_none()).map(|(p, _)| *p).collect();
+    if !missing.is_empty() {
+        return Err(NoteError { at: at(0), message: format!("`{name}` lacks {}", missing.join(", ")) });
+    }
+    Ok(NoteItem::Message(Message { key, values: values.into_iter().map(Option::unwrap_or_default).collect() }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_key_is_unique_and_round_trips() {
+        let mut seen = std::collections::HashSet::new();
+        for &key in NoteKey::ALL {
+            assert!(seen.insert(key.key()), "{} twice", key.key());
+            let values: Vec<String> = key.params().iter().map(|p| format!("{p} (a; \"b\")")).collect();
+            let message = Message { key, values };
+            let note = Note::parse(&message.to_string()).unwrap();
+            assert_eq!(note.items(), &[NoteItem::Message(message)]);
+        }
+    }
+
+    #[test]
+    fn keys_and_the_users_own_words_mix() {
+        let note = Note::parse("ab.summary-whole-ms; autocannon.duration(seconds=5.09); host busy, re-run; e.g. later").unwrap();
+        assert_eq!(
+            note.items(),
+            &[
+                NoteItem::Message(Message::plain(NoteKey::AbSummaryWholeMs)),
+                NoteItem::Message(Message::new(NoteKey::AutocannonDuration, &[&"5.09"])),
+                NoteItem::Text("host busy, re-run".into()),
+                NoteItem::Text("e.g. later".into()),
+            ]
+        );
+        assert!(Note::parse("the host was busy").unwrap().is_own_text());
+        assert_eq!(Note::parse("x.y").unwrap().items(), &[NoteItem::Text("x.y".into())], "an unknown namespace is text");
+    }
+
+    #[test]
+    fn malformed_keys_say_where_and_why() {
+        let error = |text: &str| Note::parse(text).unwrap_err();
+        assert_eq!(error("ab.summary-whole-ms; ab.nope").at, 22);
+        assert!(error("ab.nope").message.contains("the keys of ab are ab.gnuplot-resolution"));
+        let e = error("hey.cap(max=3");
+        assert_eq!((e.at, e.message.as_str()), (14, "`hey.cap(` has no closing `)`"));
+        let e = error("hey.cap(rows=3)");
+        assert_eq!((e.at, e.message.as_str()), (9, "`hey.cap` has no parameter `rows`; its parameters are max"));
+        assert_eq!(error("hey.cap").message, "`hey.cap` needs its parameters: hey.cap(max=…)");
+        assert_eq!(error("hey.beyond-cap(rows=2)").message, "`hey.beyond-cap` lacks max");
+        assert_eq!(error("siege.logged(path=\"/var/log)").message, "a quoted value has no closing `\"`");
+        assert_eq!(error("hey.cap(max=1, max=2)").message, "`max` is given twice");
+    }
+}
