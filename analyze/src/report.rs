@@ -63,6 +63,9 @@ pub struct Report {
     /// The dataset's README.md (Markdown), rendered as its own page.
     #[serde(skip)]
     pub readme: Option<String>,
+    /// The dataset's README.ja.md, rendered as the Japanese report's README page.
+    #[serde(skip)]
+    pub readme_ja: Option<String>,
     #[serde(skip)]
     pub figures: Figures,
     #[serde(skip)]

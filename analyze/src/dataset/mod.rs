@@ -67,6 +67,8 @@ pub struct Dataset {
     pub articles: BTreeMap<Lang, (String, String)>,
     /// README.md: how the data was measured, shown as the report's dataset page.
     pub readme: Option<String>,
+    /// README.ja.md, the README in Japanese, when the dataset has one.
+    pub readme_ja: Option<String>,
     /// plan.toml, parsed: the settings of the experiment, shown as the Setup table.
     pub plan: Option<toml::Table>,
 }
@@ -202,6 +204,7 @@ pub fn load_unlocked(dir: &Path, keep: Keep) -> Result<Dataset, LoadError> {
     }
     let articles = read_articles(dir, &mut problems);
     let readme = read_text(dir, "README.md", &mut problems);
+    let readme_ja = read_text(dir, "README.ja.md", &mut problems);
     let plan = read_text(dir, "plan.toml", &mut problems).and_then(|text| match text.parse::<toml::Table>() {
         Ok(table) => Some(table),
         Err(error) => {
@@ -230,6 +233,7 @@ pub fn load_unlocked(dir: &Path, keep: Keep) -> Result<Dataset, LoadError> {
         sources,
         articles,
         readme,
+        readme_ja,
         plan,
     })
 }

@@ -25,7 +25,7 @@ pub fn is_dataset_entry(name: &str, is_dir: bool) -> bool {
         other => name == format!("article.{}.md", other.code()),
     });
     articles
-        || matches!(name, "dataset.toml" | "README.md" | "plan.toml" | "servers.csv" | "level1.json")
+        || matches!(name, "dataset.toml" | "README.md" | "README.ja.md" | "plan.toml" | "servers.csv" | "level1.json")
         || name.strip_suffix(".csv").or_else(|| name.strip_suffix(".parquet")).is_some_and(table)
 }
 

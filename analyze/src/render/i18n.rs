@@ -211,6 +211,8 @@ pub struct Strings {
     pub readme_link: &'static str,
     pub readme_note: &'static str,
     pub readme_title: &'static str,
+    /// Said after the README's title when the page's language has no README of its own.
+    pub readme_untranslated: &'static str,
     pub table_n: &'static str,
     pub methods_latency: &'static str,
     pub methods_latency_probe: &'static str,
@@ -408,6 +410,7 @@ static EN: Strings = Strings {
     readme_link: "How the data was measured",
     readme_note: "the dataset's README: what was measured, how, and how it differs from the original study",
     readme_title: "The dataset's README",
+    readme_untranslated: "",
     table_n: "Table {n}",
     ecdf_conditions_alt: "Latency distribution of each condition's representative run at {level} (ECDF, log scale)",
     methods_latency: "Latency is the time of one request as requests.csv records it (latency_ms); in datasets written by measure, from the start of connect until the response body has been read. Only 2xx responses are ranked; requests with a non-2xx status or no response are counted as errors.",
@@ -598,8 +601,9 @@ static JA: Strings = Strings {
     setup_caption: "データセットのplan.tomlにある実験の設定",
     setting: "設定",
     readme_link: "データの測り方",
-    readme_note: "データセットのREADME（英語）：何をどう測ったか、元の記事との違い",
-    readme_title: "データセットのREADME（英語）",
+    readme_note: "データセットのREADME：何をどう測ったか、元の記事との違い",
+    readme_title: "データセットのREADME",
+    readme_untranslated: "（英語）",
     table_n: "表{n}",
     ecdf_conditions_alt: "{level}での各条件の代表の測定の応答時間の累積分布（ECDF、対数目盛）",
     methods_latency: "応答時間は、requests.csvに記録されたリクエスト1件の時間（latency_ms）です。measureで作ったデータセットでは、接続を開始してから応答本文を読み終えるまでの時間です。順位を付けるのは2xx応答だけで、2xx以外の応答や応答のないリクエストはエラーとして数えます。",
@@ -897,6 +901,25 @@ pub fn tool_words(lang: Lang) -> &'static ToolWords {
     match lang {
         Lang::En => &TOOL_EN,
         Lang::Ja => &TOOL_JA,
+    }
+}
+
+/// A rule's short name for a table cell: its key in English, a Japanese name in Japanese.
+pub fn rule_label(rule: crate::model::Rule, lang: Lang) -> &'static str {
+    use crate::model::Rule::*;
+    match (lang, rule) {
+        (Lang::En, _) => rule.name(),
+        (Lang::Ja, NearestRank) => "最近接順位",
+        (Lang::Ja, FloorPlusOne) => "切り捨て＋1",
+        (Lang::Ja, RoundedPlusOne) => "四捨五入＋1",
+        (Lang::Ja, HdrHistogram) => "HdrHistogram",
+        (Lang::Ja, HdrHistogramRounded) => "HdrHistogram（丸め）",
+        (Lang::Ja, DdSketch) => "DDSketch",
+        (Lang::Ja, NearestRankPlusOne) => "最近接順位＋1",
+        (Lang::Ja, RoundedBuckets) => "丸めたバケット",
+        (Lang::Ja, Interpolated) => "補間",
+        (Lang::Ja, Approximate) => "近似",
+        (Lang::Ja, NoPercentiles) => "パーセンタイルなし",
     }
 }
 

@@ -86,7 +86,16 @@ pub fn url_segment(name: &str) -> String {
 
 /// Names of the site's own top-level entries (besides the marker and staging folders, which
 /// start with `.`): a dataset folder of the same name would collide with them.
-pub const SITE_FILES: [&str; 1] = ["index.html"];
+pub const SITE_FILES: [&str; 2] = ["index.html", "index.ja.html"];
+
+/// The site's index page in `lang`, at the site's root: `index.html` in English,
+/// `index.<lang>.html` in the others.
+pub fn site_index(lang: crate::model::Lang) -> String {
+    match lang {
+        crate::model::Lang::En => "index.html".to_string(),
+        other => format!("index.{}.html", other.code()),
+    }
+}
 
 /// Why a dataset folder name cannot be a folder of the site, if it cannot.
 pub fn site_name_problem(name: &str) -> Option<String> {

@@ -25,6 +25,9 @@ struct Entry {
 struct IndexPage {
     lang: &'static str,
     t: &'static super::i18n::Strings,
+    /// The index in the other language, beside this one at the site's root.
+    other_lang_href: String,
+    other_lang: &'static str,
     entries: Vec<Entry>,
 }
 
@@ -77,7 +80,6 @@ pub fn site_files(datasets: &[Published], comparisons: &[SiteComparison]) -> Res
 
 /// [`site_files`], each file handed to `emit` as soon as it is rendered.
 pub fn emit_site(datasets: &[Published], comparisons: &[SiteComparison], emit: &mut Emit) -> Result<(), RenderError> {
-    let mut entries = Vec::new();
     for dataset in datasets {
         let name = &dataset.report.dataset.name;
         let href = super::paths::url_segment(name);
@@ -95,26 +97,54 @@ pub fn emit_site(datasets: &[Published], comparisons: &[SiteComparison], emit: &
                 emit(format!("{name}/compare/{path}"), bytes)?;
             }
         }
-        let context = Context::new(dataset.report, Lang::En, true);
-        let title = dataset.report.dataset.title.get(Lang::En).to_string();
-        let ja = dataset.report.dataset.title.get(Lang::Ja).to_string();
-        entries.push(Entry {
-            name: name.clone(),
-            other_titles: if ja != title { vec![ja] } else { Vec::new() },
-            title,
-            measured: dataset.report.dataset.measured.clone(),
-            runs: super::format::count(dataset.report.integrity.runs),
-            links: Lang::ALL
+    }
+    // One index per language, each listing every dataset in its language.
+    for lang in Lang::ALL {
+        let mut entries = Vec::new();
+        for dataset in datasets {
+            let name = &dataset.report.dataset.name;
+            let href = super::paths::url_segment(name);
+            let context = Context::new(dataset.report, lang, true);
+            let title = dataset.report.dataset.title.get(lang).to_string();
+            let other_titles = Lang::ALL
                 .iter()
-                .map(|l| (super::i18n::strings(*l).lang_name.to_string(), format!("{href}/{}/index.html", l.code())))
-                .collect(),
-            headline: context.headline_table(&format!("{href}/en/")),
-        });
+                .filter(|l| **l != lang)
+                .map(|l| dataset.report.dataset.title.get(*l).to_string())
+                .filter(|other| *other != title)
+                .collect();
+            // The page's own language first.
+            let mut link_langs: Vec<Lang> = Lang::ALL.to_vec();
+            link_langs.sort_by_key(|l| *l != lang);
+            entries.push(Entry {
+                name: name.clone(),
+                other_titles,
+                title,
+                measured: dataset.report.dataset.measured.clone(),
+                runs: super::format::count(dataset.report.integrity.runs),
+                links: link_langs
+                    .iter()
+                    .map(|l| {
+                        let t = super::i18n::strings(lang);
+                        let text = t.aside.replace("{main}", t.report).replace("{note}", super::i18n::strings(*l).lang_name);
+                        (text, format!("{href}/{}/index.html", l.code()))
+                    })
+                    .collect(),
+                headline: context.headline_table(&format!("{href}/{}/", lang.code())),
+            });
+        }
+        // The variance link in the headline table points at the dataset's own folder.
+        for entry in &mut entries {
+            entry.headline.id = format!("headline-{}", super::paths::url_segment(&entry.name));
+        }
+        let other = if lang == Lang::En { Lang::Ja } else { Lang::En };
+        let page = IndexPage {
+            lang: lang.code(),
+            t: super::i18n::strings(lang),
+            other_lang_href: super::paths::site_index(other),
+            other_lang: other.code(),
+            entries,
+        };
+        emit(super::paths::site_index(lang), render(&templates(), "index.html", &page)?)?;
     }
-    // The variance link in the headline table points at the dataset's own folder.
-    for entry in &mut entries {
-        entry.headline.id = format!("headline-{}", super::paths::url_segment(&entry.name));
-    }
-    let page = IndexPage { lang: "en", t: super::i18n::strings(Lang::En), entries };
-    emit("index.html".into(), render(&templates(), "index.html", &page)?)
+    Ok(())
 }

@@ -233,6 +233,7 @@ pub fn build(dataset: &mut Dataset, detail: Detail) -> Report {
         setup: dataset.plan.as_ref().map(settings).unwrap_or_default(),
         level1: dataset.level1.as_ref().map(|l| l.engine.clone()),
         readme: dataset.readme.clone(),
+        readme_ja: dataset.readme_ja.clone(),
         figures,
         run_lookup,
         percentile_keys,

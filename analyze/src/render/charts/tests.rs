@@ -270,6 +270,7 @@ pub(crate) fn fixture() -> Report {
         setup: Vec::new(),
         level1: None,
         readme: None,
+        readme_ja: None,
         figures,
         percentile_keys: vec!["95".into()],
         percentiles_at_maximum: Vec::new(),

@@ -88,7 +88,7 @@ impl View<'_> {
         let report_href = |segment: &str| format!("../../../{segment}/{}/index.html", self.lang.code());
         let nav = CompareNav {
             other_lang_href: format!("../{}/index.html", other.code()),
-            home_href: site.map(|_| "../../../index.html".to_string()),
+            home_href: site.map(|_| format!("../../../{}", crate::render::paths::site_index(self.lang))),
             baseline_href: site.map(|s| report_href(&s.baseline)),
             candidate_href: site.map(|s| report_href(&s.candidate)),
         };

@@ -123,19 +123,36 @@ pub struct ReadmePage {
     pub t: &'static Strings,
     pub nav: Nav,
     pub title: String,
+    /// The README's heading: its title, and "(English)" when the page's language has none.
+    pub readme_title: String,
     pub html: String,
 }
 
 impl Context<'_> {
     pub fn readme_page(&self) -> Option<ReadmePage> {
-        let readme = self.report.readme.as_ref()?;
+        let (readme, own_language) = self.readme_text()?;
+        let untranslated = if own_language { "" } else { self.t.readme_untranslated };
         Some(ReadmePage {
             lang: self.lang.code(),
             t: self.t,
             nav: self.nav(""),
-            title: format!("{} – {}", self.report.dataset.title.get(self.lang), self.t.readme_title),
+            title: format!("{} – {}{untranslated}", self.report.dataset.title.get(self.lang), self.t.readme_title),
+            readme_title: format!("{}{untranslated}", self.t.readme_title),
             html: super::article::markdown_to_html(readme, self.t.table_n),
         })
+    }
+
+    /// The README in the page's language (README.ja.md for Japanese) when the dataset has one,
+    /// else the English README.md; and whether it is in the page's language.
+    pub fn readme_text(&self) -> Option<(&str, bool)> {
+        let own = match self.lang {
+            Lang::En => self.report.readme.as_deref(),
+            Lang::Ja => self.report.readme_ja.as_deref(),
+        };
+        match own {
+            Some(text) => Some((text, true)),
+            None => self.report.readme.as_deref().map(|text| (text, false)),
+        }
     }
 }
 
@@ -227,7 +244,7 @@ impl<'a> Context<'a> {
         Nav {
             root: root.to_string(),
             other_lang_href: self.in_site.then(|| format!("{root}../{}/index.html", other.code())),
-            home_href: self.in_site.then(|| format!("{root}../../index.html")),
+            home_href: self.in_site.then(|| format!("{root}../../{}", paths::site_index(self.lang))),
         }
     }
 

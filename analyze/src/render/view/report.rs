@@ -491,7 +491,7 @@ impl<'a> Context<'a> {
                     .unwrap_or_default();
                 let theirs =
                     run.tool_reported.as_ref().and_then(|t| t.percentiles_ms.get(&key).map(|v| (*v, t.ranks.get(&key).copied(), t.ranked)));
-                let rule = run.tool_reported.as_ref().map_or("–", |t| t.rule.name());
+                let rule = run.tool_reported.as_ref().map_or("–", |t| crate::render::i18n::rule_label(t.rule, self.lang));
                 let ours = run.percentiles_ms.get(&key).map(|v| (*v, run.percentile_ranks.get(&key).copied()));
                 // Ours at the digits of the run's rows, the tool's as it printed them.
                 let with_rank = |v: String, rank: Option<u64>, n: u64| match rank {
@@ -650,7 +650,17 @@ impl<'a> Context<'a> {
 
     /// plan.toml's settings as a two-column table.
     pub fn setup_table(&self) -> Option<Table> {
-        let rows: Vec<Vec<Cell>> = self.report.setup.iter().map(|s| vec![Cell::text(s.key.clone()), Cell::text(s.value.clone())]).collect();
+        // A text given per language (`title.en`, `title.ja`) shows only in its own language's report.
+        let other_language = |key: &str| {
+            key.rsplit_once('.').and_then(|(_, last)| Lang::parse(last)).is_some_and(|lang| lang != self.lang)
+        };
+        let rows: Vec<Vec<Cell>> = self
+            .report
+            .setup
+            .iter()
+            .filter(|s| !other_language(&s.key))
+            .map(|s| vec![Cell::text(s.key.clone()), Cell::text(s.value.clone())])
+            .collect();
         (!rows.is_empty()).then(|| Table {
             id: "setup-table".into(),
             caption: self.caption(self.t.setup, self.t.setup_caption),
@@ -783,7 +793,10 @@ impl<'a> Context<'a> {
             setup: self.setup_table(),
             readme: report.readme.is_some().then(|| KeyValue {
                 label: self.t.readme_link.to_string(),
-                value: self.t.readme_note.to_string(),
+                value: match self.readme_text() {
+                    Some((_, false)) => format!("{}{}", self.t.readme_note, self.t.readme_untranslated),
+                    _ => self.t.readme_note.to_string(),
+                },
                 href: Some(paths::README_PAGE.to_string()),
             }),
             article,
