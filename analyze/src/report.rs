@@ -108,7 +108,7 @@ pub struct DatasetInfo {
     pub default_lang: Lang,
     /// As dataset.toml says, else the date of the earliest run.
     pub measured: Option<String>,
-    pub environment: BTreeMap<String, String>,
+    pub environment: BTreeMap<String, crate::model::Text>,
     pub large_response_bytes: Option<u64>,
 }
 

@@ -89,9 +89,10 @@ pub struct Manifest {
     pub factors: Vec<FactorSpec>,
     #[serde(default)]
     pub thresholds: Thresholds,
-    /// Free-form facts about the machine and software, shown in the Methods section.
+    /// Free-form facts about the machine and software, shown in the Methods section: a value, or a
+    /// text per language (`{ en = "...", ja = "..." }`) when it explains in words.
     #[serde(default)]
-    pub environment: BTreeMap<String, String>,
+    pub environment: BTreeMap<String, Text>,
     /// Values published elsewhere for the same conditions, to set beside the measured ones.
     pub published: Option<Published>,
     /// What the report leads with.

@@ -154,17 +154,7 @@ pub fn parse_runs(table: &TextTable, manifest: &Manifest, problems: &mut Problem
             rejected_ids.push(id.clone());
         }
         if let (true, Some(rep), Some(run_status), Some(parsed_note)) = (ok, rep, run_status, parsed_note) {
-            raw_runs.push((
-                id,
-                values,
-                rep,
-                (started_at, instant),
-                run_status,
-                parsed_note,
-                load1_before,
-                load1_after,
-                row.place,
-            ));
+            raw_runs.push((id, values, rep, (started_at, instant), run_status, parsed_note, load1_before, load1_after, row.place));
         }
     }
 

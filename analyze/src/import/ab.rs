@@ -12,10 +12,10 @@
 //! responses whose body length differs from the first one's.
 
 use super::error::ImportError;
-use super::{Message, NoteKey};
 use super::reported::{Count, Printed, ToolReported};
 use super::text::{implausible_unix_ns, parse_number, step_of, Csv, Lines};
 use super::{ImportedRun, Piece, Row, Start};
+use super::{Message, NoteKey};
 use crate::model::{percentile_key, Rule};
 
 /// The percentages ab 2.3 prints in its table, in order.

@@ -11,9 +11,9 @@
 //! periods' rates, rounded to a whole number; each intermediate period covers 10 s.
 
 use super::error::ImportError;
-use super::{Message, NoteKey};
 use super::json::{document, place};
 use super::reported::{Count, Printed, ToolReported};
+use super::{Message, NoteKey};
 use super::{Piece, Start};
 use crate::model::Rule;
 use std::collections::BTreeMap;
@@ -153,11 +153,7 @@ mod tests {
     fn its_404s_are_responses_for_artillery_and_errors_here() {
         let piece = json("report.json", &fixture()).unwrap();
         assert_eq!(piece.reported.unwrap().errors.unwrap().value, 500);
-        assert!(
-            piece.notes.iter().any(|n| *n == Message::new(NoteKey::ArtilleryErrorStatuses, &[&500, &0])),
-            "{:?}",
-            piece.notes
-        );
+        assert!(piece.notes.iter().any(|n| *n == Message::new(NoteKey::ArtilleryErrorStatuses, &[&500, &0])), "{:?}", piece.notes);
     }
 
     #[test]

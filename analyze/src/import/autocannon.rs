@@ -14,9 +14,9 @@
 //! counts ("76k") and is not read.
 
 use super::error::ImportError;
-use super::{Message, NoteKey};
 use super::json::{document, place};
 use super::reported::{Count, Printed, ToolReported};
+use super::{Message, NoteKey};
 use super::{Piece, Start};
 use crate::model::{percentile_key, percentile_label, Rule};
 use std::collections::BTreeMap;

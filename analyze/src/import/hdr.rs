@@ -17,10 +17,10 @@
 //! shown in ms), from which the unit of its values is found.
 
 use super::error::ImportError;
-use super::{Message, NoteKey};
 use super::reported::{Count, Place, Printed, ToolReported};
 use super::text::{parse_number, parse_shifted, step_of, Lines};
 use super::write::RUN_STATS_PERCENTILES;
+use super::{Message, NoteKey};
 use super::{Piece, Start};
 use crate::model::Rule;
 
@@ -202,11 +202,7 @@ pub fn percentiles(file: &str, text: &str) -> Result<Piece, ImportError> {
     let reported = spectrum.reported();
     Ok(Piece {
         reported: Some(reported),
-        notes: vec![
-            spectrum.precision_note(),
-            Message::plain(NoteKey::HdrHgrmMs),
-            Message::plain(NoteKey::HdrErrorsUnknown),
-        ],
+        notes: vec![spectrum.precision_note(), Message::plain(NoteKey::HdrHgrmMs), Message::plain(NoteKey::HdrErrorsUnknown)],
         ..Piece::default()
     })
 }

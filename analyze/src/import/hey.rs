@@ -7,9 +7,9 @@
 //! results, so beyond that its table, histogram and CSV cover the first million only.
 
 use super::error::ImportError;
-use super::{Message, NoteKey};
 use super::reported::{Count, Printed, ToolReported};
 use super::text::{decimal_ns, parse_shifted, step_of, CsvStream, Lines};
+use super::{Message, NoteKey};
 use super::{Piece, Row};
 use crate::model::{percentile_key, Rule};
 use std::collections::BTreeMap;

@@ -6,8 +6,8 @@
 //! response); `success` is JMeter's verdict (assertions included), not "2xx".
 
 use super::error::ImportError;
-use super::{Message, NoteKey};
 use super::text::{implausible_unix_ns, Csv};
+use super::{Message, NoteKey};
 use super::{Piece, Row, Start};
 
 /// A JTL CSV (one text): see [`Blocks`].

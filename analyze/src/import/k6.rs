@@ -8,8 +8,8 @@
 //! http_req_duration (connection setup not included). The CSV's timestamp is whole seconds.
 
 use super::error::ImportError;
-use super::{Message, NoteKey};
 use super::text::{decimal_ns, implausible_unix_ns, rfc3339_unix_ns, Csv, Lines};
+use super::{Message, NoteKey};
 use super::{Piece, Row, Start};
 
 const METRIC: &str = "http_req_duration";
@@ -189,14 +189,7 @@ impl super::stream::Blocks for CsvBlocks {
 
     fn finish(self: Box<Self>) -> Result<Piece, ImportError> {
         let p = self.points;
-        finish(
-            p.rows,
-            p.first,
-            1_000_000_000,
-            p.disagreements,
-            &p.file,
-            vec![send_note(), Message::plain(NoteKey::K6CsvSeconds)],
-        )
+        finish(p.rows, p.first, 1_000_000_000, p.disagreements, &p.file, vec![send_note(), Message::plain(NoteKey::K6CsvSeconds)])
     }
 }
 

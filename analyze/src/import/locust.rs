@@ -7,9 +7,9 @@
 //! the rounded buckets; its percentiles are recomputed here by Locust's own rule.
 
 use super::error::ImportError;
-use super::{Message, NoteKey};
 use super::reported::{Count, Printed, ToolReported};
 use super::text::{implausible_unix_ns, Csv, CsvRow};
+use super::{Message, NoteKey};
 use super::{Piece, Start};
 use crate::model::{percentile_key, Rule};
 use std::collections::BTreeMap;
@@ -107,10 +107,7 @@ pub fn failures(file: &str, text: &str) -> Result<Piece, ImportError> {
     for row in &csv.rows {
         total += csv.count(row, occurrences)?;
     }
-    Ok(Piece {
-        notes: if total > 0 { vec![Message::new(NoteKey::LocustFailures, &[&total])] } else { Vec::new() },
-        ..Piece::default()
-    })
+    Ok(Piece { notes: if total > 0 { vec![Message::new(NoteKey::LocustFailures, &[&total])] } else { Vec::new() }, ..Piece::default() })
 }
 
 pub fn exceptions(file: &str, text: &str) -> Result<Piece, ImportError> {

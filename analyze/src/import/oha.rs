@@ -9,9 +9,9 @@
 //! start); with `--latency-correction` a duration counts from when the request was scheduled.
 
 use super::error::ImportError;
-use super::{Message, NoteKey};
 use super::reported::{Count, Place, Printed, ToolReported};
 use super::text::{parse_shifted, CsvStream};
+use super::{Message, NoteKey};
 use super::{Piece, Row, Start};
 use crate::model::{percentile_key, Rule};
 use std::collections::BTreeMap;

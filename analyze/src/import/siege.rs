@@ -11,10 +11,10 @@
 //! lines on how to turn it off), after the `-v` lines or the JSON; the log's date has no time zone.
 
 use super::error::ImportError;
-use super::{Message, NoteKey};
 use super::reported::{Count, Place, Printed, ToolReported};
 use super::text::{parse_shifted, step_of, Csv, Lines};
 use super::{ImportedRun, Piece, Row};
+use super::{Message, NoteKey};
 use crate::model::Rule;
 
 const RESOLUTION_NOTE: NoteKey = NoteKey::SiegeResolution;
@@ -107,10 +107,7 @@ pub fn verbose(file: &str, text: &str) -> Result<Piece, ImportError> {
     }
     let mut piece = Piece {
         rows: Some(rows),
-        notes: vec![
-            Message::plain(RESOLUTION_NOTE),
-            Message::plain(NoteKey::SiegeVerboseOrder),
-        ],
+        notes: vec![Message::plain(RESOLUTION_NOTE), Message::plain(NoteKey::SiegeVerboseOrder)],
         ..Piece::default()
     };
     if summary_from.is_some() {

@@ -4,8 +4,8 @@
 //! in both); a request without a response has code 0 and an error text.
 
 use super::error::ImportError;
-use super::{Message, NoteKey};
 use super::text::{implausible_unix_ns, parse_shifted, rfc3339_unix_ns, split_csv, Lines};
+use super::{Message, NoteKey};
 use super::{Piece, Row, Start};
 
 /// A first line like `1796049880123456789,200,1234567,0,20200,...`: vegeta's CSV has no header.

@@ -11,10 +11,10 @@
 //! latency statistics.
 
 use super::error::ImportError;
-use super::{Message, NoteKey};
 use super::reported::{Count, Printed, ToolReported};
 use super::text::{duration_ms, Lines};
 use super::Piece;
+use super::{Message, NoteKey};
 use crate::model::{percentile_key, Rule};
 
 /// The percentiles `--latency` prints, in order.

@@ -289,9 +289,7 @@ fn key_length(item: &str) -> Option<usize> {
     let bytes = item.as_bytes();
     let word = |from: usize, first_digit_ok: bool| {
         let mut end = from;
-        while end < bytes.len()
-            && (bytes[end].is_ascii_lowercase() || bytes[end].is_ascii_digit() || (end > from && bytes[end] == b'-'))
-        {
+        while end < bytes.len() && (bytes[end].is_ascii_lowercase() || bytes[end].is_ascii_digit() || (end > from && bytes[end] == b'-')) {
             if end == from && !first_digit_ok && !bytes[end].is_ascii_lowercase() {
                 return from;
             }
@@ -325,13 +323,19 @@ fn parse_item(item: &str, offset: usize) -> Result<NoteItem, NoteError> {
         if known.is_empty() {
             return Ok(NoteItem::Text(item.to_string()));
         }
-        return Err(NoteError { at: at(0), message: format!("`{name}` is not a note key; the keys of {namespace} are {}", known.join(", ")) });
+        return Err(NoteError {
+            at: at(0),
+            message: format!("`{name}` is not a note key; the keys of {namespace} are {}", known.join(", ")),
+        });
     };
     let mut values: Vec<Option<String>> = vec![None; key.params().len()];
     let rest = &item[length..];
     if rest.is_empty() {
         if !key.params().is_empty() {
-            return Err(NoteError { at: at(0), message: format!("`{name}` needs its parameters: {name}({})", key.params().join("=…, ") + "=…") });
+            return Err(NoteError {
+                at: at(0),
+                message: format!("`{name}` needs its parameters: {name}({})", key.params().join("=…, ") + "=…"),
+            });
         }
         return Ok(NoteItem::Message(Message { key, values: Vec::new() }));
     }
@@ -404,7 +408,9 @@ fn parse_item(item: &str, offset: usize) -> Result<NoteItem, NoteError> {
         match chars.next() {
             None => break,
             Some((_, ',')) => {}
-            Some((i, c)) => return Err(NoteError { at: at(inner_at + i), message: format!("`{c}` after the value of `{param}`: expected `,` or `)`") }),
+            Some((i, c)) => {
+                return Err(NoteError { at: at(inner_at + i), message: format!("`{c}` after the value of `{param}`: expected `,` or `)`") })
+            }
         }
     }
     let missing: Vec<&str> = key.params().iter().zip(&values).filter(|(_, v)| v.is_none()).map(|(p, _)| *p).collect();

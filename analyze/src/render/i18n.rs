@@ -605,7 +605,7 @@ static JA: Strings = Strings {
     readme_title: "データセットのREADME",
     readme_untranslated: "（英語）",
     table_n: "表{n}",
-    ecdf_conditions_alt: "{level}での各条件の代表の測定の応答時間の累積分布（ECDF、対数目盛）",
+    ecdf_conditions_alt: "{level}：各条件の代表の測定の応答時間（累積分布、ECDF、対数目盛）",
     methods_latency: "応答時間は、requests.csvに記録されたリクエスト1件の時間（latency_ms）です。measureで作ったデータセットでは、接続を開始してから応答本文を読み終えるまでの時間です。順位を付けるのは2xx応答だけで、2xx以外の応答や応答のないリクエストはエラーとして数えます。",
     one_run_each: "どの条件も測定が1回だけです。1回の測定ではばらつきを示せないため、ここでは条件どうしを比較しません。",
     methods_latency_probe: "応答時間は、requests.csvに記録された計測用リクエスト1件の時間（latency_ms）です。measureで作ったデータセットでは、接続を開始してから応答本文を読み終えるまでの時間です。順位を付けるのは2xx応答だけで、2xx以外の応答や応答のないリクエストはエラーとして数えます。",

@@ -106,9 +106,10 @@ pub fn emit_site(datasets: &[Published], comparisons: &[SiteComparison], emit: &
             let href = super::paths::url_segment(name);
             let context = Context::new(dataset.report, lang, true);
             let title = dataset.report.dataset.title.get(lang).to_string();
+            // The English index names each dataset in Japanese too; the Japanese index only in Japanese.
             let other_titles = Lang::ALL
                 .iter()
-                .filter(|l| **l != lang)
+                .filter(|l| **l != lang && lang == Lang::En)
                 .map(|l| dataset.report.dataset.title.get(*l).to_string())
                 .filter(|other| *other != title)
                 .collect();

@@ -123,9 +123,7 @@ pub fn run_study(args: &RunArgs) -> Result<StudyEnd> {
             let import = Import { analyze: tools.analyze.as_deref(), dataset: &out, plan: &plan, run_id, slot };
             match import.run(files) {
                 // What import noted about the tool's output (e.g. ab's warnings) stays with the run.
-                Ok(note) if !note.is_empty() => {
-                    result.note = run::note::join(&[result.note.clone(), note])
-                }
+                Ok(note) if !note.is_empty() => result.note = run::note::join(&[result.note.clone(), note]),
                 Ok(_) => {}
                 Err(e) => {
                     result.status = RunStatus::Aborted;

@@ -71,7 +71,7 @@ pub fn template(key: NoteKey) -> (&'static str, &'static str) {
         ),
         AutocannonDuration => (
             "autocannon's run took {seconds} s (its duration, to 0.01 s)",
-            "autocannonの実行時間は{seconds}秒（durationの値、0.01秒単位）",
+            "autocannonの実行時間は{seconds}秒（0.01秒単位の記録）",
         ),
         HdrPrecision => (
             "an HdrHistogram of {digits} significant digits ({sub_buckets} sub-buckets): each value is the highest of its bucket, exact to 1 part in {exact}",
@@ -278,7 +278,7 @@ mod tests {
             note_text(&note, Lang::En),
             "ab prints whole milliseconds in its summary; autocannon's run took 5.09 s (its duration, to 0.01 s)"
         );
-        assert_eq!(note_text(&note, Lang::Ja), "abの集計の表示は整数ミリ秒。autocannonの実行時間は5.09秒（durationの値、0.01秒単位）");
+        assert_eq!(note_text(&note, Lang::Ja), "abの集計の表示は整数ミリ秒。autocannonの実行時間は5.09秒（0.01秒単位の記録）");
         let own = Note::parse("host busy; re-run later").unwrap();
         assert_eq!(note_text(&own, Lang::Ja), "host busy; re-run later");
     }

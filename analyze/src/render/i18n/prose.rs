@@ -287,3 +287,13 @@ fn noted(note: &crate::model::Note, lang: Lang, none: &str) -> String {
         super::notes::note_text(note, lang)
     }
 }
+
+/// A factor at one of its levels, as a column header or a caption names it: "Concurrency = 20";
+/// in Japanese 「並列度20」 for a number and 「ツール：ab」 otherwise.
+pub fn factor_level(lang: Lang, factor: &str, level: &str) -> String {
+    match lang {
+        Lang::En => format!("{factor} = {level}"),
+        Lang::Ja if level.starts_with(|c: char| c.is_ascii_digit()) => format!("{factor}{level}"),
+        Lang::Ja => format!("{factor}：{level}"),
+    }
+}

@@ -128,7 +128,11 @@ impl Context<'_> {
                 let others: Vec<usize> = (0..self.report.factors.len()).filter(|&f| Some(f) != compared).collect();
                 self.levels_label(&first.levels, &others)
             }
-            (None, Some(x)) => format!("{} = {}", self.x_label(), self.report.factors[x].levels[first.levels[x]].label.get(self.lang)),
+            (None, Some(x)) => crate::render::i18n::prose::factor_level(
+                self.lang,
+                &self.x_label(),
+                self.report.factors[x].levels[first.levels[x]].label.get(self.lang),
+            ),
             (None, None) => String::new(),
         }
     }

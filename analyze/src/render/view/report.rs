@@ -85,7 +85,8 @@ impl<'a> Context<'a> {
         let report = self.report;
         let mut headers = vec![self.series_header()];
         match report.layout.x_factor {
-            Some(x) => headers.extend(report.factors[x].levels.iter().map(|l| format!("{} = {}", self.x_label(), l.label.get(self.lang)))),
+            Some(x) => headers
+                .extend(report.factors[x].levels.iter().map(|l| prose::factor_level(self.lang, &self.x_label(), l.label.get(self.lang)))),
             None => headers.push(self.headline_label.clone()),
         }
         let rows = report
@@ -289,7 +290,9 @@ impl<'a> Context<'a> {
                     row.push(run.max_lag_ms.map_or_else(|| Cell::text("–"), |v| Cell::number(format::ms(v))));
                 }
                 let shared = shared.iter().position(|n| n.as_str() == run.note.as_str());
-                row.push(Cell::text(shared.map_or_else(|| notes::note_text(&run.note, self.lang), |k| t.note_ref.replace("{n}", &(k + 1).to_string()))));
+                row.push(Cell::text(
+                    shared.map_or_else(|| notes::note_text(&run.note, self.lang), |k| t.note_ref.replace("{n}", &(k + 1).to_string())),
+                ));
                 row
             })
             .collect();
@@ -651,9 +654,7 @@ impl<'a> Context<'a> {
     /// plan.toml's settings as a two-column table.
     pub fn setup_table(&self) -> Option<Table> {
         // A text given per language (`title.en`, `title.ja`) shows only in its own language's report.
-        let other_language = |key: &str| {
-            key.rsplit_once('.').and_then(|(_, last)| Lang::parse(last)).is_some_and(|lang| lang != self.lang)
-        };
+        let other_language = |key: &str| key.rsplit_once('.').and_then(|(_, last)| Lang::parse(last)).is_some_and(|lang| lang != self.lang);
         let rows: Vec<Vec<Cell>> = self
             .report
             .setup
@@ -670,7 +671,12 @@ impl<'a> Context<'a> {
     }
 
     pub fn environment(&self) -> Vec<KeyValue> {
-        self.report.dataset.environment.iter().map(|(k, v)| KeyValue { label: k.clone(), value: v.clone(), href: None }).collect()
+        self.report
+            .dataset
+            .environment
+            .iter()
+            .map(|(k, v)| KeyValue { label: k.clone(), value: v.get(self.lang).to_string(), href: None })
+            .collect()
     }
 
     pub fn report_figures(&self, root: &str) -> Vec<Figure> {
@@ -714,7 +720,9 @@ impl<'a> Context<'a> {
             .report
             .layout
             .x_factor
-            .and_then(|x| self.report.factors[x].levels.get(level).map(|l| format!("{} = {}", self.x_label(), l.label.get(self.lang))))
+            .and_then(|x| {
+                self.report.factors[x].levels.get(level).map(|l| prose::factor_level(self.lang, &self.x_label(), l.label.get(self.lang)))
+            })
             .unwrap_or_default();
         self.t.ecdf_conditions_alt.replace("{level}", &level_label)
     }
