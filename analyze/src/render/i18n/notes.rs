@@ -123,8 +123,8 @@ pub fn template(key: NoteKey) -> (&'static str, &'static str) {
             "k6's http_req_duration percentiles interpolate between the two neighbouring ranks; its errors are http_req_failed (k6's verdict of each response, by default not 2xx/3xx)",
             "k6のhttp_req_durationのパーセンタイルは隣り合う2つの順位の間を補間した値。エラーはhttp_req_failed（応答ごとのk6の判定で、既定では2xx・3xx以外）",
         ),
-        K6ThresholdPassed => ("k6 threshold {threshold} passed", "k6のしきい値{threshold}は合格"),
-        K6ThresholdFailed => ("k6 threshold {threshold} failed", "k6のしきい値{threshold}は不合格"),
+        K6ThresholdPassed => ("k6 threshold {threshold} passed", "k6の閾値{threshold}は合格"),
+        K6ThresholdFailed => ("k6 threshold {threshold} failed", "k6の閾値{threshold}は不合格"),
         LocustBuckets => (
             "Locust rounds latencies into buckets (whole ms below 100 ms, 10 ms below 1 s, 100 ms below 10 s) before ranking, so its percentiles are bucket values",
             "Locustは応答時間をバケットに丸めてから（100 ms未満は1 ms、1秒未満は10 ms、10秒未満は100 ms単位）順位を取るため、パーセンタイルはバケットの値",
@@ -167,7 +167,7 @@ pub fn template(key: NoteKey) -> (&'static str, &'static str) {
         ),
         SiegeUnanswered => (
             "siege's {count} failed transactions without a response are rows without one, after the others (siege -v does not say when they were)",
-            "siegeの応答のない失敗トランザクション{count}件は、応答なしの行として他の行の後に置いた（siege -vにはその時刻がない）",
+            "siegeが数えた応答のない失敗{count}件は、応答なしの行として他の行の後に置いた（siege -vにはその時刻がない）",
         ),
         VegetaNs => (
             "vegeta records nanoseconds; they are converted to ms exactly on their digits",
