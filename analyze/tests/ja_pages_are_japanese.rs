@@ -328,10 +328,7 @@ fn english_on_ja_pages(site: &Path, names: &BTreeSet<String>) -> BTreeMap<String
 /// Pages still in English, each for a reason a later change removes: the dataset has no
 /// README.ja.md yet, so its Japanese dataset page shows the English README (labelled 「（英語）」).
 /// The test fails when one of them is in Japanese after all, so the list only shrinks.
-const PENDING: &[&str] = &[
-    "app-servers-ab/ja/dataset.html",
-    "fastcgi-vs-gunicorn/ja/dataset.html",
-];
+const PENDING: &[&str] = &["app-servers-ab/ja/dataset.html", "fastcgi-vs-gunicorn/ja/dataset.html"];
 
 #[test]
 fn japanese_pages_hold_no_english_prose() {

@@ -516,7 +516,7 @@ static JA: Strings = Strings {
     comparisons_caption: "{pairing}。各測定の{p}による。幾何平均の比B/Aとその95%区間（対数にウェルチのt検定）・p値、および範囲が重ならないかどうかと、差がない場合にそうなる確率（2·n!·m!/(n+m)!）",
     versus: "対",
     runs_compared: "測定回数",
-    chance_header: "差がない場合に範囲が離れる確率",
+    chance_header: "差がない場合に範囲が重ならない確率",
     pair_header: "条件（A 対 B）",
     verdict_supported: "差あり",
     verdict_negligible: "実質同じ（{threshold}以内）",
@@ -643,7 +643,7 @@ static JA: Strings = Strings {
     mean_header: "平均値",
     mean_cell: "平均{value}",
     mean_caption: "。各値の下は測定の平均で、公開値と同じ計算方法",
-    mean_why: "表は平均ではなく、測定の中央値と最小〜最大の範囲を主に示します。{n}回の測定では、乱れた測定が1回あるだけで、平均はその外れ幅の1/{n}だけ動きます（外れ幅に上限はありません）。一方、中央値はほかの測定の値の範囲にとどまります。平均を併記するのは、公開値が測定の平均であり、両者を並べて比べられるようにするためです。",
+    mean_why: "表は平均ではなく、測定の中央値と最小〜最大の範囲を主に示します。{n}回の測定では、乱れた測定が1回あるだけで、平均はその測定の外れ方の1/{n}だけ動きます（外れ方には上限がありません）。一方、中央値はほかの測定の値の範囲にとどまります。平均を併記するのは、公開値が測定の平均であり、両者を並べて比べられるようにするためです。",
     methods_sessions: "セッション（sessions.csv）は利用者1人の訪問で、リクエストを順に、前のリクエストが終わってから送ります（シード003では、ページの取得、フォームのPOSTとリダイレクト先の取得、ページの取得）。すべてのリクエストが2xx応答を得たセッションを成功とし、その時間は最初の送信から最後の応答の終わりまでです。リクエストが失敗した時点（応答なし、タイムアウト、ほかのステータス）でセッションは終わり、失敗として数え、時間は持ちません。測定ごとに、失敗したセッションの割合と、成功したセッションの最小・最大・平均（元の記事が平均として示した値。遅いセッション1件で動く算術平均です）、そして最近接順位法のp50とp95を求めます。条件ごとに、正常に終わった測定のそれらの値の中央値と最小〜最大の範囲を示します。",
 };
 
@@ -1002,7 +1002,7 @@ static TOOL_EN: ToolWords = ToolWords {
 };
 
 static TOOL_JA: ToolWords = ToolWords {
-    section: "ツール自身の数値と本レポートの値",
+    section: "ツールの表示値と本レポートの計算値",
     imported_from: "取り込み元",
     tool_value: "{tool}（ms）",
     tool_rank: "{tool}の順位",
@@ -1027,7 +1027,7 @@ static TOOL_JA: ToolWords = ToolWords {
     interpolated_agrees: "（{tool}の表示値と一致）",
     interpolated_differs: "（{tool}の表示値は{theirs} ms）",
     approximate_cause: "{tool}はパーセンタイルを近似で推定するため、その値はどの順位の値とも一致するとは限りません。",
-    rate_compared: "{tool}の表示値は毎秒{theirs}リクエストで、{tool}が計った{tool_span}秒に{requests}件のリクエストです。行からは毎秒{ours}リクエストで、最初の送信から最後の完了までの{rows_span}秒に{responses}件の応答です。",
+    rate_compared: "{tool}の表示値は毎秒{theirs}リクエスト（{tool}が計測した{tool_span}秒間に{requests}件）。行から求めると毎秒{ours}リクエスト（最初の送信から最後の完了までの{rows_span}秒間に{responses}件の応答）です。",
     sends_whole_seconds: "行の送信時刻は秒単位のため、その時間は最大1秒ずれます（ここでは{diff}秒）。",
     sends_missing: "行には送信時刻がなく（すべて0に送信したと記録）、その時間は最も遅い応答の時間にすぎないため、行からの毎秒リクエスト数は測定について何も示しません。",
     sends_recorded: "数え方が異なります。{tool}は自身の開始から終了まで、行は最初の送信から最後の完了までを数えます。",

@@ -297,3 +297,12 @@ pub fn factor_level(lang: Lang, factor: &str, level: &str) -> String {
         Lang::Ja => format!("{factor}：{level}"),
     }
 }
+
+/// A label and its value in running text: "requests/s 545.64"; Japanese writes no space between
+/// them (「エラー（2xx以外または応答なし）0 / 10,000」).
+pub fn labelled(lang: Lang, label: &str, value: &str) -> String {
+    match lang {
+        Lang::En => format!("{label} {value}"),
+        Lang::Ja => format!("{label}{value}"),
+    }
+}

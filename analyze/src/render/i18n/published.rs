@@ -73,7 +73,7 @@ static JA: PublishedWords = PublishedWords {
     range_header: "この測定の範囲（{unit}）",
     rule: "公開値がこの測定の最小〜最大の範囲に入るか、最も近い測定との差がその値の{threshold}以内なら「一致」とします（dataset.tomlの thresholds.negligible_difference）。それ以外は、すべての測定が公開値より大きいか小さいかを示し、倍率はこの測定の中央値を公開値で割った値です。倍率は両者の隔たりを示すもので、どちらが正しいかを示すものではありません。",
     orders_heading: "元の記事の順序",
-    orders_caption: "元の記事が条件を順位づけた表について、公開値の順序、この測定の中央値の順序、隣り合う条件の測定の範囲が離れているか",
+    orders_caption: "元の記事が条件を順位づけた表について、公開値の順序、この測定の中央値の順序、隣り合う条件の測定の範囲が重ならないか",
     order_table: "表",
     order_original: "元の記事",
     order_here: "この測定（中央値）",

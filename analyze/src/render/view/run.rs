@@ -81,11 +81,15 @@ impl<'a> Context<'a> {
         notes.extend(self.rate_difference(run, r, &fill));
         let mut printed = Vec::new();
         if let Some(rate) = r.requests_per_s {
-            printed.push(format!("{} {}", w.requests_per_s, format::decimal(rate, 2)));
+            printed.push(prose::labelled(self.lang, w.requests_per_s, &format::decimal(rate, 2)));
         }
         match r.errors {
-            Some(errors) => printed.push(format!("{} {} / {}", t_errors(self), format::count(errors), format::count(r.requests))),
-            None => printed.push(format!("{} {}", self.t.requests_label, format::count(r.requests))),
+            Some(errors) => printed.push(prose::labelled(
+                self.lang,
+                t_errors(self),
+                &format!("{} / {}", format::count(errors), format::count(r.requests)),
+            )),
+            None => printed.push(prose::labelled(self.lang, self.t.requests_label, &format::count(r.requests))),
         }
         notes.push(fill(w.printed_note).replace("{list}", &self.list(&printed)));
         Some(ToolSection {
