@@ -325,11 +325,6 @@ fn english_on_ja_pages(site: &Path, names: &BTreeSet<String>) -> BTreeMap<String
     found
 }
 
-/// Pages still in English, each for a reason a later change removes: the dataset has no
-/// README.ja.md yet, so its Japanese dataset page shows the English README (labelled 「（英語）」).
-/// The test fails when one of them is in Japanese after all, so the list only shrinks.
-const PENDING: &[&str] = &["app-servers-ab/ja/dataset.html", "fastcgi-vs-gunicorn/ja/dataset.html"];
-
 #[test]
 fn japanese_pages_hold_no_english_prose() {
     let datasets = Path::new(env!("CARGO_MANIFEST_DIR")).join("../datasets");
@@ -345,14 +340,7 @@ fn japanese_pages_hold_no_english_prose() {
     };
     let names = dataset_names(&datasets);
     assert!(ja_pages(&site).len() > 50, "the site has its Japanese pages");
-    let mut found = english_on_ja_pages(&site, &names);
-    let mut still_pending = Vec::new();
-    for page in PENDING {
-        if found.remove(*page).is_none() {
-            still_pending.push(*page);
-        }
-    }
-    assert!(still_pending.is_empty(), "now in Japanese, take them off PENDING: {still_pending:?}");
+    let found = english_on_ja_pages(&site, &names);
     let report: Vec<String> = found
         .iter()
         .map(|(page, words)| {
