@@ -125,6 +125,10 @@ fn dataset_names(datasets: &Path) -> BTreeSet<String> {
     let mut names = BTreeSet::new();
     for entry in std::fs::read_dir(datasets).unwrap() {
         let dir = entry.unwrap().path();
+        // The dataset's own folder name, which a comparison page cites.
+        if dir.is_dir() {
+            names.extend(dir.file_name().map(|n| n.to_string_lossy().to_lowercase()));
+        }
         for (file, skip) in [
             ("runs.csv", &["note", "started_at_utc", "status"][..]),
             ("servers.csv", &["shape", "description"][..]),
