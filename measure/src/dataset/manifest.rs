@@ -29,7 +29,14 @@ pub fn read_environment(path: &Path, dataset_toml: &str) -> Result<Environment> 
     let Some(env) = table.get(ENVIRONMENT).and_then(|e| e.as_table()) else {
         return Ok(Environment::new());
     };
-    Ok(env.iter().map(|(k, v)| (k.clone(), v.as_str().map_or_else(|| v.to_string(), str::to_owned))).collect())
+    let recorded = |v: &toml::Value| v.as_str().or_else(|| v.get("en").and_then(toml::Value::as_str)).map(str::to_owned);
+    Ok(env.iter().map(|(k, v)| (k.clone(), recorded(v).unwrap_or_else(|| v.to_string()))).collect())
+}
+
+/// What an `[environment]` value says measure recorded: the string, or the English of a value given
+/// per language (`{ en = "...", ja = "..." }`, which a user writes so Japanese pages read it in Japanese).
+fn recorded_text(item: &Item) -> Option<&str> {
+    item.as_str().or_else(|| item.as_table_like()?.get("en")?.as_str())
 }
 
 /// `{ en = "...", ja = "..." }`.
@@ -163,7 +170,8 @@ fn update_environment(env: &mut dyn TableLike, recorded: &dyn TableLike) {
     for (key, item) in recorded.iter() {
         let value = item.as_str();
         match env.get_mut(key) {
-            Some(old) if old.as_str() == value => {}
+            // A value given per language whose English is what was recorded keeps its translation.
+            Some(old) if recorded_text(old) == value => {}
             Some(old) => {
                 let decor = old.as_value().map(|v| v.decor().clone());
                 *old = item.clone();
