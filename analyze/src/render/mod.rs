@@ -166,7 +166,7 @@ pub fn emit_report_with(
 
     files.insert(paths::HEADLINE_FIGURE.into(), charts::headline_by_condition(report, lang).into_bytes())?;
     for level in context.ecdf_levels() {
-        if let Some(svg) = charts::ecdf_by_condition(report, level, lang) {
+        if let Some(svg) = charts::ecdf_by_condition(report, level, &context.slugs, lang) {
             files.insert(paths::ecdf_conditions_figure(level), svg.into_bytes())?;
         }
     }
@@ -203,8 +203,8 @@ fn run_files(tera: &tera::Tera, context: &Context, report: &Report, run: usize, 
     let slug = &context.slugs[run];
     let mut files = vec![(paths::run_page(slug), render(tera, "run.html", &context.run_page(run))?)];
     if report.runs[run].ok_responses > 0 {
-        files.push((paths::time_series_figure(slug), charts::latency_over_time(report, run, lang).into_bytes()));
-        files.push((paths::ecdf_figure(slug), charts::ecdf(report, run, lang).into_bytes()));
+        files.push((paths::time_series_figure(slug), charts::latency_over_time(report, run, slug, lang).into_bytes()));
+        files.push((paths::ecdf_figure(slug), charts::ecdf(report, run, slug, lang).into_bytes()));
     }
     if context.has_send_lags(run) {
         files.push((paths::send_lag_figure(slug), charts::send_lag(report, run, lang).into_bytes()));

@@ -1,6 +1,8 @@
 //! The points the charts draw, reduced so a page stays small at 10^8 requests while keeping the
 //! tail: a run with at most [`KEEP_ALL`] points is drawn whole; a larger one keeps, per pixel
-//! column, the fastest and the slowest request, plus every request slower than the latency at
+//! column, the fastest and the slowest request and the requests at the column's own
+//! [`COLUMN_QUANTILES`] (p50 and p95: the band where most requests lie, which the extremes alone
+//! leave empty), plus every request slower than the latency at
 //! the rank of p99 (or of the [`TAIL_CAP`]-th slowest, when that is higher), and of the requests
 //! exactly that slow, per pixel column the first sent: at most [`TAIL_CAP`] + [`COLUMNS`] tail
 //! points, however many requests tie. Charts say "N of M points drawn" when they reduce. Requests
@@ -26,6 +28,13 @@ pub const COLUMNS: usize = 600;
 pub const TAIL_CAP: u64 = 2000;
 /// Evenly spaced ranks of a reduced ECDF.
 pub const ECDF_STEPS: u64 = 1000;
+/// The quantiles of its own requests each pixel column of a reduced time series keeps (by
+/// nearest rank within the column), besides its fastest and slowest.
+pub const COLUMN_QUANTILES: [Percentile; 2] = [Percentile::P50, Percentile::P95];
+/// The requests whose latencies one pass of [`column_quantiles`] gathers, at least: the
+/// columns are taken in batches of about this many (or a quarter of the run's), so the copy
+/// stays a fraction of the run and the passes over the run are few.
+const QUANTILE_BATCH: usize = 1 << 20;
 
 type Point = (f64, f64);
 /// Per pixel column of a reduced time series: its fastest and slowest point.
@@ -306,7 +315,60 @@ fn time_series(sent_ms: &[f64], latencies_ms: &[f64], last_sent_s: f64) -> Vec<P
         RunPoints::Reduced { last_sent_s, columns: vec![None; COLUMNS], tail: Tail::new(threshold) }
     };
     points.push_all(sent_ms.iter().zip(latencies_ms).map(|(&sent, &latency)| (sent / 1000.0, latency)));
-    points.into_points()
+    let reduced = matches!(points, RunPoints::Reduced { .. });
+    let mut drawn = points.into_points();
+    if reduced {
+        drawn.extend(column_quantiles(sent_ms, latencies_ms, last_sent_s));
+        drawn.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.total_cmp(&b.1)));
+        drawn.dedup();
+    }
+    drawn
+}
+
+/// Per pixel column of a reduced time series, the request at each of [`COLUMN_QUANTILES`] of
+/// the column's own latencies (nearest rank), the first sent of those exactly as slow. Linear in
+/// rows whatever their values: one pass counts each column's requests, then each batch of
+/// columns (about [`QUANTILE_BATCH`] requests, or a quarter of the run) is gathered in one pass
+/// and its ranks found by counting ([`values_at_ranks`]), never by sorting.
+fn column_quantiles(sent_ms: &[f64], latencies_ms: &[f64], last_sent_s: f64) -> Vec<Point> {
+    // Each row's column, found once (COLUMNS < 2^16) for the passes below.
+    let columns: Vec<u16> = sent_ms.iter().map(|&sent| column_of(sent / 1000.0, last_sent_s, COLUMNS) as u16).collect();
+    let mut counts = vec![0usize; COLUMNS];
+    for &c in &columns {
+        counts[usize::from(c)] += 1;
+    }
+    let budget = QUANTILE_BATCH.max(latencies_ms.len() / 4);
+    let mut out = Vec::with_capacity(COLUMNS * COLUMN_QUANTILES.len());
+    let mut first = 0;
+    while first < COLUMNS {
+        // Columns first..last, as many as the budget holds (at least one).
+        let mut last = first + 1;
+        let mut held = counts[first];
+        while last < COLUMNS && held + counts[last] <= budget {
+            held += counts[last];
+            last += 1;
+        }
+        let mut gathered: Vec<Vec<Point>> = counts[first..last].iter().map(|&k| Vec::with_capacity(k)).collect();
+        for ((&c, &sent), &latency) in columns.iter().zip(sent_ms).zip(latencies_ms) {
+            let c = usize::from(c);
+            if (first..last).contains(&c) {
+                gathered[c - first].push((sent / 1000.0, latency));
+            }
+        }
+        for points in gathered.into_iter().filter(|p| !p.is_empty()) {
+            let latencies: Vec<f64> = points.iter().map(|p| p.1).collect();
+            let ranks: Vec<u64> = COLUMN_QUANTILES.iter().map(|q| q.rank(points.len() as u64)).collect();
+            for value in values_at_ranks(&latencies, &ranks) {
+                let mut kept = None;
+                for &point in points.iter().filter(|p| p.1.to_bits() == value.to_bits()) {
+                    keep_first(&mut kept, point);
+                }
+                out.extend(kept);
+            }
+        }
+        first = last;
+    }
+    out
 }
 
 /// Every chart input but the time series and error marks ([`series`]).
@@ -581,6 +643,21 @@ mod tests {
                 drawn.extend(inside.iter().min_by(by_latency_then_send));
                 drawn.extend(inside.iter().max_by(by_latency_then_later));
                 drawn.extend(inside.iter().filter(|p| p.1 == threshold).min_by(|a, b| a.0.total_cmp(&b.0).then(a.1.total_cmp(&b.1))));
+                // The column's own quantiles: sort it, read the nearest rank, draw the first sent.
+                let mut column_sorted: Vec<f64> = inside.iter().map(|p| p.1).collect();
+                column_sorted.sort_by(f64::total_cmp);
+                for q in COLUMN_QUANTILES {
+                    if column_sorted.is_empty() {
+                        break;
+                    }
+                    let value = column_sorted[(q.rank(column_sorted.len() as u64) - 1) as usize];
+                    drawn.extend(
+                        inside
+                            .iter()
+                            .filter(|p| p.1.to_bits() == value.to_bits())
+                            .min_by(|a, b| a.0.total_cmp(&b.0).then(a.1.total_cmp(&b.1))),
+                    );
+                }
             }
             drawn
         };
@@ -635,6 +712,47 @@ mod tests {
         // 9,901st point's own column.
         assert_eq!(tail.iter().filter(|p| p.1 > 9_901.0).count(), 99);
         assert_eq!(tail.iter().filter(|p| p.1 == 9_901.0).map(|p| p.0).collect::<Vec<_>>(), vec![0.001, 9.9]);
+    }
+
+    #[test]
+    fn each_column_keeps_its_median_and_p95_not_only_its_extremes() {
+        // gunicorn-slow-client's r06 in miniature: most requests near 10 ms, a band at 52 ms
+        // (5-10% of each column) and a few at 1 s. The extremes alone draw 10 ms and 1 s only.
+        let n = 60_000usize;
+        let sent: Vec<f64> = (0..n).map(|i| i as f64).collect();
+        let latencies: Vec<f64> = (0..n)
+            .map(|i| match i % 100 {
+                0 => 1000.0,
+                k if k >= 91 => 52.0 + (k % 3) as f64 * 0.01,
+                k => 9.0 + (k % 7) as f64 * 0.25,
+            })
+            .collect();
+        let last_sent_s = sent[n - 1] / 1000.0;
+        let points = time_series(&sent, &latencies, last_sent_s);
+        let near_p95 = points.iter().filter(|p| (51.0..54.0).contains(&p.1)).count();
+        assert!(near_p95 >= COLUMNS - 1, "one point near 52 ms per column: {near_p95}");
+        let near_median = points.iter().filter(|p| (9.5..10.0).contains(&p.1)).count();
+        assert!(near_median >= COLUMNS - 1, "one point at the median per column: {near_median}");
+        assert_eq!(bits(&points), bits(&reference_time_series(&sent, &latencies, last_sent_s)));
+    }
+
+    #[test]
+    fn column_quantiles_are_the_same_in_one_batch_or_many() {
+        // More rows than one batch holds: the columns are gathered in several passes.
+        let n = QUANTILE_BATCH * 5 + 17;
+        let sent: Vec<f64> = (0..n).map(|i| i as f64 * 0.01).collect();
+        let latencies: Vec<f64> = (0..n).map(|i| ((i * 7919) % 1009) as f64).collect();
+        let last_sent_s = sent[n - 1] / 1000.0;
+        let got = column_quantiles(&sent, &latencies, last_sent_s);
+        assert_eq!(got.len(), COLUMNS * COLUMN_QUANTILES.len());
+        // The plain reference of one column: sort it.
+        let inside: Vec<f64> =
+            sent.iter().zip(&latencies).filter(|(&s, _)| column_of(s / 1000.0, last_sent_s, COLUMNS) == 300).map(|(_, &l)| l).collect();
+        let mut sorted = inside.clone();
+        sorted.sort_by(f64::total_cmp);
+        let expected: Vec<f64> = COLUMN_QUANTILES.iter().map(|q| sorted[(q.rank(sorted.len() as u64) - 1) as usize]).collect();
+        let of_column: Vec<f64> = got.iter().filter(|p| column_of(p.0, last_sent_s, COLUMNS) == 300).map(|p| p.1).collect();
+        assert_eq!(of_column, expected);
     }
 
     #[test]

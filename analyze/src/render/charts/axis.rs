@@ -145,16 +145,120 @@ impl LinearAxis {
     }
 }
 
-/// A linear f64 coordinate whose ticks are exactly the given values (plotters' own
-/// `WithKeyPoints` over f64 loses the custom label formatter).
+/// How a value axis maps values to paper.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Scale {
+    Linear,
+    Log,
+}
+
+/// From this ratio of the largest value to the smallest up, a value axis is logarithmic: below
+/// it a linear axis shows a 10% gap (700 against 770 requests/s) that a log axis of whole
+/// decades flattens to a few pixels.
+pub const LOG_FROM_RATIO: f64 = 10.0;
+
+impl Scale {
+    /// Linear when every finite value is positive and the largest is less than
+    /// [`LOG_FROM_RATIO`] times the smallest, or when no value is positive (nothing for a log
+    /// axis to show); log otherwise, zeros then drawn at its floor.
+    pub fn for_values(values: impl IntoIterator<Item = f64>) -> Scale {
+        let (mut min, mut max) = (f64::INFINITY, f64::NEG_INFINITY);
+        for value in values.into_iter().filter(|v| v.is_finite()) {
+            min = min.min(value);
+            max = max.max(value);
+        }
+        if max <= 0.0 || (min > 0.0 && max / min < LOG_FROM_RATIO) {
+            Scale::Linear
+        } else {
+            Scale::Log
+        }
+    }
+}
+
+/// A value axis on the scale [`Scale::for_values`] chooses.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ValueAxis {
+    Linear(LinearAxis),
+    Log(LogAxis),
+}
+
+impl ValueAxis {
+    /// The axis covering `values` on the scale they call for; a linear axis starts at its first
+    /// round tick below the smallest value, not at zero (the caption says so).
+    pub fn covering(values: &[f64]) -> ValueAxis {
+        match Scale::for_values(values.iter().copied()) {
+            Scale::Linear => ValueAxis::Linear(LinearAxis::covering(values.iter().copied(), false)),
+            Scale::Log => ValueAxis::Log(LogAxis::covering(values.iter().copied())),
+        }
+    }
+
+    pub fn scale(&self) -> Scale {
+        match self {
+            ValueAxis::Linear(_) => Scale::Linear,
+            ValueAxis::Log(_) => Scale::Log,
+        }
+    }
+
+    /// Where values at or below zero are drawn on a log axis; none on a linear one.
+    pub fn floor(&self) -> Option<f64> {
+        match self {
+            ValueAxis::Linear(_) => None,
+            ValueAxis::Log(axis) => axis.floor,
+        }
+    }
+
+    /// Whether the axis starts at zero (a linear axis may start above it).
+    pub fn starts_at_zero(&self) -> bool {
+        matches!(self, ValueAxis::Linear(axis) if axis.low == 0.0)
+    }
+
+    /// Where to draw `value`, and whether a log axis moved it to its floor.
+    pub fn place(&self, value: f64) -> (f64, bool) {
+        match self {
+            ValueAxis::Linear(axis) => (value.clamp(axis.low, axis.high), false),
+            ValueAxis::Log(axis) => axis.place(value),
+        }
+    }
+
+    /// A tick's label.
+    pub fn label(&self, value: f64) -> String {
+        match self {
+            ValueAxis::Linear(axis) => crate::render::format::decimal(value, axis.decimals),
+            ValueAxis::Log(_) => decade_label(value),
+        }
+    }
+
+    /// The plotters coordinate of the axis.
+    pub fn coord(&self) -> Ticked {
+        match self {
+            ValueAxis::Linear(axis) => Ticked::from(axis),
+            ValueAxis::Log(axis) => Ticked::log(axis),
+        }
+    }
+}
+
+/// An f64 coordinate, linear or logarithmic, whose ticks are exactly the given values (plotters'
+/// own `WithKeyPoints` over f64 loses the custom label formatter).
 pub struct Ticked {
+    /// Over the values, or over their base-10 logarithms on a log axis.
     inner: RangedCoordf64,
+    range: Range<f64>,
+    log: bool,
     ticks: Vec<f64>,
+    /// The light grid lines (a log axis's 2..9 × 10^k).
+    light: Vec<f64>,
 }
 
 impl Ticked {
     pub fn new(range: Range<f64>, ticks: Vec<f64>) -> Ticked {
-        Ticked { inner: range.into(), ticks }
+        Ticked { inner: range.clone().into(), range, log: false, ticks, light: Vec::new() }
+    }
+
+    /// The log coordinate of `axis`, with its decades as ticks and its minor lines as light lines.
+    pub fn log(axis: &LogAxis) -> Ticked {
+        let range = axis.range();
+        let inner = (range.start.log10()..range.end.log10()).into();
+        Ticked { inner, range, log: true, ticks: axis.decades(), light: axis.minor() }
     }
 }
 
@@ -169,19 +273,23 @@ impl Ranged for Ticked {
     type ValueType = f64;
 
     fn map(&self, value: &f64, limit: (i32, i32)) -> i32 {
-        self.inner.map(value, limit)
+        if self.log {
+            self.inner.map(&value.max(self.range.start).log10(), limit)
+        } else {
+            self.inner.map(value, limit)
+        }
     }
 
     fn key_points<Hint: KeyPointHint>(&self, hint: Hint) -> Vec<f64> {
         if hint.weight().allow_light_points() {
-            Vec::new()
+            self.light.clone()
         } else {
             self.ticks.clone()
         }
     }
 
     fn range(&self) -> Range<f64> {
-        self.inner.range()
+        self.range.clone()
     }
 }
 
@@ -307,6 +415,43 @@ mod tests {
     fn decade_labels_read_as_plain_numbers() {
         let labels: Vec<String> = [0.001, 0.1, 1.0, 10.0, 1000.0, 10000.0, 1e-9, 1e18].into_iter().map(decade_label).collect();
         assert_eq!(labels, ["0.001", "0.1", "1", "10", "1,000", "10,000", "1e-9", "1e18"]);
+    }
+
+    #[test]
+    fn the_scale_is_linear_below_a_tenfold_spread_and_log_from_it() {
+        // app-servers-ab's requests/s: a 10% gap that a log axis of whole decades would flatten.
+        assert_eq!(Scale::for_values([700.0, 733.5, 769.2, 800.0]), Scale::Linear);
+        assert_eq!(Scale::for_values([1.0, 9.99]), Scale::Linear);
+        assert_eq!(Scale::for_values([1.0, 10.0]), Scale::Log);
+        assert_eq!(Scale::for_values([100.0, 10_000.0]), Scale::Log);
+        // A zero beside positive values: no ratio, so log with the zero at the floor.
+        assert_eq!(Scale::for_values([0.0, 5.0]), Scale::Log);
+        assert_eq!(Scale::for_values([0.0, 0.0]), Scale::Linear);
+        assert_eq!(Scale::for_values([f64::NAN, 3.0, 4.0]), Scale::Linear);
+    }
+
+    #[test]
+    fn a_linear_value_axis_does_not_start_at_zero_and_places_values_where_they_are() {
+        let axis = ValueAxis::covering(&[712.0, 790.0]);
+        assert_eq!(axis.scale(), Scale::Linear);
+        assert!(!axis.starts_at_zero());
+        let range = axis.coord().range();
+        assert!(range.start <= 712.0 && range.start > 600.0 && range.end >= 790.0, "{range:?}");
+        assert_eq!(axis.place(733.0), (733.0, false));
+        assert_eq!(axis.floor(), None);
+        let coord = axis.coord();
+        // 10% of the values is a tenth of the paper or more, not a few pixels.
+        let (a, b) = (coord.map(&712.0, (0, 400)), coord.map(&790.0, (0, 400)));
+        assert!(b - a > 150, "{a} {b}");
+    }
+
+    #[test]
+    fn a_log_value_axis_maps_decades_evenly() {
+        let axis = ValueAxis::covering(&[1.5, 900.0]);
+        assert_eq!(axis.scale(), Scale::Log);
+        let coord = axis.coord();
+        assert_eq!(coord.range(), 1.0..1000.0);
+        assert_eq!([1.0, 10.0, 100.0, 1000.0].map(|v| coord.map(&v, (0, 300))), [0, 100, 200, 300]);
     }
 
     #[test]

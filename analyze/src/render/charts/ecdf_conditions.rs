@@ -1,16 +1,20 @@
 //! The ECDFs of the conditions side by side: at one level of the x factor, the representative
 //! run of each series' condition as a step line, on a log latency axis. Where a condition's p50
 //! and its p99 sit tells the reader more than its p95 alone (most requests blocked, or a few).
+//! When there is one series only, the conditions compared are the x factor's levels: one chart
+//! then overlays them all ([`overlays_levels`]), rather than one chart of one line per level.
+//! Each line is a link to its run's page, with a title naming the run and its percentiles.
 
 use super::axis::LogAxis;
 use super::draw::{frame, message, polyline, DrawResult, LegendEntry, Swatch};
 use super::ecdf_axes::{share_chart, step_line};
-use super::figure_id;
 use super::headline::series_label;
 use super::headline::shown_rows;
 use super::labels::{self, labels};
+use super::marks::{self, Mark, Pointable, Shape};
 use super::style::{self, HEIGHT, LINE, WIDTH};
 use super::svg::{self, About};
+use super::{condition_label, figure_id};
 use crate::model::{HeadlineMetric, Lang};
 use crate::report::Report;
 use plotters::coord::Shift;
@@ -20,13 +24,22 @@ use plotters::prelude::*;
 struct Line<'a> {
     label: String,
     style: usize,
+    run: usize,
     points: &'a [(f64, f64)],
+}
+
+/// Whether one chart overlays every x level: the layout has one series, so the levels of x are
+/// what the study compares.
+pub fn overlays_levels(report: &Report) -> bool {
+    let levels = report.layout.x_factor.and_then(|x| report.factors.get(x)).map_or(0, |f| f.levels.len());
+    report.layout.rows.len() == 1 && levels > 1
 }
 
 /// The conditions at x level `level` (an index into the x factor's levels), or every condition
 /// when the dataset has no x factor. `None` when no condition there has a representative run
 /// with responses.
-pub fn ecdf_by_condition(report: &Report, level: usize, lang: Lang) -> Option<String> {
+/// `slugs` are the runs' page names (`paths::run_slugs`), for the lines' links.
+pub fn ecdf_by_condition(report: &Report, level: usize, slugs: &[String], lang: Lang) -> Option<String> {
     let lines = lines(report, level, lang);
     if lines.is_empty() {
         return None;
@@ -37,11 +50,20 @@ pub fn ecdf_by_condition(report: &Report, level: usize, lang: Lang) -> Option<St
         title: labels::ecdf_conditions_title(lang, &level_label),
         desc: labels::ecdf_conditions_desc(lang, &level_label, &lines.iter().map(|l| l.label.clone()).collect::<Vec<_>>()),
     };
-    Some(svg::render((WIDTH, HEIGHT), lang, &about, |root| draw(root, &lines, &level_label, report.headline, lang)))
+    let titles: Vec<String> = lines.iter().map(|l| line_title(report, l, lang)).collect();
+    let hrefs: Vec<Option<String>> = lines.iter().map(|l| slugs.get(l.run).map(|s| marks::run_href(s))).collect();
+    Some(svg::render_pointable((WIDTH, HEIGHT), lang, &about, |root, pointable| {
+        draw(root, &lines, &level_label, report.headline, lang)?.point(root, pointable, &titles, &hrefs)
+    }))
 }
 
-/// "Slow downloads = 2", or "" without an x factor.
+/// "Slow downloads = 2", "each Python" when the chart overlays the levels, or "" without an x
+/// factor.
 fn level_label(report: &Report, level: usize, lang: Lang) -> String {
+    if overlays_levels(report) {
+        let factor = report.layout.x_factor.and_then(|x| report.factors.get(x)).map_or("", |f| f.label.get(lang));
+        return labels::each_level(lang, factor);
+    }
     report
         .layout
         .x_factor
@@ -51,20 +73,60 @@ fn level_label(report: &Report, level: usize, lang: Lang) -> String {
 }
 
 fn lines(report: &Report, level: usize, lang: Lang) -> Vec<Line<'_>> {
+    let line = |style: usize, condition: usize, name: String| {
+        let id = report.conditions.get(condition)?.representative_run.as_deref()?;
+        let run = report.run_index(id)?;
+        let points = report.figures.ecdf.get(run).map(|s| s.points.as_slice()).filter(|p| !p.is_empty())?;
+        Some(Line { label: labels::run_name(lang, id, &name), style, run, points })
+    };
+    if overlays_levels(report) {
+        let Some(factor) = report.layout.x_factor.and_then(|x| report.factors.get(x)) else { return Vec::new() };
+        let row = &report.layout.rows[0];
+        return (0..factor.levels.len())
+            .filter_map(|i| line(i, row.cells.get(i).copied().flatten()?, factor.levels[i].label.get(lang).to_string()))
+            .collect();
+    }
     let (shown, _) = shown_rows(report);
     shown
         .iter()
         .enumerate()
         .filter_map(|(j, &r)| {
             let row = &report.layout.rows[r];
-            let condition = row.cells.get(level).copied().flatten()?;
-            let id = report.conditions.get(condition)?.representative_run.as_deref()?;
-            let run = report.run_index(id)?;
-            let points = report.figures.ecdf.get(run).map(|s| s.points.as_slice()).filter(|p| !p.is_empty())?;
-            let label = labels::run_name(lang, id, &series_label(report, row, lang));
-            Some(Line { label, style: j, points })
+            line(j, row.cells.get(level).copied().flatten()?, series_label(report, row, lang))
         })
         .collect()
+}
+
+/// The title of a line: its run and the percentiles the report computed for it, with its
+/// maximum.
+fn line_title(report: &Report, line: &Line, lang: Lang) -> String {
+    let result = &report.runs[line.run];
+    let ms = |v: f64| crate::render::format::ms_at(v, result.latency_decimals);
+    let mut values: Vec<(String, String)> = result.percentiles_ms.iter().map(|(p, &v)| (format!("p{p}"), ms(v))).collect();
+    if let Some(max) = result.max_ms {
+        values.push((crate::render::i18n::strings(lang).maximum.to_string(), ms(max)));
+    }
+    labels::ecdf_line_mark(lang, &labels::run_name(lang, &result.run_id, &condition_label(report, result.condition, lang)), &values)
+}
+
+/// The lines in pixels, as drawn, for their hit areas.
+struct Drawn(Vec<Vec<(i32, i32)>>);
+
+impl Drawn {
+    /// A band over each line, with its title and link, above everything drawn.
+    fn point<DB: DrawingBackend>(
+        self,
+        root: &DrawingArea<DB, Shift>,
+        pointable: &mut Pointable,
+        titles: &[String],
+        hrefs: &[Option<String>],
+    ) -> DrawResult<(), DB> {
+        let layer = pointable.layer(root)?;
+        for ((points, title), href) in self.0.into_iter().zip(titles).zip(hrefs) {
+            pointable.push(layer, Mark { shape: Shape::Band { points }, title: title.clone(), href: href.clone() });
+        }
+        Ok(())
+    }
 }
 
 fn draw<DB: DrawingBackend>(
@@ -73,7 +135,7 @@ fn draw<DB: DrawingBackend>(
     level_label: &str,
     metric: HeadlineMetric,
     lang: Lang,
-) -> DrawResult<(), DB> {
+) -> DrawResult<Drawn, DB> {
     let text = labels(lang);
     let legend: Vec<LegendEntry> = lines
         .iter()
@@ -89,12 +151,16 @@ fn draw<DB: DrawingBackend>(
     }
     let plot = frame(root, &labels::ecdf_conditions_title(lang, level_label), &legend, &captions)?;
     if lines.is_empty() {
-        return message(&plot, text.no_data);
+        message(&plot, text.no_data)?;
+        return Ok(Drawn(Vec::new()));
     }
     let mut chart = share_chart(&plot, &x_axis, text)?;
+    let mut drawn = Vec::with_capacity(lines.len());
     for line in lines {
         let (color, _, dash) = style::series(line.style);
-        polyline(&mut chart, step_line(&x_axis, line.points).steps, color.stroke_width(LINE), dash)?;
+        let steps = step_line(&x_axis, line.points).steps;
+        drawn.push(steps.iter().map(|p| chart.backend_coord(p)).collect());
+        polyline(&mut chart, steps, color.stroke_width(LINE), dash)?;
     }
-    Ok(())
+    Ok(Drawn(drawn))
 }

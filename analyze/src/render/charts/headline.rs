@@ -1,12 +1,13 @@
 //! The headline figure: per condition, the median of the runs' headline percentile with the
 //! runs' min-max range and each run, over the x factor's levels, one series per layout row.
 
-use super::axis::{decade_label, LogAxis, Ticked};
+use super::axis::{Scale, Ticked, ValueAxis};
 use super::draw::{floor_markers, frame, house_mesh, markers, message, polyline, text_at, text_width, DrawResult, LegendEntry, Swatch};
 use super::labels::{self, labels};
-use super::style::{self, Shape, HEIGHT, LINE, MARGIN, MARKER, SMALL_POINT, TEXT_PX, THIN, WIDTH, X_LABEL_AREA, Y_LABEL_AREA};
+use super::marks::{self, Pointable, Shape as MarkShape};
+use super::style::{self, HEIGHT, LINE, MARGIN, MARKER, SMALL_POINT, TEXT_PX, THIN, WIDTH, X_LABEL_AREA, Y_LABEL_AREA};
 use super::svg::{self, text_style, About};
-use super::{figure_id, ok_runs, percentile};
+use super::{condition_label, figure_id, ok_runs, percentile, run_name};
 use crate::model::{HeadlineMetric, Lang};
 use crate::report::Spread;
 use crate::report::{LayoutRow, Report};
@@ -47,7 +48,8 @@ pub fn shown_rows(report: &Report) -> (Vec<usize>, Vec<usize>) {
 
 /// The headline percentile by condition: x = the x factor's levels, one series per layout row;
 /// per condition a marker at the median of the runs, a vertical line from the fastest to the
-/// slowest run and a faint point per run. Log y axis in ms.
+/// slowest run and a faint point per run (a link to the run's page). The y axis is linear or
+/// log as the values call for ([`Scale::for_values`]), and the caption says which.
 pub fn headline_by_condition(report: &Report, lang: Lang) -> String {
     let p = percentile(report);
     let runs: Vec<usize> = report.conditions.iter().filter_map(|c| report.headline_of(c).map(|s| s.n)).collect();
@@ -58,12 +60,15 @@ pub fn headline_by_condition(report: &Report, lang: Lang) -> String {
     if !others.is_empty() {
         series.push(labels::other_series(lang, others.len()));
     }
+    let plan = plan(report, lang);
+    let log = plan.axis.scale() == Scale::Log;
     let about = About {
         id: figure_id("headline-by-condition", &[], lang),
         title: labels::headline_title(lang, report.headline, &p),
-        desc: labels::headline_desc(lang, report.headline, &p, runs, &x_axis_title(report, lang), &series),
+        desc: labels::headline_desc(lang, report.headline, &p, runs, &x_axis_title(report, lang), &series, log),
     };
-    svg::render((WIDTH, HEIGHT), lang, &about, |root| draw(root, report, lang))
+    let slugs = crate::render::paths::run_slugs(report);
+    svg::render_pointable((WIDTH, HEIGHT), lang, &about, |root, pointable| draw(root, report, &plan, &slugs, lang, pointable))
 }
 
 /// A series' label: its levels of the series factors, joined.
@@ -101,44 +106,31 @@ fn display_scale(report: &Report) -> f64 {
 /// One condition's marks.
 struct Mark {
     x: f64,
+    condition: usize,
     spread: Spread,
-    runs: Vec<f64>,
+    /// Each ok run: its index in `report.runs` and its value as drawn.
+    runs: Vec<(usize, f64)>,
     /// For a condition that fails (`standing`): its share as written beside its hollow marker.
     failing: Option<String>,
 }
 
-/// "64.9% failed" beside a failing condition's marker: its share of failed sessions when the
-/// headline is a session metric (or it has no request errors above the threshold), else of errors.
-fn failing_label(report: &Report, condition: usize, lang: Lang) -> Option<String> {
-    let standing = &report.standing;
-    let c = standing.conditions.get(condition).filter(|c| c.failing)?;
-    let above = |share: Option<f64>| share.filter(|s| *s > standing.threshold);
-    let (sessions, requests) = (above(c.failed_share), above(c.error_share));
-    let (share, metric) = match (sessions, requests) {
-        (Some(s), _) if report.headline.needs_sessions() || requests.is_none() => (s, HeadlineMetric::FailedShare),
-        (_, Some(r)) => (r, HeadlineMetric::ErrorRate),
-        _ => return None,
-    };
-    let value = if metric == HeadlineMetric::FailedShare {
-        crate::render::format::percent(share)
-    } else {
-        crate::render::format::percent_fine(share)
-    };
-    Some(crate::render::i18n::metric_words(lang, metric).beside.replace("{value}", &value))
+/// What the figure draws, decided before drawing: the marks of each series shown, the grey
+/// ranges of the others per x level, and the value axis covering them all.
+struct Plan {
+    shown: Vec<usize>,
+    others: Vec<usize>,
+    /// Horizontal distance between neighbouring series.
+    spread: f64,
+    series: Vec<Vec<Mark>>,
+    other_ranges: Vec<(f64, f64, f64)>,
+    axis: ValueAxis,
+    columns: usize,
 }
 
-/// Draws the figure on any plotters backend.
-fn draw<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, report: &Report, lang: Lang) -> DrawResult<(), DB> {
-    let text = labels(lang);
-    let p = percentile(report);
+fn plan(report: &Report, lang: Lang) -> Plan {
     let rows = &report.layout.rows;
-    let x_labels: Vec<String> = match report.layout.x_factor.and_then(|x| report.factors.get(x)) {
-        Some(factor) => factor.levels.iter().map(|l| l.label.get(lang).to_string()).collect(),
-        None => vec![text.all_runs.to_string()],
-    };
-    let columns = rows.iter().map(|r| r.cells.len()).max().unwrap_or(0).max(x_labels.len());
-    let ordered_x = report.layout.x_factor.and_then(|x| report.factors.get(x)).is_some_and(|f| f.is_numeric());
-
+    let x_levels = report.layout.x_factor.and_then(|x| report.factors.get(x)).map_or(1, |f| f.levels.len());
+    let columns = rows.iter().map(|r| r.cells.len()).max().unwrap_or(0).max(x_levels);
     let (shown, others) = shown_rows(report);
     let count = shown.len() + usize::from(!others.is_empty());
     let spread = SERIES_SPREAD.min(0.6 / count.max(1) as f64);
@@ -166,22 +158,71 @@ fn draw<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, report: &Report, lang
                     let c = (*cell)?;
                     let spread = drawn(report, c)?;
                     let runs = ok_runs(report, c)
-                        .filter_map(|r| report.headline_of_run(&report.runs[r]))
-                        .map(|v| v * display_scale(report))
+                        .filter_map(|r| report.headline_of_run(&report.runs[r]).map(|v| (r, v * display_scale(report))))
                         .collect();
-                    Some(Mark { x: i as f64 + offset, spread, runs, failing: failing_label(report, c, lang) })
+                    Some(Mark { x: i as f64 + offset, condition: c, spread, runs, failing: failing_label(report, c, lang) })
                 })
                 .collect()
         })
         .collect();
+    let values: Vec<f64> = series
+        .iter()
+        .flatten()
+        .flat_map(|m| [m.spread.min, m.spread.median, m.spread.max].into_iter().chain(m.runs.iter().map(|r| r.1)))
+        .chain(other_ranges.iter().flat_map(|&(_, low, high)| [low, high]))
+        .collect();
+    Plan { shown, others, spread, series, other_ranges, axis: ValueAxis::covering(&values), columns }
+}
 
-    let axis = LogAxis::covering(
-        series
-            .iter()
-            .flatten()
-            .flat_map(|m| [m.spread.min, m.spread.median, m.spread.max].into_iter().chain(m.runs.iter().copied()))
-            .chain(other_ranges.iter().flat_map(|&(_, low, high)| [low, high])),
-    );
+/// A headline value as drawn (shares in %) written as the tables write it, with its metric:
+/// "p95 = 12.00 ms".
+fn value_words(report: &Report, condition: usize, drawn: f64, lang: Lang) -> String {
+    let decimals = report.conditions.get(condition).and_then(|c| c.latency_decimals).filter(|_| report.headline.is_percentile());
+    let value = crate::render::view::metric_value_at(report.headline, decimals, drawn / display_scale(report));
+    labels::mark_value(lang, report.headline, &percentile(report), &value)
+}
+
+/// "64.9% failed" beside a failing condition's marker: its share of failed sessions when the
+/// headline is a session metric (or it has no request errors above the threshold), else of errors.
+fn failing_label(report: &Report, condition: usize, lang: Lang) -> Option<String> {
+    let standing = &report.standing;
+    let c = standing.conditions.get(condition).filter(|c| c.failing)?;
+    let above = |share: Option<f64>| share.filter(|s| *s > standing.threshold);
+    let (sessions, requests) = (above(c.failed_share), above(c.error_share));
+    let (share, metric) = match (sessions, requests) {
+        (Some(s), _) if report.headline.needs_sessions() || requests.is_none() => (s, HeadlineMetric::FailedShare),
+        (_, Some(r)) => (r, HeadlineMetric::ErrorRate),
+        _ => return None,
+    };
+    let value = if metric == HeadlineMetric::FailedShare {
+        crate::render::format::percent(share)
+    } else {
+        crate::render::format::percent_fine(share)
+    };
+    Some(crate::render::i18n::metric_words(lang, metric).beside.replace("{value}", &value))
+}
+
+/// Draws the figure on any plotters backend.
+fn draw<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    report: &Report,
+    plan: &Plan,
+    slugs: &[String],
+    lang: Lang,
+    pointable: &mut Pointable,
+) -> DrawResult<(), DB> {
+    let text = labels(lang);
+    let p = percentile(report);
+    let rows = &report.layout.rows;
+    let x_labels: Vec<String> = match report.layout.x_factor.and_then(|x| report.factors.get(x)) {
+        Some(factor) => factor.levels.iter().map(|l| l.label.get(lang).to_string()).collect(),
+        None => vec![text.all_runs.to_string()],
+    };
+    let columns = plan.columns;
+    let ordered_x = report.layout.x_factor.and_then(|x| report.factors.get(x)).is_some_and(|f| f.is_numeric());
+    let (shown, others, series, axis) = (&plan.shown, &plan.others, &plan.series, &plan.axis);
+    let spread = plan.spread;
+
     let named = rows.len() > 1 || rows.iter().any(|r| !series_label(report, r, lang).is_empty());
     let mut legend: Vec<LegendEntry> = if named {
         shown
@@ -210,11 +251,12 @@ fn draw<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, report: &Report, lang
     let mut captions = Vec::new();
     if !empty {
         captions.push(text.headline_key.to_string());
+        captions.push(labels::scale_note(lang, axis.scale() == Scale::Log, axis.starts_at_zero(), labels::axis_names(lang).0));
     }
     if !others.is_empty() {
         captions.push(labels::other_series_note(lang, shown.len(), others.len()));
     }
-    if axis.floor.is_some() {
+    if axis.floor().is_some() {
         captions.push(labels::headline_floor_note(lang, report.headline).to_string());
     }
     if series.iter().flatten().any(|m| m.failing.is_some()) {
@@ -232,44 +274,76 @@ fn draw<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, report: &Report, lang
         .margin_top(8)
         .x_label_area_size(X_LABEL_AREA)
         .y_label_area_size(Y_LABEL_AREA)
-        .build_cartesian_2d(
-            Ticked::new(-0.5..columns as f64 - 0.5, x_ticks),
-            axis.range().log_scale().with_key_points(axis.decades()).with_light_points(axis.minor()),
-        )?;
+        .build_cartesian_2d(Ticked::new(-0.5..columns as f64 - 0.5, x_ticks), axis.coord())?;
     let x_label = |v: &f64| x_labels.get(v.round().max(0.0) as usize).cloned().unwrap_or_default();
-    let y_label = |v: &f64| decade_label(*v);
+    let y_label = |v: &f64| axis.label(*v);
+    let y_title = match axis.scale() {
+        Scale::Log => labels::headline_axis(lang, report.headline, &p),
+        Scale::Linear => labels::headline_axis_linear(lang, report.headline, &p),
+    };
     house_mesh(&mut chart.configure_mesh())
         .disable_x_mesh()
         .x_label_formatter(&x_label)
         .y_label_formatter(&y_label)
         .x_desc(x_axis_title(report, lang))
-        .y_desc(labels::headline_axis(lang, report.headline, &p))
+        .y_desc(y_title)
         .draw()?;
 
-    for &(x, low, high) in &other_ranges {
+    for &(x, low, high) in &plan.other_ranges {
         let (low, high) = (axis.place(low).0, axis.place(high).0);
         let half = (spread * 0.3).max(0.01);
         chart.draw_series(std::iter::once(Rectangle::new([(x - half, low), (x + half, high)], style::OTHERS.filled())))?;
     }
-    for (j, marks) in series.iter().enumerate() {
+    for (j, drawn_marks) in series.iter().enumerate() {
         let (color, shape, dash) = style::series(j);
         // A thin line joins the series' medians so the eye can follow one series across an
         // ordered x; between nominal levels (servers, tools) a line would claim an order.
         if ordered_x {
-            let medians: Vec<(f64, f64)> = marks.iter().map(|m| (m.x, axis.place(m.spread.median).0)).collect();
+            let medians: Vec<(f64, f64)> = drawn_marks.iter().map(|m| (m.x, axis.place(m.spread.median).0)).collect();
             polyline(&mut chart, medians, color.stroke_width(THIN), dash)?;
         }
-        for mark in marks {
+        for mark in drawn_marks {
             let (low, _) = axis.place(mark.spread.min);
             let (high, _) = axis.place(mark.spread.max);
             chart.draw_series(std::iter::once(PathElement::new(vec![(mark.x, low), (mark.x, high)], color.stroke_width(LINE))))?;
         }
-        let (mut runs, mut runs_at_floor) = (Vec::new(), Vec::new());
+        // Over the range lines, a band each that names the condition's range.
+        let ranges = pointable.layer(root)?;
+        for mark in drawn_marks {
+            let (low, _) = axis.place(mark.spread.min);
+            let (high, _) = axis.place(mark.spread.max);
+            let name = condition_label(report, mark.condition, lang);
+            let title = labels::range_mark(
+                lang,
+                &name,
+                &value_words(report, mark.condition, mark.spread.min, lang),
+                &value_words(report, mark.condition, mark.spread.max, lang),
+            );
+            let band = vec![chart.backend_coord(&(mark.x, low)), chart.backend_coord(&(mark.x, high))];
+            pointable.push(
+                ranges,
+                marks::Mark { shape: MarkShape::Band { points: band }, title, href: Some(marks::condition_href(mark.condition)) },
+            );
+        }
+        // Each run is a dot of its own, with its title and the link to its page.
+        let run_dots = pointable.layer(root)?;
+        let mut runs_at_floor = Vec::new();
         let (mut medians, mut medians_at_floor, mut hollow) = (Vec::new(), Vec::new(), Vec::new());
-        for mark in marks {
-            for &value in &mark.runs {
+        for mark in drawn_marks {
+            for &(run, value) in &mark.runs {
                 let (y, moved) = axis.place(value);
-                if moved { &mut runs_at_floor } else { &mut runs }.push((mark.x + RUN_NUDGE, y));
+                let at = (mark.x + RUN_NUDGE, y);
+                if moved {
+                    runs_at_floor.push(at);
+                }
+                let title = labels::run_mark(lang, &run_name(report, run, lang), &value_words(report, mark.condition, value, lang));
+                let href = slugs.get(run).map(|slug| marks::run_href(slug));
+                let dot = if moved {
+                    marks::Mark { shape: MarkShape::Spot { at: chart.backend_coord(&at), radius: SMALL_POINT }, title, href }
+                } else {
+                    marks::run_dot(chart.backend_coord(&at), color, title, href)
+                };
+                pointable.push(run_dots, dot);
             }
             let (y, moved) = axis.place(mark.spread.median);
             // A failing condition's median is hollow: nothing filled reads as a value to rank.
@@ -281,13 +355,22 @@ fn draw<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, report: &Report, lang
                 medians.push((mark.x, y));
             }
         }
-        markers(&mut chart, Shape::Circle, runs, SMALL_POINT, color.mix(style::FAINT).filled())?;
         floor_markers(&mut chart, runs_at_floor, SMALL_POINT, color)?;
         markers(&mut chart, shape, medians, MARKER, color.filled())?;
         markers(&mut chart, shape, hollow.clone(), MARKER + 1, style::BACKGROUND.filled())?;
         markers(&mut chart, shape, hollow, MARKER + 1, color.stroke_width(LINE))?;
         floor_markers(&mut chart, medians_at_floor, MARKER, color)?;
-        for mark in marks {
+        let median_spots = pointable.layer(root)?;
+        for mark in drawn_marks {
+            let name = condition_label(report, mark.condition, lang);
+            let title = labels::median_mark(lang, &name, mark.spread.n, &value_words(report, mark.condition, mark.spread.median, lang));
+            let at = chart.backend_coord(&(mark.x, axis.place(mark.spread.median).0));
+            pointable.push(
+                median_spots,
+                marks::Mark { shape: MarkShape::Spot { at, radius: MARKER + 1 }, title, href: Some(marks::condition_href(mark.condition)) },
+            );
+        }
+        for mark in drawn_marks {
             if let Some(label) = &mark.failing {
                 // Below the marker, on a patch of background so no line runs through the words.
                 let (px, py) = chart.backend_coord(&(mark.x, axis.place(mark.spread.median).0));

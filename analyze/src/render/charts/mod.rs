@@ -18,6 +18,7 @@ mod ecdf_axes;
 mod ecdf_conditions;
 mod headline;
 mod large_responses;
+mod marks;
 mod resources;
 mod send_lag;
 mod style;
@@ -31,9 +32,11 @@ use super::i18n::charts as labels;
 #[cfg(test)]
 pub(crate) mod tests;
 
+/// The ratio from which a value axis is logarithmic, for the words that state the rule.
+pub use axis::LOG_FROM_RATIO;
 pub use compare::compare_condition;
 pub use ecdf::ecdf;
-pub use ecdf_conditions::ecdf_by_condition;
+pub use ecdf_conditions::{ecdf_by_condition, overlays_levels};
 pub use headline::headline_by_condition;
 pub use large_responses::write_vs_completion;
 pub use resources::resources_over_time;

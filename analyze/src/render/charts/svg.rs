@@ -3,6 +3,7 @@
 //! opening tag. A drawing error becomes a small SVG that says so, never a panic.
 
 use super::labels;
+use super::marks::Pointable;
 use super::style::{font_size, FONT, INK, TEXT_PX};
 use crate::model::Lang;
 use plotters::coord::Shift;
@@ -21,14 +22,21 @@ type SvgResult = Result<(), DrawingAreaErrorKind<std::io::Error>>;
 
 /// Draws with `draw` on an SVG of `size` and returns the accessible document.
 pub fn render(size: (u32, u32), lang: Lang, about: &About, draw: impl FnOnce(&SvgArea) -> SvgResult) -> String {
+    render_pointable(size, lang, about, |root, _| draw(root))
+}
+
+/// [`render`] for a figure with marks a reader can point at: `draw` adds them to the
+/// [`Pointable`] it is given, and they are written in their layers' places.
+pub fn render_pointable(size: (u32, u32), lang: Lang, about: &About, draw: impl FnOnce(&SvgArea, &mut Pointable) -> SvgResult) -> String {
     let mut buffer = String::new();
+    let mut marks = Pointable::default();
     let outcome = {
         let root = SVGBackend::with_string(&mut buffer, size).into_drawing_area();
-        let drawn = root.fill(&WHITE).and_then(|()| draw(&root));
+        let drawn = root.fill(&WHITE).and_then(|()| draw(&root, &mut marks));
         drawn.and_then(|()| root.present())
     };
     let document = match outcome {
-        Ok(()) => accessible(&buffer, about, lang),
+        Ok(()) => accessible(&marks.fill_in(&buffer), about, lang),
         Err(error) => accessible(&failure(size, &labels::failed(lang, &error.to_string())), about, lang),
     };
     xml_legal(document)

@@ -12,6 +12,11 @@ use crate::report::Spread;
 use crate::report::*;
 use std::collections::BTreeMap;
 
+/// The page name of run `run` (out of range: its index), as the site gives it.
+fn slug(report: &Report, run: usize) -> String {
+    crate::render::paths::run_slugs(report).get(run).cloned().unwrap_or_else(|| run.to_string())
+}
+
 fn text(en: &str, ja: &str) -> Text {
     Text::PerLang(BTreeMap::from([(Lang::En, en.to_string()), (Lang::Ja, ja.to_string())]))
 }
@@ -438,7 +443,7 @@ fn headline_chart_draws_every_condition_and_says_what_it_shows() {
 #[test]
 fn latency_over_time_marks_the_headline() {
     let report = fixture();
-    let svg = latency_over_time(&report, 6, Lang::En);
+    let svg = latency_over_time(&report, 6, &slug(&report, 6), Lang::En);
     assert_accessible_svg(&svg, "chart-latency-over-time-6-en");
     assert!(svg.contains("p95 = 5,928.68 ms"), "the run's own p95");
     assert!(svg.contains("Latency over time: run direct-2-r1 (direct · 2)"));
@@ -448,7 +453,7 @@ fn latency_over_time_marks_the_headline() {
 #[test]
 fn errors_are_marked_over_time_with_a_legend_and_said_in_the_description() {
     let mut report = fixture();
-    let plain = latency_over_time(&report, 6, Lang::En);
+    let plain = latency_over_time(&report, 6, &slug(&report, 6), Lang::En);
     assert!(!plain.contains("non-2xx response"), "no errors, no legend");
     report.figures.errors_over_time = vec![ErrorSeries::default(); report.runs.len()];
     let errors = vec![
@@ -458,7 +463,7 @@ fn errors_are_marked_over_time_with_a_legend_and_said_in_the_description() {
     ];
     report.figures.errors_over_time[6] = ErrorSeries { points: errors, total: 3 };
     (report.runs[6].non_2xx, report.runs[6].no_response) = (2, 1);
-    let svg = latency_over_time(&report, 6, Lang::En);
+    let svg = latency_over_time(&report, 6, &slug(&report, 6), Lang::En);
     assert_accessible_svg(&svg, "chart-latency-over-time-6-en");
     for label in ["2xx response", "non-2xx response", "no response (top edge)"] {
         assert!(svg.contains(label), "legend entry {label:?}");
@@ -470,7 +475,7 @@ fn errors_are_marked_over_time_with_a_legend_and_said_in_the_description() {
     assert!(!svg.contains("errors marked"), "all errors drawn: no reduction caption");
 
     report.figures.errors_over_time[6].total = 5_000;
-    let ja = latency_over_time(&report, 6, Lang::Ja);
+    let ja = latency_over_time(&report, 6, &slug(&report, 6), Lang::Ja);
     assert!(ja.contains("応答なし（上端）"));
     assert!(ja.contains("エラー5,000件中3件を表示"));
 }
@@ -478,12 +483,12 @@ fn errors_are_marked_over_time_with_a_legend_and_said_in_the_description() {
 #[test]
 fn reduced_series_say_how_many_points_they_draw() {
     let report = reduced(fixture(), 7);
-    let svg = latency_over_time(&report, 7, Lang::En);
+    let svg = latency_over_time(&report, 7, &slug(&report, 7), Lang::En);
     assert_accessible_svg(&svg, "chart-latency-over-time-7-en");
     assert!(svg.contains("2,400 of 3,000,000 points drawn"), "caption missing");
-    let ja = latency_over_time(&report, 7, Lang::Ja);
+    let ja = latency_over_time(&report, 7, &slug(&report, 7), Lang::Ja);
     assert!(ja.contains("3,000,000点中2,400点を描画"));
-    let ecdf_svg = ecdf(&report, 7, Lang::En);
+    let ecdf_svg = ecdf(&report, 7, &slug(&report, 7), Lang::En);
     assert!(ecdf_svg.contains("2,400 of 3,000,000 points drawn (evenly spaced ranks"));
     assert!(ecdf_svg.contains("2,850,000th of 3,000,000 = 5,945.11 ms"));
 }
@@ -491,11 +496,11 @@ fn reduced_series_say_how_many_points_they_draw() {
 #[test]
 fn ecdf_marks_the_headline_rank_in_both_languages() {
     let report = fixture();
-    let svg = ecdf(&report, 7, Lang::En);
+    let svg = ecdf(&report, 7, &slug(&report, 7), Lang::En);
     assert_accessible_svg(&svg, "chart-ecdf-7-en");
     assert!(svg.contains("69th of 72 = 5,945.11 ms"));
     assert!(svg.contains(">\n100%\n<"));
-    let ja = ecdf(&report, 7, Lang::Ja);
+    let ja = ecdf(&report, 7, &slug(&report, 7), Lang::Ja);
     assert_accessible_svg(&ja, "chart-ecdf-7-ja");
     assert!(ja.contains("72件中69番目 = 5,945.11 ms"));
 }
@@ -536,8 +541,8 @@ fn an_empty_report_gives_empty_but_valid_figures() {
     both_languages(|lang| {
         let code = lang.code();
         assert_accessible_svg(&headline_by_condition(&report, lang), &format!("chart-headline-by-condition-{code}"));
-        assert_accessible_svg(&latency_over_time(&report, 0, lang), &format!("chart-latency-over-time-0-{code}"));
-        assert_accessible_svg(&ecdf(&report, 0, lang), &format!("chart-ecdf-0-{code}"));
+        assert_accessible_svg(&latency_over_time(&report, 0, &slug(&report, 0), lang), &format!("chart-latency-over-time-0-{code}"));
+        assert_accessible_svg(&ecdf(&report, 0, &slug(&report, 0), lang), &format!("chart-ecdf-0-{code}"));
         assert_eq!(write_vs_completion(&report, lang), None);
         assert_eq!(tempfiles_over_time(&report, &[0], lang), None);
         assert_eq!(resources_over_time(&report, 0, lang), None);
@@ -559,18 +564,18 @@ fn a_run_without_points_gives_valid_figures() {
     }
     both_languages(|lang| {
         let code = lang.code();
-        let series = latency_over_time(&report, 3, lang);
+        let series = latency_over_time(&report, 3, &slug(&report, 3), lang);
         assert_accessible_svg(&series, &format!("chart-latency-over-time-3-{code}"));
         assert!(series.contains(labels::labels(lang).no_points));
-        assert_accessible_svg(&ecdf(&report, 3, lang), &format!("chart-ecdf-3-{code}"));
+        assert_accessible_svg(&ecdf(&report, 3, &slug(&report, 3), lang), &format!("chart-ecdf-3-{code}"));
         assert_eq!(tempfiles_over_time(&report, &[3], lang), None);
         assert_eq!(resources_over_time(&report, 3, lang), None);
     });
     // Conditions still carry write and completion medians, but no run has large responses.
     assert_eq!(write_vs_completion(&report, Lang::En), None);
     // A run index past the end is a run without points, not a panic.
-    assert_accessible_svg(&latency_over_time(&report, 999, Lang::En), "chart-latency-over-time-999-en");
-    assert_accessible_svg(&ecdf(&report, 999, Lang::En), "chart-ecdf-999-en");
+    assert_accessible_svg(&latency_over_time(&report, 999, &slug(&report, 999), Lang::En), "chart-latency-over-time-999-en");
+    assert_accessible_svg(&ecdf(&report, 999, &slug(&report, 999), Lang::En), "chart-ecdf-999-en");
     assert_eq!(resources_over_time(&report, 999, Lang::En), None);
 }
 
@@ -580,36 +585,36 @@ fn zero_latencies_are_drawn_at_the_floor_and_said_so() {
     report.figures.time_series[0].points[0].1 = 0.0;
     report.figures.ecdf[0].points.insert(0, (0.0, 1.0 / 72.0));
     report.conditions[0].headline_ms = Some(Spread { median: 0.0, min: 0.0, max: 1.66, n: 3 });
-    for svg in [latency_over_time(&report, 0, Lang::En), headline_by_condition(&report, Lang::En)] {
+    for svg in [latency_over_time(&report, 0, &slug(&report, 0), Lang::En), headline_by_condition(&report, Lang::En)] {
         assert_well_formed(&svg);
         assert!(svg.contains("▽ marks a value of 0 ms, drawn at the bottom edge"), "floor caption missing");
     }
-    let svg = ecdf(&report, 0, Lang::En);
+    let svg = ecdf(&report, 0, &slug(&report, 0), Lang::En);
     assert_well_formed(&svg);
     assert!(svg.contains("▽ marks a value of 0 ms, drawn at the left edge"), "the ECDF's log axis is x");
-    assert!(!latency_over_time(&report, 1, Lang::En).contains("▽"), "no floor without zeros");
+    assert!(!latency_over_time(&report, 1, &slug(&report, 1), Lang::En).contains("▽"), "no floor without zeros");
 }
 
 #[test]
 fn all_equal_and_single_values_draw() {
     let mut report = fixture();
-    report.figures.time_series[0].points = vec![(0.0, 100.0)];
+    report.figures.time_series[0].points = vec![(0.0, 100.0), (1.0, 100.0), (2.0, 100.0)];
     report.figures.ecdf[0].points = vec![(100.0, 1.0)];
     report.runs[0].headline_ms = Some(100.0);
     report.runs[0].headline_rank = Some(1);
     report.runs[0].ok_responses = 1;
-    let svg = latency_over_time(&report, 0, Lang::En);
+    let svg = latency_over_time(&report, 0, &slug(&report, 0), Lang::En);
     assert_accessible_svg(&svg, "chart-latency-over-time-0-en");
     assert!(svg.contains(">\n10\n<") && svg.contains(">\n1,000\n<"), "100 sits between two decades");
-    assert!(ecdf(&report, 0, Lang::En).contains("1st of 1 (maximum) = 100.00 ms"));
+    assert!(ecdf(&report, 0, &slug(&report, 0), Lang::En).contains("1st of 1 (maximum) = 100.00 ms"));
 }
 
 #[test]
 fn the_same_report_gives_the_same_bytes() {
     let (a, b) = (fixture(), fixture());
     assert_eq!(headline_by_condition(&a, Lang::En), headline_by_condition(&b, Lang::En));
-    assert_eq!(latency_over_time(&a, 6, Lang::Ja), latency_over_time(&b, 6, Lang::Ja));
-    assert_eq!(ecdf(&a, 6, Lang::En), ecdf(&b, 6, Lang::En));
+    assert_eq!(latency_over_time(&a, 6, &slug(&a, 6), Lang::Ja), latency_over_time(&b, 6, &slug(&b, 6), Lang::Ja));
+    assert_eq!(ecdf(&a, 6, &slug(&a, 6), Lang::En), ecdf(&b, 6, &slug(&b, 6), Lang::En));
     assert_eq!(write_vs_completion(&a, Lang::En), write_vs_completion(&b, Lang::En));
     assert_eq!(tempfiles_over_time(&a, &[21, 22], Lang::En), tempfiles_over_time(&b, &[21, 22], Lang::En));
     assert_eq!(resources_over_time(&a, 25, Lang::En), resources_over_time(&b, 25, Lang::En));
@@ -619,10 +624,10 @@ fn the_same_report_gives_the_same_bytes() {
 fn figure_ids_differ_by_chart_run_and_language() {
     let report = fixture();
     let ids: Vec<String> = [
-        latency_over_time(&report, 1, Lang::En),
-        latency_over_time(&report, 2, Lang::En),
-        ecdf(&report, 1, Lang::En),
-        ecdf(&report, 1, Lang::Ja),
+        latency_over_time(&report, 1, &slug(&report, 1), Lang::En),
+        latency_over_time(&report, 2, &slug(&report, 2), Lang::En),
+        ecdf(&report, 1, &slug(&report, 1), Lang::En),
+        ecdf(&report, 1, &slug(&report, 1), Lang::Ja),
     ]
     .iter()
     .map(|svg| svg.split("<title id=\"").nth(1).unwrap().split('"').next().unwrap().to_string())
@@ -640,7 +645,7 @@ fn headline_chart_snapshot() {
 
 #[test]
 fn ecdf_snapshot() {
-    insta::assert_snapshot!(ecdf(&fixture(), 7, Lang::Ja));
+    insta::assert_snapshot!(ecdf(&fixture(), 7, &slug(&fixture(), 7), Lang::Ja));
 }
 
 /// The points of every `<polyline>` in an SVG, as (x, y) pixel pairs.
@@ -674,4 +679,182 @@ fn a_nominal_x_factor_draws_no_line_between_its_levels() {
         let svg = headline_by_condition(&report, lang);
         assert_eq!(slanted(&svg), 0, "{lang:?}: only vertical ranges and straight rules");
     }
+}
+
+/// The marks a reader can point at: each titled circle or line of the marks layers, with the
+/// link around it (`None` outside any `<a>`).
+fn pointed(svg: &str) -> Vec<(String, Option<String>)> {
+    let mut out = Vec::new();
+    for group in svg.split("<g class=\"marks\">").skip(1) {
+        let group = group.split("</g>").next().unwrap_or("");
+        let mut href = None;
+        for line in group.lines() {
+            if let Some(rest) = line.strip_prefix("<a href=\"") {
+                href = rest.split('"').next().map(str::to_string);
+            } else if line == "</a>" {
+                href = None;
+            } else if line.starts_with("<circle") || line.starts_with("<polyline") {
+                let title = line.split("<title>").nth(1).and_then(|t| t.split("</title>").next()).unwrap_or("");
+                out.push((title.to_string(), href.clone()));
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn every_run_of_the_headline_chart_is_a_titled_link_to_its_page() {
+    let report = fixture();
+    let slugs = crate::render::paths::run_slugs(&report);
+    for lang in Lang::ALL {
+        let svg = headline_by_condition(&report, lang);
+        let marks = pointed(&svg);
+        for (run, result) in report.runs.iter().enumerate() {
+            let href = format!("../runs/{}.html", slugs[run]);
+            let value = format!("p95 = {} ms", crate::render::format::ms(result.headline_ms.unwrap()));
+            let of_run: Vec<&(String, Option<String>)> = marks.iter().filter(|(_, h)| h.as_deref() == Some(href.as_str())).collect();
+            assert_eq!(of_run.len(), 1, "{lang:?}: one mark links to {href}");
+            assert!(
+                of_run[0].0.contains(&result.run_id) && of_run[0].0.contains(&value),
+                "{lang:?}: {:?} names {} and {value}",
+                of_run[0].0,
+                result.run_id
+            );
+        }
+        // Per condition: its range line and its median, each titled, linking to its variance entry.
+        for (c, condition) in report.conditions.iter().enumerate() {
+            let href = format!("../variance.html#condition-{c}");
+            let of_condition: Vec<&String> = marks.iter().filter(|(_, h)| h.as_deref() == Some(href.as_str())).map(|(t, _)| t).collect();
+            assert_eq!(of_condition.len(), 2, "{lang:?}: condition {c}'s range and median");
+            let median = format!("p95 = {} ms", crate::render::format::ms(condition.headline_ms.unwrap().median));
+            assert!(of_condition.iter().any(|t| t.contains(&median)), "{lang:?}: {of_condition:?} has {median}");
+        }
+        assert!(marks.iter().all(|(title, _)| !title.is_empty()), "every mark has a title");
+    }
+}
+
+#[test]
+fn every_point_of_a_time_series_names_its_run_and_latency_and_links_to_its_page() {
+    let report = fixture();
+    let run = 6;
+    let svg = latency_over_time(&report, run, &slug(&report, run), Lang::En);
+    let marks = pointed(&svg);
+    let series = &report.figures.time_series[run];
+    assert_eq!(marks.len(), series.points.len(), "one mark per point drawn");
+    let href = format!("../runs/{}.html", slug(&report, run));
+    for ((title, link), &(t, latency)) in marks.iter().zip(&series.points) {
+        assert_eq!(link.as_deref(), Some(href.as_str()));
+        assert!(title.contains(&report.runs[run].run_id), "{title}");
+        assert!(title.contains(&format!("{} ms", crate::render::format::ms(latency))), "{title} has {latency}");
+        assert!(title.contains(&format!("{} s", crate::render::format::decimal(t, 3))), "{title} has {t}");
+    }
+    // The points are the marks, drawn once: no second, untitled dot per point.
+    assert_eq!(svg.matches("<circle").count(), marks.len(), "{svg}");
+    let ja = pointed(&latency_over_time(&report, run, &slug(&report, run), Lang::Ja));
+    assert!(ja.iter().all(|(title, _)| title.contains("送信")), "{:?}", ja.first());
+}
+
+#[test]
+fn every_ecdf_line_names_its_run_and_values_and_links_to_its_page() {
+    let mut report = fixture();
+    for run in &mut report.runs {
+        run.percentiles_ms = BTreeMap::from([("50".to_string(), 1.25), ("95".to_string(), run.headline_ms.unwrap())]);
+    }
+    let slugs = crate::render::paths::run_slugs(&report);
+    for level in 0..3 {
+        let svg = ecdf_by_condition(&report, level, &slugs, Lang::En).expect("a chart");
+        let marks = pointed(&svg);
+        let expected: Vec<usize> = report
+            .layout
+            .rows
+            .iter()
+            .filter_map(|row| row.cells[level])
+            .filter_map(|c| report.run_index(report.conditions[c].representative_run.as_deref()?))
+            .collect();
+        assert_eq!(marks.len(), expected.len(), "one line per condition at level {level}");
+        for ((title, href), run) in marks.iter().zip(expected) {
+            assert_eq!(href.as_deref(), Some(format!("../runs/{}.html", slugs[run]).as_str()));
+            let p95 = format!("p95 = {} ms", crate::render::format::ms(report.runs[run].headline_ms.unwrap()));
+            assert!(title.contains(&report.runs[run].run_id) && title.contains(&p95) && title.contains("p50 = 1.25 ms"), "{title}");
+        }
+    }
+    let one = pointed(&ecdf(&report, 7, &slug(&report, 7), Lang::En));
+    assert_eq!(one.len(), 2, "the line and the marked rank: {one:?}");
+    assert!(one.iter().all(|(title, href)| title.contains(&report.runs[7].run_id)
+        && href.as_deref() == Some(format!("../runs/{}.html", slug(&report, 7)).as_str())));
+    assert!(one[1].0.contains("69th of 72"), "{:?}", one[1]);
+}
+
+#[test]
+fn the_headline_axis_is_linear_below_a_tenfold_spread_and_the_caption_says_so() {
+    let mut report = fixture();
+    let log = headline_by_condition(&report, Lang::En);
+    assert!(log.contains("Log scale on the y axis"), "1.49 to 6,590 ms spans more than tenfold");
+    assert!(log.contains(">\n1,000\n</text>") && log.contains("(ms, log scale)"));
+    // app-servers-ab's requests/s: 700-800, a 10% gap between the servers.
+    let scale = |v: f64| 700.0 + (v % 100.0);
+    for run in &mut report.runs {
+        run.headline_ms = run.headline_ms.map(scale);
+    }
+    for condition in &mut report.conditions {
+        condition.headline_ms =
+            condition.headline_ms.map(|s| Spread { median: scale(s.median), min: scale(s.min), max: scale(s.max), n: s.n });
+    }
+    let linear = headline_by_condition(&report, Lang::En);
+    assert!(
+        linear.contains("Linear scale on the y axis: its largest value is less than 10 times its smallest. The axis does not start at 0."),
+        "{linear}"
+    );
+    assert!(linear.contains("p95 latency (ms)") && !linear.contains("log scale)"), "the axis title drops the log scale");
+    assert!(linear.contains("linear y axis"), "the description says so too");
+    assert!(!linear.contains(">\n1,000\n</text>"), "no decade ticks");
+    let ja = headline_by_condition(&report, Lang::Ja);
+    assert!(ja.contains("縦軸は等間隔の目盛：最大値が最小値の10倍未満のため。目盛は0から始まっていません。"), "{ja}");
+}
+
+#[test]
+fn one_series_overlays_every_level_on_one_ecdf() {
+    let mut report = fixture();
+    // Only the direct route: one series, so the downloads are what is compared.
+    report.layout.rows.truncate(1);
+    assert!(overlays_levels(&report));
+    let slugs = crate::render::paths::run_slugs(&report);
+    let svg = ecdf_by_condition(&report, 0, &slugs, Lang::En).expect("a chart");
+    assert_eq!(pointed(&svg).len(), 3, "one line per downloads level");
+    assert!(svg.contains("each Concurrent 1 GiB downloads"), "{svg}");
+    for level in ["(0)", "(1)", "(2)"] {
+        assert!(svg.contains(level), "the legend names level {level}");
+    }
+    assert!(!overlays_levels(&fixture()), "several series: one chart per level");
+}
+
+#[test]
+fn a_time_series_of_one_send_time_says_so_instead_of_an_empty_frame() {
+    let mut report = fixture();
+    // siege: 200 responses, no send times (all at 0 s), two latencies.
+    report.figures.time_series[0] = PointSeries { points: vec![(0.0, 0.0), (0.0, 10.0)], total: 200 };
+    for (lang, words) in
+        [(Lang::En, "No course over time to show: all 200 responses have one send time."), (Lang::Ja, "送信時刻がすべて同じです")]
+    {
+        let svg = latency_over_time(&report, 0, &slug(&report, 0), lang);
+        assert!(svg.contains(words), "{svg}");
+        assert!(!svg.contains("points drawn") && !svg.contains("点を描画"), "no caption about points that are not drawn");
+        assert!(pointed(&svg).is_empty());
+    }
+    report.figures.time_series[0] = PointSeries { points: vec![(0.0, 3.0)], total: 1 };
+    assert!(latency_over_time(&report, 0, &slug(&report, 0), Lang::En).contains("No course over time to show: the run has one response."));
+    // Coinciding points of a run drawn whole (one response drawn on another) are not called a
+    // reduction.
+    report.figures.time_series[1].total += 1;
+    let svg = latency_over_time(&report, 1, &slug(&report, 1), Lang::En);
+    assert!(svg.contains("73 responses at 72 distinct points"), "{svg}");
+}
+
+#[test]
+fn the_reference_label_sits_on_a_patch_no_gridline_shows_through() {
+    let svg = latency_over_time(&fixture(), 6, &slug(&fixture(), 6), Lang::En);
+    let label = svg.find(">\np95 = ").expect("the reference label");
+    let patch = svg[..label].rfind("<rect").expect("a patch before the label");
+    assert!(svg[patch..label].contains("fill=\"#FFFFFF\""), "{}", &svg[patch..label]);
+    assert_eq!(svg[patch..label].matches("<text").count(), 1, "the patch is right before the label");
 }

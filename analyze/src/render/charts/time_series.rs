@@ -3,24 +3,28 @@
 //! (a cross at its latency, or a triangle along the top edge when no response came).
 
 use super::axis::{decade_label, LinearAxis, LogAxis, Ticked};
-use super::draw::{floor_markers, frame, house_mesh, markers, message, polyline, text_at, DrawResult, LegendEntry, Swatch};
+use super::draw::{floor_markers, frame, house_mesh, label_at, markers, message, polyline, DrawResult, LegendEntry, Swatch};
 use super::labels::{self, labels};
+use super::marks::{self, Mark, Pointable, Shape as MarkShape};
 use super::style::{
     self, Shape, HEIGHT, INK, LABELLED_RIGHT, PALETTE, REFERENCE_DASH, SMALL_POINT, TEXT_PX, WIDTH, X_LABEL_AREA, Y_LABEL_AREA,
 };
-use super::svg::{self, text_style, About};
+use super::svg::{self, About};
 use super::{figure_id, percentile, run_name};
 use crate::model::Lang;
 use crate::render::format::{count, decimal, ms_at};
 use crate::report::{ErrorSeries, PointSeries, Report};
 use plotters::coord::Shift;
 use plotters::prelude::*;
-use plotters::style::text_anchor::{HPos, Pos, VPos};
+use plotters::style::text_anchor::{HPos, VPos};
 
 /// Latency over time of run `run` (an index into `report.runs`): one small point per request
 /// drawn (`report.figures.time_series[run]`), log y axis in ms, a dashed line at the run's
 /// headline value, and a caption when the points were reduced.
-pub fn latency_over_time(report: &Report, run: usize, lang: Lang) -> String {
+/// Each point has a title (the run, its send time and latency) and links to the run's page,
+/// `slug` (`paths::run_slugs`). A run whose points fall on fewer than [`MIN_SEND_TIMES`] send
+/// times has no course over time to show: the chart says so instead of drawing a bare frame.
+pub fn latency_over_time(report: &Report, run: usize, slug: &str, lang: Lang) -> String {
     let name = run_name(report, run, lang);
     let decimals = report.runs.get(run).and_then(|r| r.latency_decimals);
     let reference = headline(report, run).map(|value| labels::reference(&percentile(report), &ms_at(value, decimals)));
@@ -32,8 +36,13 @@ pub fn latency_over_time(report: &Report, run: usize, lang: Lang) -> String {
         }
     }
     let about = About { id: figure_id("latency-over-time", &[run], lang), title: labels::time_series_title(lang, &name), desc };
-    svg::render((WIDTH, HEIGHT), lang, &about, |root| draw(root, report, run, lang))
+    let href = marks::run_href(slug);
+    svg::render_pointable((WIDTH, HEIGHT), lang, &about, |root, pointable| draw(root, report, run, &href, lang, pointable))
 }
+
+/// Fewer distinct send times than this show no course over time (siege's rows have none: every
+/// response is drawn at 0 s).
+pub const MIN_SEND_TIMES: usize = 3;
 
 /// Requests without a 2xx response: vermillion, as the floor marks (shapes tell them apart).
 const ERROR: RGBColor = PALETTE[1];
@@ -46,7 +55,14 @@ fn headline(report: &Report, run: usize) -> Option<f64> {
 }
 
 /// Draws the figure on any plotters backend.
-fn draw<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, report: &Report, run: usize, lang: Lang) -> DrawResult<(), DB> {
+fn draw<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    report: &Report,
+    run: usize,
+    href: &str,
+    lang: Lang,
+    pointable: &mut Pointable,
+) -> DrawResult<(), DB> {
     let text = labels(lang);
     let empty = PointSeries::default();
     let series = report.figures.time_series.get(run).unwrap_or(&empty);
@@ -62,21 +78,29 @@ fn draw<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, report: &Report, run:
         true,
     );
 
+    let mut send_times: Vec<f64> = series.points.iter().chain(&answered).map(|p| p.0).chain(unanswered.iter().copied()).collect();
+    send_times.sort_by(f64::total_cmp);
+    send_times.dedup();
+    let too_few = send_times.len() < MIN_SEND_TIMES;
     let mut captions = Vec::new();
-    if series.reduced() {
+    if too_few {
+        // Nothing is drawn, so nothing drawn needs a caption.
+    } else if series.total > crate::stats::figures::KEEP_ALL {
         captions.push(labels::time_series_reduced(lang, &count(series.points.len() as u64), &count(series.total)));
+    } else if series.reduced() {
+        captions.push(labels::time_series_coincide(lang, &count(series.points.len() as u64), &count(series.total)));
     }
-    if errors.reduced() {
+    if errors.reduced() && !too_few {
         captions.push(labels::time_series_errors_reduced(lang, &count(errors.points.len() as u64), &count(errors.total)));
     }
-    if y_axis.floor.is_some() {
+    if y_axis.floor.is_some() && !too_few {
         captions.push(text.floor_note.to_string());
     }
-    if !write_ends.is_empty() {
+    if !write_ends.is_empty() && !too_few {
         captions.push(labels::write_end_note(lang, write_ends.len()));
     }
     let mut legend = Vec::new();
-    if !errors.points.is_empty() {
+    if !errors.points.is_empty() && !too_few {
         let [ok, error, no_response] = labels::time_series_legend(lang);
         legend.push(LegendEntry { label: ok.to_string(), color: PALETTE[0], swatch: Swatch::Dot { opacity: style::REQUEST_OPACITY } });
         if !answered.is_empty() {
@@ -91,6 +115,9 @@ fn draw<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, report: &Report, run:
     let plot = frame(root, &labels::time_series_title(lang, &run_name(report, run, lang)), &legend, &captions)?;
     if series.points.is_empty() && errors.points.is_empty() {
         return message(&plot, text.no_points);
+    }
+    if too_few {
+        return message(&plot, &labels::too_few_send_times(lang, series.total + errors.total, send_times.len()));
     }
 
     let mut chart = ChartBuilder::on(&plot)
@@ -116,12 +143,23 @@ fn draw<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, report: &Report, run:
         let (low, high) = (y_axis.range().start, y_axis.range().end);
         polyline(&mut chart, vec![(end, low), (end, high)], style::MUTED.stroke_width(style::THIN), Some(WRITE_END_DASH))?;
     }
-    let (mut points, mut at_floor) = (Vec::new(), Vec::new());
+    // Each 2xx response is a dot of its own, with its title, all linking to the run's page.
+    let name = run_name(report, run, lang);
+    let decimals = report.runs.get(run).and_then(|r| r.latency_decimals);
+    let layer = pointable.layer(root)?;
+    let mut at_floor = Vec::new();
     for &(t, latency) in &series.points {
         let (y, moved) = y_axis.place(latency);
-        if moved { &mut at_floor } else { &mut points }.push((t, y));
+        let at = chart.backend_coord(&(t, y));
+        let title = labels::point_mark(lang, &name, &decimal(t, 3), &ms_at(latency, decimals));
+        let shape = if moved {
+            at_floor.push((t, y));
+            MarkShape::Spot { at, radius: SMALL_POINT + 1 }
+        } else {
+            MarkShape::Dot { at, radius: SMALL_POINT, color: PALETTE[0], opacity: style::REQUEST_OPACITY }
+        };
+        pointable.push(layer, Mark { shape, title, href: Some(href.to_string()) });
     }
-    markers(&mut chart, Shape::Circle, points, SMALL_POINT, PALETTE[0].mix(style::REQUEST_OPACITY).filled())?;
     floor_markers(&mut chart, at_floor, SMALL_POINT + 1, PALETTE[1])?;
 
     // Errors over the 2xx points, so a few stay visible among many.
@@ -137,9 +175,8 @@ fn draw<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, report: &Report, run:
         let (_, line_y) = chart.backend_coord(&(x_axis.high, y));
         // Above the line, unless the line runs along the top edge.
         let (pos, label_y) = if line_y - y_pixels.start < 22 { (VPos::Top, line_y + 5) } else { (VPos::Bottom, line_y - 5) };
-        let style = text_style(TEXT_PX, INK).pos(Pos::new(HPos::Right, pos));
-        let decimals = report.runs.get(run).and_then(|r| r.latency_decimals);
-        text_at(root, labels::reference(&percentile(report), &ms_at(value, decimals)), (x_pixels.end - 6, label_y), style)?;
+        let reference = labels::reference(&percentile(report), &ms_at(value, decimals));
+        label_at(root, reference, (x_pixels.end - 6, label_y), TEXT_PX, INK, (HPos::Right, pos))?;
     }
     Ok(())
 }

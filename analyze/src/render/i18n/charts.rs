@@ -128,6 +128,112 @@ pub fn headline_axis(lang: Lang, metric: HeadlineMetric, p: &str) -> String {
     crate::render::i18n::metric_words(lang, metric).chart_axis.replace("{p}", &format!("p{p}"))
 }
 
+/// The headline chart's y axis title on a linear scale: "p95 latency (ms)".
+pub fn headline_axis_linear(lang: Lang, metric: HeadlineMetric, p: &str) -> String {
+    let text = match (lang, metric) {
+        (Lang::En, HeadlineMetric::Percentile) => "{p} latency (ms)",
+        (Lang::En, HeadlineMetric::RequestsPerS) => "Requests/s",
+        (Lang::En, HeadlineMetric::ErrorRate) => "Error rate (%)",
+        (Lang::En, HeadlineMetric::FailedShare) => "Failed sessions (%)",
+        (Lang::En, HeadlineMetric::SessionMeanMs) => "Mean session time (ms)",
+        (Lang::Ja, HeadlineMetric::Percentile) => "応答時間 {p}（ms）",
+        (Lang::Ja, HeadlineMetric::RequestsPerS) => "毎秒リクエスト数",
+        (Lang::Ja, HeadlineMetric::ErrorRate) => "エラー率（%）",
+        (Lang::Ja, HeadlineMetric::FailedShare) => "セッション失敗率（%）",
+        (Lang::Ja, HeadlineMetric::SessionMeanMs) => "平均セッション時間（ms）",
+    };
+    text.replace("{p}", &format!("p{p}"))
+}
+
+/// The caption that says which scale the value axis takes, and why (`axis` names it: "y",
+/// "x"); `from_zero` is false for a linear axis that starts above 0.
+pub fn scale_note(lang: Lang, log: bool, from_zero: bool, axis: &str) -> String {
+    let ratio = format::count(crate::render::charts::LOG_FROM_RATIO as u64);
+    match (lang, log, from_zero) {
+        (Lang::En, true, _) => format!("Log scale on the {axis} axis: its largest value is {ratio} times its smallest or more."),
+        (Lang::En, false, true) => format!("Linear scale on the {axis} axis: its largest value is less than {ratio} times its smallest."),
+        (Lang::En, false, false) => format!(
+            "Linear scale on the {axis} axis: its largest value is less than {ratio} times its smallest. The axis does not start at 0."
+        ),
+        (Lang::Ja, true, _) => format!("{axis}軸は対数目盛：最大値が最小値の{ratio}倍以上のため。"),
+        (Lang::Ja, false, true) => format!("{axis}軸は等間隔の目盛：最大値が最小値の{ratio}倍未満のため。"),
+        (Lang::Ja, false, false) => format!("{axis}軸は等間隔の目盛：最大値が最小値の{ratio}倍未満のため。目盛は0から始まっていません。"),
+    }
+}
+
+/// The axis names [`scale_note`] takes: the vertical and the horizontal.
+pub fn axis_names(lang: Lang) -> (&'static str, &'static str) {
+    match lang {
+        Lang::En => ("y", "x"),
+        Lang::Ja => ("縦", "横"),
+    }
+}
+
+/// A headline value in a mark's title: "p95 = 12.00 ms", "769.2 requests/s".
+pub fn mark_value(lang: Lang, metric: HeadlineMetric, p: &str, value: &str) -> String {
+    match (lang, metric) {
+        (_, HeadlineMetric::Percentile) => format!("p{p} = {value}"),
+        (Lang::En, HeadlineMetric::RequestsPerS) => format!("{value} requests/s"),
+        (Lang::En, HeadlineMetric::ErrorRate) => format!("error rate {value}"),
+        (Lang::En, HeadlineMetric::FailedShare) => format!("{value} of sessions failed"),
+        (Lang::En, HeadlineMetric::SessionMeanMs) => format!("mean session time {value}"),
+        (Lang::Ja, HeadlineMetric::RequestsPerS) => format!("毎秒{value}リクエスト"),
+        (Lang::Ja, HeadlineMetric::ErrorRate) => format!("エラー率{value}"),
+        (Lang::Ja, HeadlineMetric::FailedShare) => format!("セッション失敗率{value}"),
+        (Lang::Ja, HeadlineMetric::SessionMeanMs) => format!("平均セッション時間{value}"),
+    }
+}
+
+/// The x levels of a chart that overlays them all: "each Python".
+pub fn each_level(lang: Lang, factor: &str) -> String {
+    match lang {
+        Lang::En => format!("each {factor}"),
+        Lang::Ja => format!("{factor}の各水準"),
+    }
+}
+
+/// The title of a run's mark: "run r1 (nginx · 2): p95 = 12.00 ms".
+pub fn run_mark(lang: Lang, run: &str, value: &str) -> String {
+    match lang {
+        Lang::En => format!("{run}: {value}"),
+        Lang::Ja => format!("{run}：{value}"),
+    }
+}
+
+/// The title of a condition's median marker: "nginx · 2: median of 3 runs, p95 = 12.00 ms".
+pub fn median_mark(lang: Lang, condition: &str, runs: usize, value: &str) -> String {
+    match (lang, runs) {
+        (Lang::En, 1) => format!("{condition}: 1 run, {value}"),
+        (Lang::En, _) => format!("{condition}: median of {runs} runs, {value}"),
+        (Lang::Ja, _) => format!("{condition}：{runs}回の測定の中央値、{value}"),
+    }
+}
+
+/// The title of a condition's range line: "nginx · 2: runs from 11.00 to 13.00 ms".
+pub fn range_mark(lang: Lang, condition: &str, low: &str, high: &str) -> String {
+    match lang {
+        Lang::En => format!("{condition}: runs from {low} to {high}"),
+        Lang::Ja => format!("{condition}：測定の最小{low}〜最大{high}"),
+    }
+}
+
+/// The title of a time-series point: "run r06 (nginx · 2): sent at 12.35 s, 52.00 ms".
+pub fn point_mark(lang: Lang, run: &str, sent_s: &str, latency: &str) -> String {
+    match lang {
+        Lang::En => format!("{run}: sent at {sent_s} s, {latency} ms"),
+        Lang::Ja => format!("{run}：送信{sent_s}秒、{latency} ms"),
+    }
+}
+
+/// The title of a run's ECDF line: "run r06 (nginx · 2): p50 = 10.00 ms, p95 = 52.00 ms, max = 1,000.00 ms".
+pub fn ecdf_line_mark(lang: Lang, run: &str, values: &[(String, String)]) -> String {
+    let list: Vec<String> = values.iter().map(|(name, value)| format!("{name} = {value} ms")).collect();
+    match lang {
+        Lang::En => format!("{run}: {}", list.join(", ")),
+        Lang::Ja => format!("{run}：{}", list.join("、")),
+    }
+}
+
 /// The headline chart's note on values of 0.
 pub fn headline_floor_note(lang: Lang, metric: HeadlineMetric) -> &'static str {
     crate::render::i18n::metric_words(lang, metric).floor_note.unwrap_or(labels(lang).floor_note)
@@ -141,7 +247,15 @@ pub fn ecdf_conditions_key(lang: Lang, metric: HeadlineMetric) -> String {
 /// The headline figure's description: "p95 latency by condition: median of 3 runs with min-max
 /// range; x axis: downloads; log-scale y axis; series: direct, nginx." `runs` is the fewest and
 /// most runs behind a condition, `None` when nothing is drawn.
-pub fn headline_desc(lang: Lang, metric: HeadlineMetric, p: &str, runs: Option<(usize, usize)>, x_axis: &str, series: &[String]) -> String {
+pub fn headline_desc(
+    lang: Lang,
+    metric: HeadlineMetric,
+    p: &str,
+    runs: Option<(usize, usize)>,
+    x_axis: &str,
+    series: &[String],
+    log: bool,
+) -> String {
     let title = headline_title(lang, metric, p);
     let Some((fewest, most)) = runs else {
         return match lang {
@@ -161,9 +275,11 @@ pub fn headline_desc(lang: Lang, metric: HeadlineMetric, p: &str, runs: Option<(
             Lang::Ja => format!("横軸：{x_axis}"),
         });
     }
-    parts.push(match lang {
-        Lang::En => "log-scale y axis".to_string(),
-        Lang::Ja => "縦軸は対数目盛".to_string(),
+    parts.push(match (lang, log) {
+        (Lang::En, true) => "log-scale y axis".to_string(),
+        (Lang::En, false) => "linear y axis".to_string(),
+        (Lang::Ja, true) => "縦軸は対数目盛".to_string(),
+        (Lang::Ja, false) => "縦軸は等間隔の目盛".to_string(),
     });
     if !series.is_empty() {
         let list = series.join(crate::render::i18n::strings(lang).list_sep);
@@ -315,9 +431,39 @@ pub fn reference(p: &str, value_ms: &str) -> String {
 pub fn time_series_reduced(lang: Lang, shown: &str, total: &str) -> String {
     match lang {
         Lang::En => {
-            format!("{shown} of {total} points drawn (per pixel column the fastest and slowest, and the slowest requests above p99)")
+            format!("{shown} of {total} points drawn (per pixel column its fastest, p50, p95 and slowest request, and the slowest requests above p99)")
         }
-        Lang::Ja => format!("{total}点中{shown}点を描画（画素列ごとの最速と最遅、およびp99を超える遅いリクエスト）"),
+        Lang::Ja => format!("{total}点中{shown}点を描画（画素列ごとの最速・p50・p95・最遅のリクエスト、およびp99を超える遅いリクエスト）"),
+    }
+}
+
+/// The caption of a time series whose responses coincide (same send time and latency), each
+/// place drawn once: not a reduction.
+pub fn time_series_coincide(lang: Lang, shown: &str, total: &str) -> String {
+    match lang {
+        Lang::En => {
+            format!("{total} responses at {shown} distinct points: responses with the same send time and latency are drawn as one point.")
+        }
+        Lang::Ja => format!("{total}件の応答が{shown}点に重なっています。送信時刻と応答時間が同じ応答は1点で描いています。"),
+    }
+}
+
+/// Shown in place of a time series whose responses fall on too few send times to show a course.
+pub fn too_few_send_times(lang: Lang, responses: u64, send_times: usize) -> String {
+    let n = format::count(responses);
+    match (lang, responses, send_times) {
+        (Lang::En, 1, _) => "No course over time to show: the run has one response. The ECDF shows its latency.".to_string(),
+        (Lang::En, _, 1) => format!("No course over time to show: all {n} responses have one send time. The ECDF shows their latencies."),
+        (Lang::En, _, _) => {
+            format!("No course over time to show: the {n} responses have only {send_times} send times. The ECDF shows their latencies.")
+        }
+        (Lang::Ja, 1, _) => "時間の推移は描けません：応答が1件だけです。応答時間は累積分布のグラフにあります。".to_string(),
+        (Lang::Ja, _, 1) => {
+            format!("時間の推移は描けません：{n}件の応答の送信時刻がすべて同じです。応答時間は累積分布のグラフにあります。")
+        }
+        (Lang::Ja, _, _) => {
+            format!("時間の推移は描けません：{n}件の応答の送信時刻が{send_times}種類しかありません。応答時間は累積分布のグラフにあります。")
+        }
     }
 }
 
@@ -434,16 +580,18 @@ pub fn failed(lang: Lang, error: &str) -> String {
 pub fn samples(lang: Lang) -> Vec<String> {
     let series = ["direct".to_string(), "nginx".to_string()];
     let mut out = vec![
-        headline_desc(lang, HeadlineMetric::Percentile, "95", None, "", &[]),
-        headline_desc(lang, HeadlineMetric::Percentile, "95", Some((3, 3)), "Slow downloads", &series),
-        headline_desc(lang, HeadlineMetric::Percentile, "95", Some((2, 3)), "Slow downloads", &series),
+        headline_desc(lang, HeadlineMetric::Percentile, "95", None, "", &[], true),
+        headline_desc(lang, HeadlineMetric::Percentile, "95", Some((3, 3)), "Slow downloads", &series, true),
+        headline_desc(lang, HeadlineMetric::Percentile, "95", Some((2, 3)), "Slow downloads", &series, false),
         other_series(lang, 4),
         other_series_note(lang, 8, 4),
     ];
     for metric in HeadlineMetric::ALL {
         out.extend([
-            headline_desc(lang, metric, "95", Some((5, 5)), "Concurrency", &series),
+            headline_desc(lang, metric, "95", Some((5, 5)), "Concurrency", &series, false),
             headline_axis(lang, metric, "95"),
+            headline_axis_linear(lang, metric, "95"),
+            mark_value(lang, metric, "95", "12.00"),
             ecdf_conditions_key(lang, metric),
             headline_floor_note(lang, metric).to_string(),
         ]);
@@ -451,6 +599,16 @@ pub fn samples(lang: Lang) -> Vec<String> {
     out.extend([
         run_name(lang, "r06", "nginx"),
         run_name(lang, "r06", ""),
+        scale_note(lang, true, false, axis_names(lang).0),
+        scale_note(lang, false, true, axis_names(lang).0),
+        scale_note(lang, false, false, axis_names(lang).1),
+        run_mark(lang, "r06", "p95 = 12.00 ms"),
+        each_level(lang, "Python"),
+        median_mark(lang, "nginx", 1, "p95 = 12.00 ms"),
+        median_mark(lang, "nginx", 3, "p95 = 12.00 ms"),
+        range_mark(lang, "nginx", "11.00 ms", "13.00 ms"),
+        point_mark(lang, "r06", "12.35", "52.00"),
+        ecdf_line_mark(lang, "r06", &[("p50".to_string(), "10.00".to_string()), ("p95".to_string(), "52.00".to_string())]),
         time_series_title(lang, "r06"),
         send_lag_title(lang, "r06"),
         send_lag_desc(lang, "r06", "20.00"),
@@ -462,6 +620,10 @@ pub fn samples(lang: Lang) -> Vec<String> {
         write_end_note(lang, 1),
         write_end_note(lang, 2),
         time_series_reduced(lang, "10", "200"),
+        time_series_coincide(lang, "2", "200"),
+        too_few_send_times(lang, 1, 1),
+        too_few_send_times(lang, 200, 1),
+        too_few_send_times(lang, 200, 2),
         ecdf_conditions_title(lang, "Slow downloads = 2"),
         ecdf_conditions_title(lang, ""),
         ecdf_conditions_desc(lang, "Slow downloads = 2", &series),

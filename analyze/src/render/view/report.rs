@@ -703,19 +703,27 @@ impl<'a> Context<'a> {
 
     /// The x levels that get an ECDF of their conditions: those where some condition's
     /// representative run has responses (every level at once without an x factor: level 0).
+    /// With one series the levels are what the study compares, and one chart overlays them
+    /// all (`charts::overlays_levels`): its figure is level 0's, when any level has one.
     pub fn ecdf_levels(&self) -> Vec<usize> {
         let columns = self.report.layout.rows.iter().map(|r| r.cells.len()).max().unwrap_or(0);
-        (0..columns)
-            .filter(|&level| {
-                self.report.layout.rows.iter().filter_map(|r| r.cells.get(level).copied().flatten()).any(|c| {
-                    let run = self.report.conditions[c].representative_run.as_deref().and_then(|id| self.run_index(id));
-                    run.is_some_and(|r| self.report.runs[r].ok_responses > 0)
-                })
+        let levels = (0..columns).filter(|&level| {
+            self.report.layout.rows.iter().filter_map(|r| r.cells.get(level).copied().flatten()).any(|c| {
+                let run = self.report.conditions[c].representative_run.as_deref().and_then(|id| self.run_index(id));
+                run.is_some_and(|r| self.report.runs[r].ok_responses > 0)
             })
-            .collect()
+        });
+        if crate::render::charts::overlays_levels(self.report) {
+            levels.take(1).map(|_| 0).collect()
+        } else {
+            levels.collect()
+        }
     }
 
     fn ecdf_alt(&self, level: usize) -> String {
+        if crate::render::charts::overlays_levels(self.report) {
+            return self.t.ecdf_conditions_alt.replace("{level}", &crate::render::i18n::charts::each_level(self.lang, &self.x_label()));
+        }
         let level_label = self
             .report
             .layout
