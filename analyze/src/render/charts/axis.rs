@@ -184,10 +184,14 @@ pub enum ValueAxis {
 
 impl ValueAxis {
     /// The axis covering `values` on the scale they call for; a linear axis starts at its first
-    /// round tick below the smallest value, not at zero (the caption says so).
+    /// round tick below the smallest value, not at zero (the caption says so), unless a value is
+    /// zero or less (an error rate of 0: the axis then includes 0).
     pub fn covering(values: &[f64]) -> ValueAxis {
         match Scale::for_values(values.iter().copied()) {
-            Scale::Linear => ValueAxis::Linear(LinearAxis::covering(values.iter().copied(), false)),
+            Scale::Linear => {
+                let from_zero = values.iter().any(|&v| v <= 0.0);
+                ValueAxis::Linear(LinearAxis::covering(values.iter().copied(), from_zero))
+            }
             Scale::Log => ValueAxis::Log(LogAxis::covering(values.iter().copied())),
         }
     }
@@ -439,6 +443,9 @@ mod tests {
         assert!(range.start <= 712.0 && range.start > 600.0 && range.end >= 790.0, "{range:?}");
         assert_eq!(axis.place(733.0), (733.0, false));
         assert_eq!(axis.floor(), None);
+        // Error rates of 0 everywhere: a linear axis from 0, not one around it.
+        let zeros = ValueAxis::covering(&[0.0, 0.0]);
+        assert!(zeros.starts_at_zero() && zeros.coord().range() == (0.0..1.0), "{zeros:?}");
         let coord = axis.coord();
         // 10% of the values is a tenth of the paper or more, not a few pixels.
         let (a, b) = (coord.map(&712.0, (0, 400)), coord.map(&790.0, (0, 400)));

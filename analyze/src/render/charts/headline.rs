@@ -71,6 +71,11 @@ pub fn headline_by_condition(report: &Report, lang: Lang) -> String {
     svg::render_pointable((WIDTH, HEIGHT), lang, &about, |root, pointable| draw(root, report, &plan, &slugs, lang, pointable))
 }
 
+/// The scale of the headline chart's value axis, as the chart draws it (for the words beside it).
+pub fn headline_scale(report: &Report) -> Scale {
+    plan(report, Lang::En).axis.scale()
+}
+
 /// A series' label: its levels of the series factors, joined.
 pub fn series_label(report: &Report, row: &LayoutRow, lang: Lang) -> String {
     let parts: Vec<&str> = report

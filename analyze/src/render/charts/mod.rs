@@ -32,12 +32,13 @@ use super::i18n::charts as labels;
 #[cfg(test)]
 pub(crate) mod tests;
 
+pub use axis::Scale;
 /// The ratio from which a value axis is logarithmic, for the words that state the rule.
 pub use axis::LOG_FROM_RATIO;
 pub use compare::compare_condition;
 pub use ecdf::ecdf;
 pub use ecdf_conditions::{ecdf_by_condition, overlays_levels};
-pub use headline::headline_by_condition;
+pub use headline::{headline_by_condition, headline_scale};
 pub use large_responses::write_vs_completion;
 pub use resources::resources_over_time;
 pub use send_lag::send_lag;

@@ -739,7 +739,7 @@ fn every_point_of_a_time_series_names_its_run_and_latency_and_links_to_its_page(
     let run = 6;
     let svg = latency_over_time(&report, run, &slug(&report, run), Lang::En);
     let marks = pointed(&svg);
-    let series = &report.figures.time_series[run];
+    let series = report.figures.time_series[run].clone();
     assert_eq!(marks.len(), series.points.len(), "one mark per point drawn");
     let href = format!("../runs/{}.html", slug(&report, run));
     for ((title, link), &(t, latency)) in marks.iter().zip(&series.points) {
@@ -750,6 +750,20 @@ fn every_point_of_a_time_series_names_its_run_and_latency_and_links_to_its_page(
     }
     // The points are the marks, drawn once: no second, untitled dot per point.
     assert_eq!(svg.matches("<circle").count(), marks.len(), "{svg}");
+    // A request without a 2xx response is named too: its status, or that none came.
+    let mut report = report;
+    report.figures.errors_over_time = vec![ErrorSeries::default(); report.runs.len()];
+    report.figures.errors_over_time[run] = ErrorSeries {
+        points: vec![ErrorPoint { t_s: 1.5, latency_ms: Some(2.0), status: 503 }, ErrorPoint { t_s: 2.5, latency_ms: None, status: 0 }],
+        total: 2,
+    };
+    let with_errors = pointed(&latency_over_time(&report, run, &slug(&report, run), Lang::En));
+    let titles: Vec<&str> = with_errors.iter().skip(series.points.len()).map(|(t, _)| t.as_str()).collect();
+    assert_eq!(titles.len(), 2, "{with_errors:?}");
+    assert!(
+        titles[0].ends_with("sent at 1.500 s, status 503, 2.00 ms") && titles[1].ends_with("sent at 2.500 s, no response"),
+        "{titles:?}"
+    );
     let ja = pointed(&latency_over_time(&report, run, &slug(&report, run), Lang::Ja));
     assert!(ja.iter().all(|(title, _)| title.contains("送信")), "{:?}", ja.first());
 }

@@ -167,6 +167,18 @@ fn draw<DB: DrawingBackend>(
     markers(&mut chart, Shape::Cross, crosses, ERROR_MARK, ERROR.stroke_width(1))?;
     let top = y_axis.range().end;
     markers(&mut chart, Shape::Triangle, unanswered.iter().map(|&t| (t, top)).collect(), ERROR_MARK, ERROR.filled())?;
+    // Over the error marks, a spot each that names the request: its send time and status, and
+    // its latency when a response came.
+    let error_spots = pointable.layer(root)?;
+    for error in &errors.points {
+        let (at, latency) = match error.latency_ms {
+            Some(latency) => ((error.t_s, y_axis.place(latency).0), Some(ms_at(latency, decimals))),
+            None => ((error.t_s, top), None),
+        };
+        let title = labels::error_mark(lang, &name, &decimal(error.t_s, 3), error.status, latency.as_deref());
+        let spot = MarkShape::Spot { at: chart.backend_coord(&at), radius: ERROR_MARK };
+        pointable.push(error_spots, Mark { shape: spot, title, href: Some(href.to_string()) });
+    }
 
     if let Some(value) = headline {
         let (y, _) = y_axis.place(value);

@@ -225,6 +225,17 @@ pub fn point_mark(lang: Lang, run: &str, sent_s: &str, latency: &str) -> String 
     }
 }
 
+/// The title of a request without a 2xx response: "run r06: sent at 1.500 s, status 503,
+/// 2.00 ms" or "…, no response".
+pub fn error_mark(lang: Lang, run: &str, sent_s: &str, status: u16, latency: Option<&str>) -> String {
+    match (lang, latency) {
+        (Lang::En, Some(latency)) => format!("{run}: sent at {sent_s} s, status {status}, {latency} ms"),
+        (Lang::En, None) => format!("{run}: sent at {sent_s} s, no response"),
+        (Lang::Ja, Some(latency)) => format!("{run}：送信{sent_s}秒、ステータス{status}、{latency} ms"),
+        (Lang::Ja, None) => format!("{run}：送信{sent_s}秒、応答なし"),
+    }
+}
+
 /// The title of a run's ECDF line: "run r06 (nginx · 2): p50 = 10.00 ms, p95 = 52.00 ms, max = 1,000.00 ms".
 pub fn ecdf_line_mark(lang: Lang, run: &str, values: &[(String, String)]) -> String {
     let list: Vec<String> = values.iter().map(|(name, value)| format!("{name} = {value} ms")).collect();
@@ -608,6 +619,8 @@ pub fn samples(lang: Lang) -> Vec<String> {
         median_mark(lang, "nginx", 3, "p95 = 12.00 ms"),
         range_mark(lang, "nginx", "11.00 ms", "13.00 ms"),
         point_mark(lang, "r06", "12.35", "52.00"),
+        error_mark(lang, "r06", "1.500", 503, Some("2.00")),
+        error_mark(lang, "r06", "1.500", 0, None),
         ecdf_line_mark(lang, "r06", &[("p50".to_string(), "10.00".to_string()), ("p95".to_string(), "52.00".to_string())]),
         time_series_title(lang, "r06"),
         send_lag_title(lang, "r06"),

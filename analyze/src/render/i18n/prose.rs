@@ -193,10 +193,13 @@ pub fn run_title(lang: Lang, run_id: &str) -> String {
 }
 
 /// The alternative text of the report's headline figure.
-pub fn headline_alt(lang: Lang, p_label: &str) -> String {
-    match lang {
-        Lang::En => format!("{p_label} by condition: median of the runs with the min-max range, log scale"),
-        Lang::Ja => format!("条件別の{p_label}：測定の中央値と最小〜最大の範囲（対数目盛）"),
+/// `log`: the chart's value axis is logarithmic (else linear: `charts::headline_scale`).
+pub fn headline_alt(lang: Lang, p_label: &str, log: bool) -> String {
+    match (lang, log) {
+        (Lang::En, true) => format!("{p_label} by condition: median of the runs with the min-max range, log scale"),
+        (Lang::En, false) => format!("{p_label} by condition: median of the runs with the min-max range, linear scale"),
+        (Lang::Ja, true) => format!("条件別の{p_label}：測定の中央値と最小〜最大の範囲（対数目盛）"),
+        (Lang::Ja, false) => format!("条件別の{p_label}：測定の中央値と最小〜最大の範囲（等間隔の目盛）"),
     }
 }
 
@@ -267,7 +270,8 @@ pub fn samples(lang: Lang) -> Vec<String> {
     out.extend([RunStatus::Ok, RunStatus::Aborted, RunStatus::Excluded].map(|s| status_word(lang, s).to_string()));
     out.extend([rank_of(lang, 69, 72), rank_ordinal(lang, 69), list(lang, &["p99".into(), "p99.9".into()])]);
     out.extend([
-        headline_alt(lang, "p95"),
+        headline_alt(lang, "p95", true),
+        headline_alt(lang, "p95", false),
         worst_time_series_alt(lang, "r06", super::metric_words(lang, crate::model::HeadlineMetric::Percentile).worst),
         run_ecdf_alt(lang, "r06", "p95"),
         run_time_series_alt(lang, "r06"),

@@ -4,6 +4,7 @@
 use super::*;
 use crate::model::Percentile;
 use crate::render::i18n::notes;
+use crate::render::charts::Scale;
 use crate::render::i18n::published as published_words;
 use crate::report::{OrderCheck, OrderPair, OrderRelation, PublishedTableResult};
 
@@ -681,8 +682,10 @@ impl<'a> Context<'a> {
 
     pub fn report_figures(&self, root: &str) -> Vec<Figure> {
         let t = self.t;
-        let mut figures =
-            vec![Figure { src: format!("{root}{}", paths::HEADLINE_FIGURE), alt: prose::headline_alt(self.lang, &self.headline_label) }];
+        let mut figures = vec![Figure {
+            src: format!("{root}{}", paths::HEADLINE_FIGURE),
+            alt: prose::headline_alt(self.lang, &self.headline_label, crate::render::charts::headline_scale(self.report) == Scale::Log),
+        }];
         if let Some(run) = self.representative_of_worst() {
             figures.push(Figure {
                 src: format!("{root}{}", paths::time_series_figure(&self.slugs[run])),
