@@ -14,7 +14,7 @@ pub mod review;
 pub mod slo;
 pub mod standing;
 
-use crate::model::{HeadlineMetric, Lang, LoadKind, Percentile, PublishedMetric, RunStatus, Text, Unit};
+use crate::model::{HeadlineMetric, Lang, LoadKind, Percentile, PublishedMetric, RunStatus, SortedMap, Text, Unit};
 use review::VarianceReview;
 use serde::Serialize;
 use standing::Standing;
@@ -152,14 +152,15 @@ pub struct LayoutRow {
     pub cells: Vec<Option<usize>>,
 }
 
-/// The statistics of one run.
+/// The statistics of one run. The parts most runs lack (sessions, an import's source, the tool's
+/// numbers) are boxed: inline they were half of the struct's 1,176 bytes, held for every run.
 #[derive(Debug, Clone, Serialize)]
 pub struct RunResult {
     pub run_id: String,
     /// Index into `conditions`.
     pub condition: usize,
     /// Factor name to level, as text.
-    pub factors: BTreeMap<String, String>,
+    pub factors: SortedMap<String, String>,
     pub repetition: i64,
     #[serde(serialize_with = "crate::model::run_status::serialize")]
     pub status: RunStatus,
@@ -173,7 +174,7 @@ pub struct RunResult {
     pub non_2xx: u64,
     pub no_response: u64,
     /// Count per HTTP status ("0" = no response).
-    pub statuses: BTreeMap<String, u64>,
+    pub statuses: SortedMap<String, u64>,
     /// The p95 (always the 95th percentile, whatever the headline).
     pub p95_ms: Option<Millis>,
     pub p95_rank: Option<u64>,
@@ -181,8 +182,8 @@ pub struct RunResult {
     pub headline_ms: Option<Millis>,
     pub headline_rank: Option<u64>,
     /// p50, p90, p95, p99, p99.9 and the headline, keyed "50", "99.9", ...
-    pub percentiles_ms: BTreeMap<String, Millis>,
-    pub percentile_ranks: BTreeMap<String, u64>,
+    pub percentiles_ms: SortedMap<String, Millis>,
+    pub percentile_ranks: SortedMap<String, u64>,
     /// The slowest 2xx response.
     pub max_ms: Option<Millis>,
     /// The decimals of a ms its latencies are known to (0: whole ms), from the format its rows
@@ -199,7 +200,7 @@ pub struct RunResult {
     /// `percentiles_ms`; `None` for closed loops and sessions, which have no intended send time,
     /// and for run-level tables without rows.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub from_intended_ms: Option<BTreeMap<String, Millis>>,
+    pub from_intended_ms: Option<SortedMap<String, Millis>>,
     /// The percentile where the intended-send value differs most from the service latency, when
     /// by more than `thresholds.negligible_difference`.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -214,7 +215,7 @@ pub struct RunResult {
     pub load1_after: Option<f64>,
     /// The run's sessions (sessions.csv), when the dataset has them.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub sessions: Option<RunSessions>,
+    pub sessions: Option<Box<RunSessions>>,
     /// Responses per second: from the rows, responses over the span from the first send to the
     /// last completion; for a run without rows, the tool's printed figure (`throughput_from`).
     pub requests_per_s: Option<f64>,
@@ -231,9 +232,9 @@ pub struct RunResult {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub rate_withheld: Option<RateWithheld>,
     /// An imported run's input files (sources.csv).
-    pub source: Option<RunSource>,
+    pub source: Option<Box<RunSource>>,
     /// The numbers the tool printed (run_stats.csv), as printed, with its rank rule.
-    pub tool_reported: Option<ToolReported>,
+    pub tool_reported: Option<Box<ToolReported>>,
 }
 
 /// Why requests/s is not computed from a run's rows.

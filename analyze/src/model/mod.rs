@@ -13,6 +13,7 @@ mod published;
 mod rule;
 pub mod run_status;
 mod slo;
+mod sorted_map;
 mod verdict;
 
 pub use condition::{condition_id, parse_condition_pairs};
@@ -25,4 +26,5 @@ pub use published::{PublishedMetric, Quantity, Unit};
 pub use rule::{interpolation_position, Rule};
 pub use run_status::RunStatus;
 pub use slo::{applies as slo_applies, SloBound, SloMetric};
+pub use sorted_map::SortedMap;
 pub use verdict::{CompareVerdict, NoInterval, Verdict};

@@ -100,7 +100,7 @@ pub fn runs_csv(report: &Report) -> String {
             run.tempfile_peak_bytes.map(|b| b.to_string()).unwrap_or_default(),
         ]);
         if with_sessions {
-            fields.extend(run_session_fields(run.sessions.as_ref()));
+            fields.extend(run_session_fields(run.sessions.as_deref()));
         }
         out.push_str(&csv::line(&fields));
     }

@@ -3,7 +3,7 @@
 use super::percentile::Sample;
 use super::summary::{median, representative};
 use crate::dataset::Dataset;
-use crate::model::{HeadlineMetric, Lang, LoadKind, Percentile, RunStatus, Text};
+use crate::model::{HeadlineMetric, Lang, LoadKind, Percentile, RunStatus, SortedMap, Text};
 use crate::report::*;
 use rayon::prelude::*;
 use std::collections::BTreeMap;
@@ -29,7 +29,7 @@ pub fn build(dataset: &mut Dataset, detail: Detail) -> Report {
     // From the intended send: before the selections below reorder the latencies (the lags are
     // kept in their order). Level-1 tables carry no rows, so no intended-send values.
     let wanted = dataset.manifest.reported_percentiles();
-    let intended: Vec<Option<BTreeMap<String, f64>>> = if dataset.level1.is_some() {
+    let intended: Vec<Option<SortedMap<String, f64>>> = if dataset.level1.is_some() {
         vec![None; dataset.runs.len()]
     } else {
         // Only runs with a lag other than 0 need their own selection (made in their lags'
@@ -85,12 +85,14 @@ pub fn build(dataset: &mut Dataset, detail: Detail) -> Report {
         let level1_run = dataset.level1.as_ref().map(|l| &l.runs[index]);
         let values = &ranked[index];
         let find = |p: Percentile| wanted.iter().position(|w| *w == p).and_then(|i| values.get(i));
-        let mut percentiles_ms = BTreeMap::new();
-        let mut percentile_ranks = BTreeMap::new();
+        let mut percentiles_ms = SortedMap::new();
+        let mut percentile_ranks = SortedMap::new();
         for (p, value) in wanted.iter().zip(values) {
             percentiles_ms.insert(p.key(), value.value);
             percentile_ranks.insert(p.key(), value.rank);
         }
+        percentiles_ms.shrink_to_fit();
+        percentile_ranks.shrink_to_fit();
         let large = side.large.get(index);
         let write: Vec<f64> = large.iter().filter_map(|r| r.write_s).collect();
         let complete: Vec<f64> = large.iter().filter_map(|r| r.client_complete_s).collect();
@@ -158,8 +160,8 @@ pub fn build(dataset: &mut Dataset, detail: Detail) -> Report {
             mean_ms: level1_run.map_or(throughput.mean_ms, |l| l.mean_ms.map(super::precision::ms)),
             throughput_from: throughput.from,
             rate_withheld: throughput.withheld,
-            source: super::tool_reported::source(dataset.sources[index].as_ref()),
-            tool_reported: dataset.run_stats[index].as_ref().map(|s| super::tool_reported::reported(s, counted)),
+            source: super::tool_reported::source(dataset.sources[index].as_ref()).map(Box::new),
+            tool_reported: dataset.run_stats[index].as_ref().map(|s| Box::new(super::tool_reported::reported(s, counted))),
         });
     }
 
@@ -364,7 +366,7 @@ fn summarize_condition(
         write_s_pooled: super::large::pooled(large(), |r| r.write_s).map(clean_seconds),
         complete_s_pooled: super::large::pooled(large(), |r| r.client_complete_s).map(clean_seconds),
         tempfile_peak_bytes: Spread::of(&collect(&|r| r.tempfile_peak_bytes.map(|b| b as f64))),
-        sessions: super::sessions::of_condition(&ok.iter().filter_map(|r| r.sessions.as_ref()).collect::<Vec<_>>()),
+        sessions: super::sessions::of_condition(&ok.iter().filter_map(|r| r.sessions.as_deref()).collect::<Vec<_>>()),
         requests_per_s: Spread::of(&collect(&|r| r.requests_per_s)).map(|s| Spread { median: super::precision::rate(s.median), ..s }),
         error_rate: Spread::of(&collect(&|r| r.error_rate)),
         mean_ms: Spread::of(&collect(&|r| r.mean_ms)),

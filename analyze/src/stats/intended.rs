@@ -9,23 +9,22 @@
 use super::percentile::Sample;
 use super::precision;
 use crate::dataset::RunRequests;
-use crate::model::Percentile;
+use crate::model::{Percentile, SortedMap};
 use crate::report::{IntendedGap, LagSeries, Millis, Seconds};
-use std::collections::BTreeMap;
 
 /// Per percentile key of `wanted` (the report's percentiles), the nearest-rank value of
 /// `latency + lag` over a run's 2xx responses (`lags` in step with `latencies`; empty means every
 /// lag is 0). `None` without 2xx responses. The tests' entry; the report consumes the lags
 /// ([`percentiles_of_lags`]).
 #[cfg(test)]
-pub fn percentiles(latencies: &[f64], lags: &[f64], wanted: &[Percentile]) -> Option<BTreeMap<String, Millis>> {
+pub fn percentiles(latencies: &[f64], lags: &[f64], wanted: &[Percentile]) -> Option<SortedMap<String, Millis>> {
     let lags = if lags.is_empty() { vec![0.0; latencies.len()] } else { lags.to_vec() };
     percentiles_of_lags(latencies, lags, wanted)
 }
 
 /// [`percentiles`] computed in the lags' own vector (which it consumes): each lag becomes its
 /// latency from the intended send in place, so a run of 10M rows needs no third 80 MB vector.
-pub fn percentiles_of_lags(latencies: &[f64], mut lags: Vec<f64>, wanted: &[Percentile]) -> Option<BTreeMap<String, Millis>> {
+pub fn percentiles_of_lags(latencies: &[f64], mut lags: Vec<f64>, wanted: &[Percentile]) -> Option<SortedMap<String, Millis>> {
     debug_assert_eq!(lags.len(), latencies.len());
     for (lag, latency) in lags.iter_mut().zip(latencies) {
         *lag += latency;
@@ -41,7 +40,12 @@ pub fn percentiles_of_lags(latencies: &[f64], mut lags: Vec<f64>, wanted: &[Perc
 /// `thresholds.negligible_difference`) and more than `floor_ms` (`thresholds.noisy_lag_floor_ms`,
 /// 1 ms): a client's constant dispatch overhead of a tenth of a millisecond is more than 5% of a
 /// 1 ms response, but no stall.
-pub fn gap(service: &BTreeMap<String, Millis>, intended: &BTreeMap<String, Millis>, negligible: f64, floor_ms: f64) -> Option<IntendedGap> {
+pub fn gap(
+    service: &SortedMap<String, Millis>,
+    intended: &SortedMap<String, Millis>,
+    negligible: f64,
+    floor_ms: f64,
+) -> Option<IntendedGap> {
     intended
         .iter()
         .filter_map(|(key, &i)| {
@@ -153,11 +157,11 @@ mod tests {
     #[test]
     fn no_gap_within_the_threshold_and_none_without_responses() {
         let service: BTreeMap<String, f64> = [("95".to_string(), 10.0)].into();
-        let close: BTreeMap<String, f64> = [("95".to_string(), 10.4)].into();
+        let close: SortedMap<String, f64> = [("95".to_string(), 10.4)].into_iter().collect();
         assert_eq!(gap(&service, &close, 0.05, 1.0), None);
         // 12% more, but 0.12 ms: a dispatch overhead, not a stall.
-        let overhead: BTreeMap<String, f64> = [("95".to_string(), 1.12)].into();
-        let fast: BTreeMap<String, f64> = [("95".to_string(), 1.0)].into();
+        let overhead: SortedMap<String, f64> = [("95".to_string(), 1.12)].into_iter().collect();
+        let fast: SortedMap<String, f64> = [("95".to_string(), 1.0)].into_iter().collect();
         assert_eq!(gap(&fast, &overhead, 0.05, 1.0), None);
         assert!(gap(&fast, &overhead, 0.05, 0.1).is_some());
         assert!(percentiles(&[], &[], &Percentile::STANDARD).is_none());

@@ -14,7 +14,7 @@ use crate::report::{ConditionSessions, RunSessions};
 use std::collections::BTreeMap;
 
 /// The sessions of each run, `None` for a run without any (or a dataset without sessions.csv).
-pub fn per_run(rows: Option<&[SessionRow]>, runs: usize) -> Vec<Option<RunSessions>> {
+pub fn per_run(rows: Option<&[SessionRow]>, runs: usize) -> Vec<Option<Box<RunSessions>>> {
     let Some(rows) = rows else { return vec![None; runs] };
     let mut by_run: Vec<Vec<&SessionRow>> = vec![Vec::new(); runs];
     for row in rows {
@@ -22,7 +22,7 @@ pub fn per_run(rows: Option<&[SessionRow]>, runs: usize) -> Vec<Option<RunSessio
             slot.push(row);
         }
     }
-    by_run.iter().map(|rows| of_run(rows)).collect()
+    by_run.iter().map(|rows| of_run(rows).map(Box::new)).collect()
 }
 
 /// One run's sessions, in file order.
