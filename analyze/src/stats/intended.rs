@@ -156,7 +156,7 @@ mod tests {
 
     #[test]
     fn no_gap_within_the_threshold_and_none_without_responses() {
-        let service: BTreeMap<String, f64> = [("95".to_string(), 10.0)].into();
+        let service: SortedMap<String, f64> = [("95".to_string(), 10.0)].into_iter().collect();
         let close: SortedMap<String, f64> = [("95".to_string(), 10.4)].into_iter().collect();
         assert_eq!(gap(&service, &close, 0.05, 1.0), None);
         // 12% more, but 0.12 ms: a dispatch overhead, not a stall.
