@@ -772,7 +772,7 @@ fn every_point_of_a_time_series_names_its_run_and_latency_and_links_to_its_page(
 fn every_ecdf_line_names_its_run_and_values_and_links_to_its_page() {
     let mut report = fixture();
     for run in &mut report.runs {
-        run.percentiles_ms = BTreeMap::from([("50".to_string(), 1.25), ("95".to_string(), run.headline_ms.unwrap())]);
+        run.percentiles_ms = BTreeMap::from([("50".to_string(), 1.25), ("95".to_string(), run.headline_ms.unwrap())]).into();
     }
     let slugs = crate::render::paths::run_slugs(&report);
     for level in 0..3 {

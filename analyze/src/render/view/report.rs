@@ -3,8 +3,8 @@
 
 use super::*;
 use crate::model::Percentile;
-use crate::render::i18n::notes;
 use crate::render::charts::Scale;
+use crate::render::i18n::notes;
 use crate::render::i18n::published as published_words;
 use crate::report::{OrderCheck, OrderPair, OrderRelation, PublishedTableResult};
 
