@@ -235,6 +235,10 @@ pub struct RunResult {
     pub source: Option<Box<RunSource>>,
     /// The numbers the tool printed (run_stats.csv), as printed, with its rank rule.
     pub tool_reported: Option<Box<ToolReported>>,
+    /// Per label, when the dataset's requests have more than one (`stats::labels`), in the
+    /// dataset's label order.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub labels: Vec<LabelResult>,
 }
 
 /// Why requests/s is not computed from a run's rows.
@@ -422,6 +426,49 @@ pub struct ConditionResult {
     /// failed on the median of its ok runs (`stats::slo`).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub slo: Vec<slo::SloResult>,
+    /// Per label, when the dataset's requests have more than one (`stats::labels`): the median
+    /// and range over the ok runs of each run's value.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub labels: Vec<ConditionLabel>,
+}
+
+/// Which label a row of the per-label statistics is.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct LabelName {
+    /// The request name as the requests table gives it; `None` for the group of the labels
+    /// beyond the limit, counted together.
+    pub label: Option<String>,
+    /// How many labels that group holds (absent for a named label).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub merged_labels: Option<usize>,
+}
+
+/// One label's statistics in one run.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct LabelResult {
+    #[serde(flatten)]
+    pub name: LabelName,
+    pub requests: u64,
+    /// Requests without a 2xx response.
+    pub errors: u64,
+    /// errors / requests; `None` without requests.
+    pub error_share: Option<f64>,
+    /// Nearest-rank percentiles ("50", "95", "99") of the label's 2xx latencies.
+    pub percentiles_ms: BTreeMap<String, Millis>,
+    /// The slowest 2xx response; `None` without one.
+    pub max_ms: Option<Millis>,
+}
+
+/// One label's statistics over a condition's ok runs: the median and range of each run's value.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ConditionLabel {
+    #[serde(flatten)]
+    pub name: LabelName,
+    pub requests: Option<Spread>,
+    pub errors: Option<Spread>,
+    pub error_share: Option<Spread>,
+    pub percentiles_ms: BTreeMap<String, Spread>,
+    pub max_ms: Option<Spread>,
 }
 
 /// One process group's use over a condition's ok runs.

@@ -21,6 +21,28 @@ pub use run_status::RunStatus;
 /// columns are allowed and ignored.
 pub const COLUMNS: [&str; 7] = ["run_id", "seq", "scheduled_ms", "sent_ms", "latency_ms", "status", "body_bytes"];
 
+/// The optional column naming each request's endpoint or step, as the tool grouped its requests
+/// (JMeter's `label`, Locust's `Name`, k6's `name` tag, a URL, measure's session steps). A table
+/// without it has one unnamed endpoint; an empty cell is the unnamed endpoint too.
+pub const LABEL: &str = "label";
+
+/// The longest label accepted, in bytes: a request name or a URL with its query; a longer cell is
+/// a broken file or a body pasted into the column, not a name a report can show.
+pub const MAX_LABEL_BYTES: usize = 1024;
+
+/// The one rule for a label's text (the readers and both writers apply it): at most
+/// [`MAX_LABEL_BYTES`] and no control character (a newline or a NUL would change what a table or a
+/// page shows). Any other text is data, escaped by whoever shows it.
+pub fn check_label(label: &str) -> Result<(), String> {
+    if label.len() > MAX_LABEL_BYTES {
+        return Err(format!("is {} bytes long, more than the {MAX_LABEL_BYTES} a request name may have", label.len()));
+    }
+    if let Some(c) = label.chars().find(|c| c.is_control()) {
+        return Err(format!("holds the control character {:?}: a request name is one line of text", c));
+    }
+    Ok(())
+}
+
 /// One column of the requests table.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Column {
@@ -261,6 +283,19 @@ mod tests {
 
     fn message(raw: RawRequest) -> String {
         check(&raw).unwrap_err().to_string()
+    }
+
+    #[test]
+    fn a_label_is_one_line_of_bounded_text() {
+        assert_eq!(check_label("GET /users/{id}"), Ok(()));
+        assert_eq!(check_label(""), Ok(()));
+        assert_eq!(check_label("<script>&\"'"), Ok(()), "markup is data, escaped where shown");
+        assert_eq!(check_label("a\nb"), Err("holds the control character '\\n': a request name is one line of text".to_string()));
+        assert!(check_label(&"x".repeat(MAX_LABEL_BYTES)).is_ok());
+        assert_eq!(
+            check_label(&"x".repeat(MAX_LABEL_BYTES + 1)),
+            Err("is 1025 bytes long, more than the 1024 a request name may have".to_string())
+        );
     }
 
     #[test]

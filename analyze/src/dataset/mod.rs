@@ -11,6 +11,7 @@ pub mod requests;
 pub mod table;
 
 mod accumulate;
+pub mod labels;
 pub mod precomputed;
 mod progress;
 mod quiet_panic;
@@ -50,6 +51,8 @@ pub struct Dataset {
     pub requests: Vec<RunRequests>,
     /// What the pass over requests kept of each request.
     pub kept: Keep,
+    /// Per run and per label, when the requests have a `label` column with more than one label.
+    pub labels: Option<labels::Labels>,
     /// The request rows; `None` when level 1 was computed elsewhere (`level1`).
     pub requests_source: Option<TableSource>,
     /// Per-run statistics and chart inputs computed elsewhere (Spark), read instead of rows.
@@ -214,8 +217,14 @@ pub fn load_unlocked(dir: &Path, keep: Keep) -> Result<Dataset, LoadError> {
         }
     });
 
+    // The per-label pass reads only rows the first pass found good.
+    let labels = match (&requests_source, usable && problems.is_empty()) {
+        (Some(source), true) => guarded(source, &mut problems, |problems| labels::read(source, &index, runs.len(), problems)).flatten(),
+        _ => None,
+    };
     problems.into_result()?;
     Ok(Dataset {
+        labels,
         name,
         dir: dir.to_path_buf(),
         manifest,

@@ -77,6 +77,7 @@ pub fn build(dataset: &mut Dataset, detail: Detail) -> Report {
             .collect()
     };
 
+    let mut run_labels = super::labels::per_run(dataset.labels.as_mut(), dataset.runs.len()).into_iter();
     let side = super::by_run::SideTables::of(dataset);
     let mut sessions = super::sessions::per_run(dataset.sessions.as_deref(), dataset.runs.len()).into_iter();
     let mut runs = Vec::with_capacity(dataset.runs.len());
@@ -162,6 +163,7 @@ pub fn build(dataset: &mut Dataset, detail: Detail) -> Report {
             rate_withheld: throughput.withheld,
             source: super::tool_reported::source(dataset.sources[index].as_ref()).map(Box::new),
             tool_reported: dataset.run_stats[index].as_ref().map(|s| Box::new(super::tool_reported::reported(s, counted))),
+            labels: run_labels.next().unwrap_or_default(),
         });
     }
 
@@ -373,6 +375,7 @@ fn summarize_condition(
         headline_mean: if choices.mean_of_runs { super::summary::mean(&headline).map(|m| rounded(metric, m)) } else { None },
         resources: super::resources::of_condition(&ok.iter().map(|r| r.resources.as_slice()).collect::<Vec<_>>()),
         slo: Vec::new(),
+        labels: super::labels::of_condition(&ok),
     }
 }
 

@@ -7,6 +7,7 @@ pub mod compare;
 pub mod difference;
 pub mod figures;
 pub mod intended;
+pub mod labels;
 pub mod large;
 pub mod percentile;
 pub mod precision;

@@ -227,3 +227,96 @@ fn accept_row<S: RequestSink>(values: RowValues, row_number: u64, place: RowPlac
         Ok(row) => sink.row(&row, place),
     }
 }
+
+/// The rows' (run, status, latency, label) of requests.parquet or of a folder of parts, for the
+/// per-label pass (`dataset::labels`), through the row reader: `false` when no file has a
+/// `label` column. The first pass has checked every other value; rows it skipped (unknown or
+/// rejected runs) are skipped here too.
+pub fn label_rows(
+    source: &super::table::TableSource,
+    index: &RunIndex,
+    problems: &mut Problems,
+    add: &mut dyn FnMut(u32, i64, Option<f64>, &str),
+) -> bool {
+    use parquet::file::reader::FileReader;
+    use parquet::record::Field;
+    let files: Vec<(String, PathBuf, Option<String>)> = match source {
+        super::table::TableSource::ParquetFolder(folder) => {
+            let shown_as = source.file_name();
+            hive::list(folder, shown_as.trim_end_matches('/')).0.into_iter().map(|p| (p.name, p.path, p.run_id)).collect()
+        }
+        _ => vec![(source.file_name(), source.path().to_path_buf(), None)],
+    };
+    let mut found = false;
+    for (name, path, folder_run) in files {
+        let opened = std::fs::File::open(&path)
+            .map_err(|e| e.to_string())
+            .and_then(|f| parquet::file::serialized_reader::SerializedFileReader::new(f).map_err(|e| e.to_string()));
+        let reader = match opened {
+            Ok(reader) => reader,
+            Err(error) => {
+                problems.push(DataError::file(&name, format!("cannot be read as Parquet: {error}")));
+                continue;
+            }
+        };
+        let fields = reader.metadata().file_metadata().schema().get_fields().iter().map(|f| f.name().to_string()).collect::<Vec<_>>();
+        if !fields.iter().any(|f| f == request_row::LABEL) {
+            continue;
+        }
+        found = true;
+        let folder_run = folder_run.and_then(|id| index.get(id.as_bytes()));
+        let rows = match reader.get_row_iter(None) {
+            Ok(rows) => rows,
+            Err(error) => {
+                problems.push(DataError::file(&name, format!("cannot be read as Parquet: {error}")));
+                continue;
+            }
+        };
+        for (number, row) in rows.enumerate() {
+            let row = match row {
+                Ok(row) => row,
+                Err(error) => {
+                    problems.push(DataError::file(&name, format!("cannot be read as Parquet: {error}")));
+                    break;
+                }
+            };
+            let (mut run, mut status, mut latency, mut label) = (folder_run, None, None, Ok(String::new()));
+            for (column, field) in row.get_column_iter() {
+                let number_of = |field: &Field| match field {
+                    Field::Int(v) => Some(f64::from(*v)),
+                    Field::Long(v) => Some(*v as f64),
+                    Field::Float(v) => Some(f64::from(*v)),
+                    Field::Double(v) => Some(*v),
+                    _ => None,
+                };
+                match column.as_str() {
+                    "run_id" => {
+                        if let Field::Str(id) = field {
+                            run = index.get(id.as_bytes());
+                        }
+                    }
+                    "status" => status = number_of(field).map(|s| s as i64),
+                    "latency_ms" => latency = number_of(field),
+                    request_row::LABEL => {
+                        label = match field {
+                            Field::Null => Ok(String::new()),
+                            Field::Str(text) => request_row::check_label(text).map(|()| text.clone()),
+                            _ => Err("is not text: a request name is a string".to_string()),
+                        }
+                    }
+                    _ => {}
+                }
+            }
+            let (Some(run), Some(status)) = (run.filter(|&r| r != RunIndex::IGNORED), status) else { continue };
+            match label {
+                Ok(label) => add(run, status, latency, &label),
+                Err(message) => problems.push(DataError {
+                    file: name.clone(),
+                    place: Place::Row { row: number as u64 + 1, column: Some(request_row::LABEL.to_string()) },
+                    message,
+                }),
+            }
+        }
+    }
+    found
+}

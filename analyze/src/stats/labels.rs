@@ -1,0 +1,98 @@
+//! Per-label statistics: for each run, each label's requests, errors, error share, nearest-rank
+//! p50/p95/p99 ([`super::percentile`], the report's one percentile definition) and maximum of its
+//! 2xx latencies; for each condition, the median and min-max of those over its ok runs
+//! ([`crate::report::Spread::of`]). Computed only when the requests carry more than one label.
+
+use super::percentile::Sample;
+use crate::dataset::labels::{LabelRequests, Labels};
+use crate::model::Percentile;
+use crate::report::{ConditionLabel, LabelName, LabelResult, RunResult, Spread};
+use std::collections::BTreeMap;
+
+/// The percentiles each label gets.
+pub const LABEL_PERCENTILES: [Percentile; 3] = [Percentile::P50, Percentile::P95, Percentile::P99];
+
+/// The names of the label groups, in the dataset's order.
+pub fn names(labels: &Labels) -> Vec<LabelName> {
+    let named = labels.names.iter().map(|l| LabelName { label: Some(l.clone()), merged_labels: None });
+    let merged = (labels.merged > 0).then_some(LabelName { label: None, merged_labels: Some(labels.merged) });
+    named.chain(merged).collect()
+}
+
+/// One label's statistics in one run; its latencies are reordered (selection).
+pub fn of_run(name: LabelName, counts: &mut LabelRequests) -> LabelResult {
+    let max_ms = counts.latencies_ms.iter().copied().reduce(f64::max);
+    let percentiles_ms = Sample::new(&mut counts.latencies_ms)
+        .map(|mut sample| {
+            let values = sample.percentiles(&LABEL_PERCENTILES);
+            LABEL_PERCENTILES.iter().zip(values).map(|(p, v)| (p.key(), v.value)).collect()
+        })
+        .unwrap_or_default();
+    LabelResult {
+        name,
+        requests: counts.requests,
+        errors: counts.errors,
+        error_share: (counts.requests > 0).then(|| super::precision::fraction(counts.errors as f64 / counts.requests as f64)),
+        percentiles_ms,
+        max_ms,
+    }
+}
+
+/// Every run's per-label statistics (empty for a dataset without labels); the latencies are
+/// taken (each run's label vectors are not read after this).
+pub fn per_run(labels: Option<&mut Labels>, runs: usize) -> Vec<Vec<LabelResult>> {
+    let Some(labels) = labels else { return vec![Vec::new(); runs] };
+    let names = names(labels);
+    labels.runs.iter_mut().map(|groups| names.iter().cloned().zip(groups.iter_mut()).map(|(n, c)| of_run(n, c)).collect()).collect()
+}
+
+/// A condition's per-label statistics over its ok runs (every run of a dataset with labels has
+/// the same groups in the same order).
+pub fn of_condition(ok: &[&RunResult]) -> Vec<ConditionLabel> {
+    let Some(first) = ok.first() else { return Vec::new() };
+    (0..first.labels.len())
+        .map(|i| {
+            let values = |f: &dyn Fn(&LabelResult) -> Option<f64>| -> Vec<f64> { ok.iter().filter_map(|r| f(&r.labels[i])).collect() };
+            let ms = |s: Spread| Spread { median: super::precision::ms(s.median), ..s };
+            let percentiles_ms: BTreeMap<String, Spread> = LABEL_PERCENTILES
+                .iter()
+                .filter_map(|p| {
+                    let key = p.key();
+                    let spread = Spread::of(&values(&|l| l.percentiles_ms.get(&key).copied()))?;
+                    Some((key, ms(spread)))
+                })
+                .collect();
+            ConditionLabel {
+                name: first.labels[i].name.clone(),
+                requests: Spread::of(&values(&|l| Some(l.requests as f64))),
+                errors: Spread::of(&values(&|l| Some(l.errors as f64))),
+                error_share: Spread::of(&values(&|l| l.error_share)).map(|s| Spread { median: super::precision::fraction(s.median), ..s }),
+                percentiles_ms,
+                max_ms: Spread::of(&values(&|l| l.max_ms)).map(ms),
+            }
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_labels_percentiles_are_nearest_ranks_of_its_2xx_latencies() {
+        // 20 values 1..=20: p50 is the 10th, p95 the 19th, p99 the 20th.
+        let mut counts = LabelRequests { requests: 23, errors: 3, latencies_ms: (1..=20).rev().map(f64::from).collect() };
+        let result = of_run(LabelName { label: Some("get-page".into()), merged_labels: None }, &mut counts);
+        assert_eq!(result.percentiles_ms, BTreeMap::from([("50".into(), 10.0), ("95".into(), 19.0), ("99".into(), 20.0)]));
+        assert_eq!((result.requests, result.errors, result.max_ms), (23, 3, Some(20.0)));
+        assert_eq!(result.error_share, Some(3.0 / 23.0_f64).map(super::super::precision::fraction));
+    }
+
+    #[test]
+    fn a_label_without_2xx_responses_has_no_percentiles() {
+        let mut counts = LabelRequests { requests: 2, errors: 2, latencies_ms: Vec::new() };
+        let result = of_run(LabelName { label: Some("post-form".into()), merged_labels: None }, &mut counts);
+        assert!(result.percentiles_ms.is_empty());
+        assert_eq!((result.max_ms, result.error_share), (None, Some(1.0)));
+    }
+}
