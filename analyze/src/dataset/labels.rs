@@ -66,7 +66,7 @@ impl Labels {
     }
 }
 
-/// The requests table's labels, or `None` when it has no `label` column or a single label.
+/// The requests table's labels, or `None` when it has no `label` column or no run with two labels.
 pub fn read(source: &TableSource, index: &RunIndex, runs: usize, problems: &mut Problems) -> Option<Labels> {
     let mut per_run: Vec<HashMap<String, LabelRequests>> = vec![HashMap::new(); runs];
     let mut add = |run: u32, status: i64, latency_ms: Option<f64>, label: &str| {
@@ -88,16 +88,17 @@ pub fn read(source: &TableSource, index: &RunIndex, runs: usize, problems: &mut 
 }
 
 /// Keeps the [`MAX_LABELS`] labels with the most requests (ties by text), the rest as one group;
-/// `None` with one label or none.
+/// `None` unless some run has more than one label (runs of different tools, each naming its one
+/// endpoint its own way, are not endpoints to compare).
 pub fn group(per_run: Vec<HashMap<String, LabelRequests>>) -> Option<Labels> {
+    if per_run.iter().all(|run| run.len() < 2) {
+        return None;
+    }
     let mut totals: HashMap<&str, u64> = HashMap::new();
     for run in &per_run {
         for (label, counts) in run {
             *totals.entry(label.as_str()).or_default() += counts.requests;
         }
-    }
-    if totals.len() < 2 {
-        return None;
     }
     let mut order: Vec<(&str, u64)> = totals.into_iter().collect();
     order.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(b.0)));
@@ -212,6 +213,12 @@ mod tests {
         assert_eq!(labels.runs[0][1], LabelRequests { requests: 2, errors: 2, latencies_ms: vec![] });
         assert_eq!(labels.runs[1][0], LabelRequests { requests: 1, errors: 1, latencies_ms: vec![] });
         assert_eq!(labels.runs[1][1], LabelRequests { requests: 1, errors: 0, latencies_ms: vec![4.0] });
+    }
+
+    #[test]
+    fn one_label_per_run_is_no_labels() {
+        let (labels, _) = read_text("run_id,latency_ms,status,label\na,5,200,page\nb,5,200,http://h/page\n");
+        assert_eq!(labels, None, "two tools naming one endpoint differently");
     }
 
     #[test]

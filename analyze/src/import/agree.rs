@@ -6,7 +6,7 @@
 
 use super::error::ImportError;
 use super::reported::{Count, Place, Printed, ToolReported};
-use super::{ab, ImportedRun, Piece, Row, SourceFile, Tool};
+use super::{ab, ImportedRun, Labels, Piece, Row, SourceFile, Tool};
 use crate::model::percentile_label;
 use std::collections::BTreeMap;
 
@@ -62,6 +62,7 @@ pub fn merge(parsed: Vec<(SourceFile, Piece)>) -> Result<ImportedRun, Vec<Import
         version: None,
         started: None,
         rows: None,
+        labels: Labels::default(),
         rows_format: with_rows.first().map(|f| f.format),
         reported,
         notes: Vec::new(),
@@ -77,6 +78,7 @@ pub fn merge(parsed: Vec<(SourceFile, Piece)>) -> Result<ImportedRun, Vec<Import
         };
         if piece.rows.is_some() {
             run.rows = piece.rows;
+            run.labels = piece.labels;
             if piece.rows_without_status {
                 rows_without_status = Some(file.name.clone());
             }

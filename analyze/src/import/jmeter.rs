@@ -8,7 +8,7 @@
 use super::error::ImportError;
 use super::text::{implausible_unix_ns, Csv};
 use super::{Message, NoteKey};
-use super::{Piece, Row, Start};
+use super::{Labels, Piece, Row, Start};
 
 /// A JTL CSV (one text): see [`Blocks`].
 pub fn csv(file: &str, text: &str) -> Result<Piece, ImportError> {
@@ -22,12 +22,14 @@ pub struct Blocks {
     file: String,
     header: Option<Vec<String>>,
     rows: Vec<Row>,
+    /// Request names: JMeter groups samples by their `label`.
+    labels: Labels,
     first: Option<(i64, u64)>,
 }
 
 impl Blocks {
     pub fn new(file: &str) -> Self {
-        Blocks { file: file.to_string(), header: None, rows: Vec::new(), first: None }
+        Blocks { file: file.to_string(), header: None, rows: Vec::new(), labels: Labels::default(), first: None }
     }
 }
 
@@ -41,6 +43,7 @@ impl super::stream::Blocks for Blocks {
         self.header = Some(csv.header.clone());
         let (timestamp, elapsed, code) = (csv.column("timeStamp")?, csv.column("elapsed")?, csv.column("responseCode")?);
         let bytes = csv.header.iter().position(|h| h == "bytes");
+        let label = csv.header.iter().position(|h| h == "label");
         for row in &csv.rows {
             let sent_ms = csv.count(row, timestamp)?;
             let sent = i64::try_from(sent_ms).ok().and_then(|ms| ms.checked_mul(1_000_000)).unwrap_or(i64::MAX);
@@ -68,7 +71,11 @@ impl super::stream::Blocks for Blocks {
                 Some(b) if status != 0 => Some(csv.count(row, b)?),
                 _ => None,
             };
-            self.rows.push(Row::new(Some(sent), (status != 0).then_some(latency), status, body));
+            let sample = Row::new(Some(sent), (status != 0).then_some(latency), status, body);
+            self.rows.push(match label {
+                Some(l) => sample.labelled(self.labels.intern(&row.1[l].1)),
+                None => sample,
+            });
         }
         Ok(())
     }
@@ -79,6 +86,7 @@ impl super::stream::Blocks for Blocks {
         };
         Ok(Piece {
             rows: Some(self.rows),
+            labels: self.labels,
             started: Some(Start { unix_ns: started, step_ns: 1_000_000, at: super::Place::new(&self.file, line, 1) }),
             notes: vec![Message::plain(NoteKey::JmeterBasis)],
             ..Piece::default()

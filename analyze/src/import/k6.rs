@@ -10,7 +10,7 @@
 use super::error::ImportError;
 use super::text::{decimal_ns, implausible_unix_ns, rfc3339_unix_ns, Csv, Lines};
 use super::{Message, NoteKey};
-use super::{Piece, Row, Start};
+use super::{Labels, Piece, Row, Start};
 
 const METRIC: &str = "http_req_duration";
 
@@ -22,6 +22,7 @@ fn status_of(text: &str) -> Option<u16> {
 /// The rows, the first send and its line, and the resolution of the file's times.
 fn finish(
     rows: Vec<Row>,
+    labels: Labels,
     first: Option<(i64, super::Place)>,
     step_ns: i64,
     disagreements: u64,
@@ -34,7 +35,7 @@ fn finish(
     if disagreements > 0 {
         notes.push(Message::new(NoteKey::K6Disagrees, &[&disagreements]));
     }
-    Ok(Piece { rows: Some(rows), started: Some(Start { unix_ns: started, step_ns, at }), notes, ..Piece::default() })
+    Ok(Piece { rows: Some(rows), labels, started: Some(Start { unix_ns: started, step_ns, at }), notes, ..Piece::default() })
 }
 
 /// A point's row: sent its duration before it was stamped, in whole ns (k6 measures ns and
@@ -66,6 +67,8 @@ pub fn json(file: &str, text: &str) -> Result<Piece, ImportError> {
 pub struct JsonBlocks {
     file: String,
     rows: Vec<Row>,
+    /// Request names: k6 groups a point by its `name` tag, which defaults to its `url`.
+    labels: Labels,
     disagreements: u64,
     first: Option<(i64, super::Place)>,
 }
@@ -115,7 +118,8 @@ impl super::stream::Blocks for JsonBlocks {
                     self.disagreements += 1;
                 }
             }
-            let point = row(value, time, status);
+            let name = tag("name").filter(|n| !n.is_empty()).or(tag("url")).unwrap_or("");
+            let point = row(value, time, status).labelled(self.labels.intern(name));
             earliest(&mut self.first, &point, || lines.place(n, 1));
             self.rows.push(point);
         }
@@ -123,7 +127,7 @@ impl super::stream::Blocks for JsonBlocks {
     }
 
     fn finish(self: Box<Self>) -> Result<Piece, ImportError> {
-        finish(self.rows, self.first, 1, self.disagreements, &self.file, vec![send_note()])
+        finish(self.rows, self.labels, self.first, 1, self.disagreements, &self.file, vec![send_note()])
     }
 }
 
@@ -161,6 +165,7 @@ impl super::stream::Blocks for CsvBlocks {
         let (metric, timestamp, value, status) =
             (csv.column("metric_name")?, csv.column("timestamp")?, csv.column("metric_value")?, csv.column("status")?);
         let expected = csv.header.iter().position(|h| h == "expected_response");
+        let (name, url) = (csv.header.iter().position(|h| h == "name"), csv.header.iter().position(|h| h == "url"));
         for r in &csv.rows {
             if r.1[metric].1 != METRIC {
                 continue;
@@ -180,7 +185,9 @@ impl super::stream::Blocks for CsvBlocks {
                     self.points.disagreements += 1;
                 }
             }
-            let point = row(v, unix_ns, code);
+            let cell = |c: Option<usize>| c.map(|c| r.1[c].1.as_str()).filter(|t| !t.is_empty());
+            let label = self.points.labels.intern(cell(name).or(cell(url)).unwrap_or(""));
+            let point = row(v, unix_ns, code).labelled(label);
             earliest(&mut self.points.first, &point, || csv.lines.place(r.0, *column));
             self.points.rows.push(point);
         }
@@ -189,7 +196,7 @@ impl super::stream::Blocks for CsvBlocks {
 
     fn finish(self: Box<Self>) -> Result<Piece, ImportError> {
         let p = self.points;
-        finish(p.rows, p.first, 1_000_000_000, p.disagreements, &p.file, vec![send_note(), Message::plain(NoteKey::K6CsvSeconds)])
+        finish(p.rows, p.labels, p.first, 1_000_000_000, p.disagreements, &p.file, vec![send_note(), Message::plain(NoteKey::K6CsvSeconds)])
     }
 }
 

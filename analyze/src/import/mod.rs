@@ -478,11 +478,48 @@ pub struct Row {
     body_bytes: u64,
     /// HTTP status; 0 when there was no response.
     pub status: u16,
+    /// Index of its request name in its piece's [`Labels`]; [`NO_LABEL`] without one.
+    label: u32,
 }
 
 /// The held values of what a row does not record.
 const NO_SEND: i64 = i64::MIN;
 const NO_BYTES: u64 = u64::MAX;
+const NO_LABEL: u32 = u32::MAX;
+
+/// The request names of a file's rows, each once, in the order first seen: a row holds the
+/// index of its name, not the text (a run may hold tens of millions of rows and a few names).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Labels {
+    names: Vec<String>,
+    index: std::collections::HashMap<String, u32>,
+}
+
+impl Labels {
+    /// The index of `name`, added when new.
+    pub fn intern(&mut self, name: &str) -> u32 {
+        if let Some(&i) = self.index.get(name) {
+            return i;
+        }
+        let i = self.names.len() as u32;
+        self.names.push(name.to_string());
+        self.index.insert(name.to_string(), i);
+        i
+    }
+
+    /// The name at an index a row holds.
+    pub fn name(&self, index: u32) -> Option<&str> {
+        self.names.get(index as usize).map(String::as_str)
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.names.is_empty()
+    }
+
+    pub fn names(&self) -> &[String] {
+        &self.names
+    }
+}
 
 impl Row {
     /// `sent_ns`: when it was sent, in ns from any origin shared by the run's rows (the writer
@@ -496,7 +533,19 @@ impl Row {
             latency_ms: latency_ms.unwrap_or(f64::NAN),
             body_bytes: body_bytes.unwrap_or(NO_BYTES),
             status,
+            label: NO_LABEL,
         }
+    }
+
+    /// The row with its request name, an index into its piece's [`Labels`].
+    pub fn labelled(self, label: u32) -> Row {
+        debug_assert!(label != NO_LABEL);
+        Row { label, ..self }
+    }
+
+    /// The index of its request name, `None` without one.
+    pub fn label(&self) -> Option<u32> {
+        (self.label != NO_LABEL).then_some(self.label)
     }
 
     pub fn sent_ns(&self) -> Option<i64> {
@@ -514,8 +563,8 @@ impl Row {
 
 impl PartialEq for Row {
     fn eq(&self, other: &Row) -> bool {
-        (self.sent_ns(), self.latency_ms(), self.status, self.body_bytes())
-            == (other.sent_ns(), other.latency_ms(), other.status, other.body_bytes())
+        (self.sent_ns(), self.latency_ms(), self.status, self.body_bytes(), self.label())
+            == (other.sent_ns(), other.latency_ms(), other.status, other.body_bytes(), other.label())
     }
 }
 
@@ -526,6 +575,7 @@ impl fmt::Debug for Row {
             .field("latency_ms", &self.latency_ms())
             .field("status", &self.status)
             .field("body_bytes", &self.body_bytes())
+            .field("label", &self.label())
             .finish()
     }
 }
@@ -534,6 +584,8 @@ impl fmt::Debug for Row {
 #[derive(Debug, Clone, Default)]
 pub struct Piece {
     pub rows: Option<Vec<Row>>,
+    /// The request names the rows' labels index (empty when the rows carry none).
+    pub labels: Labels,
     /// The rows carry no status (ab -g): they need the counts of the same invocation's summary.
     pub rows_without_status: bool,
     pub reported: Option<ToolReported>,
@@ -572,6 +624,8 @@ pub struct ImportedRun {
     pub version: Option<String>,
     pub started: Option<Start>,
     pub rows: Option<Vec<Row>>,
+    /// The request names the rows' labels index (empty when the rows carry none).
+    pub labels: Labels,
     /// The format of the file the rows came from.
     pub rows_format: Option<Format>,
     pub reported: Option<ToolReported>,

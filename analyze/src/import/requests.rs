@@ -5,7 +5,7 @@
 use super::decimal;
 use super::error::ImportError;
 use super::tables::stream_without_run;
-use super::Row;
+use super::{Labels, Row};
 use crate::dataset::csv::field as csv_field;
 use crate::dataset::requests::{RawRequest, COLUMNS as REQUEST_COLUMNS};
 use std::io::{BufWriter, Write as _};
@@ -14,6 +14,8 @@ use std::path::Path;
 /// The request rows of one run, every one checked against the request-row contract.
 pub struct Requests<'a> {
     rows: &'a [Row],
+    /// The request names the rows index; empty when they carry none.
+    labels: &'a Labels,
     /// The earliest send (ns), which becomes 0.
     origin: i64,
 }
@@ -21,9 +23,9 @@ pub struct Requests<'a> {
 impl<'a> Requests<'a> {
     /// Checks every row with `request_row::check`, the rule every reader applies; the error is the
     /// first row that breaks it, with its seq.
-    pub fn check(rows: &'a [Row]) -> Result<Self, (usize, request_row::Violation)> {
+    pub fn check(rows: &'a [Row], labels: &'a Labels) -> Result<Self, (usize, request_row::Violation)> {
         let origin = rows.iter().filter_map(|r| r.sent_ns()).min().unwrap_or(0);
-        let requests = Requests { rows, origin };
+        let requests = Requests { rows, labels, origin };
         for seq in 0..rows.len() {
             let raw = requests.raw(seq);
             // `plausible` is `check` in a few comparisons (property-tested in request-row).
@@ -57,11 +59,32 @@ impl<'a> Requests<'a> {
     pub fn raw_requests(&self) -> impl Iterator<Item = RawRequest> + '_ {
         (0..self.rows.len()).map(|seq| self.raw(seq))
     }
+
+    /// Whether the rows carry request names (then requests.csv gets its `label` column).
+    pub fn labelled(&self) -> bool {
+        !self.labels.is_empty()
+    }
+
+    /// Each row's request name, in seq order ("" for a row without one).
+    pub fn labels(&self) -> impl Iterator<Item = &str> + '_ {
+        self.rows.iter().map(|row| row.label().and_then(|i| self.labels.name(i)).unwrap_or(""))
+    }
+
+    /// The first request name that breaks the label rule (`request_row::check_label`), and why.
+    pub fn bad_label(&self) -> Option<(&str, String)> {
+        self.labels.names().iter().find_map(|name| request_row::check_label(name).err().map(|why| (name.as_str(), why)))
+    }
 }
 
 /// requests.csv lines of checked rows, in [`REQUEST_COLUMNS`] order; numbers as `Display`
 /// writes them ([`decimal`]).
-pub fn request_lines(run_id: &str, rows: impl Iterator<Item = RawRequest>, out: &mut impl std::io::Write) -> std::io::Result<()> {
+/// With `labels`, each line ends with its row's request name (the `label` column).
+pub fn request_lines<'l>(
+    run_id: &str,
+    rows: impl Iterator<Item = RawRequest>,
+    mut labels: Option<impl Iterator<Item = &'l str>>,
+    out: &mut impl std::io::Write,
+) -> std::io::Result<()> {
     let id = csv_field(run_id);
     let mut block = Vec::with_capacity(1 << 16);
     for raw in rows {
@@ -88,6 +111,10 @@ pub fn request_lines(run_id: &str, rows: impl Iterator<Item = RawRequest>, out: 
         if let Some(bytes) = raw.body_bytes {
             decimal::push_int(&mut block, bytes);
         }
+        if let Some(labels) = labels.as_mut() {
+            block.push(b',');
+            block.extend_from_slice(csv_field(labels.next().unwrap_or("")).as_bytes());
+        }
         block.push(b'\n');
         if block.len() >= (1 << 16) - 256 {
             out.write_all(&block)?;
@@ -99,7 +126,9 @@ pub fn request_lines(run_id: &str, rows: impl Iterator<Item = RawRequest>, out: 
 
 /// requests.csv of the next version: the current one without the replaced run's rows (streamed;
 /// copied whole, which a file system may do by reference, when no run is replaced), then this
-/// run's rows.
+/// run's rows. The file has a `label` column when the current one has or this run's rows carry
+/// request names; a current file without one is then rewritten with an empty label per row (the
+/// unnamed endpoint), so every row has the same columns.
 pub fn stage_requests(
     staged: &Path,
     old: Option<&Path>,
@@ -111,9 +140,15 @@ pub fn stage_requests(
     let io = |e: std::io::Error| ImportError::file(file, format!("cannot be staged: {e}"));
     let path = staged.join(file);
     let existing = old.map(|dir| dir.join(file)).filter(|p| p.is_file());
+    let current_labelled = match &existing {
+        Some(current) => check_requests_header(current)?,
+        None => false,
+    };
+    let labelled = current_labelled || rows.is_some_and(Requests::labelled);
+    let columns = header(labelled);
+    let widen = existing.is_some() && labelled && !current_labelled;
     let out = match &existing {
-        Some(current) if !replacing => {
-            check_requests_header(current)?;
+        Some(current) if !replacing && !widen => {
             std::fs::copy(current, &path).map_err(io)?;
             let mut out = std::fs::OpenOptions::new().append(true).open(&path).map_err(io)?;
             if !ends_with_newline(&path).map_err(io)? {
@@ -128,37 +163,79 @@ pub fn stage_requests(
     };
     let mut out = BufWriter::with_capacity(1 << 20, out);
     match &existing {
+        Some(current) if widen => {
+            with_empty_labels(current, file, replacing.then_some(run_id), &mut out)?;
+        }
         Some(current) if replacing => {
-            stream_without_run(current, file, &REQUEST_COLUMNS, run_id, &mut out)?;
+            stream_without_run(current, file, &columns, run_id, &mut out)?;
         }
         Some(_) => {}
-        None => out.write_all(format!("{}\n", REQUEST_COLUMNS.join(",")).as_bytes()).map_err(io)?,
+        None => out.write_all(format!("{}\n", columns.join(",")).as_bytes()).map_err(io)?,
     }
     if let Some(rows) = rows {
-        request_lines(run_id, rows.raw_requests(), &mut out).map_err(io)?;
+        let labels = labelled.then(|| rows.labels());
+        request_lines(run_id, rows.raw_requests(), labels, &mut out).map_err(io)?;
     }
     out.into_inner().map_err(|e| io(e.into_error()))?.sync_all().map_err(io)
 }
 
-/// Refuses a requests.csv whose header is not exactly the one import writes rows for.
-fn check_requests_header(path: &Path) -> Result<(), ImportError> {
+/// requests.csv's header: the contract's columns, then `label` when the rows carry names.
+fn header(labelled: bool) -> Vec<&'static str> {
+    let mut columns = REQUEST_COLUMNS.to_vec();
+    if labelled {
+        columns.push(request_row::LABEL);
+    }
+    columns
+}
+
+/// The current requests.csv with a `label` column added, every row's empty, without the rows of
+/// `leave_out` (the run being replaced).
+fn with_empty_labels(current: &Path, file: &str, leave_out: Option<&str>, out: &mut impl std::io::Write) -> Result<(), ImportError> {
+    let read = |e: &dyn std::fmt::Display| ImportError::file(file, format!("cannot be read: {e}"));
+    let handle = std::fs::File::open(current).map_err(|e| read(&e))?;
+    let mut reader = csv::ReaderBuilder::new().has_headers(true).from_reader(std::io::BufReader::with_capacity(1 << 20, handle));
+    let mut writer = csv::WriterBuilder::new().terminator(csv::Terminator::Any(b'\n')).from_writer(out);
+    let staged = |e: csv::Error| ImportError::file(file, format!("cannot be staged: {e}"));
+    writer.write_record(header(true)).map_err(staged)?;
+    let id = REQUEST_COLUMNS.iter().position(|c| *c == "run_id").expect("the contract has run_id");
+    let mut record = csv::ByteRecord::new();
+    while reader.read_byte_record(&mut record).map_err(|e| read(&e))? {
+        if leave_out.is_some_and(|run| record.get(id).is_some_and(|f| String::from_utf8_lossy(f).trim() == run)) {
+            continue;
+        }
+        record.push_field(b"");
+        writer.write_byte_record(&record).map_err(staged)?;
+    }
+    writer.flush().map_err(|e| ImportError::file(file, format!("cannot be staged: {e}")))
+}
+
+/// Refuses a requests.csv whose header is not exactly the one import writes rows for (the
+/// contract's columns, with or without `label` after them); `true` when it has `label`.
+fn check_requests_header(path: &Path) -> Result<bool, ImportError> {
     use std::io::BufRead as _;
-    let mut header = Vec::new();
+    let mut header_line = Vec::new();
     std::fs::File::open(path)
         .map(std::io::BufReader::new)
-        .and_then(|mut r| r.read_until(b'\n', &mut header))
+        .and_then(|mut r| r.read_until(b'\n', &mut header_line))
         .map_err(|e| ImportError::file("requests.csv", format!("cannot be read: {e}")))?;
-    let text = String::from_utf8_lossy(&header);
+    let text = String::from_utf8_lossy(&header_line);
     let columns: Vec<&str> = text.trim_start_matches('\u{feff}').trim_end_matches(['\r', '\n']).split(',').collect();
+    if columns == header(true) {
+        return Ok(true);
+    }
     if columns != REQUEST_COLUMNS {
         return Err(ImportError::at(
             "requests.csv",
             1,
             1,
-            format!("import appends to a requests.csv whose header is exactly {}", REQUEST_COLUMNS.join(",")),
+            format!(
+                "import appends to a requests.csv whose header is exactly {} (or that with ,{} after it)",
+                REQUEST_COLUMNS.join(","),
+                request_row::LABEL
+            ),
         ));
     }
-    Ok(())
+    Ok(false)
 }
 
 /// Whether a file is empty or ends with a newline.

@@ -104,10 +104,16 @@ fn number(value: Option<&super::Printed>) -> String {
 /// version, has `verify` (the checks of `analyze check`) pass on it, and swaps it in.
 pub fn import(run: &ImportedRun, target: &Target, verify: &dyn Fn(&Path) -> anyhow::Result<()>) -> Result<Outcome, Refused> {
     let checked = match &run.rows {
-        Some(rows) => Some(Requests::check(rows).map_err(|(seq, violation)| {
+        Some(rows) => {
             let file = run.rows_format.and_then(|f| run.files.iter().find(|s| s.format == f)).map_or(&run.files[0].name, |f| &f.name);
-            ImportError::file(file, format!("request {} (seq {seq}) is not a request: {violation}", seq + 1))
-        })?),
+            let checked = Requests::check(rows, &run.labels).map_err(|(seq, violation)| {
+                ImportError::file(file, format!("request {} (seq {seq}) is not a request: {violation}", seq + 1))
+            })?;
+            if let Some((name, why)) = checked.bad_label() {
+                return Err(ImportError::file(file, format!("the request name {:?} {why}", name.chars().take(80).collect::<String>())).into());
+            }
+            Some(checked)
+        }
         None => None,
     };
     let (started, started_said) = start_of(run, target)?;
