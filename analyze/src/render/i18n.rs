@@ -8,6 +8,7 @@ pub mod charts;
 pub mod compare;
 #[cfg(test)]
 mod glossary;
+pub mod labels;
 pub mod lead;
 pub mod notes;
 pub mod prose;

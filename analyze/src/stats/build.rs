@@ -77,6 +77,7 @@ pub fn build(dataset: &mut Dataset, detail: Detail) -> Report {
             .collect()
     };
 
+    let label_names = dataset.labels.as_ref().map(super::labels::names).unwrap_or_default();
     let mut run_labels = super::labels::per_run(dataset.labels.as_mut(), dataset.runs.len()).into_iter();
     let side = super::by_run::SideTables::of(dataset);
     let mut sessions = super::sessions::per_run(dataset.sessions.as_deref(), dataset.runs.len()).into_iter();
@@ -175,7 +176,7 @@ pub fn build(dataset: &mut Dataset, detail: Detail) -> Report {
     let mut conditions: Vec<ConditionResult> = condition_levels
         .iter()
         .zip(&members)
-        .map(|(levels, members)| summarize_condition(dataset, &side, &runs, members, levels, &choices))
+        .map(|(levels, members)| summarize_condition(dataset, &side, &runs, members, levels, &choices, &label_names))
         .collect();
     super::slo::evaluate(&dataset.manifest.slo, &runs, &mut conditions);
     let integrity = integrity(&runs, expected_large);
@@ -324,6 +325,7 @@ fn summarize_condition(
     members: &[usize],
     levels: &[usize],
     choices: &crate::dataset::ReportChoices,
+    label_names: &[LabelName],
 ) -> ConditionResult {
     let ok_indices: Vec<usize> = members.iter().copied().filter(|&i| runs[i].status == RunStatus::Ok).collect();
     let members: Vec<&RunResult> = members.iter().map(|&i| &runs[i]).collect();
@@ -375,7 +377,7 @@ fn summarize_condition(
         headline_mean: if choices.mean_of_runs { super::summary::mean(&headline).map(|m| rounded(metric, m)) } else { None },
         resources: super::resources::of_condition(&ok.iter().map(|r| r.resources.as_slice()).collect::<Vec<_>>()),
         slo: Vec::new(),
-        labels: super::labels::of_condition(&ok),
+        labels: super::labels::of_condition(label_names, &ok),
     }
 }
 

@@ -38,22 +38,35 @@ pub fn of_run(name: LabelName, counts: &mut LabelRequests) -> LabelResult {
     }
 }
 
-/// Every run's per-label statistics (empty for a dataset without labels); the latencies are
-/// taken (each run's label vectors are not read after this).
+/// Every run's per-label statistics, the labels it has requests of in the dataset's order (empty
+/// for a dataset without labels); the latencies are reordered (selection).
 pub fn per_run(labels: Option<&mut Labels>, runs: usize) -> Vec<Vec<LabelResult>> {
     let Some(labels) = labels else { return vec![Vec::new(); runs] };
     let names = names(labels);
-    labels.runs.iter_mut().map(|groups| names.iter().cloned().zip(groups.iter_mut()).map(|(n, c)| of_run(n, c)).collect()).collect()
+    labels
+        .runs
+        .iter_mut()
+        .map(|groups| {
+            let present = names.iter().cloned().zip(groups.iter_mut()).filter(|(_, c)| c.requests > 0);
+            present.map(|(n, c)| of_run(n, c)).collect()
+        })
+        .collect()
 }
 
-/// A condition's per-label statistics over its ok runs (every run of a dataset with labels has
-/// the same groups in the same order).
-pub fn of_condition(ok: &[&RunResult]) -> Vec<ConditionLabel> {
-    let Some(first) = ok.first() else { return Vec::new() };
-    (0..first.labels.len())
-        .map(|i| {
-            let values = |f: &dyn Fn(&LabelResult) -> Option<f64>| -> Vec<f64> { ok.iter().filter_map(|r| f(&r.labels[i])).collect() };
-            let ms = |s: Spread| Spread { median: super::precision::ms(s.median), ..s };
+/// A condition's per-label statistics over its ok runs, for each label of `names` (the dataset's
+/// order) that one of them has: a run without the label counts 0 requests and 0 errors and has
+/// no share, percentile or maximum of it.
+pub fn of_condition(names: &[LabelName], ok: &[&RunResult]) -> Vec<ConditionLabel> {
+    let ms = |s: Spread| Spread { median: super::precision::ms(s.median), ..s };
+    names
+        .iter()
+        .filter_map(|name| {
+            let of: Vec<Option<&LabelResult>> = ok.iter().map(|r| r.labels.iter().find(|l| &l.name == name)).collect();
+            if of.iter().all(Option::is_none) {
+                return None;
+            }
+            let values = |f: &dyn Fn(&LabelResult) -> Option<f64>| -> Vec<f64> { of.iter().flatten().filter_map(|l| f(l)).collect() };
+            let counts = |f: fn(&LabelResult) -> u64| -> Vec<f64> { of.iter().map(|l| l.map_or(0.0, |l| f(l) as f64)).collect() };
             let percentiles_ms: BTreeMap<String, Spread> = LABEL_PERCENTILES
                 .iter()
                 .filter_map(|p| {
@@ -62,14 +75,14 @@ pub fn of_condition(ok: &[&RunResult]) -> Vec<ConditionLabel> {
                     Some((key, ms(spread)))
                 })
                 .collect();
-            ConditionLabel {
-                name: first.labels[i].name.clone(),
-                requests: Spread::of(&values(&|l| Some(l.requests as f64))),
-                errors: Spread::of(&values(&|l| Some(l.errors as f64))),
+            Some(ConditionLabel {
+                name: name.clone(),
+                requests: Spread::of(&counts(|l| l.requests)),
+                errors: Spread::of(&counts(|l| l.errors)),
                 error_share: Spread::of(&values(&|l| l.error_share)).map(|s| Spread { median: super::precision::fraction(s.median), ..s }),
                 percentiles_ms,
                 max_ms: Spread::of(&values(&|l| l.max_ms)).map(ms),
-            }
+            })
         })
         .collect()
 }

@@ -3,6 +3,7 @@
 //! This module holds the shared pieces; one module per page kind builds that page.
 
 mod compare;
+mod labels;
 mod lead;
 mod report;
 mod resources;

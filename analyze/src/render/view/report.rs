@@ -75,6 +75,10 @@ pub struct ReportPage {
     pub slo_heading: &'static str,
     pub slo: Option<Table>,
     pub slo_notes: Vec<String>,
+    /// Per condition and request label, when the runs mix labels (`stats::labels`).
+    pub labels_heading: &'static str,
+    pub labels: Option<Table>,
+    pub labels_notes: Vec<String>,
     /// In a site: links to this dataset's comparison with its baseline, and to the comparisons
     /// of the datasets that name this one their baseline (set by the site, empty otherwise).
     pub comparisons: Vec<KeyValue>,
@@ -822,6 +826,9 @@ impl<'a> Context<'a> {
             slo_heading: crate::render::i18n::slo::words(self.lang).heading,
             slo: self.slo_table(""),
             slo_notes: self.slo_notes(),
+            labels_heading: crate::render::i18n::labels::words(self.lang).heading,
+            labels: self.labels_table(""),
+            labels_notes: self.labels_notes(),
             comparisons: Vec::new(),
         }
     }

@@ -19,6 +19,9 @@ pub struct RunPage {
     pub percentiles: Table,
     /// Under the percentiles of an open loop: how latency from the intended send compares.
     pub intended_note: Option<String>,
+    /// The run's requests per label, when the runs mix labels.
+    pub labels_heading: &'static str,
+    pub labels: Option<Table>,
     /// An imported run: the tool's numbers beside ours, and what explains a difference.
     pub tool: Option<ToolSection>,
     pub figures: Vec<Figure>,
@@ -444,6 +447,8 @@ impl<'a> Context<'a> {
             facts,
             percentiles,
             intended_note,
+            labels_heading: crate::render::i18n::labels::words(self.lang).heading,
+            labels: self.run_labels_table(run),
             tool: self.tool_section(run),
             figures,
             flags,

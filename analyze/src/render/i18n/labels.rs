@@ -1,0 +1,68 @@
+//! The words of the per-label statistics (requests by endpoint): the report's and the run
+//! page's tables and the note on labels counted together, in English and Japanese.
+
+use crate::model::Lang;
+use serde::Serialize;
+
+#[derive(Debug, Serialize)]
+pub struct LabelWords {
+    pub heading: &'static str,
+    /// The report's table: per condition and label, the median and range over its ok runs.
+    pub caption: &'static str,
+    /// The run page's table.
+    pub run_caption: &'static str,
+    pub label: &'static str,
+    pub requests: &'static str,
+    pub errors: &'static str,
+    pub error_share: &'static str,
+    pub max: &'static str,
+    /// A label with an empty name: the tool gave the request none.
+    pub unnamed: &'static str,
+    /// The row of the labels beyond the limit: "{n} other labels".
+    pub others: &'static str,
+    /// "The {shown} labels with the most requests are shown by name; the other {n} are one row."
+    pub limit_note: &'static str,
+    /// What the percentiles are of.
+    pub rule: &'static str,
+    /// The ECDF chart per label.
+    pub ecdf_alt: &'static str,
+}
+
+pub fn words(lang: Lang) -> &'static LabelWords {
+    match lang {
+        Lang::En => &EN,
+        Lang::Ja => &JA,
+    }
+}
+
+static EN: LabelWords = LabelWords {
+    heading: "Requests by label",
+    caption: "per condition and request label (the name the load tool gave each request): the median over the condition's ok runs, with their range below",
+    run_caption: "this run's requests per request label (the name the load tool gave each request)",
+    label: "Label",
+    requests: "Requests",
+    errors: "Errors",
+    error_share: "Error share",
+    max: "Max",
+    unnamed: "(no name)",
+    others: "{n} other labels",
+    limit_note: "The {shown} labels with the most requests over the dataset are shown by name; the other {n} are counted together in one row.",
+    rule: "Percentiles are nearest-rank values of each label's 2xx response times, as for the whole run; errors are requests without a 2xx response.",
+    ecdf_alt: "Empirical CDF of the 2xx response times of each request label in run {run}",
+};
+
+static JA: LabelWords = LabelWords {
+    heading: "ラベル別のリクエスト",
+    caption: "条件とリクエストのラベル（負荷ツールが各リクエストに付けた名前）ごとの、正常に終わった測定の中央値。下に測定間の範囲",
+    run_caption: "この測定のリクエストをラベル（負荷ツールが各リクエストに付けた名前）ごとに集計したもの",
+    label: "ラベル",
+    requests: "リクエスト数",
+    errors: "エラー数",
+    error_share: "エラー率",
+    max: "最大",
+    unnamed: "（名前なし）",
+    others: "その他のラベル{n}個",
+    limit_note: "データセット全体でリクエスト数が多い{shown}個のラベルを名前ごとに示し、残りの{n}個は1行にまとめています。",
+    rule: "パーセンタイルは、測定全体と同じく、各ラベルの2xx応答時間のnearest-rank値です。エラーは2xx応答のなかったリクエストです。",
+    ecdf_alt: "測定{run}のリクエストのラベルごとの2xx応答時間の経験累積分布",
+};

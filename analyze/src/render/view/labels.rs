@@ -1,0 +1,104 @@
+//! The per-label tables (requests by endpoint): on the report page per condition and label, the
+//! median and range over the ok runs; on a run page, the run's own values. Only formats what
+//! `stats::labels` computed.
+
+use super::*;
+use crate::render::i18n::labels::words;
+use crate::report::{LabelName, LabelResult};
+
+impl Context<'_> {
+    /// A label as a table shows it: its name, "(no name)" for the empty one, "4 other labels"
+    /// for the group beyond the limit. Tera escapes the text like every cell.
+    pub fn label_text(&self, name: &LabelName) -> String {
+        let w = words(self.lang);
+        match (&name.label, name.merged_labels) {
+            (Some(label), _) if label.is_empty() => w.unnamed.to_string(),
+            (Some(label), _) => label.clone(),
+            (None, n) => w.others.replace("{n}", &format::count(n.unwrap_or(0) as u64)),
+        }
+    }
+
+    fn label_headers(&self) -> Vec<String> {
+        let w = words(self.lang);
+        let mut headers = vec![w.label.to_string(), w.requests.to_string(), w.errors.to_string(), w.error_share.to_string()];
+        headers.extend(crate::stats::labels::LABEL_PERCENTILES.iter().map(|p| self.in_ms(&format!("p{}", p.key()))));
+        headers.push(self.in_ms(w.max));
+        headers
+    }
+
+    /// Per condition and label; `None` for a dataset without labels.
+    pub fn labels_table(&self, root: &str) -> Option<Table> {
+        let w = words(self.lang);
+        let count = |v: f64| if v.fract() == 0.0 { format::count(v as u64) } else { format::decimal(v, 1) };
+        let rows: Vec<Vec<Cell>> = self
+            .report
+            .conditions
+            .iter()
+            .enumerate()
+            .flat_map(|(c, condition)| {
+                let ms = move |v: f64| format::ms_at(v, condition.latency_decimals);
+                condition.labels.iter().map(move |label| {
+                    let mut row = vec![
+                        Cell::text(self.condition_label(condition)).link(paths::condition_link(root, c)),
+                        Cell::text(self.label_text(&label.name)),
+                        self.spread_cell(label.requests, count, None, None),
+                        self.spread_cell(label.errors, count, None, None),
+                        self.spread_cell(label.error_share, format::percent, None, None),
+                    ];
+                    row.extend(
+                        crate::stats::labels::LABEL_PERCENTILES
+                            .iter()
+                            .map(|p| self.spread_cell(label.percentiles_ms.get(&p.key()).copied(), ms, None, None)),
+                    );
+                    row.push(self.spread_cell(label.max_ms, ms, None, None));
+                    row
+                })
+            })
+            .collect();
+        if rows.is_empty() {
+            return None;
+        }
+        let mut headers = vec![self.t.condition.to_string()];
+        headers.extend(self.label_headers());
+        Some(Table { id: "labels".into(), caption: self.caption(w.heading, w.caption), headers, rows })
+    }
+
+    /// One run's labels; `None` without.
+    pub fn run_labels_table(&self, run: &RunResult) -> Option<Table> {
+        let w = words(self.lang);
+        let ms = self.run_ms(run);
+        let rows: Vec<Vec<Cell>> = run
+            .labels
+            .iter()
+            .map(|label: &LabelResult| {
+                let value = |v: Option<f64>| v.map_or_else(|| Cell::text("–"), |v| Cell::number(ms(v)));
+                let mut row = vec![
+                    Cell::text(self.label_text(&label.name)),
+                    Cell::number(format::count(label.requests)),
+                    Cell::number(format::count(label.errors)),
+                    label.error_share.map_or_else(|| Cell::text("–"), |s| Cell::number(format::percent(s))),
+                ];
+                row.extend(crate::stats::labels::LABEL_PERCENTILES.iter().map(|p| value(label.percentiles_ms.get(&p.key()).copied())));
+                row.push(value(label.max_ms));
+                row
+            })
+            .collect();
+        (!rows.is_empty()).then(|| Table { id: "labels".into(), caption: w.run_caption.to_string(), headers: self.label_headers(), rows })
+    }
+
+    /// The rule of the per-label values and, beyond the limit, how many labels share a row;
+    /// empty without labels.
+    pub fn labels_notes(&self) -> Vec<String> {
+        let w = words(self.lang);
+        let names: Vec<&LabelName> = self.report.conditions.iter().flat_map(|c| c.labels.iter().map(|l| &l.name)).collect();
+        if names.is_empty() {
+            return Vec::new();
+        }
+        let mut notes = vec![w.rule.to_string()];
+        if let Some(merged) = names.iter().find_map(|n| n.merged_labels) {
+            let shown = crate::dataset::labels::MAX_LABELS - 1;
+            notes.push(w.limit_note.replace("{shown}", &format::count(shown as u64)).replace("{n}", &format::count(merged as u64)));
+        }
+        notes
+    }
+}

@@ -1,0 +1,245 @@
+//! Requests by endpoint: the tools' request names survive `analyze import`, and a dataset whose
+//! runs mix labels gets per-label statistics in summary.json equal to a plain computation from
+//! its rows (sort, nearest rank ceil(p·n/100), median of the runs' values).
+
+use assert_cmd::cargo::cargo_bin;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn fixture(path: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/import").join(path)
+}
+
+fn analyze() -> Command {
+    Command::new(cargo_bin("analyze"))
+}
+
+fn text(output: &Output) -> String {
+    format!("{}{}", String::from_utf8_lossy(&output.stdout), String::from_utf8_lossy(&output.stderr))
+}
+
+fn import(dataset: &Path, run_id: &str, file: &str, tool: &str) {
+    let out = analyze()
+        .arg("import")
+        .arg(fixture(file))
+        .arg("--into")
+        .arg(dataset)
+        .args(["--run-id", run_id, "--factor", &format!("tool={tool}")])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{file}: {}", text(&out));
+}
+
+/// requests.csv's rows of a run: (label, status, latency).
+fn rows_of(dataset: &Path, run_id: &str) -> Vec<(String, u16, Option<f64>)> {
+    let mut reader = csv::Reader::from_path(dataset.join("requests.csv")).unwrap();
+    let header = reader.headers().unwrap().clone();
+    let at = |name: &str| header.iter().position(|h| h == name).unwrap_or_else(|| panic!("no column {name}"));
+    let (run, label, status, latency) = (at("run_id"), at("label"), at("status"), at("latency_ms"));
+    reader
+        .records()
+        .map(Result::unwrap)
+        .filter(|r| &r[run] == run_id)
+        .map(|r| (r[label].to_string(), r[status].parse().unwrap(), r[latency].parse().ok()))
+        .collect()
+}
+
+fn count_by_label(rows: &[(String, u16, Option<f64>)]) -> BTreeMap<String, usize> {
+    let mut counts = BTreeMap::new();
+    for (label, _, _) in rows {
+        *counts.entry(label.clone()).or_insert(0) += 1;
+    }
+    counts
+}
+
+#[test]
+fn jmeter_and_k6_files_with_several_names_import_with_their_labels() {
+    let root = tempfile::tempdir().unwrap();
+    let dataset = root.path().join("d");
+    std::fs::create_dir(&dataset).unwrap();
+    import(&dataset, "jmeter", "jmeter/labels.jtl", "jmeter");
+    import(&dataset, "k6-json", "k6/labels.json", "k6");
+    import(&dataset, "k6-csv", "k6/labels.csv", "k6");
+
+    // JMeter: the label column, in sample order (read from the JTL by the csv crate).
+    let mut jtl = csv::Reader::from_path(fixture("jmeter/labels.jtl")).unwrap();
+    let expected: Vec<String> = jtl.records().map(|r| r.unwrap()[2].to_string()).collect();
+    let rows = rows_of(&dataset, "jmeter");
+    assert_eq!(rows.iter().map(|r| r.0.clone()).collect::<Vec<_>>(), expected, "each sample keeps its label, in order");
+    assert_eq!(
+        count_by_label(&rows),
+        BTreeMap::from([("home".into(), 57), ("login".into(), 27), ("search, <q>".into(), 36)]),
+        "a name with a comma and markup is kept as it is"
+    );
+
+    // k6: the name tag, or the url where a point has none; JSON and CSV agree.
+    let names = count_by_label(&rows_of(&dataset, "k6-json"));
+    assert_eq!(names.keys().collect::<Vec<_>>(), ["GET /users/{id}", "POST /login", "http://127.0.0.1:18089/"]);
+    assert_eq!(names.values().sum::<usize>(), 90);
+    assert_eq!(rows_of(&dataset, "k6-json").iter().map(|r| &r.0).collect::<Vec<_>>(), rows_of(&dataset, "k6-csv").iter().map(|r| &r.0).collect::<Vec<_>>());
+
+    let check = analyze().arg("check").arg(&dataset).output().unwrap();
+    assert!(matches!(check.status.code(), Some(0 | 1)), "{}", text(&check));
+}
+
+#[test]
+fn importing_a_labelled_run_into_a_dataset_without_labels_gives_the_old_rows_an_empty_label() {
+    let root = tempfile::tempdir().unwrap();
+    let dataset = root.path().join("d");
+    std::fs::create_dir(&dataset).unwrap();
+    import(&dataset, "hey", "hey/hey.csv", "hey");
+    let before = std::fs::read_to_string(dataset.join("requests.csv")).unwrap();
+    assert!(before.starts_with("run_id,seq,scheduled_ms,sent_ms,latency_ms,status,body_bytes\n"));
+    import(&dataset, "jmeter", "jmeter/labels.jtl", "jmeter");
+    let after = std::fs::read_to_string(dataset.join("requests.csv")).unwrap();
+    let mut lines = after.lines();
+    assert_eq!(lines.next(), Some("run_id,seq,scheduled_ms,sent_ms,latency_ms,status,body_bytes,label"));
+    for (old, new) in before.lines().skip(1).zip(lines.by_ref()) {
+        assert_eq!(new, format!("{old},"), "an old row, unchanged but for its empty label");
+    }
+    assert!(rows_of(&dataset, "jmeter").iter().all(|r| !r.0.is_empty()));
+    // And a run without names appended after: an empty label.
+    import(&dataset, "hey2", "hey/hey.csv", "hey");
+    assert!(rows_of(&dataset, "hey2").iter().all(|r| r.0.is_empty()));
+    let check = analyze().arg("check").arg(&dataset).output().unwrap();
+    assert!(matches!(check.status.code(), Some(0 | 1)), "{}", text(&check));
+}
+
+/// A fixed LCG, so the dataset is the same on every run of the test.
+struct Lcg(u64);
+
+impl Lcg {
+    fn next(&mut self, n: u64) -> u64 {
+        self.0 = self.0.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        (self.0 >> 33) % n
+    }
+}
+
+/// Nearest rank: the ceil(p·n/100)-th smallest, written out plainly.
+fn nearest_rank(sorted: &[f64], p: f64) -> f64 {
+    let rank = ((p * sorted.len() as f64) / 100.0).ceil().max(1.0) as usize;
+    sorted[rank - 1]
+}
+
+fn median(values: &mut [f64]) -> f64 {
+    values.sort_by(f64::total_cmp);
+    let n = values.len();
+    if n % 2 == 1 {
+        values[n / 2]
+    } else {
+        (values[n / 2 - 1] + values[n / 2]) / 2.0
+    }
+}
+
+fn close(a: f64, b: f64) -> bool {
+    (a - b).abs() <= 1e-9 * b.abs().max(1.0)
+}
+
+#[test]
+fn per_label_statistics_equal_a_plain_computation_from_the_rows() {
+    let root = tempfile::tempdir().unwrap();
+    let dataset = root.path().join("steps");
+    std::fs::create_dir(&dataset).unwrap();
+    let labels = ["get-page", "post-form", "get-redirect", "<script>alert(1)</script>"];
+    let runs = ["r1", "r2", "r3"];
+    let mut rows = String::from("run_id,seq,scheduled_ms,sent_ms,latency_ms,status,body_bytes,label\n");
+    // Per (run, label): requests, errors, 2xx latencies.
+    let mut expected: BTreeMap<(&str, &str), (u64, u64, Vec<f64>)> = BTreeMap::new();
+    let mut random = Lcg(23);
+    for run in runs {
+        for seq in 0..400u64 {
+            let label = labels[random.next(labels.len() as u64 - 1) as usize + usize::from(seq % 97 == 0)];
+            let status = match random.next(25) {
+                0 => 502,
+                1 => 0,
+                _ => 200,
+            };
+            let latency = (1 + random.next(300_000)) as f64 / 1000.0;
+            let entry = expected.entry((run, label)).or_default();
+            entry.0 += 1;
+            if status == 200 {
+                entry.2.push(latency);
+            } else {
+                entry.1 += 1;
+            }
+            let latency = if status == 0 { String::new() } else { latency.to_string() };
+            let t = seq * 5;
+            rows.push_str(&format!("{run},{seq},{t},{t},{latency},{status},10,\"{label}\"\n"));
+        }
+    }
+    std::fs::write(dataset.join("requests.csv"), rows).unwrap();
+    std::fs::write(
+        dataset.join("runs.csv"),
+        "run_id,server,repetition,started_at_utc,status\nr1,s,1,2026-12-01T00:00:00Z,ok\nr2,s,2,2026-12-01T00:01:00Z,ok\nr3,s,3,2026-12-01T00:02:00Z,ok\n",
+    )
+    .unwrap();
+    let out = root.path().join("out");
+    let report = analyze().arg("report").arg(&dataset).arg("--out").arg(&out).output().unwrap();
+    assert!(report.status.success(), "{}", text(&report));
+    let summary: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(out.join("summary.json")).unwrap()).unwrap();
+
+    let mut per_condition: BTreeMap<&str, Vec<[f64; 3]>> = BTreeMap::new();
+    let mut requests_of: BTreeMap<&str, Vec<f64>> = BTreeMap::new();
+    for run in summary["runs"].as_array().unwrap() {
+        let id = run["run_id"].as_str().unwrap();
+        let got = run["labels"].as_array().unwrap();
+        let names: Vec<&str> = got.iter().map(|l| l["label"].as_str().unwrap()).collect();
+        let mut wanted: Vec<&str> = labels.iter().copied().filter(|l| expected.contains_key(&(id, *l))).collect();
+        wanted.sort();
+        let mut sorted_names = names.clone();
+        sorted_names.sort();
+        assert_eq!(sorted_names, wanted, "{id}: every label it has, once");
+        for entry in got {
+            let label = entry["label"].as_str().unwrap();
+            let (requests, errors, latencies) = &expected[&(id, label)];
+            let mut sorted = latencies.clone();
+            sorted.sort_by(f64::total_cmp);
+            requests_of.entry(label).or_default().push(*requests as f64);
+            assert_eq!(entry["requests"], *requests, "{id} {label}");
+            assert_eq!(entry["errors"], *errors, "{id} {label}");
+            assert!(close(entry["error_share"].as_f64().unwrap(), *errors as f64 / *requests as f64), "{id} {label}");
+            if sorted.is_empty() {
+                assert_eq!(entry["percentiles_ms"], serde_json::json!({}), "{id} {label}: no 2xx response, no percentile");
+                assert!(entry["max_ms"].is_null());
+                continue;
+            }
+            for p in [50.0, 95.0, 99.0] {
+                let key = format!("{p}");
+                assert_eq!(entry["percentiles_ms"][&key].as_f64().unwrap(), nearest_rank(&sorted, p), "{id} {label} p{p}");
+            }
+            assert_eq!(entry["max_ms"].as_f64().unwrap(), *sorted.last().unwrap(), "{id} {label}");
+            per_condition.entry(label).or_default().push([
+                nearest_rank(&sorted, 50.0),
+                nearest_rank(&sorted, 95.0),
+                nearest_rank(&sorted, 99.0),
+            ]);
+        }
+    }
+    // Runs with the most requests of a label first: get-page, post-form and get-redirect are
+    // drawn alike, the markup label only every 97th request.
+    let condition = &summary["conditions"][0];
+    let got = condition["labels"].as_array().unwrap();
+    assert_eq!(got.last().unwrap()["label"], "<script>alert(1)</script>", "the fewest requests last");
+    for entry in got {
+        let label = entry["label"].as_str().unwrap();
+        let values = per_condition.get(label).cloned().unwrap_or_default();
+        for (i, key) in ["50", "95", "99"].iter().enumerate().filter(|_| !values.is_empty()) {
+            let mut of_runs: Vec<f64> = values.iter().map(|v| v[i]).collect();
+            let spread = &entry["percentiles_ms"][key];
+            assert!(close(spread["median"].as_f64().unwrap(), median(&mut of_runs)), "{label} p{key}");
+            assert_eq!(spread["min"].as_f64().unwrap(), of_runs[0], "{label} p{key}");
+            assert_eq!(spread["max"].as_f64().unwrap(), *of_runs.last().unwrap(), "{label} p{key}");
+            assert_eq!(spread["n"], values.len(), "{label}");
+        }
+        let mut requests = requests_of[label].clone();
+        requests.resize(runs.len(), 0.0);
+        assert!(close(entry["requests"]["median"].as_f64().unwrap(), median(&mut requests)), "{label} requests");
+    }
+
+    // The label is data: escaped on the pages, never markup.
+    for page in ["en/index.html", "ja/index.html"] {
+        let Ok(html) = std::fs::read_to_string(out.join(page)) else { continue };
+        assert!(!html.contains("<script>alert(1)</script>"), "{page}");
+    }
+}
