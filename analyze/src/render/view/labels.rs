@@ -20,7 +20,7 @@ impl Context<'_> {
 
     fn label_headers(&self) -> Vec<String> {
         let w = words(self.lang);
-        let mut headers = vec![w.label.to_string(), w.requests.to_string(), w.errors.to_string(), w.error_share.to_string()];
+        let mut headers = vec![w.label.to_string(), w.requests.to_string(), w.errors_and_share.to_string()];
         headers.extend(crate::stats::labels::LABEL_PERCENTILES.iter().map(|p| self.in_ms(&format!("p{}", p.key()))));
         headers.push(self.in_ms(w.max));
         headers
@@ -42,8 +42,7 @@ impl Context<'_> {
                         Cell::text(self.condition_label(condition)).link(paths::condition_link(root, c)),
                         Cell::text(self.label_text(&label.name)),
                         self.spread_cell(label.requests, count, None, None),
-                        self.spread_cell(label.errors, count, None, None),
-                        self.spread_cell(label.error_share, format::percent, None, None),
+                        self.errors_cell(label.errors, label.error_share, count),
                     ];
                     row.extend(
                         crate::stats::labels::LABEL_PERCENTILES
@@ -63,6 +62,20 @@ impl Context<'_> {
         Some(Table { id: "labels".into(), caption: self.caption(w.heading, w.caption), headers, rows })
     }
 
+    /// A condition's errors of a label: the median count with the median share beside, and the
+    /// range of the shares below (the share is what a reader compares across labels).
+    fn errors_cell(&self, errors: Option<Spread>, share: Option<Spread>, count: impl Fn(f64) -> String) -> Cell {
+        match (errors, share) {
+            (Some(errors), Some(share)) => {
+                let mut cell = self.spread_cell(Some(share), format::percent, None, None);
+                cell.text = self.aside(&count(errors.median), &format::percent(share.median));
+                cell
+            }
+            (Some(errors), None) => Cell::number(count(errors.median)),
+            (None, _) => Cell::text("–"),
+        }
+    }
+
     /// One run's labels; `None` without.
     pub fn run_labels_table(&self, run: &RunResult) -> Option<Table> {
         let w = words(self.lang);
@@ -75,8 +88,10 @@ impl Context<'_> {
                 let mut row = vec![
                     Cell::text(self.label_text(&label.name)),
                     Cell::number(format::count(label.requests)),
-                    Cell::number(format::count(label.errors)),
-                    label.error_share.map_or_else(|| Cell::text("–"), |s| Cell::number(format::percent(s))),
+                    Cell::number(match label.error_share {
+                        Some(share) => self.aside(&format::count(label.errors), &format::percent(share)),
+                        None => format::count(label.errors),
+                    }),
                 ];
                 row.extend(crate::stats::labels::LABEL_PERCENTILES.iter().map(|p| value(label.percentiles_ms.get(&p.key()).copied())));
                 row.push(value(label.max_ms));
