@@ -18,7 +18,7 @@ use std::fmt::Write as _;
 /// client made the requests.
 pub fn tables(tool: Tool) -> Vec<Table> {
     match tool {
-        Tool::Sessions => vec![Table::Requests, Table::Resources, Table::Servers, Table::Sessions],
+        Tool::Sessions => vec![Table::StepRequests, Table::Resources, Table::Servers, Table::Sessions],
         Tool::Ab | Tool::Hey => vec![Table::Resources, Table::Servers],
     }
 }

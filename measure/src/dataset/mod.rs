@@ -43,15 +43,18 @@ pub enum Table {
     Resources,
     Servers,
     Sessions,
+    /// requests.csv of measure's session client: each request with its step as its label.
+    StepRequests,
 }
 
 impl Table {
     /// Every data table, in the order they are written.
-    pub const ALL: [Table; 6] = [Table::Requests, Table::Large, Table::Tempfiles, Table::Resources, Table::Servers, Table::Sessions];
+    pub const ALL: [Table; 7] =
+        [Table::Requests, Table::Large, Table::Tempfiles, Table::Resources, Table::Servers, Table::Sessions, Table::StepRequests];
 
     pub fn file(self) -> &'static str {
         match self {
-            Table::Requests => "requests.csv",
+            Table::Requests | Table::StepRequests => "requests.csv",
             Table::Large => "large_responses.csv",
             Table::Tempfiles => "tempfiles.csv",
             Table::Resources => "resources.csv",
@@ -68,6 +71,7 @@ impl Table {
             Table::Resources => rows::RESOURCES,
             Table::Servers => rows::SERVERS,
             Table::Sessions => rows::SESSIONS,
+            Table::StepRequests => rows::STEP_REQUESTS,
         }
     }
 
@@ -96,7 +100,7 @@ fn complete_from_the_start(plan: &Plan) -> bool {
 #[derive(Debug, Clone, Default)]
 pub struct RunRecord {
     /// Cells per data table, indexed like [`Table::ALL`].
-    pub tables: [Vec<Vec<String>>; 6],
+    pub tables: [Vec<Vec<String>>; 7],
 }
 
 impl RunRecord {
@@ -420,7 +424,10 @@ mod tests {
 
     fn closed_record(id: &str) -> RunRecord {
         let mut r = RunRecord::default();
-        r.push(Table::Requests, vec![id.into(), "0".into(), "0.000".into(), "0.100".into(), "9.000".into(), "200".into(), "5".into()]);
+        r.push(
+            Table::StepRequests,
+            vec![id.into(), "0".into(), "0.000".into(), "0.100".into(), "9.000".into(), "200".into(), "5".into(), "get-page".into()],
+        );
         r.push(
             Table::Sessions,
             vec![id.into(), "0".into(), "0.000".into(), "0.100".into(), "9.000".into(), "1".into(), "".into(), "".into()],
@@ -448,6 +455,8 @@ mod tests {
         assert!(runs.contains(",aborted,\"interrupted, twice\",0.50,\n"), "{runs}");
         let requests = std::fs::read_to_string(dir.path().join("requests.csv")).unwrap();
         assert_eq!(requests.lines().count(), 2, "only the ok run's request: {requests}");
+        assert!(requests.starts_with("run_id,seq,scheduled_ms,sent_ms,latency_ms,status,body_bytes,label\n"), "{requests}");
+        assert!(requests.ends_with(",get-page\n"), "each request with its step: {requests}");
         let back = Dataset::load(dir.path(), &plan).unwrap();
         assert_eq!(back.runs, ds.runs);
         assert_eq!(back.rows(Table::Sessions).len(), 1);

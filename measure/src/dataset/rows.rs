@@ -19,6 +19,9 @@ pub fn runs_header(plan: &Plan) -> Vec<&'static str> {
 }
 /// requests.csv: the request-row contract's columns, the ones `analyze` reads.
 pub const REQUESTS: &[&str] = &request_row::COLUMNS;
+/// requests.csv of measure's session client: the contract's columns and the optional `label`, each
+/// request's step ([`crate::load::session::STEP_LABELS`]).
+pub const STEP_REQUESTS: &[&str] = &["run_id", "seq", "scheduled_ms", "sent_ms", "latency_ms", "status", "body_bytes", request_row::LABEL];
 /// large_responses.csv.
 pub const LARGE: &[&str] = &["run_id", "download_id", "write_start_ms", "write_end_ms", "write_s", "client_complete_s", "bytes_received"];
 /// tempfiles.csv.
@@ -106,6 +109,14 @@ impl RunRow {
     pub fn number(&self) -> Option<u32> {
         self.run_id.strip_prefix('r')?.parse().ok()
     }
+}
+
+/// A requests.csv row of a session's request, its step as its label ([`STEP_REQUESTS`]).
+pub fn step_request_cells(run_id: &str, p: &ProbeResult, step: &str) -> Result<Vec<String>, request_row::Violation> {
+    let mut cells = request_cells(run_id, p)?;
+    debug_assert!(request_row::check_label(step).is_ok());
+    cells.push(step.to_string());
+    Ok(cells)
 }
 
 /// A requests.csv row, or why the probe's values break the request-row contract (the rule
@@ -253,6 +264,17 @@ mod tests {
         assert_eq!(session_cells("r01", &session(false)), ["r01", "1", "20.000", "20.000", "32.500", "3", "", ""]);
         assert_eq!(session_cells("r01", &session(true))[4..], ["", "3", "2", "status 502"]);
         assert_eq!(SESSIONS.len(), session_cells("r01", &session(true)).len());
+    }
+
+    #[test]
+    fn step_requests_are_the_contract_with_its_label() {
+        let mut columns = request_row::COLUMNS.to_vec();
+        columns.push(request_row::LABEL);
+        assert_eq!(STEP_REQUESTS, columns.as_slice());
+        let p = ProbeResult { seq: 4, scheduled_ms: 750.0, sent_ms: 750.5, latency_ms: Some(2.0), status: 200, body_bytes: 3 };
+        let cells = step_request_cells("r01", &p, crate::load::session::STEP_LABELS[1]).unwrap();
+        assert_eq!(cells.len(), STEP_REQUESTS.len());
+        assert_eq!(cells.last().map(String::as_str), Some("post-form"));
     }
 
     #[test]

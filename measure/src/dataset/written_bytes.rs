@@ -153,8 +153,8 @@ fn closed_record(id: &str, sessions: bool) -> RunRecord {
     let mut r = RunRecord::default();
     if sessions {
         for s in [session(0, false), session(1, true)] {
-            for p in &s.requests {
-                r.push(Table::Requests, rows::request_cells(id, p).unwrap());
+            for (step, p) in s.requests.iter().enumerate() {
+                r.push(Table::StepRequests, rows::step_request_cells(id, p, crate::load::session::STEP_LABELS[step]).unwrap());
             }
             r.push(Table::Sessions, rows::session_cells(id, &s));
         }

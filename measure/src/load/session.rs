@@ -23,6 +23,10 @@ use std::time::{Duration, Instant};
 /// Requests of one session.
 pub const STEPS: u32 = 3;
 
+/// Each step's label in requests.csv (the step is `seq mod 3`): GET the page, POST the form (its row
+/// includes following the redirect), GET the page again.
+pub const STEP_LABELS: [&str; STEPS as usize] = ["get-page", "post-form", "get-redirect"];
+
 /// What the sessions of one run do.
 #[derive(Debug, Clone)]
 pub struct SessionSpec {

@@ -141,9 +141,9 @@ impl Workload for ClosedRun<'_> {
             Ended::Sessions(sessions) => sessions,
         };
         for session in sessions.into_iter().flatten() {
-            for request in &session.requests {
-                match rows::request_cells(run.run_id, request) {
-                    Ok(cells) => record.push(Table::Requests, cells),
+            for (step, request) in session.requests.iter().enumerate() {
+                match rows::step_request_cells(run.run_id, request, crate::load::session::STEP_LABELS[step]) {
+                    Ok(cells) => record.push(Table::StepRequests, cells),
                     Err(violation) => {
                         return Ok(Err(format!("request {} of session {} cannot be recorded: {violation}", request.seq, session.session)))
                     }
@@ -151,7 +151,7 @@ impl Workload for ClosedRun<'_> {
             }
             record.push(Table::Sessions, rows::session_cells(run.run_id, &session));
         }
-        if record.rows(Table::Requests).is_empty() {
+        if record.rows(Table::StepRequests).is_empty() {
             notes.push(super::note::message("measure.no-session", &[]));
         }
         Ok(Ok(None))
