@@ -9,6 +9,10 @@ of the requests, one coalesced Parquet file per table (spark/README.md describes
 - run_stats.parquet: per run the counts, the nearest-rank percentiles with their ranks, min,
   max, the largest schedule lag, rule = nearest-rank;
 - run_statuses.parquet: per run and HTTP status, how many requests (0 = no response);
+- label_stats.parquet, when the requests have a `label` column: per run and label, the requests,
+  the errors, the nearest-rank p50/p95/p99 and the max of the 2xx latencies (analyze's
+  stats/labels.rs; analyze shows the 12 labels with most requests and counts the rest together,
+  this table keeps every label);
 - run_ecdf.parquet, run_points.parquet, run_errors.parquet: what the charts draw, reduced
   exactly as analyze reduces it (analyze/src/stats/figures.rs);
 - runs.csv, dataset.toml, the articles and the side tables (large responses, temp files,
@@ -43,6 +47,9 @@ ERROR_COLUMNS = COLUMNS // 2
 STANDARD = (50_000, 90_000, 95_000, 99_000, 99_900)
 DEFAULT_HEADLINE = 95_000
 P99 = 99_000
+# The optional column of request names, and the percentiles each label gets (stats/labels.rs).
+LABEL = "label"
+LABEL_PERCENTILES = (50_000, 95_000, 99_000)
 
 RULE = "nearest-rank"
 SIDE_TABLES = ("large_responses", "tempfiles", "resources")
@@ -203,7 +210,9 @@ def read_requests(spark, dataset):
     missing = [name for name in wanted if name not in rows.columns]
     if missing:
         raise Level1Error(f"{uri}: no {', '.join(missing)} column: the columns are listed in datasets/README.md")
-    return rows.select([F.col(name).cast(kind).alias(name) for name, kind in wanted.items()]), uri
+    # The optional request name; an empty cell (null to Spark's CSV reader) is the unnamed one.
+    label = [F.coalesce(F.col(LABEL).cast("string"), F.lit("")).alias(LABEL)] if LABEL in rows.columns else []
+    return rows.select([F.col(name).cast(kind).alias(name) for name, kind in wanted.items()] + label), uri
 
 
 # ---------------------------------------------------------------- level 1
@@ -270,6 +279,28 @@ def run_stats(spark, requests, runs, headline):
     # tail_rank stays inside the job: the charts need it, analyze computes it again. listed is
     # false for a run that only the requests name, which check_listed refuses.
     return stats.select(order + ["tail_rank", F.coalesce(F.col("listed"), F.lit(False)).alias("listed")])
+
+
+def label_stats(spark, requests):
+    """Per run and label: requests, errors (no 2xx response), nearest-rank p50/p95/p99 and max of
+    the 2xx latencies, as analyze's stats/labels.rs computes them."""
+    requests.createOrReplaceTempView("level1_labelled")
+    percentiles = ",\n".join(
+        f"percentile_disc({literal(p)}) WITHIN GROUP (ORDER BY ok_latency_ms) AS {column(p)}_ms" for p in LABEL_PERCENTILES
+    )
+    return spark.sql(
+        f"""
+        WITH rows AS (
+            SELECT run_id, {LABEL},
+                   CASE WHEN latency_ms IS NOT NULL AND status BETWEEN 200 AND 299 THEN latency_ms END AS ok_latency_ms
+            FROM level1_labelled)
+        SELECT run_id, {LABEL},
+               COUNT(*) AS requests,
+               COUNT(*) - COUNT(ok_latency_ms) AS errors,
+               {percentiles},
+               MAX(ok_latency_ms) AS max_ms
+        FROM rows GROUP BY run_id, {LABEL}"""
+    )
 
 
 def value_counts(requests):
@@ -460,6 +491,8 @@ def level1(spark, dataset, out):
     delete(spark, building)
     write_table(spark, public(stats), ["run_id"], building, "run_stats")
     write_table(spark, run_statuses(requests), ["run_id", "status"], building, "run_statuses")
+    if LABEL in requests.columns:
+        write_table(spark, label_stats(spark, requests), ["run_id", LABEL], building, "label_stats")
     write_table(spark, ecdf, ["run_id", "rank"], building, "run_ecdf")
     write_table(spark, run_points(requests, stats, ecdf), ["run_id", "t_s", "latency_ms"], building, "run_points")
     errors = run_errors(requests, stats)

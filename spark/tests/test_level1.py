@@ -291,3 +291,43 @@ def test_a_folder_the_job_did_not_write_is_never_replaced(spark, tmp_path):
     with pytest.raises(analyze_level1.Level1Error, match="was not written by this job"):
         analyze_level1.level1(spark, str(DEFAULT), str(out))
     assert (out / "notes.txt").read_text() == "keep me"
+
+
+def labelled_dataset(folder: Path) -> Path:
+    """Three runs whose requests are a session's three steps plus a name that needs escaping,
+    with 502s and requests without a response, from a fixed generator."""
+    folder.mkdir(parents=True)
+    (folder / "runs.csv").write_text(
+        "run_id,server,repetition,started_at_utc,status\n"
+        + "".join(f"r{i},s,{i},2026-12-01T00:0{i}:00Z,ok\n" for i in (1, 2, 3))
+    )
+    state = 23
+    lines = ["run_id,seq,scheduled_ms,sent_ms,latency_ms,status,body_bytes,label"]
+    for run in ("r1", "r2", "r3"):
+        for seq in range(600):
+            state = (state * 6364136223846793005 + 1442695040888963407) % (1 << 64)
+            label = ["get-page", "post-form", "get-redirect", "a, <b>"][(state >> 40) % 4]
+            status = [502, 0, 200, 200, 200, 200, 200, 200, 200, 200][(state >> 20) % 10]
+            latency = "" if status == 0 else str(((state >> 33) % 250_000 + 1) / 1000)
+            quoted = f'"{label}"' if "," in label else label
+            lines.append(f"{run},{seq},{seq * 5},{seq * 5},{latency},{status},10,{quoted}")
+    (folder / "requests.csv").write_text("\n".join(lines) + "\n")
+    return folder
+
+
+def test_per_label_statistics_equal_analyzes(spark, analyze_bin, tmp_path):
+    dataset = labelled_dataset(tmp_path / "labelled")
+    out = tmp_path / "level1" / "labelled"
+    analyze_level1.level1(spark, str(dataset), str(out))
+    summary = analyze_summary(analyze_bin, dataset, tmp_path)
+    got = {(row["run_id"], row["label"]): row for row in table(spark, out, "label_stats")}
+    expected = {(run["run_id"], label["label"]): label for run in summary["runs"] for label in run["labels"]}
+    assert sorted(got) == sorted(expected) and len(got) == 12
+    for where, label in expected.items():
+        row = got[where]
+        assert (row["requests"], row["errors"]) == (label["requests"], label["errors"]), where
+        assert {k: row[f"p{k}_ms"] for k in ("50", "95", "99")} == label["percentiles_ms"], where
+        assert row["max_ms"] == label["max_ms"], where
+    # A level-1 folder with the label table is still a dataset analyze reads.
+    done = subprocess.run([analyze_bin, "check", out], capture_output=True, text=True)
+    assert done.returncode in (0, 1), done.stderr
