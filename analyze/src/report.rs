@@ -727,6 +727,9 @@ pub struct Figures {
     pub errors_over_time: Vec<ErrorSeries>,
     /// Per run: each 2xx response's send lag against its scheduled time.
     pub send_lags: Vec<LagSeries>,
+    /// Per run: the ECDF of each label's 2xx latencies, for the representative runs of a
+    /// dataset with labels (empty for every other run).
+    pub label_ecdf: Vec<Vec<(LabelName, PointSeries)>>,
 }
 
 /// The send lags of one run to draw: (scheduled s since the run's start, lag ms), reduced to

@@ -77,7 +77,10 @@ fn jmeter_and_k6_files_with_several_names_import_with_their_labels() {
     let names = count_by_label(&rows_of(&dataset, "k6-json"));
     assert_eq!(names.keys().collect::<Vec<_>>(), ["GET /users/{id}", "POST /login", "http://127.0.0.1:18089/"]);
     assert_eq!(names.values().sum::<usize>(), 90);
-    assert_eq!(rows_of(&dataset, "k6-json").iter().map(|r| &r.0).collect::<Vec<_>>(), rows_of(&dataset, "k6-csv").iter().map(|r| &r.0).collect::<Vec<_>>());
+    assert_eq!(
+        rows_of(&dataset, "k6-json").iter().map(|r| &r.0).collect::<Vec<_>>(),
+        rows_of(&dataset, "k6-csv").iter().map(|r| &r.0).collect::<Vec<_>>()
+    );
 
     let check = analyze().arg("check").arg(&dataset).output().unwrap();
     assert!(matches!(check.status.code(), Some(0 | 1)), "{}", text(&check));

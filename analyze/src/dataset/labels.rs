@@ -152,8 +152,7 @@ fn read_csv(
         }
     };
     let find = |name: &str| header.iter().position(|h| h.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(h) == name.as_bytes());
-    let (Some(label), Some(run_id), Some(status), Some(latency)) = (find(LABEL), find("run_id"), find("status"), find("latency_ms"))
-    else {
+    let (Some(label), Some(run_id), Some(status), Some(latency)) = (find(LABEL), find("run_id"), find("status"), find("latency_ms")) else {
         return false;
     };
     let mut record = csv::ByteRecord::new();
@@ -225,7 +224,8 @@ mod tests {
     fn no_label_column_or_one_label_is_no_labels() {
         let (labels, _) = read_text("run_id,seq,scheduled_ms,sent_ms,latency_ms,status,body_bytes\na,0,0,0,5,200,0\n");
         assert_eq!(labels, None);
-        let (labels, _) = read_text("run_id,seq,scheduled_ms,sent_ms,latency_ms,status,body_bytes,label\na,0,0,0,5,200,0,x\nb,0,0,0,5,200,0,x\n");
+        let (labels, _) =
+            read_text("run_id,seq,scheduled_ms,sent_ms,latency_ms,status,body_bytes,label\na,0,0,0,5,200,0,x\nb,0,0,0,5,200,0,x\n");
         assert_eq!(labels, None);
     }
 

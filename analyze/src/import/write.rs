@@ -110,7 +110,9 @@ pub fn import(run: &ImportedRun, target: &Target, verify: &dyn Fn(&Path) -> anyh
                 ImportError::file(file, format!("request {} (seq {seq}) is not a request: {violation}", seq + 1))
             })?;
             if let Some((name, why)) = checked.bad_label() {
-                return Err(ImportError::file(file, format!("the request name {:?} {why}", name.chars().take(80).collect::<String>())).into());
+                return Err(
+                    ImportError::file(file, format!("the request name {:?} {why}", name.chars().take(80).collect::<String>())).into()
+                );
             }
             Some(checked)
         }

@@ -209,6 +209,9 @@ fn run_files(tera: &tera::Tera, context: &Context, report: &Report, run: usize, 
     if context.has_send_lags(run) {
         files.push((paths::send_lag_figure(slug), charts::send_lag(report, run, lang).into_bytes()));
     }
+    if let Some(svg) = charts::ecdf_by_label(report, run, &|name| context.label_text(name), lang) {
+        files.push((paths::label_ecdf_figure(slug), svg.into_bytes()));
+    }
     if let Some(svg) = charts::tempfiles_over_time(report, &[run], lang) {
         files.push((paths::run_tempfile_figure(slug), svg.into_bytes()));
     }

@@ -173,6 +173,11 @@ pub fn ecdf_figure(slug: &str) -> String {
     format!("figures/ecdf-{slug}.svg")
 }
 
+/// The ECDF of each request label of a run.
+pub fn label_ecdf_figure(slug: &str) -> String {
+    format!("figures/ecdf-by-label-{slug}.svg")
+}
+
 pub fn run_tempfile_figure(slug: &str) -> String {
     format!("figures/tempfiles-{slug}.svg")
 }

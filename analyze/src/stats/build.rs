@@ -204,7 +204,8 @@ pub fn build(dataset: &mut Dataset, detail: Detail) -> Report {
         None => Figures::default(),
         Some((time_series, errors_over_time)) => {
             let figures = super::figures::compute(dataset, &runs);
-            Figures { time_series, errors_over_time, send_lags, write_ends: write_ends(dataset), ..figures }
+            let label_ecdf = dataset.labels.as_ref().map(|l| super::labels::ecdfs(l, &runs, &conditions)).unwrap_or_default();
+            Figures { time_series, errors_over_time, send_lags, write_ends: write_ends(dataset), label_ecdf, ..figures }
         }
     };
     let measured =

@@ -6,7 +6,7 @@
 use super::percentile::Sample;
 use crate::dataset::labels::{LabelRequests, Labels};
 use crate::model::Percentile;
-use crate::report::{ConditionLabel, LabelName, LabelResult, RunResult, Spread};
+use crate::report::{ConditionLabel, LabelName, LabelResult, PointSeries, RunResult, Spread};
 use std::collections::BTreeMap;
 
 /// The percentiles each label gets.
@@ -83,6 +83,23 @@ pub fn of_condition(names: &[LabelName], ok: &[&RunResult]) -> Vec<ConditionLabe
                 percentiles_ms,
                 max_ms: Spread::of(&values(&|l| l.max_ms)).map(ms),
             })
+        })
+        .collect()
+}
+
+/// Per run, the ECDF of each label's 2xx latencies ([`super::figures::ecdf`], the points the
+/// run's own ECDF is reduced to), for the runs that represent a condition; empty for the others.
+pub fn ecdfs(labels: &Labels, runs: &[RunResult], conditions: &[crate::report::ConditionResult]) -> Vec<Vec<(LabelName, PointSeries)>> {
+    let representative: std::collections::BTreeSet<&str> = conditions.iter().filter_map(|c| c.representative_run.as_deref()).collect();
+    let names = names(labels);
+    runs.iter()
+        .zip(&labels.runs)
+        .map(|(run, groups)| {
+            if !representative.contains(run.run_id.as_str()) {
+                return Vec::new();
+            }
+            let with_latencies = names.iter().zip(groups).filter(|(_, g)| !g.latencies_ms.is_empty());
+            with_latencies.map(|(name, g)| (name.clone(), super::figures::ecdf(&g.latencies_ms, None))).collect()
         })
         .collect()
 }

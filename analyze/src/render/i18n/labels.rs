@@ -24,8 +24,10 @@ pub struct LabelWords {
     pub limit_note: &'static str,
     /// What the percentiles are of.
     pub rule: &'static str,
-    /// The ECDF chart per label.
+    /// The ECDF chart per label: its alt text, title and description ("{run}", "{list}").
     pub ecdf_alt: &'static str,
+    pub ecdf_title: &'static str,
+    pub ecdf_desc: &'static str,
 }
 
 pub fn words(lang: Lang) -> &'static LabelWords {
@@ -38,7 +40,7 @@ pub fn words(lang: Lang) -> &'static LabelWords {
 static EN: LabelWords = LabelWords {
     heading: "Requests by label",
     caption: "per condition and request label (the name the load tool gave each request): the median over the condition's ok runs, with their range below",
-    run_caption: "this run's requests per request label (the name the load tool gave each request)",
+    run_caption: "This run's requests per request label (the name the load tool gave each request)",
     label: "Label",
     requests: "Requests",
     errors_and_share: "Errors (share)",
@@ -48,6 +50,8 @@ static EN: LabelWords = LabelWords {
     limit_note: "The {shown} labels with the most requests over the dataset are shown by name; the other {n} are counted together in one row.",
     rule: "Percentiles are nearest-rank values of each label's 2xx response times, as for the whole run; errors are requests without a 2xx response.",
     ecdf_alt: "Empirical CDF of the 2xx response times of each request label in run {run}",
+    ecdf_title: "Latency distribution by request label (ECDF): run {run}",
+    ecdf_desc: "Share of each label's 2xx responses at or below each latency (ms, log scale) in run {run}, the representative run of its condition, one line per label: {list}.",
 };
 
 static JA: LabelWords = LabelWords {
@@ -63,4 +67,6 @@ static JA: LabelWords = LabelWords {
     limit_note: "データセット全体でリクエスト数が多い{shown}個のラベルを名前ごとに示し、残りの{n}個は1行にまとめています。",
     rule: "パーセンタイルは、測定全体と同じく、各ラベルの2xx応答時間のnearest-rank値です。エラーは2xx応答のなかったリクエストです。",
     ecdf_alt: "測定{run}のリクエストのラベルごとの2xx応答時間の経験累積分布",
+    ecdf_title: "ラベル別の応答時間の累積分布（ECDF）：測定{run}",
+    ecdf_desc: "条件の代表の測定{run}で、各応答時間（ms、対数目盛）以下の2xx応答の割合。ラベルごとに1本の線：{list}。",
 };

@@ -377,6 +377,12 @@ impl<'a> Context<'a> {
                 alt: prose::run_time_series_alt(self.lang, &run.run_id),
             });
         }
+        if report.figures.label_ecdf.get(run_index).is_some_and(|l| !l.is_empty()) {
+            figures.push(Figure {
+                src: format!("{root}{}", paths::label_ecdf_figure(slug)),
+                alt: crate::render::i18n::labels::words(self.lang).ecdf_alt.replace("{run}", &run.run_id),
+            });
+        }
         if self.has_send_lags(run_index) {
             figures.push(Figure {
                 src: format!("{root}{}", paths::send_lag_figure(slug)),
