@@ -18,6 +18,10 @@ use super::table::TableSource;
 use request_row::{check_label, LABEL};
 use std::collections::HashMap;
 
+/// Receives each row of the label pass: its run, status, latency (`None` without a response)
+/// and label.
+pub type RowSink<'a> = dyn FnMut(u32, i64, Option<f64>, &str) + 'a;
+
 /// The most labels a report shows one by one; with more, the rest are one group.
 pub const MAX_LABELS: usize = 12;
 
@@ -128,13 +132,7 @@ pub fn group(per_run: Vec<HashMap<String, LabelRequests>>) -> Option<Labels> {
 }
 
 /// Reads requests.csv's labels; `false` when it has no `label` column.
-fn read_csv(
-    path: &std::path::Path,
-    file: &str,
-    index: &RunIndex,
-    problems: &mut Problems,
-    add: &mut dyn FnMut(u32, i64, Option<f64>, &str),
-) -> bool {
+fn read_csv(path: &std::path::Path, file: &str, index: &RunIndex, problems: &mut Problems, add: &mut RowSink) -> bool {
     let cannot = |e: &dyn std::fmt::Display| DataError::file(file, format!("cannot be read: {e}"));
     let handle = match std::fs::File::open(path) {
         Ok(handle) => handle,

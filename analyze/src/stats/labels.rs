@@ -115,7 +115,7 @@ mod tests {
         let result = of_run(LabelName { label: Some("get-page".into()), merged_labels: None }, &mut counts);
         assert_eq!(result.percentiles_ms, BTreeMap::from([("50".into(), 10.0), ("95".into(), 19.0), ("99".into(), 20.0)]));
         assert_eq!((result.requests, result.errors, result.max_ms), (23, 3, Some(20.0)));
-        assert_eq!(result.error_share, Some(3.0 / 23.0_f64).map(super::super::precision::fraction));
+        assert_eq!(result.error_share, Some(super::super::precision::fraction(3.0 / 23.0)));
     }
 
     #[test]

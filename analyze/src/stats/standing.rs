@@ -134,6 +134,7 @@ mod tests {
             headline_mean: None,
             resources: Vec::new(),
             slo: Vec::new(),
+            labels: Vec::new(),
         }
     }
 

@@ -232,12 +232,7 @@ fn accept_row<S: RequestSink>(values: RowValues, row_number: u64, place: RowPlac
 /// per-label pass (`dataset::labels`), through the row reader: `false` when no file has a
 /// `label` column. The first pass has checked every other value; rows it skipped (unknown or
 /// rejected runs) are skipped here too.
-pub fn label_rows(
-    source: &super::table::TableSource,
-    index: &RunIndex,
-    problems: &mut Problems,
-    add: &mut dyn FnMut(u32, i64, Option<f64>, &str),
-) -> bool {
+pub fn label_rows(source: &super::table::TableSource, index: &RunIndex, problems: &mut Problems, add: &mut super::labels::RowSink) -> bool {
     use parquet::file::reader::FileReader;
     use parquet::record::Field;
     let files: Vec<(String, PathBuf, Option<String>)> = match source {

@@ -124,6 +124,7 @@ fn run_result(run_id: String, condition: usize, factors: BTreeMap<String, String
         rate_withheld: None,
         source: None,
         tool_reported: None,
+        labels: Vec::new(),
     }
 }
 
@@ -244,6 +245,7 @@ pub(crate) fn fixture() -> Report {
             from_intended_ms: BTreeMap::new(),
             resources: Vec::new(),
             slo: Vec::new(),
+            labels: Vec::new(),
         });
     }
     let cell = |route: usize, downloads: usize| CONDITIONS.iter().position(|&(r, d, _)| r == route && d == downloads);
