@@ -30,6 +30,8 @@ impl Percentile {
     pub const P95: Percentile = Percentile { thousandths: 95_000 };
     pub const P99: Percentile = Percentile { thousandths: 99_000 };
     pub const P99_9: Percentile = Percentile { thousandths: 99_900 };
+    /// Each request label of a dataset with labels gets these (`stats::labels`).
+    pub const BY_LABEL: [Percentile; 3] = [Self::P50, Self::P95, Self::P99];
     /// Every run reports these, besides the headline.
     pub const STANDARD: [Percentile; 5] = [Self::P50, Self::P90, Self::P95, Self::P99, Self::P99_9];
 

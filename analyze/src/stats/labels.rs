@@ -10,7 +10,7 @@ use crate::report::{ConditionLabel, LabelName, LabelResult, PointSeries, RunResu
 use std::collections::BTreeMap;
 
 /// The percentiles each label gets.
-pub const LABEL_PERCENTILES: [Percentile; 3] = [Percentile::P50, Percentile::P95, Percentile::P99];
+pub const LABEL_PERCENTILES: [Percentile; 3] = Percentile::BY_LABEL;
 
 /// The names of the label groups, in the dataset's order.
 pub fn names(labels: &Labels) -> Vec<LabelName> {

@@ -21,7 +21,7 @@ impl Context<'_> {
     fn label_headers(&self) -> Vec<String> {
         let w = words(self.lang);
         let mut headers = vec![w.label.to_string(), w.requests.to_string(), w.errors_and_share.to_string()];
-        headers.extend(crate::stats::labels::LABEL_PERCENTILES.iter().map(|p| self.in_ms(&format!("p{}", p.key()))));
+        headers.extend(crate::model::Percentile::BY_LABEL.iter().map(|p| self.in_ms(&format!("p{}", p.key()))));
         headers.push(self.in_ms(w.max));
         headers
     }
@@ -45,7 +45,7 @@ impl Context<'_> {
                         self.errors_cell(label.errors, label.error_share, count),
                     ];
                     row.extend(
-                        crate::stats::labels::LABEL_PERCENTILES
+                        crate::model::Percentile::BY_LABEL
                             .iter()
                             .map(|p| self.spread_cell(label.percentiles_ms.get(&p.key()).copied(), ms, None, None)),
                     );
@@ -93,7 +93,7 @@ impl Context<'_> {
                         None => format::count(label.errors),
                     }),
                 ];
-                row.extend(crate::stats::labels::LABEL_PERCENTILES.iter().map(|p| value(label.percentiles_ms.get(&p.key()).copied())));
+                row.extend(crate::model::Percentile::BY_LABEL.iter().map(|p| value(label.percentiles_ms.get(&p.key()).copied())));
                 row.push(value(label.max_ms));
                 row
             })
@@ -111,7 +111,7 @@ impl Context<'_> {
         }
         let mut notes = vec![w.rule.to_string()];
         if let Some(merged) = names.iter().find_map(|n| n.merged_labels) {
-            let shown = crate::dataset::labels::MAX_LABELS - 1;
+            let shown = names.iter().filter_map(|n| n.label.as_deref()).collect::<std::collections::BTreeSet<_>>().len();
             notes.push(w.limit_note.replace("{shown}", &format::count(shown as u64)).replace("{n}", &format::count(merged as u64)));
         }
         notes
