@@ -36,6 +36,7 @@ SCREENSHOT_MAX_HEIGHT = 12000
 _HERE = Path(__file__).resolve().parent
 _PAGE_PROBE = (_HERE / "page_probe.js").read_text(encoding="utf-8")
 _OVERFLOW_PROBE = (_HERE / "overflow_probe.js").read_text(encoding="utf-8")
+_FIT_PROBE = (_HERE / "fit_probe.js").read_text(encoding="utf-8")
 
 _ARGS = [
     # Required on this machine (closed network, no GPU, small /dev/shm).
@@ -166,6 +167,20 @@ def page_facts(driver: webdriver.Chrome) -> dict:
 def overflow(driver: webdriver.Chrome) -> dict:
     """{scrollWidth, innerWidth, culprits} at the current width: see overflow_probe.js."""
     return driver.execute_script(_OVERFLOW_PROBE)
+
+
+_TWO_FRAMES = """
+const done = arguments[arguments.length - 1];
+requestAnimationFrame(() => requestAnimationFrame(() => done(true)));
+"""
+
+
+def fit(driver: webdriver.Chrome) -> dict:
+    """{width, tables, brokenWords} at the current width: see fit_probe.js. Measured after two
+    animation frames, as a reader sees the page once it has rendered at this width (a scroll
+    timeline, which shows a table's scroll cue, takes effect at a frame)."""
+    driver.execute_async_script(_TWO_FRAMES)
+    return driver.execute_script(_FIT_PROBE)
 
 
 def set_phone_width(driver: webdriver.Chrome, on: bool) -> None:

@@ -40,6 +40,14 @@ class Stats:
 
 
 @dataclass
+class _Page:
+    """What the language check needs of a page it has seen."""
+
+    lang: str
+    switches: list[dict]
+
+
+@dataclass
 class _Fragment:
     page: str
     raw: str
@@ -61,6 +69,7 @@ class Crawler:
         self.targets = Targets()
         self._ids: dict[str, set[str]] = {}
         self._fragments: list[_Fragment] = []
+        self._pages: dict[str, _Page] = {}
         self._shot_kinds: set[str] = set()
         # Site-relative URLs that failed on the start page over http.
         self._start_failures: set[str] = set()
@@ -83,6 +92,7 @@ class Crawler:
                     queued.add(target)
                     queue.append(target)
         self._judge_fragments()
+        self._judge_language_switches()
         from_file.check_start_page(self.driver, self.site_dir, self.base_url, self.targets,
                                    self.tally, self._start_failures, self._start_console)
 
@@ -105,6 +115,7 @@ class Crawler:
         self.tally.check("pages", images_settled, name,
                          f"images still loading after {browser.IMAGE_WAIT_MS} ms")
         self._ids[url] = set(facts["ids"])
+        self._pages[url] = _Page((facts["lang"] or "").strip(), facts["switches"])
         self._screenshot_if_wanted(name, phone=False)
         self._check_images(name, facts["images"])
         self._check_a11y(name, facts)
@@ -172,9 +183,11 @@ class Crawler:
             "layout", "width=device-width" in (viewport or "").replace(" ", ""), name,
             '<meta name="viewport" content="width=device-width, initial-scale=1"> is missing: '
             "phones lay the page out 980 px wide and shrink it")
+        self._check_fit(name, browser.fit(self.driver))
         browser.set_phone_width(self.driver, True)
         try:
             m = browser.overflow(self.driver)
+            self._check_fit(name, browser.fit(self.driver))
             self._screenshot_if_wanted(name, phone=True)
         finally:
             browser.set_phone_width(self.driver, False)
@@ -183,6 +196,32 @@ class Crawler:
             "layout", m["scrollWidth"] <= m["innerWidth"] + 1, name,
             f"scrolls sideways at {browser.PHONE[0]} px (document {m['scrollWidth']} px wide): "
             f"{why}; wrap wide tables in a box with overflow-x: auto")
+
+    def _check_fit(self, name: str, fit: dict) -> None:
+        """At one width: no table cut off by its frame without a visible cue to scroll to the
+        rest, and no short word of a table cell broken across lines."""
+        px = f"at {fit['width']} px"
+        for t in fit["tables"]:
+            label = f"table {t['n']}" + (f" ({t['label']})" if t["label"] else "")
+            cut = (f"{label} is {t['tableWidth']} px wide in a {t['frameWidth']} px frame {px}: "
+                   f"from column {t['firstHidden']!r} on it is out of view")
+            if not t["hidden"]:
+                self.tally.check("tables", True, name, "")
+            elif not t["inBox"]:
+                self.tally.check("tables", False, name,
+                                 f"{cut}, past the window's edge; put it in a box with "
+                                 "overflow-x: auto and a visible .scroll-cue")
+            elif not t["scrollable"]:
+                self.tally.check("tables", False, name, f"{cut}, and its box cannot scroll to it")
+            else:
+                self.tally.check("tables", t["cue"], name,
+                                 f"{cut}, and nothing says its box scrolls (no visible .scroll-cue)")
+        for w in fit["brokenWords"]:
+            self.tally.check("words", False, name,
+                             f"{w['word']!r} is broken across {w['lines']} lines {px} "
+                             f"in the cell {w['cell']!r} (lang {w['lang']})")
+        if not fit["brokenWords"]:
+            self.tally.check("words", True, name, "")
 
     def _check_links(self, name: str, links: list[dict]) -> list[str]:
         pages = []
@@ -217,6 +256,58 @@ class Crawler:
             self.tally.check("fragments", ok, f.page,
                              f"link {f.raw!r}: no element with id {f.fragment!r} on "
                              f"{page_name(f.target, self.base_url)}")
+
+    def _judge_language_switches(self) -> None:
+        """The language switch (``<a hreflang>``) of every page leads to the same page in the
+        other language: under an ``en/`` or ``ja/`` folder, the same path with that folder
+        swapped, when such a page exists; elsewhere (a site index), a page in the language it
+        names whose own switch leads back."""
+        for url, page in self._pages.items():
+            name = page_name(url, self.base_url)
+            counterpart = self._counterpart(url)
+            if counterpart and not page.switches:
+                self.tally.check("language", False, name,
+                                 f"no language switch (<a hreflang>), though "
+                                 f"{page_name(counterpart, self.base_url)} exists")
+                continue
+            for sw in page.switches:
+                link = classify(sw["raw"], sw["url"], self.base_url)
+                if link.kind != "internal":
+                    continue  # an outside or broken link: the links check reports it
+                where = page_name(link.target, self.base_url)
+                if counterpart:
+                    ok = link.target == counterpart
+                    msg = (f"language switch {sw['raw']!r} leads to {where}, not to the same "
+                           f"page in the other language, {page_name(counterpart, self.base_url)}")
+                else:
+                    back = self._pages.get(link.target)
+                    ok = back is None or any(
+                        classify(b["raw"], b["url"], self.base_url).target == url
+                        for b in back.switches)
+                    msg = f"language switch {sw['raw']!r} leads to {where}, whose switch does not lead back"
+                if not self.tally.check("language", ok, name, msg):
+                    continue
+                target = self._pages.get(link.target)
+                got = (target.lang if target else "").lower().split("-")[0]
+                want = (sw["hreflang"] or "").lower().split("-")[0]
+                self.tally.check("language", target is None or got == want, name,
+                                 f'language switch {sw["raw"]!r} says hreflang="{sw["hreflang"]}" '
+                                 f'but {where} is <html lang="{target.lang if target else ""}">')
+
+    def _counterpart(self, url: str) -> str | None:
+        """The same page in the other language (the last en/ or ja/ folder of its path
+        swapped), if the site has that page; else None."""
+        if not url.startswith(self.base_url):
+            return None
+        parts = url[len(self.base_url):].split("/")
+        for i in range(len(parts) - 2, -1, -1):
+            if parts[i] in LANG_DIRS:
+                swapped = parts[:i] + [LANG_DIRS[1 - LANG_DIRS.index(parts[i])]] + parts[i + 1:]
+                other = self.base_url + "/".join(swapped)
+                if other in self._pages or self.targets.get(other).status == 200:
+                    return other
+                return None
+        return None
 
     # -- screenshots -----------------------------------------------------------
 

@@ -35,6 +35,12 @@ return {
   ids: Array.from(seen),
   duplicateIds,
   absoluteRefs,
+  // The language switch: a link that names the language of the page it leads to.
+  switches: Array.from(document.querySelectorAll('a[href][hreflang]')).map((a) => ({
+    raw: a.getAttribute('href'),
+    url: a.href,
+    hreflang: a.getAttribute('hreflang'),
+  })),
   links: Array.from(document.querySelectorAll('a[href], area[href]')).map((a) => ({
     raw: a.getAttribute('href'),
     url: a.href,

@@ -348,9 +348,9 @@ pub fn join_cjk_lines(markdown: &str) -> String {
 }
 
 /// Markdown to HTML, with the author's raw HTML shown as text: dataset text is always escaped.
-/// Tables get a scrolling wrapper and a caption (`caption` with `{n}` numbering them), as every
-/// table of the report has.
-pub fn markdown_to_html(markdown: &str, caption: &str) -> String {
+/// Tables get a scrolling wrapper with its cue (`scroll_cue`, shown while the wrapper can scroll)
+/// and a caption (`caption` with `{n}` numbering them), as every table of the report has.
+pub fn markdown_to_html(markdown: &str, caption: &str, scroll_cue: &str) -> String {
     use pulldown_cmark::{Event, Options, Parser, Tag};
     // `markdown` comes through `render_markdown`, which already made it inert; these two rules
     // hold again here so no path to this function can emit raw HTML or a dangerous href.
@@ -372,7 +372,10 @@ pub fn markdown_to_html(markdown: &str, caption: &str) -> String {
     let mut out = String::with_capacity(html.len());
     for (n, piece) in html.split("<table>").enumerate() {
         if n > 0 {
-            out.push_str(&format!("<div class=\"table-wrap\"><table><caption>{}</caption>", caption.replace("{n}", &n.to_string())));
+            out.push_str(&format!(
+                "<div class=\"table-wrap\"><p class=\"scroll-cue\" aria-hidden=\"true\">{scroll_cue}</p><table><caption>{}</caption>",
+                caption.replace("{n}", &n.to_string())
+            ));
         }
         out.push_str(&piece.replace("</table>", "</table></div>"));
     }
@@ -424,7 +427,7 @@ mod tests {
             ),
             "{joined}"
         );
-        let html = markdown_to_html(&joined, "表{n}");
+        let html = markdown_to_html(&joined, "表{n}", "");
         assert!(html.contains("伸びました（3回"), "{html}");
         assert!(html.contains("とき<strong>5,945.11 ms</strong>に"), "{html}");
         // No space between two Japanese characters anywhere in the paragraph.
@@ -439,19 +442,19 @@ mod tests {
     fn one_line_comments_are_not_shown() {
         let readme = "<!-- measure:begin: measure rewrites this block -->\n# Title\n\n| k | v |\n| --- | --- |\n| a | 1 |\n\
                       <!-- measure:end -->\n\n## By hand <!-- a note -->\n\nText.\n";
-        let html = markdown_to_html(readme, "Table {n}");
+        let html = markdown_to_html(readme, "Table {n}", "");
         assert!(!html.contains("measure:") && !html.contains("note") && !html.contains("&lt;!--"), "{html}");
         assert!(html.contains("<h1>Title</h1>") && html.contains("<td>1</td>") && html.contains("<h2>By hand"), "{html}");
         assert!(html.contains("<td>1</td></tr>\n</tbody></table></div>\n\n<h2>By hand"), "the table ends before the marker: {html}");
-        let shown = markdown_to_html("<!-- a --> <script>x</script> -->\n", "Table {n}");
+        let shown = markdown_to_html("<!-- a --> <script>x</script> -->\n", "Table {n}", "");
         assert!(shown.contains("&lt;script&gt;"), "{shown}");
     }
 
     #[test]
     fn raw_html_in_an_article_is_escaped() {
-        let html = markdown_to_html("Hi <script>alert(1)</script>\n\n| a | b |\n|---|---|\n| 1 | 2 |\n", "Table {n}");
+        let html = markdown_to_html("Hi <script>alert(1)</script>\n\n| a | b |\n|---|---|\n| 1 | 2 |\n", "Table {n}", "");
         assert!(html.contains("&lt;script&gt;"), "{html}");
-        assert!(html.contains("<div class=\"table-wrap\"><table><caption>Table 1</caption>"), "{html}");
+        assert!(html.contains("<div class=\"table-wrap\"><p class=\"scroll-cue\" aria-hidden=\"true\"></p><table><caption>Table 1</caption>"), "{html}");
         assert!(html.contains("</table></div>"), "{html}");
     }
 }

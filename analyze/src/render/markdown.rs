@@ -166,10 +166,10 @@ mod tests {
     fn raw_html_inside_angle_brackets_is_shown_once_escaped() {
         let clean = sanitize("Go <http://ok.example/?a=<b>> now.\n");
         assert_eq!(clean, "Go <http://ok.example/?a=\\<b\\>> now.\n");
-        let html = crate::render::article::markdown_to_html(&clean, "Table {n}");
+        let html = crate::render::article::markdown_to_html(&clean, "Table {n}", "");
         assert_eq!(html, "<p>Go &lt;http://ok.example/?a=&lt;b&gt;&gt; now.</p>\n");
         // A real autolink stays a link, its text escaped once.
-        let html = crate::render::article::markdown_to_html(&sanitize("<https://ok.example/?a=1&b=2>\n"), "Table {n}");
+        let html = crate::render::article::markdown_to_html(&sanitize("<https://ok.example/?a=1&b=2>\n"), "Table {n}", "");
         assert_eq!(html, "<p><a href=\"https://ok.example/?a=1&amp;b=2\">https://ok.example/?a=1&amp;b=2</a></p>\n");
     }
 }

@@ -149,20 +149,20 @@ pub fn emit_report_with(
     let (article_html, article_md) = match articles.get(&lang) {
         Some((file, source)) => {
             let markdown = article::join_cjk_lines(&article::render_markdown(file, source, &article::names(&context))?);
-            (Some(article::markdown_to_html(&markdown, context.t.author_table)), Some(markdown))
+            (Some(article::markdown_to_html(&markdown, context.t.author_table, context.t.scroll_cue)), Some(markdown))
         }
         None => (None, None),
     };
     let page = |article| view::ReportPage { comparisons: comparisons.to_vec(), ..context.report_page(article) };
-    files.insert("index.html".into(), render(&tera, "report.html", &page(article_html))?)?;
-    files.insert("report.md".into(), render(&tera, "report.md", &page(article_md))?)?;
-    files.insert("variance.html".into(), render(&tera, "variance.html", &context.variance_page())?)?;
+    files.insert(paths::REPORT_PAGE.into(), render(&tera, "report.html", &page(article_html))?)?;
+    files.insert(paths::MARKDOWN_TWIN.into(), render(&tera, "report.md", &page(article_md))?)?;
+    files.insert(paths::VARIANCE_PAGE.into(), render(&tera, "variance.html", &context.variance_page())?)?;
     if let Some(page) = context.readme_page() {
         files.insert(paths::README_PAGE.into(), render(&tera, "readme.html", &page)?)?;
     }
-    files.insert("summary.json".into(), exports::summary_json(report).into_bytes())?;
-    files.insert("runs.csv".into(), exports::runs_csv(report).into_bytes())?;
-    files.insert("conditions.csv".into(), exports::conditions_csv(report).into_bytes())?;
+    files.insert(paths::SUMMARY_JSON.into(), exports::summary_json(report).into_bytes())?;
+    files.insert(paths::RUNS_CSV.into(), exports::runs_csv(report).into_bytes())?;
+    files.insert(paths::CONDITIONS_CSV.into(), exports::conditions_csv(report).into_bytes())?;
 
     files.insert(paths::HEADLINE_FIGURE.into(), charts::headline_by_condition(report, lang).into_bytes())?;
     for level in context.ecdf_levels() {

@@ -152,6 +152,14 @@ pub fn condition_link(root: &str, condition: usize) -> String {
     format!("{root}variance.html#{}", condition_anchor(condition))
 }
 
+/// The report's own pages and downloads, relative to the report folder.
+pub const REPORT_PAGE: &str = "index.html";
+pub const VARIANCE_PAGE: &str = "variance.html";
+pub const MARKDOWN_TWIN: &str = "report.md";
+pub const SUMMARY_JSON: &str = "summary.json";
+pub const RUNS_CSV: &str = "runs.csv";
+pub const CONDITIONS_CSV: &str = "conditions.csv";
+
 /// The dataset's README, rendered, relative to the report folder.
 pub const README_PAGE: &str = "dataset.html";
 

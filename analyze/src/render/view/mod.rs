@@ -72,6 +72,9 @@ pub struct Cell {
     pub numeric: bool,
     /// An id for links to this cell (the run table's rows).
     pub anchor: Option<String>,
+    /// The language of its text when it is not the page's (plan.toml's `title.ja` on the English
+    /// page), so the browser breaks its lines by that language's rules.
+    pub lang: Option<&'static str>,
 }
 
 impl Cell {
@@ -136,10 +139,10 @@ impl Context<'_> {
         Some(ReadmePage {
             lang: self.lang.code(),
             t: self.t,
-            nav: self.nav(""),
+            nav: self.nav("", paths::README_PAGE),
             title: format!("{} – {}{untranslated}", self.report.dataset.title.get(self.lang), self.t.readme_title),
             readme_title: format!("{}{untranslated}", self.t.readme_title),
-            html: super::article::markdown_to_html(readme, self.t.table_n),
+            html: super::article::markdown_to_html(readme, self.t.table_n, self.t.scroll_cue),
         })
     }
 
@@ -237,14 +240,17 @@ impl<'a> Context<'a> {
         format!("{root}{page}#run-{}", self.slugs[run])
     }
 
-    fn nav(&self, root: &str) -> Nav {
+    /// The links of the page at `page` (relative to the report folder, as [`paths`] names it),
+    /// `root` away from the report folder: its language switch leads to the same page in the
+    /// other language (a run's page to that run's page), not to the other report's index.
+    fn nav(&self, root: &str, page: &str) -> Nav {
         let other = match self.lang {
             Lang::En => Lang::Ja,
             Lang::Ja => Lang::En,
         };
         Nav {
             root: root.to_string(),
-            other_lang_href: self.in_site.then(|| format!("{root}../{}/index.html", other.code())),
+            other_lang_href: self.in_site.then(|| format!("{root}../{}/{page}", other.code())),
             home_href: self.in_site.then(|| format!("{root}../../{}", paths::site_index(self.lang))),
         }
     }
@@ -367,6 +373,7 @@ impl<'a> Context<'a> {
                 note: None,
                 numeric: true,
                 anchor: None,
+                lang: None,
             },
         }
     }

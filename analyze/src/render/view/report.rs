@@ -69,6 +69,9 @@ pub struct ReportPage {
     /// plan.toml's settings, and the link to the dataset's README page.
     pub setup: Option<Table>,
     pub readme: Option<KeyValue>,
+    /// Linked from the top of the page: the dataset's README page (when it has one), then the
+    /// files to download (label, href relative to the report folder).
+    pub downloads: Vec<KeyValue>,
     /// The author's article, rendered: HTML for the HTML page, Markdown for the twin.
     pub article: Option<String>,
     /// dataset.toml's service-level objectives per condition, and what they add up to.
@@ -780,7 +783,7 @@ impl<'a> Context<'a> {
         ReportPage {
             lang: self.lang.code(),
             t: self.t,
-            nav: self.nav(""),
+            nav: self.nav("", paths::REPORT_PAGE),
             title: report.dataset.title.get(self.lang).to_string(),
             description: report.dataset.description.as_ref().map(|d| d.get(self.lang).to_string()),
             measured: report.dataset.measured.clone(),
@@ -822,6 +825,7 @@ impl<'a> Context<'a> {
                 },
                 href: Some(paths::README_PAGE.to_string()),
             }),
+            downloads: self.downloads(),
             article,
             slo_heading: crate::render::i18n::slo::words(self.lang).heading,
             slo: self.slo_table(""),
@@ -848,6 +852,20 @@ impl<'a> Context<'a> {
             .collect()
     }
 
+    /// The links at the top of the report: the dataset's README page, the tables as CSV, the
+    /// summary as JSON and the Markdown twin.
+    fn downloads(&self) -> Vec<KeyValue> {
+        let file = |label: &str, href: &str| KeyValue { label: label.to_string(), value: String::new(), href: Some(href.to_string()) };
+        let mut links: Vec<KeyValue> = self.report.readme.iter().map(|_| file(self.t.readme_link, paths::README_PAGE)).collect();
+        links.extend([
+            file(paths::RUNS_CSV, paths::RUNS_CSV),
+            file(paths::CONDITIONS_CSV, paths::CONDITIONS_CSV),
+            file(self.t.summary_json, paths::SUMMARY_JSON),
+            file(self.t.markdown_twin, paths::MARKDOWN_TWIN),
+        ]);
+        links
+    }
+
     /// Page `page` (1-based) of the paged run list.
     pub fn run_list_page(&self, page: usize) -> RunListPage {
         let n = self.report.runs.len();
@@ -859,7 +877,7 @@ impl<'a> Context<'a> {
         RunListPage {
             lang: self.lang.code(),
             t: self.t,
-            nav: self.nav(root),
+            nav: self.nav(root, &paths::run_list_page(page)),
             title: self
                 .t
                 .run_list_title

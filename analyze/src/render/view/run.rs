@@ -445,7 +445,7 @@ impl<'a> Context<'a> {
         RunPage {
             lang: self.lang.code(),
             t,
-            nav: self.nav(root),
+            nav: self.nav(root, &paths::run_page(&self.slugs[run_index])),
             title: format!("{} – {}", prose::run_title(self.lang, &run.run_id), report.dataset.title.get(self.lang)),
             run_id: run.run_id.clone(),
             anchor: format!("run-{slug}"),

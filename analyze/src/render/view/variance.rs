@@ -148,7 +148,7 @@ impl<'a> Context<'a> {
         VariancePage {
             lang: self.lang.code(),
             t,
-            nav: self.nav(""),
+            nav: self.nav("", paths::VARIANCE_PAGE),
             title: format!("{} – {}", report.dataset.title.get(self.lang), t.variance),
             p_label: self.headline_label.clone(),
             small_n: (max_runs > 1).then(|| t.small_n.replace("{n}", &n_text)),
