@@ -547,3 +547,49 @@ fn site_renders_every_dataset_in_both_languages() {
     assert!(en.contains("<html lang=\"en\">") && en.contains("Methods"));
     assert_links_resolve(&files);
 }
+
+#[test]
+fn every_page_s_language_switch_leads_to_the_same_page_in_the_other_language() {
+    let root = tempfile::tempdir().unwrap();
+    let datasets = root.path().join("datasets");
+    copy_dir(&fixture(), &datasets.join("tiny"));
+    std::fs::write(datasets.join("tiny/README.md"), "# Tiny\n\nHow it was measured.\n").unwrap();
+    let site = root.path().join("site");
+    assert_exit(&analyze().arg("site").arg(&datasets).arg("--out").arg(&site).output().unwrap(), 0);
+
+    let files = read_tree(&site);
+    let mut kinds = std::collections::BTreeSet::new();
+    for (page, bytes) in files.iter().filter(|(p, _)| p.starts_with("tiny/") && p.ends_with(".html")) {
+        let html = unescape(&String::from_utf8_lossy(bytes));
+        let (lang, other) = if page.starts_with("tiny/en/") { ("en", "ja") } else { ("ja", "en") };
+        let marker = format!("\" hreflang=\"{other}\"");
+        let end = html.find(&marker).unwrap_or_else(|| panic!("{page} has no language switch"));
+        let href = &html[html[..end].rfind("href=\"").unwrap() + 6..end];
+        let counterpart = page.replacen(&format!("tiny/{lang}/"), &format!("tiny/{other}/"), 1);
+        assert_eq!(resolve(page, href), counterpart, "{page}: its switch {href}");
+        assert!(files.contains_key(&counterpart), "{counterpart} exists");
+        kinds.insert(page.rsplit('/').nth(1).unwrap().to_string() + "/" + page.rsplit('/').next().unwrap());
+    }
+    for kind in ["en/index.html", "en/variance.html", "en/dataset.html", "runs/r05.html", "ja/index.html"] {
+        assert!(kinds.contains(kind), "a {kind} page was checked: {kinds:?}");
+    }
+}
+
+#[test]
+fn the_report_links_its_dataset_page_and_downloads_before_its_findings() {
+    let root = tempfile::tempdir().unwrap();
+    let dataset = root.path().join("tiny");
+    copy_dir(&fixture(), &dataset);
+    std::fs::write(dataset.join("README.md"), "# Tiny\n\nHow it was measured.\n").unwrap();
+    let out = root.path().join("out");
+    assert_exit(&analyze().args(["report"]).arg(&dataset).arg("--out").arg(&out).output().unwrap(), 0);
+    let out = out.as_path();
+    let html = unescape(&std::fs::read_to_string(out.join("index.html")).unwrap());
+    let top = &html[..html.find("<section id=\"integrity\">").unwrap()];
+    let downloads = &top[top.find("<p class=\"meta\" id=\"downloads\">").expect("the links at the top")..];
+    let downloads = &downloads[..downloads.find("</p>").unwrap()];
+    for href in ["dataset.html", "runs.csv", "conditions.csv", "summary.json", "report.md"] {
+        assert!(downloads.contains(&format!("href=\"{href}\"")), "{href} linked at the top: {downloads}");
+        assert!(out.join(href).is_file(), "{href} is written");
+    }
+}

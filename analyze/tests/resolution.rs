@@ -46,10 +46,10 @@ fn whole_millisecond_rows_print_without_decimals_and_the_tool_s_figures_as_print
     let ab = read(&out.join("runs/ab.html"));
     // ab's p95 of its 2,000 whole-ms rows is 5 ms: printed so, not "5.00".
     assert!(ab.contains("1,900th of 2,000 = 5 ms"), "the run's p95 fact");
-    assert!(ab.contains("<th scope=\"row\">p95</th><td class=\"num\">5</td>"), "the percentile table");
+    assert!(ab.contains("<th scope=\"row\">p95</th><td data-label=\"Value (ms)\" class=\"num\">5</td>"), "the percentile table");
     assert!(!ab.contains("5.00"), "no digit ab never had");
     // ab's own numbers as it printed them: its mean time per request, beside the rows' mean.
-    assert!(ab.contains("<th scope=\"row\">mean</th><td class=\"num\">2</td>"), "the tool's mean as ab printed it");
+    assert!(ab.contains("<th scope=\"row\">mean</th><td data-label=\"ab (ms)\" class=\"num\">2</td>"), "the tool's mean as ab printed it");
     assert!(ab.contains("<dt>Mean time per request (ms)</dt><dd>2.18</dd>"), "the rows' mean is a mean: two decimals");
     let chart = read(&out.join("figures/ecdf-ab.svg"));
     assert!(chart.contains("1,900th of 2,000 = 5 ms"), "the ECDF's mark at the same digits");

@@ -36,8 +36,8 @@ fn a_note_shared_by_runs_is_listed_once_and_named_by_number() {
         let runs = &page[page.find("<section id=\"run-section\">").unwrap()..];
         let runs = &runs[..runs.find("</section>").unwrap()];
         assert_eq!(runs.matches(shared).count(), 1, "{lang}: listed once");
-        assert_eq!(runs.matches(&format!("<td>{reference}</td>")).count(), 2, "{lang}: both rows name it");
-        assert!(runs.contains("<td>restarted the server first</td>"), "{lang}: one run's note stays in its row");
+        assert_eq!(runs.matches(&format!("\">{reference}</td>")).count(), 2, "{lang}: both rows name it");
+        assert!(runs.contains("\">restarted the server first</td>"), "{lang}: one run's note stays in its row");
         let markdown = std::fs::read_to_string(out.join("report.md")).unwrap();
         assert!(markdown.contains(&format!("1. {shared}")), "{lang}: the Markdown twin lists it");
     }

@@ -101,13 +101,13 @@ fn a_condition_takes_the_median_of_its_runs_and_the_totals() {
 
     // The report page's table and Methods, in both languages.
     let html = std::fs::read_to_string(out.join("index.html")).unwrap();
-    assert!(html.contains("<table id=\"sessions\">"), "no sessions table");
+    assert!(html.contains("<table id=\"sessions\" class=\"data\">"), "no sessions table");
     assert!(html.contains(">32.5%<"), "the median failed share of prefork");
     assert!(html.contains("the mean (what the original study printed as its average"), "Methods says the seed's numbers are means");
     let markdown = std::fs::read_to_string(out.join("report.md")).unwrap();
     assert!(markdown.contains("| prefork | 9 | 3 | 32.5% (25.0%–40.0%) | 25.00 (10.00–40.00) | 35.00 (20.00–50.00) |"), "{markdown}");
     let run = std::fs::read_to_string(out.join("runs").join("s1.html")).unwrap();
-    assert!(run.contains("<table id=\"session-times\">"), "no session-time table on the run page");
+    assert!(run.contains("<table id=\"session-times\" class=\"data\">"), "no session-time table on the run page");
     assert!(run.contains("5 (2 failed, 40.0%)"), "the run's sessions in its facts");
     assert!(run.contains("3rd of 3"), "the p95's rank among the successful sessions");
 

@@ -454,7 +454,10 @@ mod tests {
     fn raw_html_in_an_article_is_escaped() {
         let html = markdown_to_html("Hi <script>alert(1)</script>\n\n| a | b |\n|---|---|\n| 1 | 2 |\n", "Table {n}", "");
         assert!(html.contains("&lt;script&gt;"), "{html}");
-        assert!(html.contains("<div class=\"table-wrap\"><p class=\"scroll-cue\" aria-hidden=\"true\"></p><table><caption>Table 1</caption>"), "{html}");
+        assert!(
+            html.contains("<div class=\"table-wrap\"><p class=\"scroll-cue\" aria-hidden=\"true\"></p><table><caption>Table 1</caption>"),
+            "{html}"
+        );
         assert!(html.contains("</table></div>"), "{html}");
     }
 }
