@@ -203,19 +203,22 @@ class Crawler:
         px = f"at {fit['width']} px"
         for t in fit["tables"]:
             label = f"table {t['n']}" + (f" ({t['label']})" if t["label"] else "")
-            cut = (f"{label} is {t['tableWidth']} px wide in a {t['frameWidth']} px frame {px}: "
-                   f"from column {t['firstHidden']!r} on it is out of view")
+            size = (f"from column {t['firstHidden']!r} on, it is {t['tableWidth']} px wide "
+                    f"in a {t['frameWidth']} px frame")
             if not t["hidden"]:
                 self.tally.check("tables", True, name, "")
             elif not t["inBox"]:
                 self.tally.check("tables", False, name,
-                                 f"{cut}, past the window's edge; put it in a box with "
-                                 "overflow-x: auto and a visible .scroll-cue")
+                                 f"{label} {px} has columns past the window's edge: {size}; put it "
+                                 "in a box with overflow-x: auto and a visible .scroll-cue")
             elif not t["scrollable"]:
-                self.tally.check("tables", False, name, f"{cut}, and its box cannot scroll to it")
+                self.tally.check("tables", False, name,
+                                 f"{label} {px} has columns out of view in a box that cannot "
+                                 f"scroll to them: {size}")
             else:
                 self.tally.check("tables", t["cue"], name,
-                                 f"{cut}, and nothing says its box scrolls (no visible .scroll-cue)")
+                                 f"{label} {px} has columns out of view and nothing says its box "
+                                 f"scrolls (no visible .scroll-cue): {size}")
         for w in fit["brokenWords"]:
             self.tally.check("words", False, name,
                              f"{w['word']!r} is broken across {w['lines']} lines {px} "

@@ -51,6 +51,7 @@ INDEX_BODY = """<h1 id="top-heading">Datasets</h1>
 <img src="ds/en/figures/bar.svg" alt="Bar chart of p95 latency">
 <svg width="40" height="20" role="img"><title>Inline mark</title><circle cx="10" cy="10" r="8"/></svg>
 <div class="wrap">
+<p class="scroll-cue">Scroll sideways →</p>
 <table id="summary">
 <caption>Summary</caption>
 <tr><th>dataset</th><th>runs</th>{wide_headers}</tr>
@@ -62,7 +63,7 @@ INDEX_BODY = """<h1 id="top-heading">Datasets</h1>
 
 REPORT_BODY = """<h1>Report</h1>
 <p><a href="../../index.html">All datasets</a> · <a href="runs/r1.html">Run r1</a>
- · <a href="../ja/index.html#%E7%B5%90%E6%9E%9C">日本語</a></p>
+ · <a href="../ja/index.html#%E7%B5%90%E6%9E%9C" hreflang="ja">日本語</a></p>
 <h2 id="results">Results</h2>
 <img src="figures/bar.svg" alt="Bar chart">
 <img src="data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' width='8' height='8'/%3E"
@@ -70,8 +71,12 @@ REPORT_BODY = """<h1>Report</h1>
 """
 
 JA_BODY = """<h1>レポート</h1>
-<p><a href="../en/index.html">English</a></p>
+<p><a href="../en/index.html" hreflang="en">English</a></p>
 <h2 id="結果">結果</h2>
+<table><caption>全測定</caption>
+<tr><th>測定</th><th>状態</th><th>p95（ms）</th></tr>
+<tr><th>r1</th><td>正常</td><td>5,958</td></tr>
+</table>
 """
 
 RUN_BODY = """<h1>Run r1</h1>
@@ -103,6 +108,7 @@ def build_site(root: Path, extra: str = "", files: dict[str, str] | None = None)
     (site / "ds/en/figures/bar.svg").write_text(SVG, encoding="utf-8")
     (site / "ds/en/data.csv").write_text("run,p95_ms\nr1,12.5\n", encoding="utf-8")
     for rel, text in (files or {}).items():
+        (site / rel).parent.mkdir(parents=True, exist_ok=True)
         (site / rel).write_text(text, encoding="utf-8")
     return site
 
@@ -136,7 +142,7 @@ def test_good_site_passes_every_check(tmp_path: Path) -> None:
     assert "(1 links to other sites not followed)" in out, out
     assert out.rstrip().splitlines()[-1].endswith(" passed, 0 failed"), out
     for category in ("pages", "console", "requests", "links", "fragments", "images",
-                     "a11y", "layout", "file"):
+                     "a11y", "layout", "tables", "words", "language", "file"):
         passed, failed = counts[category]
         assert passed > 0 and failed == 0, (category, out)
     # #results, #summary, run page -> #results, en -> ja #結果 (percent-encoded)
@@ -150,9 +156,75 @@ def test_good_site_passes_every_check(tmp_path: Path) -> None:
     assert png_size(tmp_path / "shots/index-phone.png")[0] == 390
 
 
+# A table wider than any window (30 columns of 200 px) in a box that scrolls.
+WIDE_ROW = "".join(f'<th style="min-width: 200px">c{i}</th>' for i in range(30))
+# A cell held to one character's width, breaking between any two: 正/常, 5,/958.
+NARROW_CELL = '<td style="width: 1em; word-break: break-all">{}</td>'
+
+
+def run_page_with_switch(lang: str, switch: str) -> str:
+    return PAGE.format(lang=lang, title="Run r1", body=f"<h1>r1</h1>{switch}")
+
+
+
 # Each: the fault added to index.html, the line that must be printed, the
 # categories that must fail (all others must pass), and optionally files to add.
 BAD_SITES = {
+    "wide_table_without_scroll_cue": (
+        f'<div class="wrap"><table><caption>wide</caption><tr>{WIDE_ROW}</tr></table></div>',
+        "index.html: table 2 (wide) at 1280 px has columns out of view and nothing says "
+        "its box scrolls (no visible .scroll-cue): from column 'c6' on",
+        {"tables"},
+    ),
+    "wide_table_with_a_hidden_scroll_cue": (
+        f'<div class="wrap"><p class="scroll-cue" style="visibility: hidden">Scroll →</p>'
+        f'<table><caption>wide</caption><tr>{WIDE_ROW}</tr></table></div>',
+        "index.html: table 2 (wide) at 1280 px has columns out of view and nothing says "
+        "its box scrolls",
+        {"tables"},
+    ),
+    "wide_table_clipped_by_a_box_that_cannot_scroll": (
+        f'<div style="overflow: hidden"><p class="scroll-cue">Scroll →</p>'
+        f'<table><caption>wide</caption><tr>{WIDE_ROW}</tr></table></div>',
+        "index.html: table 2 (wide) at 1280 px has columns out of view in a box that cannot "
+        "scroll to them",
+        {"tables"},
+    ),
+    "short_japanese_word_broken": (
+        f'<table lang="ja"><caption>状態</caption><tr><th>r1</th>{NARROW_CELL.format("正常")}</tr></table>',
+        "index.html: '正常' is broken across 2 lines at 1280 px in the cell '正常' (lang ja)",
+        {"words"},
+    ),
+    "number_broken": (
+        f'<table><caption>p95</caption><tr><th>r1</th>{NARROW_CELL.format("5,958")}</tr></table>',
+        "index.html: '5,958' is broken across",
+        {"words"},
+    ),
+    "run_page_switch_leads_to_the_report_index": (
+        "",
+        "ds/en/runs/r1.html: language switch '../../ja/index.html' leads to ds/ja/index.html, "
+        "not to the same page in the other language, ds/ja/runs/r1.html",
+        {"language"},
+        {"ds/en/runs/r1.html": run_page_with_switch(
+            "en", '<a href="../../ja/index.html" hreflang="ja">日本語</a>'),
+         "ds/ja/runs/r1.html": run_page_with_switch(
+            "ja", '<a href="../../en/runs/r1.html" hreflang="en">English</a>')},
+    ),
+    "page_without_its_language_switch": (
+        "",
+        "ds/ja/index.html: no language switch (<a hreflang>), though ds/en/index.html exists",
+        {"language"},
+        {"ds/ja/index.html": PAGE.format(lang="ja", title="レポート",
+                                         body='<h1>レポート</h1><h2 id="結果">結果</h2>')},
+    ),
+    "site_index_switch_that_does_not_lead_back": (
+        '<a href="index.ja.html" hreflang="ja">日本語</a>',
+        "index.html: language switch 'index.ja.html' leads to index.ja.html, whose switch "
+        "does not lead back",
+        {"language"},
+        {"index.ja.html": PAGE.format(lang="ja", title="データセット",
+                                      body='<a href="ds/ja/index.html" hreflang="ja">x</a>')},
+    ),
     "broken_image": (
         '<img src="figures/missing.svg" alt="gone">',
         "index.html: broken image: 'figures/missing.svg'",
