@@ -48,7 +48,10 @@ Array.from(document.querySelectorAll('table')).forEach((table, i) => {
   const scrolled = box ? box.scrollLeft : 0;
   if (box) box.scrollLeft = 0;
   const rect = table.getBoundingClientRect();
-  const hidden = rect.right > frame.right + 1 || rect.left < frame.left - 1;
+  // Beyond the frame: the table's own box, or a cell's content that overflows it (a nowrap note
+  // wider than its stacked row) and makes the box scroll.
+  const hidden = rect.right > frame.right + 1 || rect.left < frame.left - 1
+    || (box !== null && box.scrollWidth > box.clientWidth + 1);
   let firstHidden = '';
   if (hidden) {
     for (const cell of table.querySelectorAll('tr:first-child > th, tr:first-child > td')) {
@@ -58,6 +61,7 @@ Array.from(document.querySelectorAll('table')).forEach((table, i) => {
         break;
       }
     }
+    if (!firstHidden) firstHidden = '(a cell\'s content, not a column)';
   }
   let cue = false;
   if (box) {
