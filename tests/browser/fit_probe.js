@@ -8,9 +8,13 @@
 // window and the box.
 //
 // brokenWords[]: words (Intl.Segmenter, in the language of their cell) of at most MAX_WORD
-// characters inside a table cell whose Range covers more than one line box: a line break inside
-// the word (正/常, 5,/958). Longer words (a 60-character run id) may wrap.
+// characters in a short text of a table cell (a text node of at most MAX_TEXT characters: a
+// value, a status, a label, a range) whose Range covers more than one line box: a line break
+// inside the word (正/常, 5,/958). Longer words (a 60-character run id) may wrap, and so may a
+// long sentence in a cell, where the browser's phrase breaking (auto-phrase: 条件に/対する)
+// and the segmenter's dictionary need not agree.
 const MAX_WORD = 20;
+const MAX_TEXT = 32;
 const win = window.innerWidth;
 const label = (t) => {
   const caption = t.querySelector(':scope > caption');
@@ -88,6 +92,7 @@ for (const cell of document.querySelectorAll('th, td')) {
   const lang = (cell.closest('[lang]') || document.documentElement).getAttribute('lang') || 'en';
   const walker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
   for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    if (node.data.trim().length > MAX_TEXT) continue;
     for (const s of segmenter(lang).segment(node.data)) {
       if (!s.isWordLike || s.segment.length < 2 || s.segment.length > MAX_WORD) continue;
       range.setStart(node, s.index);

@@ -19,7 +19,7 @@ CATEGORIES = {
     "a11y": "html lang, <title>, table caption and th, img alt, svg title, unique ids",
     "layout": "viewport meta, and no sideways scrolling at 390 px",
     "tables": "at 1280 and 390 px, no table cut off by its frame without a visible scroll cue",
-    "words": "at 1280 and 390 px, no word of a table cell (up to 20 characters) broken across lines",
+    "words": "at 1280 and 390 px, no word of a short text of a table cell broken across lines",
     "language": "each page's language switch leads to the same page in the other language",
     "file": "the start page works when opened from file://",
 }
