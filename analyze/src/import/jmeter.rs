@@ -7,8 +7,8 @@
 
 use super::error::ImportError;
 use super::text::{implausible_unix_ns, Csv};
-use super::{Message, NoteKey};
 use super::{Labels, Piece, Row, Start};
+use super::{Message, NoteKey};
 
 /// A JTL CSV (one text): see [`Blocks`].
 pub fn csv(file: &str, text: &str) -> Result<Piece, ImportError> {

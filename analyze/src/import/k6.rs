@@ -9,8 +9,8 @@
 
 use super::error::ImportError;
 use super::text::{decimal_ns, implausible_unix_ns, rfc3339_unix_ns, Csv, Lines};
-use super::{Message, NoteKey};
 use super::{Labels, Piece, Row, Start};
+use super::{Message, NoteKey};
 
 const METRIC: &str = "http_req_duration";
 
