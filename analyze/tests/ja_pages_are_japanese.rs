@@ -144,6 +144,14 @@ fn dataset_names(datasets: &Path) -> BTreeSet<String> {
                 }
             }
         }
+        // The request labels (the `label` column of requests.csv: get-page, post-form), as the
+        // per-label tables list them.
+        if let Ok(mut reader) = csv::Reader::from_path(dir.join("requests.csv")) {
+            if let Some(label) = reader.headers().unwrap().iter().position(|h| h == "label") {
+                let labels: BTreeSet<String> = reader.records().map(|r| r.unwrap()[label].to_lowercase()).collect();
+                names.extend(labels.iter().flat_map(|l| words(l).into_iter().map(|(_, w)| w)));
+            }
+        }
         // The settings of plan.toml (keys and values: kind, closed-loop, app, hello), as the
         // setup table lists them.
         if let Ok(plan) = std::fs::read_to_string(dir.join("plan.toml")).map(|t| t.parse::<toml::Table>()) {
