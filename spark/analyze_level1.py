@@ -41,6 +41,9 @@ TAIL_CAP = 2000
 ECDF_STEPS = 1000
 ERRORS_KEEP_ALL = 1000
 ERROR_COLUMNS = COLUMNS // 2
+# The quantiles of its own requests each pixel column of a reduced time series keeps, in
+# thousandths (figures.rs COLUMN_QUANTILES: p50 and p95, by nearest rank within the column).
+COLUMN_QUANTILES = (50_000, 95_000)
 
 # Every run reports these, besides the headline (analyze's Percentile::STANDARD), in
 # thousandths of a percent so ranks are exact integers.
@@ -53,7 +56,7 @@ LABEL_PERCENTILES = (50_000, 95_000, 99_000)
 
 RULE = "nearest-rank"
 SIDE_TABLES = ("large_responses", "tempfiles", "resources")
-COPIED_FILES = ("runs.csv", "dataset.toml", "plan.toml", "article.md", "article.ja.md", "README.md")
+COPIED_FILES = ("runs.csv", "dataset.toml", "plan.toml", "article.md", "article.ja.md", "README.md", "README.ja.md")
 MARKER = "level1.json"
 
 
@@ -377,8 +380,9 @@ def pixel_column(t_s, last_sent_s, columns):
 
 def run_points(requests, stats, ecdf):
     """Latency over time: every 2xx response of a run up to KEEP_ALL; else per pixel column the
-    fastest and the slowest (ties to the earlier send) plus every point slower than the latency at
-    the tail rank and, of those exactly as slow, per pixel column the first sent."""
+    fastest and the slowest (ties to the earlier send) and the first sent at each of the column's
+    own COLUMN_QUANTILES (percentile_disc: the nearest rank), plus every point slower than the
+    latency at the tail rank and, of those exactly as slow, per pixel column the first sent."""
     tail_ranks = stats.select("run_id", F.col("tail_rank").alias("rank"))
     threshold = ecdf.join(tail_ranks, ["run_id", "rank"]).select("run_id", F.col("latency_ms").alias("tail_from_ms"))
     plan = stats.select("run_id", (F.col("ok_responses") <= KEEP_ALL).alias("all"), (F.col("last_sent_ms") / 1000.0).alias("last_sent_s"))
@@ -401,7 +405,18 @@ def run_points(requests, stats, ecdf):
     )
     fastest = by_column.select("run_id", F.col("fastest.t_s").alias("t_s"), F.col("fastest.latency_ms").alias("latency_ms"))
     slowest = by_column.select("run_id", (-F.col("slowest.later")).alias("t_s"), F.col("slowest.latency_ms").alias("latency_ms"))
-    return whole.unionByName(tail).unionByName(fastest).unionByName(slowest).distinct()
+    in_columns = reduced.withColumn("column", pixel_column(F.col("t_s"), F.col("last_sent_s"), COLUMNS))
+    quantiles = in_columns.groupBy("run_id", "column").agg(
+        *(F.expr(f"percentile_disc({literal(q)}) WITHIN GROUP (ORDER BY latency_ms)").alias(f"q{q}") for q in COLUMN_QUANTILES)
+    )
+    wanted = quantiles.select("run_id", "column", F.explode(F.array(*(F.col(f"q{q}") for q in COLUMN_QUANTILES))).alias("latency_ms"))
+    at_quantiles = (
+        in_columns.join(wanted, ["run_id", "column", "latency_ms"])
+        .groupBy("run_id", "column", "latency_ms")
+        .agg(F.min("t_s").alias("t_s"))
+        .select("run_id", "t_s", "latency_ms")
+    )
+    return whole.unionByName(tail).unionByName(fastest).unionByName(slowest).unionByName(at_quantiles).distinct()
 
 
 def run_errors(requests, stats):
