@@ -129,6 +129,8 @@ pub struct ReadmePage {
     pub title: String,
     /// The README's heading: its title, and "(English)" when the page's language has none.
     pub readme_title: String,
+    /// The language the README is written in: the page's, or English when it has none.
+    pub readme_lang: &'static str,
     pub html: String,
 }
 
@@ -142,6 +144,7 @@ impl Context<'_> {
             nav: self.nav("", paths::README_PAGE),
             title: format!("{} – {}{untranslated}", self.report.dataset.title.get(self.lang), self.t.readme_title),
             readme_title: format!("{}{untranslated}", self.t.readme_title),
+            readme_lang: if own_language { self.lang.code() } else { Lang::En.code() },
             html: super::article::markdown_to_html(readme, self.t.table_n, self.t.scroll_cue),
         })
     }
