@@ -2,7 +2,7 @@
 
 use super::percentile::Sample;
 use super::summary::{median, representative};
-use crate::dataset::Dataset;
+use crate::dataset::{Dataset, Keep};
 use crate::model::{HeadlineMetric, Lang, LoadKind, Percentile, RunStatus, SortedMap, Text};
 use crate::report::*;
 use rayon::prelude::*;
@@ -21,32 +21,56 @@ pub enum Detail {
 /// Computes the report. Latency vectors are reordered in place (selection), not copied; the
 /// requests are not read again.
 pub fn build(dataset: &mut Dataset, detail: Detail) -> Report {
-    // The time series pair each latency with its send time: reduce them before selection
-    // reorders the latencies.
-    let send_lags: Vec<LagSeries> =
-        if detail == Detail::WithFigures { dataset.requests.iter().map(super::intended::lag_series).collect() } else { Vec::new() };
-    let series = (detail == Detail::WithFigures).then(|| super::figures::series(dataset));
-    // From the intended send: before the selections below reorder the latencies (the lags are
-    // kept in their order). Level-1 tables carry no rows, so no intended-send values.
     let wanted = dataset.manifest.reported_percentiles();
-    let intended: Vec<Option<SortedMap<String, f64>>> = if dataset.level1.is_some() {
-        vec![None; dataset.runs.len()]
+    let with_figures = detail == Detail::WithFigures;
+    // Before selection reorders the latencies: the send-lag series, the time series and error
+    // marks (which pair each latency with its send time), and the percentiles from the intended
+    // send (made in the lags' own vector). Level-1 tables carry no rows, so no intended-send
+    // values.
+    let (send_lags, series, intended): (Vec<LagSeries>, _, Vec<Option<SortedMap<String, f64>>>) = if dataset.level1.is_some() {
+        let send_lags = if with_figures { dataset.requests.iter().map(super::intended::lag_series).collect() } else { Vec::new() };
+        let series = with_figures.then(|| super::figures::series(dataset));
+        (send_lags, series, vec![None; dataset.runs.len()])
     } else {
-        // Only runs with a lag other than 0 need their own selection (made in their lags'
-        // vector); the others' values are the service latency's.
-        dataset
+        if with_figures {
+            assert_eq!(dataset.kept, Keep::Points, "charts need the dataset loaded with Keep::Points");
+        }
+        let per_run: Vec<_> = dataset
             .requests
             .par_iter_mut()
             .map(|run| {
-                // The lags are not read after this (the send-lag series is taken above).
+                // Freed here: nothing reads them after these.
+                let sent_ms = std::mem::take(&mut run.sent_ms);
+                let error_rows = std::mem::take(&mut run.error_rows);
                 let lags = std::mem::take(&mut run.lag_ms);
-                if lags.is_empty() {
-                    None
-                } else {
-                    super::intended::percentiles_of_lags(&run.latencies_ms, lags, &wanted)
-                }
+                let run = &*run;
+                // Side by side on the cores, so a dataset of one large run uses both.
+                let ((send_lag, intended), series) = rayon::join(
+                    || {
+                        let send_lag = with_figures.then(|| super::intended::lag_series_of(&sent_ms, &lags, run.latencies_ms.len() as u64));
+                        // Only runs with a lag other than 0 need their own selection; the
+                        // others' values are the service latency's.
+                        let intended =
+                            if lags.is_empty() { None } else { super::intended::percentiles_of_lags(&run.latencies_ms, lags, &wanted) };
+                        (send_lag, intended)
+                    },
+                    || with_figures.then(|| super::figures::run_series(run, &sent_ms, error_rows)),
+                );
+                (send_lag, series, intended)
             })
-            .collect()
+            .collect();
+        let mut send_lags = Vec::new();
+        let (mut time_series, mut errors_over_time) = (Vec::new(), Vec::new());
+        let mut intended = Vec::with_capacity(per_run.len());
+        for (send_lag, series, run_intended) in per_run {
+            send_lags.extend(send_lag);
+            if let Some((points, errors)) = series {
+                time_series.push(points);
+                errors_over_time.push(errors);
+            }
+            intended.push(run_intended);
+        }
+        (send_lags, with_figures.then_some((time_series, errors_over_time)), intended)
     };
     let percentile = dataset.manifest.headline_percentile();
     let conditions_of_runs = condition_keys(dataset);

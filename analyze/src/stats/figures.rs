@@ -14,7 +14,7 @@
 
 use super::ranks::values_at_ranks;
 use crate::dataset::precomputed::Level1;
-use crate::dataset::{Dataset, Keep, RunRequests};
+use crate::dataset::{Dataset, ErrorRow, Keep, RunRequests};
 use crate::model::Percentile;
 use crate::report::{ErrorPoint, ErrorSeries, Figures, PointSeries, RunResult};
 use rayon::prelude::*;
@@ -283,17 +283,24 @@ pub fn series(dataset: &mut Dataset) -> (Vec<PointSeries>, Vec<ErrorSeries>) {
         return level1_series(level1, &dataset.requests);
     }
     assert_eq!(dataset.kept, Keep::Points, "charts need the dataset loaded with Keep::Points");
-    dataset.requests.par_iter_mut().map(run_series).unzip()
+    dataset
+        .requests
+        .par_iter_mut()
+        .map(|counted| {
+            let sent_ms = std::mem::take(&mut counted.sent_ms);
+            let error_rows = std::mem::take(&mut counted.error_rows);
+            run_series(counted, &sent_ms, error_rows)
+        })
+        .unzip()
 }
 
-/// One run's time series and error marks; frees its send times and error rows.
-fn run_series(counted: &mut RunRequests) -> (PointSeries, ErrorSeries) {
-    let sent_ms = std::mem::take(&mut counted.sent_ms);
-    let error_rows = std::mem::take(&mut counted.error_rows);
+/// One run's time series and error marks, from the send times of its 2xx latencies (taken out
+/// of `counted`, in step with `latencies_ms`) and its rows without one.
+pub fn run_series(counted: &RunRequests, sent_ms: &[f64], error_rows: Vec<ErrorRow>) -> (PointSeries, ErrorSeries) {
     debug_assert_eq!(sent_ms.len(), counted.latencies_ms.len());
     let last_sent_s = counted.last_sent_ms.unwrap_or(0.0) / 1000.0;
     let n = counted.latencies_ms.len() as u64;
-    let points = time_series(&sent_ms, &counted.latencies_ms, last_sent_s);
+    let points = time_series(sent_ms, &counted.latencies_ms, last_sent_s);
     let errors = counted.errors();
     let mut marks = RunErrors::new(errors, last_sent_s);
     for row in error_rows {
@@ -314,11 +321,18 @@ fn time_series(sent_ms: &[f64], latencies_ms: &[f64], last_sent_s: f64) -> Vec<P
         let threshold = kth_largest(latencies_ms, keep as usize);
         RunPoints::Reduced { last_sent_s, columns: vec![None; COLUMNS], tail: Tail::new(threshold) }
     };
-    points.push_all(sent_ms.iter().zip(latencies_ms).map(|(&sent, &latency)| (sent / 1000.0, latency)));
     let reduced = matches!(points, RunPoints::Reduced { .. });
-    let mut drawn = points.into_points();
+    // The extremes and tail, and the columns' quantiles, read the same rows: side by side on the
+    // cores (a one-run dataset has no other run to overlap with).
+    let (mut drawn, quantiles) = rayon::join(
+        || {
+            points.push_all(sent_ms.iter().zip(latencies_ms).map(|(&sent, &latency)| (sent / 1000.0, latency)));
+            points.into_points()
+        },
+        || if reduced { column_quantiles(sent_ms, latencies_ms, last_sent_s) } else { Vec::new() },
+    );
     if reduced {
-        drawn.extend(column_quantiles(sent_ms, latencies_ms, last_sent_s));
+        drawn.extend(quantiles);
         drawn.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.total_cmp(&b.1)));
         drawn.dedup();
     }

@@ -73,12 +73,16 @@ const COLUMNS: usize = 760;
 /// the send-lag chart: every point of a small run, else each column's least and greatest lag.
 /// Read before the statistics reorder the latencies (the lags and send times are in step).
 pub fn lag_series(counted: &RunRequests) -> LagSeries {
-    let total = counted.latencies_ms.len() as u64;
-    if counted.lag_ms.is_empty() || counted.sent_ms.len() != counted.lag_ms.len() {
-        return LagSeries { points: Vec::new(), total, all_zero: counted.lag_ms.is_empty() };
+    lag_series_of(&counted.sent_ms, &counted.lag_ms, counted.latencies_ms.len() as u64)
+}
+
+/// [`lag_series`] from a run's send times and lags (in step) and its count of 2xx responses.
+pub fn lag_series_of(sent_ms: &[f64], lag_ms: &[f64], total: u64) -> LagSeries {
+    if lag_ms.is_empty() || sent_ms.len() != lag_ms.len() {
+        return LagSeries { points: Vec::new(), total, all_zero: lag_ms.is_empty() };
     }
-    let scheduled = counted.sent_ms.iter().zip(&counted.lag_ms).map(|(sent, lag)| ((sent - lag) / 1000.0, *lag));
-    let mut points: Vec<(Seconds, Millis)> = if counted.lag_ms.len() <= KEEP_ALL {
+    let scheduled = sent_ms.iter().zip(lag_ms).map(|(sent, lag)| ((sent - lag) / 1000.0, *lag));
+    let mut points: Vec<(Seconds, Millis)> = if lag_ms.len() <= KEEP_ALL {
         scheduled.map(|(t, lag)| (precision::seconds(t), precision::ms(lag))).collect()
     } else {
         let end = scheduled.clone().map(|(t, _)| t).fold(0.0, f64::max).max(f64::MIN_POSITIVE);
