@@ -31,10 +31,6 @@ pub const ECDF_STEPS: u64 = 1000;
 /// The quantiles of its own requests each pixel column of a reduced time series keeps (by
 /// nearest rank within the column), besides its fastest and slowest.
 pub const COLUMN_QUANTILES: [Percentile; 2] = [Percentile::P50, Percentile::P95];
-/// The requests whose latencies one pass of [`column_quantiles`] gathers, at least: the
-/// columns are taken in batches of about this many (or a quarter of the run's), so the copy
-/// stays a fraction of the run and the passes over the run are few.
-const QUANTILE_BATCH: usize = 1 << 20;
 
 type Point = (f64, f64);
 /// Per pixel column of a reduced time series: its fastest and slowest point.
@@ -42,7 +38,7 @@ type Columns = Vec<Option<(Point, Point)>>;
 
 enum RunPoints {
     All(Vec<Point>),
-    Reduced { last_sent_s: f64, columns: Columns, tail: Tail },
+    Reduced { columns: Columns, tail: Tail },
 }
 
 /// The tail of a reduced run: every point slower than the latency at the tail rank
@@ -225,12 +221,15 @@ fn column_of(t_s: f64, last_sent_s: f64, columns: usize) -> usize {
 }
 
 impl RunPoints {
-    fn push_all(&mut self, points: impl Iterator<Item = Point>) {
+    /// Takes a run's rows (`sent_ms[i]` is the send time of `latencies_ms[i]`); a reduced run
+    /// also needs each row's pixel column (`row_columns[i]`).
+    fn push(&mut self, sent_ms: &[f64], latencies_ms: &[f64], row_columns: &[u16]) {
+        let points = sent_ms.iter().zip(latencies_ms).map(|(&sent, &latency)| (sent / 1000.0, latency));
         match self {
             RunPoints::All(kept) => kept.extend(points),
-            RunPoints::Reduced { last_sent_s, columns, tail } => {
-                for point in points {
-                    let column = column_of(point.0, *last_sent_s, COLUMNS);
+            RunPoints::Reduced { columns, tail } => {
+                for (point, &column) in points.zip(row_columns) {
+                    let column = usize::from(column);
                     tail.push(point, column);
                     keep_extremes(&mut columns[column], (point, point));
                 }
@@ -313,76 +312,80 @@ pub fn run_series(counted: &RunRequests, sent_ms: &[f64], error_rows: Vec<ErrorR
 /// `latencies_ms[i]`, in any order), reduced past [`KEEP_ALL`], in drawing order.
 fn time_series(sent_ms: &[f64], latencies_ms: &[f64], last_sent_s: f64) -> Vec<Point> {
     let n = latencies_ms.len() as u64;
-    let mut points = if n <= KEEP_ALL {
-        RunPoints::All(Vec::with_capacity(n as usize))
-    } else {
-        // The tail from the rank of p99 (at most TAIL_CAP ranks) up.
-        let keep = n - tail_from(n) + 1;
-        let threshold = kth_largest(latencies_ms, keep as usize);
-        RunPoints::Reduced { last_sent_s, columns: vec![None; COLUMNS], tail: Tail::new(threshold) }
-    };
-    let reduced = matches!(points, RunPoints::Reduced { .. });
+    if n <= KEEP_ALL {
+        let mut points = RunPoints::All(Vec::with_capacity(n as usize));
+        points.push(sent_ms, latencies_ms, &[]);
+        return points.into_points();
+    }
+    // The tail from the rank of p99 (at most TAIL_CAP ranks) up, and each row's pixel column
+    // (COLUMNS < 2^16), found once for the two reductions below.
+    let keep = n - tail_from(n) + 1;
+    let (threshold, columns) = rayon::join(
+        || kth_largest(latencies_ms, keep as usize),
+        || sent_ms.par_iter().map(|&sent| column_of(sent / 1000.0, last_sent_s, COLUMNS) as u16).collect::<Vec<u16>>(),
+    );
     // The extremes and tail, and the columns' quantiles, read the same rows: side by side on the
     // cores (a one-run dataset has no other run to overlap with).
     let (mut drawn, quantiles) = rayon::join(
         || {
-            points.push_all(sent_ms.iter().zip(latencies_ms).map(|(&sent, &latency)| (sent / 1000.0, latency)));
+            let mut points = RunPoints::Reduced { columns: vec![None; COLUMNS], tail: Tail::new(threshold) };
+            points.push(sent_ms, latencies_ms, &columns);
             points.into_points()
         },
-        || if reduced { column_quantiles(sent_ms, latencies_ms, last_sent_s) } else { Vec::new() },
+        || column_quantiles(sent_ms, latencies_ms, &columns),
     );
-    if reduced {
-        drawn.extend(quantiles);
-        drawn.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.total_cmp(&b.1)));
-        drawn.dedup();
-    }
+    drawn.extend(quantiles);
+    drawn.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.total_cmp(&b.1)));
+    drawn.dedup();
     drawn
 }
 
-/// Per pixel column of a reduced time series, the request at each of [`COLUMN_QUANTILES`] of
-/// the column's own latencies (nearest rank), the first sent of those exactly as slow. Linear in
-/// rows whatever their values: one pass counts each column's requests, then each batch of
-/// columns (about [`QUANTILE_BATCH`] requests, or a quarter of the run) is gathered in one pass
-/// and its ranks found by counting ([`values_at_ranks`]), never by sorting.
-fn column_quantiles(sent_ms: &[f64], latencies_ms: &[f64], last_sent_s: f64) -> Vec<Point> {
-    // Each row's column, found once (COLUMNS < 2^16) for the passes below.
-    let columns: Vec<u16> = sent_ms.iter().map(|&sent| column_of(sent / 1000.0, last_sent_s, COLUMNS) as u16).collect();
-    let mut counts = vec![0usize; COLUMNS];
-    for &c in &columns {
-        counts[usize::from(c)] += 1;
+/// Per pixel column of a reduced time series (`columns[i]` is row i's), the request at each of
+/// [`COLUMN_QUANTILES`] of the column's own latencies (nearest rank), the first sent of those
+/// exactly as slow. Linear in rows whatever their values: the rows' indices are put in column
+/// order by counting (4 bytes a row), and each column's ranks are found by counting
+/// ([`values_at_ranks`]), never by sorting, the columns spread over the cores.
+fn column_quantiles(sent_ms: &[f64], latencies_ms: &[f64], columns: &[u16]) -> Vec<Point> {
+    // No run of requests has 2^32 rows: its latencies alone would be 32 GiB.
+    assert!(u32::try_from(latencies_ms.len()).is_ok(), "a run of {} rows: more than 2^32", latencies_ms.len());
+    let mut starts = vec![0usize; COLUMNS + 1];
+    for &c in columns {
+        starts[usize::from(c) + 1] += 1;
     }
-    let budget = QUANTILE_BATCH.max(latencies_ms.len() / 4);
-    let mut out = Vec::with_capacity(COLUMNS * COLUMN_QUANTILES.len());
-    let mut first = 0;
-    while first < COLUMNS {
-        // Columns first..last, as many as the budget holds (at least one).
-        let mut last = first + 1;
-        let mut held = counts[first];
-        while last < COLUMNS && held + counts[last] <= budget {
-            held += counts[last];
-            last += 1;
-        }
-        let mut gathered: Vec<Vec<Point>> = counts[first..last].iter().map(|&k| Vec::with_capacity(k)).collect();
-        for ((&c, &sent), &latency) in columns.iter().zip(sent_ms).zip(latencies_ms) {
-            let c = usize::from(c);
-            if (first..last).contains(&c) {
-                gathered[c - first].push((sent / 1000.0, latency));
-            }
-        }
-        for points in gathered.into_iter().filter(|p| !p.is_empty()) {
-            let latencies: Vec<f64> = points.iter().map(|p| p.1).collect();
-            let ranks: Vec<u64> = COLUMN_QUANTILES.iter().map(|q| q.rank(points.len() as u64)).collect();
-            for value in values_at_ranks(&latencies, &ranks) {
-                let mut kept = None;
-                for &point in points.iter().filter(|p| p.1.to_bits() == value.to_bits()) {
-                    keep_first(&mut kept, point);
-                }
-                out.extend(kept);
-            }
-        }
-        first = last;
+    for c in 0..COLUMNS {
+        starts[c + 1] += starts[c];
     }
-    out
+    let mut fill = starts.clone();
+    let mut order = vec![0u32; columns.len()];
+    for (row, &c) in columns.iter().enumerate() {
+        let slot = &mut fill[usize::from(c)];
+        order[*slot] = row as u32;
+        *slot += 1;
+    }
+    let per_column: Vec<Vec<Point>> = (0..COLUMNS)
+        .into_par_iter()
+        .map(|c| {
+            let rows = &order[starts[c]..starts[c + 1]];
+            if rows.is_empty() {
+                return Vec::new();
+            }
+            let latencies: Vec<f64> = rows.iter().map(|&row| latencies_ms[row as usize]).collect();
+            let ranks: Vec<u64> = COLUMN_QUANTILES.iter().map(|q| q.rank(rows.len() as u64)).collect();
+            values_at_ranks(&latencies, &ranks)
+                .into_iter()
+                .filter_map(|value| {
+                    let mut kept = None;
+                    for (&row, latency) in rows.iter().zip(&latencies) {
+                        if latency.to_bits() == value.to_bits() {
+                            keep_first(&mut kept, (sent_ms[row as usize] / 1000.0, *latency));
+                        }
+                    }
+                    kept
+                })
+                .collect()
+        })
+        .collect();
+    per_column.into_iter().flatten().collect()
 }
 
 /// Every chart input but the time series and error marks ([`series`]).
@@ -751,22 +754,37 @@ mod tests {
     }
 
     #[test]
-    fn column_quantiles_are_the_same_in_one_batch_or_many() {
-        // More rows than one batch holds: the columns are gathered in several passes.
-        let n = QUANTILE_BATCH * 5 + 17;
+    fn column_quantiles_are_each_columns_nearest_rank_whatever_the_rows_order() {
+        let n = 3_000_017;
         let sent: Vec<f64> = (0..n).map(|i| i as f64 * 0.01).collect();
         let latencies: Vec<f64> = (0..n).map(|i| ((i * 7919) % 1009) as f64).collect();
         let last_sent_s = sent[n - 1] / 1000.0;
-        let got = column_quantiles(&sent, &latencies, last_sent_s);
+        let columns_of = |sent: &[f64]| -> Vec<u16> { sent.iter().map(|&s| column_of(s / 1000.0, last_sent_s, COLUMNS) as u16).collect() };
+        let got = column_quantiles(&sent, &latencies, &columns_of(&sent));
         assert_eq!(got.len(), COLUMNS * COLUMN_QUANTILES.len());
-        // The plain reference of one column: sort it.
-        let inside: Vec<f64> =
-            sent.iter().zip(&latencies).filter(|(&s, _)| column_of(s / 1000.0, last_sent_s, COLUMNS) == 300).map(|(_, &l)| l).collect();
-        let mut sorted = inside.clone();
-        sorted.sort_by(f64::total_cmp);
-        let expected: Vec<f64> = COLUMN_QUANTILES.iter().map(|q| sorted[(q.rank(sorted.len() as u64) - 1) as usize]).collect();
-        let of_column: Vec<f64> = got.iter().filter(|p| column_of(p.0, last_sent_s, COLUMNS) == 300).map(|p| p.1).collect();
-        assert_eq!(of_column, expected);
+        // The plain reference of every column: sort it, index it, and the first sent of that value.
+        for column in [0, 1, 300, COLUMNS - 1] {
+            let inside: Vec<(f64, f64)> = sent
+                .iter()
+                .zip(&latencies)
+                .filter(|(&s, _)| column_of(s / 1000.0, last_sent_s, COLUMNS) == column)
+                .map(|(&s, &l)| (s / 1000.0, l))
+                .collect();
+            let mut sorted: Vec<f64> = inside.iter().map(|p| p.1).collect();
+            sorted.sort_by(f64::total_cmp);
+            let expected: Vec<Point> = COLUMN_QUANTILES
+                .iter()
+                .map(|q| sorted[(q.rank(sorted.len() as u64) - 1) as usize])
+                .map(|value| *inside.iter().find(|p| p.1 == value).unwrap())
+                .collect();
+            let of_column: Vec<Point> = got.iter().filter(|p| column_of(p.0, last_sent_s, COLUMNS) == column).copied().collect();
+            assert_eq!(of_column, expected, "column {column}");
+        }
+        // Rows in another order (as parallel readers hand them over): the same points.
+        let (mut sent_r, mut latencies_r) = (sent.clone(), latencies.clone());
+        sent_r.reverse();
+        latencies_r.reverse();
+        assert_eq!(column_quantiles(&sent_r, &latencies_r, &columns_of(&sent_r)), got);
     }
 
     #[test]
