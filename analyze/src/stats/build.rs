@@ -8,6 +8,9 @@ use crate::report::*;
 use rayon::prelude::*;
 use std::collections::BTreeMap;
 
+/// A run's percentiles from the intended send, when it has a send lag other than 0.
+type FromIntended = Option<SortedMap<String, f64>>;
+
 /// What to compute besides the statistics.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Detail {
@@ -27,7 +30,7 @@ pub fn build(dataset: &mut Dataset, detail: Detail) -> Report {
     // marks (which pair each latency with its send time), and the percentiles from the intended
     // send (made in the lags' own vector). Level-1 tables carry no rows, so no intended-send
     // values.
-    let (send_lags, series, intended): (Vec<LagSeries>, _, Vec<Option<SortedMap<String, f64>>>) = if dataset.level1.is_some() {
+    let (send_lags, series, intended): (Vec<LagSeries>, _, Vec<FromIntended>) = if dataset.level1.is_some() {
         let send_lags = if with_figures { dataset.requests.iter().map(super::intended::lag_series).collect() } else { Vec::new() };
         let series = with_figures.then(|| super::figures::series(dataset));
         (send_lags, series, vec![None; dataset.runs.len()])
