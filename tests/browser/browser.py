@@ -146,8 +146,21 @@ _WAIT_FOR_IMAGES = """
 const done = arguments[arguments.length - 1];
 const imgs = Array.from(document.images);
 for (const img of imgs) { if (img.loading === 'lazy') img.loading = 'eager'; }
+// A chart embedded with <object> is settled once its document is complete, or once its fetch
+// ended in an HTTP error or no response (Chromium fires no event for a failed <object>, so the
+// resource timing entry says it).
+const objectSettled = (o) => {
+  const doc = o.contentDocument;
+  if (doc && doc.readyState === 'complete' && doc.documentElement) return true;
+  return performance.getEntriesByName(o.data).some((e) => !(e.responseStatus >= 200 && e.responseStatus < 400));
+};
+const objectLoaded = (o) => new Promise((resolve) => {
+  const poll = () => (objectSettled(o) ? resolve() : setTimeout(poll, 20));
+  poll();
+});
+const objects = Array.from(document.querySelectorAll('object[data]'));
 const timer = setTimeout(() => done('timeout'), arguments[0]);
-Promise.allSettled(imgs.map((img) => img.decode())).then(() => {
+Promise.allSettled([...imgs.map((img) => img.decode()), ...objects.map(objectLoaded)]).then(() => {
   clearTimeout(timer);
   done('ok');
 });
@@ -155,7 +168,7 @@ Promise.allSettled(imgs.map((img) => img.decode())).then(() => {
 
 
 def wait_for_images(driver: webdriver.Chrome) -> bool:
-    """Wait (bounded) until every image has loaded or failed; False on timeout."""
+    """Wait (bounded) until every image and <object> has loaded or failed; False on timeout."""
     return driver.execute_async_script(_WAIT_FOR_IMAGES, IMAGE_WAIT_MS) == "ok"
 
 

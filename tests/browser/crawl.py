@@ -118,9 +118,10 @@ class Crawler:
         self._pages[url] = _Page((facts["lang"] or "").strip(), facts["switches"])
         self._screenshot_if_wanted(name, phone=False)
         self._check_images(name, facts["images"])
+        embedded_pages = self._check_objects(name, facts["objects"])
         self._check_a11y(name, facts)
         self._check_layout(name, facts["viewport"])
-        next_pages = self._check_links(name, facts["links"])
+        next_pages = self._check_links(name, facts["links"]) + embedded_pages
         for ref in facts["absoluteRefs"]:
             self.tally.check("links", False, name,
                              f"{ref} is an absolute path: it breaks from file:// and "
@@ -158,6 +159,27 @@ class Crawler:
                              f"broken image: {img['raw']!r} (naturalWidth is 0)")
             self.tally.check("a11y", bool((img["alt"] or "").strip()), name,
                              f"image {img['raw']!r} has no alt text")
+
+    def _check_objects(self, name: str, objects: list[dict]) -> list[str]:
+        """Charts embedded with <object>: each loads as an SVG with a title and a label, and its
+        links resolve and open in the whole window (a link inside an <object> without
+        target="_top" opens the page inside the chart's box). Returns the pages they lead to."""
+        pages = []
+        for obj in objects:
+            self.stats.images += 1
+            self.tally.check("images", obj["loaded"], name,
+                             f"embedded chart {obj['raw']!r} did not load as an SVG document")
+            self.tally.check("a11y", bool((obj["label"] or "").strip()), name,
+                             f"embedded chart {obj['raw']!r} has no aria-label")
+            if obj["loaded"]:
+                self.tally.check("a11y", bool(obj["title"]), name,
+                                 f"embedded chart {obj['raw']!r} has no <title>")
+            for a in obj["links"]:
+                self.tally.check("links", a["target"] in ("_top", "_parent", "_blank"), name,
+                                 f"link {a['raw']!r} in the embedded chart {obj['raw']!r} opens "
+                                 "inside the chart's box: give it target=\"_top\"")
+            pages += self._check_links(f"{name} ({obj['raw']})", obj["links"])
+        return pages
 
     def _check_a11y(self, name: str, facts: dict) -> None:
         lang = (facts["lang"] or "").strip()

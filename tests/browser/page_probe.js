@@ -51,6 +51,29 @@ return {
     alt: attr(img, 'alt'),
     loaded: img.complete && img.naturalWidth > 0,
   })),
+  // Charts embedded with <object>: whether an SVG document loaded, its title, and its links
+  // (resolved against the SVG's own URL, as a click on them is).
+  objects: Array.from(document.querySelectorAll('object[data]')).map((o) => {
+    const doc = o.contentDocument;
+    const root = doc && doc.documentElement;
+    const svg = Boolean(root && root.localName === 'svg' && !doc.querySelector('parsererror'));
+    const links = [];
+    if (svg) {
+      for (const a of doc.querySelectorAll('a')) {
+        const raw = a.getAttribute('href') ?? a.getAttributeNS('http://www.w3.org/1999/xlink', 'href');
+        if (raw === null) continue;
+        links.push({ raw, url: new URL(raw, doc.URL).href, target: a.getAttribute('target') });
+      }
+    }
+    return {
+      raw: attr(o, 'data'),
+      url: o.data,
+      label: attr(o, 'aria-label'),
+      loaded: svg,
+      title: svg ? text(root.querySelector(':scope > title')) : '',
+      links,
+    };
+  }),
   tables: Array.from(document.querySelectorAll('table')).map((t, i) => ({
     n: i + 1,
     caption: text(t.querySelector(':scope > caption')),

@@ -30,6 +30,12 @@ SVG = (
     '<title>A bar</title><rect x="10" y="10" width="120" height="80" fill="#36c"/></svg>\n'
 )
 
+def linked_svg(href: str, target: str = ' target="_top"') -> str:
+    """A chart whose mark links to a page, as the report's run dots do."""
+    return ('<svg xmlns="http://www.w3.org/2000/svg" width="200" height="100" viewBox="0 0 200 100">'
+            f'<title>Runs</title><a href="{href}"{target}><circle cx="50" cy="50" r="8"/></a></svg>\n')
+
+
 PAGE = """<!doctype html>
 <html lang="{lang}">
 <head>
@@ -66,6 +72,7 @@ REPORT_BODY = """<h1>Report</h1>
  · <a href="../ja/index.html#%E7%B5%90%E6%9E%9C" hreflang="ja">日本語</a></p>
 <h2 id="results">Results</h2>
 <img src="figures/bar.svg" alt="Bar chart">
+<object data="figures/runs.svg" type="image/svg+xml" aria-label="Runs chart"></object>
 <img src="data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' width='8' height='8'/%3E"
  alt="An inline data: image">
 """
@@ -106,6 +113,7 @@ def build_site(root: Path, extra: str = "", files: dict[str, str] | None = None)
     (site / "ds/ja/index.html").write_text(
         PAGE.format(lang="ja", title="レポート", body=JA_BODY), encoding="utf-8")
     (site / "ds/en/figures/bar.svg").write_text(SVG, encoding="utf-8")
+    (site / "ds/en/figures/runs.svg").write_text(linked_svg("../runs/r1.html"), encoding="utf-8")
     (site / "ds/en/data.csv").write_text("run,p95_ms\nr1,12.5\n", encoding="utf-8")
     for rel, text in (files or {}).items():
         (site / rel).parent.mkdir(parents=True, exist_ok=True)
@@ -229,6 +237,29 @@ BAD_SITES = {
         '<img src="figures/missing.svg" alt="gone">',
         "index.html: broken image: 'figures/missing.svg'",
         {"images", "requests"},
+    ),
+    "broken_object_chart": (
+        '<object data="ds/en/figures/missing.svg" type="image/svg+xml" aria-label="gone"></object>',
+        "index.html: embedded chart 'ds/en/figures/missing.svg' did not load as an SVG document",
+        {"images", "requests"},
+    ),
+    "object_chart_without_label": (
+        '<object data="ds/en/figures/bar.svg" type="image/svg+xml"></object>',
+        "index.html: embedded chart 'ds/en/figures/bar.svg' has no aria-label",
+        {"a11y"},
+    ),
+    "object_chart_link_opens_inside_the_chart": (
+        '<object data="ds/en/figures/inside.svg" type="image/svg+xml" aria-label="c"></object>',
+        "index.html: link '../runs/r1.html' in the embedded chart 'ds/en/figures/inside.svg' "
+        "opens inside the chart's box",
+        {"links"},
+        {"ds/en/figures/inside.svg": linked_svg("../runs/r1.html", target="")},
+    ),
+    "object_chart_link_to_missing_run": (
+        '<object data="ds/en/figures/gone.svg" type="image/svg+xml" aria-label="c"></object>',
+        "index.html (ds/en/figures/gone.svg): link to a missing file: '../runs/r9.html' (HTTP 404)",
+        {"links"},
+        {"ds/en/figures/gone.svg": linked_svg("../runs/r9.html")},
     ),
     "link_to_missing_page": (
         '<a href="ds/en/nope.html">nope</a>',
