@@ -26,6 +26,10 @@ pub enum Command {
         /// ([[slo]]), or has no ok run to judge it by.
         #[arg(long)]
         slo: bool,
+        /// List every condition and every flagged run; without it, the first 50 of each are
+        /// listed and the rest counted.
+        #[arg(long)]
+        all: bool,
     },
     /// Compares two measurements of the same conditions, a baseline and a candidate (before and
     /// after a change, or a re-measurement): per matched condition, both sides' runs of the

@@ -5,7 +5,7 @@ use clap::Parser;
 fn main() {
     let cli = Cli::parse();
     let outcome = match cli.command {
-        Command::Check { dataset, strict, slo } => cmd::check::run(&dataset, strict, slo),
+        Command::Check { dataset, strict, slo, all } => cmd::check::run(&dataset, strict, slo, all),
         Command::Compare { baseline, candidate, out, rules, fail_on_regression, format, lang } => {
             cmd::compare::run(&cmd::compare::Options {
                 baseline: &baseline,

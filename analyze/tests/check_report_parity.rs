@@ -145,7 +145,7 @@ proptest! {
         let root = tempfile::tempdir().unwrap();
         let dir = root.path().join("datasets").join("ds");
         write(&dir, &dataset);
-        let checked = cmd::check::run(&dir, false, false);
+        let checked = cmd::check::run(&dir, false, false, false);
         if checked.is_ok() {
             let reported = cmd::report::run(&dir, &root.path().join("out"), None);
             prop_assert!(reported.is_ok(), "check passed, report failed: {:#}", reported.unwrap_err());

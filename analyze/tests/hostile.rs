@@ -776,3 +776,27 @@ fn a_damaged_parquet_file_is_that_files_error_without_the_readers_panic() {
     assert!(!text.contains("panicked"), "{text}");
     assert!(!text.contains("stack backtrace"), "{text}");
 }
+
+#[test]
+fn check_of_250_levels_lists_50_and_counts_the_rest_unless_all() {
+    let root = tempfile::tempdir().unwrap();
+    let dir = many_runs(root.path());
+    let output = check(&dir);
+    assert_exit(&output, 0);
+    let text = String::from_utf8(output.stdout).unwrap();
+    let levels = text.lines().filter(|l| l.starts_with("  l") && l.contains(" median ")).count();
+    assert_eq!(levels, 50, "{text}");
+    assert!(text.contains("  … and 200 more conditions (--all lists them; summary.json holds them all)\n"), "{text}");
+    // Each level's ten runs have p95s 1-7 ms: some are flagged, and at most 50 of them listed.
+    let flagged = text.lines().filter(|l| l.starts_with("warning: run ") || l.starts_with("note: run ")).count();
+    assert!(flagged <= 50, "{flagged}");
+    let all = analyze().arg("check").arg(&dir).arg("--all").output().unwrap();
+    assert_exit(&all, 0);
+    let all = String::from_utf8(all.stdout).unwrap();
+    assert_eq!(all.lines().filter(|l| l.starts_with("  l") && l.contains(" median ")).count(), 250);
+    assert!(!all.contains(" more conditions "), "{all}");
+    let every_flag = all.lines().filter(|l| l.starts_with("warning: run ") || l.starts_with("note: run ")).count();
+    // r0, r7, r14, …: p95 1 ms against a median of 3.5-4 ms.
+    assert_eq!(every_flag, 358, "{all}");
+    assert!(text.contains(&format!("  … and {} more flagged runs ", every_flag - 50)), "{text}");
+}

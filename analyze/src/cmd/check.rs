@@ -21,7 +21,28 @@ pub fn verify(dir: &Path) -> Result<()> {
     Ok(())
 }
 
-pub fn run(dir: &Path, strict: bool, slo: bool) -> Result<i32> {
+/// Without `--all`, at most this many lines of each list (conditions, sessions, flagged runs,
+/// objectives) are printed; the rest are counted, so a dataset of 10,000 levels gives a screen,
+/// not 24,000 lines.
+const LISTED: usize = 50;
+
+/// The lines of one list, cut to [`LISTED`] unless `all`, with a count of the rest.
+fn listed(out: &mut String, lines: Vec<String>, all: bool, what: &str) -> std::fmt::Result {
+    let shown = if all { lines.len() } else { lines.len().min(LISTED) };
+    for line in &lines[..shown] {
+        writeln!(out, "{line}")?;
+    }
+    if shown < lines.len() {
+        writeln!(
+            out,
+            "  … and {} more {what} (--all lists them; summary.json holds them all)",
+            format::count((lines.len() - shown) as u64)
+        )?;
+    }
+    Ok(())
+}
+
+pub fn run(dir: &Path, strict: bool, slo: bool, all: bool) -> Result<i32> {
     let mut loaded = dataset::load(dir)?;
     let report = stats::build(&mut loaded, Detail::Statistics);
     let comparison = super::compare::of_baseline(dir, &loaded.manifest, &report)?;
@@ -48,10 +69,13 @@ pub fn run(dir: &Path, strict: bool, slo: bool) -> Result<i32> {
             level1.engine, level1.version
         )?;
     }
-    for (c, condition) in report.conditions.iter().enumerate() {
-        if let Some(s) = report.headline_of(condition) {
-            writeln!(
-                out,
+    let headlines: Vec<String> = report
+        .conditions
+        .iter()
+        .enumerate()
+        .filter_map(|(c, condition)| {
+            let s = report.headline_of(condition)?;
+            Some(format!(
                 "  {}: {} median {} ({}–{}, {} runs)",
                 context.condition_label(condition),
                 context.headline_label,
@@ -59,16 +83,17 @@ pub fn run(dir: &Path, strict: bool, slo: bool) -> Result<i32> {
                 context.headline_number_of(c, s.min),
                 context.headline_number_of(c, s.max),
                 s.n
-            )?;
-        }
-    }
-    for condition in &report.conditions {
-        if let Some(s) = &condition.sessions {
-            let ms = |spread: Option<crate::report::Spread>| {
-                spread.map(|s| format!("{} ms", format::ms(s.median))).unwrap_or_else(|| "-".into())
-            };
-            writeln!(
-                out,
+            ))
+        })
+        .collect();
+    listed(&mut out, headlines, all, "conditions")?;
+    let ms = |spread: Option<crate::report::Spread>| spread.map(|s| format!("{} ms", format::ms(s.median))).unwrap_or_else(|| "-".into());
+    let sessions: Vec<String> = report
+        .conditions
+        .iter()
+        .filter_map(|condition| {
+            let s = condition.sessions.as_ref()?;
+            Some(format!(
                 "  {}: sessions {}, failed {}; medians of the runs: failed share {}, mean session {}, p95 session {}",
                 context.condition_label(condition),
                 format::count(s.sessions),
@@ -76,31 +101,41 @@ pub fn run(dir: &Path, strict: bool, slo: bool) -> Result<i32> {
                 format::percent(s.failed_share.median),
                 ms(s.mean_ms),
                 ms(s.p95_ms),
-            )?;
-        }
-    }
+            ))
+        })
+        .collect();
+    listed(&mut out, sessions, all, "conditions with sessions")?;
     for text in context.dataset_flag_texts() {
         writeln!(out, "warning: dataset: {text}")?;
     }
     let warnings = report.variance.flags.iter().filter(|f| f.is_warning()).count() + report.variance.dataset_flags.len();
-    for flag in &report.variance.flags {
-        let level = if flag.is_warning() { "warning" } else { "note" };
-        writeln!(out, "{level}: run {}: {}", flag.run_id, context.flag_text(&flag.run_id, &flag.kind))?;
-    }
+    let flags: Vec<String> = report
+        .variance
+        .flags
+        .iter()
+        .map(|flag| {
+            let level = if flag.is_warning() { "warning" } else { "note" };
+            format!("{level}: run {}: {}", flag.run_id, context.flag_text(&flag.run_id, &flag.kind))
+        })
+        .collect();
+    listed(&mut out, flags, all, "flagged runs")?;
     let objectives: Vec<(usize, &crate::report::slo::SloResult)> =
         report.conditions.iter().enumerate().flat_map(|(c, condition)| condition.slo.iter().map(move |s| (c, s))).collect();
     let words = crate::render::i18n::slo::words(crate::model::Lang::En);
-    for &(condition, objective) in &objectives {
-        let median = objective.median.map_or_else(|| "-".to_string(), |m| context.slo_value(objective, condition, m));
-        writeln!(
-            out,
-            "  slo {}: {}: {}, median {median}, {} runs met it",
-            context.condition_label(&report.conditions[condition]),
-            context.slo_objective(objective, condition),
-            context.slo_status(objective.status),
-            words.met_of.replace("{met}", &objective.runs_met.to_string()).replace("{runs}", &objective.runs.to_string()),
-        )?;
-    }
+    let objective_lines: Vec<String> = objectives
+        .iter()
+        .map(|&(condition, objective)| {
+            let median = objective.median.map_or_else(|| "-".to_string(), |m| context.slo_value(objective, condition, m));
+            format!(
+                "  slo {}: {}: {}, median {median}, {} runs met it",
+                context.condition_label(&report.conditions[condition]),
+                context.slo_objective(objective, condition),
+                context.slo_status(objective.status),
+                words.met_of.replace("{met}", &objective.runs_met.to_string()).replace("{runs}", &objective.runs.to_string()),
+            )
+        })
+        .collect();
+    listed(&mut out, objective_lines, all, "objectives")?;
     let failed = objectives.iter().filter(|(_, o)| o.status != crate::report::slo::SloStatus::Pass).count();
     let total = objectives.len().to_string();
     let mut code = if warnings == 0 {
