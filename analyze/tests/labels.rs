@@ -109,6 +109,81 @@ fn importing_a_labelled_run_into_a_dataset_without_labels_gives_the_old_rows_an_
     assert!(matches!(check.status.code(), Some(0 | 1)), "{}", text(&check));
 }
 
+/// Per label: (requests, requests without a 2xx response).
+fn requests_and_errors(rows: &[(String, u16, Option<f64>)]) -> BTreeMap<String, (usize, usize)> {
+    let mut counts = BTreeMap::new();
+    for (label, status, _) in rows {
+        let entry = counts.entry(label.clone()).or_insert((0, 0));
+        entry.0 += 1;
+        entry.1 += usize::from(!(200..300).contains(status));
+    }
+    counts
+}
+
+#[test]
+fn vegeta_siege_and_oha_rows_keep_their_urls_as_labels() {
+    let root = tempfile::tempdir().unwrap();
+    let dataset = root.path().join("d");
+    std::fs::create_dir(&dataset).unwrap();
+    import(&dataset, "vegeta-csv", "vegeta/labels.csv", "vegeta");
+    import(&dataset, "vegeta-json", "vegeta/labels.json", "vegeta");
+    import(&dataset, "siege", "siege/labels-verbose.txt", "siege");
+
+    // vegeta: each result's url as it attacked it, as k6 groups a point without a name tag.
+    // Counted from labels.csv by hand: 18 to /login (a 500), 17 to /page.html (two 500s), 25 to
+    // /search?q=a,b (a 500 and a refused connection).
+    let vegeta = requests_and_errors(&rows_of(&dataset, "vegeta-csv"));
+    assert_eq!(
+        vegeta,
+        BTreeMap::from([
+            ("http://127.0.0.1:18089/login".into(), (18, 1)),
+            ("http://127.0.0.1:18089/page.html".into(), (17, 2)),
+            ("http://127.0.0.1:18089/search?q=a,b".into(), (25, 2)),
+        ])
+    );
+    assert_eq!(rows_of(&dataset, "vegeta-json"), rows_of(&dataset, "vegeta-csv"), "JSON and CSV give the same labelled rows");
+
+    // siege -v -f urls.txt: 2 users walking 3 URLs 10 times, each line ends with the URL.
+    assert_eq!(
+        requests_and_errors(&rows_of(&dataset, "siege")),
+        BTreeMap::from([("/missing".into(), (6, 6)), ("/page.html".into(), (7, 0)), ("/small.html".into(), (7, 0))])
+    );
+
+    // oha's sqlite keeps each request's url: a real database with a quarter of its rows given
+    // another path (oha -n 1000 fetched one URL).
+    let db = root.path().join("two-urls.db");
+    std::fs::copy(fixture("oha/oha.db"), &db).unwrap();
+    let connection = rusqlite::Connection::open(&db).unwrap();
+    assert_eq!(connection.execute("UPDATE oha SET url = '/other.html' WHERE rowid % 4 = 0", []).unwrap(), 250);
+    drop(connection);
+    let out =
+        analyze().arg("import").arg(&db).arg("--into").arg(&dataset).args(["--run-id", "oha", "--factor", "tool=oha"]).output().unwrap();
+    assert!(out.status.success(), "{}", text(&out));
+    let oha = count_by_label(&rows_of(&dataset, "oha"));
+    assert_eq!(oha, BTreeMap::from([("/mixed.html".into(), 750), ("/other.html".into(), 250)]));
+
+    let check = analyze().arg("check").arg(&dataset).output().unwrap();
+    assert!(matches!(check.status.code(), Some(0 | 1)), "{}", text(&check));
+}
+
+#[test]
+fn a_run_of_one_request_name_writes_no_label_column() {
+    let root = tempfile::tempdir().unwrap();
+    let dataset = root.path().join("d");
+    std::fs::create_dir(&dataset).unwrap();
+    // Every result of vegeta.csv, every line of siege-verbose.txt and every row of oha.db has one URL.
+    import(&dataset, "vegeta", "vegeta/vegeta.csv", "vegeta");
+    import(&dataset, "siege", "siege/siege-verbose.txt", "siege");
+    import(&dataset, "oha", "oha/oha.db", "oha");
+    let requests = std::fs::read_to_string(dataset.join("requests.csv")).unwrap();
+    assert!(requests.starts_with("run_id,seq,scheduled_ms,sent_ms,latency_ms,status,body_bytes\n"), "{}", &requests[..80]);
+    // Into a dataset that has labels, a one-name run's rows carry their name.
+    import(&dataset, "vegeta-labels", "vegeta/labels.csv", "vegeta");
+    import(&dataset, "vegeta-again", "vegeta/vegeta.csv", "vegeta");
+    assert!(rows_of(&dataset, "vegeta-again").iter().all(|r| r.0 == "http://127.0.0.1:18089/page.html"));
+    assert!(rows_of(&dataset, "siege").iter().all(|r| r.0.is_empty()));
+}
+
 /// A fixed LCG, so the dataset is the same on every run of the test.
 struct Lcg(u64);
 

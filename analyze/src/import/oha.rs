@@ -197,9 +197,13 @@ pub fn sqlite(file: &str, path: &std::path::Path) -> Result<Piece, ImportError> 
     let started = run.checked_mul(1_000_000_000).filter(|ns| super::text::implausible_unix_ns(*ns).is_none());
     let started = started.ok_or_else(|| ImportError::file(file, format!("run {run} is not a plausible start in Unix seconds")))?;
     let mut query = connection
-        .prepare("SELECT rowid, start, duration, status, len_bytes, start_latency_correction IS NOT NULL FROM oha ORDER BY start, rowid")
+        .prepare(
+            "SELECT rowid, start, duration, status, len_bytes, start_latency_correction IS NOT NULL, url FROM oha ORDER BY start, rowid",
+        )
         .map_err(sql)?;
     let mut rows = Vec::new();
+    // Request names: each row's url as oha stores it (its path), the one place oha keeps it.
+    let mut labels = super::Labels::default();
     let mut corrected = 0u64;
     let mut result = query.query([]).map_err(sql)?;
     while let Some(r) = result.next().map_err(sql)? {
@@ -219,7 +223,12 @@ pub fn sqlite(file: &str, path: &std::path::Path) -> Result<Piece, ImportError> 
             .filter(|c| (100..=599).contains(c))
             .ok_or_else(|| bad(format!("status {status} is not an HTTP status")))?;
         let bytes = u64::try_from(bytes).map_err(|_| bad(format!("len_bytes {bytes} is negative")))?;
-        rows.push(Row::new(Some(sent_ns), Some(parse_shifted(&duration.to_string(), 3).unwrap_or(duration * 1000.0)), status, Some(bytes)));
+        let url: Option<String> = r.get(6).map_err(sql)?;
+        let row = Row::new(Some(sent_ns), Some(parse_shifted(&duration.to_string(), 3).unwrap_or(duration * 1000.0)), status, Some(bytes));
+        rows.push(match url.filter(|u| !u.is_empty()) {
+            Some(url) => row.labelled(labels.intern(&url)),
+            None => row,
+        });
     }
     let mut notes = vec![Message::plain(NoteKey::OhaSqlite), Message::plain(NoteKey::OhaRank)];
     if corrected > 0 {
@@ -227,6 +236,7 @@ pub fn sqlite(file: &str, path: &std::path::Path) -> Result<Piece, ImportError> 
     }
     Ok(Piece {
         rows: Some(rows),
+        labels,
         started: Some(Start { unix_ns: started, step_ns: 1_000_000_000, at: Place::new(file, 1, 1) }),
         notes,
         ..Piece::default()

@@ -60,9 +60,11 @@ impl<'a> Requests<'a> {
         (0..self.rows.len()).map(|seq| self.raw(seq))
     }
 
-    /// Whether the rows carry request names (then requests.csv gets its `label` column).
+    /// Whether the rows carry more than one request name (then requests.csv gets its `label`
+    /// column): a run of one name is the unnamed endpoint, so a one-label import changes no
+    /// table's columns. Into a requests.csv that has the column, every run's names are written.
     pub fn labelled(&self) -> bool {
-        !self.labels.is_empty()
+        self.labels.names().len() > 1
     }
 
     /// Each row's request name, in seq order ("" for a row without one).

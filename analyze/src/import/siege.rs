@@ -13,7 +13,7 @@
 use super::error::ImportError;
 use super::reported::{Count, Place, Printed, ToolReported};
 use super::text::{parse_shifted, step_of, Csv, Lines};
-use super::{ImportedRun, Piece, Row};
+use super::{ImportedRun, Labels, Piece, Row};
 use super::{Message, NoteKey};
 use crate::model::Rule;
 
@@ -76,6 +76,8 @@ pub fn verbose(file: &str, text: &str) -> Result<Piece, ImportError> {
     let trailer = trailer(&lines)?;
     let end = trailer.as_ref().map_or(u64::MAX, |(n, _)| *n);
     let mut rows = Vec::new();
+    // Request names: the URL each line ends with, as siege prints it (a path, or the whole URL).
+    let mut labels = Labels::default();
     let mut summary_from = None;
     for &(n, line) in lines.lines.iter().filter(|(n, _)| *n < end) {
         let trimmed = line.trim();
@@ -97,7 +99,8 @@ pub fn verbose(file: &str, text: &str) -> Result<Piece, ImportError> {
             .then(|| (words[1].parse::<u16>().ok(), parse_shifted(words[2], 3), words[4].parse::<u64>().ok()));
         match parsed {
             Some((Some(status), Some(latency_ms), Some(bytes))) if (100..=599).contains(&status) => {
-                rows.push(Row::new(None, Some(latency_ms), status, Some(bytes)));
+                let url = words[8..].join(" ");
+                rows.push(Row::new(None, Some(latency_ms), status, Some(bytes)).labelled(labels.intern(&url)));
             }
             _ => return Err(lines.bad(n, column, "expected `HTTP/1.1 STATUS SECONDS secs: BYTES bytes ==> METHOD URL`")),
         }
@@ -107,6 +110,7 @@ pub fn verbose(file: &str, text: &str) -> Result<Piece, ImportError> {
     }
     let mut piece = Piece {
         rows: Some(rows),
+        labels,
         notes: vec![Message::plain(RESOLUTION_NOTE), Message::plain(NoteKey::SiegeVerboseOrder)],
         ..Piece::default()
     };

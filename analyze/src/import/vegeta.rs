@@ -1,12 +1,16 @@
 //! vegeta: `vegeta encode --to csv` and `--to json` (one result per request).
 //!
+//! Request names: vegeta's reports group by nothing, so a row is labelled by its `url` as the file
+//! gives it, as k6's importer labels a point without a `name` tag by its `url` (old CSVs of 7
+//! fields carry no URL: no label).
+//!
 //! Trap: times are nanoseconds (the timestamp is Unix ns in CSV, RFC 3339 in JSON; latency is ns
 //! in both); a request without a response has code 0 and an error text.
 
 use super::error::ImportError;
 use super::text::{implausible_unix_ns, parse_shifted, rfc3339_unix_ns, split_csv, Lines};
+use super::{Labels, Piece, Row, Start};
 use super::{Message, NoteKey};
-use super::{Piece, Row, Start};
 
 /// A first line like `1796049880123456789,200,1234567,0,20200,...`: vegeta's CSV has no header.
 pub fn looks_like_csv(first: &str) -> bool {
@@ -20,12 +24,13 @@ fn result(sent_unix_ns: i64, code: u16, latency_ms: f64, bytes_in: u64) -> Row {
 }
 
 /// The rows, and the line of the first send (the run's start).
-fn finish(file: &str, rows: Vec<Row>, first: Option<(i64, u64)>) -> Result<Piece, ImportError> {
+fn finish(file: &str, rows: Vec<Row>, labels: Labels, first: Option<(i64, u64)>) -> Result<Piece, ImportError> {
     let Some((started, line)) = first else {
         return Err(ImportError::file(file, "holds no result"));
     };
     Ok(Piece {
         rows: Some(rows),
+        labels,
         started: Some(Start { unix_ns: started, step_ns: 1, at: super::Place::new(file, line, 1) }),
         notes: vec![Message::plain(NoteKey::VegetaNs)],
         ..Piece::default()
@@ -43,13 +48,15 @@ pub struct Blocks {
     file: String,
     json: bool,
     rows: Vec<Row>,
+    /// The request names: each result's `url`.
+    labels: Labels,
     width: Option<usize>,
     first: Option<(i64, u64)>,
 }
 
 impl Blocks {
     pub fn new(file: &str, json: bool) -> Self {
-        Blocks { file: file.to_string(), json, rows: Vec::new(), width: None, first: None }
+        Blocks { file: file.to_string(), json, rows: Vec::new(), labels: Labels::default(), width: None, first: None }
     }
 
     fn earliest(&mut self, sent: i64, line: u64) {
@@ -91,7 +98,13 @@ impl Blocks {
         let latency = parse_shifted(number(2, "latency (ns)")?, -6).expect("digits");
         let bytes_in: u64 = number(4, "bytes_in")?.parse().map_err(|_| lines.bad(n, fields[4].0, "bytes_in is too large"))?;
         self.earliest(sent, n);
-        self.rows.push(result(sent, code, latency, bytes_in));
+        // timestamp,code,latency,bytes_out,bytes_in,error,body,attack,seq,method,url,headers
+        let row = result(sent, code, latency, bytes_in);
+        let row = match fields.get(10) {
+            Some((_, url)) if fields.len() >= 11 && !url.is_empty() => row.labelled(self.labels.intern(url)),
+            _ => row,
+        };
+        self.rows.push(row);
         Ok(())
     }
 
@@ -102,6 +115,8 @@ impl Blocks {
             timestamp: String,
             latency: u64,
             bytes_in: u64,
+            #[serde(default)]
+            url: String,
         }
         let r: Result_ =
             serde_json::from_str(line).map_err(|e| lines.bad(n, e.column() as u64, format!("not a vegeta JSON result: {e}")))?;
@@ -115,7 +130,9 @@ impl Blocks {
             .ok_or_else(|| lines.bad(n, column_of("code"), format!("code {} is not an HTTP status", r.code)))?;
         let latency = parse_shifted(&r.latency.to_string(), -6).expect("digits");
         self.earliest(sent, n);
-        self.rows.push(result(sent, code, latency, r.bytes_in));
+        let row = result(sent, code, latency, r.bytes_in);
+        let row = if r.url.is_empty() { row } else { row.labelled(self.labels.intern(&r.url)) };
+        self.rows.push(row);
         Ok(())
     }
 }
@@ -138,7 +155,7 @@ impl super::stream::Blocks for Blocks {
     }
 
     fn finish(self: Box<Self>) -> Result<Piece, ImportError> {
-        finish(&self.file, self.rows, self.first)
+        finish(&self.file, self.rows, self.labels, self.first)
     }
 }
 
