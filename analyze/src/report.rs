@@ -295,6 +295,12 @@ pub struct ToolReported {
     /// the rule gives from the rows.
     #[serde(skip_serializing_if = "BTreeMap::is_empty")]
     pub interpolations: BTreeMap<String, Interpolation>,
+    /// The tool's own figures per request name (tool_labels.csv: Locust's per-name rows), as it
+    /// printed them, by its rule (`rule`), most requests first; beyond
+    /// [`crate::dataset::labels::MAX_LABELS`], the rest are one group with their requests,
+    /// errors and longest time (printed percentiles cannot be merged). Empty without.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub labels: Vec<LabelResult>,
 }
 
 /// What linear interpolation between two neighbouring ranks gives from a run's rows.

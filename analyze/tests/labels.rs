@@ -184,6 +184,105 @@ fn a_run_of_one_request_name_writes_no_label_column() {
     assert!(rows_of(&dataset, "siege").iter().all(|r| r.0.is_empty()));
 }
 
+/// tool_labels.csv's rows of a run: label → (requests, errors, p50, p95, p99, max) as written.
+fn tool_labels_of(dataset: &Path, run_id: &str) -> BTreeMap<String, (u64, u64, String, String, String, String)> {
+    let mut reader = csv::Reader::from_path(dataset.join("tool_labels.csv")).unwrap();
+    reader
+        .records()
+        .map(Result::unwrap)
+        .filter(|r| &r[0] == run_id)
+        .map(|r| (r[1].to_string(), (r[2].parse().unwrap(), r[3].parse().unwrap(), r[4].into(), r[5].into(), r[6].into(), r[7].into())))
+        .collect()
+}
+
+#[test]
+fn locust_figures_per_name_import_with_their_labels_and_reach_the_pages() {
+    let root = tempfile::tempdir().unwrap();
+    let dataset = root.path().join("d");
+    std::fs::create_dir(&dataset).unwrap();
+    import(&dataset, "csv", "locust/labels_stats.csv", "locust-csv");
+    import(&dataset, "json", "locust/labels.json", "locust-json");
+    // labels_stats.csv's three rows above Aggregated, as Locust printed them.
+    let csv = tool_labels_of(&dataset, "csv");
+    let s = |v: &str| v.to_string();
+    assert_eq!(csv["GET /missing"], (58, 58, s("1"), s("6"), s("9"), s("8.989021000161301")));
+    assert_eq!(csv["GET /page.html"], (173, 0, s("3"), s("11"), s("14"), s("21.12782499898458")));
+    assert_eq!(csv["GET /small.html?q=[q]"], (270, 0, s("1"), s("10"), s("12"), s("20.30154300155118")));
+    // labels.json: each entry's buckets, ranked by Locust's rule (the bucket at rank
+    // floor(n·p)+1), worked out from the file: 240 responses of /small.html?q=[q], rank 121,
+    // 229 and 238.
+    let json = tool_labels_of(&dataset, "json");
+    assert_eq!(json.keys().collect::<Vec<_>>(), ["GET /missing", "GET /page.html", "GET /small.html?q=[q]"]);
+    assert_eq!(json["GET /small.html?q=[q]"], (240, 0, s("4"), s("11"), s("58"), s("83.11607900395757")));
+    assert_eq!(json["GET /page.html"], (185, 0, s("4"), s("12"), s("17"), s("21.622210995701607")));
+    assert_eq!(json["GET /missing"], (51, 51, s("1"), s("10"), s("11"), s("10.70523099770071")));
+
+    let check = analyze().arg("check").arg(&dataset).output().unwrap();
+    assert!(check.status.success(), "{}", text(&check));
+    let out = root.path().join("out");
+    let report = analyze().arg("report").arg(&dataset).arg("--out").arg(&out).output().unwrap();
+    assert!(report.status.success(), "{}", text(&report));
+    let summary: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(out.join("summary.json")).unwrap()).unwrap();
+    let labels = &summary["runs"][1]["tool_reported"]["labels"];
+    assert_eq!(labels[0]["label"], "GET /small.html?q=[q]", "most requests first");
+    assert_eq!((labels[0]["requests"].as_u64(), labels[0]["percentiles_ms"]["99"].as_f64()), (Some(240), Some(58.0)));
+    let page = std::fs::read_to_string(out.join("runs/json.html")).unwrap();
+    assert!(page.contains("id=\"tool-labels-section\"") && page.contains("small.html?q=[q]"), "the run page shows Locust's table");
+    assert!(page.contains("rounds each response time into a bucket"), "and says the figures are Locust's bucket-rounded ones");
+}
+
+#[test]
+fn a_locust_table_whose_names_do_not_add_up_is_refused_at_its_cell_and_changes_nothing() {
+    let root = tempfile::tempdir().unwrap();
+    let dataset = root.path().join("d");
+    std::fs::create_dir(&dataset).unwrap();
+    import(&dataset, "first", "locust/labels_stats.csv", "locust");
+    let before: BTreeMap<String, Vec<u8>> = std::fs::read_dir(&dataset)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .map(|p| (p.file_name().unwrap().to_string_lossy().into_owned(), std::fs::read(&p).unwrap()))
+        .collect();
+    // /page.html's Request Count 173 made 172: the Aggregated 501 is no longer the rows' sum.
+    let edited =
+        std::fs::read_to_string(fixture("locust/labels_stats.csv")).unwrap().replacen("GET,/page.html,173,", "GET,/page.html,172,", 1);
+    let file = root.path().join("edited_stats.csv");
+    std::fs::write(&file, edited).unwrap();
+    let out = analyze()
+        .arg("import")
+        .arg(&file)
+        .arg("--into")
+        .arg(&dataset)
+        .args(["--run-id", "second", "--factor", "tool=locust"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out));
+    // The Aggregated row is line 5; its Request Count is the 3rd field, at column 13.
+    assert!(text(&out).contains("edited_stats.csv:5:13") && text(&out).contains("add up to 500"), "{}", text(&out));
+    let after: BTreeMap<String, Vec<u8>> = std::fs::read_dir(&dataset)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .map(|p| (p.file_name().unwrap().to_string_lossy().into_owned(), std::fs::read(&p).unwrap()))
+        .collect();
+    assert_eq!(before, after, "a refused import leaves the dataset as it was");
+
+    // --json: an entry whose buckets do not hold its num_requests is refused at that entry.
+    let json =
+        std::fs::read_to_string(fixture("locust/labels.json")).unwrap().replacen("\"num_requests\": 185,", "\"num_requests\": 186,", 1);
+    let file = root.path().join("edited.json");
+    std::fs::write(&file, &json).unwrap();
+    let line = json.lines().position(|l| l.contains("\"num_requests\": 186")).unwrap() + 1;
+    let out = analyze()
+        .arg("import")
+        .arg(&file)
+        .arg("--into")
+        .arg(&dataset)
+        .args(["--run-id", "third", "--factor", "tool=locust"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out));
+    assert!(text(&out).contains(&format!("edited.json:{line}:9")) && text(&out).contains("GET /page.html"), "{}", text(&out));
+}
+
 /// A fixed LCG, so the dataset is the same on every run of the test.
 struct Lcg(u64);
 

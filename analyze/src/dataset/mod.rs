@@ -22,6 +22,7 @@ pub mod sessions;
 mod side_tables;
 mod slo;
 pub mod time;
+pub mod tool_labels;
 
 pub use accumulate::{ErrorRow, Keep, RunRequests};
 pub use error::{DataError, InvalidDataset, Problems};
@@ -149,7 +150,13 @@ pub fn load_unlocked(dir: &Path, keep: Keep) -> Result<Dataset, LoadError> {
 
     let run_ids: BTreeMap<&str, usize> = runs.iter().enumerate().map(|(i, r)| (r.run_id.as_str(), i)).collect();
     let run_stats_table = read_small_table(dir, "run_stats", engine.is_some(), &mut problems);
-    let run_stats = run_stats_table.as_ref().map(|t| run_stats::parse_run_stats(t, &run_ids, runs.len(), &mut problems));
+    let mut run_stats = run_stats_table.as_ref().map(|t| run_stats::parse_run_stats(t, &run_ids, runs.len(), &mut problems));
+    if let Some(table) = read_small_table(dir, "tool_labels", false, &mut problems) {
+        match run_stats.as_mut() {
+            Some(stats) => tool_labels::attach(&table, &run_ids, stats, &mut problems),
+            None => problems.push(DataError::file(&table.file, "holds a tool's per-name figures, but the dataset has no run_stats table")),
+        }
+    }
     // Without trustworthy run ids every request would be blamed as unknown: fix runs.csv first.
     let (requests, level1) = match (&requests_source, &engine, &run_stats_table, &run_stats, usable) {
         (Some(source), _, _, _, true) => {

@@ -44,6 +44,9 @@ pub struct RunStats {
     pub last_done_ms: Option<f64>,
     /// The line (or row) in the file, for messages.
     pub line: u64,
+    /// The tool's figures per request name (tool_labels.csv), in the table's order; empty
+    /// when the tool printed none.
+    pub labels: Vec<super::tool_labels::ToolLabel>,
 }
 
 /// One input file of an imported run (sources.csv).
@@ -154,6 +157,7 @@ pub fn parse_run_stats(
             last_sent_ms: time("last_sent_ms", problems),
             last_done_ms: time("last_done_ms", problems),
             line: row.place,
+            labels: Vec::new(),
         };
         for name in NUMBERS.iter().skip(4) {
             number(name, problems);
@@ -208,7 +212,7 @@ pub fn parse_run_stats(
     out
 }
 
-fn count(table: &TextTable, row: &TextRow, column: usize, problems: &mut Problems) -> Option<u64> {
+pub(super) fn count(table: &TextTable, row: &TextRow, column: usize, problems: &mut Problems) -> Option<u64> {
     let text = row.cells[column].trim();
     match text.parse::<u64>() {
         Ok(v) => Some(v),
@@ -219,14 +223,14 @@ fn count(table: &TextTable, row: &TextRow, column: usize, problems: &mut Problem
     }
 }
 
-fn optional_count(table: &TextTable, row: &TextRow, column: usize, problems: &mut Problems) -> Option<u64> {
+pub(super) fn optional_count(table: &TextTable, row: &TextRow, column: usize, problems: &mut Problems) -> Option<u64> {
     if is_blank(row.cells[column].as_bytes()) {
         return None;
     }
     count(table, row, column, problems)
 }
 
-fn non_negative(table: &TextTable, row: &TextRow, column: usize, problems: &mut Problems) -> Option<f64> {
+pub(super) fn non_negative(table: &TextTable, row: &TextRow, column: usize, problems: &mut Problems) -> Option<f64> {
     let text = row.cells[column].trim();
     if text.is_empty() {
         return None;

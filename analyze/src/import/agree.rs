@@ -247,6 +247,11 @@ fn finest(summaries: &[&ToolReported]) -> Option<ToolReported> {
         percentiles_ms: finest_table.map(|t| t.percentiles_ms.clone()).unwrap_or_default(),
         duration_s: pick(&|s| s.duration_s.as_ref()),
         rate_count: count(&|s| s.rate_count.as_ref()),
+        labels: finest_table
+            .filter(|t| !t.labels.is_empty())
+            .or_else(|| summaries.iter().find(|s| !s.labels.is_empty()).copied())
+            .map(|t| t.labels.clone())
+            .unwrap_or_default(),
     })
 }
 

@@ -5,13 +5,19 @@
 //! ms below 1 s, 100 ms below 10 s, 1 s above) and then takes the bucket at rank floor(p·n)+1, so
 //! its 100 % can be below the true maximum it prints beside it. The `--json` histogram holds
 //! the rounded buckets; its percentiles are recomputed here by Locust's own rule.
+//!
+//! Request names: Locust keeps one histogram per (method, name), so per name it has figures,
+//! not rows. Both forms give them: one `_stats.csv` row per (Type, Name) before `Aggregated`,
+//! one `--json` entry per (method, name). They are kept as the tool's per-label figures
+//! ([`ReportedLabel`], labelled "GET /path" as Locust's tables group them), refused when they
+//! do not add up to the whole run.
 
 use super::error::ImportError;
-use super::reported::{Count, Printed, ToolReported};
+use super::reported::{Count, Printed, ReportedLabel, ToolReported};
 use super::text::{implausible_unix_ns, Csv, CsvRow};
 use super::{Message, NoteKey};
 use super::{Piece, Start};
-use crate::model::{percentile_key, Rule};
+use crate::model::{percentile_key, Percentile, Rule};
 use std::collections::BTreeMap;
 
 /// Locust prints floats as Python's repr (the shortest text that reads back): no rounding step.
@@ -61,6 +67,7 @@ pub fn stats(file: &str, text: &str) -> Result<Piece, ImportError> {
                 .error(format!("the Aggregated {what} is {} but the rows above it add up to {sum}: is the file edited?", total.value)));
         }
     }
+    r.labels = stats_labels(&csv, row.0)?;
     r.ranked = Some(requests.value);
     r.requests = Some(requests);
     r.errors = Some(failures);
@@ -76,6 +83,48 @@ pub fn stats(file: &str, text: &str) -> Result<Piece, ImportError> {
         r.percentiles_ms.insert(key, Printed::new(csv.number(row, index)?, EXACT, place(index)));
     }
     Ok(Piece { reported: Some(r), notes: vec![bucket_note()], ..Piece::default() })
+}
+
+/// "GET /path": a request name as Locust's tables group it, by its Type (method) and Name.
+fn label_of(method: &str, name: &str) -> String {
+    if method.is_empty() {
+        name.to_string()
+    } else {
+        format!("{method} {name}")
+    }
+}
+
+/// The `_stats.csv` rows above the Aggregated one (`aggregated_line`): one per (Type, Name).
+fn stats_labels(csv: &Csv, aggregated_line: u64) -> Result<Vec<ReportedLabel>, ImportError> {
+    let (kind, name) = (csv.column("Type")?, csv.column("Name")?);
+    let (requests, failures, max) = (csv.column("Request Count")?, csv.column("Failure Count")?, csv.column("Max Response Time")?);
+    let percentiles: Vec<(u32, usize)> = Percentile::BY_LABEL
+        .iter()
+        .filter_map(|p| {
+            csv.header
+                .iter()
+                .position(|h| h.strip_suffix('%').and_then(percentile_key) == Some(p.thousandths()))
+                .map(|i| (p.thousandths(), i))
+        })
+        .collect();
+    let mut labels = Vec::new();
+    for row in csv.rows.iter().filter(|r| r.0 != aggregated_line) {
+        let place = |column: usize| csv.lines.place(row.0, row.1[column].0);
+        let mut label = ReportedLabel {
+            label: label_of(&row.1[kind].1, &row.1[name].1),
+            requests: Count::new(csv.count(row, requests)?, place(requests)),
+            errors: Count::new(csv.count(row, failures)?, place(failures)),
+            percentiles_ms: BTreeMap::new(),
+            max_ms: Some(Printed::new(csv.number(row, max)?, EXACT, place(max))),
+        };
+        for &(key, column) in &percentiles {
+            if row.1[column].1 != "N/A" {
+                label.percentiles_ms.insert(key, Printed::new(csv.number(row, column)?, EXACT, place(column)));
+            }
+        }
+        labels.push(label);
+    }
+    Ok(labels)
 }
 
 fn bucket_note() -> Message {
@@ -133,6 +182,10 @@ pub fn bucket_percentile(buckets: &BTreeMap<u64, (f64, u64)>, n: u64, milli: u32
 pub fn json(file: &str, text: &str) -> Result<Piece, ImportError> {
     #[derive(serde::Deserialize)]
     struct Entry {
+        #[serde(default)]
+        name: String,
+        #[serde(default)]
+        method: String,
         num_requests: u64,
         num_failures: u64,
         #[serde(default)]
@@ -155,14 +208,43 @@ pub fn json(file: &str, text: &str) -> Result<Piece, ImportError> {
     let (mut n, mut failures, mut total_ms) = (0, 0, 0.0);
     let (mut start, mut end) = (f64::INFINITY, f64::NEG_INFINITY);
     let (mut min_ms, mut max_ms): (Option<f64>, Option<f64>) = (None, None);
-    for entry in &entries {
+    let entry_place = |index: usize, key: &str| {
+        let (line, column) = nth_place(text, &format!("\"{key}\""), index);
+        super::reported::Place::new(file, line, column)
+    };
+    for (index, entry) in entries.iter().enumerate() {
+        let mut own: BTreeMap<u64, (f64, u64)> = BTreeMap::new();
         for (key, count) in &entry.response_times {
             let value: f64 = key.parse().ok().filter(|v: &f64| v.is_finite() && *v >= 0.0).ok_or_else(|| {
                 let (line, column) = place_of(text, &format!("\"{key}\""));
                 ImportError::at(file, line, column, format!("response time bucket {key:?} is not a number"))
             })?;
-            buckets.entry((value * 1000.0).round() as u64).or_insert((value, 0)).1 += count;
+            let bucket = (value * 1000.0).round() as u64;
+            buckets.entry(bucket).or_insert((value, 0)).1 += count;
+            own.entry(bucket).or_insert((value, 0)).1 += count;
         }
+        // Each entry's histogram holds its own requests: a name whose buckets do not add up is refused there.
+        let counted: u64 = own.values().map(|(_, c)| c).sum();
+        if counted != entry.num_requests {
+            return Err(entry_place(index, "num_requests").error(format!(
+                "{}: its response_times hold {counted} responses but num_requests says {}: is the file edited?",
+                label_of(&entry.method, &entry.name),
+                entry.num_requests
+            )));
+        }
+        let derived = |value: f64, key: &str| Printed::new(value, EXACT, entry_place(index, key));
+        r.labels.push(ReportedLabel {
+            label: label_of(&entry.method, &entry.name),
+            requests: Count::new(entry.num_requests, entry_place(index, "num_requests")),
+            errors: Count::new(entry.num_failures, entry_place(index, "num_failures")),
+            percentiles_ms: Percentile::BY_LABEL
+                .iter()
+                .filter_map(|p| {
+                    bucket_percentile(&own, entry.num_requests, p.thousandths()).map(|v| (p.thousandths(), derived(v, "response_times")))
+                })
+                .collect(),
+            max_ms: (entry.num_requests > 0).then(|| derived(entry.max_response_time, "max_response_time")),
+        });
         n += entry.num_requests;
         failures += entry.num_failures;
         total_ms += entry.total_response_time;
@@ -214,7 +296,13 @@ pub fn json(file: &str, text: &str) -> Result<Piece, ImportError> {
 }
 
 fn place_of(text: &str, needle: &str) -> (u64, u64) {
-    text.lines().enumerate().find_map(|(i, l)| l.find(needle).map(|c| (i as u64 + 1, c as u64 + 1))).unwrap_or((1, 1))
+    nth_place(text, needle, 0)
+}
+
+/// The line and column of the `index`-th (0-based) line holding `needle`: each entry of Locust's
+/// `--json` has each key once, so the n-th `"num_requests"` is entry n's.
+fn nth_place(text: &str, needle: &str, index: usize) -> (u64, u64) {
+    text.lines().enumerate().filter_map(|(i, l)| l.find(needle).map(|c| (i as u64 + 1, c as u64 + 1))).nth(index).unwrap_or((1, 1))
 }
 
 #[cfg(test)]

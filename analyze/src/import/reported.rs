@@ -83,6 +83,20 @@ pub struct ToolReported {
     /// What the tool's requests/s counts over the duration, when it is not `requests` (siege's
     /// transaction rate counts responses only).
     pub rate_count: Option<Count>,
+    /// The tool's figures per request name, when it printed them (Locust), in its order.
+    pub labels: Vec<ReportedLabel>,
+}
+
+/// One request name's figures as the tool printed them: the name as the tool groups requests
+/// ("GET /path" for Locust's method and name), its requests and failures, its percentiles at
+/// [`crate::model::Percentile::BY_LABEL`] and its longest time.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ReportedLabel {
+    pub label: String,
+    pub requests: Count,
+    pub errors: Count,
+    pub percentiles_ms: BTreeMap<u32, Printed>,
+    pub max_ms: Option<Printed>,
 }
 
 impl ToolReported {
@@ -99,6 +113,7 @@ impl ToolReported {
             percentiles_ms: BTreeMap::new(),
             duration_s: None,
             rate_count: None,
+            labels: Vec::new(),
         }
     }
 

@@ -7,7 +7,8 @@ use std::io::BufRead as _;
 use std::path::Path;
 
 /// The tables whose rows belong to runs: an import rewrites them when it replaces a run.
-pub const RUN_TABLES: [&str; 8] = ["runs", "requests", "run_stats", "sources", "large_responses", "tempfiles", "resources", "sessions"];
+pub const RUN_TABLES: [&str; 9] =
+    ["runs", "requests", "run_stats", "sources", "tool_labels", "large_responses", "tempfiles", "resources", "sessions"];
 
 /// The level-1 tables of a run-level dataset (read instead of request rows).
 const LEVEL1_TABLES: [&str; 4] = ["run_statuses", "run_ecdf", "run_points", "run_errors"];

@@ -190,6 +190,10 @@ pub fn import(run: &ImportedRun, target: &Target, verify: &dyn Fn(&Path) -> anyh
         if let Some(bytes) = sources_table(run, target, old)? {
             update.write("sources.csv", &bytes)?;
         }
+        written.push("tool_labels.csv".to_string());
+        if let Some(bytes) = tool_labels_table(run, target, old)? {
+            update.write("tool_labels.csv", &bytes)?;
+        }
         let mut removed = Vec::new();
         for stem in ["large_responses", "tempfiles", "resources", "sessions"] {
             let file = format!("{stem}.csv");
@@ -443,6 +447,41 @@ fn run_stats_table(run: &ImportedRun, target: &Target, old: Option<&Path>) -> Re
         Some(t) => t.rewritten(target.run_id, line.as_bytes()),
         None if line.is_empty() => None,
         None => Some((csv_line(&columns) + &line).into_bytes()),
+    })
+}
+
+/// tool_labels.csv with the tool's per-name figures of the run (and without the replaced run's);
+/// `None` when no row is left. Written only when the tool printed figures for more than one name:
+/// one name is the whole run, which run_stats.csv already holds.
+fn tool_labels_table(run: &ImportedRun, target: &Target, old: Option<&Path>) -> Result<Option<Vec<u8>>, ImportError> {
+    use crate::dataset::tool_labels::COLUMNS;
+    let table = match old {
+        Some(dir) => Table::read(dir, "tool_labels.csv")?,
+        None => None,
+    };
+    if let Some(t) = &table {
+        if t.columns != COLUMNS {
+            return Err(ImportError::at("tool_labels.csv", 1, 1, format!("its header is not {}", COLUMNS.join(","))));
+        }
+    }
+    let labels = run.reported.as_ref().map_or(&[][..], |r| &r.labels[..]);
+    let mut lines = String::new();
+    if labels.len() > 1 {
+        for label in labels {
+            if let Err(why) = request_row::check_label(&label.label) {
+                return Err(label.requests.at.error(format!("the request name {:?} {why}", label.label)));
+            }
+            let mut fields =
+                vec![target.run_id.to_string(), label.label.clone(), label.requests.value.to_string(), label.errors.value.to_string()];
+            fields.extend(crate::model::Percentile::BY_LABEL.iter().map(|p| number(label.percentiles_ms.get(&p.thousandths()))));
+            fields.push(number(label.max_ms.as_ref()));
+            lines.push_str(&csv_line(&fields));
+        }
+    }
+    Ok(match table {
+        Some(t) => t.rewritten(target.run_id, lines.as_bytes()),
+        None if lines.is_empty() => None,
+        None => Some((csv_line(&COLUMNS.map(String::from)) + &lines).into_bytes()),
     })
 }
 

@@ -3,12 +3,14 @@
 //! run's rows, with the rank each rule takes (and, for a rule that interpolates, what it read).
 
 use super::throughput::{rows_rate, rows_span_s};
+use crate::dataset::labels::MAX_LABELS;
 use crate::dataset::run_stats::{RunStats, Source};
+use crate::dataset::tool_labels::ToolLabel;
 use crate::dataset::RunRequests;
 use crate::model::percentile_label;
 use crate::model::Percentile;
 use crate::model::Rule;
-use crate::report::{Interpolation, RunSource, ToolLatency, ToolReported};
+use crate::report::{Interpolation, LabelName, LabelResult, RunSource, ToolLatency, ToolReported};
 use crate::stats::percentile::Sample;
 use std::collections::BTreeMap;
 
@@ -103,7 +105,42 @@ pub fn reported(stats: &RunStats, counted: &RunRequests) -> ToolReported {
         rows_span_s: rows.then(|| rows_span_s(counted)).flatten(),
         rates_differ: stats.requests_per_s.zip(rows_requests_per_s).is_some_and(|(theirs, ours)| rates_differ(theirs, ours)),
         interpolations,
+        labels: tool_labels(&stats.labels),
     }
+}
+
+/// The tool's per-name figures as the report shows them: most requests first (ties by name),
+/// and beyond [`MAX_LABELS`] the rest as one group (the limit of the requests' labels, so a
+/// table never has more rows than the per-label statistics'), whose percentiles stay unknown.
+fn tool_labels(labels: &[ToolLabel]) -> Vec<LabelResult> {
+    let mut sorted: Vec<&ToolLabel> = labels.iter().collect();
+    sorted.sort_by(|a, b| b.requests.cmp(&a.requests).then_with(|| a.label.cmp(&b.label)));
+    let shown = if sorted.len() > MAX_LABELS { MAX_LABELS - 1 } else { sorted.len() };
+    let share = |errors: u64, requests: u64| (requests > 0).then(|| super::precision::fraction(errors as f64 / requests as f64));
+    let mut out: Vec<LabelResult> = sorted[..shown]
+        .iter()
+        .map(|l| LabelResult {
+            name: LabelName { label: Some(l.label.clone()), merged_labels: None },
+            requests: l.requests,
+            errors: l.errors,
+            error_share: share(l.errors, l.requests),
+            percentiles_ms: l.percentiles_ms.iter().map(|(p, v)| (percentile_label(*p), *v)).collect(),
+            max_ms: l.max_ms,
+        })
+        .collect();
+    let rest = &sorted[shown..];
+    if !rest.is_empty() {
+        let (requests, errors) = (rest.iter().map(|l| l.requests).sum(), rest.iter().map(|l| l.errors).sum());
+        out.push(LabelResult {
+            name: LabelName { label: None, merged_labels: Some(rest.len()) },
+            requests,
+            errors,
+            error_share: share(errors, requests),
+            percentiles_ms: BTreeMap::new(),
+            max_ms: rest.iter().filter_map(|l| l.max_ms).reduce(f64::max),
+        });
+    }
+    out
 }
 
 /// Whether the tool's requests/s and the rows' are different figures. Tools print two

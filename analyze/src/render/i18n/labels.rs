@@ -28,6 +28,18 @@ pub struct LabelWords {
     pub ecdf_alt: &'static str,
     pub ecdf_title: &'static str,
     pub ecdf_desc: &'static str,
+    /// The tables of a tool's own per-label figures (a run without request rows: Locust).
+    pub tool_heading: &'static str,
+    pub tool_caption: &'static str,
+    pub tool_run_caption: &'static str,
+    /// The tool's failures with their share of the label's requests.
+    pub failures_and_share: &'static str,
+    /// What the figures are, for Locust's rounded buckets ("{tool}").
+    pub tool_rule_buckets: &'static str,
+    /// What the figures are, for any other rule ("{tool}", "{rule}").
+    pub tool_rule: &'static str,
+    /// A run whose tool printed more names than a table shows ("{shown}").
+    pub tool_limit_note: &'static str,
 }
 
 pub fn words(lang: Lang) -> &'static LabelWords {
@@ -52,6 +64,13 @@ static EN: LabelWords = LabelWords {
     ecdf_alt: "Empirical CDF of the 2xx response times of each request label in run {run}",
     ecdf_title: "Latency distribution by request label (ECDF): run {run}",
     ecdf_desc: "Share of each label's 2xx responses at or below each latency (ms, log scale) in run {run}, the representative run of its condition, one line per label: {list}.",
+    tool_heading: "Requests by label, as the load tool printed them",
+    tool_caption: "per run and request label, the load tool's own figures (the run has no request rows to compute ours from)",
+    tool_run_caption: "This run's requests per request label, as the load tool printed them (the run has no request rows to compute ours from)",
+    failures_and_share: "Failures (share)",
+    tool_rule_buckets: "These are {tool}'s own figures, not computed here: {tool} rounds each response time into a bucket (whole ms below 100 ms, 10 ms below 1 s, 100 ms below 10 s) and takes its percentiles from the buckets, over every response, failed ones included, so a percentile can differ from the true value by up to a bucket; Max is its unrounded slowest time. Failures are the requests {tool} counted as failed.",
+    tool_rule: "These are {tool}'s own figures ({rule}), not computed here; failures are the requests {tool} counted as failed.",
+    tool_limit_note: "A run whose tool printed more request names than fit shows the {shown} with the most requests by name and the rest in one row, with their requests, failures and longest time (printed percentiles cannot be combined).",
 };
 
 static JA: LabelWords = LabelWords {
@@ -69,4 +88,11 @@ static JA: LabelWords = LabelWords {
     ecdf_alt: "測定{run}のリクエストのラベルごとの2xx応答時間の経験累積分布",
     ecdf_title: "ラベル別の応答時間の累積分布（ECDF）：測定{run}",
     ecdf_desc: "条件の代表の測定{run}で、各応答時間（ms、対数目盛）以下の2xx応答の割合。ラベルごとに1本の線：{list}。",
+    tool_heading: "ラベル別のリクエスト（負荷ツールの表示値）",
+    tool_caption: "測定とリクエストのラベルごとの、負荷ツール自身の表示値（この測定にはこちらで計算するためのリクエスト行がありません）",
+    tool_run_caption: "この測定のリクエストをラベルごとに負荷ツールが集計した表示値（こちらで計算するためのリクエスト行がありません）",
+    failures_and_share: "失敗数（割合）",
+    tool_rule_buckets: "これは{tool}自身の値で、ここで計算したものではありません。{tool}は各応答時間をバケットに丸め（100 ms未満は1 ms単位、1 s未満は10 ms単位、10 s未満は100 ms単位）、失敗した応答も含めたバケットからパーセンタイルを求めるため、真の値とは最大でバケット1つ分ずれることがあります。最大は丸める前の最も遅い時間です。失敗数は{tool}が失敗と数えたリクエストです。",
+    tool_rule: "これは{tool}自身の値（{rule}）で、ここで計算したものではありません。失敗数は{tool}が失敗と数えたリクエストです。",
+    tool_limit_note: "負荷ツールが表に収まらないほど多くのリクエスト名を出した測定では、リクエスト数の多い{shown}個を名前ごとに示し、残りは1行にまとめてリクエスト数・失敗数・最長時間を示します（表示されたパーセンタイルは合算できません）。",
 };

@@ -79,9 +79,76 @@ impl Context<'_> {
     /// One run's labels; `None` without.
     pub fn run_labels_table(&self, run: &RunResult) -> Option<Table> {
         let w = words(self.lang);
+        let rows = self.label_rows(run, &run.labels);
+        (!rows.is_empty()).then(|| Table { id: "labels".into(), caption: w.run_caption.to_string(), headers: self.label_headers(), rows })
+    }
+
+    /// The per-label table's headers for the tool's own figures: its failures, not our errors.
+    fn tool_label_headers(&self) -> Vec<String> {
+        let mut headers = self.label_headers();
+        headers[2] = words(self.lang).failures_and_share.to_string();
+        headers
+    }
+
+    /// One run's labels as its tool printed them (a run without rows: Locust); `None` without.
+    pub fn run_tool_labels_table(&self, run: &RunResult) -> Option<Table> {
+        let labels = &run.tool_reported.as_ref()?.labels;
+        let rows = self.label_rows(run, labels);
+        let caption = words(self.lang).tool_run_caption.to_string();
+        (!rows.is_empty()).then(|| Table { id: "tool-labels".into(), caption, headers: self.tool_label_headers(), rows })
+    }
+
+    /// Every run's labels as its tool printed them, run by run; `None` when no tool printed any.
+    pub fn tool_labels_table(&self, root: &str) -> Option<Table> {
+        let w = words(self.lang);
+        let rows: Vec<Vec<Cell>> = self
+            .report
+            .runs
+            .iter()
+            .enumerate()
+            .filter_map(|(i, run)| Some((i, run, &run.tool_reported.as_ref()?.labels)))
+            .flat_map(|(i, run, labels)| {
+                let link = format!("{root}{}", paths::run_page(&self.slugs[i]));
+                self.label_rows(run, labels)
+                    .into_iter()
+                    .map(move |row| std::iter::once(Cell::text(run.run_id.clone()).link(link.clone())).chain(row).collect::<Vec<Cell>>())
+            })
+            .collect();
+        if rows.is_empty() {
+            return None;
+        }
+        let mut headers = vec![self.t.run.to_string()];
+        headers.extend(self.tool_label_headers());
+        Some(Table { id: "tool-labels".into(), caption: self.caption(w.tool_heading, w.tool_caption), headers, rows })
+    }
+
+    /// What the tool's per-label figures are, by its rule; empty when no run has them.
+    pub fn tool_labels_notes(&self, runs: &[&RunResult]) -> Vec<String> {
+        let w = words(self.lang);
+        let tools: std::collections::BTreeSet<(String, crate::model::Rule)> = runs
+            .iter()
+            .filter_map(|r| r.tool_reported.as_ref())
+            .filter(|t| !t.labels.is_empty())
+            .map(|t| (t.tool.clone(), t.rule))
+            .collect();
+        let mut notes: Vec<String> = tools
+            .iter()
+            .map(|(tool, rule)| match rule {
+                crate::model::Rule::RoundedBuckets => w.tool_rule_buckets.replace("{tool}", tool),
+                _ => w.tool_rule.replace("{tool}", tool).replace("{rule}", crate::render::i18n::rule_label(*rule, self.lang)),
+            })
+            .collect();
+        let merged = runs.iter().filter_map(|r| r.tool_reported.as_ref()).flat_map(|t| &t.labels).find_map(|l| l.name.merged_labels);
+        if merged.is_some() {
+            notes.push(w.tool_limit_note.replace("{shown}", &format::count(crate::dataset::labels::MAX_LABELS as u64 - 1)));
+        }
+        notes
+    }
+
+    /// The rows of a run's labels: name, requests, errors with their share, percentiles, max.
+    fn label_rows(&self, run: &RunResult, labels: &[LabelResult]) -> Vec<Vec<Cell>> {
         let ms = self.run_ms(run);
-        let rows: Vec<Vec<Cell>> = run
-            .labels
+        labels
             .iter()
             .map(|label: &LabelResult| {
                 let value = |v: Option<f64>| v.map_or_else(|| Cell::text("–"), |v| Cell::number(ms(v)));
@@ -97,8 +164,7 @@ impl Context<'_> {
                 row.push(value(label.max_ms));
                 row
             })
-            .collect();
-        (!rows.is_empty()).then(|| Table { id: "labels".into(), caption: w.run_caption.to_string(), headers: self.label_headers(), rows })
+            .collect()
     }
 
     /// The rule of the per-label values and, beyond the limit, how many labels share a row;

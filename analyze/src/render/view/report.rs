@@ -82,6 +82,10 @@ pub struct ReportPage {
     pub labels_heading: &'static str,
     pub labels: Option<Table>,
     pub labels_notes: Vec<String>,
+    /// Per run and request label, the tool's own figures (runs without rows: Locust).
+    pub tool_labels_heading: &'static str,
+    pub tool_labels: Option<Table>,
+    pub tool_labels_notes: Vec<String>,
     /// In a site: links to this dataset's comparison with its baseline, and to the comparisons
     /// of the datasets that name this one their baseline (set by the site, empty otherwise).
     pub comparisons: Vec<KeyValue>,
@@ -833,6 +837,9 @@ impl<'a> Context<'a> {
             labels_heading: crate::render::i18n::labels::words(self.lang).heading,
             labels: self.labels_table(""),
             labels_notes: self.labels_notes(),
+            tool_labels_heading: crate::render::i18n::labels::words(self.lang).tool_heading,
+            tool_labels: self.tool_labels_table(""),
+            tool_labels_notes: self.tool_labels_notes(&report.runs.iter().collect::<Vec<_>>()),
             comparisons: Vec::new(),
         }
     }

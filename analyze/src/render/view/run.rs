@@ -22,6 +22,10 @@ pub struct RunPage {
     /// The run's requests per label, when the runs mix labels.
     pub labels_heading: &'static str,
     pub labels: Option<Table>,
+    /// The run's requests per label as its tool printed them (a run without rows: Locust).
+    pub tool_labels_heading: &'static str,
+    pub tool_labels: Option<Table>,
+    pub tool_labels_notes: Vec<String>,
     /// An imported run: the tool's numbers beside ours, and what explains a difference.
     pub tool: Option<ToolSection>,
     pub figures: Vec<Figure>,
@@ -455,6 +459,9 @@ impl<'a> Context<'a> {
             intended_note,
             labels_heading: crate::render::i18n::labels::words(self.lang).heading,
             labels: self.run_labels_table(run),
+            tool_labels_heading: crate::render::i18n::labels::words(self.lang).tool_heading,
+            tool_labels: self.run_tool_labels_table(run),
+            tool_labels_notes: self.tool_labels_notes(&[run]),
             tool: self.tool_section(run),
             figures,
             flags,
