@@ -6,12 +6,10 @@
 //! It draws the values `stats::compare` put in the [`ComparisonReport`] and computes nothing.
 
 use super::axis::{decade_label, LogAxis, Ticked};
-use super::draw::{floor_markers, frame, markers, message, polyline, text_at, DrawResult, LegendEntry, Swatch};
+use super::draw::{floor_markers, frame, house_mesh, markers, message, polyline, text_at, DrawResult, LegendEntry, Swatch};
 use super::ecdf_axes::{share_chart, step_line};
 use super::labels::labels;
-use super::style::{
-    self, Shape, GRID, GRID_LIGHT, INK, LABELLED_RIGHT, LINE, MARKER, SMALL_POINT, TALL_HEIGHT, TEXT_PX, WIDTH, X_LABEL_AREA, Y_LABEL_AREA,
-};
+use super::style::{self, Shape, LABELLED_RIGHT, LINE, MARKER, SMALL_POINT, TALL_HEIGHT, TEXT_PX, WIDTH, X_LABEL_AREA, Y_LABEL_AREA};
 use super::svg::{self, text_style, About};
 use crate::model::{HeadlineMetric, Lang};
 use crate::render::i18n::compare::words;
@@ -124,17 +122,7 @@ fn draw<DB: DrawingBackend>(
     let x_label = |v: &f64| decade_label(*v);
     let y_label = |_: &f64| String::new();
     let axis_title = w.chart_runs_axis.replace("{metric}", metric_name);
-    chart
-        .configure_mesh()
-        .x_label_formatter(&x_label)
-        .y_label_formatter(&y_label)
-        .x_desc(axis_title.as_str())
-        .label_style(text_style(TEXT_PX, INK))
-        .axis_desc_style(text_style(TEXT_PX, INK))
-        .axis_style(INK)
-        .bold_line_style(GRID)
-        .light_line_style(GRID_LIGHT)
-        .draw()?;
+    house_mesh(&mut chart.configure_mesh()).x_label_formatter(&x_label).y_label_formatter(&y_label).x_desc(axis_title.as_str()).draw()?;
     let start = runs_axis.range().start;
     for side in sides {
         let (color, shape, _) = style::series(side.style);
