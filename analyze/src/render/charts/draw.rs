@@ -4,9 +4,10 @@
 use super::style::{self, Shape, FONT, INK, LEGEND_MARKER, LINE, LINE_HEIGHT, MARGIN, MUTED, SMALL_PX, TEXT_PX, TITLE_PX};
 use super::svg::text_style;
 use plotters::coord::Shift;
-use plotters::element::DashedPathElement;
+use plotters::element::{DashedPathElement, Drawable, PointCollection};
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
+use plotters_backend::{BackendCoord, DrawingErrorKind};
 
 pub type DrawResult<T, DB> = Result<T, DrawingAreaErrorKind<<DB as DrawingBackend>::ErrorType>>;
 
@@ -48,6 +49,54 @@ fn floor_outline(s: i32) -> Vec<(i32, i32)> {
     vec![(-s, -2 * s), (s, -2 * s), (0, 0), (-s, -2 * s)]
 }
 
+/// A marker glyph of `shape` with radius `size` at one point: the one drawing of every marker,
+/// in a plot (chart coordinates, through [`markers`]) and in a legend (pixels). It issues the
+/// backend calls plotters' `Circle`, `Polygon` and `PathElement` would, offset from its point.
+pub struct Glyph<Coord> {
+    at: Coord,
+    shape: Shape,
+    size: i32,
+    style: ShapeStyle,
+}
+
+impl<Coord> Glyph<Coord> {
+    pub fn new(at: Coord, shape: Shape, size: i32, style: ShapeStyle) -> Glyph<Coord> {
+        Glyph { at, shape, size, style }
+    }
+}
+
+impl<'a, Coord> PointCollection<'a, Coord> for &'a Glyph<Coord> {
+    type Point = &'a Coord;
+    type IntoIter = std::iter::Once<&'a Coord>;
+    fn point_iter(self) -> std::iter::Once<&'a Coord> {
+        std::iter::once(&self.at)
+    }
+}
+
+impl<Coord, DB: DrawingBackend> Drawable<DB> for Glyph<Coord> {
+    fn draw<I: Iterator<Item = BackendCoord>>(
+        &self,
+        mut pos: I,
+        backend: &mut DB,
+        _: (u32, u32),
+    ) -> Result<(), DrawingErrorKind<DB::ErrorType>> {
+        let Some((x, y)) = pos.next() else { return Ok(()) };
+        let shifted = |points: Vec<(i32, i32)>| points.into_iter().map(move |(dx, dy)| (x + dx, y + dy));
+        let (size, style) = (self.size, self.style);
+        match self.shape {
+            Shape::Circle => backend.draw_circle((x, y), size.max(0) as u32, &style, style.filled),
+            Shape::Cross => {
+                let k = (size * 9 + 5) / 10;
+                let stroke = style.stroke_width(style.stroke_width.max(2));
+                backend.draw_path(shifted(vec![(-k, -k), (k, k)]), &stroke)?;
+                backend.draw_path(shifted(vec![(-k, k), (k, -k)]), &stroke)
+            }
+            shape if style.filled => backend.fill_polygon(shifted(outline(shape, size)), &style.color.to_backend_color()),
+            shape => backend.draw_path(shifted(outline(shape, size)), &style),
+        }
+    }
+}
+
 /// Markers of `shape` with radius `size` at `points` (chart coordinates), filled or outlined as
 /// `style` says.
 pub fn markers<DB, X, Y>(
@@ -67,19 +116,7 @@ where
     if points.is_empty() {
         return Ok(());
     }
-    let geometry = outline(shape, size);
-    let k = (size * 9 + 5) / 10;
-    match shape {
-        Shape::Circle => chart.draw_series(points.into_iter().map(|p| Circle::new(p, size, style)))?,
-        Shape::Cross => {
-            let stroke = style.stroke_width(style.stroke_width.max(2));
-            chart.draw_series(points.into_iter().map(|p| {
-                EmptyElement::at(p) + PathElement::new(vec![(-k, -k), (k, k)], stroke) + PathElement::new(vec![(-k, k), (k, -k)], stroke)
-            }))?
-        }
-        _ if style.filled => chart.draw_series(points.into_iter().map(|p| EmptyElement::at(p) + Polygon::new(geometry.clone(), style)))?,
-        _ => chart.draw_series(points.into_iter().map(|p| EmptyElement::at(p) + PathElement::new(geometry.clone(), style)))?,
-    };
+    chart.draw_series(points.into_iter().map(|p| Glyph::new(p, shape, size, style)))?;
     Ok(())
 }
 
@@ -99,28 +136,6 @@ where
 {
     chart.draw_series(points.into_iter().map(|p| EmptyElement::at(p) + PathElement::new(floor_outline(size), color.stroke_width(2))))?;
     Ok(())
-}
-
-/// One marker in pixel coordinates (for legends).
-fn pixel_marker<DB: DrawingBackend>(
-    area: &DrawingArea<DB, Shift>,
-    shape: Shape,
-    at: (i32, i32),
-    size: i32,
-    style: ShapeStyle,
-) -> DrawResult<(), DB> {
-    let k = (size * 9 + 5) / 10;
-    let shifted = |points: Vec<(i32, i32)>| points.into_iter().map(|(x, y)| (at.0 + x, at.1 + y)).collect::<Vec<_>>();
-    match shape {
-        Shape::Circle => area.draw(&Circle::new(at, size, style)),
-        Shape::Cross => {
-            let stroke = style.stroke_width(style.stroke_width.max(2));
-            area.draw(&PathElement::new(shifted(vec![(-k, -k), (k, k)]), stroke))?;
-            area.draw(&PathElement::new(shifted(vec![(-k, k), (k, -k)]), stroke))
-        }
-        _ if style.filled => area.draw(&Polygon::new(shifted(outline(shape, size)), style)),
-        _ => area.draw(&PathElement::new(shifted(outline(shape, size)), style)),
-    }
 }
 
 /// A polyline in chart coordinates, solid or dashed.
@@ -330,7 +345,7 @@ fn draw_swatch<DB: DrawingBackend>(area: &DrawingArea<DB, Shift>, entry: &Legend
                 swatch_line(area, (x, y), line_style, *dash)?;
             }
             let style = if *filled { color.filled() } else { color.stroke_width(LINE) };
-            pixel_marker(area, *shape, centre, LEGEND_MARKER, style)?;
+            area.draw(&Glyph::new(centre, *shape, LEGEND_MARKER, style))?;
         }
         Swatch::Bar { filled } => {
             let corners = [(x + 2, y - 6), (x + SWATCH_W - 2, y + 6)];
