@@ -1,20 +1,19 @@
 //! The send lag of each request of an open-loop run against its scheduled time: where the
 //! client fell behind its schedule, which latency from the actual send would hide.
 
-use super::axis::{decade_label, LinearAxis, LogAxis, Ticked};
-use super::draw::{floor_markers, frame, house_mesh, markers, message, polyline, text_at, DrawResult};
+use super::axis::{LinearAxis, LogAxis};
+use super::draw::{floor_markers, frame, markers, message, text_at, DrawResult};
 use super::labels::{self, labels};
-use super::style::{
-    self, Shape, HEIGHT, INK, LABELLED_RIGHT, PALETTE, REFERENCE_DASH, SMALL_POINT, TEXT_PX, WIDTH, X_LABEL_AREA, Y_LABEL_AREA,
-};
+use super::style::{self, Shape, HEIGHT, INK, PALETTE, SMALL_POINT, TEXT_PX, WIDTH};
 use super::svg::{self, text_style, About};
+use super::time_series::{reference_line, time_log_chart};
 use super::{figure_id, run_name};
 use crate::model::Lang;
-use crate::render::format::{count, decimal, ms};
+use crate::render::format::{count, ms};
 use crate::report::{LagSeries, Report};
 use plotters::coord::Shift;
 use plotters::prelude::*;
-use plotters::style::text_anchor::{HPos, Pos, VPos};
+use plotters::style::text_anchor::{HPos, Pos};
 
 /// The send-lag chart of run `run` (an index into `report.runs`), from
 /// `report.figures.send_lags[run]`, with the flag threshold (`thresholds.lag_ms`) dashed.
@@ -47,23 +46,7 @@ fn draw<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, report: &Report, run:
     if series.points.is_empty() {
         return message(&plot, text.no_points);
     }
-    let mut chart = ChartBuilder::on(&plot)
-        .margin_right(LABELLED_RIGHT)
-        .margin_top(8)
-        .x_label_area_size(X_LABEL_AREA)
-        .y_label_area_size(Y_LABEL_AREA)
-        .build_cartesian_2d(
-            Ticked::from(&x_axis),
-            y_axis.range().log_scale().with_key_points(y_axis.decades()).with_light_points(y_axis.minor()),
-        )?;
-    let x_label = |v: &f64| decimal(*v, x_axis.decimals);
-    let y_label = |v: &f64| decade_label(*v);
-    house_mesh(&mut chart.configure_mesh())
-        .x_label_formatter(&x_label)
-        .y_label_formatter(&y_label)
-        .x_desc(text.scheduled_axis)
-        .y_desc(text.lag_log_axis)
-        .draw()?;
+    let mut chart = time_log_chart(&plot, &x_axis, &y_axis, text.scheduled_axis, text.lag_log_axis)?;
     let (mut points, mut at_floor) = (Vec::new(), Vec::new());
     let bottom = y_axis.range().start;
     for &(t, lag) in &series.points {
@@ -76,15 +59,7 @@ fn draw<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, report: &Report, run:
     markers(&mut chart, Shape::Circle, points, SMALL_POINT, PALETTE[0].mix(style::REQUEST_OPACITY).filled())?;
     floor_markers(&mut chart, at_floor, SMALL_POINT + 1, PALETTE[1])?;
     let (y, _) = y_axis.place(threshold);
-    polyline(&mut chart, vec![(x_axis.low, y), (x_axis.high, y)], INK.stroke_width(style::LINE), Some(REFERENCE_DASH))?;
-    let (x_pixels, y_pixels) = chart.plotting_area().get_pixel_range();
-    let (_, line_y) = chart.backend_coord(&(x_axis.high, y));
-    let (pos, label_y) = if line_y - y_pixels.start < 22 { (VPos::Top, line_y + 5) } else { (VPos::Bottom, line_y - 5) };
-    text_at(
-        root,
-        labels::lag_threshold(lang, &ms(threshold)),
-        (x_pixels.end - 6, label_y),
-        text_style(TEXT_PX, INK).pos(Pos::new(HPos::Right, pos)),
-    )?;
+    let (at, pos) = reference_line(&mut chart, &x_axis, y)?;
+    text_at(root, labels::lag_threshold(lang, &ms(threshold)), at, text_style(TEXT_PX, INK).pos(Pos::new(HPos::Right, pos)))?;
     Ok(())
 }

@@ -14,6 +14,7 @@ use super::{figure_id, percentile, run_name};
 use crate::model::Lang;
 use crate::render::format::{count, decimal, ms_at};
 use crate::report::{ErrorSeries, PointSeries, Report};
+use plotters::coord::combinators::{LogCoord, WithKeyPoints};
 use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, VPos};
@@ -120,23 +121,7 @@ fn draw<DB: DrawingBackend>(
         return message(&plot, &labels::too_few_send_times(lang, series.total + errors.total, send_times.len()));
     }
 
-    let mut chart = ChartBuilder::on(&plot)
-        .margin_right(LABELLED_RIGHT)
-        .margin_top(8)
-        .x_label_area_size(X_LABEL_AREA)
-        .y_label_area_size(Y_LABEL_AREA)
-        .build_cartesian_2d(
-            Ticked::from(&x_axis),
-            y_axis.range().log_scale().with_key_points(y_axis.decades()).with_light_points(y_axis.minor()),
-        )?;
-    let x_label = |v: &f64| decimal(*v, x_axis.decimals);
-    let y_label = |v: &f64| decade_label(*v);
-    house_mesh(&mut chart.configure_mesh())
-        .x_label_formatter(&x_label)
-        .y_label_formatter(&y_label)
-        .x_desc(text.time_axis)
-        .y_desc(text.latency_log_axis)
-        .draw()?;
+    let mut chart = time_log_chart(&plot, &x_axis, &y_axis, text.time_axis, text.latency_log_axis)?;
 
     // Behind the points: a vertical line where the app finished writing each large response.
     for &end in write_ends {
@@ -182,13 +167,51 @@ fn draw<DB: DrawingBackend>(
 
     if let Some(value) = headline {
         let (y, _) = y_axis.place(value);
-        polyline(&mut chart, vec![(x_axis.low, y), (x_axis.high, y)], INK.stroke_width(style::LINE), Some(REFERENCE_DASH))?;
-        let (x_pixels, y_pixels) = chart.plotting_area().get_pixel_range();
-        let (_, line_y) = chart.backend_coord(&(x_axis.high, y));
-        // Above the line, unless the line runs along the top edge.
-        let (pos, label_y) = if line_y - y_pixels.start < 22 { (VPos::Top, line_y + 5) } else { (VPos::Bottom, line_y - 5) };
+        let (at, pos) = reference_line(&mut chart, &x_axis, y)?;
         let reference = labels::reference(&percentile(report), &ms_at(value, decimals));
-        label_at(root, reference, (x_pixels.end - 6, label_y), TEXT_PX, INK, (HPos::Right, pos))?;
+        label_at(root, reference, at, TEXT_PX, INK, (HPos::Right, pos))?;
     }
     Ok(())
+}
+
+/// A chart of a quantity over time: seconds on a linear x axis, the quantity on a log y axis
+/// of whole decades. The latency and send-lag charts of a run share it.
+pub type TimeLogChart<'a, DB> = ChartContext<'a, DB, Cartesian2d<Ticked, WithKeyPoints<LogCoord<f64>>>>;
+
+/// Builds the chart on `plot` and draws its grid, tick labels and axis titles.
+pub fn time_log_chart<'a, DB: DrawingBackend>(
+    plot: &'a DrawingArea<DB, Shift>,
+    x_axis: &LinearAxis,
+    y_axis: &LogAxis,
+    x_desc: &str,
+    y_desc: &str,
+) -> DrawResult<TimeLogChart<'a, DB>, DB> {
+    let mut chart = ChartBuilder::on(plot)
+        .margin_right(LABELLED_RIGHT)
+        .margin_top(8)
+        .x_label_area_size(X_LABEL_AREA)
+        .y_label_area_size(Y_LABEL_AREA)
+        .build_cartesian_2d(
+            Ticked::from(x_axis),
+            y_axis.range().log_scale().with_key_points(y_axis.decades()).with_light_points(y_axis.minor()),
+        )?;
+    let x_label = |v: &f64| decimal(*v, x_axis.decimals);
+    let y_label = |v: &f64| decade_label(*v);
+    house_mesh(&mut chart.configure_mesh()).x_label_formatter(&x_label).y_label_formatter(&y_label).x_desc(x_desc).y_desc(y_desc).draw()?;
+    Ok(chart)
+}
+
+/// The dashed reference line across the chart at `y` (already placed on the log axis), and
+/// where its label goes: the backend pixel at the plot's right end, above the line unless the
+/// line runs along the top edge (then below).
+pub fn reference_line<DB: DrawingBackend>(
+    chart: &mut TimeLogChart<'_, DB>,
+    x_axis: &LinearAxis,
+    y: f64,
+) -> DrawResult<((i32, i32), VPos), DB> {
+    polyline(chart, vec![(x_axis.low, y), (x_axis.high, y)], INK.stroke_width(style::LINE), Some(REFERENCE_DASH))?;
+    let (x_pixels, y_pixels) = chart.plotting_area().get_pixel_range();
+    let (_, line_y) = chart.backend_coord(&(x_axis.high, y));
+    let (pos, label_y) = if line_y - y_pixels.start < 22 { (VPos::Top, line_y + 5) } else { (VPos::Bottom, line_y - 5) };
+    Ok(((x_pixels.end - 6, label_y), pos))
 }
