@@ -25,6 +25,19 @@ pub fn condition_id<'a>(pairs: impl IntoIterator<Item = (&'a str, &'a str)>) -> 
     id
 }
 
+/// The label of a condition (or of some of its factors): its levels' labels in factor order,
+/// joined by `separator` (the language's, a word of render/i18n); "-" when there are none (a
+/// dataset without factors), so no table cell, legend entry or chart title is left blank. The
+/// one rule of every page, chart and check that names a condition.
+pub fn condition_label<'a>(level_labels: impl IntoIterator<Item = &'a str>, separator: &str) -> String {
+    let parts: Vec<&str> = level_labels.into_iter().collect();
+    if parts.is_empty() {
+        "-".to_string()
+    } else {
+        parts.join(separator)
+    }
+}
+
 /// The `name=value` pairs of a condition id (or of part of one: `downloads=2`), read back as
 /// [`condition_id`] writes them: `\\`, `\,` and `\=` stand for the character itself. `Err`
 /// says what is wrong: a pair without `=`, an empty name, a `\` at the end.
@@ -69,8 +82,16 @@ pub fn parse_condition_pairs(text: &str) -> Result<Vec<(String, String)>, String
 
 #[cfg(test)]
 mod tests {
-    use super::{condition_id, parse_condition_pairs};
+    use super::{condition_id, condition_label, parse_condition_pairs};
     use proptest::prelude::*;
+
+    #[test]
+    fn a_condition_label_joins_its_levels_and_is_a_dash_without_factors() {
+        assert_eq!(condition_label(["nginx", "buffering on", "2"], " · "), "nginx · buffering on · 2");
+        assert_eq!(condition_label(["直接", "2"], "／"), "直接／2");
+        assert_eq!(condition_label(["direct"], " · "), "direct");
+        assert_eq!(condition_label([], " · "), "-");
+    }
 
     #[test]
     fn pairs_read_back_and_bad_text_says_why() {

@@ -16,7 +16,7 @@ mod slo;
 mod sorted_map;
 mod verdict;
 
-pub use condition::{condition_id, parse_condition_pairs};
+pub use condition::{condition_id, condition_label, parse_condition_pairs};
 pub use headline::{HeadlineMetric, ThroughputFrom};
 pub use lang::{Lang, Text};
 pub use load::LoadKind;

@@ -13,7 +13,8 @@ use super::style::{self, Shape, LABELLED_RIGHT, LINE, MARKER, SMALL_POINT, TALL_
 use super::svg::{self, text_style, About};
 use crate::model::{HeadlineMetric, Lang};
 use crate::render::i18n::compare::words;
-use crate::render::view::{compare_condition_label as condition_label, compare_metric_label as metric_label};
+use crate::render::i18n::prose::labels_label;
+use crate::render::view::compare_metric_label as metric_label;
 use crate::report::compare::{ComparisonReport, SideRuns};
 use crate::report::PointSeries;
 use plotters::coord::Shift;
@@ -31,7 +32,7 @@ const CANDIDATE_ROW: f64 = 0.0;
 pub fn compare_condition(report: &ComparisonReport, k: usize, summary: &str, lang: Lang) -> String {
     let w = words(lang);
     let condition = &report.conditions[k];
-    let label = condition_label(&condition.labels, lang);
+    let label = labels_label(lang, &condition.labels);
     let metric = metric_label(lang, report.headline, &report.metric);
     let title = w.chart_title.replace("{condition}", &label);
     let about = About {

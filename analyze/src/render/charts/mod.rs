@@ -53,10 +53,10 @@ use crate::report::Report;
 /// Bytes per MiB, for axes drawn in MiB.
 const BYTES_PER_MIB: f64 = 1_048_576.0;
 
-/// The label of a condition: its factor levels' labels, joined; empty without factors.
+/// The label of condition `condition` (an index into `report.conditions`), as the tables beside
+/// the chart name it.
 fn condition_label(report: &Report, condition: usize, lang: Lang) -> String {
-    let Some(result) = report.conditions.get(condition) else { return String::new() };
-    crate::render::i18n::prose::levels_label(lang, report, &result.levels, &(0..report.factors.len()).collect::<Vec<_>>())
+    crate::render::i18n::prose::condition_label(lang, report, &report.conditions[condition].levels)
 }
 
 /// A run's name with its condition: "run r1 (nginx buffering on · 2)".

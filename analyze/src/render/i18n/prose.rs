@@ -3,7 +3,7 @@
 //! needs a number, a plural or a different word order per language is a function here, so the
 //! views hold no word of either language.
 
-use crate::model::{Lang, RunStatus};
+use crate::model::{Lang, RunStatus, Text};
 use crate::render::format;
 use crate::report::review::{DatasetFlag, FlagCause, FlagKind};
 
@@ -117,21 +117,26 @@ pub fn flag_reason(lang: Lang, kind: &FlagKind, headline: &str, value: &dyn Fn(f
     }
 }
 
-/// The label of the given factors' levels, joined ("nginx, buffering on · 2"); "-" when there are
-/// none, so a cell or a legend entry is never blank. The one condition label of tables and charts.
+/// The label of the given factors' levels ("nginx · buffering on · 2"), by
+/// [`model::condition_label`](crate::model::condition_label)'s rule in `lang`.
 pub fn levels_label(lang: Lang, report: &crate::report::Report, levels: &[usize], factors: &[usize]) -> String {
     joined_label(lang, factors.iter().filter_map(|&f| report.factors.get(f)?.levels.get(*levels.get(f)?).map(|l| l.label.get(lang))))
 }
 
-/// Level labels joined into one condition label, "-" when there are none: [`levels_label`]'s
-/// join, for labels that come without their report (a comparison's).
-pub fn joined_label<'a>(lang: Lang, labels: impl IntoIterator<Item = &'a str>) -> String {
-    let parts: Vec<&str> = labels.into_iter().collect();
-    if parts.is_empty() {
-        "-".to_string()
-    } else {
-        parts.join(super::strings(lang).label_join)
-    }
+/// The label of a condition of `report` from its `levels` (every factor's), as tables, charts and
+/// `analyze check` name it; "-" without factors.
+pub fn condition_label(lang: Lang, report: &crate::report::Report, levels: &[usize]) -> String {
+    levels_label(lang, report, levels, &(0..report.factors.len()).collect::<Vec<_>>())
+}
+
+/// A condition label from level labels given without their report (a comparison's), in `lang`.
+pub fn labels_label(lang: Lang, labels: &[Text]) -> String {
+    joined_label(lang, labels.iter().map(|l| l.get(lang)))
+}
+
+/// Level labels joined by `lang`'s separator, by the one condition-label rule.
+fn joined_label<'a>(lang: Lang, labels: impl IntoIterator<Item = &'a str>) -> String {
+    crate::model::condition_label(labels, super::strings(lang).label_join)
 }
 
 /// A flag rule that hit most runs, in one sentence with its cause: "54 of 55 runs had ...".

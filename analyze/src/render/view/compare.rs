@@ -5,7 +5,7 @@
 //! the terminal summary.
 
 use super::{Cell, Figure, KeyValue, Table};
-use crate::model::{CompareVerdict, HeadlineMetric, Lang, NoInterval, Text};
+use crate::model::{CompareVerdict, HeadlineMetric, Lang, NoInterval};
 use crate::render::format;
 use crate::render::i18n::compare::{words, CompareWords};
 use crate::render::i18n::{metric_words, prose, strings, Strings};
@@ -76,11 +76,6 @@ pub fn metric_label(lang: Lang, metric: HeadlineMetric, name: &str) -> String {
     metric_words(lang, metric).label.replace("{p}", name)
 }
 
-/// "direct · sync · 2": level labels joined.
-pub fn condition_label(labels: &[Text], lang: Lang) -> String {
-    prose::joined_label(lang, labels.iter().map(|l| l.get(lang)))
-}
-
 impl View<'_> {
     fn page(&self, site: Option<&CompareSite>) -> ComparePage {
         let (r, t, w) = (self.report, self.t, self.w);
@@ -123,7 +118,7 @@ impl View<'_> {
     }
 
     fn label(&self, c: &ConditionComparison) -> String {
-        condition_label(&c.labels, self.lang)
+        prose::labels_label(self.lang, &c.labels)
     }
 
     /// A factor's label as its dataset gives it, else its name.
@@ -448,7 +443,7 @@ impl View<'_> {
             .into_iter()
             .map(|(side, u, reason)| {
                 vec![
-                    Cell::text(condition_label(&u.labels, self.lang)),
+                    Cell::text(prose::labels_label(self.lang, &u.labels)),
                     Cell::text(side),
                     Cell::number(format::count(u.ok_runs as u64)),
                     Cell::text(reason),
@@ -497,7 +492,7 @@ impl View<'_> {
         let w = self.w;
         let line = |side: &str, list: &[Unmatched]| {
             (!list.is_empty()).then(|| {
-                let labels: Vec<String> = list.iter().map(|u| condition_label(&u.labels, self.lang)).collect();
+                let labels: Vec<String> = list.iter().map(|u| prose::labels_label(self.lang, &u.labels)).collect();
                 w.text_only_in.replace("{side}", side).replace("{list}", &prose::list(self.lang, &labels))
             })
         };

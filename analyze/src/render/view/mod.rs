@@ -13,8 +13,8 @@ mod slo;
 mod variance;
 
 pub use compare::{
-    article_names as compare_article_names, compare_page, condition_label as compare_condition_label, figure_path as compare_figure_path,
-    metric_label as compare_metric_label, ComparePage, CompareSite,
+    article_names as compare_article_names, compare_page, figure_path as compare_figure_path, metric_label as compare_metric_label,
+    ComparePage, CompareSite,
 };
 pub use lead::Lead;
 pub use report::ReportPage;
@@ -332,7 +332,7 @@ impl<'a> Context<'a> {
 
     /// "direct · sync · 2": the labels of a condition's levels in factor order.
     pub fn condition_label(&self, condition: &ConditionResult) -> String {
-        self.levels_label(&condition.levels, &(0..self.report.factors.len()).collect::<Vec<_>>())
+        prose::condition_label(self.lang, self.report, &condition.levels)
     }
 
     pub fn levels_label(&self, levels: &[usize], factors: &[usize]) -> String {
