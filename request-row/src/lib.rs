@@ -7,13 +7,15 @@
 //! writes a row, so it never writes what analyze refuses. Decoding problems ("abc" is not a
 //! number) belong to each format; every rule about values lives here, once.
 //!
-//! The run statuses runs.csv allows ([`RunStatus`]) are part of the same contract.
+//! The run statuses runs.csv allows ([`RunStatus`]) and the syntax of a run's note ([`note`]) are
+//! part of the same contract.
 //!
 //! The crate has no dependencies so that measure builds it in a second.
 
 use std::collections::HashMap;
 use std::fmt;
 
+pub mod note;
 mod run_status;
 pub use run_status::RunStatus;
 

@@ -2,13 +2,16 @@
 //! keys with parameters, never as English prose, so each language renders its own sentence
 //! (render/i18n/notes.rs holds every key's English and Japanese text).
 //!
-//! Syntax: items separated by `;`. An item is a key (`ab.summary-whole-ms`) or a key with
-//! parameters (`autocannon.duration(seconds=5.09)`, `siege.logged(path="/var/log/siege.log")`);
+//! Syntax (written and tokenized by the request-row contract's `note` module, which measure
+//! writes with too): items separated by `;`. An item is a key (`ab.summary-whole-ms`) or a key
+//! with parameters (`autocannon.duration(seconds=5.09)`, `siege.logged(path="/var/log/siege.log")`);
 //! a value holding a space or one of `,;()="\` is quoted, with `\"` and `\\` inside the quotes.
-//! An item that does not start like a key (a lowercase namespace, a dot, a lowercase name, then
-//! the end or `(`) is the user's own text, shown as written in both languages. An item that
-//! starts like a key of a known namespace must be a known key with exactly its parameters.
+//! This module knows the keys: an item that does not start like a key (a lowercase namespace, a
+//! dot, a lowercase name, then the end or `(`) is the user's own text, shown as written in both
+//! languages. An item that starts like a key of a known namespace must be a known key with
+//! exactly its parameters.
 
+use request_row::note as note_syntax;
 use serde::{Serialize, Serializer};
 use std::fmt;
 
@@ -135,30 +138,7 @@ impl Message {
 
 impl fmt::Display for Message {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.key.key())?;
-        if self.values.is_empty() {
-            return Ok(());
-        }
-        f.write_str("(")?;
-        for (i, (param, value)) in self.key.params().iter().zip(&self.values).enumerate() {
-            if i > 0 {
-                f.write_str(", ")?;
-            }
-            write!(f, "{param}=")?;
-            if value.is_empty() || value.chars().any(|c| c.is_whitespace() || ",;()=\"\\".contains(c)) {
-                f.write_str("\"")?;
-                for c in value.chars() {
-                    if c == '"' || c == '\\' {
-                        f.write_str("\\")?;
-                    }
-                    write!(f, "{c}")?;
-                }
-                f.write_str("\"")?;
-            } else {
-                f.write_str(value)?;
-            }
-        }
-        f.write_str(")")
+        note_syntax::write_item(f, self.key.key(), self.key.params().iter().copied().zip(self.values.iter().map(String::as_str)))
     }
 }
 
@@ -187,7 +167,7 @@ pub struct NoteError {
 
 /// Joins messages the way runs.csv stores them.
 pub fn join(messages: &[Message]) -> String {
-    messages.iter().map(ToString::to_string).collect::<Vec<_>>().join("; ")
+    note_syntax::join(messages.iter().map(ToString::to_string))
 }
 
 impl Note {
@@ -201,7 +181,7 @@ impl Note {
         let raw = text.trim().to_string();
         let mut items = Vec::new();
         let in_chars = |e: NoteError| NoteError { at: char_at(&raw, e.at), message: e.message };
-        for (start, item) in split_items(&raw).map_err(in_chars)? {
+        for (start, item) in note_syntax::split_items(&raw).map_err(|e| in_chars(e.into()))? {
             let trimmed = item.trim_start();
             let start = start + (item.len() - trimmed.len());
             let item = trimmed.trim_end();
@@ -247,75 +227,18 @@ fn char_at(text: &str, byte: usize) -> usize {
     text[..byte].chars().count() + 1
 }
 
-/// The `;`-separated items with their byte offsets; a `;` inside quotes or parentheses is part of
-/// its item.
-fn split_items(text: &str) -> Result<Vec<(usize, &str)>, NoteError> {
-    let mut items = Vec::new();
-    let (mut start, mut depth, mut quoted, mut escaped) = (0, 0usize, false, false);
-    let mut quote_at = 0;
-    for (i, c) in text.char_indices() {
-        if quoted {
-            match (escaped, c) {
-                (true, _) => escaped = false,
-                (false, '\\') => escaped = true,
-                (false, '"') => quoted = false,
-                _ => {}
-            }
-            continue;
-        }
-        match c {
-            '"' if depth > 0 => {
-                quoted = true;
-                quote_at = i;
-            }
-            '(' => depth += 1,
-            ')' => depth = depth.saturating_sub(1),
-            ';' if depth == 0 => {
-                items.push((start, &text[start..i]));
-                start = i + 1;
-            }
-            _ => {}
-        }
+impl From<note_syntax::SyntaxError> for NoteError {
+    fn from(e: note_syntax::SyntaxError) -> NoteError {
+        NoteError { at: e.at, message: e.message }
     }
-    if quoted {
-        return Err(NoteError { at: quote_at, message: "a quoted value has no closing `\"`".into() });
-    }
-    items.push((start, &text[start..]));
-    Ok(items)
 }
 
-/// The length in bytes of a key at the start of `item` (`ns.name[.name…]`), if it starts with one.
-fn key_length(item: &str) -> Option<usize> {
-    let bytes = item.as_bytes();
-    let word = |from: usize, first_digit_ok: bool| {
-        let mut end = from;
-        while end < bytes.len() && (bytes[end].is_ascii_lowercase() || bytes[end].is_ascii_digit() || (end > from && bytes[end] == b'-')) {
-            if end == from && !first_digit_ok && !bytes[end].is_ascii_lowercase() {
-                return from;
-            }
-            end += 1;
-        }
-        end
-    };
-    let mut end = word(0, false);
-    if end == 0 {
-        return None;
-    }
-    let mut parts = 1;
-    while end < bytes.len() && bytes[end] == b'.' {
-        let next = word(end + 1, true);
-        if next == end + 1 {
-            return None;
-        }
-        end = next;
-        parts += 1;
-    }
-    (parts > 1 && (end == bytes.len() || bytes[end] == b'(')).then_some(end)
-}
-
+/// One item: its syntax read by the contract's tokenizer, each name and value checked against
+/// the key's parameters as they come (so a wrong name is named before a later value's quoting).
 fn parse_item(item: &str, offset: usize) -> Result<NoteItem, NoteError> {
     let at = |byte: usize| offset + byte;
-    let Some(length) = key_length(item) else { return Ok(NoteItem::Text(item.to_string())) };
+    let shifted = |e: note_syntax::SyntaxError| NoteError { at: at(e.at), message: e.message };
+    let Some(length) = note_syntax::key_length(item) else { return Ok(NoteItem::Text(item.to_string())) };
     let name = &item[..length];
     let Some(key) = NoteKey::from_key(name) else {
         let namespace = name.split('.').next().unwrap_or_default();
@@ -329,8 +252,7 @@ fn parse_item(item: &str, offset: usize) -> Result<NoteItem, NoteError> {
         });
     };
     let mut values: Vec<Option<String>> = vec![None; key.params().len()];
-    let rest = &item[length..];
-    if rest.is_empty() {
+    let Some(mut params) = note_syntax::params(item, length).map_err(shifted)? else {
         if !key.params().is_empty() {
             return Err(NoteError {
                 at: at(0),
@@ -338,79 +260,20 @@ fn parse_item(item: &str, offset: usize) -> Result<NoteItem, NoteError> {
             });
         }
         return Ok(NoteItem::Message(Message { key, values: Vec::new() }));
-    }
-    if !rest.ends_with(')') {
-        return Err(NoteError { at: at(item.len()), message: format!("`{name}(` has no closing `)`") });
-    }
-    let inner = &rest[1..rest.len() - 1];
-    let inner_at = length + 1;
-    let mut chars = inner.char_indices().peekable();
-    loop {
-        while chars.peek().is_some_and(|(_, c)| c.is_whitespace()) {
-            chars.next();
-        }
-        let Some(&(param_start, _)) = chars.peek() else { break };
-        let mut param_end = param_start;
-        while let Some(&(i, c)) = chars.peek() {
-            if c == '=' {
-                break;
-            }
-            param_end = i + c.len_utf8();
-            chars.next();
-        }
-        let param = inner[param_start..param_end].trim();
-        if chars.next().is_none() {
-            return Err(NoteError { at: at(inner_at + param_start), message: format!("`{param}` has no `=` and value") });
-        }
+    };
+    while let Some((param_at, param)) = params.name().map_err(shifted)? {
         let Some(index) = key.params().iter().position(|p| *p == param) else {
             return Err(NoteError {
-                at: at(inner_at + param_start),
+                at: at(param_at),
                 message: format!("`{name}` has no parameter `{param}`; its parameters are {}", key.params().join(", ")),
             });
         };
-        let mut value = String::new();
-        if chars.peek().is_some_and(|(_, c)| *c == '"') {
-            chars.next();
-            let mut escaped = false;
-            for (_, c) in chars.by_ref() {
-                match (escaped, c) {
-                    (true, c) => {
-                        value.push(c);
-                        escaped = false;
-                    }
-                    (false, '\\') => escaped = true,
-                    (false, '"') => break,
-                    (false, c) => value.push(c),
-                }
-            }
-        } else {
-            while let Some(&(_, c)) = chars.peek() {
-                if c == ',' {
-                    break;
-                }
-                if "()\"=".contains(c) {
-                    return Err(NoteError {
-                        at: at(inner_at + chars.peek().map_or(0, |(i, _)| *i)),
-                        message: format!("the value of `{param}` holds `{c}`: quote it (\"…\")"),
-                    });
-                }
-                value.push(c);
-                chars.next();
-            }
-            value = value.trim().to_string();
-        }
+        let value = params.value(param).map_err(shifted)?;
         if values[index].replace(value).is_some() {
-            return Err(NoteError { at: at(inner_at + param_start), message: format!("`{param}` is given twice") });
+            return Err(NoteError { at: at(param_at), message: format!("`{param}` is given twice") });
         }
-        while chars.peek().is_some_and(|(_, c)| c.is_whitespace()) {
-            chars.next();
-        }
-        match chars.next() {
-            None => break,
-            Some((_, ',')) => {}
-            Some((i, c)) => {
-                return Err(NoteError { at: at(inner_at + i), message: format!("`{c}` after the value of `{param}`: expected `,` or `)`") })
-            }
+        if !params.more(param).map_err(shifted)? {
+            break;
         }
     }
     let missing: Vec<&str> = key.params().iter().zip(&values).filter(|(_, v)| v.is_none()).map(|(p, _)| *p).collect();
