@@ -51,6 +51,7 @@ fn templates() -> tera::Tera {
     tera.add_raw_templates(vec![
         ("macros.html", include_str!("../../../report-templates/macros.html")),
         ("macros.md", include_str!("../../../report-templates/macros.md")),
+        ("base.html", include_str!("../../../report-templates/base.html")),
         ("report.html", include_str!("../../../report-templates/report.html")),
         ("variance.html", include_str!("../../../report-templates/variance.html")),
         ("run.html", include_str!("../../../report-templates/run.html")),
