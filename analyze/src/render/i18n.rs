@@ -18,6 +18,31 @@ pub mod slo;
 use crate::model::Lang;
 use serde::Serialize;
 
+/// A template with its `{name}` placeholders filled, in one pass: a value is inserted as
+/// written, so a value that itself holds `{name}` is never filled again. A placeholder with no
+/// value given stays as written.
+pub fn fill(template: &str, values: &[(&str, &str)]) -> String {
+    let mut out = String::with_capacity(template.len());
+    let mut rest = template;
+    while let Some(open) = rest.find('{') {
+        out.push_str(&rest[..open]);
+        let after = &rest[open + 1..];
+        let value = after.find('}').and_then(|close| values.iter().find(|(name, _)| *name == &after[..close]).map(|(_, v)| (close, *v)));
+        match value {
+            Some((close, value)) => {
+                out.push_str(value);
+                rest = &after[close + 1..];
+            }
+            None => {
+                out.push('{');
+                rest = after;
+            }
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
 #[derive(Debug, Clone, Serialize)]
 pub struct Strings {
     pub lang_name: &'static str,
@@ -257,6 +282,22 @@ pub struct Strings {
     pub mean_caption: &'static str,
     /// Under the headline table then: why the report still leads with the median.
     pub mean_why: &'static str,
+    /// Filled by `prose::run_title`.
+    pub run_title: &'static str,
+    /// Filled by `prose::worst_time_series_alt`.
+    pub worst_time_series_alt: &'static str,
+    /// Filled by `prose::run_ecdf_alt`.
+    pub run_ecdf_alt: &'static str,
+    /// Filled by `prose::run_send_lag_alt`.
+    pub run_send_lag_alt: &'static str,
+    /// Filled by `prose::run_time_series_alt`.
+    pub run_time_series_alt: &'static str,
+    /// Filled by `prose::run_resources_alt`.
+    pub run_resources_alt: &'static str,
+    /// Filled by `prose::run_tempfile_alt`.
+    pub run_tempfile_alt: &'static str,
+    /// Filled by `prose::labelled`.
+    pub labelled: &'static str,
 }
 
 pub fn strings(lang: Lang) -> &'static Strings {
@@ -459,6 +500,14 @@ static EN: Strings = Strings {
     mean_caption: "; under each, the mean of its runs, as the published numbers were computed",
     mean_why: "The table leads with the median of the runs and their min-max range, not the mean: with {n} runs, one disturbed run moves the mean by 1/{n} of its excess, however large, while the median stays within the other runs' values. The mean is shown because the published numbers are means of runs, so that the two can be set side by side.",
     methods_sessions: "A session (sessions.csv) is one user's visit: its requests in order, each sent when the previous one ended (seed 003: GET the page, POST the form and follow its redirect, GET the page). It succeeded when every request got a 2xx response; its time runs from its first send to the end of its last response. A session ends at its first failed request (no response, a timeout, another status) and is counted as failed, with no time. Per run: the share of sessions that failed; over the sessions that succeeded the min, the max, the mean (what the original study printed as its average: a mean, which one slow session moves) and our nearest-rank p50 and p95. Per condition, the median of those run values over its ok runs with the min-max range.",
+    run_title: "Run {run_id}",
+    worst_time_series_alt: "Latency over time of run {run_id} (the representative run of {worst}), log scale",
+    run_ecdf_alt: "Sorted latencies of run {run_id} (ECDF, log scale) with the {p_label} rank marked",
+    run_send_lag_alt: "Send lag of each request of run {run_id} against its scheduled time, log scale",
+    run_time_series_alt: "Latency over time of run {run_id}, log scale",
+    run_resources_alt: "CPU and RSS of the server processes during run {run_id}",
+    run_tempfile_alt: "Temp-file logical size of the reverse proxy over time during run {run_id}",
+    labelled: "{label} {value}",
 };
 
 static JA: Strings = Strings {
@@ -654,6 +703,14 @@ static JA: Strings = Strings {
     mean_caption: "。各値の下は測定の平均で、公開値と同じ計算方法",
     mean_why: "表は平均ではなく、測定の中央値と最小〜最大の範囲を主に示します。{n}回の測定では、乱れた測定が1回あるだけで、平均はその測定の外れ方の1/{n}だけ動きます（外れ方には上限がありません）。一方、中央値はほかの測定の値の範囲にとどまります。平均を併記するのは、公開値が測定の平均であり、両者を並べて比べられるようにするためです。",
     methods_sessions: "セッション（sessions.csv）は利用者1人の訪問で、リクエストを順に、前のリクエストが終わってから送ります（シード003では、ページの取得、フォームのPOSTとリダイレクト先の取得、ページの取得）。すべてのリクエストが2xx応答を得たセッションを成功とし、その時間は最初の送信から最後の応答の終わりまでです。リクエストが失敗した時点（応答なし、タイムアウト、ほかのステータス）でセッションは終わり、失敗として数え、時間は持ちません。測定ごとに、失敗したセッションの割合と、成功したセッションの最小・最大・平均（元の記事が平均として示した値。遅いセッション1件で動く算術平均です）、そして最近接順位法のp50とp95を求めます。条件ごとに、正常に終わった測定のそれらの値の中央値と最小〜最大の範囲を示します。",
+    run_title: "測定{run_id}",
+    worst_time_series_alt: "測定{run_id}（{worst}の代表の測定）の応答時間の推移（対数目盛）",
+    run_ecdf_alt: "測定{run_id}の応答時間を並べた累積分布（対数目盛）と{p_label}の順位",
+    run_send_lag_alt: "測定{run_id}の各リクエストの送信の遅れと予定送信時刻（対数目盛）",
+    run_time_series_alt: "測定{run_id}の応答時間の推移（対数目盛）",
+    run_resources_alt: "測定{run_id}中のサーバープロセスのCPUとRSS",
+    run_tempfile_alt: "測定{run_id}中のリバースプロキシの一時ファイルの論理サイズの推移",
+    labelled: "{label}{value}",
 };
 
 /// The words of the metric conditions are compared by (dataset.toml's `report.headline`), in
@@ -1054,3 +1111,16 @@ static TOOL_JA: ToolWords = ToolWords {
     rate_withheld: "算出せず：行の送信時刻は{step}単位で、{span}秒の測定には粗すぎます（行から求めるには測定の時間より100倍細かい送信時刻が必要）。ツールの表示値もありません",
     rate_withheld_no_sends: "算出せず：行に送信時刻がなく、ツールの表示値もありません",
 };
+
+#[cfg(test)]
+mod tests {
+    use super::fill;
+
+    #[test]
+    fn fill_puts_each_value_in_its_place_once() {
+        assert_eq!(fill("{shown} of {total} drawn", &[("total", "3,000"), ("shown", "2,400")]), "2,400 of 3,000 drawn");
+        assert_eq!(fill("run {run}: {value}", &[("run", "{value}"), ("value", "12 ms")]), "run {value}: 12 ms");
+        assert_eq!(fill("{a} {missing} {} {", &[("a", "1")]), "1 {missing} {} {");
+        assert_eq!(fill("応答時間の推移：{run}", &[("run", "測定r1")]), "応答時間の推移：測定r1");
+    }
+}

@@ -2,6 +2,7 @@
 //! the accessible descriptions. Numbers are formatted by `crate::render::format`; a term the
 //! pages also use is the glossary's word (`super::glossary`).
 
+use super::fill;
 use crate::model::{HeadlineMetric, Lang};
 use crate::render::format;
 
@@ -48,6 +49,30 @@ pub struct Labels {
     pub cpu_axis: &'static str,
     pub rss_axis: &'static str,
     pub all_runs: &'static str,
+    /// Filled by `charts::each_level`.
+    pub each_level: &'static str,
+    /// Filled by `charts::run_mark`.
+    pub run_mark: &'static str,
+    /// Filled by `charts::range_mark`.
+    pub range_mark: &'static str,
+    /// Filled by `charts::point_mark`.
+    pub point_mark: &'static str,
+    /// Filled by `charts::time_series_title`.
+    pub time_series_title: &'static str,
+    /// Filled by `charts::send_lag_title`.
+    pub send_lag_title: &'static str,
+    /// Filled by `charts::lag_threshold`.
+    pub lag_threshold: &'static str,
+    /// Filled by `charts::send_lag_reduced`.
+    pub send_lag_reduced: &'static str,
+    /// Filled by `charts::ecdf_title`.
+    pub ecdf_title: &'static str,
+    /// Filled by `charts::ecdf_reduced`.
+    pub ecdf_reduced: &'static str,
+    /// Filled by `charts::resources_title`.
+    pub resources_title: &'static str,
+    /// Filled by `charts::failed`.
+    pub failed: &'static str,
 }
 
 const EN: Labels = Labels {
@@ -78,6 +103,18 @@ const EN: Labels = Labels {
     cpu_axis: "CPU (% of one core)",
     rss_axis: "RSS (MiB)",
     all_runs: "All runs",
+    each_level: "each {factor}",
+    run_mark: "{run}: {value}",
+    range_mark: "{condition}: runs from {low} to {high}",
+    point_mark: "{run}: sent at {sent_s} s, {latency} ms",
+    time_series_title: "Latency over time: {run}",
+    send_lag_title: "Send lag: {run}",
+    lag_threshold: "threshold {value_ms} ms",
+    send_lag_reduced: "{shown} of {total} responses drawn: in each pixel column the least and the greatest lag.",
+    ecdf_title: "Latency distribution (ECDF): {run}",
+    ecdf_reduced: "{shown} of {total} points drawn (evenly spaced ranks, the slowest requests above p99, and the p{p} rank)",
+    resources_title: "CPU and memory over time: {run}",
+    failed: "This chart could not be drawn: {error}",
 };
 
 const JA: Labels = Labels {
@@ -108,6 +145,18 @@ const JA: Labels = Labels {
     cpu_axis: "CPU（1コアに対する%）",
     rss_axis: "RSS（MiB）",
     all_runs: "全測定",
+    each_level: "{factor}の各水準",
+    run_mark: "{run}：{value}",
+    range_mark: "{condition}：測定の最小{low}〜最大{high}",
+    point_mark: "{run}：送信{sent_s}秒、{latency} ms",
+    time_series_title: "応答時間の推移：{run}",
+    send_lag_title: "送信の遅れ：{run}",
+    lag_threshold: "閾値 {value_ms} ms",
+    send_lag_reduced: "{total}件中{shown}件を描画：横1ピクセルごとに最小と最大の遅れ。",
+    ecdf_title: "応答時間の累積分布（ECDF）：{run}",
+    ecdf_reduced: "{total}点中{shown}点を描画（等間隔の順位、p99を超える遅いリクエスト、およびp{p}の順位）",
+    resources_title: "CPUとメモリの推移：{run}",
+    failed: "このグラフは描画できませんでした：{error}",
 };
 
 pub fn labels(lang: Lang) -> &'static Labels {
@@ -186,18 +235,12 @@ pub fn mark_value(lang: Lang, metric: HeadlineMetric, p: &str, value: &str) -> S
 
 /// The x levels of a chart that overlays them all: "each Python".
 pub fn each_level(lang: Lang, factor: &str) -> String {
-    match lang {
-        Lang::En => format!("each {factor}"),
-        Lang::Ja => format!("{factor}の各水準"),
-    }
+    fill(labels(lang).each_level, &[("factor", factor)])
 }
 
 /// The title of a run's mark: "run r1 (nginx · 2): p95 = 12.00 ms".
 pub fn run_mark(lang: Lang, run: &str, value: &str) -> String {
-    match lang {
-        Lang::En => format!("{run}: {value}"),
-        Lang::Ja => format!("{run}：{value}"),
-    }
+    fill(labels(lang).run_mark, &[("run", run), ("value", value)])
 }
 
 /// The title of a condition's median marker: "nginx · 2: median of 3 runs, p95 = 12.00 ms".
@@ -211,18 +254,12 @@ pub fn median_mark(lang: Lang, condition: &str, runs: usize, value: &str) -> Str
 
 /// The title of a condition's range line: "nginx · 2: runs from 11.00 to 13.00 ms".
 pub fn range_mark(lang: Lang, condition: &str, low: &str, high: &str) -> String {
-    match lang {
-        Lang::En => format!("{condition}: runs from {low} to {high}"),
-        Lang::Ja => format!("{condition}：測定の最小{low}〜最大{high}"),
-    }
+    fill(labels(lang).range_mark, &[("condition", condition), ("low", low), ("high", high)])
 }
 
 /// The title of a time-series point: "run r06 (nginx · 2): sent at 12.35 s, 52.00 ms".
 pub fn point_mark(lang: Lang, run: &str, sent_s: &str, latency: &str) -> String {
-    match lang {
-        Lang::En => format!("{run}: sent at {sent_s} s, {latency} ms"),
-        Lang::Ja => format!("{run}：送信{sent_s}秒、{latency} ms"),
-    }
+    fill(labels(lang).point_mark, &[("run", run), ("sent_s", sent_s), ("latency", latency)])
 }
 
 /// The title of a request without a 2xx response: "run r06: sent at 1.500 s, status 503,
@@ -335,10 +372,7 @@ pub fn run_name(lang: Lang, run_id: &str, condition: &str) -> String {
 }
 
 pub fn time_series_title(lang: Lang, run: &str) -> String {
-    match lang {
-        Lang::En => format!("Latency over time: {run}"),
-        Lang::Ja => format!("応答時間の推移：{run}"),
-    }
+    fill(labels(lang).time_series_title, &[("run", run)])
 }
 
 pub fn time_series_desc(lang: Lang, run: &str, reference: Option<&str>) -> String {
@@ -402,10 +436,7 @@ pub fn write_end_note(lang: Lang, n: usize) -> String {
 
 /// The headline reference: "p95 = 5,958.77 ms".
 pub fn send_lag_title(lang: Lang, run: &str) -> String {
-    match lang {
-        Lang::En => format!("Send lag: {run}"),
-        Lang::Ja => format!("送信の遅れ：{run}"),
-    }
+    fill(labels(lang).send_lag_title, &[("run", run)])
 }
 
 pub fn send_lag_desc(lang: Lang, run: &str, threshold_ms: &str) -> String {
@@ -420,18 +451,12 @@ pub fn send_lag_desc(lang: Lang, run: &str, threshold_ms: &str) -> String {
 
 /// The send-lag chart's reference line: "threshold 20.00 ms".
 pub fn lag_threshold(lang: Lang, value_ms: &str) -> String {
-    match lang {
-        Lang::En => format!("threshold {value_ms} ms"),
-        Lang::Ja => format!("閾値 {value_ms} ms"),
-    }
+    fill(labels(lang).lag_threshold, &[("value_ms", value_ms)])
 }
 
 /// Under the send-lag chart of a long run.
 pub fn send_lag_reduced(lang: Lang, shown: &str, total: &str) -> String {
-    match lang {
-        Lang::En => format!("{shown} of {total} responses drawn: in each pixel column the least and the greatest lag."),
-        Lang::Ja => format!("{total}件中{shown}件を描画：横1ピクセルごとに最小と最大の遅れ。"),
-    }
+    fill(labels(lang).send_lag_reduced, &[("shown", shown), ("total", total)])
 }
 
 pub fn reference(p: &str, value_ms: &str) -> String {
@@ -498,10 +523,7 @@ pub fn ecdf_conditions_desc(lang: Lang, level: &str, lines: &[String]) -> String
 }
 
 pub fn ecdf_title(lang: Lang, run: &str) -> String {
-    match lang {
-        Lang::En => format!("Latency distribution (ECDF): {run}"),
-        Lang::Ja => format!("応答時間の累積分布（ECDF）：{run}"),
-    }
+    fill(labels(lang).ecdf_title, &[("run", run)])
 }
 
 pub fn ecdf_desc(lang: Lang, run: &str, marked: Option<&str>) -> String {
@@ -516,10 +538,7 @@ pub fn ecdf_desc(lang: Lang, run: &str, marked: Option<&str>) -> String {
 
 /// The caption of a reduced ECDF.
 pub fn ecdf_reduced(lang: Lang, shown: &str, total: &str, p: &str) -> String {
-    match lang {
-        Lang::En => format!("{shown} of {total} points drawn (evenly spaced ranks, the slowest requests above p99, and the p{p} rank)"),
-        Lang::Ja => format!("{total}点中{shown}点を描画（等間隔の順位、p99を超える遅いリクエスト、およびp{p}の順位）"),
-    }
+    fill(labels(lang).ecdf_reduced, &[("shown", shown), ("total", total), ("p", p)])
 }
 
 /// "69th of 72 = 5,958.77 ms" / "72件中69番目 = 5,958.77 ms".
@@ -559,10 +578,7 @@ pub fn tempfiles_desc(lang: Lang, runs: &[String]) -> String {
 }
 
 pub fn resources_title(lang: Lang, run: &str) -> String {
-    match lang {
-        Lang::En => format!("CPU and memory over time: {run}"),
-        Lang::Ja => format!("CPUとメモリの推移：{run}"),
-    }
+    fill(labels(lang).resources_title, &[("run", run)])
 }
 
 pub fn resources_desc(lang: Lang, run: &str, processes: &[String]) -> String {
@@ -580,10 +596,7 @@ pub fn resources_desc(lang: Lang, run: &str, processes: &[String]) -> String {
 
 /// Shown instead of a chart when plotting failed.
 pub fn failed(lang: Lang, error: &str) -> String {
-    match lang {
-        Lang::En => format!("This chart could not be drawn: {error}"),
-        Lang::Ja => format!("このグラフは描画できませんでした：{error}"),
-    }
+    fill(labels(lang).failed, &[("error", error)])
 }
 
 /// Every function of this module with sample arguments, for the glossary and punctuation tests.

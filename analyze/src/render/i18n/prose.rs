@@ -3,6 +3,7 @@
 //! needs a number, a plural or a different word order per language is a function here, so the
 //! views hold no word of either language.
 
+use super::fill;
 use crate::model::{Lang, RunStatus, Text};
 use crate::render::format;
 use crate::report::review::{DatasetFlag, FlagCause, FlagKind};
@@ -191,10 +192,7 @@ pub fn dataset_flag(lang: Lang, flag: &DatasetFlag) -> String {
 
 /// A run page's title: "Run r06" / "測定r06".
 pub fn run_title(lang: Lang, run_id: &str) -> String {
-    match lang {
-        Lang::En => format!("Run {run_id}"),
-        Lang::Ja => format!("測定{run_id}"),
-    }
+    fill(super::strings(lang).run_title, &[("run_id", run_id)])
 }
 
 /// The alternative text of the report's headline figure.
@@ -211,49 +209,31 @@ pub fn headline_alt(lang: Lang, p_label: &str, log: bool) -> String {
 /// The alternative text of the report's time series: the representative run of `worst`, the
 /// condition with the worst headline value ("the slowest condition").
 pub fn worst_time_series_alt(lang: Lang, run_id: &str, worst: &str) -> String {
-    match lang {
-        Lang::En => format!("Latency over time of run {run_id} (the representative run of {worst}), log scale"),
-        Lang::Ja => format!("測定{run_id}（{worst}の代表の測定）の応答時間の推移（対数目盛）"),
-    }
+    fill(super::strings(lang).worst_time_series_alt, &[("run_id", run_id), ("worst", worst)])
 }
 
 /// The alternative text of a run page's ECDF.
 pub fn run_ecdf_alt(lang: Lang, run_id: &str, p_label: &str) -> String {
-    match lang {
-        Lang::En => format!("Sorted latencies of run {run_id} (ECDF, log scale) with the {p_label} rank marked"),
-        Lang::Ja => format!("測定{run_id}の応答時間を並べた累積分布（対数目盛）と{p_label}の順位"),
-    }
+    fill(super::strings(lang).run_ecdf_alt, &[("run_id", run_id), ("p_label", p_label)])
 }
 
 /// The alternative text of a run page's time series.
 pub fn run_send_lag_alt(lang: Lang, run_id: &str) -> String {
-    match lang {
-        Lang::En => format!("Send lag of each request of run {run_id} against its scheduled time, log scale"),
-        Lang::Ja => format!("測定{run_id}の各リクエストの送信の遅れと予定送信時刻（対数目盛）"),
-    }
+    fill(super::strings(lang).run_send_lag_alt, &[("run_id", run_id)])
 }
 
 pub fn run_time_series_alt(lang: Lang, run_id: &str) -> String {
-    match lang {
-        Lang::En => format!("Latency over time of run {run_id}, log scale"),
-        Lang::Ja => format!("測定{run_id}の応答時間の推移（対数目盛）"),
-    }
+    fill(super::strings(lang).run_time_series_alt, &[("run_id", run_id)])
 }
 
 /// The alternative text of a run page's CPU and memory chart.
 pub fn run_resources_alt(lang: Lang, run_id: &str) -> String {
-    match lang {
-        Lang::En => format!("CPU and RSS of the server processes during run {run_id}"),
-        Lang::Ja => format!("測定{run_id}中のサーバープロセスのCPUとRSS"),
-    }
+    fill(super::strings(lang).run_resources_alt, &[("run_id", run_id)])
 }
 
 /// The alternative text of a run page's temp-file chart.
 pub fn run_tempfile_alt(lang: Lang, run_id: &str) -> String {
-    match lang {
-        Lang::En => format!("Temp-file logical size of the reverse proxy over time during run {run_id}"),
-        Lang::Ja => format!("測定{run_id}中のリバースプロキシの一時ファイルの論理サイズの推移"),
-    }
+    fill(super::strings(lang).run_tempfile_alt, &[("run_id", run_id)])
 }
 
 /// Every sentence of this module with sample arguments, for the glossary and punctuation tests.
@@ -310,8 +290,5 @@ pub fn factor_level(lang: Lang, factor: &str, level: &str) -> String {
 /// A label and its value in running text: "requests/s 545.64"; Japanese writes no space between
 /// them (「エラー（2xx以外または応答なし）0 / 10,000」).
 pub fn labelled(lang: Lang, label: &str, value: &str) -> String {
-    match lang {
-        Lang::En => format!("{label} {value}"),
-        Lang::Ja => format!("{label}{value}"),
-    }
+    fill(super::strings(lang).labelled, &[("label", label), ("value", value)])
 }
