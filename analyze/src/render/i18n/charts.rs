@@ -73,6 +73,18 @@ pub struct Labels {
     pub resources_title: &'static str,
     /// Filled by `charts::failed`.
     pub failed: &'static str,
+    /// Filled by `charts::time_series_errors_reduced`.
+    pub time_series_errors_reduced: &'static str,
+    /// Filled by `charts::send_lag_desc`.
+    pub send_lag_desc: &'static str,
+    /// Filled by `charts::time_series_reduced`.
+    pub time_series_reduced: &'static str,
+    /// Filled by `charts::time_series_coincide`.
+    pub time_series_coincide: &'static str,
+    /// Filled by `charts::ecdf_conditions_desc`.
+    pub ecdf_conditions_desc: &'static str,
+    /// Filled by `charts::resources_desc`.
+    pub resources_desc: &'static str,
 }
 
 const EN: Labels = Labels {
@@ -115,6 +127,12 @@ const EN: Labels = Labels {
     ecdf_reduced: "{shown} of {total} points drawn (evenly spaced ranks, the slowest requests above p99, and the p{p} rank)",
     resources_title: "CPU and memory over time: {run}",
     failed: "This chart could not be drawn: {error}",
+    time_series_errors_reduced: "{shown} of {total} errors marked (per two pixel columns the fastest and slowest non-2xx response and the first request with no response)",
+    send_lag_desc: "{title}. One point per 2xx response: its scheduled send time (s) against how late it was sent (ms, log scale). Dashed line: the flag threshold, {threshold_ms} ms.",
+    time_series_reduced: "{shown} of {total} points drawn (per pixel column its fastest, p50, p95 and slowest request, and the slowest requests above p99)",
+    time_series_coincide: "{total} responses at {shown} distinct points: responses with the same send time and latency are drawn as one point.",
+    ecdf_conditions_desc: "{title}. Share of 2xx responses at or below each latency (ms, log scale), one line per run: {list}.",
+    resources_desc: "{title}. Top: CPU in % of one core; bottom: resident memory (MiB); against time (s), one line per process group: {list}.",
 };
 
 const JA: Labels = Labels {
@@ -157,6 +175,12 @@ const JA: Labels = Labels {
     ecdf_reduced: "{total}点中{shown}点を描画（等間隔の順位、p99を超える遅いリクエスト、およびp{p}の順位）",
     resources_title: "CPUとメモリの推移：{run}",
     failed: "このグラフは描画できませんでした：{error}",
+    time_series_errors_reduced: "エラー{total}件中{shown}件を表示（2画素列ごとに最速と最遅の2xx以外の応答、および最初の応答のないリクエスト）",
+    send_lag_desc: "{title}。2xx応答ごとに1点：予定送信時刻（秒）と送信の遅れ（ms、対数目盛）。破線：注意の閾値{threshold_ms} ms。",
+    time_series_reduced: "{total}点中{shown}点を描画（画素列ごとの最速・p50・p95・最遅のリクエスト、およびp99を超える遅いリクエスト）",
+    time_series_coincide: "{total}件の応答が{shown}点に重なっています。送信時刻と応答時間が同じ応答は1点で描いています。",
+    ecdf_conditions_desc: "{title}。各応答時間（ms、対数目盛）以下の2xx応答の割合。測定ごとに1本の線：{list}。",
+    resources_desc: "{title}。上：CPU（1コアに対する%）、下：常駐メモリ（MiB）。横軸は時間（秒）、プロセスグループごとに1本の線：{list}。",
 };
 
 pub fn labels(lang: Lang) -> &'static Labels {
@@ -417,12 +441,7 @@ pub fn time_series_legend(lang: Lang) -> [&'static str; 3] {
 
 /// The caption of a time series whose error marks were reduced.
 pub fn time_series_errors_reduced(lang: Lang, shown: &str, total: &str) -> String {
-    match lang {
-        Lang::En => format!(
-            "{shown} of {total} errors marked (per two pixel columns the fastest and slowest non-2xx response and the first request with no response)"
-        ),
-        Lang::Ja => format!("エラー{total}件中{shown}件を表示（2画素列ごとに最速と最遅の2xx以外の応答、および最初の応答のないリクエスト）"),
-    }
+    fill(labels(lang).time_series_errors_reduced, &[("shown", shown), ("total", total)])
 }
 
 /// The caption of the write-end lines of a time series.
@@ -441,12 +460,7 @@ pub fn send_lag_title(lang: Lang, run: &str) -> String {
 
 pub fn send_lag_desc(lang: Lang, run: &str, threshold_ms: &str) -> String {
     let title = send_lag_title(lang, run);
-    match lang {
-        Lang::En => format!(
-            "{title}. One point per 2xx response: its scheduled send time (s) against how late it was sent (ms, log scale). Dashed line: the flag threshold, {threshold_ms} ms."
-        ),
-        Lang::Ja => format!("{title}。2xx応答ごとに1点：予定送信時刻（秒）と送信の遅れ（ms、対数目盛）。破線：注意の閾値{threshold_ms} ms。"),
-    }
+    fill(labels(lang).send_lag_desc, &[("title", &title), ("threshold_ms", threshold_ms)])
 }
 
 /// The send-lag chart's reference line: "threshold 20.00 ms".
@@ -465,23 +479,13 @@ pub fn reference(p: &str, value_ms: &str) -> String {
 
 /// The caption of a reduced time series.
 pub fn time_series_reduced(lang: Lang, shown: &str, total: &str) -> String {
-    match lang {
-        Lang::En => {
-            format!("{shown} of {total} points drawn (per pixel column its fastest, p50, p95 and slowest request, and the slowest requests above p99)")
-        }
-        Lang::Ja => format!("{total}点中{shown}点を描画（画素列ごとの最速・p50・p95・最遅のリクエスト、およびp99を超える遅いリクエスト）"),
-    }
+    fill(labels(lang).time_series_reduced, &[("shown", shown), ("total", total)])
 }
 
 /// The caption of a time series whose responses coincide (same send time and latency), each
 /// place drawn once: not a reduction.
 pub fn time_series_coincide(lang: Lang, shown: &str, total: &str) -> String {
-    match lang {
-        Lang::En => {
-            format!("{total} responses at {shown} distinct points: responses with the same send time and latency are drawn as one point.")
-        }
-        Lang::Ja => format!("{total}件の応答が{shown}点に重なっています。送信時刻と応答時間が同じ応答は1点で描いています。"),
-    }
+    fill(labels(lang).time_series_coincide, &[("total", total), ("shown", shown)])
 }
 
 /// Shown in place of a time series whose responses fall on too few send times to show a course.
@@ -516,10 +520,7 @@ pub fn ecdf_conditions_title(lang: Lang, level: &str) -> String {
 pub fn ecdf_conditions_desc(lang: Lang, level: &str, lines: &[String]) -> String {
     let title = ecdf_conditions_title(lang, level);
     let list = lines.join(crate::render::i18n::strings(lang).list_sep);
-    match lang {
-        Lang::En => format!("{title}. Share of 2xx responses at or below each latency (ms, log scale), one line per run: {list}."),
-        Lang::Ja => format!("{title}。各応答時間（ms、対数目盛）以下の2xx応答の割合。測定ごとに1本の線：{list}。"),
-    }
+    fill(labels(lang).ecdf_conditions_desc, &[("title", &title), ("list", &list)])
 }
 
 pub fn ecdf_title(lang: Lang, run: &str) -> String {
@@ -584,14 +585,7 @@ pub fn resources_title(lang: Lang, run: &str) -> String {
 pub fn resources_desc(lang: Lang, run: &str, processes: &[String]) -> String {
     let title = resources_title(lang, run);
     let list = processes.join(crate::render::i18n::strings(lang).list_sep);
-    match lang {
-        Lang::En => format!(
-            "{title}. Top: CPU in % of one core; bottom: resident memory (MiB); against time (s), one line per process group: {list}."
-        ),
-        Lang::Ja => {
-            format!("{title}。上：CPU（1コアに対する%）、下：常駐メモリ（MiB）。横軸は時間（秒）、プロセスグループごとに1本の線：{list}。")
-        }
-    }
+    fill(labels(lang).resources_desc, &[("title", &title), ("list", &list)])
 }
 
 /// Shown instead of a chart when plotting failed.
