@@ -85,6 +85,18 @@ pub struct Labels {
     pub ecdf_conditions_desc: &'static str,
     /// Filled by `charts::resources_desc`.
     pub resources_desc: &'static str,
+    /// A condition's median marker over one run.
+    pub median_mark_one: &'static str,
+    /// A condition's median marker over several runs.
+    pub median_mark: &'static str,
+    /// A request answered without a 2xx status.
+    pub error_mark: &'static str,
+    /// A request with no response.
+    pub error_mark_no_response: &'static str,
+    /// The conditions' ECDF chart when it shows every condition.
+    pub ecdf_conditions_title_all: &'static str,
+    /// The conditions' ECDF chart of one level.
+    pub ecdf_conditions_title: &'static str,
 }
 
 const EN: Labels = Labels {
@@ -133,6 +145,12 @@ const EN: Labels = Labels {
     time_series_coincide: "{total} responses at {shown} distinct points: responses with the same send time and latency are drawn as one point.",
     ecdf_conditions_desc: "{title}. Share of 2xx responses at or below each latency (ms, log scale), one line per run: {list}.",
     resources_desc: "{title}. Top: CPU in % of one core; bottom: resident memory (MiB); against time (s), one line per process group: {list}.",
+    median_mark_one: "{condition}: {runs} run, {value}",
+    median_mark: "{condition}: median of {runs} runs, {value}",
+    error_mark: "{run}: sent at {sent_s} s, status {status}, {latency} ms",
+    error_mark_no_response: "{run}: sent at {sent_s} s, no response",
+    ecdf_conditions_title_all: "Latency distribution by condition (ECDF of the representative runs)",
+    ecdf_conditions_title: "Latency distribution by condition (ECDF of the representative runs): {level}",
 };
 
 const JA: Labels = Labels {
@@ -181,6 +199,12 @@ const JA: Labels = Labels {
     time_series_coincide: "{total}件の応答が{shown}点に重なっています。送信時刻と応答時間が同じ応答は1点で描いています。",
     ecdf_conditions_desc: "{title}。各応答時間（ms、対数目盛）以下の2xx応答の割合。測定ごとに1本の線：{list}。",
     resources_desc: "{title}。上：CPU（1コアに対する%）、下：常駐メモリ（MiB）。横軸は時間（秒）、プロセスグループごとに1本の線：{list}。",
+    median_mark_one: "{condition}：{runs}回の測定の中央値、{value}",
+    median_mark: "{condition}：{runs}回の測定の中央値、{value}",
+    error_mark: "{run}：送信{sent_s}秒、ステータス{status}、{latency} ms",
+    error_mark_no_response: "{run}：送信{sent_s}秒、応答なし",
+    ecdf_conditions_title_all: "条件別の応答時間の累積分布（代表の測定のECDF）",
+    ecdf_conditions_title: "条件別の応答時間の累積分布（代表の測定のECDF）：{level}",
 };
 
 pub fn labels(lang: Lang) -> &'static Labels {
@@ -203,19 +227,7 @@ pub fn headline_axis(lang: Lang, metric: HeadlineMetric, p: &str) -> String {
 
 /// The headline chart's y axis title on a linear scale: "p95 latency (ms)".
 pub fn headline_axis_linear(lang: Lang, metric: HeadlineMetric, p: &str) -> String {
-    let text = match (lang, metric) {
-        (Lang::En, HeadlineMetric::Percentile) => "{p} latency (ms)",
-        (Lang::En, HeadlineMetric::RequestsPerS) => "Requests/s",
-        (Lang::En, HeadlineMetric::ErrorRate) => "Error rate (%)",
-        (Lang::En, HeadlineMetric::FailedShare) => "Failed sessions (%)",
-        (Lang::En, HeadlineMetric::SessionMeanMs) => "Mean session time (ms)",
-        (Lang::Ja, HeadlineMetric::Percentile) => "応答時間 {p}（ms）",
-        (Lang::Ja, HeadlineMetric::RequestsPerS) => "毎秒リクエスト数",
-        (Lang::Ja, HeadlineMetric::ErrorRate) => "エラー率（%）",
-        (Lang::Ja, HeadlineMetric::FailedShare) => "セッション失敗率（%）",
-        (Lang::Ja, HeadlineMetric::SessionMeanMs) => "平均セッション時間（ms）",
-    };
-    text.replace("{p}", &format!("p{p}"))
+    fill(crate::render::i18n::metric_words(lang, metric).chart_axis_linear, &[("p", &format!("p{p}"))])
 }
 
 /// The caption that says which scale the value axis takes, and why (`axis` names it: "y",
@@ -244,17 +256,7 @@ pub fn axis_names(lang: Lang) -> (&'static str, &'static str) {
 
 /// A headline value in a mark's title: "p95 = 12.00 ms", "769.2 requests/s".
 pub fn mark_value(lang: Lang, metric: HeadlineMetric, p: &str, value: &str) -> String {
-    match (lang, metric) {
-        (_, HeadlineMetric::Percentile) => format!("p{p} = {value}"),
-        (Lang::En, HeadlineMetric::RequestsPerS) => format!("{value} requests/s"),
-        (Lang::En, HeadlineMetric::ErrorRate) => format!("error rate {value}"),
-        (Lang::En, HeadlineMetric::FailedShare) => format!("{value} of sessions failed"),
-        (Lang::En, HeadlineMetric::SessionMeanMs) => format!("mean session time {value}"),
-        (Lang::Ja, HeadlineMetric::RequestsPerS) => format!("毎秒{value}リクエスト"),
-        (Lang::Ja, HeadlineMetric::ErrorRate) => format!("エラー率{value}"),
-        (Lang::Ja, HeadlineMetric::FailedShare) => format!("セッション失敗率{value}"),
-        (Lang::Ja, HeadlineMetric::SessionMeanMs) => format!("平均セッション時間{value}"),
-    }
+    fill(crate::render::i18n::metric_words(lang, metric).mark_value, &[("p", &format!("p{p}")), ("value", value)])
 }
 
 /// The x levels of a chart that overlays them all: "each Python".
@@ -269,11 +271,9 @@ pub fn run_mark(lang: Lang, run: &str, value: &str) -> String {
 
 /// The title of a condition's median marker: "nginx · 2: median of 3 runs, p95 = 12.00 ms".
 pub fn median_mark(lang: Lang, condition: &str, runs: usize, value: &str) -> String {
-    match (lang, runs) {
-        (Lang::En, 1) => format!("{condition}: 1 run, {value}"),
-        (Lang::En, _) => format!("{condition}: median of {runs} runs, {value}"),
-        (Lang::Ja, _) => format!("{condition}：{runs}回の測定の中央値、{value}"),
-    }
+    let words = labels(lang);
+    let template = if runs == 1 { words.median_mark_one } else { words.median_mark };
+    fill(template, &[("condition", condition), ("runs", &runs.to_string()), ("value", value)])
 }
 
 /// The title of a condition's range line: "nginx · 2: runs from 11.00 to 13.00 ms".
@@ -289,11 +289,10 @@ pub fn point_mark(lang: Lang, run: &str, sent_s: &str, latency: &str) -> String 
 /// The title of a request without a 2xx response: "run r06: sent at 1.500 s, status 503,
 /// 2.00 ms" or "…, no response".
 pub fn error_mark(lang: Lang, run: &str, sent_s: &str, status: u16, latency: Option<&str>) -> String {
-    match (lang, latency) {
-        (Lang::En, Some(latency)) => format!("{run}: sent at {sent_s} s, status {status}, {latency} ms"),
-        (Lang::En, None) => format!("{run}: sent at {sent_s} s, no response"),
-        (Lang::Ja, Some(latency)) => format!("{run}：送信{sent_s}秒、ステータス{status}、{latency} ms"),
-        (Lang::Ja, None) => format!("{run}：送信{sent_s}秒、応答なし"),
+    let words = labels(lang);
+    match latency {
+        Some(latency) => fill(words.error_mark, &[("run", run), ("sent_s", sent_s), ("status", &status.to_string()), ("latency", latency)]),
+        None => fill(words.error_mark_no_response, &[("run", run), ("sent_s", sent_s)]),
     }
 }
 
@@ -509,11 +508,11 @@ pub fn too_few_send_times(lang: Lang, responses: u64, send_times: usize) -> Stri
 
 /// "Latency distribution by condition: Slow downloads = 2".
 pub fn ecdf_conditions_title(lang: Lang, level: &str) -> String {
-    match (lang, level.is_empty()) {
-        (Lang::En, true) => "Latency distribution by condition (ECDF of the representative runs)".to_string(),
-        (Lang::En, false) => format!("Latency distribution by condition (ECDF of the representative runs): {level}"),
-        (Lang::Ja, true) => "条件別の応答時間の累積分布（代表の測定のECDF）".to_string(),
-        (Lang::Ja, false) => format!("条件別の応答時間の累積分布（代表の測定のECDF）：{level}"),
+    let words = labels(lang);
+    if level.is_empty() {
+        words.ecdf_conditions_title_all.to_string()
+    } else {
+        fill(words.ecdf_conditions_title, &[("level", level)])
     }
 }
 
