@@ -244,8 +244,11 @@ mod tests {
         assert_eq!(join(["a.b", "", "c.d(x=1)"]), "a.b; c.d(x=1)");
     }
 
-    /// Every piece of one item, as a reader sees them.
-    fn read(item: &str) -> Result<(usize, Vec<(usize, String, String)>), SyntaxError> {
+    /// A parameter as a reader sees it: its offset, name and value.
+    type Piece = (usize, String, String);
+
+    /// The key's length and every parameter of one item.
+    fn read(item: &str) -> Result<(usize, Vec<Piece>), SyntaxError> {
         let length = key_length(item).expect("a key");
         let mut pieces = Vec::new();
         if let Some(mut params) = params(item, length)? {
