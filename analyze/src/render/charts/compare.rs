@@ -6,10 +6,10 @@
 //! It draws the values `stats::compare` put in the [`ComparisonReport`] and computes nothing.
 
 use super::axis::{decade_label, LogAxis, Ticked};
-use super::draw::{floor_markers, frame, house_mesh, markers, message, polyline, text_at, DrawResult, LegendEntry, Swatch};
+use super::draw::{floor_markers, frame, house_builder, house_mesh, markers, message, polyline, text_at, DrawResult, LegendEntry, Swatch};
 use super::ecdf_axes::{share_chart, step_line};
 use super::labels::labels;
-use super::style::{self, Shape, LABELLED_RIGHT, LINE, MARKER, SMALL_POINT, TALL_HEIGHT, TEXT_PX, WIDTH, X_LABEL_AREA, Y_LABEL_AREA};
+use super::style::{self, Shape, LINE, MARKER, SMALL_POINT, TALL_HEIGHT, TEXT_PX, WIDTH};
 use super::svg::{self, text_style, About};
 use crate::model::{HeadlineMetric, Lang};
 use crate::render::i18n::compare::words;
@@ -111,15 +111,10 @@ fn draw<DB: DrawingBackend>(
     let (top, bottom) = plot.split_vertically(height * RUNS_PANEL_PERCENT / 100);
 
     // The runs: one row per side.
-    let mut chart = ChartBuilder::on(&top)
-        .margin_right(LABELLED_RIGHT)
-        .margin_top(8)
-        .x_label_area_size(X_LABEL_AREA)
-        .y_label_area_size(Y_LABEL_AREA)
-        .build_cartesian_2d(
-            runs_axis.range().log_scale().with_key_points(runs_axis.decades()).with_light_points(runs_axis.minor()),
-            Ticked::new(-0.6..1.6, vec![CANDIDATE_ROW, BASELINE_ROW]),
-        )?;
+    let mut chart = house_builder(&top).build_cartesian_2d(
+        runs_axis.range().log_scale().with_key_points(runs_axis.decades()).with_light_points(runs_axis.minor()),
+        Ticked::new(-0.6..1.6, vec![CANDIDATE_ROW, BASELINE_ROW]),
+    )?;
     let x_label = |v: &f64| decade_label(*v);
     let y_label = |_: &f64| String::new();
     let axis_title = w.chart_runs_axis.replace("{metric}", metric_name);

@@ -1,7 +1,10 @@
 //! Drawing pieces shared by the figures: markers, dashed lines, the header (title and legend),
 //! the footer (captions) and text measuring for layout. Generic over the plotters backend.
 
-use super::style::{self, Shape, FONT, INK, LEGEND_MARKER, LINE, LINE_HEIGHT, MARGIN, MUTED, SMALL_PX, TEXT_PX, TITLE_PX};
+use super::style::{
+    self, Shape, FONT, INK, LABELLED_RIGHT, LEGEND_MARKER, LINE, LINE_HEIGHT, MARGIN, MUTED, SMALL_PX, TEXT_PX, TITLE_PX, X_LABEL_AREA,
+    Y_LABEL_AREA,
+};
 use super::svg::text_style;
 use plotters::coord::Shift;
 use plotters::element::{DashedPathElement, Drawable, PointCollection};
@@ -26,6 +29,15 @@ where
         .axis_style(INK)
         .bold_line_style(style::GRID)
         .light_line_style(style::GRID_LIGHT)
+}
+
+/// The one chart layout inside a figure's frame: room on the right for an x axis that ends in a
+/// tick label, a little above the plot, the house label areas. A chart that needs other room
+/// overrides one setting after it.
+pub fn house_builder<'a, 'b, DB: DrawingBackend>(area: &'a DrawingArea<DB, Shift>) -> ChartBuilder<'a, 'b, DB> {
+    let mut builder = ChartBuilder::on(area);
+    builder.margin_right(LABELLED_RIGHT).margin_top(8).x_label_area_size(X_LABEL_AREA).y_label_area_size(Y_LABEL_AREA);
+    builder
 }
 
 /// The outline of a polygonal marker of radius `s`, relative to its centre, closed.

@@ -4,9 +4,8 @@
 //! draws the representative runs of several conditions.
 
 use super::axis::{decade_label, LogAxis, Ticked};
-use super::draw::{house_mesh, DrawResult};
+use super::draw::{house_builder, house_mesh, DrawResult};
 use super::labels::Labels;
-use super::style::{LABELLED_RIGHT, X_LABEL_AREA, Y_LABEL_AREA};
 use crate::render::format::decimal;
 use plotters::coord::combinators::{LogCoord, WithKeyPoints};
 use plotters::coord::Shift;
@@ -24,15 +23,10 @@ pub fn share_chart<'a, DB: DrawingBackend>(
     x_axis: &LogAxis,
     text: &Labels,
 ) -> DrawResult<ShareChart<'a, DB>, DB> {
-    let mut chart = ChartBuilder::on(plot)
-        .margin_right(LABELLED_RIGHT)
-        .margin_top(8)
-        .x_label_area_size(X_LABEL_AREA)
-        .y_label_area_size(Y_LABEL_AREA)
-        .build_cartesian_2d(
-            x_axis.range().log_scale().with_key_points(x_axis.decades()).with_light_points(x_axis.minor()),
-            Ticked::new(0.0..1.0, SHARE_TICKS.to_vec()),
-        )?;
+    let mut chart = house_builder(plot).build_cartesian_2d(
+        x_axis.range().log_scale().with_key_points(x_axis.decades()).with_light_points(x_axis.minor()),
+        Ticked::new(0.0..1.0, SHARE_TICKS.to_vec()),
+    )?;
     let x_label = |v: &f64| decade_label(*v);
     let y_label = |v: &f64| format!("{}%", decimal(v * 100.0, 0));
     house_mesh(&mut chart.configure_mesh())

@@ -2,10 +2,12 @@
 //! runs' min-max range and each run, over the x factor's levels, one series per layout row.
 
 use super::axis::{Scale, Ticked, ValueAxis};
-use super::draw::{floor_markers, frame, house_mesh, markers, message, polyline, text_at, text_width, DrawResult, LegendEntry, Swatch};
+use super::draw::{
+    floor_markers, frame, house_builder, house_mesh, markers, message, polyline, text_at, text_width, DrawResult, LegendEntry, Swatch,
+};
 use super::labels::{self, labels};
 use super::marks::{self, Pointable, Shape as MarkShape};
-use super::style::{self, HEIGHT, LINE, MARGIN, MARKER, SMALL_POINT, TEXT_PX, THIN, WIDTH, X_LABEL_AREA, Y_LABEL_AREA};
+use super::style::{self, HEIGHT, LINE, MARGIN, MARKER, SMALL_POINT, TEXT_PX, THIN, WIDTH};
 use super::svg::{self, text_style, About};
 use super::{condition_label, figure_id, ok_runs, percentile, run_name};
 use crate::model::{HeadlineMetric, Lang};
@@ -274,12 +276,8 @@ fn draw<DB: DrawingBackend>(
     }
 
     let x_ticks: Vec<f64> = (0..columns).map(|i| i as f64).collect();
-    let mut chart = ChartBuilder::on(&plot)
-        .margin_right(MARGIN)
-        .margin_top(8)
-        .x_label_area_size(X_LABEL_AREA)
-        .y_label_area_size(Y_LABEL_AREA)
-        .build_cartesian_2d(Ticked::new(-0.5..columns as f64 - 0.5, x_ticks), axis.coord())?;
+    let mut chart =
+        house_builder(&plot).margin_right(MARGIN).build_cartesian_2d(Ticked::new(-0.5..columns as f64 - 0.5, x_ticks), axis.coord())?;
     let x_label = |v: &f64| x_labels.get(v.round().max(0.0) as usize).cloned().unwrap_or_default();
     let y_label = |v: &f64| axis.label(*v);
     let y_title = match axis.scale() {

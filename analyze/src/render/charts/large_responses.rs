@@ -5,9 +5,9 @@
 //! a completion of 8 s are both visible.
 
 use super::axis::{decade_label, LogAxis, Ticked};
-use super::draw::{frame, house_mesh, markers, text_width, DrawResult, LegendEntry, Swatch};
+use super::draw::{frame, house_builder, house_mesh, markers, text_width, DrawResult, LegendEntry, Swatch};
 use super::labels::{self, labels};
-use super::style::{self, Shape, HEIGHT, INK, LABELLED_RIGHT, LINE, PALETTE, SMALL_POINT, TEXT_PX, WIDTH, X_LABEL_AREA};
+use super::style::{self, Shape, HEIGHT, INK, LABELLED_RIGHT, LINE, PALETTE, SMALL_POINT, TEXT_PX, WIDTH};
 use super::svg::{self, text_style, About};
 use super::{condition_label, figure_id, ok_runs};
 use crate::model::Lang;
@@ -137,12 +137,8 @@ fn draw<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, bands: &[Band], lang:
     });
     let x_axis = LogAxis::covering(values);
     let n = bands.len();
-    let mut chart = ChartBuilder::on(&plot)
-        .margin_right(LABELLED_RIGHT + VALUE_ROOM)
-        .margin_top(4)
-        .x_label_area_size(X_LABEL_AREA)
-        .y_label_area_size(label_area)
-        .build_cartesian_2d(
+    let mut chart =
+        house_builder(&plot).margin_right(LABELLED_RIGHT + VALUE_ROOM).margin_top(4).y_label_area_size(label_area).build_cartesian_2d(
             x_axis.range().log_scale().with_key_points(x_axis.decades()).with_light_points(x_axis.minor()),
             Ticked::new(-0.5..n as f64 - 0.5, (0..n).map(|i| i as f64).collect()),
         )?;

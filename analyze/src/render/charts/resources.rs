@@ -1,9 +1,9 @@
 //! CPU and memory of the server's process groups over one run: two panels sharing the time axis.
 
 use super::axis::{LinearAxis, Ticked};
-use super::draw::{frame, house_mesh, series_entry, series_line, DrawResult};
+use super::draw::{frame, house_builder, house_mesh, series_entry, series_line, DrawResult};
 use super::labels::{self, labels};
-use super::style::{LABELLED_RIGHT, TALL_HEIGHT, WIDTH, X_LABEL_AREA, Y_LABEL_AREA};
+use super::style::{TALL_HEIGHT, WIDTH, X_LABEL_AREA};
 use super::svg::{self, About};
 use super::{figure_id, run_name, BYTES_PER_MIB};
 use crate::model::Lang;
@@ -61,12 +61,8 @@ fn draw<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, groups: &[&ProcessSer
     let cpu_label = |v: &f64| decimal(*v, cpu_axis.decimals);
     let rss_label = |v: &f64| decimal(*v, rss_axis.decimals);
 
-    let mut cpu = ChartBuilder::on(&upper)
-        .margin_right(LABELLED_RIGHT)
-        .margin_top(8)
-        .x_label_area_size(UPPER_LABEL_AREA)
-        .y_label_area_size(Y_LABEL_AREA)
-        .build_cartesian_2d(Ticked::from(&x_axis), Ticked::from(&cpu_axis))?;
+    let mut cpu =
+        house_builder(&upper).x_label_area_size(UPPER_LABEL_AREA).build_cartesian_2d(Ticked::from(&x_axis), Ticked::from(&cpu_axis))?;
     house_mesh(&mut cpu.configure_mesh()).x_label_formatter(&x_label).y_label_formatter(&cpu_label).y_desc(text.cpu_axis).draw()?;
     for (i, group) in groups.iter().enumerate() {
         for segment in cpu_segments(group) {
@@ -74,12 +70,7 @@ fn draw<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, groups: &[&ProcessSer
         }
     }
 
-    let mut rss = ChartBuilder::on(&lower)
-        .margin_right(LABELLED_RIGHT)
-        .margin_top(8)
-        .x_label_area_size(X_LABEL_AREA)
-        .y_label_area_size(Y_LABEL_AREA)
-        .build_cartesian_2d(Ticked::from(&x_axis), Ticked::from(&rss_axis))?;
+    let mut rss = house_builder(&lower).build_cartesian_2d(Ticked::from(&x_axis), Ticked::from(&rss_axis))?;
     house_mesh(&mut rss.configure_mesh())
         .x_label_formatter(&x_label)
         .y_label_formatter(&rss_label)

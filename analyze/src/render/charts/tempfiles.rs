@@ -1,9 +1,9 @@
 //! Temporary-file size over time, one line per run.
 
 use super::axis::{LinearAxis, Ticked};
-use super::draw::{frame, house_mesh, series_entry, series_line, DrawResult};
+use super::draw::{frame, house_builder, house_mesh, series_entry, series_line, DrawResult};
 use super::labels::{self, labels};
-use super::style::{HEIGHT, LABELLED_RIGHT, WIDTH, X_LABEL_AREA, Y_LABEL_AREA};
+use super::style::{HEIGHT, WIDTH};
 use super::svg::{self, About};
 use super::{figure_id, run_name, BYTES_PER_MIB};
 use crate::model::Lang;
@@ -50,12 +50,7 @@ fn draw<DB: DrawingBackend>(
     let plot = frame(root, text.tempfiles_title, &legend, &captions)?;
     let x_axis = LinearAxis::covering(lines.iter().flat_map(|(_, p)| p.iter().map(|p| p.0)), true);
     let y_axis = LinearAxis::covering(lines.iter().flat_map(|(_, p)| p.iter().map(|p| p.1)), true);
-    let mut chart = ChartBuilder::on(&plot)
-        .margin_right(LABELLED_RIGHT)
-        .margin_top(8)
-        .x_label_area_size(X_LABEL_AREA)
-        .y_label_area_size(Y_LABEL_AREA)
-        .build_cartesian_2d(Ticked::from(&x_axis), Ticked::from(&y_axis))?;
+    let mut chart = house_builder(&plot).build_cartesian_2d(Ticked::from(&x_axis), Ticked::from(&y_axis))?;
     let x_label = |v: &f64| decimal(*v, x_axis.decimals);
     let y_label = |v: &f64| decimal(*v, y_axis.decimals);
     house_mesh(&mut chart.configure_mesh())

@@ -3,12 +3,10 @@
 //! (a cross at its latency, or a triangle along the top edge when no response came).
 
 use super::axis::{decade_label, LinearAxis, LogAxis, Ticked};
-use super::draw::{floor_markers, frame, house_mesh, label_at, markers, message, polyline, DrawResult, LegendEntry, Swatch};
+use super::draw::{floor_markers, frame, house_builder, house_mesh, label_at, markers, message, polyline, DrawResult, LegendEntry, Swatch};
 use super::labels::{self, labels};
 use super::marks::{self, Mark, Pointable, Shape as MarkShape};
-use super::style::{
-    self, Shape, HEIGHT, INK, LABELLED_RIGHT, PALETTE, REFERENCE_DASH, SMALL_POINT, TEXT_PX, WIDTH, X_LABEL_AREA, Y_LABEL_AREA,
-};
+use super::style::{self, Shape, HEIGHT, INK, PALETTE, REFERENCE_DASH, SMALL_POINT, TEXT_PX, WIDTH};
 use super::svg::{self, About};
 use super::{figure_id, percentile, run_name};
 use crate::model::Lang;
@@ -186,15 +184,10 @@ pub fn time_log_chart<'a, DB: DrawingBackend>(
     x_desc: &str,
     y_desc: &str,
 ) -> DrawResult<TimeLogChart<'a, DB>, DB> {
-    let mut chart = ChartBuilder::on(plot)
-        .margin_right(LABELLED_RIGHT)
-        .margin_top(8)
-        .x_label_area_size(X_LABEL_AREA)
-        .y_label_area_size(Y_LABEL_AREA)
-        .build_cartesian_2d(
-            Ticked::from(x_axis),
-            y_axis.range().log_scale().with_key_points(y_axis.decades()).with_light_points(y_axis.minor()),
-        )?;
+    let mut chart = house_builder(plot).build_cartesian_2d(
+        Ticked::from(x_axis),
+        y_axis.range().log_scale().with_key_points(y_axis.decades()).with_light_points(y_axis.minor()),
+    )?;
     let x_label = |v: &f64| decimal(*v, x_axis.decimals);
     let y_label = |v: &f64| decade_label(*v);
     house_mesh(&mut chart.configure_mesh()).x_label_formatter(&x_label).y_label_formatter(&y_label).x_desc(x_desc).y_desc(y_desc).draw()?;
