@@ -54,10 +54,22 @@ fn is_xml_char(c: char) -> bool {
 /// ([`crate::render::bidi`]).
 pub fn xml_legal(document: String) -> String {
     let document = crate::render::bidi::neutralised(document);
-    if document.chars().all(is_xml_char) {
+    if all_xml_chars(&document) {
         return document;
     }
     document.chars().filter(|&c| is_xml_char(c)).collect()
+}
+
+/// `document.chars().all(is_xml_char)` without decoding characters: a `str` holds no surrogates,
+/// so the only characters XML forbids in it are the controls below U+20 but tab, newline and
+/// carriage return (single bytes) and U+FFFE and U+FFFF (0xEF 0xBF 0xBE or 0xBF). The bytes are
+/// folded in chunks without an early exit, which the compiler vectorises; the 0xEF lead bytes are
+/// found by memchr.
+fn all_xml_chars(document: &str) -> bool {
+    let bytes = document.as_bytes();
+    let is_bad_control = |b: u8| b < 0x20 && !matches!(b, b'\t' | b'\n' | b'\r');
+    let controls = bytes.chunks(4096).any(|chunk| chunk.iter().fold(false, |bad, &b| bad | is_bad_control(b)));
+    !controls && !memchr::memchr_iter(0xEF, bytes).any(|at| matches!(bytes.get(at + 1..at + 3), Some([0xBF, 0xBE | 0xBF])))
 }
 
 /// A figure that only says why it is missing.
@@ -119,6 +131,19 @@ pub fn text_style(px: f64, color: RGBColor) -> TextStyle<'static> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_byte_scan_agrees_with_the_character_rule() {
+        // Every character below U+80, around the forbidden U+FFFE and U+FFFF, and others whose
+        // encodings hold 0xEF or 0xBF, alone, in text and past a 4096-byte chunk boundary.
+        let long = "x".repeat(4095);
+        let chars = (0u32..0x80).chain(0xFFF0..=0xFFFF).chain([0xD7FF, 0xE000, 0xFF08, 0x3042, 0x10000, 0x1F600, 0xBF, 0xEF]);
+        for c in chars.filter_map(char::from_u32) {
+            for text in [c.to_string(), format!("遅い{c}（x）"), format!("{long}{c}"), format!("{c}\u{ef}\u{bf}")] {
+                assert_eq!(all_xml_chars(&text), text.chars().all(is_xml_char), "{:?}", c);
+            }
+        }
+    }
 
     #[test]
     fn characters_xml_forbids_are_dropped() {
