@@ -88,7 +88,14 @@ impl Pointable {
             let Some(start) = out[..at].rfind("<text") else { continue };
             let Some(end) = out[at..].find("</text>").map(|e| at + e + "</text>".len()) else { continue };
             let end = if out[end..].starts_with('\n') { end + 1 } else { end };
-            out.replace_range(start..end, &layer_svg(marks));
+            // Copied around the placeholder, not `replace_range`: its splice moves the layer in
+            // byte by byte (a time series's layer is a few hundred kB).
+            let layer = layer_svg(marks);
+            let mut filled = String::with_capacity(out.len() - (end - start) + layer.len());
+            filled.push_str(&out[..start]);
+            filled.push_str(&layer);
+            filled.push_str(&out[end..]);
+            out = filled;
         }
         out
     }

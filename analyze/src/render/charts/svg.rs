@@ -105,17 +105,23 @@ pub fn accessible(svg: &str, about: &About, lang: Lang) -> String {
 
 /// Text for XML content and attribute values.
 pub fn escape(text: &str) -> String {
+    // The five are ASCII, so the text between them is copied as whole slices, not char by char.
     let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '&' => out.push_str("&amp;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&apos;"),
-            c => out.push(c),
-        }
+    let mut plain = 0;
+    for (at, byte) in text.bytes().enumerate() {
+        let entity = match byte {
+            b'<' => "&lt;",
+            b'>' => "&gt;",
+            b'&' => "&amp;",
+            b'"' => "&quot;",
+            b'\'' => "&apos;",
+            _ => continue,
+        };
+        out.push_str(&text[plain..at]);
+        out.push_str(entity);
+        plain = at + 1;
     }
+    out.push_str(&text[plain..]);
     out
 }
 
@@ -143,6 +149,26 @@ mod tests {
                 assert_eq!(all_xml_chars(&text), text.chars().all(is_xml_char), "{:?}", c);
             }
         }
+    }
+
+    #[test]
+    fn escape_writes_the_five_entities_and_leaves_the_rest() {
+        let reference = |text: &str| -> String {
+            text.chars()
+                .map(|c| match c {
+                    '<' => "&lt;".to_string(),
+                    '>' => "&gt;".to_string(),
+                    '&' => "&amp;".to_string(),
+                    '"' => "&quot;".to_string(),
+                    '\'' => "&apos;".to_string(),
+                    c => c.to_string(),
+                })
+                .collect()
+        };
+        for text in ["", "plain", "<a href=\"x&y\">it's</a>", "遅い<遅い>&", "&&&", "\u{202e}'é'", "<"] {
+            assert_eq!(escape(text), reference(text), "{text:?}");
+        }
+        assert_eq!(escape("a<b & 'c'"), "a&lt;b &amp; &apos;c&apos;");
     }
 
     #[test]
