@@ -14,11 +14,12 @@
 //! of the report, not inside the figure's frame.
 
 use super::style::{self, BACKGROUND};
-use super::svg::escape;
+use super::svg::push_escaped;
 use crate::render::paths;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::RGBColor;
+use std::fmt::Write;
 
 /// Brackets of a layer's placeholder: private-use characters no label holds.
 const OPEN: char = '\u{E000}';
@@ -84,7 +85,7 @@ impl Pointable {
         let mut out = svg.to_string();
         for (index, marks) in self.layers.iter().enumerate() {
             let needle = format!("{OPEN}{index}{CLOSE}");
-            let Some(at) = out.find(&needle) else { continue };
+            let Some(at) = memchr::memmem::find(out.as_bytes(), needle.as_bytes()) else { continue };
             let Some(start) = out[..at].rfind("<text") else { continue };
             let Some(end) = out[at..].find("</text>").map(|e| at + e + "</text>".len()) else { continue };
             let end = if out[end..].starts_with('\n') { end + 1 } else { end };
@@ -101,7 +102,9 @@ impl Pointable {
     }
 }
 
-/// A layer's marks as one group; neighbouring marks with one link share its `<a>`.
+/// A layer's marks as one group; neighbouring marks with one link share its `<a>`. Written into
+/// one buffer: a time series's layer has thousands of marks, and a `String` per mark and per
+/// title cost about as much as the drawing.
 fn layer_svg(marks: &[Mark]) -> String {
     if marks.is_empty() {
         return String::new();
@@ -114,11 +117,13 @@ fn layer_svg(marks: &[Mark]) -> String {
                 out.push_str("</a>\n");
             }
             if let Some(href) = &mark.href {
-                out.push_str(&format!("<a href=\"{}\" target=\"_top\">\n", escape(href)));
+                out.push_str("<a href=\"");
+                push_escaped(&mut out, href);
+                out.push_str("\" target=\"_top\">\n");
             }
             open = mark.href.as_deref();
         }
-        out.push_str(&mark_svg(mark));
+        push_mark_svg(&mut out, mark);
     }
     if open.is_some() {
         out.push_str("</a>\n");
@@ -127,39 +132,45 @@ fn layer_svg(marks: &[Mark]) -> String {
     out
 }
 
-fn mark_svg(mark: &Mark) -> String {
-    let title = format!("<title>{}</title>", escape(&mark.title));
-    match &mark.shape {
+fn push_mark_svg(out: &mut String, mark: &Mark) {
+    // Writing to a String cannot fail: the `write!` results are ignored.
+    let close = match &mark.shape {
         Shape::Dot { at: (x, y), radius, color, opacity } => {
             // The stroke is transparent: it only widens the area that answers the pointer.
             let hit = (POINT_HIT - radius).max(0) * 2;
-            format!(
-                "<circle cx=\"{x}\" cy=\"{y}\" r=\"{radius}\" fill=\"{}\" fill-opacity=\"{opacity}\" stroke=\"#000\" stroke-opacity=\"0\" stroke-width=\"{hit}\">{title}</circle>\n",
-                hex(*color)
-            )
+            let (r, g, b) = (color.0, color.1, color.2);
+            let _ = write!(
+                out,
+                "<circle cx=\"{x}\" cy=\"{y}\" r=\"{radius}\" fill=\"#{r:02X}{g:02X}{b:02X}\" fill-opacity=\"{opacity}\" stroke=\"#000\" stroke-opacity=\"0\" stroke-width=\"{hit}\">"
+            );
+            "</circle>\n"
         }
         Shape::Spot { at: (x, y), radius } => {
-            format!("<circle cx=\"{x}\" cy=\"{y}\" r=\"{}\" fill=\"#000\" fill-opacity=\"0\">{title}</circle>\n", radius.max(&POINT_HIT))
+            let _ = write!(out, "<circle cx=\"{x}\" cy=\"{y}\" r=\"{}\" fill=\"#000\" fill-opacity=\"0\">", radius.max(&POINT_HIT));
+            "</circle>\n"
         }
         Shape::Band { points } => {
-            let mut coordinates = String::new();
+            out.push_str("<polyline points=\"");
             let mut previous = None;
             for &point in points {
                 if previous != Some(point) {
-                    coordinates.push_str(&format!("{},{} ", point.0, point.1));
+                    let separator = if previous.is_some() { " " } else { "" };
+                    let _ = write!(out, "{separator}{},{}", point.0, point.1);
                     previous = Some(point);
                 }
             }
-            format!(
-                "<polyline points=\"{}\" fill=\"none\" stroke=\"#000\" stroke-opacity=\"0\" stroke-width=\"{LINE_HIT}\">{title}</polyline>\n",
-                coordinates.trim_end()
-            )
+            let _ = write!(out, "\" fill=\"none\" stroke=\"#000\" stroke-opacity=\"0\" stroke-width=\"{LINE_HIT}\">");
+            "</polyline>\n"
         }
-    }
+    };
+    push_title(out, &mark.title);
+    out.push_str(close);
 }
 
-fn hex(color: RGBColor) -> String {
-    format!("#{:02X}{:02X}{:02X}", color.0, color.1, color.2)
+fn push_title(out: &mut String, title: &str) {
+    out.push_str("<title>");
+    push_escaped(out, title);
+    out.push_str("</title>");
 }
 
 /// A run's visible dot at pixel `at`, in the series colour at the faint opacity.

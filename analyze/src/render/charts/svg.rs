@@ -105,8 +105,14 @@ pub fn accessible(svg: &str, about: &About, lang: Lang) -> String {
 
 /// Text for XML content and attribute values.
 pub fn escape(text: &str) -> String {
-    // The five are ASCII, so the text between them is copied as whole slices, not char by char.
     let mut out = String::with_capacity(text.len());
+    push_escaped(&mut out, text);
+    out
+}
+
+/// [`escape`] onto the end of `out`.
+pub fn push_escaped(out: &mut String, text: &str) {
+    // The five are ASCII, so the text between them is copied as whole slices, not char by char.
     let mut plain = 0;
     for (at, byte) in text.bytes().enumerate() {
         let entity = match byte {
@@ -122,7 +128,6 @@ pub fn escape(text: &str) -> String {
         plain = at + 1;
     }
     out.push_str(&text[plain..]);
-    out
 }
 
 fn hex(color: RGBColor) -> String {
