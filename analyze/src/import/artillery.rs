@@ -9,10 +9,19 @@
 //! a response, and a 404 or 500 is a response (`http.codes.404`), not an error of Artillery's,
 //! though this report counts every non-2xx as an error; `http.request_rate` is the mean of the
 //! periods' rates, rounded to a whole number; each intermediate period covers 10 s.
+//!
+//! Per endpoint (the `metrics-by-endpoint` plugin, on by default in Artillery 2): counters
+//! `plugins.metrics-by-endpoint.<name>.codes.<status>` per response and `.errors.<code>` per
+//! request without one, and a summary `plugins.metrics-by-endpoint.response_time.<name>` of the
+//! same first-byte times and sketch. `<name>` is the request's path and query (with another
+//! host's name before it, and " (name)" after it for a named request), so it may hold dots: the
+//! counter's kind is found from the end. They are kept as the tool's per-label figures
+//! ([`ReportedLabel`]), with this import's errors (non-2xx and no response), and refused when
+//! they do not add up to the aggregate's counters.
 
 use super::error::ImportError;
 use super::json::{document, place};
-use super::reported::{Count, Printed, ToolReported};
+use super::reported::{Count, Printed, ReportedLabel, ToolReported};
 use super::{Message, NoteKey};
 use super::{Piece, Start};
 use crate::model::Rule;
@@ -23,6 +32,12 @@ const PRINTED: [(&str, u32); 6] = [("p50", 50_000), ("p75", 75_000), ("p90", 90_
 
 /// The summary of response times this import reads.
 const RESPONSE_TIME: &str = "http.response_time";
+
+/// The metrics-by-endpoint plugin's namespace (its `metricsNamespace` default).
+const BY_ENDPOINT: &str = "plugins.metrics-by-endpoint.";
+
+/// The resolution of Artillery's summaries: values rounded to 0.1 ms.
+const SUMMARY_STEP: f64 = 0.1;
 
 #[derive(serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -67,7 +82,8 @@ pub fn json(file: &str, text: &str) -> Result<Piece, ImportError> {
         )));
     }
     // Each counter of the whole run is the sum of the periods' (Artillery adds them up).
-    for name in ["http.requests", "http.responses"] {
+    let endpoint_counters = a.counters.keys().filter(|k| k.starts_with(BY_ENDPOINT)).map(String::as_str);
+    for name in ["http.requests", "http.responses"].into_iter().chain(endpoint_counters) {
         let periods: u64 = report.intermediate.iter().filter_map(|p| p.counters.get(name)).sum();
         if !report.intermediate.is_empty() && Some(periods) != a.counters.get(name).copied() {
             return Err(at(&["intermediate"]).error(format!(
@@ -90,7 +106,7 @@ pub fn json(file: &str, text: &str) -> Result<Piece, ImportError> {
                 at(&["aggregate", "summaries", RESPONSE_TIME])
                     .error(format!("{RESPONSE_TIME}.{key} is missing or negative: is the file cut or edited?"))
             })?;
-            Ok(Printed::new(v, 0.1, at(&["aggregate", "summaries", RESPONSE_TIME, key])))
+            Ok(Printed::new(v, SUMMARY_STEP, at(&["aggregate", "summaries", RESPONSE_TIME, key])))
         };
         r.min_ms = Some(value("min")?);
         r.max_ms = Some(value("max")?);
@@ -101,6 +117,7 @@ pub fn json(file: &str, text: &str) -> Result<Piece, ImportError> {
         let count = value("count")?;
         r.ranked = Some(count.value as u64);
     }
+    r.labels = endpoint_labels(&at, a, &codes, requests - responses)?;
     if let Some(&rate) = a.rates.get("http.request_rate") {
         r.requests_per_s = Some(Printed::new(rate, 1.0, at(&["aggregate", "rates", "http.request_rate"])));
     }
@@ -127,6 +144,122 @@ pub fn json(file: &str, text: &str) -> Result<Piece, ImportError> {
         notes,
         ..Piece::default()
     })
+}
+
+/// One endpoint's counters in the aggregate: its responses by status, its requests without a
+/// response, and the first of its counters (where its figures are said to be).
+#[derive(Default)]
+struct Endpoint {
+    codes: BTreeMap<u16, u64>,
+    no_response: u64,
+    first_counter: Option<String>,
+}
+
+/// The plugin's per-endpoint figures of the aggregate as the tool's per-label figures; empty
+/// when the report has none. `no_response` is the aggregate's requests without a response.
+/// Refused when the endpoints' responses of a status do not add up to its `http.codes`, their
+/// requests without a response to the aggregate's, or a summary counts other responses than
+/// its endpoint's counters (a file edited, or a script whose plugin skips requests:
+/// `ignoreUnnamedRequests`).
+fn endpoint_labels(
+    at: &dyn Fn(&[&str]) -> super::reported::Place,
+    a: &Period,
+    codes: &BTreeMap<u16, u64>,
+    no_response: u64,
+) -> Result<Vec<ReportedLabel>, ImportError> {
+    let mut endpoints: BTreeMap<&str, Endpoint> = BTreeMap::new();
+    for (key, &count) in &a.counters {
+        let Some(rest) = key.strip_prefix(BY_ENDPOINT) else { continue };
+        let status = rest.rfind(".codes.").and_then(|i| {
+            let status = rest[i + ".codes.".len()..].parse::<u16>().ok().filter(|c| (100..=599).contains(c))?;
+            Some((&rest[..i], status))
+        });
+        let endpoint = match status {
+            Some((name, status)) => {
+                let endpoint = endpoints.entry(name).or_default();
+                *endpoint.codes.entry(status).or_default() += count;
+                endpoint
+            }
+            None => match rest.rfind(".errors.") {
+                Some(i) => {
+                    let endpoint = endpoints.entry(&rest[..i]).or_default();
+                    endpoint.no_response += count;
+                    endpoint
+                }
+                // Another counter of the plugin's (a later version's): not a request count.
+                None => continue,
+            },
+        };
+        endpoint.first_counter.get_or_insert_with(|| key.clone());
+    }
+    if endpoints.is_empty() {
+        return Ok(Vec::new());
+    }
+    for (&status, &total) in codes {
+        let summed: u64 = endpoints.values().filter_map(|e| e.codes.get(&status)).sum();
+        if summed != total {
+            return Err(at(&["aggregate", "counters", &format!("http.codes.{status}")]).error(format!(
+                "http.codes.{status} is {total} but the endpoints' {BY_ENDPOINT}….codes.{status} counters add up to {summed}: is the file edited, or does the script's metrics-by-endpoint skip requests (ignoreUnnamedRequests)?"
+            )));
+        }
+    }
+    if let Some((name, status)) = endpoints.iter().find_map(|(n, e)| e.codes.keys().find(|s| !codes.contains_key(s)).map(|s| (*n, *s))) {
+        return Err(at(&["aggregate", "counters", &format!("{BY_ENDPOINT}{name}.codes.{status}")])
+            .error(format!("{name} has {status} responses but the aggregate has no http.codes.{status}: is the file edited?")));
+    }
+    let summed: u64 = endpoints.values().map(|e| e.no_response).sum();
+    if summed != no_response {
+        return Err(at(&["aggregate", "counters", "http.requests"]).error(format!(
+            "{no_response} requests without a response (http.requests less http.responses) but the endpoints' {BY_ENDPOINT}….errors.* counters add up to {summed}: is the file edited, or does the script's metrics-by-endpoint skip requests (ignoreUnnamedRequests)?"
+        )));
+    }
+    let mut labels = Vec::new();
+    for (name, endpoint) in &endpoints {
+        let counter_at = at(&["aggregate", "counters", endpoint.first_counter.as_deref().unwrap_or("http.requests")]);
+        let responses: u64 = endpoint.codes.values().sum();
+        let non_2xx: u64 = endpoint.codes.iter().filter(|(s, _)| !(200..300).contains(*s)).map(|(_, n)| n).sum();
+        let summary_name = format!("{BY_ENDPOINT}response_time.{name}");
+        let summary_at = |key: &str| at(&["aggregate", "summaries", &summary_name, key]);
+        let mut label = ReportedLabel {
+            label: name.to_string(),
+            requests: Count::new(responses + endpoint.no_response, counter_at.clone()),
+            errors: Count::new(non_2xx + endpoint.no_response, counter_at),
+            percentiles_ms: BTreeMap::new(),
+            max_ms: None,
+        };
+        match a.summaries.get(&summary_name) {
+            Some(summary) => {
+                let value = |key: &str| -> Result<f64, ImportError> {
+                    summary.get(key).copied().filter(|v| *v >= 0.0).ok_or_else(|| {
+                        at(&["aggregate", "summaries", &summary_name])
+                            .error(format!("{summary_name}.{key} is missing or negative: is the file cut or edited?"))
+                    })
+                };
+                let count = value("count")?;
+                if count != responses as f64 {
+                    return Err(summary_at("count").error(format!(
+                        "{summary_name} counts {count} response times but {name}'s codes counters (at {}) {responses} responses: is the file edited?",
+                        label.requests.at
+                    )));
+                }
+                for p in crate::model::Percentile::BY_LABEL {
+                    let key = PRINTED.iter().find(|(_, milli)| *milli == p.thousandths()).map(|(key, _)| *key);
+                    if let Some(key) = key {
+                        label.percentiles_ms.insert(p.thousandths(), Printed::new(value(key)?, SUMMARY_STEP, summary_at(key)));
+                    }
+                }
+                label.max_ms = Some(Printed::new(value("max")?, SUMMARY_STEP, summary_at("max")));
+            }
+            None if responses > 0 => {
+                return Err(label.requests.at.error(format!(
+                    "{name} has {responses} responses but no summary {summary_name}: is the file cut or edited?"
+                )));
+            }
+            None => {}
+        }
+        labels.push(label);
+    }
+    Ok(labels)
 }
 
 #[cfg(test)]
@@ -161,5 +294,42 @@ mod tests {
         let edited = fixture().replacen("\"http.requests\": 1000", "\"http.requests\": 1001", 1);
         let error = json("report.json", &edited).unwrap_err();
         assert!(error.message.contains("intermediate periods count 1000"), "{error}");
+    }
+
+    #[test]
+    fn per_endpoint_figures_are_kept_as_the_file_holds_them() {
+        let labels = json("report.json", &fixture()).unwrap().reported.unwrap().labels;
+        let figures: Vec<(&str, u64, u64, f64, f64, f64, Option<f64>)> = labels
+            .iter()
+            .map(|l| {
+                let p = |milli: u32| l.percentiles_ms[&milli].value;
+                (l.label.as_str(), l.requests.value, l.errors.value, p(50_000), p(95_000), p(99_000), l.max_ms.as_ref().map(|m| m.value))
+            })
+            .collect();
+        // aggregate.summaries."plugins.metrics-by-endpoint.response_time./missing" and "./page.html".
+        assert_eq!(figures, [("/missing", 500, 500, 2.0, 61.0, 113.3, Some(267.0)), ("/page.html", 500, 0, 15.0, 67.4, 106.7, Some(129.0))]);
+        // Each is said to be where the file holds it: /page.html's first counter is on line 10.
+        assert_eq!((labels[1].requests.at.line, labels[1].percentiles_ms[&95_000].at.line), (10, 62));
+    }
+
+    #[test]
+    fn endpoints_that_do_not_add_up_to_the_aggregate_are_refused_at_its_counter() {
+        // One 404 of /missing moved out of the plugin's counters (and out of the one period's).
+        let edited = fixture()
+            .replacen("\"plugins.metrics-by-endpoint./missing.codes.404\": 500", "\"plugins.metrics-by-endpoint./missing.codes.404\": 499", 1)
+            .replacen("\"plugins.metrics-by-endpoint./missing.codes.404\": 160", "\"plugins.metrics-by-endpoint./missing.codes.404\": 159", 1);
+        let error = json("report.json", &edited).unwrap_err();
+        assert_eq!(error.place, Some((11, 7)), "{error}");
+        assert!(error.message.contains("http.codes.404 is 500") && error.message.contains("add up to 499"), "{error}");
+    }
+
+    #[test]
+    fn a_summary_that_counts_other_responses_than_its_endpoint_is_refused() {
+        let text = fixture();
+        let at = text.find("\"plugins.metrics-by-endpoint.response_time./missing\"").unwrap();
+        let count = at + text[at..].find("\"count\": 500").unwrap();
+        let edited = format!("{}\"count\": 501{}", &text[..count], &text[count + "\"count\": 500".len()..]);
+        let error = json("report.json", &edited).unwrap_err();
+        assert!(error.message.contains("counts 501 response times") && error.message.contains("500 responses"), "{error}");
     }
 }
