@@ -283,6 +283,81 @@ fn a_locust_table_whose_names_do_not_add_up_is_refused_at_its_cell_and_changes_n
     assert!(text(&out).contains(&format!("edited.json:{line}:9")) && text(&out).contains("GET /page.html"), "{}", text(&out));
 }
 
+/// Every file of a dataset folder, by name, with its bytes.
+fn files_of(dataset: &Path) -> BTreeMap<String, Vec<u8>> {
+    std::fs::read_dir(dataset)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .map(|p| (p.file_name().unwrap().to_string_lossy().into_owned(), std::fs::read(&p).unwrap()))
+        .collect()
+}
+
+#[test]
+fn artillery_endpoints_import_as_the_tools_labels_and_reach_the_pages() {
+    let root = tempfile::tempdir().unwrap();
+    let dataset = root.path().join("d");
+    std::fs::create_dir(&dataset).unwrap();
+    // One endpoint is the whole run: no table of one row.
+    import(&dataset, "one", "artillery/one-endpoint.json", "artillery");
+    assert!(!dataset.join("tool_labels.csv").exists(), "a one-endpoint report writes no tool_labels.csv");
+    import(&dataset, "art", "artillery/report.json", "artillery");
+    // aggregate.summaries."plugins.metrics-by-endpoint.response_time./…" and its codes counters,
+    // as the file holds them (/missing's 500 404s are failures here, not Artillery's errors).
+    let s = |v: &str| v.to_string();
+    let art = tool_labels_of(&dataset, "art");
+    assert_eq!(art["/missing"], (500, 500, s("2"), s("61"), s("113.3"), s("267")));
+    assert_eq!(art["/page.html"], (500, 0, s("15"), s("67.4"), s("106.7"), s("129")));
+    assert!(tool_labels_of(&dataset, "one").is_empty());
+    import(&dataset, "json", "locust/labels.json", "locust");
+
+    let check = analyze().arg("check").arg(&dataset).output().unwrap();
+    assert!(check.status.success(), "{}", text(&check));
+    let out = root.path().join("out");
+    let report = analyze().arg("report").arg(&dataset).arg("--out").arg(&out).output().unwrap();
+    assert!(report.status.success(), "{}", text(&report));
+    let page = std::fs::read_to_string(out.join("runs/art.html")).unwrap();
+    assert!(page.contains("<th scope=\"row\">&#x2F;page.html</th>"), "the run page shows Artillery's endpoints");
+    assert!(page.contains("<td data-label=\"p95 (ms)\" class=\"num\">67.4</td>"), "its p95 as Artillery printed it");
+    assert!(page.contains("These are Artillery&#x27;s own figures"), "named as the project spells it");
+    assert!(page.contains("counts a 404 or a 500 as a response"), "and its failures said to be ours, not Artillery's errors");
+    // Locust's bucket values are whole ms: shown as printed, not at the run's decimals.
+    let locust = std::fs::read_to_string(out.join("runs/json.html")).unwrap();
+    let row = locust.lines().find(|l| l.contains("<th scope=\"row\">GET &#x2F;page.html</th>")).unwrap();
+    assert!(row.contains("<td data-label=\"p50 (ms)\" class=\"num\">4</td>"), "{row}");
+    assert!(locust.contains("These are Locust&#x27;s own figures"));
+    let index = std::fs::read_to_string(out.join("index.html")).unwrap();
+    assert!(index.contains(">67.4</td>") && !index.contains(">4.00</td>"), "the report page's table too");
+}
+
+#[test]
+fn artillery_endpoints_that_do_not_add_up_are_refused_at_the_counter_and_change_nothing() {
+    let root = tempfile::tempdir().unwrap();
+    let dataset = root.path().join("d");
+    std::fs::create_dir(&dataset).unwrap();
+    import(&dataset, "first", "artillery/report.json", "artillery");
+    let before = files_of(&dataset);
+    // One of /page.html's 200s dropped from the plugin's counters, in the aggregate and its period.
+    let key = "\"plugins.metrics-by-endpoint./page.html.codes.200\"";
+    let edited = std::fs::read_to_string(fixture("artillery/report.json"))
+        .unwrap()
+        .replacen(&format!("{key}: 500"), &format!("{key}: 499"), 1)
+        .replacen(&format!("{key}: 160"), &format!("{key}: 159"), 1);
+    let file = root.path().join("edited.json");
+    std::fs::write(&file, edited).unwrap();
+    let out = analyze()
+        .arg("import")
+        .arg(&file)
+        .arg("--into")
+        .arg(&dataset)
+        .args(["--run-id", "second", "--factor", "tool=artillery"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out));
+    // Refused at the aggregate's "http.codes.200" (line 7, column 7).
+    assert!(text(&out).contains("edited.json:7:7") && text(&out).contains("add up to 499"), "{}", text(&out));
+    assert_eq!(before, files_of(&dataset), "a refused import leaves the dataset as it was");
+}
+
 /// A fixed LCG, so the dataset is the same on every run of the test.
 struct Lcg(u64);
 

@@ -90,6 +90,39 @@ impl Tool {
             Tool::HdrHistogram => "hdrhistogram",
         }
     }
+
+    /// The tool's name as its project spells it, for sentences: "Locust's own figures".
+    pub fn display_name(self) -> &'static str {
+        match self {
+            Tool::Ab => "ab",
+            Tool::Hey => "hey",
+            Tool::Wrk => "wrk",
+            Tool::Siege => "Siege",
+            Tool::Locust => "Locust",
+            Tool::K6 => "k6",
+            Tool::Vegeta => "Vegeta",
+            Tool::Oha => "oha",
+            Tool::Jmeter => "JMeter",
+            Tool::Autocannon => "autocannon",
+            Tool::Artillery => "Artillery",
+            Tool::Wrk2 => "wrk2",
+            Tool::HdrHistogram => "HdrHistogram",
+        }
+    }
+
+    /// The tool stored as `name` (run_stats.csv `tool`, [`Tool::name`]).
+    pub fn from_name(name: &str) -> Option<Tool> {
+        Tool::ALL.into_iter().find(|t| t.name() == name)
+    }
+
+    /// A stored tool name as sentences say it: the display name of a tool this crate imports,
+    /// else the name as the dataset gives it.
+    pub fn display_name_of(name: &str) -> &str {
+        match Tool::from_name(name) {
+            Some(tool) => tool.display_name(),
+            None => name,
+        }
+    }
 }
 
 /// One file format of one tool. The names are what `--format` takes and what provenance records.

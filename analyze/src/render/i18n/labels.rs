@@ -36,6 +36,9 @@ pub struct LabelWords {
     pub failures_and_share: &'static str,
     /// What the figures are, for Locust's rounded buckets ("{tool}").
     pub tool_rule_buckets: &'static str,
+    /// What the figures are, for Artillery's DDSketch summaries per endpoint ("{tool}"): its
+    /// failures are this import's (no 2xx response), not Artillery's errors.
+    pub tool_rule_sketch: &'static str,
     /// What the figures are, for any other rule ("{tool}", "{rule}").
     pub tool_rule: &'static str,
     /// A run whose tool printed more names than a table shows ("{shown}").
@@ -69,6 +72,7 @@ static EN: LabelWords = LabelWords {
     tool_run_caption: "This run's requests per request label, as the load tool printed them (the run has no request rows to compute ours from)",
     failures_and_share: "Failures (share)",
     tool_rule_buckets: "These are {tool}'s own figures, not computed here: {tool} rounds each response time into a bucket (whole ms below 100 ms, 10 ms below 1 s, 100 ms below 10 s) and takes its percentiles from the buckets, over every response, failed ones included, so a percentile can differ from the true value by up to a bucket; Max is its unrounded slowest time. Failures are the requests {tool} counted as failed.",
+    tool_rule_sketch: "These are {tool}'s own figures, not computed here: its per-endpoint summaries of the time to the first byte over every response, failed ones included, whose percentiles are DDSketch estimates (within 1 % of the value at their rank) rounded to 0.1 ms. Failures are the requests without a 2xx response, counted from {tool}'s per-endpoint status codes and errors ({tool} itself counts a 404 or a 500 as a response, not as an error).",
     tool_rule: "These are {tool}'s own figures ({rule}), not computed here; failures are the requests {tool} counted as failed.",
     tool_limit_note: "A run whose tool printed more request names than fit shows the {shown} with the most requests by name and the rest in one row, with their requests, failures and longest time (printed percentiles cannot be combined).",
 };
@@ -93,6 +97,7 @@ static JA: LabelWords = LabelWords {
     tool_run_caption: "この測定のリクエストをラベルごとに負荷ツールが集計した表示値（こちらで計算するためのリクエスト行がありません）",
     failures_and_share: "失敗数（割合）",
     tool_rule_buckets: "これは{tool}自身の値で、ここで計算したものではありません。{tool}は各応答時間をバケットに丸め（100 ms未満は1 ms単位、1 s未満は10 ms単位、10 s未満は100 ms単位）、失敗した応答も含めたバケットからパーセンタイルを求めるため、真の値とは最大でバケット1つ分ずれることがあります。最大は丸める前の最も遅い時間です。失敗数は{tool}が失敗と数えたリクエストです。",
+    tool_rule_sketch: "これは{tool}自身の値で、ここで計算したものではありません。エンドポイントごとの、失敗した応答も含むすべての応答の最初のバイトまでの時間の集計で、パーセンタイルはDDSketchによる推定（その順位の値の1 %以内）を0.1 ms単位に丸めたものです。失敗数は2xx応答のなかったリクエストで、{tool}のエンドポイントごとのステータスコードとエラーの数から数えました（{tool}自身は404や500を応答として数え、エラーとはしません）。",
     tool_rule: "これは{tool}自身の値（{rule}）で、ここで計算したものではありません。失敗数は{tool}が失敗と数えたリクエストです。",
     tool_limit_note: "負荷ツールが表に収まらないほど多くのリクエスト名を出した測定では、リクエスト数の多い{shown}個を名前ごとに示し、残りは1行にまとめてリクエスト数・失敗数・最長時間を示します（表示されたパーセンタイルは合算できません）。",
 };

@@ -79,7 +79,7 @@ impl Context<'_> {
     /// One run's labels; `None` without.
     pub fn run_labels_table(&self, run: &RunResult) -> Option<Table> {
         let w = words(self.lang);
-        let rows = self.label_rows(run, &run.labels);
+        let rows = self.label_rows(&run.labels, &self.run_ms(run));
         (!rows.is_empty()).then(|| Table { id: "labels".into(), caption: w.run_caption.to_string(), headers: self.label_headers(), rows })
     }
 
@@ -93,7 +93,7 @@ impl Context<'_> {
     /// One run's labels as its tool printed them (a run without rows: Locust); `None` without.
     pub fn run_tool_labels_table(&self, run: &RunResult) -> Option<Table> {
         let labels = &run.tool_reported.as_ref()?.labels;
-        let rows = self.label_rows(run, labels);
+        let rows = self.label_rows(labels, &format::printed);
         let caption = words(self.lang).tool_run_caption.to_string();
         (!rows.is_empty()).then(|| Table { id: "tool-labels".into(), caption, headers: self.tool_label_headers(), rows })
     }
@@ -109,7 +109,7 @@ impl Context<'_> {
             .filter_map(|(i, run)| Some((i, run, &run.tool_reported.as_ref()?.labels)))
             .flat_map(|(i, run, labels)| {
                 let link = format!("{root}{}", paths::run_page(&self.slugs[i]));
-                self.label_rows(run, labels)
+                self.label_rows(labels, &format::printed)
                     .into_iter()
                     .map(move |row| std::iter::once(Cell::text(run.run_id.clone()).link(link.clone())).chain(row).collect::<Vec<Cell>>())
             })
@@ -129,12 +129,13 @@ impl Context<'_> {
             .iter()
             .filter_map(|r| r.tool_reported.as_ref())
             .filter(|t| !t.labels.is_empty())
-            .map(|t| (t.tool.clone(), t.rule))
+            .map(|t| (crate::import::Tool::display_name_of(&t.tool).to_string(), t.rule))
             .collect();
         let mut notes: Vec<String> = tools
             .iter()
             .map(|(tool, rule)| match rule {
                 crate::model::Rule::RoundedBuckets => w.tool_rule_buckets.replace("{tool}", tool),
+                crate::model::Rule::DdSketch => w.tool_rule_sketch.replace("{tool}", tool),
                 _ => w.tool_rule.replace("{tool}", tool).replace("{rule}", crate::render::i18n::rule_label(*rule, self.lang)),
             })
             .collect();
@@ -145,9 +146,9 @@ impl Context<'_> {
         notes
     }
 
-    /// The rows of a run's labels: name, requests, errors with their share, percentiles, max.
-    fn label_rows(&self, run: &RunResult, labels: &[LabelResult]) -> Vec<Vec<Cell>> {
-        let ms = self.run_ms(run);
+    /// The rows of a run's labels: name, requests, errors with their share, percentiles, max;
+    /// times by `ms` (ours at the digits of the run's rows, a tool's as it printed them).
+    fn label_rows(&self, labels: &[LabelResult], ms: &dyn Fn(f64) -> String) -> Vec<Vec<Cell>> {
         labels
             .iter()
             .map(|label: &LabelResult| {
