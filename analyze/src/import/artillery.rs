@@ -251,9 +251,10 @@ fn endpoint_labels(
                 label.max_ms = Some(Printed::new(value("max")?, SUMMARY_STEP, summary_at("max")));
             }
             None if responses > 0 => {
-                return Err(label.requests.at.error(format!(
-                    "{name} has {responses} responses but no summary {summary_name}: is the file cut or edited?"
-                )));
+                return Err(label
+                    .requests
+                    .at
+                    .error(format!("{name} has {responses} responses but no summary {summary_name}: is the file cut or edited?")));
             }
             None => {}
         }
@@ -307,7 +308,10 @@ mod tests {
             })
             .collect();
         // aggregate.summaries."plugins.metrics-by-endpoint.response_time./missing" and "./page.html".
-        assert_eq!(figures, [("/missing", 500, 500, 2.0, 61.0, 113.3, Some(267.0)), ("/page.html", 500, 0, 15.0, 67.4, 106.7, Some(129.0))]);
+        assert_eq!(
+            figures,
+            [("/missing", 500, 500, 2.0, 61.0, 113.3, Some(267.0)), ("/page.html", 500, 0, 15.0, 67.4, 106.7, Some(129.0))]
+        );
         // Each is said to be where the file holds it: /page.html's first counter is on line 10.
         assert_eq!((labels[1].requests.at.line, labels[1].percentiles_ms[&95_000].at.line), (10, 62));
     }
@@ -316,8 +320,16 @@ mod tests {
     fn endpoints_that_do_not_add_up_to_the_aggregate_are_refused_at_its_counter() {
         // One 404 of /missing moved out of the plugin's counters (and out of the one period's).
         let edited = fixture()
-            .replacen("\"plugins.metrics-by-endpoint./missing.codes.404\": 500", "\"plugins.metrics-by-endpoint./missing.codes.404\": 499", 1)
-            .replacen("\"plugins.metrics-by-endpoint./missing.codes.404\": 160", "\"plugins.metrics-by-endpoint./missing.codes.404\": 159", 1);
+            .replacen(
+                "\"plugins.metrics-by-endpoint./missing.codes.404\": 500",
+                "\"plugins.metrics-by-endpoint./missing.codes.404\": 499",
+                1,
+            )
+            .replacen(
+                "\"plugins.metrics-by-endpoint./missing.codes.404\": 160",
+                "\"plugins.metrics-by-endpoint./missing.codes.404\": 159",
+                1,
+            );
         let error = json("report.json", &edited).unwrap_err();
         assert_eq!(error.place, Some((11, 7)), "{error}");
         assert!(error.message.contains("http.codes.404 is 500") && error.message.contains("add up to 499"), "{error}");
