@@ -297,10 +297,13 @@ mod tests {
         assert!(error.message.contains("intermediate periods count 1000"), "{error}");
     }
 
+    /// A label's name, requests, errors, p50, p95, p99 and max.
+    type Figures<'a> = (&'a str, u64, u64, f64, f64, f64, Option<f64>);
+
     #[test]
     fn per_endpoint_figures_are_kept_as_the_file_holds_them() {
         let labels = json("report.json", &fixture()).unwrap().reported.unwrap().labels;
-        let figures: Vec<(&str, u64, u64, f64, f64, f64, Option<f64>)> = labels
+        let figures: Vec<Figures> = labels
             .iter()
             .map(|l| {
                 let p = |milli: u32| l.percentiles_ms[&milli].value;
