@@ -393,7 +393,7 @@ fn per_label_statistics_equal_a_plain_computation_from_the_rows() {
     let root = tempfile::tempdir().unwrap();
     let dataset = root.path().join("steps");
     std::fs::create_dir(&dataset).unwrap();
-    let labels = ["get-page", "post-form", "get-redirect", "<script>alert(1)</script>"];
+    let labels = ["get-page", "post-form", "get-page-again", "<script>alert(1)</script>"];
     let runs = ["r1", "r2", "r3"];
     let mut rows = String::from("run_id,seq,scheduled_ms,sent_ms,latency_ms,status,body_bytes,label\n");
     // Per (run, label): requests, errors, 2xx latencies.
@@ -468,7 +468,7 @@ fn per_label_statistics_equal_a_plain_computation_from_the_rows() {
             ]);
         }
     }
-    // Runs with the most requests of a label first: get-page, post-form and get-redirect are
+    // Runs with the most requests of a label first: get-page, post-form and get-page-again are
     // drawn alike, the markup label only every 97th request.
     let condition = &summary["conditions"][0];
     let got = condition["labels"].as_array().unwrap();

@@ -306,7 +306,7 @@ def labelled_dataset(folder: Path) -> Path:
     for run in ("r1", "r2", "r3"):
         for seq in range(600):
             state = (state * 6364136223846793005 + 1442695040888963407) % (1 << 64)
-            label = ["get-page", "post-form", "get-redirect", "a, <b>"][(state >> 40) % 4]
+            label = ["get-page", "post-form", "get-page-again", "a, <b>"][(state >> 40) % 4]
             status = [502, 0, 200, 200, 200, 200, 200, 200, 200, 200][(state >> 20) % 10]
             latency = "" if status == 0 else str(((state >> 33) % 250_000 + 1) / 1000)
             quoted = f'"{label}"' if "," in label else label

@@ -85,9 +85,10 @@ pub fn render_readme(plan: &ClosedLoop, env: &Environment, tally: &Tally) -> Str
             None => format!("`hey -c C -n {} -t {}` on `{}`", plan.load.requests.unwrap_or(0), plan.load.request_timeout_s, plan.path),
         },
         Tool::Sessions => format!(
-            "measure's session client: N sessions started evenly over {} s, each GET `{}`, POST the form, GET the redirect \
+            "measure's session client: N sessions started evenly over {} s, each GET `{}`, POST the form and follow its redirect, GET `{}` again \
              (each request on a new connection, {} s bound per request)",
             plan.load.ramp_s.unwrap_or(0),
+            plan.path,
             plan.path,
             plan.load.request_timeout_s
         ),

@@ -25,7 +25,7 @@ pub const STEPS: u32 = 3;
 
 /// Each step's label in requests.csv (the step is `seq mod 3`): GET the page, POST the form (its row
 /// includes following the redirect), GET the page again.
-pub const STEP_LABELS: [&str; STEPS as usize] = ["get-page", "post-form", "get-redirect"];
+pub const STEP_LABELS: [&str; STEPS as usize] = ["get-page", "post-form", "get-page-again"];
 
 /// What the sessions of one run do.
 #[derive(Debug, Clone)]
