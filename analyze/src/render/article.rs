@@ -7,6 +7,7 @@
 //! Markdown (`markdown.rs`), so a factor value written as a link stays text.
 
 use super::format;
+use super::i18n::fill;
 use super::markdown;
 use super::sandbox;
 use super::view::Context;
@@ -374,7 +375,7 @@ pub fn markdown_to_html(markdown: &str, caption: &str, scroll_cue: &str) -> Stri
         if n > 0 {
             out.push_str(&format!(
                 "<div class=\"table-wrap\"><p class=\"scroll-cue\" aria-hidden=\"true\">{scroll_cue}</p><table><caption>{}</caption>",
-                caption.replace("{n}", &n.to_string())
+                fill(caption, &[("n", &n.to_string())])
             ));
         }
         out.push_str(&piece.replace("</table>", "</table></div>"));

@@ -1,6 +1,7 @@
 //! The publishable site: every dataset's report in both languages under `<dataset>/<lang>/`,
 //! and an index page that lists them with their headline table.
 
+use super::i18n::fill;
 use super::view::{CompareSite, Context, KeyValue, Table};
 use super::{emit_report_with, render, templates, Emit, Files, RenderError};
 use crate::model::Lang;
@@ -54,14 +55,14 @@ fn comparison_links(name: &str, lang: Lang, comparisons: &[SiteComparison]) -> V
     for c in comparisons.iter().filter(|c| c.candidate.dataset.name == name) {
         links.push(KeyValue {
             label: w.compared_with.to_string(),
-            value: w.compared_with_value.replace("{title}", c.baseline.dataset.title.get(lang)),
+            value: fill(w.compared_with_value, &[("title", c.baseline.dataset.title.get(lang))]),
             href: Some(format!("../compare/{}/index.html", lang.code())),
         });
     }
     for c in comparisons.iter().filter(|c| c.baseline.dataset.name == name) {
         links.push(KeyValue {
             label: w.remeasured_as.to_string(),
-            value: w.remeasured_value.replace("{title}", c.candidate.dataset.title.get(lang)),
+            value: fill(w.remeasured_value, &[("title", c.candidate.dataset.title.get(lang))]),
             href: Some(format!("../../{}/compare/{}/index.html", super::paths::url_segment(&c.candidate.dataset.name), lang.code())),
         });
     }
@@ -126,7 +127,7 @@ pub fn emit_site(datasets: &[Published], comparisons: &[SiteComparison], emit: &
                     .iter()
                     .map(|l| {
                         let t = super::i18n::strings(lang);
-                        let text = t.aside.replace("{main}", t.report).replace("{note}", super::i18n::strings(*l).lang_name);
+                        let text = fill(t.aside, &[("main", t.report), ("note", super::i18n::strings(*l).lang_name)]);
                         (text, format!("{href}/{}/index.html", l.code()))
                     })
                     .collect(),

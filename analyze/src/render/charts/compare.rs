@@ -13,6 +13,7 @@ use super::style::{self, Shape, LINE, MARKER, SMALL_POINT, TALL_HEIGHT, TEXT_PX,
 use super::svg::{self, text_style, About};
 use crate::model::{HeadlineMetric, Lang};
 use crate::render::i18n::compare::words;
+use crate::render::i18n::fill;
 use crate::render::i18n::prose::labels_label;
 use crate::render::view::compare_metric_label as metric_label;
 use crate::report::compare::{ComparisonReport, SideRuns};
@@ -34,11 +35,11 @@ pub fn compare_condition(report: &ComparisonReport, k: usize, summary: &str, lan
     let condition = &report.conditions[k];
     let label = labels_label(lang, &condition.labels);
     let metric = metric_label(lang, report.headline, &report.metric);
-    let title = w.chart_title.replace("{condition}", &label);
+    let title = fill(w.chart_title, &[("condition", &label)]);
     let about = About {
         id: format!("chart-compare-{}-{}", k + 1, lang.code()),
         title: title.clone(),
-        desc: w.chart_desc.replace("{metric}", &metric).replace("{summary}", summary),
+        desc: fill(w.chart_desc, &[("metric", &metric), ("summary", summary)]),
     };
     let empty = Default::default();
     let figures = report.figures.get(k).unwrap_or(&empty);
@@ -117,7 +118,7 @@ fn draw<DB: DrawingBackend>(
     )?;
     let x_label = |v: &f64| decade_label(*v);
     let y_label = |_: &f64| String::new();
-    let axis_title = w.chart_runs_axis.replace("{metric}", metric_name);
+    let axis_title = fill(w.chart_runs_axis, &[("metric", metric_name)]);
     house_mesh(&mut chart.configure_mesh()).x_label_formatter(&x_label).y_label_formatter(&y_label).x_desc(axis_title.as_str()).draw()?;
     let start = runs_axis.range().start;
     for side in sides {

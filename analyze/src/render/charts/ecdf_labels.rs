@@ -9,6 +9,7 @@ use super::labels::labels;
 use super::style::{self, HEIGHT, LINE, WIDTH};
 use super::svg::{self, About};
 use crate::model::Lang;
+use crate::render::i18n::fill;
 use crate::render::i18n::labels::words;
 use crate::report::{LabelName, Report};
 use plotters::coord::Shift;
@@ -23,12 +24,12 @@ pub fn ecdf_by_label(report: &Report, run: usize, name: &dyn Fn(&LabelName) -> S
     }
     let w = words(lang);
     let run_id = &report.runs[run].run_id;
-    let title = w.ecdf_title.replace("{run}", run_id);
+    let title = fill(w.ecdf_title, &[("run", run_id)]);
     let list = lines.iter().map(|(l, _)| l.as_str()).collect::<Vec<_>>().join(crate::render::i18n::strings(lang).list_sep);
     let about = About {
         id: figure_id("ecdf-by-label", &[run], lang),
         title: title.clone(),
-        desc: w.ecdf_desc.replace("{run}", run_id).replace("{list}", &list),
+        desc: fill(w.ecdf_desc, &[("run", run_id), ("list", &list)]),
     };
     Some(svg::render((WIDTH, HEIGHT), lang, &about, |root| draw(root, &lines, &title, lang)))
 }

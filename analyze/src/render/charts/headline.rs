@@ -11,6 +11,7 @@ use super::style::{self, HEIGHT, LINE, MARGIN, MARKER, SMALL_POINT, TEXT_PX, THI
 use super::svg::{self, text_style, About};
 use super::{condition_label, figure_id, ok_runs, percentile, run_name};
 use crate::model::{HeadlineMetric, Lang};
+use crate::render::i18n::fill;
 use crate::report::Spread;
 use crate::report::{LayoutRow, Report};
 use plotters::coord::Shift;
@@ -206,7 +207,7 @@ fn failing_label(report: &Report, condition: usize, lang: Lang) -> Option<String
     } else {
         crate::render::format::percent_fine(share)
     };
-    Some(crate::render::i18n::metric_words(lang, metric).beside.replace("{value}", &value))
+    Some(fill(crate::render::i18n::metric_words(lang, metric).beside, &[("value", &value)]))
 }
 
 /// Draws the figure on any plotters backend.
@@ -268,7 +269,7 @@ fn draw<DB: DrawingBackend>(
     }
     if series.iter().flatten().any(|m| m.failing.is_some()) {
         let key = crate::render::i18n::lead::lead_words(lang).chart_failing_key;
-        captions.push(key.replace("{threshold}", &crate::render::format::percent_round(report.standing.threshold)));
+        captions.push(fill(key, &[("threshold", &crate::render::format::percent_round(report.standing.threshold))]));
     }
     let plot = frame(root, &labels::headline_title(lang, report.headline, &p), &legend, &captions)?;
     if empty {

@@ -217,12 +217,12 @@ pub fn labels(lang: Lang) -> &'static Labels {
 /// "p95 latency by condition", "Requests/s by condition": the headline chart's title; `p` is
 /// the headline percentile as written ("95").
 pub fn headline_title(lang: Lang, metric: HeadlineMetric, p: &str) -> String {
-    crate::render::i18n::metric_words(lang, metric).chart_title.replace("{p}", &format!("p{p}"))
+    fill(crate::render::i18n::metric_words(lang, metric).chart_title, &[("p", &format!("p{p}"))])
 }
 
 /// "p95 latency (ms, log scale)".
 pub fn headline_axis(lang: Lang, metric: HeadlineMetric, p: &str) -> String {
-    crate::render::i18n::metric_words(lang, metric).chart_axis.replace("{p}", &format!("p{p}"))
+    fill(crate::render::i18n::metric_words(lang, metric).chart_axis, &[("p", &format!("p{p}"))])
 }
 
 /// The headline chart's y axis title on a linear scale: "p95 latency (ms)".
@@ -312,7 +312,7 @@ pub fn headline_floor_note(lang: Lang, metric: HeadlineMetric) -> &'static str {
 
 /// The ECDF of the conditions' key: which run stands for a condition.
 pub fn ecdf_conditions_key(lang: Lang, metric: HeadlineMetric) -> String {
-    labels(lang).ecdf_conditions_key.replace("{by}", crate::render::i18n::metric_words(lang, metric).representative_by)
+    fill(labels(lang).ecdf_conditions_key, &[("by", crate::render::i18n::metric_words(lang, metric).representative_by)])
 }
 
 /// The headline figure's description: "p95 latency by condition: median of 3 runs with min-max

@@ -8,7 +8,7 @@ use super::{Cell, Figure, KeyValue, Table};
 use crate::model::{CompareVerdict, HeadlineMetric, Lang, NoInterval};
 use crate::render::format;
 use crate::render::i18n::compare::{words, CompareWords};
-use crate::render::i18n::{metric_words, prose, strings, Strings};
+use crate::render::i18n::{fill, metric_words, prose, strings, Strings};
 use crate::report::compare::{ComparisonReport, ConditionComparison, NeededFor, RunsNeeded, SideRuns, Unmatched, UnmatchedReason};
 use serde::Serialize;
 
@@ -73,7 +73,7 @@ pub fn compare_page(report: &ComparisonReport, lang: Lang, site: Option<&Compare
 
 /// The compared metric's name in running text: "p95", "requests/s".
 pub fn metric_label(lang: Lang, metric: HeadlineMetric, name: &str) -> String {
-    metric_words(lang, metric).label.replace("{p}", name)
+    fill(metric_words(lang, metric).label, &[("p", name)])
 }
 
 impl View<'_> {
@@ -87,7 +87,7 @@ impl View<'_> {
             baseline_href: site.map(|s| report_href(&s.baseline)),
             candidate_href: site.map(|s| report_href(&s.candidate)),
         };
-        let title = w.title.replace("{candidate}", r.candidate.title.get(self.lang)).replace("{baseline}", r.baseline.title.get(self.lang));
+        let title = fill(w.title, &[("candidate", r.candidate.title.get(self.lang)), ("baseline", r.baseline.title.get(self.lang))]);
         ComparePage {
             lang: self.lang.code(),
             t,
@@ -95,7 +95,7 @@ impl View<'_> {
             facts: self.facts(&nav),
             nav,
             title,
-            lead: w.lead.replace("{metric}", &self.metric_label),
+            lead: fill(w.lead, &[("metric", &self.metric_label)]),
             summary: self.summary(),
             table: (!r.conditions.is_empty()).then(|| self.table()),
             notes: self.notes(),
@@ -108,7 +108,7 @@ impl View<'_> {
                 .filter(|(k, _)| r.figures.get(*k).is_some())
                 .map(|(k, c)| Figure {
                     src: figure_path(k),
-                    alt: w.figure_alt.replace("{condition}", &self.label(c)).replace("{metric}", &self.metric_label),
+                    alt: fill(w.figure_alt, &[("condition", &self.label(c)), ("metric", &self.metric_label)]),
                 })
                 .collect(),
             limits: w.limits.to_string(),
@@ -136,7 +136,7 @@ impl View<'_> {
     }
 
     fn aside(&self, main: &str, note: &str) -> String {
-        self.t.aside.replace("{main}", main).replace("{note}", note)
+        fill(self.t.aside, &[("main", main), ("note", note)])
     }
 
     fn threshold(&self) -> Option<String> {
@@ -154,13 +154,19 @@ impl View<'_> {
     fn facts(&self, nav: &CompareNav) -> Vec<KeyValue> {
         let (r, w) = (self.report, self.w);
         let side = |label: &str, s: &crate::report::compare::Side, href: &Option<String>| {
-            let details = match &s.measured {
-                Some(measured) => w.side_details.replace("{measured}", measured),
-                None => w.side_details_undated.to_string(),
-            }
-            .replace("{name}", &s.dataset)
-            .replace("{conditions}", &format::count(s.conditions as u64))
-            .replace("{runs}", &format::count(s.ok_runs as u64));
+            let template = match &s.measured {
+                Some(_) => w.side_details,
+                None => w.side_details_undated,
+            };
+            let details = fill(
+                template,
+                &[
+                    ("measured", s.measured.as_deref().unwrap_or_default()),
+                    ("name", &s.dataset),
+                    ("conditions", &format::count(s.conditions as u64)),
+                    ("runs", &format::count(s.ok_runs as u64)),
+                ],
+            );
             KeyValue { label: label.to_string(), value: self.aside(s.title.get(self.lang), &details), href: href.clone() }
         };
         let direction = if r.higher_is_better { w.higher_better } else { w.lower_better };
@@ -171,17 +177,20 @@ impl View<'_> {
             side(w.candidate, &r.candidate, &nav.candidate_href),
             KeyValue {
                 label: w.compared_by.to_string(),
-                value: w.compared_by_value.replace("{metric}", &self.metric_label).replace("{direction}", direction),
+                value: fill(w.compared_by_value, &[("metric", &self.metric_label), ("direction", direction)]),
                 href: None,
             },
             KeyValue {
                 label: w.matched.to_string(),
-                value: w
-                    .matched_value
-                    .replace("{matched}", &format::count(r.summary.matched))
-                    .replace("{base}", &format::count(r.baseline.conditions as u64))
-                    .replace("{cand}", &format::count(r.candidate.conditions as u64))
-                    .replace("{factors}", &factors),
+                value: fill(
+                    w.matched_value,
+                    &[
+                        ("matched", &format::count(r.summary.matched)),
+                        ("base", &format::count(r.baseline.conditions as u64)),
+                        ("cand", &format::count(r.candidate.conditions as u64)),
+                        ("factors", &factors),
+                    ],
+                ),
                 href: None,
             },
         ]
@@ -200,15 +209,18 @@ impl View<'_> {
             return self.w.counts_none.to_string();
         }
         let (better, worse) = self.directions();
-        self.w
-            .counts
-            .replace("{matched}", &format::count(s.matched))
-            .replace("{better}", better)
-            .replace("{worse}", worse)
-            .replace("{faster}", &format::count(s.supported_faster))
-            .replace("{slower}", &format::count(s.supported_slower))
-            .replace("{negligible}", &format::count(s.negligible))
-            .replace("{not_shown}", &format::count(s.not_shown))
+        fill(
+            self.w.counts,
+            &[
+                ("matched", &format::count(s.matched)),
+                ("better", better),
+                ("worse", worse),
+                ("faster", &format::count(s.supported_faster)),
+                ("slower", &format::count(s.supported_slower)),
+                ("negligible", &format::count(s.negligible)),
+                ("not_shown", &format::count(s.not_shown)),
+            ],
+        )
     }
 
     fn labels_of(&self, ids: &[String]) -> String {
@@ -224,19 +236,14 @@ impl View<'_> {
         let Some(threshold) = self.threshold() else { return out };
         let (_, worse) = self.directions();
         if r.summary.regressions.is_empty() {
-            out.push(w.gate_none.replace("{threshold}", &threshold));
+            out.push(fill(w.gate_none, &[("threshold", &threshold)]));
         } else {
-            out.push(w.gate_failed.replace("{threshold}", &threshold).replace("{list}", &self.labels_of(&r.summary.regressions)));
+            out.push(fill(w.gate_failed, &[("threshold", &threshold), ("list", &self.labels_of(&r.summary.regressions))]));
         }
         let unsupported: Vec<String> =
             r.conditions.iter().filter(|c| c.runs_needed_for_regression.is_some()).map(|c| c.condition_id.clone()).collect();
         if !unsupported.is_empty() {
-            out.push(
-                w.gate_unsupported
-                    .replace("{list}", &self.labels_of(&unsupported))
-                    .replace("{worse}", worse)
-                    .replace("{threshold}", &threshold),
-            );
+            out.push(fill(w.gate_unsupported, &[("list", &self.labels_of(&unsupported)), ("worse", worse), ("threshold", &threshold)]));
         }
         out
     }
@@ -246,10 +253,10 @@ impl View<'_> {
         let mut notes = Vec::new();
         if let Some(own) = &r.candidate_headline {
             let own_label = metric_label(self.lang, headline_of_name(own), own);
-            notes.push(w.candidate_headline.replace("{own}", &own_label).replace("{metric}", &self.metric_label));
+            notes.push(fill(w.candidate_headline, &[("own", &own_label), ("metric", &self.metric_label)]));
         }
         if !r.matching.rules.is_empty() {
-            notes.push(w.rules_note.replace("{rules}", &r.matching.rules.join(" --match ")));
+            notes.push(fill(w.rules_note, &[("rules", &r.matching.rules.join(" --match "))]));
         }
         let sides =
             [(w.baseline_word, &r.baseline, &r.matching.only_in_baseline), (w.candidate_word, &r.candidate, &r.matching.only_in_candidate)];
@@ -257,27 +264,26 @@ impl View<'_> {
             for f in factors {
                 let varies = f.levels.len() > 1;
                 let template = if varies { w.one_side_varies } else { w.one_side_factor };
-                // The rule to type needs the factor's name; the sentence names it by its label too.
+                // The rule to type needs the factor's name ({factor_name}); the sentence names it by its label too.
                 let label = self.factor_label(dataset, &f.factor);
                 let factor = if label == f.factor { label } else { self.aside(&label, &f.factor) };
-                notes.push(
-                    template
-                        .replace("{factor}:", &format!("{}:", f.factor))
-                        .replace("{factor}", &factor)
-                        .replace("{side}", side)
-                        .replace("{levels}", &prose::list(self.lang, &f.levels)),
-                );
+                notes.push(fill(
+                    template,
+                    &[("factor", &factor), ("factor_name", &f.factor), ("side", side), ("levels", &prose::list(self.lang, &f.levels))],
+                ));
             }
         }
         let with_p = format::count(r.summary.with_interval);
-        notes.push(
-            w.rule
-                .replace("{q}", &format::percent(r.thresholds.fdr_q))
-                .replace("{with_p}", &with_p)
-                .replace("{threshold}", &format::percent(r.thresholds.negligible_difference)),
-        );
+        notes.push(fill(
+            w.rule,
+            &[
+                ("q", &format::percent(r.thresholds.fdr_q)),
+                ("with_p", &with_p),
+                ("threshold", &format::percent(r.thresholds.negligible_difference)),
+            ],
+        ));
         if let Some(threshold) = self.threshold() {
-            notes.push(w.gate_rule.replace("{worse}", self.directions().1).replace("{threshold}", &threshold));
+            notes.push(fill(w.gate_rule, &[("worse", self.directions().1), ("threshold", &threshold)]));
         }
         if r.conditions.iter().any(|c| c.runs_needed.is_some() || c.runs_needed_for_regression.is_some()) {
             notes.push(w.approximation.to_string());
@@ -315,10 +321,10 @@ impl View<'_> {
     fn verdict_text(&self, verdict: CompareVerdict) -> String {
         let (better, worse) = self.directions();
         match verdict {
-            CompareVerdict::SupportedFaster => self.w.verdict_supported.replace("{direction}", better),
-            CompareVerdict::SupportedSlower => self.w.verdict_supported.replace("{direction}", worse),
+            CompareVerdict::SupportedFaster => fill(self.w.verdict_supported, &[("direction", better)]),
+            CompareVerdict::SupportedSlower => fill(self.w.verdict_supported, &[("direction", worse)]),
             CompareVerdict::Negligible => {
-                self.t.verdict_negligible.replace("{threshold}", &format::percent(self.report.thresholds.negligible_difference))
+                fill(self.t.verdict_negligible, &[("threshold", &format::percent(self.report.thresholds.negligible_difference))])
             }
             CompareVerdict::NotShown => self.t.verdict_not_shown.to_string(),
         }
@@ -327,15 +333,15 @@ impl View<'_> {
     fn needed_text(&self, needed: &RunsNeeded) -> String {
         let w = self.w;
         let runs = match (needed.per_side, needed.more_than) {
-            (Some(n), _) => w.runs_about.replace("{n}", &format::count(n)),
-            (None, more) => w.runs_more.replace("{n}", &format::count(more.unwrap_or_default())),
+            (Some(n), _) => fill(w.runs_about, &[("n", &format::count(n))]),
+            (None, more) => fill(w.runs_more, &[("n", &format::count(more.unwrap_or_default()))]),
         };
         let template = match needed.to_show {
             NeededFor::Difference => w.needed_difference,
             NeededFor::Negligible => w.needed_negligible,
             NeededFor::Regression => w.needed_regression,
         };
-        template.replace("{runs}", &runs).replace("{threshold}", &self.threshold().unwrap_or_default())
+        fill(template, &[("runs", &runs), ("threshold", &self.threshold().unwrap_or_default())])
     }
 
     /// The notes under a verdict: why an interval that excludes 1 is no verdict, and the runs
@@ -344,7 +350,7 @@ impl View<'_> {
         let mut notes = Vec::new();
         let excludes_one = matches!((c.ratio_low, c.ratio_high), (Some(low), Some(high)) if low > 1.0 || high < 1.0);
         if c.verdict == CompareVerdict::NotShown && excludes_one && !c.fdr_supported {
-            notes.push(self.w.excludes_but_fdr.replace("{with_p}", &format::count(self.report.summary.with_interval)));
+            notes.push(fill(self.w.excludes_but_fdr, &[("with_p", &format::count(self.report.summary.with_interval))]));
         } else if let Some(needed) = &c.runs_needed {
             notes.push(self.needed_text(needed));
         }
@@ -369,8 +375,8 @@ impl View<'_> {
         let (ratio, why) = self.ratio_text(c);
         let ranges = match (c.ranges_overlap, c.chance_if_no_difference) {
             (Some(true), _) => t.ranges_overlap_cell.to_string(),
-            (Some(false), Some(chance)) => t.ranges_apart_cell.replace("{chance}", &format::probability(chance)),
-            (Some(false), None) => t.ranges_apart_cell.replace("{chance}", "–"),
+            (Some(false), Some(chance)) => fill(t.ranges_apart_cell, &[("chance", &format::probability(chance))]),
+            (Some(false), None) => fill(t.ranges_apart_cell, &[("chance", "–")]),
             (None, _) => "–".to_string(),
         };
         let notes = self.verdict_notes(c);
@@ -388,7 +394,7 @@ impl View<'_> {
             Cell::text(ranges),
             Cell {
                 text: self.verdict_text(c.verdict),
-                sub: c.regression.then(|| w.regression_tag.replace("{threshold}", &self.threshold().unwrap_or_default())),
+                sub: c.regression.then(|| fill(w.regression_tag, &[("threshold", &self.threshold().unwrap_or_default())])),
                 note: (!notes.is_empty()).then(|| notes.join(t.list_sep)),
                 ..Cell::default()
             },
@@ -398,13 +404,13 @@ impl View<'_> {
     fn table(&self) -> Table {
         let (t, w) = (self.t, self.w);
         let words = metric_words(self.lang, self.report.headline);
-        let in_unit = |name: &str| words.in_unit.replace("{name}", name);
+        let in_unit = |name: &str| fill(words.in_unit, &[("name", name)]);
         Table {
             id: "compared".into(),
-            caption: t
-                .caption
-                .replace("{main}", w.table_heading)
-                .replace("{note}", &w.table_caption.replace("{metric}", &self.metric_label).replace("{unit}", words.unit)),
+            caption: fill(
+                t.caption,
+                &[("main", w.table_heading), ("note", &fill(w.table_caption, &[("metric", &self.metric_label), ("unit", words.unit)]))],
+            ),
             headers: vec![
                 t.condition.into(),
                 in_unit(w.baseline),
@@ -421,9 +427,9 @@ impl View<'_> {
 
     fn reason(&self, u: &Unmatched, other: &str) -> String {
         match u.reason {
-            UnmatchedReason::NoCounterpart => self.w.reason_no_counterpart.replace("{other}", other),
+            UnmatchedReason::NoCounterpart => fill(self.w.reason_no_counterpart, &[("other", other)]),
             UnmatchedReason::Ambiguous => {
-                self.w.reason_ambiguous.replace("{other}", other).replace("{list}", &prose::list(self.lang, &u.could_match))
+                fill(self.w.reason_ambiguous, &[("other", other), ("list", &prose::list(self.lang, &u.could_match))])
             }
             UnmatchedReason::NotSelected => self.w.reason_not_selected.to_string(),
         }
@@ -452,7 +458,7 @@ impl View<'_> {
             .collect();
         (!rows.is_empty()).then(|| Table {
             id: "unmatched".into(),
-            caption: t.caption.replace("{main}", w.unmatched_heading).replace("{note}", w.unmatched_caption),
+            caption: fill(t.caption, &[("main", w.unmatched_heading), ("note", w.unmatched_caption)]),
             headers: vec![t.condition.into(), w.side_header.into(), t.runs_compared.into(), t.reason.into()],
             rows,
         })
@@ -460,13 +466,15 @@ impl View<'_> {
 
     fn text_side(&self, side: &str, s: &SideRuns) -> String {
         match (s.median, s.min, s.max) {
-            (Some(median), Some(min), Some(max)) => self
-                .w
-                .text_side
-                .replace("{side}", side)
-                .replace("{median}", &super::metric_value_at(self.report.headline, s.decimals, median))
-                .replace("{range}", &self.range(&self.number(s, min), &self.number(s, max)))
-                .replace("{runs}", &format::count(s.runs.len() as u64)),
+            (Some(median), Some(min), Some(max)) => fill(
+                self.w.text_side,
+                &[
+                    ("side", side),
+                    ("median", &super::metric_value_at(self.report.headline, s.decimals, median)),
+                    ("range", &self.range(&self.number(s, min), &self.number(s, max))),
+                    ("runs", &format::count(s.runs.len() as u64)),
+                ],
+            ),
             _ => format!("{side} {}", self.w.no_run),
         }
     }
@@ -475,13 +483,13 @@ impl View<'_> {
         let (t, w) = (self.t, self.w);
         let mut verdict = self.verdict_text(c.verdict);
         if c.regression {
-            verdict = format!("{verdict}{}{}", t.list_sep, w.regression_tag.replace("{threshold}", &self.threshold().unwrap_or_default()));
+            verdict = format!("{verdict}{}{}", t.list_sep, fill(w.regression_tag, &[("threshold", &self.threshold().unwrap_or_default())]));
         }
-        let head = w.text_condition.replace("{condition}", &self.label(c)).replace("{verdict}", &verdict);
+        let head = fill(w.text_condition, &[("condition", &self.label(c)), ("verdict", &verdict)]);
         let (ratio, why) = self.ratio_text(c);
         let mut parts = vec![self.text_side(w.baseline_word, &c.base), self.text_side(w.candidate_word, &c.cand)];
         let p = c.p_log_t.map_or_else(|| "–".to_string(), format::p_value);
-        parts.push(w.text_ratio.replace("{ratio}", &ratio).replace("{p}", &p));
+        parts.push(fill(w.text_ratio, &[("ratio", &ratio), ("p", &p)]));
         parts.extend(why);
         parts.extend(self.verdict_notes(c));
         (head, parts.join(t.list_sep))
@@ -493,7 +501,7 @@ impl View<'_> {
         let line = |side: &str, list: &[Unmatched]| {
             (!list.is_empty()).then(|| {
                 let labels: Vec<String> = list.iter().map(|u| prose::labels_label(self.lang, &u.labels)).collect();
-                w.text_only_in.replace("{side}", side).replace("{list}", &prose::list(self.lang, &labels))
+                fill(w.text_only_in, &[("side", side), ("list", &prose::list(self.lang, &labels))])
             })
         };
         [line(w.baseline_word, &r.only_in_baseline), line(w.candidate_word, &r.only_in_candidate)].into_iter().flatten().collect()

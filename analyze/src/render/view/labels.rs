@@ -14,7 +14,7 @@ impl Context<'_> {
         match (&name.label, name.merged_labels) {
             (Some(label), _) if label.is_empty() => w.unnamed.to_string(),
             (Some(label), _) => label.clone(),
-            (None, n) => w.others.replace("{n}", &format::count(n.unwrap_or(0) as u64)),
+            (None, n) => fill(w.others, &[("n", &format::count(n.unwrap_or(0) as u64))]),
         }
     }
 
@@ -134,14 +134,14 @@ impl Context<'_> {
         let mut notes: Vec<String> = tools
             .iter()
             .map(|(tool, rule)| match rule {
-                crate::model::Rule::RoundedBuckets => w.tool_rule_buckets.replace("{tool}", tool),
-                crate::model::Rule::DdSketch => w.tool_rule_sketch.replace("{tool}", tool),
-                _ => w.tool_rule.replace("{tool}", tool).replace("{rule}", crate::render::i18n::rule_label(*rule, self.lang)),
+                crate::model::Rule::RoundedBuckets => fill(w.tool_rule_buckets, &[("tool", tool)]),
+                crate::model::Rule::DdSketch => fill(w.tool_rule_sketch, &[("tool", tool)]),
+                _ => fill(w.tool_rule, &[("tool", tool), ("rule", crate::render::i18n::rule_label(*rule, self.lang))]),
             })
             .collect();
         let merged = runs.iter().filter_map(|r| r.tool_reported.as_ref()).flat_map(|t| &t.labels).find_map(|l| l.name.merged_labels);
         if merged.is_some() {
-            notes.push(w.tool_limit_note.replace("{shown}", &format::count(crate::dataset::labels::MAX_LABELS as u64 - 1)));
+            notes.push(fill(w.tool_limit_note, &[("shown", &format::count(crate::dataset::labels::MAX_LABELS as u64 - 1))]));
         }
         notes
     }
@@ -179,7 +179,7 @@ impl Context<'_> {
         let mut notes = vec![w.rule.to_string()];
         if let Some(merged) = names.iter().find_map(|n| n.merged_labels) {
             let shown = names.iter().filter_map(|n| n.label.as_deref()).collect::<std::collections::BTreeSet<_>>().len();
-            notes.push(w.limit_note.replace("{shown}", &format::count(shown as u64)).replace("{n}", &format::count(merged as u64)));
+            notes.push(fill(w.limit_note, &[("shown", &format::count(shown as u64)), ("n", &format::count(merged as u64))]));
         }
         notes
     }

@@ -39,7 +39,7 @@ impl Context<'_> {
         let (share, sessions) = self.failing_share(condition, metric)?;
         let w = self.lead_words();
         let template = if sessions { w.failing_sessions_cell } else { w.failing_requests_cell };
-        Some(template.replace("{excludes}", metric_words(self.lang, metric).excludes).replace("{share}", &self.share_text(share, sessions)))
+        Some(fill(template, &[("excludes", metric_words(self.lang, metric).excludes), ("share", &self.share_text(share, sessions))]))
     }
 
     /// A share of sessions to a tenth of a percent (as seed 003 printed it), of requests to a hundredth.
@@ -51,7 +51,7 @@ impl Context<'_> {
     fn beside_text(&self, metric: HeadlineMetric, condition: usize) -> Option<String> {
         let value = metric.of_condition(&self.report.conditions[condition])?.median;
         let text = self.metric_value(metric, Some(condition), value);
-        Some(metric_words(self.lang, metric).beside.replace("{p}", &self.p_label).replace("{value}", &text))
+        Some(fill(metric_words(self.lang, metric).beside, &[("p", &self.p_label), ("value", &text)]))
     }
 
     /// The lines around a condition's headline value: above it the shares dataset.toml sets
@@ -76,8 +76,8 @@ impl Context<'_> {
         }
         let (shares, others): (Vec<HeadlineMetric>, Vec<HeadlineMetric>) = self.report.beside.iter().partition(|m| m.is_share());
         let order = shares.into_iter().chain([self.report.headline]).chain(others);
-        let names: Vec<String> = order.map(|m| metric_words(self.lang, m).label.replace("{p}", &self.p_label)).collect();
-        self.lead_words().heading_beside.replace("{list}", &self.list(&names))
+        let names: Vec<String> = order.map(|m| fill(metric_words(self.lang, m).label, &[("p", &self.p_label)])).collect();
+        fill(self.lead_words().heading_beside, &[("list", &self.list(&names))])
     }
 
     /// After the headline caption: which metrics stand beside the value.
@@ -86,8 +86,8 @@ impl Context<'_> {
             return String::new();
         }
         let names: Vec<String> =
-            self.report.beside.iter().map(|&m| metric_words(self.lang, m).label.replace("{p}", &self.p_label)).collect();
-        self.lead_words().caption_beside.replace("{list}", &self.list(&names))
+            self.report.beside.iter().map(|&m| fill(metric_words(self.lang, m).label, &[("p", &self.p_label)])).collect();
+        fill(self.lead_words().caption_beside, &[("list", &self.list(&names))])
     }
 
     /// The lead: `None` only when no condition has a headline value.
@@ -97,19 +97,18 @@ impl Context<'_> {
         let groups: Vec<String> = standing.groups.iter().filter_map(|g| self.group_line(g, standing.groups.len() == 1)).collect();
         if groups.is_empty() {
             let line = self.standalone_line()?;
-            return Some(Lead { intro: w.none_compared.replace("{metric}", &self.headline_label), groups: vec![line] });
+            return Some(Lead { intro: fill(w.none_compared, &[("metric", &self.headline_label)]), groups: vec![line] });
         }
         let scope = match self.compared_factor() {
-            Some(factor) => w.scope_factor.replace("{factor}", factor.label.get(self.lang)),
-            None if self.report.layout.x_factor.is_some() => w.scope_series.replace("{x}", &self.x_label()),
+            Some(factor) => fill(w.scope_factor, &[("factor", factor.label.get(self.lang))]),
+            None if self.report.layout.x_factor.is_some() => fill(w.scope_series, &[("x", &self.x_label())]),
             None => w.scope_all.to_string(),
         };
         let direction = if self.report.headline.higher_is_better() { w.higher_better } else { w.lower_better };
-        let mut intro =
-            w.compared_by.replace("{metric}", &self.headline_label).replace("{direction}", direction).replace("{scope}", &scope);
+        let mut intro = fill(w.compared_by, &[("metric", &self.headline_label), ("direction", direction), ("scope", &scope)]);
         if standing.conditions.iter().any(|c| c.failing) {
             intro.push_str(self.t.sentence_gap);
-            intro.push_str(&w.threshold_rule.replace("{threshold}", &format::percent_round(standing.threshold)));
+            intro.push_str(&fill(w.threshold_rule, &[("threshold", &format::percent_round(standing.threshold))]));
         }
         Some(Lead { intro, groups })
     }
@@ -161,7 +160,7 @@ impl Context<'_> {
                 format!("{}{}{}", self.condition_label(&self.report.conditions[c]), w.name_sep, self.lead_value(c, &failing))
             })
             .collect();
-        (!items.is_empty()).then(|| w.group_line_alone.replace("{findings}", &items.join(w.findings_sep)))
+        (!items.is_empty()).then(|| fill(w.group_line_alone, &[("findings", &items.join(w.findings_sep))]))
     }
 
     fn group_line(&self, group: &crate::report::standing::StandingGroup, alone: bool) -> Option<String> {
@@ -178,27 +177,28 @@ impl Context<'_> {
                 let template = if sessions { w.failed_sessions } else { w.failed_requests };
                 Some(format!(
                     "{}{}",
-                    template.replace("{condition}", &label(c)).replace("{share}", &self.share_text(share, sessions)),
+                    fill(template, &[("condition", &label(c)), ("share", &self.share_text(share, sessions))]),
                     w.not_ranked
                 ))
             })
             .collect();
         findings.push(match group.ranked.as_slice() {
             [] => w.none_ranked.to_string(),
-            [only] => w.only_ranked.replace("{condition}", &label(*only)).replace("{value}", &self.lead_value(*only, &[])),
+            [only] => fill(w.only_ranked, &[("condition", &label(*only)), ("value", &self.lead_value(*only, &[]))]),
             ranked => {
                 let runs = |c: usize| self.report.headline_of(&self.report.conditions[c]).map_or(0, |s| s.n);
                 let verdict = |verdict: Option<Verdict>, factor: Option<f64>, other: usize| match (verdict, factor) {
-                    (Some(Verdict::Supported), Some(factor)) => w.verdict_supported.replace("{factor}", &format::factor(factor)),
-                    (Some(Verdict::Negligible), _) => w
-                        .verdict_negligible
-                        .replace("{threshold}", &format::percent_round(self.report.variance.thresholds.negligible_difference)),
+                    (Some(Verdict::Supported), Some(factor)) => fill(w.verdict_supported, &[("factor", &format::factor(factor))]),
+                    (Some(Verdict::Negligible), _) => fill(
+                        w.verdict_negligible,
+                        &[("threshold", &format::percent_round(self.report.variance.thresholds.negligible_difference))],
+                    ),
                     (Some(_), _) => w.verdict_not_shown.to_string(),
                     (None, _) if runs(ranked[0]) == 1 && runs(other) == 1 => w.verdict_one_run.to_string(),
                     (None, _) => w.verdict_not_compared.to_string(),
                 };
                 let named = |template: &str, c: usize, notes: &[String]| {
-                    template.replace("{condition}", &label(c)).replace("{value}", &self.lead_value(c, notes))
+                    fill(template, &[("condition", &label(c)), ("value", &self.lead_value(c, notes))])
                 };
                 let mut parts = vec![named(w.best, ranked[0], &[])];
                 parts.push(named(w.next, ranked[1], &[verdict(group.best_vs_next, group.best_vs_next_factor, ranked[1])]));
@@ -210,7 +210,7 @@ impl Context<'_> {
         });
         let findings = findings.join(w.findings_sep);
         Some(if alone || self.group_label(group).is_empty() {
-            let line = w.group_line_alone.replace("{findings}", &findings);
+            let line = fill(w.group_line_alone, &[("findings", &findings)]);
             // A sentence that opens with a finding's word ("best") takes a capital; one that opens
             // with a condition's name keeps the name as written.
             if group.failing.is_empty() {
@@ -219,7 +219,7 @@ impl Context<'_> {
                 line
             }
         } else {
-            w.group_line.replace("{group}", &self.group_label(group)).replace("{findings}", &findings)
+            fill(w.group_line, &[("group", &self.group_label(group)), ("findings", &findings)])
         })
     }
 

@@ -22,7 +22,7 @@ pub use run::RunPage;
 pub use variance::{ConditionSection, VariancePage};
 
 use super::format;
-use super::i18n::{metric_words, prose, strings, MetricWords, Strings};
+use super::i18n::{fill, metric_words, prose, strings, MetricWords, Strings};
 use super::paths;
 use crate::model::{HeadlineMetric, Lang, RunStatus};
 use crate::report::review::FlagKind;
@@ -198,7 +198,7 @@ impl<'a> Context<'a> {
     pub fn new(report: &'a Report, lang: Lang, in_site: bool) -> Self {
         let p_label = format!("p{}", report.percentile);
         let metric = metric_words(lang, report.headline);
-        let headline_label = metric.label.replace("{p}", &p_label);
+        let headline_label = fill(metric.label, &[("p", &p_label)]);
         let mut run_flags = vec![Vec::new(); report.runs.len()];
         for (f, flag) in report.variance.flags.iter().enumerate() {
             if let Some(run) = report.run_index(&flag.run_id) {
@@ -259,13 +259,13 @@ impl<'a> Context<'a> {
     }
 
     fn fill(&self, template: &str) -> String {
-        template.replace("{p}", &self.p_label)
+        fill(template, &[("p", &self.p_label)])
     }
 
     /// A sentence about the metric conditions are compared by: `{p}` is its name, `{unit}` its
     /// unit in parentheses (empty when the values carry their own).
     fn fill_headline(&self, template: &str) -> String {
-        template.replace("{p}", &self.headline_label).replace("{unit}", self.metric.unit)
+        fill(template, &[("p", &self.headline_label), ("unit", self.metric.unit)])
     }
 
     /// A headline value as the tables print it: ms, requests/s to a tenth, an error rate in %.
@@ -327,7 +327,7 @@ impl<'a> Context<'a> {
 
     /// A column header with the headline metric's unit: "A (ms)", "A (requests/s)".
     pub fn in_headline_unit(&self, name: &str) -> String {
-        self.metric.in_unit.replace("{name}", name)
+        fill(self.metric.in_unit, &[("name", name)])
     }
 
     /// "direct · sync · 2": the labels of a condition's levels in factor order.
@@ -397,27 +397,27 @@ impl<'a> Context<'a> {
 
     /// "13 (12 ok, 1 excluded)" / "13（ok 12回、除外1回）": a value with a note in parentheses.
     pub fn aside(&self, main: &str, note: &str) -> String {
-        self.t.aside.replace("{main}", main).replace("{note}", note)
+        fill(self.t.aside, &[("main", main), ("note", note)])
     }
 
     /// A table's caption: its title and what it shows.
     pub fn caption(&self, title: &str, note: &str) -> String {
-        self.t.caption.replace("{main}", title).replace("{note}", note)
+        fill(self.t.caption, &[("main", title), ("note", note)])
     }
 
     /// A number of runs: "30" / "30回".
     pub fn runs_count(&self, n: u64) -> String {
-        self.t.runs_count.replace("{n}", &format::count(n))
+        fill(self.t.runs_count, &[("n", &format::count(n))])
     }
 
     /// A number of requests or responses: "2,160" / "2,160件".
     pub fn items_count(&self, n: u64) -> String {
-        self.t.items_count.replace("{n}", &format::count(n))
+        fill(self.t.items_count, &[("n", &format::count(n))])
     }
 
     /// A column header with its unit: "p95 (ms)" / "p95（ms）".
     pub fn in_ms(&self, name: &str) -> String {
-        self.t.in_ms.replace("{name}", name)
+        fill(self.t.in_ms, &[("name", name)])
     }
 
     /// A list of words: "p99 and p99.9", "p99、p99.9".

@@ -144,7 +144,7 @@ impl<'a> Context<'a> {
             return cell;
         }
         let (before, mut below) = self.beside_lines(condition);
-        below.extend(c.headline_mean.map(|m| self.t.mean_cell.replace("{value}", &self.headline_number_of(condition, m))));
+        below.extend(c.headline_mean.map(|m| fill(self.t.mean_cell, &[("value", &self.headline_number_of(condition, m))])));
         cell.failing = self.report.standing.conditions.get(condition).is_some_and(|s| s.failing);
         cell.before = before;
         cell.note = (!below.is_empty()).then(|| below.join(self.t.list_sep));
@@ -157,7 +157,7 @@ impl<'a> Context<'a> {
             self.report.conditions.iter().filter(|c| c.headline_mean.is_some()).filter_map(|c| self.report.headline_of(c)).map(|s| s.n);
         // With fewer than 3 runs the median is no steadier than the mean.
         let fewest = runs.min().filter(|&n| n >= 3)?;
-        Some(self.t.mean_why.replace("{n}", &format::count(fewest as u64)))
+        Some(fill(self.t.mean_why, &[("n", &format::count(fewest as u64))]))
     }
 
     pub fn integrity(&self) -> Vec<KeyValue> {
@@ -166,7 +166,7 @@ impl<'a> Context<'a> {
         let kv = |label: &str, value: String| KeyValue { label: label.to_string(), value, href: None };
         let runs = |n: u64| self.runs_count(n);
         let items = |n: u64| self.items_count(n);
-        let labelled = |label: &str, n: u64| t.label_count.replace("{label}", label).replace("{n}", &format::count(n));
+        let labelled = |label: &str, n: u64| fill(t.label_count, &[("label", label), ("n", &format::count(n))]);
         let statuses: Vec<String> = i
             .runs_by_status
             .iter()
@@ -177,7 +177,7 @@ impl<'a> Context<'a> {
                     "aborted" => RunStatus::Aborted,
                     _ => RunStatus::Excluded,
                 });
-                t.status_count.replace("{n}", &format::count(*n)).replace("{status}", status)
+                fill(t.status_count, &[("n", &format::count(*n)), ("status", status)])
             })
             .collect();
         let mut out = vec![
@@ -196,7 +196,7 @@ impl<'a> Context<'a> {
             out.push(kv(t.large_responses_label, items(i.large_responses)));
             let count = items(i.incomplete_large_responses);
             let value = match i.expected_large_response_bytes {
-                Some(b) => self.aside(&count, &t.expected_bytes.replace("{bytes}", &format::count(b))),
+                Some(b) => self.aside(&count, &fill(t.expected_bytes, &[("bytes", &format::count(b))])),
                 None => count,
             };
             out.push(kv(t.incomplete_label, value));
@@ -303,7 +303,7 @@ impl<'a> Context<'a> {
                 }
                 let shared = shared.iter().position(|n| n.as_str() == run.note.as_str());
                 row.push(Cell::text(
-                    shared.map_or_else(|| notes::note_text(&run.note, self.lang), |k| t.note_ref.replace("{n}", &(k + 1).to_string())),
+                    shared.map_or_else(|| notes::note_text(&run.note, self.lang), |k| fill(t.note_ref, &[("n", &(k + 1).to_string())])),
                 ));
                 row
             })
@@ -353,8 +353,8 @@ impl<'a> Context<'a> {
             })
             .collect();
         let mut headers = vec![self.t.condition.to_string()];
-        headers.extend(keys.iter().map(|k| self.t.in_ms.replace("{name}", &format!("p{k}"))));
-        headers.push(self.t.in_ms.replace("{name}", self.t.maximum_header));
+        headers.extend(keys.iter().map(|k| fill(self.t.in_ms, &[("name", &format!("p{k}"))])));
+        headers.push(fill(self.t.in_ms, &[("name", self.t.maximum_header)]));
         (!rows.is_empty()).then(|| Table {
             id: "percentiles".into(),
             caption: self.caption(self.t.percentile_table, self.t.percentile_caption),
@@ -371,7 +371,7 @@ impl<'a> Context<'a> {
         let n_min = ok.iter().map(|r| r.ok_responses).min()?;
         let n_max = ok.iter().map(|r| r.ok_responses).max()?;
         let n = if n_min == n_max { format::count(n_min) } else { self.range_text(&format::count(n_min), &format::count(n_max)) };
-        (!at_max.is_empty()).then(|| self.t.maximum_note.replace("{list}", &self.list(&at_max)).replace("{n}", &n))
+        (!at_max.is_empty()).then(|| fill(self.t.maximum_note, &[("list", &self.list(&at_max)), ("n", &n)]))
     }
 
     /// The original article's tables beside the runs, a verdict per value, and the check of
@@ -393,7 +393,7 @@ impl<'a> Context<'a> {
             }),
             note: published.note.as_ref().map(|n| n.get(self.lang).to_string()),
             tables,
-            rule: w.rule.replace("{threshold}", &format::percent(published.negligible_difference)),
+            rule: fill(w.rule, &[("threshold", &format::percent(published.negligible_difference))]),
             orders_heading: w.orders_heading,
             orders: (!orders.is_empty()).then(|| Table {
                 id: "published-order".into(),
@@ -409,7 +409,7 @@ impl<'a> Context<'a> {
         let metric = published_words::metric(self.lang, table.metric);
         match &table.label {
             Some(label) => label.get(self.lang).to_string(),
-            None => published_words::words(self.lang).table_title.replace("{metric}", metric),
+            None => fill(published_words::words(self.lang).table_title, &[("metric", metric)]),
         }
     }
 
@@ -444,7 +444,7 @@ impl<'a> Context<'a> {
                 Cell::number(format::as_written(r.value, table.unit)),
                 Cell::text("–"),
                 Cell::text("–"),
-                Cell::text(w.reference.replace("{reason}", r.reason.get(self.lang))),
+                Cell::text(fill(w.reference, &[("reason", r.reason.get(self.lang))])),
             ]
         }));
         Table {
@@ -452,9 +452,9 @@ impl<'a> Context<'a> {
             caption: self.caption(&self.published_title(table), w.table_caption),
             headers: vec![
                 self.t.condition.into(),
-                w.published_header.replace("{unit}", unit),
-                w.median_header.replace("{unit}", unit),
-                w.range_header.replace("{unit}", unit),
+                fill(w.published_header, &[("unit", unit)]),
+                fill(w.median_header, &[("unit", unit)]),
+                fill(w.range_header, &[("unit", unit)]),
                 self.t.verdict.into(),
             ],
             rows,
@@ -473,10 +473,10 @@ impl<'a> Context<'a> {
             w.order_separated.to_string()
         } else if order.holds {
             let overlapping: Vec<String> = order.pairs.iter().filter(|p| !p.apart).map(pair).collect();
-            w.order_overlap.replace("{pairs}", &overlapping.join(w.pair_sep))
+            fill(w.order_overlap, &[("pairs", &overlapping.join(w.pair_sep))])
         } else {
             let broken: Vec<String> = order.pairs.iter().filter(|p| p.here != OrderRelation::Same).map(pair).collect();
-            w.order_broken.replace("{pairs}", &broken.join(w.pair_sep))
+            fill(w.order_broken, &[("pairs", &broken.join(w.pair_sep))])
         };
         vec![
             Cell::text(self.published_title(table)).link(format!("#published-{}", table.id)),
@@ -537,12 +537,12 @@ impl<'a> Context<'a> {
             .collect();
         (!rows.is_empty()).then(|| Table {
             id: "tools".into(),
-            caption: w.tools_caption.replace("{p}", &self.p_label),
+            caption: fill(w.tools_caption, &[("p", &self.p_label)]),
             headers: vec![
                 self.t.run.into(),
                 w.tool.into(),
-                w.ours.replace("{p}", &self.p_label),
-                w.theirs.replace("{p}", &self.p_label),
+                fill(w.ours, &[("p", &self.p_label)]),
+                fill(w.theirs, &[("p", &self.p_label)]),
                 w.rule.into(),
                 w.requests_per_s.into(),
                 w.error_rate.into(),
@@ -578,20 +578,20 @@ impl<'a> Context<'a> {
                         let rank = p.rank(a);
                         let at = self.rank_ordinal(rank);
                         let tag = if rank == a { t.maximum_tag } else { "" };
-                        t.rank_item.replace("{p}", &format!("p{}", p.key())).replace("{rank}", &format!("{at}{tag}"))
+                        fill(t.rank_item, &[("p", &format!("p{}", p.key())), ("rank", &format!("{at}{tag}"))])
                     })
                     .collect();
-                t.methods_ranks.replace("{n}", &n).replace("{at_n}", &format::count(a)).replace("{list}", &self.list(&list))
+                fill(t.methods_ranks, &[("n", &n), ("at_n", &format::count(a)), ("list", &self.list(&list))])
             }
             _ => String::new(),
         };
         let mut paragraphs = vec![
             if self.has_probe() { t.methods_latency_probe } else { t.methods_latency }.to_string(),
             format!("{}{}{ranks}", t.methods_percentile, t.sentence_gap),
-            self.fill_headline(t.methods_condition).replace("{runs}", &per_condition),
+            fill(&self.fill_headline(t.methods_condition), &[("runs", &per_condition)]),
         ];
         if let Some(level1) = &report.level1 {
-            paragraphs.insert(2, t.methods_level1.replace("{engine}", &level1.engine).replace("{version}", &level1.version));
+            paragraphs.insert(2, fill(t.methods_level1, &[("engine", &level1.engine), ("version", &level1.version)]));
         }
         if report.conditions.iter().any(|c| c.write_s.is_some() || c.complete_s.is_some()) {
             paragraphs.push(t.methods_large.to_string());
@@ -607,24 +607,25 @@ impl<'a> Context<'a> {
         }
         let thresholds = &report.variance.thresholds;
         if report.runs.iter().any(|r| r.from_intended_ms.is_some()) {
-            paragraphs.push(
-                t.methods_intended
-                    .replace("{threshold}", &format::percent(thresholds.negligible_difference))
-                    .replace("{floor}", &format::ms(thresholds.noisy_lag_floor_ms)),
-            );
+            paragraphs.push(fill(
+                t.methods_intended,
+                &[("threshold", &format::percent(thresholds.negligible_difference)), ("floor", &format::ms(thresholds.noisy_lag_floor_ms))],
+            ));
         }
         if report.integrity.max_lag_ms.is_some() {
             let limit = match report.variance.lag_limit {
-                Some(l) => t.methods_lag_limit.replace("{limit}", &format::ms(l.limit)).replace("{median}", &format::ms(l.median)),
+                Some(l) => fill(t.methods_lag_limit, &[("limit", &format::ms(l.limit)), ("median", &format::ms(l.median))]),
                 None => t.methods_lag_no_limit.to_string(),
             };
-            paragraphs.push(
-                t.methods_lag
-                    .replace("{lag_ms}", &format::ms(thresholds.lag_ms))
-                    .replace("{k}", &format::decimal(thresholds.noisy_k, 1))
-                    .replace("{floor}", &format::ms(thresholds.noisy_lag_floor_ms))
-                    .replace("{limit}", &limit),
-            );
+            paragraphs.push(fill(
+                t.methods_lag,
+                &[
+                    ("lag_ms", &format::ms(thresholds.lag_ms)),
+                    ("k", &format::decimal(thresholds.noisy_k, 1)),
+                    ("floor", &format::ms(thresholds.noisy_lag_floor_ms)),
+                    ("limit", &limit),
+                ],
+            ));
         }
         let design = self.design_sentences();
         if report.variance.comparisons.is_empty() {
@@ -633,12 +634,14 @@ impl<'a> Context<'a> {
                 paragraphs.push(design.join(t.sentence_gap));
             }
         } else {
-            paragraphs.push(
-                self.fill_headline(t.methods_verdicts)
-                    .replace("{pairing}", &self.pairing())
-                    .replace("{design}", &design.join(t.sentence_gap))
-                    .replace("{rule}", &format!("{}{}", t.sentence_gap, self.verdict_rule())),
-            );
+            paragraphs.push(fill(
+                &self.fill_headline(t.methods_verdicts),
+                &[
+                    ("pairing", &self.pairing()),
+                    ("design", &design.join(t.sentence_gap)),
+                    ("rule", &format!("{}{}", t.sentence_gap, self.verdict_rule())),
+                ],
+            ));
         }
         if report.runs.iter().any(|r| r.requests_per_s.is_some()) {
             let words = crate::render::i18n::tool_words(self.lang);
@@ -736,7 +739,7 @@ impl<'a> Context<'a> {
 
     fn ecdf_alt(&self, level: usize) -> String {
         if crate::render::charts::overlays_levels(self.report) {
-            return self.t.ecdf_conditions_alt.replace("{level}", &crate::render::i18n::charts::each_level(self.lang, &self.x_label()));
+            return fill(self.t.ecdf_conditions_alt, &[("level", &crate::render::i18n::charts::each_level(self.lang, &self.x_label()))]);
         }
         let level_label = self
             .report
@@ -746,7 +749,7 @@ impl<'a> Context<'a> {
                 self.report.factors[x].levels.get(level).map(|l| prose::factor_level(self.lang, &self.x_label(), l.label.get(self.lang)))
             })
             .unwrap_or_default();
-        self.t.ecdf_conditions_alt.replace("{level}", &level_label)
+        fill(self.t.ecdf_conditions_alt, &[("level", &level_label)])
     }
 
     /// The representative run of the worst condition (`standing.worst`: the failing one with the
@@ -809,10 +812,10 @@ impl<'a> Context<'a> {
             resources_heading: crate::render::i18n::lead::lead_words(self.lang).resources_table,
             runs: (!self.runs_paged()).then(|| self.run_table("")),
             run_pages_intro: self.runs_paged().then(|| {
-                self.t
-                    .run_pages_intro
-                    .replace("{n}", &format::count(report.runs.len() as u64))
-                    .replace("{per}", &format::count(paths::RUNS_PER_PAGE as u64))
+                fill(
+                    self.t.run_pages_intro,
+                    &[("n", &format::count(report.runs.len() as u64)), ("per", &format::count(paths::RUNS_PER_PAGE as u64))],
+                )
             }),
             run_pages: if self.runs_paged() { self.run_list_links("") } else { Vec::new() },
             run_notes: self.shared_notes.iter().map(|n| notes::note_text(n, self.lang)).collect(),
@@ -851,7 +854,7 @@ impl<'a> Context<'a> {
             .map(|page| {
                 let (from, to) = (page * paths::RUNS_PER_PAGE + 1, ((page + 1) * paths::RUNS_PER_PAGE).min(n));
                 KeyValue {
-                    label: self.t.run_page_range.replace("{from}", &format::count(from as u64)).replace("{to}", &format::count(to as u64)),
+                    label: fill(self.t.run_page_range, &[("from", &format::count(from as u64)), ("to", &format::count(to as u64))]),
                     value: String::new(),
                     href: Some(format!("{root}{}", paths::run_list_page(page + 1))),
                 }
@@ -885,12 +888,10 @@ impl<'a> Context<'a> {
             lang: self.lang.code(),
             t: self.t,
             nav: self.nav(root, &paths::run_list_page(page)),
-            title: self
-                .t
-                .run_list_title
-                .replace("{from}", &format::count(from as u64 + 1))
-                .replace("{to}", &format::count(to as u64))
-                .replace("{n}", &format::count(n as u64)),
+            title: fill(
+                self.t.run_list_title,
+                &[("from", &format::count(from as u64 + 1)), ("to", &format::count(to as u64)), ("n", &format::count(n as u64))],
+            ),
             pages,
             runs: self.run_table_of(root, from..to),
             run_notes: self.shared_notes.iter().map(|n| notes::note_text(n, self.lang)).collect(),

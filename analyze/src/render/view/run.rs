@@ -50,7 +50,7 @@ impl<'a> Context<'a> {
         let r = run.tool_reported.as_ref()?;
         let w = crate::render::i18n::tool_words(self.lang);
         let tool = if r.tool.is_empty() { "tool" } else { r.tool.as_str() };
-        let fill = |text: &str| text.replace("{tool}", tool).replace("{rule}", crate::render::i18n::rule_text(r.rule, self.lang));
+        let tool_fill = |text: &str| fill(text, &[("tool", tool), ("rule", crate::render::i18n::rule_text(r.rule, self.lang))]);
         let rank = |ranks: &std::collections::BTreeMap<String, u64>, key: &str, n: u64| {
             ranks.get(key).map_or_else(|| Cell::text("–"), |&k| Cell::number(self.rank_text(k, n)))
         };
@@ -73,19 +73,19 @@ impl<'a> Context<'a> {
                 rows.push(vec![Cell::text(label), Cell::number(format::printed(v)), Cell::text("–"), Cell::text("–"), Cell::text("–")]);
             }
         }
-        let mut notes = vec![fill(w.explains)];
+        let mut notes = vec![tool_fill(w.explains)];
         if run.requests == 0 {
-            notes.push(fill(w.no_rows));
+            notes.push(tool_fill(w.no_rows));
         } else if !r.nearest_rank_ms.is_empty() {
-            let causes = self.difference_causes(r, &fill);
+            let causes = self.difference_causes(r, &tool_fill);
             let same = r.nearest_rank_ms.iter().all(|(k, v)| r.percentiles_ms.get(k) == Some(v));
             match (same, causes.is_empty()) {
-                (true, _) => notes.push(fill(w.same)),
-                (false, true) => notes.push(fill(w.differs)),
+                (true, _) => notes.push(tool_fill(w.same)),
+                (false, true) => notes.push(tool_fill(w.differs)),
                 (false, false) => notes.extend(causes),
             }
         }
-        notes.extend(self.rate_difference(run, r, &fill));
+        notes.extend(self.rate_difference(run, r, &tool_fill));
         let mut printed = Vec::new();
         if let Some(rate) = r.requests_per_s {
             printed.push(prose::labelled(self.lang, w.requests_per_s, &format::decimal(rate, 2)));
@@ -98,16 +98,16 @@ impl<'a> Context<'a> {
             )),
             None => printed.push(prose::labelled(self.lang, self.t.requests_label, &format::count(r.requests))),
         }
-        notes.push(fill(w.printed_note).replace("{list}", &self.list(&printed)));
+        notes.push(fill(&tool_fill(w.printed_note), &[("list", &self.list(&printed))]));
         Some(ToolSection {
             heading: w.section.to_string(),
             table: Table {
                 id: "tool-numbers".into(),
-                caption: fill(w.section),
+                caption: tool_fill(w.section),
                 headers: vec![
                     self.t.percentile.into(),
-                    fill(w.tool_value),
-                    fill(w.tool_rank),
+                    tool_fill(w.tool_value),
+                    tool_fill(w.tool_rank),
                     w.nearest_value.into(),
                     w.nearest_rank.into(),
                 ],
@@ -119,7 +119,7 @@ impl<'a> Context<'a> {
 
     /// One sentence per cause of a difference between the tool's percentiles and ours: another
     /// rank, rounded times, times at another resolution, interpolation or an estimate.
-    fn difference_causes(&self, r: &ToolReported, fill: &dyn Fn(&str) -> String) -> Vec<String> {
+    fn difference_causes(&self, r: &ToolReported, tool_fill: &dyn Fn(&str) -> String) -> Vec<String> {
         let w = crate::render::i18n::tool_words(self.lang);
         let differs = |key: &str| r.nearest_rank_ms.get(key).is_some_and(|ours| r.percentiles_ms.get(key) != Some(ours));
         let keys: Vec<&String> = crate::model::by_level(&r.percentiles_ms).into_iter().map(|(k, _)| k).filter(|k| differs(k)).collect();
@@ -130,26 +130,28 @@ impl<'a> Context<'a> {
                     let (Some(i), Some(theirs)) = (r.interpolations.get(*key), r.percentiles_ms.get(*key)) else { continue };
                     // The tool prints to a microsecond: agreeing to that is agreeing.
                     let verdict = if (i.value_ms - theirs).abs() < 0.000_5 {
-                        fill(w.interpolated_agrees)
+                        tool_fill(w.interpolated_agrees)
                     } else {
-                        fill(w.interpolated_differs).replace("{theirs}", &format::ms(*theirs))
+                        fill(&tool_fill(w.interpolated_differs), &[("theirs", &format::ms(*theirs))])
                     };
-                    causes.push(
-                        fill(w.interpolated_cause)
-                            .replace("{p}", &format!("p{key}"))
-                            .replace("{fraction}", &format::decimal(i.fraction, 2))
-                            .replace("{lower}", &prose::rank_ordinal(self.lang, i.lower_rank))
-                            .replace("{lower_ms}", &format::ms(i.lower_ms))
-                            .replace("{upper}", &prose::rank_ordinal(self.lang, i.upper_rank))
-                            .replace("{upper_ms}", &format::ms(i.upper_ms))
-                            .replace("{value}", &format::ms(i.value_ms))
-                            .replace("{verdict}", &verdict),
-                    );
+                    causes.push(fill(
+                        &tool_fill(w.interpolated_cause),
+                        &[
+                            ("p", &format!("p{key}")),
+                            ("fraction", &format::decimal(i.fraction, 2)),
+                            ("lower", &prose::rank_ordinal(self.lang, i.lower_rank)),
+                            ("lower_ms", &format::ms(i.lower_ms)),
+                            ("upper", &prose::rank_ordinal(self.lang, i.upper_rank)),
+                            ("upper_ms", &format::ms(i.upper_ms)),
+                            ("value", &format::ms(i.value_ms)),
+                            ("verdict", &verdict),
+                        ],
+                    ));
                 }
             }
             Rule::Approximate | Rule::DdSketch => {
                 if !keys.is_empty() {
-                    causes.push(fill(w.approximate_cause));
+                    causes.push(tool_fill(w.approximate_cause));
                 }
             }
             _ => {
@@ -157,17 +159,19 @@ impl<'a> Context<'a> {
                 let other_rank: Vec<String> = keys
                     .iter()
                     .filter_map(|k| match rank_of(k) {
-                        (Some(theirs), Some(ours)) if theirs != ours => Some(
-                            w.rank_cause_item
-                                .replace("{p}", &format!("p{k}"))
-                                .replace("{theirs}", &self.rank_text(theirs, r.ranked))
-                                .replace("{ours}", &prose::rank_ordinal(self.lang, ours)),
-                        ),
+                        (Some(theirs), Some(ours)) if theirs != ours => Some(fill(
+                            w.rank_cause_item,
+                            &[
+                                ("p", &format!("p{k}")),
+                                ("theirs", &self.rank_text(theirs, r.ranked)),
+                                ("ours", &prose::rank_ordinal(self.lang, ours)),
+                            ],
+                        )),
                         _ => None,
                     })
                     .collect();
                 if !other_rank.is_empty() {
-                    causes.push(fill(w.rank_cause).replace("{list}", &self.list(&other_rank)));
+                    causes.push(fill(&tool_fill(w.rank_cause), &[("list", &self.list(&other_rank))]));
                 }
                 let same_rank: Vec<String> = keys
                     .iter()
@@ -180,7 +184,7 @@ impl<'a> Context<'a> {
                     } else {
                         w.resolution_cause
                     };
-                    causes.push(fill(why).replace("{list}", &self.list(&same_rank)));
+                    causes.push(fill(&tool_fill(why), &[("list", &self.list(&same_rank))]));
                 }
             }
         }
@@ -188,26 +192,32 @@ impl<'a> Context<'a> {
     }
 
     /// The tool's requests/s beside the rows', with why they differ, when they do.
-    fn rate_difference(&self, run: &RunResult, r: &ToolReported, fill: &dyn Fn(&str) -> String) -> Option<String> {
+    fn rate_difference(&self, run: &RunResult, r: &ToolReported, tool_fill: &dyn Fn(&str) -> String) -> Option<String> {
         let w = crate::render::i18n::tool_words(self.lang);
         let (theirs, ours) = (r.requests_per_s?, r.rows_requests_per_s?);
         let (tool_span, rows_span) = (r.tool_span_s?, r.rows_span_s?);
         if !r.rates_differ {
             return None;
         }
-        let mut text = fill(w.rate_compared)
-            .replace("{theirs}", &format::decimal(theirs, 2))
-            .replace("{requests}", &format::count(r.requests))
-            .replace("{tool_span}", &format::seconds(tool_span))
-            .replace("{ours}", &format::decimal(ours, 1))
-            .replace("{responses}", &format::count(run.requests - run.no_response))
-            .replace("{rows_span}", &format::seconds(rows_span));
+        let mut text = fill(
+            &tool_fill(w.rate_compared),
+            &[
+                ("theirs", &format::decimal(theirs, 2)),
+                ("requests", &format::count(r.requests)),
+                ("tool_span", &format::seconds(tool_span)),
+                ("ours", &format::decimal(ours, 1)),
+                ("responses", &format::count(run.requests - run.no_response)),
+                ("rows_span", &format::seconds(rows_span)),
+            ],
+        );
         let send_times =
             run.source.as_ref().and_then(|s| crate::import::Format::from_name(&s.format)).map_or(SendTimes::Recorded, |f| f.send_times());
         let why = match send_times {
-            SendTimes::WholeSeconds => fill(w.sends_whole_seconds).replace("{diff}", &format::seconds((rows_span - tool_span).abs())),
-            SendTimes::Missing => fill(w.sends_missing),
-            SendTimes::Recorded => fill(w.sends_recorded),
+            SendTimes::WholeSeconds => {
+                fill(&tool_fill(w.sends_whole_seconds), &[("diff", &format::seconds((rows_span - tool_span).abs()))])
+            }
+            SendTimes::Missing => tool_fill(w.sends_missing),
+            SendTimes::Recorded => tool_fill(w.sends_recorded),
         };
         text.push_str(self.t.sentence_gap);
         text.push_str(&why);
@@ -244,15 +254,15 @@ impl<'a> Context<'a> {
             // Imported from a summary alone: no row was counted here, so the counts are the
             // tool's, said as such (not "0 requests" beside the tool's error rate).
             (Some(tool), 0) if tool.requests > 0 => {
-                let by_tool = |value: String| self.aside(&value, &w.counted_by_tool_short.replace("{tool}", &tool.tool));
-                let requests = self.aside(&self.items_count(tool.requests), &w.counted_by_tool.replace("{tool}", &tool.tool));
+                let by_tool = |value: String| self.aside(&value, &fill(w.counted_by_tool_short, &[("tool", &tool.tool)]));
+                let requests = self.aside(&self.items_count(tool.requests), &fill(w.counted_by_tool, &[("tool", &tool.tool)]));
                 facts.push(kv(requests_label, requests));
                 match tool.errors {
                     Some(errors) => {
                         facts.push(kv(t.ok_responses_label, by_tool(self.items_count(tool.requests.saturating_sub(errors)))));
                         facts.push(kv(t.errors_label, by_tool(self.items_count(errors))));
                     }
-                    None => facts.push(kv(t.errors_label, w.errors_not_counted.replace("{tool}", &tool.tool))),
+                    None => facts.push(kv(t.errors_label, fill(w.errors_not_counted, &[("tool", &tool.tool)]))),
                 }
             }
             _ => {
@@ -274,7 +284,7 @@ impl<'a> Context<'a> {
         if let Some(rate) = run.requests_per_s {
             let value = if rate_from_tool { format::printed(rate) } else { format::decimal(rate, 1) };
             let value = if rate_from_tool {
-                self.aside(&value, &w.printed_by_tool.replace("{tool}", run.source.as_ref().map_or("tool", |s| s.tool.as_str())))
+                self.aside(&value, &fill(w.printed_by_tool, &[("tool", run.source.as_ref().map_or("tool", |s| s.tool.as_str()))]))
             } else {
                 value
             };
@@ -283,7 +293,7 @@ impl<'a> Context<'a> {
         if let Some(withheld) = &run.rate_withheld {
             let why = match (withheld.send_step_ms, withheld.span_s) {
                 (Some(step), Some(span)) => {
-                    w.rate_withheld.replace("{step}", &format::duration_ms(step)).replace("{span}", &format::seconds(span))
+                    fill(w.rate_withheld, &[("step", &format::duration_ms(step)), ("span", &format::seconds(span))])
                 }
                 _ => w.rate_withheld_no_sends.to_string(),
             };
@@ -325,7 +335,7 @@ impl<'a> Context<'a> {
                 t.large_responses_label,
                 self.aside(
                     &self.items_count(run.large_responses),
-                    &t.incomplete_count.replace("{n}", &format::count(run.incomplete_large_responses)),
+                    &fill(t.incomplete_count, &[("n", &format::count(run.incomplete_large_responses))]),
                 ),
             ));
         }
@@ -384,7 +394,7 @@ impl<'a> Context<'a> {
         if report.figures.label_ecdf.get(run_index).is_some_and(|l| !l.is_empty()) {
             figures.push(Figure {
                 src: format!("{root}{}", paths::label_ecdf_figure(slug)),
-                alt: crate::render::i18n::labels::words(self.lang).ecdf_alt.replace("{run}", &run.run_id),
+                alt: fill(crate::render::i18n::labels::words(self.lang).ecdf_alt, &[("run", &run.run_id)]),
             });
         }
         if self.has_send_lags(run_index) {
@@ -489,17 +499,19 @@ impl Context<'_> {
                 let at_max = run.percentile_ranks.get(&gap.key) == Some(&run.ok_responses);
                 let p = format!("p{}{}", gap.key, if at_max { t.maximum_tag } else { "" });
                 let template = if gap.intended_ms > gap.service_ms { t.intended_gap_later } else { t.intended_gap_other };
-                template
-                    .replace("{p}", &p)
-                    .replace("{intended}", &format::ms(gap.intended_ms))
-                    .replace("{service}", &format::ms(gap.service_ms))
-                    .replace("{lag}", &lag)
+                fill(
+                    template,
+                    &[("p", &p), ("intended", &format::ms(gap.intended_ms)), ("service", &format::ms(gap.service_ms)), ("lag", &lag)],
+                )
             }
-            None => t
-                .intended_same
-                .replace("{threshold}", &format::percent(thresholds.negligible_difference))
-                .replace("{floor}", &format::ms(thresholds.noisy_lag_floor_ms))
-                .replace("{lag}", &lag),
+            None => fill(
+                t.intended_same,
+                &[
+                    ("threshold", &format::percent(thresholds.negligible_difference)),
+                    ("floor", &format::ms(thresholds.noisy_lag_floor_ms)),
+                    ("lag", &lag),
+                ],
+            ),
         })
     }
 }

@@ -50,17 +50,14 @@ impl Context<'_> {
         let kv = |label: &str, value: String| KeyValue { label: label.to_string(), value, href: None };
         let mut facts = vec![kv(
             t.sessions_label,
-            t.sessions_fact
-                .replace("{n}", &format::count(s.sessions))
-                .replace("{failed}", &format::count(s.failed))
-                .replace("{share}", &format::percent(s.failed_share)),
+            fill(
+                t.sessions_fact,
+                &[("n", &format::count(s.sessions)), ("failed", &format::count(s.failed)), ("share", &format::percent(s.failed_share))],
+            ),
         )];
         if !s.failed_by_step.is_empty() {
-            let steps: Vec<String> = s
-                .failed_by_step
-                .iter()
-                .map(|(step, n)| t.failed_at_step.replace("{step}", step).replace("{n}", &format::count(*n)))
-                .collect();
+            let steps: Vec<String> =
+                s.failed_by_step.iter().map(|(step, n)| fill(t.failed_at_step, &[("step", step), ("n", &format::count(*n))])).collect();
             facts.push(kv(t.failed_sessions, steps.join(t.list_sep)));
         }
         facts

@@ -36,7 +36,7 @@ impl Context<'_> {
             SloBound::AtMost => w.at_most,
             SloBound::AtLeast => w.at_least,
         };
-        template.replace("{metric}", &self.slo_metric(slo)).replace("{limit}", &self.slo_value(slo, condition, slo.limit))
+        fill(template, &[("metric", &self.slo_metric(slo)), ("limit", &self.slo_value(slo, condition, slo.limit))])
     }
 
     pub fn slo_status(&self, status: SloStatus) -> &'static str {
@@ -62,11 +62,10 @@ impl Context<'_> {
                         Cell::text(self.condition_label(condition)).link(paths::condition_link(root, c)),
                         Cell::text(self.slo_objective(slo, c)),
                         slo.median.map_or_else(|| Cell::text("–"), |m| Cell::number(self.slo_value(slo, c, m))),
-                        Cell::number(
-                            w.met_of
-                                .replace("{met}", &format::count(slo.runs_met as u64))
-                                .replace("{runs}", &format::count(slo.runs as u64)),
-                        ),
+                        Cell::number(fill(
+                            w.met_of,
+                            &[("met", &format::count(slo.runs_met as u64)), ("runs", &format::count(slo.runs as u64))],
+                        )),
                         Cell::text(self.slo_status(slo.status)),
                     ]
                 })
@@ -90,10 +89,7 @@ impl Context<'_> {
         let pass = all.iter().filter(|s| s.status == SloStatus::Pass).count() as u64;
         let total = all.len() as u64;
         vec![
-            w.summary
-                .replace("{pass}", &format::count(pass))
-                .replace("{fail}", &format::count(total - pass))
-                .replace("{total}", &format::count(total)),
+            fill(w.summary, &[("pass", &format::count(pass)), ("fail", &format::count(total - pass)), ("total", &format::count(total))]),
             w.rule.to_string(),
         ]
     }

@@ -151,7 +151,7 @@ impl<'a> Context<'a> {
             nav: self.nav("", paths::VARIANCE_PAGE),
             title: format!("{} – {}", report.dataset.title.get(self.lang), t.variance),
             p_label: self.headline_label.clone(),
-            small_n: (max_runs > 1).then(|| t.small_n.replace("{n}", &n_text)),
+            small_n: (max_runs > 1).then(|| fill(t.small_n, &[("n", &n_text)])),
             design: self.design_sentences(),
             interval_method: report.variance.conditions.iter().any(|c| c.median_interval.is_some()).then(|| t.interval_method.to_string()),
             widest: report.variance.widest_condition.as_ref().and_then(|id| {
@@ -163,7 +163,7 @@ impl<'a> Context<'a> {
                     .filter(|id| report.variance.flags.iter().any(|f| &f.run_id == *id && f.is_warning()))
                     .cloned()
                     .collect();
-                let note = if flagged.is_empty() { String::new() } else { t.widest_flagged.replace("{runs}", &self.list(&flagged)) };
+                let note = if flagged.is_empty() { String::new() } else { fill(t.widest_flagged, &[("runs", &self.list(&flagged))]) };
                 Some(KeyValue {
                     label: t.widest.to_string(),
                     value: format!(
@@ -195,7 +195,7 @@ impl<'a> Context<'a> {
             comparison_notes: self.comparison_notes(),
             comparisons: (!comparisons.is_empty()).then(|| Table {
                 id: "comparisons".into(),
-                caption: self.caption(t.comparisons, &self.fill_headline(&t.comparisons_caption.replace("{pairing}", &self.pairing()))),
+                caption: self.caption(t.comparisons, &self.fill_headline(&fill(t.comparisons_caption, &[("pairing", &self.pairing())]))),
                 headers: vec![
                     t.pair_header.into(),
                     self.in_headline_unit("A"),
@@ -208,7 +208,7 @@ impl<'a> Context<'a> {
                 ],
                 rows: comparisons,
             }),
-            limits: if max_runs > 1 { t.session_limits.replace("{n}", &n_text) } else { t.session_limits_one.to_string() },
+            limits: if max_runs > 1 { fill(t.session_limits, &[("n", &n_text)]) } else { t.session_limits_one.to_string() },
             dataset_flags: self.dataset_flag_texts(),
             flags: (!flags.is_empty()).then(|| Table {
                 id: "flags".into(),
@@ -255,7 +255,7 @@ impl Context<'_> {
         let ranges = if c.ranges_overlap {
             t.ranges_overlap_cell.to_string()
         } else {
-            t.ranges_apart_cell.replace("{chance}", &format::probability(c.chance_if_no_difference))
+            fill(t.ranges_apart_cell, &[("chance", &format::probability(c.chance_if_no_difference))])
         };
         vec![
             Cell::text(format!("{} {} {}", label(c.a), t.versus, label(c.b))),
@@ -285,7 +285,7 @@ impl Context<'_> {
         match verdict {
             Verdict::Supported => t.verdict_supported.to_string(),
             Verdict::Negligible => {
-                t.verdict_negligible.replace("{threshold}", &format::percent(self.report.variance.comparison_summary.negligible_below))
+                fill(t.verdict_negligible, &[("threshold", &format::percent(self.report.variance.comparison_summary.negligible_below))])
             }
             Verdict::NotShown => t.verdict_not_shown.to_string(),
         }
@@ -295,8 +295,8 @@ impl Context<'_> {
     pub fn pairing(&self) -> String {
         let summary = &self.report.variance.comparison_summary;
         match summary.compared.as_deref().and_then(|name| self.report.factors.iter().find(|f| f.name == name)) {
-            Some(factor) => self.t.pairing_factor.replace("{factor}", factor.label.get(self.lang)),
-            None => self.t.pairing_series.replace("{x}", &self.x_label()),
+            Some(factor) => fill(self.t.pairing_factor, &[("factor", factor.label.get(self.lang))]),
+            None => fill(self.t.pairing_series, &[("x", &self.x_label())]),
         }
     }
 
@@ -308,20 +308,22 @@ impl Context<'_> {
         let mut out = Vec::new();
         if let (Some(chance), Some((n, m))) = (summary.smallest_chance, summary.smallest_chance_runs) {
             let template = if chance > summary.fdr_q { t.design_ranges_never } else { t.design_ranges_can };
-            out.push(
-                template
-                    .replace("{n}", &format::count(n as u64))
-                    .replace("{m}", &format::count(m as u64))
-                    .replace("{chance}", &format::probability(chance))
-                    .replace("{q}", &format::percent(summary.fdr_q)),
-            );
+            out.push(fill(
+                template,
+                &[
+                    ("n", &format::count(n as u64)),
+                    ("m", &format::count(m as u64)),
+                    ("chance", &format::probability(chance)),
+                    ("q", &format::percent(summary.fdr_q)),
+                ],
+            ));
             out.push(t.design_log_t.to_string());
         }
         let most_runs = self.report.variance.conditions.iter().map(|c| c.runs.len()).max().unwrap_or(0);
         if most_runs == 1 && self.report.conditions.len() > 1 {
             out.push(t.one_run_each.to_string());
         } else if summary.pairs_with_one_run > 0 {
-            out.push(t.comparisons_one_run.replace("{n}", &format::count(summary.pairs_with_one_run)));
+            out.push(fill(t.comparisons_one_run, &[("n", &format::count(summary.pairs_with_one_run))]));
         }
         out
     }
@@ -342,27 +344,33 @@ impl Context<'_> {
         }
         let total = review.comparisons.len();
         let mut notes = vec![
-            t.comparisons_count
-                .replace("{total}", &format::count(total as u64))
-                .replace("{supported}", &format::count(summary.supported))
-                .replace("{negligible}", &format::count(summary.negligible))
-                .replace("{not_shown}", &format::count(summary.not_shown))
-                .replace("{apart}", &format::count(summary.ranges_apart))
-                .replace("{expected}", &format::decimal(summary.expected_apart_by_chance, 1)),
+            fill(
+                t.comparisons_count,
+                &[
+                    ("total", &format::count(total as u64)),
+                    ("supported", &format::count(summary.supported)),
+                    ("negligible", &format::count(summary.negligible)),
+                    ("not_shown", &format::count(summary.not_shown)),
+                    ("apart", &format::count(summary.ranges_apart)),
+                    ("expected", &format::decimal(summary.expected_apart_by_chance, 1)),
+                ],
+            ),
             self.verdict_rule(),
         ];
         let compared = summary.compared.as_deref().and_then(|name| self.report.factors.iter().find(|f| f.name == name));
         if summary.scope == ComparisonScope::Neighbours {
             let template = match compared {
-                Some(factor) => t.comparisons_neighbours_factor.replace("{factor}", factor.label.get(self.lang)),
+                Some(factor) => fill(t.comparisons_neighbours_factor, &[("factor", factor.label.get(self.lang))]),
                 None => t.comparisons_neighbours.to_string(),
             };
-            notes.push(
-                template
-                    .replace("{x}", &self.x_label())
-                    .replace("{max}", &format::count(summary.all_pairs_up_to))
-                    .replace("{left}", &format::count(summary.pairs_left_out)),
-            );
+            notes.push(fill(
+                &template,
+                &[
+                    ("x", &self.x_label()),
+                    ("max", &format::count(summary.all_pairs_up_to)),
+                    ("left", &format::count(summary.pairs_left_out)),
+                ],
+            ));
         }
         notes
     }
@@ -372,10 +380,13 @@ impl Context<'_> {
         let review = &self.report.variance;
         let summary = &review.comparison_summary;
         let with_p = review.comparisons.iter().filter(|c| c.p_log_t.is_some()).count();
-        self.t
-            .comparisons_rule
-            .replace("{with_p}", &format::count(with_p as u64))
-            .replace("{q}", &format::percent(summary.fdr_q))
-            .replace("{threshold}", &format::percent(summary.negligible_below))
+        fill(
+            self.t.comparisons_rule,
+            &[
+                ("with_p", &format::count(with_p as u64)),
+                ("q", &format::percent(summary.fdr_q)),
+                ("threshold", &format::percent(summary.negligible_below)),
+            ],
+        )
     }
 }
