@@ -2,6 +2,7 @@
 //! data error.
 
 use crate::dataset;
+use crate::render::i18n::fill;
 use crate::render::view::Context;
 use crate::render::{self, format};
 use crate::stats::{self, Detail};
@@ -131,7 +132,7 @@ pub fn run(dir: &Path, strict: bool, slo: bool, all: bool) -> Result<i32> {
                 context.condition_label(&report.conditions[condition]),
                 context.slo_objective(objective, condition),
                 context.slo_status(objective.status),
-                words.met_of.replace("{met}", &objective.runs_met.to_string()).replace("{runs}", &objective.runs.to_string()),
+                fill(words.met_of, &[("met", &objective.runs_met.to_string()), ("runs", &objective.runs.to_string())]),
             )
         })
         .collect();
@@ -148,10 +149,10 @@ pub fn run(dir: &Path, strict: bool, slo: bool, all: bool) -> Result<i32> {
         0
     };
     if slo && failed > 0 {
-        writeln!(out, "{}", words.check_failed.replace("{fail}", &failed.to_string()).replace("{total}", &total))?;
+        writeln!(out, "{}", fill(words.check_failed, &[("fail", &failed.to_string()), ("total", &total)]))?;
         code = super::EXIT_FAILED;
     } else if slo && !objectives.is_empty() {
-        writeln!(out, "{}", words.check_passed.replace("{total}", &total))?;
+        writeln!(out, "{}", fill(words.check_passed, &[("total", &total)]))?;
     } else if slo {
         writeln!(out, "no service-level objective: dataset.toml has no [[slo]]")?;
     }
