@@ -97,6 +97,46 @@ pub struct Labels {
     pub ecdf_conditions_title_all: &'static str,
     /// The conditions' ECDF chart of one level.
     pub ecdf_conditions_title: &'static str,
+    /// The caption of a log value axis (`{axis}` names it, `{ratio}` is the ratio from which an axis is logarithmic).
+    pub scale_log: &'static str,
+    /// The caption of a linear value axis that starts at 0.
+    pub scale_linear: &'static str,
+    /// The caption of a linear value axis that starts above 0.
+    pub scale_linear_above_zero: &'static str,
+    /// The legend entry of the series drawn as one grey range.
+    pub other_series: &'static str,
+    /// Which series are drawn on their own when there are too many.
+    pub other_series_note: &'static str,
+    /// A run with no factors.
+    pub run_name: &'static str,
+    /// A run and its condition.
+    pub run_name_in_condition: &'static str,
+    /// A time series' description without a reference line.
+    pub time_series_desc: &'static str,
+    /// A time series' description with its dashed reference line.
+    pub time_series_desc_reference: &'static str,
+    /// The write-end line of a run with one large response.
+    pub write_end_one: &'static str,
+    /// The write-end lines of a run with several large responses.
+    pub write_end_many: &'static str,
+    /// In place of a time series of one response.
+    pub too_few_one_response: &'static str,
+    /// In place of a time series whose responses share one send time.
+    pub too_few_one_send_time: &'static str,
+    /// In place of a time series whose responses fall on too few send times.
+    pub too_few_send_times: &'static str,
+    /// A run's ECDF description with nothing marked.
+    pub ecdf_desc: &'static str,
+    /// A run's ECDF description with its marked percentiles.
+    pub ecdf_desc_marked: &'static str,
+    /// One response with a write time but no completion time.
+    pub incomplete_one: &'static str,
+    /// Several responses with a write time but no completion time.
+    pub incomplete_many: &'static str,
+    /// The large-response chart's description.
+    pub large_desc: &'static str,
+    /// The temp-file chart's description.
+    pub tempfiles_desc: &'static str,
 }
 
 const EN: Labels = Labels {
@@ -151,6 +191,26 @@ const EN: Labels = Labels {
     error_mark_no_response: "{run}: sent at {sent_s} s, no response",
     ecdf_conditions_title_all: "Latency distribution by condition (ECDF of the representative runs)",
     ecdf_conditions_title: "Latency distribution by condition (ECDF of the representative runs): {level}",
+    scale_log: "Log scale on the {axis} axis: its largest value is {ratio} times its smallest or more.",
+    scale_linear: "Linear scale on the {axis} axis: its largest value is less than {ratio} times its smallest.",
+    scale_linear_above_zero: "Linear scale on the {axis} axis: its largest value is less than {ratio} times its smallest. The axis does not start at 0.",
+    other_series: "{n} other series (grey: their lowest to highest run)",
+    other_series_note: "Drawn on their own: the {shown} series with the highest median; the other {others} are one grey range per level. The table lists every condition.",
+    run_name: "run {run}",
+    run_name_in_condition: "run {run} ({condition})",
+    time_series_desc: "{title}. One point per 2xx response: send time (s) against latency (ms, log scale).",
+    time_series_desc_reference: "{title}. One point per 2xx response: send time (s) against latency (ms, log scale). Dashed line: {reference}.",
+    write_end_one: "Dotted vertical line: the moment the app finished writing the run's large response.",
+    write_end_many: "Dotted vertical lines: the moments the app finished writing each of the run's {n} large responses.",
+    too_few_one_response: "No course over time to show: the run has one response. The ECDF shows its latency.",
+    too_few_one_send_time: "No course over time to show: all {n} responses have one send time. The ECDF shows their latencies.",
+    too_few_send_times: "No course over time to show: the {n} responses have only {send_times} send times. The ECDF shows their latencies.",
+    ecdf_desc: "{title}. Share of 2xx responses at or below each latency (ms, log scale).",
+    ecdf_desc_marked: "{title}. Share of 2xx responses at or below each latency (ms, log scale). Marked: {marked}.",
+    incomplete_one: "{count} response has no completion time and is drawn with its write time only.",
+    incomplete_many: "{count} responses have no completion time and are drawn with their write time only.",
+    large_desc: "{title}. For each of {conditions} conditions, a bar for the median write time and one for the median completion time (s), and a dot per response.",
+    tempfiles_desc: "{title}: logical size of the temp files (MiB) against time (s), one line per run: {list}.",
 };
 
 const JA: Labels = Labels {
@@ -205,6 +265,26 @@ const JA: Labels = Labels {
     error_mark_no_response: "{run}：送信{sent_s}秒、応答なし",
     ecdf_conditions_title_all: "条件別の応答時間の累積分布（代表の測定のECDF）",
     ecdf_conditions_title: "条件別の応答時間の累積分布（代表の測定のECDF）：{level}",
+    scale_log: "{axis}軸は対数目盛：最大値が最小値の{ratio}倍以上のため。",
+    scale_linear: "{axis}軸は等間隔の目盛：最大値が最小値の{ratio}倍未満のため。",
+    scale_linear_above_zero: "{axis}軸は等間隔の目盛：最大値が最小値の{ratio}倍未満のため。目盛は0から始まっていません。",
+    other_series: "その他の{n}系列（灰色：最小〜最大）",
+    other_series_note: "中央値が最も大きい{shown}系列だけを個別に描き、残りの{others}系列は水準ごとに1本の灰色の範囲にまとめています。全条件は表にあります。",
+    run_name: "測定{run}",
+    run_name_in_condition: "測定{run}（{condition}）",
+    time_series_desc: "{title}。2xx応答ごとに1点：送信時刻（秒）と応答時間（ms、対数目盛）。",
+    time_series_desc_reference: "{title}。2xx応答ごとに1点：送信時刻（秒）と応答時間（ms、対数目盛）。破線：{reference}。",
+    write_end_one: "縦の点線：この測定の大きな応答1件それぞれについて、アプリが書き込みを終えた時刻。",
+    write_end_many: "縦の点線：この測定の大きな応答{n}件それぞれについて、アプリが書き込みを終えた時刻。",
+    too_few_one_response: "時間の推移は描けません：応答が1件だけです。応答時間は累積分布のグラフにあります。",
+    too_few_one_send_time: "時間の推移は描けません：{n}件の応答の送信時刻がすべて同じです。応答時間は累積分布のグラフにあります。",
+    too_few_send_times: "時間の推移は描けません：{n}件の応答の送信時刻が{send_times}種類しかありません。応答時間は累積分布のグラフにあります。",
+    ecdf_desc: "{title}。各応答時間（ms、対数目盛）以下の2xx応答の割合。",
+    ecdf_desc_marked: "{title}。各応答時間（ms、対数目盛）以下の2xx応答の割合。印：{marked}。",
+    incomplete_one: "{count}件の応答には完了時間がなく、書き込み時間だけを描いています。",
+    incomplete_many: "{count}件の応答には完了時間がなく、書き込み時間だけを描いています。",
+    large_desc: "{title}。{conditions}条件それぞれについて、書き込み時間と受信完了時間（秒）の中央値の棒と、応答ごとの点。",
+    tempfiles_desc: "{title}：一時ファイルの論理サイズ（MiB）と時間（秒）、測定ごとに1本の線：{list}。",
 };
 
 pub fn labels(lang: Lang) -> &'static Labels {
@@ -234,16 +314,13 @@ pub fn headline_axis_linear(lang: Lang, metric: HeadlineMetric, p: &str) -> Stri
 /// "x"); `from_zero` is false for a linear axis that starts above 0.
 pub fn scale_note(lang: Lang, log: bool, from_zero: bool, axis: &str) -> String {
     let ratio = format::count(crate::render::charts::LOG_FROM_RATIO as u64);
-    match (lang, log, from_zero) {
-        (Lang::En, true, _) => format!("Log scale on the {axis} axis: its largest value is {ratio} times its smallest or more."),
-        (Lang::En, false, true) => format!("Linear scale on the {axis} axis: its largest value is less than {ratio} times its smallest."),
-        (Lang::En, false, false) => format!(
-            "Linear scale on the {axis} axis: its largest value is less than {ratio} times its smallest. The axis does not start at 0."
-        ),
-        (Lang::Ja, true, _) => format!("{axis}軸は対数目盛：最大値が最小値の{ratio}倍以上のため。"),
-        (Lang::Ja, false, true) => format!("{axis}軸は等間隔の目盛：最大値が最小値の{ratio}倍未満のため。"),
-        (Lang::Ja, false, false) => format!("{axis}軸は等間隔の目盛：最大値が最小値の{ratio}倍未満のため。目盛は0から始まっていません。"),
-    }
+    let words = labels(lang);
+    let template = match (log, from_zero) {
+        (true, _) => words.scale_log,
+        (false, true) => words.scale_linear,
+        (false, false) => words.scale_linear_above_zero,
+    };
+    fill(template, &[("axis", axis), ("ratio", &ratio)])
 }
 
 /// The axis names [`scale_note`] takes: the vertical and the horizontal.
@@ -367,31 +444,19 @@ pub fn headline_desc(
 
 /// The legend entry of the series the headline chart draws as one grey range.
 pub fn other_series(lang: Lang, n: usize) -> String {
-    match lang {
-        Lang::En => format!("{} other series (grey: their lowest to highest run)", format::count(n as u64)),
-        Lang::Ja => format!("その他の{}系列（灰色：最小〜最大）", format::count(n as u64)),
-    }
+    fill(labels(lang).other_series, &[("n", &format::count(n as u64))])
 }
 
 /// The caption that says which series are drawn on their own when there are too many.
 pub fn other_series_note(lang: Lang, shown: usize, others: usize) -> String {
-    match lang {
-        Lang::En => format!(
-            "Drawn on their own: the {shown} series with the highest median; the other {} are one grey range per level. The table lists every condition.",
-            format::count(others as u64)
-        ),
-        Lang::Ja => format!("中央値が最も大きい{shown}系列だけを個別に描き、残りの{}系列は水準ごとに1本の灰色の範囲にまとめています。全条件は表にあります。", format::count(others as u64)),
-    }
+    fill(labels(lang).other_series_note, &[("shown", &shown.to_string()), ("others", &format::count(others as u64))])
 }
 
 /// "run r1 (nginx · 2)".
 pub fn run_name(lang: Lang, run_id: &str, condition: &str) -> String {
-    match (lang, condition.is_empty()) {
-        (Lang::En, true) => format!("run {run_id}"),
-        (Lang::En, false) => format!("run {run_id} ({condition})"),
-        (Lang::Ja, true) => format!("測定{run_id}"),
-        (Lang::Ja, false) => format!("測定{run_id}（{condition}）"),
-    }
+    let words = labels(lang);
+    let template = if condition.is_empty() { words.run_name } else { words.run_name_in_condition };
+    fill(template, &[("run", run_id), ("condition", condition)])
 }
 
 pub fn time_series_title(lang: Lang, run: &str) -> String {
@@ -400,14 +465,9 @@ pub fn time_series_title(lang: Lang, run: &str) -> String {
 
 pub fn time_series_desc(lang: Lang, run: &str, reference: Option<&str>) -> String {
     let title = time_series_title(lang, run);
-    match (lang, reference) {
-        (Lang::En, Some(r)) => {
-            format!("{title}. One point per 2xx response: send time (s) against latency (ms, log scale). Dashed line: {r}.")
-        }
-        (Lang::En, None) => format!("{title}. One point per 2xx response: send time (s) against latency (ms, log scale)."),
-        (Lang::Ja, Some(r)) => format!("{title}。2xx応答ごとに1点：送信時刻（秒）と応答時間（ms、対数目盛）。破線：{r}。"),
-        (Lang::Ja, None) => format!("{title}。2xx応答ごとに1点：送信時刻（秒）と応答時間（ms、対数目盛）。"),
-    }
+    let words = labels(lang);
+    let template = if reference.is_some() { words.time_series_desc_reference } else { words.time_series_desc };
+    fill(template, &[("title", &title), ("reference", reference.unwrap_or_default())])
 }
 
 /// The sentence of a time series' description that says how errors are marked, when there are any.
@@ -445,11 +505,8 @@ pub fn time_series_errors_reduced(lang: Lang, shown: &str, total: &str) -> Strin
 
 /// The caption of the write-end lines of a time series.
 pub fn write_end_note(lang: Lang, n: usize) -> String {
-    match (lang, n) {
-        (Lang::En, 1) => "Dotted vertical line: the moment the app finished writing the run's large response.".to_string(),
-        (Lang::En, _) => format!("Dotted vertical lines: the moments the app finished writing each of the run's {n} large responses."),
-        (Lang::Ja, _) => format!("縦の点線：この測定の大きな応答{n}件それぞれについて、アプリが書き込みを終えた時刻。"),
-    }
+    let words = labels(lang);
+    fill(if n == 1 { words.write_end_one } else { words.write_end_many }, &[("n", &n.to_string())])
 }
 
 /// The headline reference: "p95 = 5,958.77 ms".
@@ -489,21 +546,13 @@ pub fn time_series_coincide(lang: Lang, shown: &str, total: &str) -> String {
 
 /// Shown in place of a time series whose responses fall on too few send times to show a course.
 pub fn too_few_send_times(lang: Lang, responses: u64, send_times: usize) -> String {
-    let n = format::count(responses);
-    match (lang, responses, send_times) {
-        (Lang::En, 1, _) => "No course over time to show: the run has one response. The ECDF shows its latency.".to_string(),
-        (Lang::En, _, 1) => format!("No course over time to show: all {n} responses have one send time. The ECDF shows their latencies."),
-        (Lang::En, _, _) => {
-            format!("No course over time to show: the {n} responses have only {send_times} send times. The ECDF shows their latencies.")
-        }
-        (Lang::Ja, 1, _) => "時間の推移は描けません：応答が1件だけです。応答時間は累積分布のグラフにあります。".to_string(),
-        (Lang::Ja, _, 1) => {
-            format!("時間の推移は描けません：{n}件の応答の送信時刻がすべて同じです。応答時間は累積分布のグラフにあります。")
-        }
-        (Lang::Ja, _, _) => {
-            format!("時間の推移は描けません：{n}件の応答の送信時刻が{send_times}種類しかありません。応答時間は累積分布のグラフにあります。")
-        }
-    }
+    let words = labels(lang);
+    let template = match (responses, send_times) {
+        (1, _) => words.too_few_one_response,
+        (_, 1) => words.too_few_one_send_time,
+        _ => words.too_few_send_times,
+    };
+    fill(template, &[("n", &format::count(responses)), ("send_times", &send_times.to_string())])
 }
 
 /// "Latency distribution by condition: Slow downloads = 2".
@@ -528,12 +577,9 @@ pub fn ecdf_title(lang: Lang, run: &str) -> String {
 
 pub fn ecdf_desc(lang: Lang, run: &str, marked: Option<&str>) -> String {
     let title = ecdf_title(lang, run);
-    match (lang, marked) {
-        (Lang::En, Some(m)) => format!("{title}. Share of 2xx responses at or below each latency (ms, log scale). Marked: {m}."),
-        (Lang::En, None) => format!("{title}. Share of 2xx responses at or below each latency (ms, log scale)."),
-        (Lang::Ja, Some(m)) => format!("{title}。各応答時間（ms、対数目盛）以下の2xx応答の割合。印：{m}。"),
-        (Lang::Ja, None) => format!("{title}。各応答時間（ms、対数目盛）以下の2xx応答の割合。"),
-    }
+    let words = labels(lang);
+    let template = if marked.is_some() { words.ecdf_desc_marked } else { words.ecdf_desc };
+    fill(template, &[("title", &title), ("marked", marked.unwrap_or_default())])
 }
 
 /// The caption of a reduced ECDF.
@@ -549,32 +595,20 @@ pub fn rank_label(lang: Lang, rank: u64, n: u64, value_ms: &str) -> String {
 }
 
 pub fn large_desc(lang: Lang, conditions: usize) -> String {
-    match lang {
-        Lang::En => format!(
-            "{}. For each of {conditions} conditions, a bar for the median write time and one for the median completion time (s), and a dot per response.",
-            EN.large_title
-        ),
-        Lang::Ja => format!("{}。{conditions}条件それぞれについて、書き込み時間と受信完了時間（秒）の中央値の棒と、応答ごとの点。", JA.large_title),
-    }
+    let words = labels(lang);
+    fill(words.large_desc, &[("title", words.large_title), ("conditions", &conditions.to_string())])
 }
 
 /// Responses that have a write time but no completion time.
 pub fn incomplete_note(lang: Lang, n: u64, count: &str) -> String {
-    match lang {
-        Lang::En if n == 1 => format!("{count} response has no completion time and is drawn with its write time only."),
-        Lang::En => format!("{count} responses have no completion time and are drawn with their write time only."),
-        Lang::Ja => format!("{count}件の応答には完了時間がなく、書き込み時間だけを描いています。"),
-    }
+    let words = labels(lang);
+    fill(if n == 1 { words.incomplete_one } else { words.incomplete_many }, &[("count", count)])
 }
 
 pub fn tempfiles_desc(lang: Lang, runs: &[String]) -> String {
     let list = runs.join(crate::render::i18n::strings(lang).list_sep);
-    match lang {
-        Lang::En => {
-            format!("{}: logical size of the temp files (MiB) against time (s), one line per run: {list}.", EN.tempfiles_title)
-        }
-        Lang::Ja => format!("{}：一時ファイルの論理サイズ（MiB）と時間（秒）、測定ごとに1本の線：{list}。", JA.tempfiles_title),
-    }
+    let words = labels(lang);
+    fill(words.tempfiles_desc, &[("title", words.tempfiles_title), ("list", &list)])
 }
 
 pub fn resources_title(lang: Lang, run: &str) -> String {
