@@ -298,6 +298,30 @@ pub struct Strings {
     pub run_tempfile_alt: &'static str,
     /// Filled by `prose::labelled`.
     pub labelled: &'static str,
+    /// A flag's reason: requests without a 2xx response.
+    pub flag_errors: &'static str,
+    /// A flag's reason: large responses short of their bytes.
+    pub flag_incomplete: &'static str,
+    /// A flag's reason: the probe sent late.
+    pub flag_schedule_lag: &'static str,
+    /// A flag's reason: a send lag above the dataset's usual.
+    pub flag_noisy_lag: &'static str,
+    /// A flag's reason: a load average above the dataset's usual.
+    pub flag_noisy_load: &'static str,
+    /// A flag's reason: the host's load average over its threshold.
+    pub flag_host_load: &'static str,
+    /// A flag's reason: a run far from its condition's median.
+    pub flag_outlier: &'static str,
+    /// A flag's reason: an aborted run and its note.
+    /// In place of an aborted or excluded run's missing note.
+    pub no_note: &'static str,
+    pub flag_aborted: &'static str,
+    /// A flag's reason: an excluded run and its note.
+    pub flag_excluded: &'static str,
+    /// The headline figure's alternative text on a log scale.
+    pub headline_alt_log: &'static str,
+    /// The headline figure's alternative text on a linear scale.
+    pub headline_alt_linear: &'static str,
 }
 
 pub fn strings(lang: Lang) -> &'static Strings {
@@ -508,6 +532,18 @@ static EN: Strings = Strings {
     run_resources_alt: "CPU and RSS of the server processes during run {run_id}",
     run_tempfile_alt: "Temp-file logical size of the reverse proxy over time during run {run_id}",
     labelled: "{label} {value}",
+    flag_errors: "{count} of {requests} requests got no 2xx response",
+    flag_incomplete: "{count} large response(s) did not deliver the expected bytes",
+    flag_schedule_lag: "the probe was sent up to {max_lag} ms late (threshold {threshold} ms): the load generator, not the server, may have limited it",
+    flag_noisy_lag: "the probe was sent up to {max_lag} ms late, well above this dataset's usual lag (median of the runs {median} ms, limit {limit} ms): the load generator or the host may have been busy",
+    flag_noisy_load: "the host's load average was {load}, above this dataset's usual load (median of the runs {median}, limit {limit})",
+    flag_host_load: "the host's load average was {load} (threshold {threshold})",
+    flag_outlier: "{headline} = {value} is {factor} away from its condition's median {median}",
+    no_note: "no note",
+    flag_aborted: "aborted: {note}",
+    flag_excluded: "excluded: {note}",
+    headline_alt_log: "{p_label} by condition: median of the runs with the min-max range, log scale",
+    headline_alt_linear: "{p_label} by condition: median of the runs with the min-max range, linear scale",
 };
 
 static JA: Strings = Strings {
@@ -711,6 +747,18 @@ static JA: Strings = Strings {
     run_resources_alt: "測定{run_id}中のサーバープロセスのCPUとRSS",
     run_tempfile_alt: "測定{run_id}中のリバースプロキシの一時ファイルの論理サイズの推移",
     labelled: "{label}{value}",
+    flag_errors: "{requests}件中{count}件のリクエストが2xx応答を得られなかった",
+    flag_incomplete: "大きな応答{count}件が予定のバイト数を受信できなかった",
+    flag_schedule_lag: "計測用リクエストの送信が最大{max_lag} ms遅れた（閾値{threshold} ms）：サーバーではなく負荷生成側が律速した可能性がある",
+    flag_noisy_lag: "計測用リクエストの送信が最大{max_lag} ms遅れた。このデータセットの通常の遅れ（全測定の中央値{median} ms、上限{limit} ms）を大きく超えており、負荷生成側かホストが混んでいた可能性がある",
+    flag_noisy_load: "ホストの負荷平均が{load}で、このデータセットの通常の値（全測定の中央値{median}、上限{limit}）を超えていた",
+    flag_host_load: "ホストの負荷平均が{load}だった（閾値{threshold}）",
+    flag_outlier: "{headline} = {value}が条件の中央値{median}から{factor}離れている",
+    no_note: "備考なし",
+    flag_aborted: "中断：{note}",
+    flag_excluded: "除外：{note}",
+    headline_alt_log: "条件別の{p_label}：測定の中央値と最小〜最大の範囲（対数目盛）",
+    headline_alt_linear: "条件別の{p_label}：測定の中央値と最小〜最大の範囲（等間隔の目盛）",
 };
 
 /// The words of the metric conditions are compared by (dataset.toml's `report.headline`), in

@@ -49,72 +49,33 @@ pub fn list(lang: Lang, items: &[String]) -> String {
 /// A flag's reason in words, with its numbers; `headline` names the metric conditions are
 /// compared by ("p95") and `value` prints one of its values with its unit ("12.00 ms").
 pub fn flag_reason(lang: Lang, kind: &FlagKind, headline: &str, value: &dyn Fn(f64) -> String) -> String {
-    match (kind, lang) {
-        (FlagKind::Errors { count, requests }, Lang::En) => {
-            format!("{} of {} requests got no 2xx response", format::count(*count), format::count(*requests))
+    let t = super::strings(lang);
+    let none = t.no_note;
+    match kind {
+        FlagKind::Errors { count, requests } => {
+            fill(t.flag_errors, &[("count", &format::count(*count)), ("requests", &format::count(*requests))])
         }
-        (FlagKind::Errors { count, requests }, Lang::Ja) => {
-            format!("{}件中{}件のリクエストが2xx応答を得られなかった", format::count(*requests), format::count(*count))
+        FlagKind::IncompleteLargeResponses { count } => fill(t.flag_incomplete, &[("count", &format::count(*count))]),
+        FlagKind::ScheduleLag { max_lag_ms, threshold_ms } => {
+            fill(t.flag_schedule_lag, &[("max_lag", &format::ms(*max_lag_ms)), ("threshold", &format::ms(*threshold_ms))])
         }
-        (FlagKind::IncompleteLargeResponses { count }, Lang::En) => {
-            format!("{} large response(s) did not deliver the expected bytes", format::count(*count))
+        FlagKind::NoisyLag { max_lag_ms, median_ms, limit_ms } => fill(
+            t.flag_noisy_lag,
+            &[("max_lag", &format::ms(*max_lag_ms)), ("median", &format::ms(*median_ms)), ("limit", &format::ms(*limit_ms))],
+        ),
+        FlagKind::NoisyLoad { load1, median, limit } => fill(
+            t.flag_noisy_load,
+            &[("load", &format::decimal(*load1, 2)), ("median", &format::decimal(*median, 2)), ("limit", &format::decimal(*limit, 2))],
+        ),
+        FlagKind::HostLoad { load1, threshold } => {
+            fill(t.flag_host_load, &[("load", &format::decimal(*load1, 2)), ("threshold", &format::decimal(*threshold, 2))])
         }
-        (FlagKind::IncompleteLargeResponses { count }, Lang::Ja) => {
-            format!("大きな応答{}件が予定のバイト数を受信できなかった", format::count(*count))
-        }
-        (FlagKind::ScheduleLag { max_lag_ms, threshold_ms }, Lang::En) => format!(
-            "the probe was sent up to {} ms late (threshold {} ms): the load generator, not the server, may have limited it",
-            format::ms(*max_lag_ms),
-            format::ms(*threshold_ms)
+        FlagKind::Outlier { value_ms, median_ms, factor } => fill(
+            t.flag_outlier,
+            &[("headline", headline), ("value", &value(*value_ms)), ("factor", &format::ratio(*factor)), ("median", &value(*median_ms))],
         ),
-        (FlagKind::ScheduleLag { max_lag_ms, threshold_ms }, Lang::Ja) => format!(
-            "計測用リクエストの送信が最大{} ms遅れた（閾値{} ms）：サーバーではなく負荷生成側が律速した可能性がある",
-            format::ms(*max_lag_ms),
-            format::ms(*threshold_ms)
-        ),
-        (FlagKind::NoisyLag { max_lag_ms, median_ms, limit_ms }, Lang::En) => format!(
-            "the probe was sent up to {} ms late, well above this dataset's usual lag (median of the runs {} ms, limit {} ms): the load generator or the host may have been busy",
-            format::ms(*max_lag_ms),
-            format::ms(*median_ms),
-            format::ms(*limit_ms)
-        ),
-        (FlagKind::NoisyLag { max_lag_ms, median_ms, limit_ms }, Lang::Ja) => format!(
-            "計測用リクエストの送信が最大{} ms遅れた。このデータセットの通常の遅れ（全測定の中央値{} ms、上限{} ms）を大きく超えており、負荷生成側かホストが混んでいた可能性がある",
-            format::ms(*max_lag_ms),
-            format::ms(*median_ms),
-            format::ms(*limit_ms)
-        ),
-        (FlagKind::NoisyLoad { load1, median, limit }, Lang::En) => format!(
-            "the host's load average was {}, above this dataset's usual load (median of the runs {}, limit {})",
-            format::decimal(*load1, 2),
-            format::decimal(*median, 2),
-            format::decimal(*limit, 2)
-        ),
-        (FlagKind::NoisyLoad { load1, median, limit }, Lang::Ja) => format!(
-            "ホストの負荷平均が{}で、このデータセットの通常の値（全測定の中央値{}、上限{}）を超えていた",
-            format::decimal(*load1, 2),
-            format::decimal(*median, 2),
-            format::decimal(*limit, 2)
-        ),
-        (FlagKind::HostLoad { load1, threshold }, Lang::En) => {
-            format!("the host's load average was {} (threshold {})", format::decimal(*load1, 2), format::decimal(*threshold, 2))
-        }
-        (FlagKind::HostLoad { load1, threshold }, Lang::Ja) => {
-            format!("ホストの負荷平均が{}だった（閾値{}）", format::decimal(*load1, 2), format::decimal(*threshold, 2))
-        }
-        (FlagKind::Outlier { value_ms, median_ms, factor }, Lang::En) => format!(
-            "{headline} = {} is {} away from its condition's median {}",
-            value(*value_ms),
-            format::ratio(*factor),
-            value(*median_ms)
-        ),
-        (FlagKind::Outlier { value_ms, median_ms, factor }, Lang::Ja) => {
-            format!("{headline} = {}が条件の中央値{}から{}離れている", value(*value_ms), value(*median_ms), format::ratio(*factor))
-        }
-        (FlagKind::Aborted { note }, Lang::En) => format!("aborted: {}", noted(note, lang, "no note")),
-        (FlagKind::Aborted { note }, Lang::Ja) => format!("中断：{}", noted(note, lang, "備考なし")),
-        (FlagKind::Excluded { note }, Lang::En) => format!("excluded: {}", noted(note, lang, "no note")),
-        (FlagKind::Excluded { note }, Lang::Ja) => format!("除外：{}", noted(note, lang, "備考なし")),
+        FlagKind::Aborted { note } => fill(t.flag_aborted, &[("note", &noted(note, lang, none))]),
+        FlagKind::Excluded { note } => fill(t.flag_excluded, &[("note", &noted(note, lang, none))]),
     }
 }
 
@@ -198,12 +159,8 @@ pub fn run_title(lang: Lang, run_id: &str) -> String {
 /// The alternative text of the report's headline figure.
 /// `log`: the chart's value axis is logarithmic (else linear: `charts::headline_scale`).
 pub fn headline_alt(lang: Lang, p_label: &str, log: bool) -> String {
-    match (lang, log) {
-        (Lang::En, true) => format!("{p_label} by condition: median of the runs with the min-max range, log scale"),
-        (Lang::En, false) => format!("{p_label} by condition: median of the runs with the min-max range, linear scale"),
-        (Lang::Ja, true) => format!("条件別の{p_label}：測定の中央値と最小〜最大の範囲（対数目盛）"),
-        (Lang::Ja, false) => format!("条件別の{p_label}：測定の中央値と最小〜最大の範囲（等間隔の目盛）"),
-    }
+    let t = super::strings(lang);
+    fill(if log { t.headline_alt_log } else { t.headline_alt_linear }, &[("p_label", p_label)])
 }
 
 /// The alternative text of the report's time series: the representative run of `worst`, the
