@@ -322,6 +322,22 @@ pub struct Strings {
     pub headline_alt_log: &'static str,
     /// The headline figure's alternative text on a linear scale.
     pub headline_alt_linear: &'static str,
+    /// A flag rule that hit most runs: `{what}` is the rule's sentence.
+    pub dataset_flag: &'static str,
+    /// The host-load rule on most runs when the load is the study's own.
+    pub dataset_flag_own_load: &'static str,
+    /// The host-load rule's sentence in `dataset_flag`.
+    pub dataset_flag_host_load: &'static str,
+    /// The errors rule's sentence in `dataset_flag`.
+    pub dataset_flag_errors: &'static str,
+    /// The incomplete-large-responses rule's sentence in `dataset_flag`.
+    pub dataset_flag_incomplete: &'static str,
+    /// The schedule-lag rule's sentence in `dataset_flag`.
+    pub dataset_flag_schedule_lag: &'static str,
+    /// The noisy-lag rule's sentence in `dataset_flag`.
+    pub dataset_flag_noisy_lag: &'static str,
+    /// The noisy-load rule's sentence in `dataset_flag`.
+    pub dataset_flag_noisy_load: &'static str,
 }
 
 pub fn strings(lang: Lang) -> &'static Strings {
@@ -544,6 +560,14 @@ static EN: Strings = Strings {
     flag_excluded: "excluded: {note}",
     headline_alt_log: "{p_label} by condition: median of the runs with the min-max range, log scale",
     headline_alt_linear: "{p_label} by condition: median of the runs with the min-max range, linear scale",
+    dataset_flag: "{runs} of {of} runs: {what}. Reported once here, not on each run.",
+    dataset_flag_own_load: "{runs} of {of} runs started with the host's 1-minute load average above {threshold} ({span}). These runs load the host themselves (the load generator and the server keep both cores busy for the whole run) and were measured back to back, so the load average, which takes minutes to decay, still held the previous run: the load is the study's own, not another program's. Reported once here, not on each run.",
+    dataset_flag_host_load: "the host's 1-minute load average was above {threshold} ({span})",
+    dataset_flag_errors: "requests without a 2xx response ({span} per run)",
+    dataset_flag_incomplete: "large responses did not deliver the expected bytes",
+    dataset_flag_schedule_lag: "requests were sent more than {threshold} ms behind their schedule ({span})",
+    dataset_flag_noisy_lag: "the send lag stood out from the dataset's runs ({span})",
+    dataset_flag_noisy_load: "the host's load average stood out from the dataset's runs ({span})",
 };
 
 static JA: Strings = Strings {
@@ -759,6 +783,14 @@ static JA: Strings = Strings {
     flag_excluded: "除外：{note}",
     headline_alt_log: "条件別の{p_label}：測定の中央値と最小〜最大の範囲（対数目盛）",
     headline_alt_linear: "条件別の{p_label}：測定の中央値と最小〜最大の範囲（等間隔の目盛）",
+    dataset_flag: "{of}回中{runs}回の測定で、{what}。各測定ではなく、ここでまとめて示します。",
+    dataset_flag_own_load: "{of}回中{runs}回の測定で、開始時のホストの1分間の負荷平均が{threshold}を超えていました（{span}）。これらの測定では負荷生成ツールとサーバーが測定中ずっと両方のコアを使い、しかも間を置かずに続けて測定したため、数分かけて下がる負荷平均に直前の測定の負荷が残っていました。この負荷は測定自体によるもので、ほかのプログラムによるものではありません。各測定ではなく、ここでまとめて示します。",
+    dataset_flag_host_load: "ホストの1分間の負荷平均が{threshold}を超えていた（{span}）",
+    dataset_flag_errors: "2xx応答を得られなかったリクエストがあった（1測定あたり{span}件）",
+    dataset_flag_incomplete: "大きな応答が予定のバイト数を受信できなかった",
+    dataset_flag_schedule_lag: "リクエストの送信が予定より{threshold} ms以上遅れた（{span}）",
+    dataset_flag_noisy_lag: "送信の遅れがデータセットのほかの測定より目立って大きかった（{span}）",
+    dataset_flag_noisy_load: "ホストの負荷平均がデータセットのほかの測定より目立って高かった（{span}）",
 };
 
 /// The words of the metric conditions are compared by (dataset.toml's `report.headline`), in

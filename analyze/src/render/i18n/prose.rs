@@ -103,52 +103,31 @@ fn joined_label<'a>(lang: Lang, labels: impl IntoIterator<Item = &'a str>) -> St
 
 /// A flag rule that hit most runs, in one sentence with its cause: "54 of 55 runs had ...".
 pub fn dataset_flag(lang: Lang, flag: &DatasetFlag) -> String {
+    let t = super::strings(lang);
     let (runs, of) = (format::count(flag.runs), format::count(flag.of));
     let span = |digits: usize, unit: &str| {
         let (min, max) = (format::decimal(flag.min, digits), format::decimal(flag.max, digits));
         if min == max {
             format!("{min}{unit}")
         } else {
-            match lang {
-                Lang::En => format!("{min}–{max}{unit}"),
-                Lang::Ja => format!("{min}〜{max}{unit}"),
-            }
+            format!("{min}{}{max}{unit}", t.range_dash)
         }
     };
     let threshold = |digits: usize| flag.threshold.map(|t| format::decimal(t, digits)).unwrap_or_default();
-    let what = match (flag.kind, lang) {
-        ("host_load", Lang::En) if flag.cause == Some(FlagCause::OwnLoad) => {
-            return format!(
-                "{runs} of {of} runs started with the host's 1-minute load average above {} ({}). These runs load the host themselves (the load generator and the server keep both cores busy for the whole run) and were measured back to back, so the load average, which takes minutes to decay, still held the previous run: the load is the study's own, not another program's. Reported once here, not on each run.",
-                threshold(2),
-                span(2, "")
-            )
+    let (template, span) = match flag.kind {
+        "host_load" if flag.cause == Some(FlagCause::OwnLoad) => {
+            return fill(t.dataset_flag_own_load, &[("runs", &runs), ("of", &of), ("threshold", &threshold(2)), ("span", &span(2, ""))]);
         }
-        ("host_load", Lang::Ja) if flag.cause == Some(FlagCause::OwnLoad) => {
-            return format!(
-                "{of}回中{runs}回の測定で、開始時のホストの1分間の負荷平均が{}を超えていました（{}）。これらの測定では負荷生成ツールとサーバーが測定中ずっと両方のコアを使い、しかも間を置かずに続けて測定したため、数分かけて下がる負荷平均に直前の測定の負荷が残っていました。この負荷は測定自体によるもので、ほかのプログラムによるものではありません。各測定ではなく、ここでまとめて示します。",
-                threshold(2),
-                span(2, "")
-            )
-        }
-        ("host_load", Lang::En) => format!("the host's 1-minute load average was above {} ({})", threshold(2), span(2, "")),
-        ("host_load", Lang::Ja) => format!("ホストの1分間の負荷平均が{}を超えていた（{}）", threshold(2), span(2, "")),
-        ("errors", Lang::En) => format!("requests without a 2xx response ({} per run)", span(0, "")),
-        ("errors", Lang::Ja) => format!("2xx応答を得られなかったリクエストがあった（1測定あたり{}件）", span(0, "")),
-        ("incomplete_large_responses", Lang::En) => "large responses did not deliver the expected bytes".to_string(),
-        ("incomplete_large_responses", Lang::Ja) => "大きな応答が予定のバイト数を受信できなかった".to_string(),
-        ("schedule_lag", Lang::En) => format!("requests were sent more than {} ms behind their schedule ({})", threshold(2), span(2, " ms")),
-        ("schedule_lag", Lang::Ja) => format!("リクエストの送信が予定より{} ms以上遅れた（{}）", threshold(2), span(2, " ms")),
-        ("noisy_lag", Lang::En) => format!("the send lag stood out from the dataset's runs ({})", span(2, " ms")),
-        ("noisy_lag", Lang::Ja) => format!("送信の遅れがデータセットのほかの測定より目立って大きかった（{}）", span(2, " ms")),
-        ("noisy_load", Lang::En) => format!("the host's load average stood out from the dataset's runs ({})", span(2, "")),
-        ("noisy_load", Lang::Ja) => format!("ホストの負荷平均がデータセットのほかの測定より目立って高かった（{}）", span(2, "")),
-        (other, _) => other.to_string(),
+        "host_load" => (t.dataset_flag_host_load, span(2, "")),
+        "errors" => (t.dataset_flag_errors, span(0, "")),
+        "incomplete_large_responses" => (t.dataset_flag_incomplete, String::new()),
+        "schedule_lag" => (t.dataset_flag_schedule_lag, span(2, " ms")),
+        "noisy_lag" => (t.dataset_flag_noisy_lag, span(2, " ms")),
+        "noisy_load" => (t.dataset_flag_noisy_load, span(2, "")),
+        other => (other, String::new()),
     };
-    match lang {
-        Lang::En => format!("{runs} of {of} runs: {what}. Reported once here, not on each run."),
-        Lang::Ja => format!("{of}回中{runs}回の測定で、{what}。各測定ではなく、ここでまとめて示します。"),
-    }
+    let what = fill(template, &[("threshold", &threshold(2)), ("span", &span)]);
+    fill(t.dataset_flag, &[("runs", &runs), ("of", &of), ("what", &what)])
 }
 
 /// A run page's title: "Run r06" / "測定r06".
