@@ -163,21 +163,7 @@ pub fn parse_run_stats(
             number(name, problems);
         }
         let mut stats = stats;
-        let mut previous: Option<(f64, usize)> = None;
-        for &(key, column) in &percentile_columns {
-            let Some(value) = non_negative(table, row, column, problems) else { continue };
-            if let Some((lower, lower_column)) = previous {
-                if value < lower {
-                    problems.push(table.cell_error(
-                        row,
-                        column,
-                        format!("{value} is below {} = {lower}: a percentile cannot decrease as p grows", table.columns[lower_column]),
-                    ));
-                }
-            }
-            previous = Some((value, column));
-            stats.percentiles_ms.insert(key, value);
-        }
+        stats.percentiles_ms = ascending_percentiles(table, row, &percentile_columns, problems);
         for (i, name) in table.columns.iter().enumerate() {
             if name == "headline_rank" {
                 optional_count(table, row, i, problems);
@@ -228,6 +214,31 @@ pub(super) fn optional_count(table: &TextTable, row: &TextRow, column: usize, pr
         return None;
     }
     count(table, row, column, problems)
+}
+
+/// A row's percentile cells (`columns`: (key, column), p ascending), each a number >= 0 and none
+/// below the one before it: a percentile cannot decrease as p grows. Blank cells are left out.
+pub(super) fn ascending_percentiles(
+    table: &TextTable,
+    row: &TextRow,
+    columns: &[(u32, usize)],
+    problems: &mut Problems,
+) -> BTreeMap<u32, f64> {
+    let mut values = BTreeMap::new();
+    let mut previous: Option<(f64, usize)> = None;
+    for &(key, column) in columns {
+        let Some(value) = non_negative(table, row, column, problems) else { continue };
+        if let Some((lower, lower_column)) = previous.filter(|(lower, _)| value < *lower) {
+            problems.push(table.cell_error(
+                row,
+                column,
+                format!("{value} is below {} = {lower}: a percentile cannot decrease as p grows", table.columns[lower_column]),
+            ));
+        }
+        previous = Some((value, column));
+        values.insert(key, value);
+    }
+    values
 }
 
 pub(super) fn non_negative(table: &TextTable, row: &TextRow, column: usize, problems: &mut Problems) -> Option<f64> {

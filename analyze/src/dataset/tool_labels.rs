@@ -8,7 +8,7 @@
 //! errors of its run_stats row (the tool's per-name figures are its whole run split by name).
 
 use super::error::{DataError, Problems};
-use super::run_stats::{count, non_negative, RunStats};
+use super::run_stats::{ascending_percentiles, count, non_negative, RunStats};
 use super::table::TextTable;
 use crate::model::Percentile;
 use std::collections::BTreeMap;
@@ -68,27 +68,14 @@ pub fn attach(table: &TextTable, run_index: &BTreeMap<&str, usize>, stats: &mut 
         }
         let before = problems.len();
         let (requests_n, errors_n) = (count(table, row, requests, problems), count(table, row, errors, problems));
-        let mut figures = ToolLabel {
+        let figures = ToolLabel {
             label: name,
             requests: requests_n.unwrap_or(0),
             errors: errors_n.unwrap_or(0),
-            percentiles_ms: BTreeMap::new(),
             max_ms: max.and_then(|c| non_negative(table, row, c, problems)),
+            percentiles_ms: ascending_percentiles(table, row, &percentiles, problems),
             line: row.place,
         };
-        let mut previous: Option<(f64, usize)> = None;
-        for &(key, column) in &percentiles {
-            let Some(value) = non_negative(table, row, column, problems) else { continue };
-            if let Some((lower, lower_column)) = previous.filter(|(lower, _)| value < *lower) {
-                problems.push(table.cell_error(
-                    row,
-                    column,
-                    format!("{value} is below {} = {lower}: a percentile cannot decrease as p grows", table.columns[lower_column]),
-                ));
-            }
-            previous = Some((value, column));
-            figures.percentiles_ms.insert(key, value);
-        }
         if figures.errors > figures.requests {
             problems.push(table.cell_error(
                 row,
