@@ -59,7 +59,7 @@ fn siege_run_page_says_its_rows_have_no_send_times() {
     report(&repo().join("datasets/tools-compared"), out.path(), "ja");
     let notes = notes(&std::fs::read_to_string(out.path().join("runs/siege.html")).unwrap());
     assert!(notes.iter().any(|n| n.contains("行には送信時刻がなく")), "{notes:#?}");
-    assert!(notes.last().unwrap().starts_with("siegeの表示値："), "{notes:#?}");
+    assert!(notes.last().unwrap().starts_with("Siegeの表示値："), "{notes:#?}");
 }
 
 #[test]
@@ -77,11 +77,11 @@ fn a_summary_only_run_page_gives_the_tool_s_counts_not_zero_requests() {
     report(&repo().join("datasets/tools-compared"), out.path(), "en");
     let page = std::fs::read_to_string(out.path().join("runs/artillery.html")).unwrap();
     // Artillery counted 1,000 requests, 500 of them 4xx or 5xx: none is "0" on its page.
-    assert!(page.contains("<dt>Requests</dt><dd>1,000 (as artillery counted them: the run has no per-request rows)</dd>"), "{page}");
-    assert!(page.contains("<dd>500 (as artillery counted them)</dd>"), "2xx and errors");
+    assert!(page.contains("<dt>Requests</dt><dd>1,000 (as Artillery counted them: the run has no per-request rows)</dd>"), "{page}");
+    assert!(page.contains("<dd>500 (as Artillery counted them)</dd>"), "2xx and errors");
     assert!(!page.contains("<dd>0</dd>"), "no count of zero rows");
     let page = std::fs::read_to_string(out.path().join("runs/hdrhistogram.html")).unwrap();
-    assert!(page.contains("not known: hdrhistogram&#x27;s output does not count failed requests"), "a histogram counts no failures");
+    assert!(page.contains("not known: HdrHistogram&#x27;s output does not count failed requests"), "a histogram counts no failures");
 }
 
 #[test]

@@ -49,7 +49,7 @@ impl<'a> Context<'a> {
     fn tool_section(&self, run: &crate::report::RunResult) -> Option<ToolSection> {
         let r = run.tool_reported.as_ref()?;
         let w = crate::render::i18n::tool_words(self.lang);
-        let tool = if r.tool.is_empty() { "tool" } else { r.tool.as_str() };
+        let tool = if r.tool.is_empty() { "tool" } else { crate::import::Tool::display_name_of(&r.tool) };
         let tool_fill = |text: &str| fill(text, &[("tool", tool), ("rule", crate::render::i18n::rule_text(r.rule, self.lang))]);
         let rank = |ranks: &std::collections::BTreeMap<String, u64>, key: &str, n: u64| {
             ranks.get(key).map_or_else(|| Cell::text("–"), |&k| Cell::number(self.rank_text(k, n)))
@@ -254,15 +254,16 @@ impl<'a> Context<'a> {
             // Imported from a summary alone: no row was counted here, so the counts are the
             // tool's, said as such (not "0 requests" beside the tool's error rate).
             (Some(tool), 0) if tool.requests > 0 => {
-                let by_tool = |value: String| self.aside(&value, &fill(w.counted_by_tool_short, &[("tool", &tool.tool)]));
-                let requests = self.aside(&self.items_count(tool.requests), &fill(w.counted_by_tool, &[("tool", &tool.tool)]));
+                let name = crate::import::Tool::display_name_of(&tool.tool);
+                let by_tool = |value: String| self.aside(&value, &fill(w.counted_by_tool_short, &[("tool", name)]));
+                let requests = self.aside(&self.items_count(tool.requests), &fill(w.counted_by_tool, &[("tool", name)]));
                 facts.push(kv(requests_label, requests));
                 match tool.errors {
                     Some(errors) => {
                         facts.push(kv(t.ok_responses_label, by_tool(self.items_count(tool.requests.saturating_sub(errors)))));
                         facts.push(kv(t.errors_label, by_tool(self.items_count(errors))));
                     }
-                    None => facts.push(kv(t.errors_label, fill(w.errors_not_counted, &[("tool", &tool.tool)]))),
+                    None => facts.push(kv(t.errors_label, fill(w.errors_not_counted, &[("tool", name)]))),
                 }
             }
             _ => {
@@ -284,7 +285,13 @@ impl<'a> Context<'a> {
         if let Some(rate) = run.requests_per_s {
             let value = if rate_from_tool { format::printed(rate) } else { format::decimal(rate, 1) };
             let value = if rate_from_tool {
-                self.aside(&value, &fill(w.printed_by_tool, &[("tool", run.source.as_ref().map_or("tool", |s| s.tool.as_str()))]))
+                self.aside(
+                    &value,
+                    &fill(
+                        w.printed_by_tool,
+                        &[("tool", run.source.as_ref().map_or("tool", |s| crate::import::Tool::display_name_of(&s.tool)))],
+                    ),
+                )
             } else {
                 value
             };
