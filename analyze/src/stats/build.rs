@@ -30,9 +30,9 @@ pub fn build(dataset: &mut Dataset, detail: Detail) -> Report {
     // marks (which pair each latency with its send time), and the percentiles from the intended
     // send (made in the lags' own vector). Level-1 tables carry no rows, so no intended-send
     // values.
-    let (send_lags, series, intended): (Vec<LagSeries>, _, Vec<FromIntended>) = if dataset.level1.is_some() {
+    let (send_lags, series, intended): (Vec<LagSeries>, _, Vec<FromIntended>) = if let Some(level1) = &dataset.level1 {
         let send_lags = if with_figures { dataset.requests.iter().map(super::intended::lag_series).collect() } else { Vec::new() };
-        let series = with_figures.then(|| super::figures::series(dataset));
+        let series = with_figures.then(|| super::figures::level1_series(level1, &dataset.requests));
         (send_lags, series, vec![None; dataset.runs.len()])
     } else {
         if with_figures {

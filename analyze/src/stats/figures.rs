@@ -9,12 +9,12 @@
 //! without a 2xx response are kept apart and reduced alike ([`ERRORS_KEEP_ALL`]).
 //!
 //! Nothing here reads a file: the pass over requests kept each 2xx latency's send time beside it
-//! and every request without a 2xx response ([`Keep::Points`]), so [`series`] reduces them from
-//! memory, before the statistics reorder the latencies.
+//! and every request without a 2xx response ([`crate::dataset::Keep::Points`]), so [`run_series`]
+//! reduces them from memory, before the statistics reorder the latencies.
 
 use super::ranks::values_at_ranks;
 use crate::dataset::precomputed::Level1;
-use crate::dataset::{Dataset, ErrorRow, Keep, RunRequests};
+use crate::dataset::{Dataset, ErrorRow, RunRequests};
 use crate::model::Percentile;
 use crate::report::{ErrorPoint, ErrorSeries, Figures, PointSeries, RunResult};
 use rayon::prelude::*;
@@ -275,24 +275,6 @@ fn keep_extremes(slot: &mut Option<(Point, Point)>, (low, high): (Point, Point))
     }
 }
 
-/// Each run's time series and error marks, from the send times the pass over requests kept
-/// ([`Keep::Points`]), which it frees. Call it before anything reorders the latencies.
-pub fn series(dataset: &mut Dataset) -> (Vec<PointSeries>, Vec<ErrorSeries>) {
-    if let Some(level1) = &dataset.level1 {
-        return level1_series(level1, &dataset.requests);
-    }
-    assert_eq!(dataset.kept, Keep::Points, "charts need the dataset loaded with Keep::Points");
-    dataset
-        .requests
-        .par_iter_mut()
-        .map(|counted| {
-            let sent_ms = std::mem::take(&mut counted.sent_ms);
-            let error_rows = std::mem::take(&mut counted.error_rows);
-            run_series(counted, &sent_ms, error_rows)
-        })
-        .unzip()
-}
-
 /// One run's time series and error marks, from the send times of its 2xx latencies (taken out
 /// of `counted`, in step with `latencies_ms`) and its rows without one.
 pub fn run_series(counted: &RunRequests, sent_ms: &[f64], error_rows: Vec<ErrorRow>) -> (PointSeries, ErrorSeries) {
@@ -388,7 +370,7 @@ fn column_quantiles(sent_ms: &[f64], latencies_ms: &[f64], columns: &[u16]) -> V
     per_column.into_iter().flatten().collect()
 }
 
-/// Every chart input but the time series and error marks ([`series`]).
+/// Every chart input but the time series and error marks ([`run_series`], [`level1_series`]).
 pub fn compute(dataset: &mut Dataset, runs: &[RunResult]) -> Figures {
     let ecdf = match &dataset.level1 {
         Some(level1) => level1_ecdf(level1),
@@ -416,7 +398,7 @@ pub fn compute(dataset: &mut Dataset, runs: &[RunResult]) -> Figures {
 
 /// The time series and error marks of a dataset whose level 1 was computed elsewhere: the points
 /// its tables hold, reduced as [`run_series`] reduces rows, put in its drawing order.
-fn level1_series(level1: &Level1, counted: &[RunRequests]) -> (Vec<PointSeries>, Vec<ErrorSeries>) {
+pub fn level1_series(level1: &Level1, counted: &[RunRequests]) -> (Vec<PointSeries>, Vec<ErrorSeries>) {
     level1
         .runs
         .iter()
