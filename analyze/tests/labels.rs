@@ -237,11 +237,7 @@ fn a_locust_table_whose_names_do_not_add_up_is_refused_at_its_cell_and_changes_n
     let dataset = root.path().join("d");
     std::fs::create_dir(&dataset).unwrap();
     import(&dataset, "first", "locust/labels_stats.csv", "locust");
-    let before: BTreeMap<String, Vec<u8>> = std::fs::read_dir(&dataset)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .map(|p| (p.file_name().unwrap().to_string_lossy().into_owned(), std::fs::read(&p).unwrap()))
-        .collect();
+    let before = files_of(&dataset);
     // /page.html's Request Count 173 made 172: the Aggregated 501 is no longer the rows' sum.
     let edited =
         std::fs::read_to_string(fixture("locust/labels_stats.csv")).unwrap().replacen("GET,/page.html,173,", "GET,/page.html,172,", 1);
@@ -258,12 +254,7 @@ fn a_locust_table_whose_names_do_not_add_up_is_refused_at_its_cell_and_changes_n
     assert_eq!(out.status.code(), Some(2), "{}", text(&out));
     // The Aggregated row is line 5; its Request Count is the 3rd field, at column 13.
     assert!(text(&out).contains("edited_stats.csv:5:13") && text(&out).contains("add up to 500"), "{}", text(&out));
-    let after: BTreeMap<String, Vec<u8>> = std::fs::read_dir(&dataset)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .map(|p| (p.file_name().unwrap().to_string_lossy().into_owned(), std::fs::read(&p).unwrap()))
-        .collect();
-    assert_eq!(before, after, "a refused import leaves the dataset as it was");
+    assert_eq!(before, files_of(&dataset), "a refused import leaves the dataset as it was");
 
     // --json: an entry whose buckets do not hold its num_requests is refused at that entry.
     let json =
