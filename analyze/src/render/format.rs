@@ -163,18 +163,6 @@ pub fn is_cjk(c: char) -> bool {
     matches!(c as u32, 0x2E80..=0x9FFF | 0xF900..=0xFAFF | 0xFE30..=0xFE4F | 0xFF00..=0xFFEF | 0x20000..=0x3FFFF)
 }
 
-/// English ordinal: 1st, 2nd, 3rd, 69th, 111th.
-pub fn ordinal_en(n: u64) -> String {
-    let suffix = match (n % 10, n % 100) {
-        (_, 11..=13) => "th",
-        (1, _) => "st",
-        (2, _) => "nd",
-        (3, _) => "rd",
-        _ => "th",
-    };
-    format!("{}{suffix}", count(n))
-}
-
 fn grouped(value: f64, decimals: usize) -> String {
     if !value.is_finite() {
         return value.to_string();
@@ -260,15 +248,6 @@ mod tests {
         assert_eq!(printed(1334.88), "1,334.88");
         assert_eq!(printed(0.0001), "0.0001");
         assert_eq!((decimals_of(46.742), decimals_of(2.0), decimals_of(1e-9)), (3, 0, 6));
-    }
-
-    #[test]
-    fn ordinals() {
-        assert_eq!(ordinal_en(69), "69th");
-        assert_eq!(ordinal_en(1), "1st");
-        assert_eq!(ordinal_en(22), "22nd");
-        assert_eq!(ordinal_en(113), "113th");
-        assert_eq!(ordinal_en(1003), "1,003rd");
     }
 
     #[test]

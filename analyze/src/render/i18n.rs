@@ -8,6 +8,7 @@ pub mod charts;
 pub mod compare;
 #[cfg(test)]
 mod glossary;
+pub mod grammar;
 pub mod labels;
 pub mod lead;
 pub mod notes;
@@ -338,6 +339,24 @@ pub struct Strings {
     pub dataset_flag_noisy_lag: &'static str,
     /// The noisy-load rule's sentence in `dataset_flag`.
     pub dataset_flag_noisy_load: &'static str,
+    /// A run's status (`model::RunStatus`): English keeps runs.csv's own values.
+    pub status_ok: &'static str,
+    pub status_aborted: &'static str,
+    pub status_excluded: &'static str,
+    /// A rank among `{n}`: "69th of 72" / "72件中69番目"; `{rank}` is `grammar::ordinal`'s.
+    pub rank_of: &'static str,
+    /// A rank in running text: "the 69th" / "69番目".
+    pub rank_ordinal: &'static str,
+    /// The last item of a list of several after the others, joined by `list_sep`: "{rest} and
+    /// {last}" / "{rest}、{last}".
+    pub list_last: &'static str,
+    /// A factor at a level: "Concurrency = 20" / "ツール：ab".
+    pub factor_level: &'static str,
+    /// A factor at a level that starts with a digit: Japanese writes no separator (「並列度20」).
+    pub factor_level_number: &'static str,
+    /// Between the clauses of one sentence built from parts: "; " in English; Japanese ends each
+    /// as a sentence.
+    pub clause_sep: &'static str,
 }
 
 pub fn strings(lang: Lang) -> &'static Strings {
@@ -568,6 +587,15 @@ static EN: Strings = Strings {
     dataset_flag_schedule_lag: "requests were sent more than {threshold} ms behind their schedule ({span})",
     dataset_flag_noisy_lag: "the send lag stood out from the dataset's runs ({span})",
     dataset_flag_noisy_load: "the host's load average stood out from the dataset's runs ({span})",
+    status_ok: "ok",
+    status_aborted: "aborted",
+    status_excluded: "excluded",
+    rank_of: "{rank} of {n}",
+    rank_ordinal: "the {rank}",
+    list_last: "{rest} and {last}",
+    factor_level: "{factor} = {level}",
+    factor_level_number: "{factor} = {level}",
+    clause_sep: "; ",
 };
 
 static JA: Strings = Strings {
@@ -791,6 +819,15 @@ static JA: Strings = Strings {
     dataset_flag_schedule_lag: "リクエストの送信が予定より{threshold} ms以上遅れた（{span}）",
     dataset_flag_noisy_lag: "送信の遅れがデータセットのほかの測定より目立って大きかった（{span}）",
     dataset_flag_noisy_load: "ホストの負荷平均がデータセットのほかの測定より目立って高かった（{span}）",
+    status_ok: "正常",
+    status_aborted: "中断",
+    status_excluded: "除外",
+    rank_of: "{n}件中{rank}番目",
+    rank_ordinal: "{rank}番目",
+    list_last: "{rest}、{last}",
+    factor_level: "{factor}：{level}",
+    factor_level_number: "{factor}{level}",
+    clause_sep: "。",
 };
 
 /// The words of the metric conditions are compared by (dataset.toml's `report.headline`), in

@@ -2,7 +2,7 @@
 //! the accessible descriptions. Numbers are formatted by `crate::render::format`; a term the
 //! pages also use is the glossary's word (`super::glossary`).
 
-use super::fill;
+use super::{fill, grammar};
 use crate::model::{HeadlineMetric, Lang};
 use crate::render::format;
 
@@ -137,6 +137,32 @@ pub struct Labels {
     pub large_desc: &'static str,
     /// The temp-file chart's description.
     pub tempfiles_desc: &'static str,
+    /// The headline figure's description (`charts::headline_desc`): with nothing drawn; its
+    /// first part, over one run or several (`{count}` may be a range); the x axis; the scale;
+    /// the series; and the whole, `{parts}` joined by `Strings::clause_sep`.
+    pub headline_no_data: &'static str,
+    pub headline_median_one: &'static str,
+    pub headline_median_many: &'static str,
+    pub headline_x_axis: &'static str,
+    pub headline_log: &'static str,
+    pub headline_linear: &'static str,
+    pub headline_series: &'static str,
+    pub headline_desc: &'static str,
+    /// A time series' sentence on its error marks (`charts::time_series_errors`): `{marks}` is
+    /// one kind of mark, or both joined by `errors_marked_both`.
+    pub errors_marked: &'static str,
+    pub errors_marked_both: &'static str,
+    pub non_2xx_marks_one: &'static str,
+    pub non_2xx_marks_many: &'static str,
+    pub no_response_marks_one: &'static str,
+    pub no_response_marks_many: &'static str,
+    /// The legend of a time series with errors.
+    pub legend_2xx: &'static str,
+    pub legend_non_2xx: &'static str,
+    pub legend_no_response: &'static str,
+    /// The axes as `scale_log` and its kin name them.
+    pub axis_y: &'static str,
+    pub axis_x: &'static str,
 }
 
 const EN: Labels = Labels {
@@ -211,6 +237,25 @@ const EN: Labels = Labels {
     incomplete_many: "{count} responses have no completion time and are drawn with their write time only.",
     large_desc: "{title}. For each of {conditions} conditions, a bar for the median write time and one for the median completion time (s), and a dot per response.",
     tempfiles_desc: "{title}: logical size of the temp files (MiB) against time (s), one line per run: {list}.",
+    headline_no_data: "{title}: no data.",
+    headline_median_one: "{title}: median of {count} run with min-max range",
+    headline_median_many: "{title}: median of {count} runs with min-max range",
+    headline_x_axis: "x axis: {x_axis}",
+    headline_log: "log-scale y axis",
+    headline_linear: "linear y axis",
+    headline_series: "series: {list}",
+    headline_desc: "{parts}.",
+    errors_marked: "Marked in vermillion: {marks}.",
+    errors_marked_both: "{errors} and {unanswered}",
+    non_2xx_marks_one: "{n} response with a non-2xx status (crosses, at their latency)",
+    non_2xx_marks_many: "{n} responses with a non-2xx status (crosses, at their latency)",
+    no_response_marks_one: "{n} request with no response (triangles along the top edge)",
+    no_response_marks_many: "{n} requests with no response (triangles along the top edge)",
+    legend_2xx: "2xx response",
+    legend_non_2xx: "non-2xx response",
+    legend_no_response: "no response (top edge)",
+    axis_y: "y",
+    axis_x: "x",
 };
 
 const JA: Labels = Labels {
@@ -285,6 +330,25 @@ const JA: Labels = Labels {
     incomplete_many: "{count}件の応答には完了時間がなく、書き込み時間だけを描いています。",
     large_desc: "{title}。{conditions}条件それぞれについて、書き込み時間と受信完了時間（秒）の中央値の棒と、応答ごとの点。",
     tempfiles_desc: "{title}：一時ファイルの論理サイズ（MiB）と時間（秒）、測定ごとに1本の線：{list}。",
+    headline_no_data: "{title}：データなし。",
+    headline_median_one: "{title}：{count}回の測定の中央値と最小〜最大の範囲",
+    headline_median_many: "{title}：{count}回の測定の中央値と最小〜最大の範囲",
+    headline_x_axis: "横軸：{x_axis}",
+    headline_log: "縦軸は対数目盛",
+    headline_linear: "縦軸は等間隔の目盛",
+    headline_series: "系列：{list}",
+    headline_desc: "{parts}。",
+    errors_marked: "朱色の印：{marks}。",
+    errors_marked_both: "{errors}と{unanswered}",
+    non_2xx_marks_one: "2xx以外の応答{n}件（×、その応答時間の位置）",
+    non_2xx_marks_many: "2xx以外の応答{n}件（×、その応答時間の位置）",
+    no_response_marks_one: "応答のないリクエスト{n}件（▲、上端）",
+    no_response_marks_many: "応答のないリクエスト{n}件（▲、上端）",
+    legend_2xx: "2xx応答",
+    legend_non_2xx: "2xx以外の応答",
+    legend_no_response: "応答なし（上端）",
+    axis_y: "縦",
+    axis_x: "横",
 };
 
 pub fn labels(lang: Lang) -> &'static Labels {
@@ -325,10 +389,8 @@ pub fn scale_note(lang: Lang, log: bool, from_zero: bool, axis: &str) -> String 
 
 /// The axis names [`scale_note`] takes: the vertical and the horizontal.
 pub fn axis_names(lang: Lang) -> (&'static str, &'static str) {
-    match lang {
-        Lang::En => ("y", "x"),
-        Lang::Ja => ("縦", "横"),
-    }
+    let words = labels(lang);
+    (words.axis_y, words.axis_x)
 }
 
 /// A headline value in a mark's title: "p95 = 12.00 ms", "769.2 requests/s".
@@ -349,7 +411,7 @@ pub fn run_mark(lang: Lang, run: &str, value: &str) -> String {
 /// The title of a condition's median marker: "nginx · 2: median of 3 runs, p95 = 12.00 ms".
 pub fn median_mark(lang: Lang, condition: &str, runs: usize, value: &str) -> String {
     let words = labels(lang);
-    let template = if runs == 1 { words.median_mark_one } else { words.median_mark };
+    let template = grammar::plural(runs as u64, words.median_mark_one, words.median_mark);
     fill(template, &[("condition", condition), ("runs", &runs.to_string()), ("value", value)])
 }
 
@@ -376,10 +438,7 @@ pub fn error_mark(lang: Lang, run: &str, sent_s: &str, status: u16, latency: Opt
 /// The title of a run's ECDF line: "run r06 (nginx · 2): p50 = 10.00 ms, p95 = 52.00 ms, max = 1,000.00 ms".
 pub fn ecdf_line_mark(lang: Lang, run: &str, values: &[(String, String)]) -> String {
     let list: Vec<String> = values.iter().map(|(name, value)| format!("{name} = {value} ms")).collect();
-    match lang {
-        Lang::En => format!("{run}: {}", list.join(", ")),
-        Lang::Ja => format!("{run}：{}", list.join("、")),
-    }
+    run_mark(lang, run, &list.join(crate::render::i18n::strings(lang).list_sep))
 }
 
 /// The headline chart's note on values of 0.
@@ -405,41 +464,22 @@ pub fn headline_desc(
     log: bool,
 ) -> String {
     let title = headline_title(lang, metric, p);
+    let words = labels(lang);
     let Some((fewest, most)) = runs else {
-        return match lang {
-            Lang::En => format!("{title}: no data."),
-            Lang::Ja => format!("{title}：データなし。"),
-        };
+        return fill(words.headline_no_data, &[("title", &title)]);
     };
-    let count =
-        if fewest == most { fewest.to_string() } else { format!("{fewest}{}{most}", crate::render::i18n::strings(lang).range_dash) };
-    let mut parts = vec![match lang {
-        Lang::En => format!("{title}: median of {count} {} with min-max range", if most == 1 { "run" } else { "runs" }),
-        Lang::Ja => format!("{title}：{count}回の測定の中央値と最小〜最大の範囲"),
-    }];
+    let t = crate::render::i18n::strings(lang);
+    let count = if fewest == most { fewest.to_string() } else { format!("{fewest}{}{most}", t.range_dash) };
+    let median = grammar::plural(most as u64, words.headline_median_one, words.headline_median_many);
+    let mut parts = vec![fill(median, &[("title", &title), ("count", &count)])];
     if !x_axis.is_empty() {
-        parts.push(match lang {
-            Lang::En => format!("x axis: {x_axis}"),
-            Lang::Ja => format!("横軸：{x_axis}"),
-        });
+        parts.push(fill(words.headline_x_axis, &[("x_axis", x_axis)]));
     }
-    parts.push(match (lang, log) {
-        (Lang::En, true) => "log-scale y axis".to_string(),
-        (Lang::En, false) => "linear y axis".to_string(),
-        (Lang::Ja, true) => "縦軸は対数目盛".to_string(),
-        (Lang::Ja, false) => "縦軸は等間隔の目盛".to_string(),
-    });
+    parts.push(if log { words.headline_log } else { words.headline_linear }.to_string());
     if !series.is_empty() {
-        let list = series.join(crate::render::i18n::strings(lang).list_sep);
-        parts.push(match lang {
-            Lang::En => format!("series: {list}"),
-            Lang::Ja => format!("系列：{list}"),
-        });
+        parts.push(fill(words.headline_series, &[("list", &series.join(t.list_sep))]));
     }
-    match lang {
-        Lang::En => format!("{}.", parts.join("; ")),
-        Lang::Ja => format!("{}。", parts.join("。")),
-    }
+    fill(words.headline_desc, &[("parts", &parts.join(t.clause_sep))])
 }
 
 /// The legend entry of the series the headline chart draws as one grey range.
@@ -472,30 +512,25 @@ pub fn time_series_desc(lang: Lang, run: &str, reference: Option<&str>) -> Strin
 
 /// The sentence of a time series' description that says how errors are marked, when there are any.
 pub fn time_series_errors(lang: Lang, non_2xx: u64, no_response: u64) -> Option<String> {
-    let (n, m) = (format::count(non_2xx), format::count(no_response));
-    let plural = |k: u64, word: &str| if k == 1 { word.to_string() } else { format!("{word}s") };
-    let (responses, requests) = (plural(non_2xx, "response"), plural(no_response, "request"));
-    let en_errors = format!("{n} {responses} with a non-2xx status (crosses, at their latency)");
-    let en_unanswered = format!("{m} {requests} with no response (triangles along the top edge)");
-    let ja_errors = format!("2xx以外の応答{n}件（×、その応答時間の位置）");
-    let ja_unanswered = format!("応答のないリクエスト{m}件（▲、上端）");
-    match (lang, non_2xx > 0, no_response > 0) {
-        (_, false, false) => None,
-        (Lang::En, true, true) => Some(format!("Marked in vermillion: {en_errors} and {en_unanswered}.")),
-        (Lang::En, true, false) => Some(format!("Marked in vermillion: {en_errors}.")),
-        (Lang::En, false, true) => Some(format!("Marked in vermillion: {en_unanswered}.")),
-        (Lang::Ja, true, true) => Some(format!("朱色の印：{ja_errors}と{ja_unanswered}。")),
-        (Lang::Ja, true, false) => Some(format!("朱色の印：{ja_errors}。")),
-        (Lang::Ja, false, true) => Some(format!("朱色の印：{ja_unanswered}。")),
-    }
+    let words = labels(lang);
+    let errors = fill(grammar::plural(non_2xx, words.non_2xx_marks_one, words.non_2xx_marks_many), &[("n", &format::count(non_2xx))]);
+    let unanswered = fill(
+        grammar::plural(no_response, words.no_response_marks_one, words.no_response_marks_many),
+        &[("n", &format::count(no_response))],
+    );
+    let marks = match (non_2xx > 0, no_response > 0) {
+        (false, false) => return None,
+        (true, true) => fill(words.errors_marked_both, &[("errors", &errors), ("unanswered", &unanswered)]),
+        (true, false) => errors,
+        (false, true) => unanswered,
+    };
+    Some(fill(words.errors_marked, &[("marks", &marks)]))
 }
 
 /// Legend labels of a time series with errors: 2xx responses, non-2xx responses, no response.
 pub fn time_series_legend(lang: Lang) -> [&'static str; 3] {
-    match lang {
-        Lang::En => ["2xx response", "non-2xx response", "no response (top edge)"],
-        Lang::Ja => ["2xx応答", "2xx以外の応答", "応答なし（上端）"],
-    }
+    let words = labels(lang);
+    [words.legend_2xx, words.legend_non_2xx, words.legend_no_response]
 }
 
 /// The caption of a time series whose error marks were reduced.
@@ -506,7 +541,7 @@ pub fn time_series_errors_reduced(lang: Lang, shown: &str, total: &str) -> Strin
 /// The caption of the write-end lines of a time series.
 pub fn write_end_note(lang: Lang, n: usize) -> String {
     let words = labels(lang);
-    fill(if n == 1 { words.write_end_one } else { words.write_end_many }, &[("n", &n.to_string())])
+    fill(grammar::plural(n as u64, words.write_end_one, words.write_end_many), &[("n", &n.to_string())])
 }
 
 /// The headline reference: "p95 = 5,958.77 ms".
@@ -602,7 +637,7 @@ pub fn large_desc(lang: Lang, conditions: usize) -> String {
 /// Responses that have a write time but no completion time.
 pub fn incomplete_note(lang: Lang, n: u64, count: &str) -> String {
     let words = labels(lang);
-    fill(if n == 1 { words.incomplete_one } else { words.incomplete_many }, &[("count", count)])
+    fill(grammar::plural(n, words.incomplete_one, words.incomplete_many), &[("count", count)])
 }
 
 pub fn tempfiles_desc(lang: Lang, runs: &[String]) -> String {
@@ -712,5 +747,48 @@ mod tests {
         assert_eq!(rank_label(Lang::En, 2_850_000, 3_000_000, "5,945.11"), "2,850,000th of 3,000,000 = 5,945.11 ms");
         assert_eq!(rank_label(Lang::En, 72, 72, "7.01"), "72nd of 72 (maximum) = 7.01 ms");
         assert_eq!(rank_label(Lang::Ja, 72, 72, "7.01"), "72件中72番目（最大値） = 7.01 ms");
+    }
+
+    #[test]
+    fn headline_descriptions_count_their_runs_in_each_language() {
+        let series = ["direct".to_string(), "nginx".to_string()];
+        let metric = HeadlineMetric::Percentile;
+        assert_eq!(
+            headline_desc(Lang::En, metric, "95", Some((1, 1)), "Slow downloads", &series, true),
+            "p95 latency by condition: median of 1 run with min-max range; x axis: Slow downloads; log-scale y axis; series: direct, nginx."
+        );
+        assert_eq!(
+            headline_desc(Lang::En, metric, "95", Some((2, 3)), "", &[], false),
+            "p95 latency by condition: median of 2–3 runs with min-max range; linear y axis."
+        );
+        assert_eq!(
+            headline_desc(Lang::Ja, metric, "95", Some((2, 3)), "並列度", &series, true),
+            "条件別の応答時間 p95：2〜3回の測定の中央値と最小〜最大の範囲。横軸：並列度。縦軸は対数目盛。系列：direct、nginx。"
+        );
+        assert_eq!(headline_desc(Lang::Ja, metric, "95", None, "", &[], true), "条件別の応答時間 p95：データなし。");
+    }
+
+    #[test]
+    fn error_marks_take_the_plural_their_count_needs() {
+        assert_eq!(
+            time_series_errors(Lang::En, 1, 0).as_deref(),
+            Some("Marked in vermillion: 1 response with a non-2xx status (crosses, at their latency).")
+        );
+        assert_eq!(
+            time_series_errors(Lang::En, 0, 3).as_deref(),
+            Some("Marked in vermillion: 3 requests with no response (triangles along the top edge).")
+        );
+        assert_eq!(
+            time_series_errors(Lang::Ja, 2, 1).as_deref(),
+            Some("朱色の印：2xx以外の応答2件（×、その応答時間の位置）と応答のないリクエスト1件（▲、上端）。")
+        );
+        assert_eq!(time_series_errors(Lang::En, 0, 0), None);
+    }
+
+    #[test]
+    fn an_ecdf_line_lists_its_values_after_the_run() {
+        let values = [("p50".to_string(), "10.00".to_string()), ("max".to_string(), "1,000.00".to_string())];
+        assert_eq!(ecdf_line_mark(Lang::En, "run r06", &values), "run r06: p50 = 10.00 ms, max = 1,000.00 ms");
+        assert_eq!(ecdf_line_mark(Lang::Ja, "測定r06", &values), "測定r06：p50 = 10.00 ms、max = 1,000.00 ms");
     }
 }

@@ -3,46 +3,38 @@
 //! needs a number, a plural or a different word order per language is a function here, so the
 //! views hold no word of either language.
 
-use super::fill;
+use super::{fill, grammar};
 use crate::model::{Lang, RunStatus, Text};
 use crate::render::format;
 use crate::report::review::{DatasetFlag, FlagCause, FlagKind};
 
 /// A run's status as a word: English keeps runs.csv's own values.
 pub fn status_word(lang: Lang, status: RunStatus) -> &'static str {
-    match (status, lang) {
-        (RunStatus::Ok, Lang::En) => "ok",
-        (RunStatus::Ok, Lang::Ja) => "正常",
-        (RunStatus::Aborted, Lang::En) => "aborted",
-        (RunStatus::Excluded, Lang::En) => "excluded",
-        (RunStatus::Aborted, Lang::Ja) => "中断",
-        (RunStatus::Excluded, Lang::Ja) => "除外",
+    let t = super::strings(lang);
+    match status {
+        RunStatus::Ok => t.status_ok,
+        RunStatus::Aborted => t.status_aborted,
+        RunStatus::Excluded => t.status_excluded,
     }
 }
 
 /// "69th of 72" / "72件中69番目".
 pub fn rank_of(lang: Lang, rank: u64, n: u64) -> String {
-    match lang {
-        Lang::En => format!("{} of {}", format::ordinal_en(rank), format::count(n)),
-        Lang::Ja => format!("{}件中{}番目", format::count(n), format::count(rank)),
-    }
+    fill(super::strings(lang).rank_of, &[("rank", &grammar::ordinal(lang, rank)), ("n", &format::count(n))])
 }
 
 /// "the 69th" / "69番目": a rank in running text.
 pub fn rank_ordinal(lang: Lang, rank: u64) -> String {
-    match lang {
-        Lang::En => format!("the {}", format::ordinal_en(rank)),
-        Lang::Ja => format!("{}番目", format::count(rank)),
-    }
+    fill(super::strings(lang).rank_ordinal, &[("rank", &grammar::ordinal(lang, rank))])
 }
 
-/// A list of words: "p99 and p99.9", "p99、p99.9".
+/// A list of words: "p99 and p99.9", "a, b and c"; "p99、p99.9".
 pub fn list(lang: Lang, items: &[String]) -> String {
-    match (lang, items) {
-        (_, [one]) => one.clone(),
-        (Lang::En, [rest @ .., last]) => format!("{} and {last}", rest.join(", ")),
-        (Lang::Ja, _) => items.join("、"),
-        (Lang::En, []) => String::new(),
+    let t = super::strings(lang);
+    match items {
+        [] => String::new(),
+        [one] => one.clone(),
+        [rest @ .., last] => fill(t.list_last, &[("rest", &rest.join(t.list_sep)), ("last", last)]),
     }
 }
 
@@ -190,6 +182,7 @@ pub fn samples(lang: Lang) -> Vec<String> {
     let mut out: Vec<String> = kinds.iter().map(|k| flag_reason(lang, k, "p95", &ms)).collect();
     out.extend([RunStatus::Ok, RunStatus::Aborted, RunStatus::Excluded].map(|s| status_word(lang, s).to_string()));
     out.extend([rank_of(lang, 69, 72), rank_ordinal(lang, 69), list(lang, &["p99".into(), "p99.9".into()])]);
+    out.extend([list(lang, &["p90".into(), "p99".into(), "p99.9".into()]), factor_level(lang, "c", "20"), factor_level(lang, "c", "ab")]);
     out.extend([
         headline_alt(lang, "p95", true),
         headline_alt(lang, "p95", false),
@@ -216,15 +209,45 @@ fn noted(note: &crate::model::Note, lang: Lang, none: &str) -> String {
 /// A factor at one of its levels, as a column header or a caption names it: "Concurrency = 20";
 /// in Japanese 「並列度20」 for a number and 「ツール：ab」 otherwise.
 pub fn factor_level(lang: Lang, factor: &str, level: &str) -> String {
-    match lang {
-        Lang::En => format!("{factor} = {level}"),
-        Lang::Ja if level.starts_with(|c: char| c.is_ascii_digit()) => format!("{factor}{level}"),
-        Lang::Ja => format!("{factor}：{level}"),
-    }
+    let t = super::strings(lang);
+    let template = if level.starts_with(|c: char| c.is_ascii_digit()) { t.factor_level_number } else { t.factor_level };
+    fill(template, &[("factor", factor), ("level", level)])
 }
 
 /// A label and its value in running text: "requests/s 545.64"; Japanese writes no space between
 /// them (「エラー（2xx以外または応答なし）0 / 10,000」).
 pub fn labelled(lang: Lang, label: &str, value: &str) -> String {
     fill(super::strings(lang).labelled, &[("label", label), ("value", value)])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lists_join_their_last_item_as_each_language_does() {
+        let items = |words: &[&str]| words.iter().map(|w| w.to_string()).collect::<Vec<_>>();
+        assert_eq!(list(Lang::En, &items(&["p90", "p99", "p99.9"])), "p90, p99 and p99.9");
+        assert_eq!(list(Lang::En, &items(&["p99", "p99.9"])), "p99 and p99.9");
+        assert_eq!(list(Lang::Ja, &items(&["p90", "p99", "p99.9"])), "p90、p99、p99.9");
+        assert_eq!(list(Lang::En, &items(&["p99"])), "p99");
+        assert_eq!(list(Lang::Ja, &[]), "");
+    }
+
+    #[test]
+    fn a_factor_level_that_is_a_number_follows_the_factor_directly_in_japanese() {
+        assert_eq!(factor_level(Lang::En, "Concurrency", "20"), "Concurrency = 20");
+        assert_eq!(factor_level(Lang::En, "Tool", "ab"), "Tool = ab");
+        assert_eq!(factor_level(Lang::Ja, "並列度", "20"), "並列度20");
+        assert_eq!(factor_level(Lang::Ja, "ツール", "ab"), "ツール：ab");
+    }
+
+    #[test]
+    fn ranks_read_as_each_language_counts() {
+        assert_eq!(rank_of(Lang::En, 69, 1_000), "69th of 1,000");
+        assert_eq!(rank_of(Lang::Ja, 69, 1_000), "1,000件中69番目");
+        assert_eq!(rank_ordinal(Lang::En, 2), "the 2nd");
+        assert_eq!(rank_ordinal(Lang::Ja, 2), "2番目");
+        assert_eq!(status_word(Lang::Ja, RunStatus::Aborted), "中断");
+    }
 }
