@@ -187,7 +187,7 @@ pub struct RunResult {
     /// The slowest 2xx response.
     pub max_ms: Option<Millis>,
     /// The decimals of a ms its latencies are known to (0: whole ms), from the format its rows
-    /// were imported from (`import::Format::latency_decimals`); `None` when not known to be coarser
+    /// were imported from (`model::Format::latency_step_ms`); `None` when not known to be coarser
     /// than the report's default.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub latency_decimals: Option<u8>,

@@ -14,6 +14,7 @@ mod rule;
 pub mod run_status;
 mod slo;
 mod sorted_map;
+mod tool;
 mod verdict;
 
 pub use condition::{condition_id, condition_label, parse_condition_pairs};
@@ -27,4 +28,5 @@ pub use rule::{interpolation_position, Rule};
 pub use run_status::RunStatus;
 pub use slo::{applies as slo_applies, SloBound, SloMetric};
 pub use sorted_map::SortedMap;
+pub use tool::{Format, SendTimes, Tool};
 pub use verdict::{CompareVerdict, NoInterval, Verdict};

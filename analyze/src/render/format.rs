@@ -1,7 +1,7 @@
 //! Number formatting for every output: the one place that decides digits and separators.
 //!
 //! Digits follow what a value is known to. A latency whose source fixes its resolution (ab's
-//! whole milliseconds, hey's 0.1 ms: `import::Format::latency_decimals`) prints at it ([`ms_at`]),
+//! whole milliseconds, hey's 0.1 ms: `model::Format::latency_step_ms`) prints at it ([`ms_at`]),
 //! a number a tool printed prints as it printed it ([`printed`]), and a median of two such values
 //! or a mean gets one decimal more ([`known`]); everything else has the fixed digits below.
 

@@ -65,7 +65,7 @@ pub fn throughput(counted: &RunRequests, tool: Option<&RunStats>, from: Throughp
 /// file; a run measured by `measure` (no sources) times its sends to the ns.
 pub fn send_step_ms(source: Option<&Source>) -> Option<f64> {
     let Some(source) = source else { return Some(0.000_001) };
-    let rows = source.files.iter().filter_map(|f| crate::import::Format::from_name(&f.format)).find(|f| f.has_rows());
+    let rows = source.files.iter().filter_map(|f| crate::model::Format::from_name(&f.format)).find(|f| f.has_rows());
     rows.map_or(Some(0.000_001), |format| format.send_step_ms())
 }
 

@@ -25,11 +25,11 @@ fn interpolation(sample: &mut Sample, milli: u32) -> Option<Interpolation> {
 }
 
 /// The decimals of a ms an imported run's latencies are known to, from the resolution its rows'
-/// format gives them (`import::Format::latency_step_ms`): 0 for ab's and JMeter's whole ms and
+/// format gives them (`model::Format::latency_step_ms`): 0 for ab's and JMeter's whole ms and
 /// siege's 10 ms, 1 for hey's 0.1 ms; `None` for a resolution finer than the report's two decimals.
 pub fn latency_decimals(source: Option<&Source>) -> Option<u8> {
-    let formats = source?.files.iter().filter_map(|f| crate::import::Format::from_name(&f.format));
-    let step_ms = formats.filter(|f| f.has_rows()).map(crate::import::Format::latency_step_ms).next()?;
+    let formats = source?.files.iter().filter_map(|f| crate::model::Format::from_name(&f.format));
+    let step_ms = formats.filter(|f| f.has_rows()).map(crate::model::Format::latency_step_ms).next()?;
     (step_ms >= 0.1).then(|| (-step_ms.log10()).ceil().max(0.0) as u8)
 }
 
@@ -50,7 +50,7 @@ pub fn source(source: Option<&Source>) -> Option<RunSource> {
         .files
         .iter()
         .map(|f| f.format.as_str())
-        .find(|f| crate::import::Format::from_name(f).is_some_and(crate::import::Format::has_rows));
+        .find(|f| crate::model::Format::from_name(f).is_some_and(crate::model::Format::has_rows));
     Some(RunSource {
         tool: source.tool.clone(),
         version: source.version.clone(),

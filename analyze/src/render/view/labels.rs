@@ -129,7 +129,7 @@ impl Context<'_> {
             .iter()
             .filter_map(|r| r.tool_reported.as_ref())
             .filter(|t| !t.labels.is_empty())
-            .map(|t| (crate::import::Tool::display_name_of(&t.tool).to_string(), t.rule))
+            .map(|t| (crate::model::Tool::display_name_of(&t.tool).to_string(), t.rule))
             .collect();
         let mut notes: Vec<String> = tools
             .iter()

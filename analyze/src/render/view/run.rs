@@ -1,8 +1,8 @@
 //! One page per run: its facts, percentiles with ranks, charts, large responses and resources.
 
 use super::*;
-use crate::import::SendTimes;
 use crate::model::Rule;
+use crate::model::SendTimes;
 use crate::report::ToolReported;
 
 #[derive(Debug, Clone, Serialize)]
@@ -49,7 +49,7 @@ impl<'a> Context<'a> {
     fn tool_section(&self, run: &crate::report::RunResult) -> Option<ToolSection> {
         let r = run.tool_reported.as_ref()?;
         let w = crate::render::i18n::tool_words(self.lang);
-        let tool = if r.tool.is_empty() { "tool" } else { crate::import::Tool::display_name_of(&r.tool) };
+        let tool = if r.tool.is_empty() { "tool" } else { crate::model::Tool::display_name_of(&r.tool) };
         let tool_fill = |text: &str| fill(text, &[("tool", tool), ("rule", crate::render::i18n::rule_text(r.rule, self.lang))]);
         let rank = |ranks: &std::collections::BTreeMap<String, u64>, key: &str, n: u64| {
             ranks.get(key).map_or_else(|| Cell::text("–"), |&k| Cell::number(self.rank_text(k, n)))
@@ -211,7 +211,7 @@ impl<'a> Context<'a> {
             ],
         );
         let send_times =
-            run.source.as_ref().and_then(|s| crate::import::Format::from_name(&s.format)).map_or(SendTimes::Recorded, |f| f.send_times());
+            run.source.as_ref().and_then(|s| crate::model::Format::from_name(&s.format)).map_or(SendTimes::Recorded, |f| f.send_times());
         let why = match send_times {
             SendTimes::WholeSeconds => {
                 fill(&tool_fill(w.sends_whole_seconds), &[("diff", &format::seconds((rows_span - tool_span).abs()))])
@@ -254,7 +254,7 @@ impl<'a> Context<'a> {
             // Imported from a summary alone: no row was counted here, so the counts are the
             // tool's, said as such (not "0 requests" beside the tool's error rate).
             (Some(tool), 0) if tool.requests > 0 => {
-                let name = crate::import::Tool::display_name_of(&tool.tool);
+                let name = crate::model::Tool::display_name_of(&tool.tool);
                 let by_tool = |value: String| self.aside(&value, &fill(w.counted_by_tool_short, &[("tool", name)]));
                 let requests = self.aside(&self.items_count(tool.requests), &fill(w.counted_by_tool, &[("tool", name)]));
                 facts.push(kv(requests_label, requests));
@@ -289,7 +289,7 @@ impl<'a> Context<'a> {
                     &value,
                     &fill(
                         w.printed_by_tool,
-                        &[("tool", run.source.as_ref().map_or("tool", |s| crate::import::Tool::display_name_of(&s.tool)))],
+                        &[("tool", run.source.as_ref().map_or("tool", |s| crate::model::Tool::display_name_of(&s.tool)))],
                     ),
                 )
             } else {
