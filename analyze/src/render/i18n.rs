@@ -1111,57 +1111,119 @@ pub fn tool_words(lang: Lang) -> &'static ToolWords {
     }
 }
 
+/// The words of the ranking rules (`model::Rule`): each rule's short name for a table cell (in
+/// English its key, as run_stats.csv writes it) and how it picks a percentile, in words.
+#[derive(Debug, Serialize)]
+pub struct RuleWords {
+    pub nearest_rank_label: &'static str,
+    pub nearest_rank_text: &'static str,
+    pub floor_plus_one_label: &'static str,
+    pub floor_plus_one_text: &'static str,
+    pub rounded_plus_one_label: &'static str,
+    pub rounded_plus_one_text: &'static str,
+    pub hdr_histogram_label: &'static str,
+    pub hdr_histogram_text: &'static str,
+    pub hdr_histogram_rounded_label: &'static str,
+    pub hdr_histogram_rounded_text: &'static str,
+    pub dd_sketch_label: &'static str,
+    pub dd_sketch_text: &'static str,
+    pub nearest_rank_plus_one_label: &'static str,
+    pub nearest_rank_plus_one_text: &'static str,
+    pub rounded_buckets_label: &'static str,
+    pub rounded_buckets_text: &'static str,
+    pub interpolated_label: &'static str,
+    pub interpolated_text: &'static str,
+    pub approximate_label: &'static str,
+    pub approximate_text: &'static str,
+    pub no_percentiles_label: &'static str,
+    pub no_percentiles_text: &'static str,
+}
+
+pub fn rule_words(lang: Lang) -> &'static RuleWords {
+    match lang {
+        Lang::En => &RULE_EN,
+        Lang::Ja => &RULE_JA,
+    }
+}
+
 /// A rule's short name for a table cell: its key in English, a Japanese name in Japanese.
 pub fn rule_label(rule: crate::model::Rule, lang: Lang) -> &'static str {
-    use crate::model::Rule::*;
-    match (lang, rule) {
-        (Lang::En, _) => rule.name(),
-        (Lang::Ja, NearestRank) => "最近接順位",
-        (Lang::Ja, FloorPlusOne) => "切り捨て＋1",
-        (Lang::Ja, RoundedPlusOne) => "四捨五入＋1",
-        (Lang::Ja, HdrHistogram) => "HdrHistogram",
-        (Lang::Ja, HdrHistogramRounded) => "HdrHistogram（丸め）",
-        (Lang::Ja, DdSketch) => "DDSketch",
-        (Lang::Ja, NearestRankPlusOne) => "最近接順位＋1",
-        (Lang::Ja, RoundedBuckets) => "丸めたバケット",
-        (Lang::Ja, Interpolated) => "補間",
-        (Lang::Ja, Approximate) => "近似",
-        (Lang::Ja, NoPercentiles) => "パーセンタイルなし",
-    }
+    rule_words_of(rule, lang).0
 }
 
 /// How a rule picks a percentile, in words.
 pub fn rule_text(rule: crate::model::Rule, lang: Lang) -> &'static str {
+    rule_words_of(rule, lang).1
+}
+
+/// A rule's label and text in `lang`.
+fn rule_words_of(rule: crate::model::Rule, lang: Lang) -> (&'static str, &'static str) {
     use crate::model::Rule::*;
-    match (lang, rule) {
-        (Lang::En, NearestRank) => "the nearest rank ceil(p·n/100)",
-        (Lang::En, FloorPlusOne) => "rank floor(p·n/100)+1",
-        (Lang::En, RoundedPlusOne) => "rank round(p·n/100)+1, halves rounded up",
-        (Lang::En, HdrHistogram) => {
-            "HdrHistogram's value at percentile: the nearest rank ceil(p·n/100), read as the highest value of its bucket (exact to the histogram's precision)"
-        }
-        (Lang::En, HdrHistogramRounded) => {
-            "HdrHistogram's C library (wrk2): rank round(p·n/100), read as the highest value of its bucket (exact to the histogram's precision)"
-        }
-        (Lang::En, DdSketch) => "a DDSketch estimate: the 1 %-wide bucket holding rank floor(q·(n-1))+1, so within 1 % of that value",
-        (Lang::En, NearestRankPlusOne) => "rank ceil(p·n/100)+1, one above the nearest rank",
-        (Lang::En, RoundedBuckets) => "latencies rounded into buckets (whole ms below 100 ms, 10 ms below 1 s), then rank floor(p·n/100)+1",
-        (Lang::En, Interpolated) => "linear interpolation between two ranks",
-        (Lang::En, Approximate) => "an approximate estimator",
-        (Lang::En, NoPercentiles) => "no percentile (it prints min, mean and max only)",
-        (Lang::Ja, NearestRank) => "最近接順位 ceil(p·n/100)",
-        (Lang::Ja, FloorPlusOne) => "順位 floor(p·n/100)+1",
-        (Lang::Ja, RoundedPlusOne) => "順位 round(p·n/100)+1（0.5は切り上げ）",
-        (Lang::Ja, HdrHistogram) => "HdrHistogramのパーセンタイル値：最近接順位 ceil(p·n/100) のバケットの最大値（ヒストグラムの精度まで正確）",
-        (Lang::Ja, HdrHistogramRounded) => "HdrHistogramのCライブラリ（wrk2）：順位 round(p·n/100) のバケットの最大値（ヒストグラムの精度まで正確）",
-        (Lang::Ja, DdSketch) => "DDSketchによる推定：順位 floor(q·(n-1))+1 を含む幅1 %のバケットの代表値（その値の1 %以内）",
-        (Lang::Ja, NearestRankPlusOne) => "順位 ceil(p·n/100)+1（最近接順位の一つ上）",
-        (Lang::Ja, RoundedBuckets) => "応答時間をバケットに丸めてから（100 ms未満は1 ms単位、1 s未満は10 ms単位）順位 floor(p·n/100)+1",
-        (Lang::Ja, Interpolated) => "二つの順位の間の線形補間",
-        (Lang::Ja, Approximate) => "近似推定",
-        (Lang::Ja, NoPercentiles) => "パーセンタイルなし（最小・平均・最大のみ）",
+    let w = rule_words(lang);
+    match rule {
+        NearestRank => (w.nearest_rank_label, w.nearest_rank_text),
+        FloorPlusOne => (w.floor_plus_one_label, w.floor_plus_one_text),
+        RoundedPlusOne => (w.rounded_plus_one_label, w.rounded_plus_one_text),
+        HdrHistogram => (w.hdr_histogram_label, w.hdr_histogram_text),
+        HdrHistogramRounded => (w.hdr_histogram_rounded_label, w.hdr_histogram_rounded_text),
+        DdSketch => (w.dd_sketch_label, w.dd_sketch_text),
+        NearestRankPlusOne => (w.nearest_rank_plus_one_label, w.nearest_rank_plus_one_text),
+        RoundedBuckets => (w.rounded_buckets_label, w.rounded_buckets_text),
+        Interpolated => (w.interpolated_label, w.interpolated_text),
+        Approximate => (w.approximate_label, w.approximate_text),
+        NoPercentiles => (w.no_percentiles_label, w.no_percentiles_text),
     }
 }
+
+static RULE_EN: RuleWords = RuleWords {
+    nearest_rank_label: "nearest-rank",
+    nearest_rank_text: "the nearest rank ceil(p·n/100)",
+    floor_plus_one_label: "floor-plus-one",
+    floor_plus_one_text: "rank floor(p·n/100)+1",
+    rounded_plus_one_label: "rounded-plus-one",
+    rounded_plus_one_text: "rank round(p·n/100)+1, halves rounded up",
+    hdr_histogram_label: "hdr-histogram",
+    hdr_histogram_text: "HdrHistogram's value at percentile: the nearest rank ceil(p·n/100), read as the highest value of its bucket (exact to the histogram's precision)",
+    hdr_histogram_rounded_label: "hdr-histogram-rounded",
+    hdr_histogram_rounded_text: "HdrHistogram's C library (wrk2): rank round(p·n/100), read as the highest value of its bucket (exact to the histogram's precision)",
+    dd_sketch_label: "ddsketch",
+    dd_sketch_text: "a DDSketch estimate: the 1 %-wide bucket holding rank floor(q·(n-1))+1, so within 1 % of that value",
+    nearest_rank_plus_one_label: "nearest-rank-plus-one",
+    nearest_rank_plus_one_text: "rank ceil(p·n/100)+1, one above the nearest rank",
+    rounded_buckets_label: "rounded-buckets",
+    rounded_buckets_text: "latencies rounded into buckets (whole ms below 100 ms, 10 ms below 1 s), then rank floor(p·n/100)+1",
+    interpolated_label: "interpolated",
+    interpolated_text: "linear interpolation between two ranks",
+    approximate_label: "approximate",
+    approximate_text: "an approximate estimator",
+    no_percentiles_label: "no-percentiles",
+    no_percentiles_text: "no percentile (it prints min, mean and max only)",
+};
+
+static RULE_JA: RuleWords = RuleWords {
+    nearest_rank_label: "最近接順位",
+    nearest_rank_text: "最近接順位 ceil(p·n/100)",
+    floor_plus_one_label: "切り捨て＋1",
+    floor_plus_one_text: "順位 floor(p·n/100)+1",
+    rounded_plus_one_label: "四捨五入＋1",
+    rounded_plus_one_text: "順位 round(p·n/100)+1（0.5は切り上げ）",
+    hdr_histogram_label: "HdrHistogram",
+    hdr_histogram_text: "HdrHistogramのパーセンタイル値：最近接順位 ceil(p·n/100) のバケットの最大値（ヒストグラムの精度まで正確）",
+    hdr_histogram_rounded_label: "HdrHistogram（丸め）",
+    hdr_histogram_rounded_text: "HdrHistogramのCライブラリ（wrk2）：順位 round(p·n/100) のバケットの最大値（ヒストグラムの精度まで正確）",
+    dd_sketch_label: "DDSketch",
+    dd_sketch_text: "DDSketchによる推定：順位 floor(q·(n-1))+1 を含む幅1 %のバケットの代表値（その値の1 %以内）",
+    nearest_rank_plus_one_label: "最近接順位＋1",
+    nearest_rank_plus_one_text: "順位 ceil(p·n/100)+1（最近接順位の一つ上）",
+    rounded_buckets_label: "丸めたバケット",
+    rounded_buckets_text: "応答時間をバケットに丸めてから（100 ms未満は1 ms単位、1 s未満は10 ms単位）順位 floor(p·n/100)+1",
+    interpolated_label: "補間",
+    interpolated_text: "二つの順位の間の線形補間",
+    approximate_label: "近似",
+    approximate_text: "近似推定",
+    no_percentiles_label: "パーセンタイルなし",
+    no_percentiles_text: "パーセンタイルなし（最小・平均・最大のみ）",
+};
 
 static TOOL_EN: ToolWords = ToolWords {
     section: "The tool's own numbers beside ours",
@@ -1263,5 +1325,15 @@ mod tests {
         assert_eq!(fill("run {run}: {value}", &[("run", "{value}"), ("value", "12 ms")]), "run {value}: 12 ms");
         assert_eq!(fill("{a} {missing} {} {", &[("a", "1")]), "1 {missing} {} {");
         assert_eq!(fill("応答時間の推移：{run}", &[("run", "測定r1")]), "応答時間の推移：測定r1");
+    }
+
+    /// run_stats.csv writes a rule by its key, and the English table cell shows that key.
+    #[test]
+    fn english_rule_labels_are_the_keys_run_stats_writes() {
+        for rule in crate::model::Rule::ALL {
+            assert_eq!(super::rule_label(rule, super::Lang::En), rule.name());
+        }
+        assert_eq!(super::rule_label(crate::model::Rule::FloorPlusOne, super::Lang::Ja), "切り捨て＋1");
+        assert_eq!(super::rule_text(crate::model::Rule::Interpolated, super::Lang::En), "linear interpolation between two ranks");
     }
 }

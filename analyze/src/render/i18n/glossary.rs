@@ -80,6 +80,7 @@ pub fn every_string(lang: Lang) -> Vec<String> {
         serde_json::to_value(super::strings(lang)),
         serde_json::to_value(super::charts::labels(lang)),
         serde_json::to_value(super::tool_words(lang)),
+        serde_json::to_value(super::rule_words(lang)),
         serde_json::to_value(super::lead::lead_words(lang)),
         serde_json::to_value(super::compare::words(lang)),
         serde_json::to_value(super::slo::words(lang)),
@@ -110,12 +111,18 @@ mod tests {
     }
 
     /// Every template of one language by its name: the pages' words, the charts' words, each
-    /// metric's and the tools' words.
+    /// metric's, the tools', the rules', the published section's, the lead's, the comparison's
+    /// and the objectives' words.
     fn named_templates(lang: Lang) -> Vec<(String, String)> {
         let mut values = vec![
             ("".to_string(), serde_json::to_value(super::super::strings(lang)).unwrap()),
             ("charts.".to_string(), serde_json::to_value(super::super::charts::labels(lang)).unwrap()),
             ("tools.".to_string(), serde_json::to_value(super::super::tool_words(lang)).unwrap()),
+            ("published.".to_string(), serde_json::to_value(super::super::published::words(lang)).unwrap()),
+            ("lead.".to_string(), serde_json::to_value(super::super::lead::lead_words(lang)).unwrap()),
+            ("compare.".to_string(), serde_json::to_value(super::super::compare::words(lang)).unwrap()),
+            ("slo.".to_string(), serde_json::to_value(super::super::slo::words(lang)).unwrap()),
+            ("rules.".to_string(), serde_json::to_value(super::super::rule_words(lang)).unwrap()),
         ];
         for metric in crate::model::HeadlineMetric::ALL {
             values.push((format!("{metric:?}."), serde_json::to_value(super::super::metric_words(lang, metric)).unwrap()));

@@ -2,6 +2,7 @@
 //! units, the verdict of each value and of each ordered table. Kept apart from [`super::Strings`]
 //! as the tools' words are; the glossary test reads them through [`samples`].
 
+use super::fill;
 use crate::dataset::manifest::OriginalArticle;
 use crate::model::{Lang, PublishedMetric, Unit};
 use crate::render::format;
@@ -34,6 +35,41 @@ pub struct PublishedWords {
     /// A reference row's verdict: `{reason}`.
     pub reference: &'static str,
     pub untitled: &'static str,
+    /// The published metrics' names (`model::PublishedMetric`); the percentiles are their keys.
+    pub metric_max: &'static str,
+    pub metric_mean: &'static str,
+    pub metric_write: &'static str,
+    pub metric_completion: &'static str,
+    pub metric_requests_per_s: &'static str,
+    pub metric_error_rate: &'static str,
+    pub metric_failed_share: &'static str,
+    pub metric_session_min: &'static str,
+    pub metric_session_mean: &'static str,
+    pub metric_session_max: &'static str,
+    pub metric_session_p50: &'static str,
+    pub metric_session_p95: &'static str,
+    /// Units as a column header writes them (ms and % are the same in both).
+    pub unit_s: &'static str,
+    pub unit_requests_per_s: &'static str,
+    /// A published value's verdict (`report::PublishedVerdict`): `{threshold}` is the allowance,
+    /// `{ratio}` the median here over the published value (`ratio`'s text).
+    pub verdict_inside: &'static str,
+    pub verdict_near: &'static str,
+    pub verdict_higher_by: &'static str,
+    pub verdict_higher: &'static str,
+    pub verdict_lower_by: &'static str,
+    pub verdict_lower: &'static str,
+    pub verdict_not_measured: &'static str,
+    /// A ratio in running text: "3.49×" / "3.49倍".
+    pub ratio: &'static str,
+    /// One pair of an ordered table in a verdict (`report::OrderRelation`).
+    pub pair_same: &'static str,
+    pub pair_tie: &'static str,
+    pub pair_reversed_apart: &'static str,
+    pub pair_reversed_overlap: &'static str,
+    pub pair_unmeasured: &'static str,
+    /// The original article's title as a name.
+    pub quoted_title: &'static str,
 }
 
 pub fn words(lang: Lang) -> &'static PublishedWords {
@@ -62,6 +98,34 @@ static EN: PublishedWords = PublishedWords {
     pair_sep: "; ",
     reference: "not measured here: {reason}",
     untitled: "untitled",
+    metric_max: "maximum latency",
+    metric_mean: "mean time per request",
+    metric_write: "app write time",
+    metric_completion: "client completion time",
+    metric_requests_per_s: "requests/s",
+    metric_error_rate: "error rate",
+    metric_failed_share: "share of failed sessions",
+    metric_session_min: "shortest session time",
+    metric_session_mean: "mean session time",
+    metric_session_max: "longest session time",
+    metric_session_p50: "session time p50",
+    metric_session_p95: "session time p95",
+    unit_s: "s",
+    unit_requests_per_s: "requests/s",
+    verdict_inside: "agrees: inside the range",
+    verdict_near: "agrees: within {threshold} of the nearest run",
+    verdict_higher_by: "higher here: {ratio} the published value",
+    verdict_higher: "higher here",
+    verdict_lower_by: "lower here: {ratio} the published value",
+    verdict_lower: "lower here",
+    verdict_not_measured: "not measured here",
+    ratio: "{ratio}×",
+    pair_same: "{larger} and {smaller}",
+    pair_tie: "{larger} = {smaller}",
+    pair_reversed_apart: "{smaller} > {larger}, runs apart",
+    pair_reversed_overlap: "{smaller} > {larger}, runs overlapping",
+    pair_unmeasured: "{larger} or {smaller} not measured",
+    quoted_title: "\u{201c}{title}\u{201d}",
 };
 
 static JA: PublishedWords = PublishedWords {
@@ -83,124 +147,131 @@ static JA: PublishedWords = PublishedWords {
     pair_sep: "、",
     reference: "この測定では測っていない：{reason}",
     untitled: "題名なし",
+    metric_max: "応答時間の最大値",
+    metric_mean: "1リクエストの平均時間",
+    metric_write: "アプリの書き込み時間",
+    metric_completion: "クライアントの受信完了時間",
+    metric_requests_per_s: "毎秒リクエスト数",
+    metric_error_rate: "エラー率",
+    metric_failed_share: "失敗したセッションの割合",
+    metric_session_min: "セッション時間の最小値",
+    metric_session_mean: "セッション時間の平均値",
+    metric_session_max: "セッション時間の最大値",
+    metric_session_p50: "セッション時間のp50",
+    metric_session_p95: "セッション時間のp95",
+    unit_s: "秒",
+    unit_requests_per_s: "毎秒リクエスト数",
+    verdict_inside: "一致（範囲内）",
+    verdict_near: "一致（最も近い測定との差が{threshold}以内）",
+    verdict_higher_by: "この測定の方が大きい（公開値の{ratio}）",
+    verdict_higher: "この測定の方が大きい",
+    verdict_lower_by: "この測定の方が小さい（公開値の{ratio}）",
+    verdict_lower: "この測定の方が小さい",
+    verdict_not_measured: "この測定にはない値",
+    ratio: "{ratio}倍",
+    pair_same: "{larger}と{smaller}",
+    pair_tie: "{larger} = {smaller}",
+    pair_reversed_apart: "{smaller} > {larger}（測定の範囲も離れている）",
+    pair_reversed_overlap: "{smaller} > {larger}（測定の範囲は重なる）",
+    pair_unmeasured: "{larger}か{smaller}は測っていない",
+    quoted_title: "「{title}」",
 };
 
 /// The name of a published metric.
 pub fn metric(lang: Lang, metric: PublishedMetric) -> &'static str {
     use PublishedMetric::*;
-    match (lang, metric) {
-        (_, P50) => "p50",
-        (_, P90) => "p90",
-        (_, P95) => "p95",
-        (_, P99) => "p99",
-        (_, P999) => "p99.9",
-        (Lang::En, Max) => "maximum latency",
-        (Lang::En, Mean) => "mean time per request",
-        (Lang::En, Write) => "app write time",
-        (Lang::En, Completion) => "client completion time",
-        (Lang::En, RequestsPerS) => "requests/s",
-        (Lang::En, ErrorRate) => "error rate",
-        (Lang::En, FailedShare) => "share of failed sessions",
-        (Lang::En, SessionMin) => "shortest session time",
-        (Lang::En, SessionMean) => "mean session time",
-        (Lang::En, SessionMax) => "longest session time",
-        (Lang::En, SessionP50) => "session time p50",
-        (Lang::En, SessionP95) => "session time p95",
-        (Lang::Ja, Max) => "応答時間の最大値",
-        (Lang::Ja, Mean) => "1リクエストの平均時間",
-        (Lang::Ja, Write) => "アプリの書き込み時間",
-        (Lang::Ja, Completion) => "クライアントの受信完了時間",
-        (Lang::Ja, RequestsPerS) => "毎秒リクエスト数",
-        (Lang::Ja, ErrorRate) => "エラー率",
-        (Lang::Ja, FailedShare) => "失敗したセッションの割合",
-        (Lang::Ja, SessionMin) => "セッション時間の最小値",
-        (Lang::Ja, SessionMean) => "セッション時間の平均値",
-        (Lang::Ja, SessionMax) => "セッション時間の最大値",
-        (Lang::Ja, SessionP50) => "セッション時間のp50",
-        (Lang::Ja, SessionP95) => "セッション時間のp95",
+    let w = words(lang);
+    match metric {
+        P50 => "p50",
+        P90 => "p90",
+        P95 => "p95",
+        P99 => "p99",
+        P999 => "p99.9",
+        Max => w.metric_max,
+        Mean => w.metric_mean,
+        Write => w.metric_write,
+        Completion => w.metric_completion,
+        RequestsPerS => w.metric_requests_per_s,
+        ErrorRate => w.metric_error_rate,
+        FailedShare => w.metric_failed_share,
+        SessionMin => w.metric_session_min,
+        SessionMean => w.metric_session_mean,
+        SessionMax => w.metric_session_max,
+        SessionP50 => w.metric_session_p50,
+        SessionP95 => w.metric_session_p95,
     }
 }
 
 /// A unit as a column header writes it.
 pub fn unit(lang: Lang, unit: Unit) -> &'static str {
-    match (lang, unit) {
-        (_, Unit::Ms) => "ms",
-        (Lang::En, Unit::S) => "s",
-        (Lang::Ja, Unit::S) => "秒",
-        (Lang::En, Unit::RequestsPerS) => "requests/s",
-        (Lang::Ja, Unit::RequestsPerS) => "毎秒リクエスト数",
-        (_, Unit::Percent) => "%",
+    match unit {
+        Unit::Ms => "ms",
+        Unit::S => words(lang).unit_s,
+        Unit::RequestsPerS => words(lang).unit_requests_per_s,
+        Unit::Percent => "%",
     }
 }
 
 /// A published value's verdict, with its size: "higher here: 3.49× the published value".
-pub fn verdict(lang: Lang, verdict: PublishedVerdict, ratio: Option<f64>, threshold: f64) -> String {
-    let threshold = format::percent(threshold);
-    match (lang, verdict, ratio) {
-        (Lang::En, PublishedVerdict::InsideRange, _) => "agrees: inside the range".to_string(),
-        (Lang::En, PublishedVerdict::NearNearestRun, _) => format!("agrees: within {threshold} of the nearest run"),
-        (Lang::En, PublishedVerdict::HigherHere, Some(r)) => format!("higher here: {} the published value", format::ratio(r)),
-        (Lang::En, PublishedVerdict::HigherHere, None) => "higher here".to_string(),
-        (Lang::En, PublishedVerdict::LowerHere, Some(r)) => format!("lower here: {} the published value", format::ratio(r)),
-        (Lang::En, PublishedVerdict::LowerHere, None) => "lower here".to_string(),
-        (Lang::En, PublishedVerdict::NotMeasured, _) => "not measured here".to_string(),
-        (Lang::Ja, PublishedVerdict::InsideRange, _) => "一致（範囲内）".to_string(),
-        (Lang::Ja, PublishedVerdict::NearNearestRun, _) => format!("一致（最も近い測定との差が{threshold}以内）"),
-        (Lang::Ja, PublishedVerdict::HigherHere, Some(r)) => format!("この測定の方が大きい（公開値の{}倍）", format::decimal(r, 2)),
-        (Lang::Ja, PublishedVerdict::HigherHere, None) => "この測定の方が大きい".to_string(),
-        (Lang::Ja, PublishedVerdict::LowerHere, Some(r)) => format!("この測定の方が小さい（公開値の{}倍）", format::decimal(r, 2)),
-        (Lang::Ja, PublishedVerdict::LowerHere, None) => "この測定の方が小さい".to_string(),
-        (Lang::Ja, PublishedVerdict::NotMeasured, _) => "この測定にはない値".to_string(),
-    }
+pub fn verdict(lang: Lang, verdict: PublishedVerdict, ratio_here: Option<f64>, threshold: f64) -> String {
+    let w = words(lang);
+    let template = match (verdict, ratio_here) {
+        (PublishedVerdict::InsideRange, _) => w.verdict_inside,
+        (PublishedVerdict::NearNearestRun, _) => w.verdict_near,
+        (PublishedVerdict::HigherHere, Some(_)) => w.verdict_higher_by,
+        (PublishedVerdict::HigherHere, None) => w.verdict_higher,
+        (PublishedVerdict::LowerHere, Some(_)) => w.verdict_lower_by,
+        (PublishedVerdict::LowerHere, None) => w.verdict_lower,
+        (PublishedVerdict::NotMeasured, _) => w.verdict_not_measured,
+    };
+    let ratio_text = ratio_here.map(|r| ratio(lang, r)).unwrap_or_default();
+    fill(template, &[("threshold", &format::percent(threshold)), ("ratio", &ratio_text)])
 }
 
 /// A ratio in running text: "3.49×" / "3.49倍".
 pub fn ratio(lang: Lang, ratio: f64) -> String {
-    match lang {
-        Lang::En => format::ratio(ratio),
-        Lang::Ja => format!("{}倍", format::decimal(ratio, 2)),
-    }
+    fill(words(lang).ratio, &[("ratio", &format::decimal(ratio, 2))])
 }
 
 /// One pair of an ordered table in a verdict: `larger` was published above `smaller`. A pair that
 /// stands as published is only named (the verdict says its runs overlap); any other says how it
 /// stands here.
 pub fn pair(lang: Lang, relation: OrderRelation, apart: bool, larger: &str, smaller: &str) -> String {
-    match (lang, relation) {
-        (Lang::En, OrderRelation::Same) => format!("{larger} and {smaller}"),
-        (Lang::En, OrderRelation::Tie) => format!("{larger} = {smaller}"),
-        (Lang::En, OrderRelation::Reversed) if apart => format!("{smaller} > {larger}, runs apart"),
-        (Lang::En, OrderRelation::Reversed) => format!("{smaller} > {larger}, runs overlapping"),
-        (Lang::En, OrderRelation::Unmeasured) => format!("{larger} or {smaller} not measured"),
-        (Lang::Ja, OrderRelation::Same) => format!("{larger}と{smaller}"),
-        (Lang::Ja, OrderRelation::Tie) => format!("{larger} = {smaller}"),
-        (Lang::Ja, OrderRelation::Reversed) if apart => format!("{smaller} > {larger}（測定の範囲も離れている）"),
-        (Lang::Ja, OrderRelation::Reversed) => format!("{smaller} > {larger}（測定の範囲は重なる）"),
-        (Lang::Ja, OrderRelation::Unmeasured) => format!("{larger}か{smaller}は測っていない"),
-    }
+    let w = words(lang);
+    let template = match relation {
+        OrderRelation::Same => w.pair_same,
+        OrderRelation::Tie => w.pair_tie,
+        OrderRelation::Reversed if apart => w.pair_reversed_apart,
+        OrderRelation::Reversed => w.pair_reversed_overlap,
+        OrderRelation::Unmeasured => w.pair_unmeasured,
+    };
+    fill(template, &[("larger", larger), ("smaller", smaller)])
 }
 
 /// The original article by its own name: "“title” (description), author, date (publisher)"; an
 /// article without a title is named by its description.
 pub fn original(lang: Lang, article: &OriginalArticle) -> String {
+    let t = super::strings(lang);
+    let aside = |main: &str, note: &str| fill(t.aside, &[("main", main), ("note", note)]);
     let description = article.description.as_ref().map(|d| d.get(lang).to_string());
-    let aside = |text: &str| match lang {
-        Lang::En => format!(" ({text})"),
-        Lang::Ja => format!("（{text}）"),
-    };
-    let name = match (&article.title, lang) {
-        (Some(t), Lang::En) => format!("\u{201c}{t}\u{201d}{}", description.as_deref().map(aside).unwrap_or_default()),
-        (Some(t), Lang::Ja) => format!("「{t}」{}", description.as_deref().map(aside).unwrap_or_default()),
-        (None, _) => description.unwrap_or_else(|| words(lang).untitled.to_string()),
+    let name = match (&article.title, description) {
+        (Some(title), description) => {
+            let quoted = fill(words(lang).quoted_title, &[("title", title)]);
+            match description {
+                Some(description) => aside(&quoted, &description),
+                None => quoted,
+            }
+        }
+        (None, description) => description.unwrap_or_else(|| words(lang).untitled.to_string()),
     };
     let mut parts = vec![name];
     parts.extend(article.author.clone());
     parts.extend(article.date.clone());
-    let mut text = parts.join(if lang == Lang::Ja { "、" } else { ", " });
-    if let Some(publisher) = &article.publisher {
-        text.push_str(&aside(publisher));
+    let text = parts.join(t.list_sep);
+    match &article.publisher {
+        Some(publisher) => aside(&text, publisher),
+        None => text,
     }
-    text
 }
 
 /// Every string and sentence of this module with sample arguments, for the glossary tests.
