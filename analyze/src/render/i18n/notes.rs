@@ -205,19 +205,17 @@ pub fn template(key: NoteKey) -> (&'static str, &'static str) {
 /// One message in one language.
 pub fn message_text(message: &Message, lang: Lang) -> String {
     let (en, ja) = template(message.key);
-    let mut text = match lang {
+    let sentence = match lang {
         Lang::En => en,
         Lang::Ja => ja,
-    }
-    .to_string();
-    for (param, value) in message.key.params().iter().zip(&message.values) {
-        text = text.replace(&format!("{{{param}}}"), value);
-    }
-    text
+    };
+    let values: Vec<(&str, &str)> = message.key.params().iter().copied().zip(message.values.iter().map(String::as_str)).collect();
+    super::fill(sentence, &values)
 }
 
 /// A note in one language: the user's own words as written, each message in the language's
-/// sentence (English joins them with `; `, Japanese writes each as a sentence).
+/// sentence, joined by `Strings::clause_sep` (English joins them with `; `, Japanese writes each
+/// as a sentence).
 pub fn note_text(note: &Note, lang: Lang) -> String {
     if note.is_own_text() {
         return note.as_str().to_string();
@@ -230,10 +228,7 @@ pub fn note_text(note: &Note, lang: Lang) -> String {
             NoteItem::Text(t) => t.clone(),
         })
         .collect();
-    match lang {
-        Lang::En => parts.join("; "),
-        Lang::Ja => parts.join("。"),
-    }
+    parts.join(super::strings(lang).clause_sep)
 }
 
 /// Every key's sentence with its parameters filled, for the glossary's tests.
