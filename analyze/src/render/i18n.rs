@@ -1102,6 +1102,8 @@ pub struct ToolWords {
     /// `{step}` is the resolution of the rows' send times, `{span}` the run's span in s.
     pub rate_withheld: &'static str,
     pub rate_withheld_no_sends: &'static str,
+    /// In place of `{tool}` when the run's files do not name their tool.
+    pub unnamed_tool: &'static str,
 }
 
 pub fn tool_words(lang: Lang) -> &'static ToolWords {
@@ -1268,6 +1270,7 @@ static TOOL_EN: ToolWords = ToolWords {
     coarse_sends_method: "A run whose rows time their sends less than 100 times finer than the span of the run (ab -g's whole seconds over a run of a few seconds) takes the tool's printed requests/s instead, marked as such, or has none: such a span can be off by a whole step.",
     rate_withheld: "not computed: the rows time their sends to {step}, too coarse for a run of {span} s (a rate from rows needs sends timed 100 times finer than the run), and the tool printed none",
     rate_withheld_no_sends: "not computed: the rows carry no send times, and the tool printed none",
+    unnamed_tool: "tool",
 };
 
 static TOOL_JA: ToolWords = ToolWords {
@@ -1313,6 +1316,7 @@ static TOOL_JA: ToolWords = ToolWords {
     coarse_sends_method: "行の送信時刻の精度が測定の時間の100分の1より粗い測定（数秒の測定に対するab -gの秒単位など）は、代わりにツールが表示した毎秒リクエスト数を使って表示値と明記するか、値を出しません。そのような時間は1刻み分ずれうるためです。",
     rate_withheld: "算出せず：行の送信時刻は{step}単位で、{span}秒の測定には粗すぎます（行から求めるには測定の時間より100倍細かい送信時刻が必要）。ツールの表示値もありません",
     rate_withheld_no_sends: "算出せず：行に送信時刻がなく、ツールの表示値もありません",
+    unnamed_tool: "ツール",
 };
 
 #[cfg(test)]

@@ -49,7 +49,7 @@ impl<'a> Context<'a> {
     fn tool_section(&self, run: &crate::report::RunResult) -> Option<ToolSection> {
         let r = run.tool_reported.as_ref()?;
         let w = crate::render::i18n::tool_words(self.lang);
-        let tool = if r.tool.is_empty() { "tool" } else { crate::model::Tool::display_name_of(&r.tool) };
+        let tool = if r.tool.is_empty() { w.unnamed_tool } else { crate::model::Tool::display_name_of(&r.tool) };
         let tool_fill = |text: &str| fill(text, &[("tool", tool), ("rule", crate::render::i18n::rule_text(r.rule, self.lang))]);
         let rank = |ranks: &std::collections::BTreeMap<String, u64>, key: &str, n: u64| {
             ranks.get(key).map_or_else(|| Cell::text("–"), |&k| Cell::number(self.rank_text(k, n)))
@@ -289,7 +289,7 @@ impl<'a> Context<'a> {
                     &value,
                     &fill(
                         w.printed_by_tool,
-                        &[("tool", run.source.as_ref().map_or("tool", |s| crate::model::Tool::display_name_of(&s.tool)))],
+                        &[("tool", run.source.as_ref().map_or(w.unnamed_tool, |s| crate::model::Tool::display_name_of(&s.tool)))],
                     ),
                 )
             } else {
