@@ -84,6 +84,10 @@ struct RunAccumulator {
     status_counts: Vec<(u16, u64)>,
 }
 
+/// A run with less room than this left is given room for the rest of its block
+/// ([`Accumulator::expect_run_rows`]): a window of rows (the Parquet reader's 8K).
+const RESERVE_BELOW: usize = 8 * 1024;
+
 /// Pass-one sink of one worker.
 pub struct Accumulator {
     runs: Vec<RunAccumulator>,
@@ -97,6 +101,23 @@ impl Accumulator {
 }
 
 impl RequestSink for Accumulator {
+    /// Room for the rest of the block at once when the run's rows come together (a window of
+    /// one run), where growing by doubling copies the values and faults their pages twice. Only
+    /// a run that has outgrown its room gets more, so rows spread over many runs reserve nothing.
+    fn expect_run_rows(&mut self, run: u32, rows: usize) {
+        let counted = &mut self.runs[run as usize].counted;
+        if counted.latencies_ms.capacity() - counted.latencies_ms.len() >= RESERVE_BELOW {
+            return;
+        }
+        counted.latencies_ms.reserve(rows);
+        if self.points {
+            counted.sent_ms.reserve(rows);
+            if !counted.lag_ms.is_empty() {
+                counted.lag_ms.reserve(rows);
+            }
+        }
+    }
+
     /// Column by column: the same counts as [`Accumulator::row`] on each row (tested), without
     /// the per-row bookkeeping when a batch has a single status.
     fn rows(&mut self, batch: &RowBatch, first: RowPlace) {

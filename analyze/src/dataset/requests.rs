@@ -33,6 +33,11 @@ pub trait RequestSink: Send {
             self.row(&batch.row(i), RowPlace { block: first.block, within: first.within + i as u64 });
         }
     }
+
+    /// The next rows are all of `run`, and at most `rows` rows of the current block follow: a
+    /// reader that knows its block's rows says so, and a sink may size that run's buffers once
+    /// instead of growing them.
+    fn expect_run_rows(&mut self, _run: u32, _rows: usize) {}
 }
 
 /// Rows as columns of equal length, for [`RequestSink::rows`].

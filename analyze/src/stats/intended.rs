@@ -86,25 +86,27 @@ pub fn lag_series_of(sent_ms: &[f64], lag_ms: &[f64], total: u64) -> LagSeries {
         scheduled.map(|(t, lag)| (precision::seconds(t), precision::ms(lag))).collect()
     } else {
         let end = scheduled.clone().map(|(t, _)| t).fold(0.0, f64::max).max(f64::MIN_POSITIVE);
-        // Per column, the point of its smallest lag and the point of its largest.
-        type Extremes = ((Seconds, Millis), (Seconds, Millis));
-        let mut columns: Vec<Option<Extremes>> = vec![None; COLUMNS];
+        // Per column, the point of its smallest lag and the point of its largest, in two arrays
+        // whose first values every lag replaces (lags are finite): a loop of compares, where an
+        // `Option` per column made each of the 333,333 points of a run a chain of branches.
+        let mut low = vec![(f64::INFINITY, f64::INFINITY); COLUMNS];
+        let mut high = vec![(f64::INFINITY, f64::NEG_INFINITY); COLUMNS];
         for (t, lag) in scheduled {
-            let column = ((t.max(0.0) / end) * (COLUMNS - 1) as f64).round() as usize;
-            let slot = &mut columns[column.min(COLUMNS - 1)];
-            *slot = Some(match *slot {
-                None => ((t, lag), (t, lag)),
-                // Ties go to the earlier scheduled time, so the rows' order (a CSV file or a
-                // folder of Parquet parts) does not change what is drawn.
-                Some((low, high)) => (
-                    if (lag, t) < (low.1, low.0) { (t, lag) } else { low },
-                    if lag > high.1 || (lag == high.1 && t < high.0) { (t, lag) } else { high },
-                ),
-            });
+            let column = (((t.max(0.0) / end) * (COLUMNS - 1) as f64).round() as usize).min(COLUMNS - 1);
+            // Ties go to the earlier scheduled time, so the rows' order (a CSV file or a
+            // folder of Parquet parts) does not change what is drawn.
+            let (low_t, low_lag) = low[column];
+            if lag < low_lag || (lag == low_lag && t < low_t) {
+                low[column] = (t, lag);
+            }
+            let (high_t, high_lag) = high[column];
+            if lag > high_lag || (lag == high_lag && t < high_t) {
+                high[column] = (t, lag);
+            }
         }
-        columns
-            .into_iter()
-            .flatten()
+        low.into_iter()
+            .zip(high)
+            .filter(|&(_, (_, high_lag))| high_lag != f64::NEG_INFINITY)
             .flat_map(|(low, high)| if low == high { vec![low] } else { vec![low, high] })
             .map(|(t, lag)| (precision::seconds(t), precision::ms(lag)))
             .collect()
@@ -116,6 +118,54 @@ pub fn lag_series_of(sent_ms: &[f64], lag_ms: &[f64], total: u64) -> LagSeries {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The plain reference of a reduced lag series: every point into its column, then per
+    /// column the smallest lag and the largest, each at its earliest scheduled time.
+    fn reference_lag_series(sent_ms: &[f64], lag_ms: &[f64]) -> Vec<(f64, f64)> {
+        let points: Vec<(f64, f64)> = sent_ms.iter().zip(lag_ms).map(|(sent, lag)| ((sent - lag) / 1000.0, *lag)).collect();
+        let end = points.iter().map(|p| p.0).fold(0.0, f64::max).max(f64::MIN_POSITIVE);
+        let mut out = Vec::new();
+        for column in 0..COLUMNS {
+            let inside: Vec<(f64, f64)> = points
+                .iter()
+                .copied()
+                .filter(|(t, _)| ((((t.max(0.0) / end) * (COLUMNS - 1) as f64).round() as usize).min(COLUMNS - 1)) == column)
+                .collect();
+            let Some(&first) = inside.first() else { continue };
+            let earliest = |a: (f64, f64), b: (f64, f64), pick: fn(f64, f64) -> bool| {
+                if pick(b.1, a.1) || (b.1 == a.1 && b.0 < a.0) {
+                    b
+                } else {
+                    a
+                }
+            };
+            let low = inside.iter().fold(first, |a, &b| earliest(a, b, |x, y| x < y));
+            let high = inside.iter().fold(first, |a, &b| earliest(a, b, |x, y| x > y));
+            out.push(low);
+            if high != low {
+                out.push(high);
+            }
+        }
+        let mut out: Vec<(f64, f64)> = out.into_iter().map(|(t, lag)| (precision::seconds(t), precision::ms(lag))).collect();
+        out.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.total_cmp(&b.1)));
+        out
+    }
+
+    #[test]
+    fn a_reduced_lag_series_keeps_each_columns_extremes_whatever_the_rows_order() {
+        // 20,000 sends 5 ms apart, lags in whole ms with many ties, one stall of 900 ms.
+        let n = 20_000;
+        let lag_ms: Vec<f64> = (0..n).map(|i| if i == 12_345 { 900.0 } else { ((i * 7919) % 13) as f64 }).collect();
+        let sent_ms: Vec<f64> = (0..n).map(|i| i as f64 * 5.0 + lag_ms[i]).collect();
+        let series = lag_series_of(&sent_ms, &lag_ms, n as u64);
+        assert_eq!(series.points, reference_lag_series(&sent_ms, &lag_ms));
+        assert!(series.points.len() <= 2 * COLUMNS && series.points.len() > COLUMNS, "{}", series.points.len());
+        assert!(series.points.contains(&(61.725, 900.0)), "the stall is kept");
+        let (mut sent_r, mut lag_r) = (sent_ms.clone(), lag_ms.clone());
+        sent_r.reverse();
+        lag_r.reverse();
+        assert_eq!(lag_series_of(&sent_r, &lag_r, n as u64).points, series.points);
+    }
 
     /// The plain reference: sort every latency + lag and take the value at ceil(p·n/100).
     fn reference(latencies: &[f64], lags: &[f64], p: f64) -> f64 {

@@ -49,28 +49,47 @@ impl<'a> Sample<'a> {
         let n = self.len();
         let mut order: Vec<(u64, usize)> = percentiles.iter().enumerate().map(|(i, p)| (p.rank(n), i)).collect();
         order.sort_unstable();
-        let mut results = vec![RankedValue { value: 0.0, rank: 0, n }; percentiles.len()];
-        // Each selection leaves everything after the selected index >= it, so the next (higher)
-        // rank is searched in that tail only.
-        let mut floor = 0usize;
-        let mut last: Option<(u64, f64)> = None;
-        for (rank, slot) in order {
-            let value = match last {
-                Some((r, v)) if r == rank => v,
-                _ => {
-                    let index = (rank - 1) as usize;
-                    let tail = &mut self.values[floor..];
-                    let (_, nth, _) = tail.select_nth_unstable_by(index - floor, f64::total_cmp);
-                    let value = *nth;
-                    floor = index + 1;
-                    value
-                }
-            };
-            last = Some((rank, value));
-            results[slot] = RankedValue { value, rank, n };
+        // Latencies are never negative, and for values whose sign bit is clear the bits order
+        // them as `total_cmp` does; comparing the bits saved a quarter of the selection's time
+        // (333,333 values, 5 ranks: 1.2-1.5 ms against 1.6-1.9 ms). -0.0 has its sign bit set,
+        // so a sample holding one is ranked by `total_cmp`, which puts it below 0.0.
+        if self.values.iter().all(|v| v.is_sign_positive()) {
+            select_ascending(self.values, &order, n, percentiles.len(), |a, b| a.to_bits().cmp(&b.to_bits()))
+        } else {
+            select_ascending(self.values, &order, n, percentiles.len(), f64::total_cmp)
         }
-        results
     }
+}
+
+/// The values at `order`'s ranks (ascending, each with its slot in the result), by selection.
+fn select_ascending(
+    values: &mut [f64],
+    order: &[(u64, usize)],
+    n: u64,
+    slots: usize,
+    compare: impl Fn(&f64, &f64) -> std::cmp::Ordering + Copy,
+) -> Vec<RankedValue> {
+    let mut results = vec![RankedValue { value: 0.0, rank: 0, n }; slots];
+    // Each selection leaves everything after the selected index >= it, so the next (higher)
+    // rank is searched in that tail only.
+    let mut floor = 0usize;
+    let mut last: Option<(u64, f64)> = None;
+    for &(rank, slot) in order {
+        let value = match last {
+            Some((r, v)) if r == rank => v,
+            _ => {
+                let index = (rank - 1) as usize;
+                let tail = &mut values[floor..];
+                let (_, nth, _) = tail.select_nth_unstable_by(index - floor, compare);
+                let value = *nth;
+                floor = index + 1;
+                value
+            }
+        };
+        last = Some((rank, value));
+        results[slot] = RankedValue { value, rank, n };
+    }
+    results
 }
 
 #[cfg(test)]
@@ -141,6 +160,20 @@ mod tests {
             let got = Sample::new(&mut copy).unwrap().percentiles(&ps);
             for (p, result) in ps.iter().zip(got) {
                 prop_assert_eq!(result.value, reference(&values, *p));
+            }
+        }
+
+        #[test]
+        fn selection_agrees_with_a_plain_sort_across_zero_and_sign(
+            values in proptest::collection::vec(prop_oneof![Just(0.0f64), Just(-0.0f64), -5.0f64..5.0, 0.0f64..1e6], 1..300),
+        ) {
+            // A -0.0 or a negative value takes `total_cmp`'s order (-0.0 below 0.0); without them
+            // the bits decide: both must give the sort's value, bit for bit.
+            let ps = [Percentile::P50, Percentile::P90, Percentile::P95, Percentile::P99];
+            let mut copy = values.clone();
+            let got = Sample::new(&mut copy).unwrap().percentiles(&ps);
+            for (p, result) in ps.iter().zip(got) {
+                prop_assert_eq!(result.value.to_bits(), reference(&values, *p).to_bits());
             }
         }
 

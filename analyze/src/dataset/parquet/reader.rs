@@ -500,6 +500,11 @@ pub fn read_group<S: RequestSink>(
         if let (Some(_), Some((run, folder))) = (&run_column, at.folder_run) {
             check_folder_run(window, want, run, folder, runs);
         }
+        if let Some(&run) = window.run_codes.first() {
+            if run < UNKNOWN && run != RunIndex::IGNORED && window.run_codes[..want].iter().all(|&code| code == run) {
+                sink.expect_run_rows(run, rows - done);
+            }
+        }
         let start = RowPlace { block, within: done as u64 + 1 };
         check_window(window, want, start, first_row + done as u64, file, sink, problems);
         done += want;
