@@ -5,6 +5,7 @@
 use super::error::{DataError, Place, Problems};
 use super::requests::{scan, RequestRow, RequestSink, RowBatch, RowPlace, RunIndex};
 use super::table::TableSource;
+use rayon::prelude::*;
 use std::collections::BTreeMap;
 
 /// What requests.csv says about one run.
@@ -256,12 +257,24 @@ pub fn read_requests(source: &TableSource, index: &RunIndex, runs: usize, keep: 
     };
     let clean = first.problems.is_empty();
     problems.extend(first.problems);
-    let mut merged: Vec<RunAccumulator> = (0..runs).map(|_| RunAccumulator::default()).collect();
+    // Each run's parts in the workers' order, as before, but the runs merged side by side on the
+    // cores: the merge copies every latency a second worker read.
+    let mut parts: Vec<Vec<RunAccumulator>> = (0..runs).map(|_| Vec::with_capacity(first.sinks.len())).collect();
     for sink in first.sinks {
-        for (target, part) in merged.iter_mut().zip(sink.runs) {
-            merge(target, part);
+        for (run_parts, part) in parts.iter_mut().zip(sink.runs) {
+            run_parts.push(part);
         }
     }
+    let mut merged: Vec<RunAccumulator> = parts
+        .into_par_iter()
+        .map(|run_parts| {
+            let mut target = RunAccumulator::default();
+            for part in run_parts {
+                merge(&mut target, part);
+            }
+            target
+        })
+        .collect();
     let mut suspects = vec![false; runs];
     for (run, acc) in merged.iter_mut().enumerate() {
         acc.spans.sort_by_key(|s| s.block);

@@ -88,20 +88,24 @@ pub fn build(dataset: &mut Dataset, detail: Detail) -> Report {
         .or_else(|| dataset.large_responses.as_ref().and_then(|rows| rows.iter().map(|r| r.bytes_received).max()));
 
     // Per-run percentiles: as level 1 computed them elsewhere, or in parallel from each run's
-    // vector.
-    let ranked: Vec<Vec<super::percentile::RankedValue>> = if let Some(level1) = &dataset.level1 {
+    // vector, with its mean (a serial pass over every latency when it was taken run by run later).
+    let (ranked, means): (Vec<Vec<super::percentile::RankedValue>>, Vec<Option<f64>>) = if let Some(level1) = &dataset.level1 {
         let at = |run: &crate::dataset::precomputed::Level1Run, p: &Percentile| {
             let (value, rank) = *run.percentiles.get(&p.thousandths())?;
             Some(super::percentile::RankedValue { value, rank, n: run.ok_responses })
         };
         // Loading checked that a run with 2xx responses has every wanted percentile.
-        level1.runs.iter().map(|run| wanted.iter().filter_map(|p| at(run, p)).collect()).collect()
+        let ranked = level1.runs.iter().map(|run| wanted.iter().filter_map(|p| at(run, p)).collect()).collect();
+        (ranked, dataset.requests.iter().map(|run| super::throughput::mean_latency_ms(&run.latencies_ms)).collect())
     } else {
         dataset
             .requests
             .par_iter_mut()
-            .map(|run| Sample::new(&mut run.latencies_ms).map_or_else(Vec::new, |mut sample| sample.percentiles(&wanted)))
-            .collect()
+            .map(|run| {
+                let ranked = Sample::new(&mut run.latencies_ms).map_or_else(Vec::new, |mut sample| sample.percentiles(&wanted));
+                (ranked, super::throughput::mean_latency_ms(&run.latencies_ms))
+            })
+            .unzip()
     };
 
     let label_names = dataset.labels.as_ref().map(super::labels::names).unwrap_or_default();
@@ -130,6 +134,7 @@ pub fn build(dataset: &mut Dataset, detail: Detail) -> Report {
         let send_step_ms = super::throughput::send_step_ms(dataset.sources[index].as_ref());
         let throughput = super::throughput::throughput(
             counted,
+            means[index],
             dataset.run_stats[index].as_ref(),
             dataset.manifest.report.throughput_from,
             send_step_ms,

@@ -29,13 +29,17 @@ pub struct Throughput {
 
 /// `from` says which source wins for a run that has both rows and the tool's printed figures;
 /// `send_step_ms` is how finely the rows time their sends (`None`: not at all).
-pub fn throughput(counted: &RunRequests, tool: Option<&RunStats>, from: ThroughputFrom, send_step_ms: Option<f64>) -> Throughput {
+/// `mean_ms` is [`mean_latency_ms`] of the run's latencies, which the caller computes beside the
+/// percentiles, run by run on the cores.
+pub fn throughput(
+    counted: &RunRequests,
+    mean_ms: Option<f64>,
+    tool: Option<&RunStats>,
+    from: ThroughputFrom,
+    send_step_ms: Option<f64>,
+) -> Throughput {
     let tool_rate = tool.and_then(|s| s.requests_per_s);
     if counted.requests > 0 && !(from == ThroughputFrom::Tool && tool_rate.is_some()) {
-        // Rounded to a nanosecond: a sum's last bits depend on its order (the blocks' split here, value x
-        // count in Spark), and digits below the latencies' own resolution are noise, not data. So no copy
-        // and sort of the run's latencies is needed to make the bits reproducible.
-        let mean_ms = super::summary::mean(&counted.latencies_ms).map(super::precision::ms);
         let error_rate = Some(counted.errors() as f64 / counted.requests as f64);
         let span_s = rows_span_s(counted);
         let fine = match (send_step_ms, span_s) {
@@ -59,6 +63,14 @@ pub fn throughput(counted: &RunRequests, tool: Option<&RunStats>, from: Throughp
         },
         None => Throughput { rate: None, error_rate: None, mean_ms: None, from: None, withheld: None },
     }
+}
+
+/// A run's mean 2xx latency, rounded to a nanosecond: a sum's last bits depend on its order (the
+/// blocks' split here, value x count in Spark), and digits below the latencies' own resolution are
+/// noise, not data. So no copy and sort of the run's latencies is needed to make the bits
+/// reproducible.
+pub fn mean_latency_ms(latencies_ms: &[f64]) -> Option<f64> {
+    super::summary::mean(latencies_ms).map(super::precision::ms)
 }
 
 /// The resolution of the send times of an imported run's rows (ms), from the format of its rows
