@@ -237,24 +237,14 @@ fn a_locust_table_whose_names_do_not_add_up_is_refused_at_its_cell_and_changes_n
     let dataset = root.path().join("d");
     std::fs::create_dir(&dataset).unwrap();
     import(&dataset, "first", "locust/labels_stats.csv", "locust");
-    let before = files_of(&dataset);
     // /page.html's Request Count 173 made 172: the Aggregated 501 is no longer the rows' sum.
     let edited =
         std::fs::read_to_string(fixture("locust/labels_stats.csv")).unwrap().replacen("GET,/page.html,173,", "GET,/page.html,172,", 1);
     let file = root.path().join("edited_stats.csv");
     std::fs::write(&file, edited).unwrap();
-    let out = analyze()
-        .arg("import")
-        .arg(&file)
-        .arg("--into")
-        .arg(&dataset)
-        .args(["--run-id", "second", "--factor", "tool=locust"])
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(2), "{}", text(&out));
+    let said = refused_import(&dataset, &file, "locust");
     // The Aggregated row is line 5; its Request Count is the 3rd field, at column 13.
-    assert!(text(&out).contains("edited_stats.csv:5:13") && text(&out).contains("add up to 500"), "{}", text(&out));
-    assert_eq!(before, files_of(&dataset), "a refused import leaves the dataset as it was");
+    assert!(said.contains("edited_stats.csv:5:13") && said.contains("add up to 500"), "{said}");
 
     // --json: an entry whose buckets do not hold its num_requests is refused at that entry.
     let json =
@@ -262,16 +252,8 @@ fn a_locust_table_whose_names_do_not_add_up_is_refused_at_its_cell_and_changes_n
     let file = root.path().join("edited.json");
     std::fs::write(&file, &json).unwrap();
     let line = json.lines().position(|l| l.contains("\"num_requests\": 186")).unwrap() + 1;
-    let out = analyze()
-        .arg("import")
-        .arg(&file)
-        .arg("--into")
-        .arg(&dataset)
-        .args(["--run-id", "third", "--factor", "tool=locust"])
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(2), "{}", text(&out));
-    assert!(text(&out).contains(&format!("edited.json:{line}:9")) && text(&out).contains("GET /page.html"), "{}", text(&out));
+    let said = refused_import(&dataset, &file, "locust");
+    assert!(said.contains(&format!("edited.json:{line}:9")) && said.contains("GET /page.html"), "{said}");
 }
 
 /// Every file of a dataset folder, by name, with its bytes.
@@ -281,6 +263,23 @@ fn files_of(dataset: &Path) -> BTreeMap<String, Vec<u8>> {
         .map(|e| e.unwrap().path())
         .map(|p| (p.file_name().unwrap().to_string_lossy().into_owned(), std::fs::read(&p).unwrap()))
         .collect()
+}
+
+/// Imports `file` as run "second" into `dataset`, which must refuse it (exit 2) and leave the
+/// dataset's files as they were; the output's text, for the place and reason it names.
+fn refused_import(dataset: &Path, file: &Path, tool: &str) -> String {
+    let before = files_of(dataset);
+    let out = analyze()
+        .arg("import")
+        .arg(file)
+        .arg("--into")
+        .arg(dataset)
+        .args(["--run-id", "second", "--factor", &format!("tool={tool}")])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out));
+    assert_eq!(before, files_of(dataset), "a refused import leaves the dataset as it was");
+    text(&out)
 }
 
 #[test]
@@ -326,7 +325,6 @@ fn artillery_endpoints_that_do_not_add_up_are_refused_at_the_counter_and_change_
     let dataset = root.path().join("d");
     std::fs::create_dir(&dataset).unwrap();
     import(&dataset, "first", "artillery/report.json", "artillery");
-    let before = files_of(&dataset);
     // One of /page.html's 200s dropped from the plugin's counters, in the aggregate and its period.
     let key = "\"plugins.metrics-by-endpoint./page.html.codes.200\"";
     let edited = std::fs::read_to_string(fixture("artillery/report.json"))
@@ -335,18 +333,9 @@ fn artillery_endpoints_that_do_not_add_up_are_refused_at_the_counter_and_change_
         .replacen(&format!("{key}: 160"), &format!("{key}: 159"), 1);
     let file = root.path().join("edited.json");
     std::fs::write(&file, edited).unwrap();
-    let out = analyze()
-        .arg("import")
-        .arg(&file)
-        .arg("--into")
-        .arg(&dataset)
-        .args(["--run-id", "second", "--factor", "tool=artillery"])
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(2), "{}", text(&out));
+    let said = refused_import(&dataset, &file, "artillery");
     // Refused at the aggregate's "http.codes.200" (line 7, column 7).
-    assert!(text(&out).contains("edited.json:7:7") && text(&out).contains("add up to 499"), "{}", text(&out));
-    assert_eq!(before, files_of(&dataset), "a refused import leaves the dataset as it was");
+    assert!(said.contains("edited.json:7:7") && said.contains("add up to 499"), "{said}");
 }
 
 /// A fixed LCG, so the dataset is the same on every run of the test.
