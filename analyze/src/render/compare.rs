@@ -24,8 +24,8 @@ pub fn compare_files(report: &ComparisonReport, site: Option<&CompareSite>) -> R
     for lang in Lang::ALL {
         let page = compare_page(report, lang, site);
         let dir = lang.code();
-        files.insert(format!("{dir}/index.html"), render(&tera, "compare.html", &page)?);
-        files.insert(format!("{dir}/compare.md"), render(&tera, "compare.md", &page)?);
+        files.insert(format!("{dir}/index.html"), render(tera, "compare.html", &page)?);
+        files.insert(format!("{dir}/compare.md"), render(tera, "compare.md", &page)?);
         for (k, (head, numbers)) in page.text_rows.iter().enumerate() {
             let summary = format!("{head}{}{numbers}", page.t.colon);
             files.insert(format!("{dir}/{}", compare_figure_path(k)), charts::compare_condition(report, k, &summary, lang).into_bytes());
@@ -36,7 +36,7 @@ pub fn compare_files(report: &ComparisonReport, site: Option<&CompareSite>) -> R
 
 /// The Markdown summary for a pull-request comment.
 pub fn compare_summary(report: &ComparisonReport, lang: Lang) -> Result<String, RenderError> {
-    let bytes = render(&templates(), "compare-summary.md", &compare_page(report, lang, None))?;
+    let bytes = render(templates(), "compare-summary.md", &compare_page(report, lang, None))?;
     Ok(String::from_utf8(bytes).expect("templates render UTF-8"))
 }
 

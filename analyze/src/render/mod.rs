@@ -45,8 +45,15 @@ pub type Emit<'a> = dyn FnMut(String, Vec<u8>) -> Result<(), RenderError> + 'a;
 /// keep the cores busy, few enough that their pages and figures stay a few megabytes.
 const RUNS_PER_BATCH: usize = 64;
 
-/// The templates, compiled into the binary so it renders the same from any folder.
-fn templates() -> tera::Tera {
+/// The templates, compiled into the binary so it renders the same from any folder, and parsed
+/// once per process: a site renders every dataset in every language with them.
+static TEMPLATES: std::sync::LazyLock<tera::Tera> = std::sync::LazyLock::new(parse_templates);
+
+fn templates() -> &'static tera::Tera {
+    &TEMPLATES
+}
+
+fn parse_templates() -> tera::Tera {
     let mut tera = tera::Tera::default();
     tera.add_raw_templates(vec![
         ("macros.html", include_str!("../../../report-templates/macros.html")),
@@ -155,11 +162,11 @@ pub fn emit_report_with(
         None => (None, None),
     };
     let page = |article| view::ReportPage { comparisons: comparisons.to_vec(), ..context.report_page(article) };
-    files.insert(paths::REPORT_PAGE.into(), render(&tera, "report.html", &page(article_html))?)?;
-    files.insert(paths::MARKDOWN_TWIN.into(), render(&tera, "report.md", &page(article_md))?)?;
-    files.insert(paths::VARIANCE_PAGE.into(), render(&tera, "variance.html", &context.variance_page())?)?;
+    files.insert(paths::REPORT_PAGE.into(), render(tera, "report.html", &page(article_html))?)?;
+    files.insert(paths::MARKDOWN_TWIN.into(), render(tera, "report.md", &page(article_md))?)?;
+    files.insert(paths::VARIANCE_PAGE.into(), render(tera, "variance.html", &context.variance_page())?)?;
     if let Some(page) = context.readme_page() {
-        files.insert(paths::README_PAGE.into(), render(&tera, "readme.html", &page)?)?;
+        files.insert(paths::README_PAGE.into(), render(tera, "readme.html", &page)?)?;
     }
     files.insert(paths::SUMMARY_JSON.into(), exports::summary_json(report).into_bytes())?;
     files.insert(paths::RUNS_CSV.into(), exports::runs_csv(report).into_bytes())?;
@@ -179,14 +186,14 @@ pub fn emit_report_with(
     }
     if context.runs_paged() {
         for page in 1..=report.runs.len().div_ceil(paths::RUNS_PER_PAGE) {
-            files.insert(paths::run_list_page(page), render(&tera, "run-list.html", &context.run_list_page(page))?)?;
+            files.insert(paths::run_list_page(page), render(tera, "run-list.html", &context.run_list_page(page))?)?;
         }
     }
     use rayon::prelude::*;
     let runs: Vec<usize> = (0..report.runs.len()).collect();
     for batch in runs.chunks(RUNS_PER_BATCH) {
         let rendered: Vec<Result<RunFiles, RenderError>> =
-            batch.par_iter().map(|&run| run_files(&tera, &context, report, run, lang)).collect();
+            batch.par_iter().map(|&run| run_files(tera, &context, report, run, lang)).collect();
         for run in rendered {
             for (path, bytes) in run? {
                 files.insert(path, bytes)?;

@@ -146,7 +146,7 @@ pub fn emit_site(datasets: &[Published], comparisons: &[SiteComparison], emit: &
             other_lang: other.code(),
             entries,
         };
-        emit(super::paths::site_index(lang), render(&templates(), "index.html", &page)?)?;
+        emit(super::paths::site_index(lang), render(templates(), "index.html", &page)?)?;
     }
     Ok(())
 }
