@@ -3,6 +3,7 @@
 //! and the check that no (run_id, seq) appears twice, done without keeping every seq.
 
 use super::error::{DataError, Place, Problems};
+use super::packed::TimesMs;
 use super::requests::{scan, RequestRow, RequestSink, RowBatch, RowPlace, RunIndex};
 use super::table::TableSource;
 use rayon::prelude::*;
@@ -11,7 +12,8 @@ use std::collections::BTreeMap;
 /// What requests.csv says about one run.
 #[derive(Debug, Clone, Default)]
 pub struct RunRequests {
-    /// Latencies of 2xx responses, in file order within each block (unsorted).
+    /// Latencies of 2xx responses, in file order within each block (unsorted), once
+    /// [`RunRequests::unpack`] has run.
     pub latencies_ms: Vec<f64>,
     /// Every row of this run.
     pub requests: u64,
@@ -23,14 +25,15 @@ pub struct RunRequests {
     pub statuses: BTreeMap<u16, u64>,
     /// Largest `sent_ms - scheduled_ms`; `None` without rows.
     pub max_lag_ms: Option<f64>,
-    /// With [`Keep::Points`]: the send lag `sent_ms - scheduled_ms` of each latency of
-    /// `latencies_ms`, in the same order, for latency from the intended send; empty while every lag is 0 (a closed loop
-    /// records its sends as scheduled), so closed-loop datasets pay nothing for it.
+    /// With [`Keep::Points`], once unpacked: the send lag `sent_ms - scheduled_ms` of each
+    /// latency of `latencies_ms`, in the same order, for latency from the intended send; empty
+    /// while every lag is 0 (a closed loop records its sends as scheduled), so closed-loop
+    /// datasets pay nothing for it.
     pub lag_ms: Vec<f64>,
     /// Latest `sent_ms`, the x extent of the time-series chart.
     pub last_sent_ms: Option<f64>,
-    /// With [`Keep::Points`]: the `sent_ms` of each latency of `latencies_ms`, in the same order
-    /// (the charts take them before the statistics reorder the latencies).
+    /// With [`Keep::Points`], once unpacked: the `sent_ms` of each latency of `latencies_ms`, in
+    /// the same order (the charts take them before the statistics reorder the latencies).
     pub sent_ms: Vec<f64>,
     /// With [`Keep::Points`]: every request without a 2xx response, in no particular order.
     pub error_rows: Vec<ErrorRow>,
@@ -38,6 +41,36 @@ pub struct RunRequests {
     /// requests per second are counted.
     pub first_sent_ms: Option<f64>,
     pub last_done_ms: Option<f64>,
+    /// The 2xx responses' times as the pass kept them, one part per worker that read some (in
+    /// the workers' order), until [`RunRequests::unpack`] moves them into `latencies_ms`,
+    /// `sent_ms` and `lag_ms`. The parts are not merged first: that copied half of every run
+    /// of a CSV file, which a worker reads block by block, and held both copies for a moment.
+    pub(crate) loaded: Vec<Loaded>,
+}
+
+/// A run's 2xx responses as one worker read them, in step: their latencies, their send times (with
+/// [`Keep::Points`]) and, once a send lag is not 0, their scheduled times (before it, each row's
+/// scheduled time is its send time). For a report each is packed ([`TimesMs`]): the pass holds
+/// every run at once, and 12 bytes a response in place of 24 halves what a report of 10^8
+/// requests needs.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Loaded {
+    latencies: TimesMs,
+    sent: TimesMs,
+    scheduled: TimesMs,
+}
+
+impl Loaded {
+    fn new(packed: bool) -> Self {
+        Loaded { latencies: TimesMs::new(packed), sent: TimesMs::new(packed), scheduled: TimesMs::new(packed) }
+    }
+
+    /// From here on the scheduled times are kept: the rows before had none but their send time.
+    fn keep_scheduled(&mut self) {
+        if self.scheduled.is_empty() {
+            self.scheduled = self.sent.clone();
+        }
+    }
 }
 
 /// A request without a 2xx response, as its run's time-series chart marks it.
@@ -55,8 +88,9 @@ pub enum Keep {
     /// Only what the statistics need (`analyze check`): 8 bytes per 2xx response.
     Latencies,
     /// Also what the charts and the latency from the intended send need (`analyze report`):
-    /// each 2xx response's send time and, in an open loop, its send lag (8 bytes more each) and
-    /// every request without a 2xx response, so the report reads the file once.
+    /// each 2xx response's send time and, in an open loop, its scheduled time, and every request
+    /// without a 2xx response, so the report reads the file once. The three times of a 2xx
+    /// response take 4 bytes each while they are whole microseconds ([`TimesMs`]).
     Points,
 }
 
@@ -64,6 +98,38 @@ impl RunRequests {
     /// Requests that did not get a 2xx response.
     pub fn errors(&self) -> u64 {
         self.non_2xx + self.no_response
+    }
+
+    /// The run's latencies, send times and lags as `f64`, the bits read (the lag is `sent_ms -
+    /// scheduled_ms`, computed as the pass computed it; 0 in a part whose lags all were). The
+    /// statistics call it run by run and free the send times and lags after the run's charts,
+    /// so only the runs being computed hold all three as `f64`.
+    pub fn unpack(&mut self) {
+        let parts = std::mem::take(&mut self.loaded);
+        let total: usize = parts.iter().map(|part| part.latencies.len()).sum();
+        if total == 0 {
+            return;
+        }
+        debug_assert!(self.latencies_ms.is_empty() && self.sent_ms.is_empty() && self.lag_ms.is_empty());
+        let with_lags = parts.iter().any(|part| !part.scheduled.is_empty());
+        // Part by part, each freed once copied out.
+        for part in parts {
+            let start = self.sent_ms.len();
+            part.latencies.unpack_into(&mut self.latencies_ms, total);
+            if !part.sent.is_empty() {
+                part.sent.unpack_into(&mut self.sent_ms, total);
+            }
+            if part.scheduled.is_empty() {
+                if with_lags {
+                    self.lag_ms.resize(self.sent_ms.len(), 0.0);
+                }
+            } else {
+                part.scheduled.unpack_into(&mut self.lag_ms, total);
+                for (lag, sent) in self.lag_ms[start..].iter_mut().zip(&self.sent_ms[start..]) {
+                    *lag = sent - *lag;
+                }
+            }
+        }
     }
 }
 
@@ -78,6 +144,8 @@ struct SeqSpan {
 #[derive(Default)]
 struct RunAccumulator {
     counted: RunRequests,
+    /// This worker's part of the run's 2xx times.
+    part: Loaded,
     spans: Vec<SeqSpan>,
     /// A seq that did not ascend within a block: the cheap proof fails for this run.
     unordered: bool,
@@ -97,7 +165,9 @@ pub struct Accumulator {
 
 impl Accumulator {
     fn new(runs: usize, keep: Keep) -> Self {
-        Accumulator { runs: (0..runs).map(|_| RunAccumulator::default()).collect(), points: keep == Keep::Points }
+        let points = keep == Keep::Points;
+        let run = || RunAccumulator { part: Loaded::new(points), ..RunAccumulator::default() };
+        Accumulator { runs: (0..runs).map(|_| run()).collect(), points }
     }
 }
 
@@ -106,15 +176,15 @@ impl RequestSink for Accumulator {
     /// one run), where growing by doubling copies the values and faults their pages twice. Only
     /// a run that has outgrown its room gets more, so rows spread over many runs reserve nothing.
     fn expect_run_rows(&mut self, run: u32, rows: usize) {
-        let counted = &mut self.runs[run as usize].counted;
-        if counted.latencies_ms.capacity() - counted.latencies_ms.len() >= RESERVE_BELOW {
+        let loaded = &mut self.runs[run as usize].part;
+        if loaded.latencies.spare() >= RESERVE_BELOW {
             return;
         }
-        counted.latencies_ms.reserve(rows);
+        loaded.latencies.reserve(rows);
         if self.points {
-            counted.sent_ms.reserve(rows);
-            if !counted.lag_ms.is_empty() {
-                counted.lag_ms.reserve(rows);
+            loaded.sent.reserve(rows);
+            if !loaded.scheduled.is_empty() {
+                loaded.scheduled.reserve(rows);
             }
         }
     }
@@ -136,14 +206,17 @@ impl RequestSink for Accumulator {
         counted.requests += n as u64;
         // Every row of a batch has a latency: a 2xx one is ranked, any other is a non-2xx error.
         if (200..300).contains(&status) {
-            let lags = batch.sent_ms.iter().zip(batch.scheduled_ms).map(|(sent, scheduled)| sent - scheduled);
-            if self.points && (!counted.lag_ms.is_empty() || lags.clone().any(|lag| lag != 0.0)) {
-                counted.lag_ms.resize(counted.latencies_ms.len(), 0.0);
-                counted.lag_ms.extend(lags);
+            let loaded = &mut run.part;
+            if self.points
+                && (!loaded.scheduled.is_empty()
+                    || batch.sent_ms.iter().zip(batch.scheduled_ms).any(|(sent, scheduled)| sent - scheduled != 0.0))
+            {
+                loaded.keep_scheduled();
+                loaded.scheduled.extend_from_slice(batch.scheduled_ms);
             }
-            counted.latencies_ms.extend_from_slice(batch.latency_ms);
+            loaded.latencies.extend_from_slice(batch.latency_ms);
             if self.points {
-                counted.sent_ms.extend_from_slice(batch.sent_ms);
+                loaded.sent.extend_from_slice(batch.sent_ms);
             }
         } else {
             counted.non_2xx += n as u64;
@@ -186,14 +259,14 @@ impl RequestSink for Accumulator {
         counted.requests += 1;
         match row.latency_ms {
             Some(latency) if (200..300).contains(&row.status) => {
-                let lag = row.sent_ms - row.scheduled_ms;
-                if self.points && (!counted.lag_ms.is_empty() || lag != 0.0) {
-                    counted.lag_ms.resize(counted.latencies_ms.len(), 0.0);
-                    counted.lag_ms.push(lag);
+                let loaded = &mut run.part;
+                if self.points && (!loaded.scheduled.is_empty() || row.sent_ms - row.scheduled_ms != 0.0) {
+                    loaded.keep_scheduled();
+                    loaded.scheduled.push(row.scheduled_ms);
                 }
-                counted.latencies_ms.push(latency);
+                loaded.latencies.push(latency);
                 if self.points {
-                    counted.sent_ms.push(row.sent_ms);
+                    loaded.sent.push(row.sent_ms);
                 }
             }
             other => {
@@ -327,19 +400,9 @@ pub fn read_requests(source: &TableSource, index: &RunIndex, runs: usize, keep: 
 
 fn merge(target: &mut RunAccumulator, part: RunAccumulator) {
     let (into, from) = (&mut target.counted, part.counted);
-    // The lags stay in step with the latencies; a part without any holds only zeros.
-    if !into.lag_ms.is_empty() || !from.lag_ms.is_empty() {
-        into.lag_ms.resize(into.latencies_ms.len(), 0.0);
-        into.lag_ms.extend_from_slice(&from.lag_ms);
-        into.lag_ms.resize(into.latencies_ms.len() + from.latencies_ms.len(), 0.0);
-    }
-    // The send times stay in step with the latencies: both move, or both are appended.
-    if into.latencies_ms.is_empty() {
-        into.latencies_ms = from.latencies_ms;
-        into.sent_ms = from.sent_ms;
-    } else {
-        into.latencies_ms.extend_from_slice(&from.latencies_ms);
-        into.sent_ms.extend_from_slice(&from.sent_ms);
+    into.loaded.extend(from.loaded);
+    if !part.part.latencies.is_empty() {
+        into.loaded.push(part.part);
     }
     if into.error_rows.is_empty() {
         into.error_rows = from.error_rows;
@@ -380,7 +443,8 @@ mod tests {
         let path = dir.path().join("requests.csv");
         std::fs::write(&path, format!("run_id,seq,scheduled_ms,sent_ms,latency_ms,status,body_bytes\n{body}")).unwrap();
         let mut problems = Problems::default();
-        let runs = read_requests(&TableSource::Csv(path), &RunIndex::new(["a", "b"]), 2, Keep::Points, &mut problems);
+        let mut runs = read_requests(&TableSource::Csv(path), &RunIndex::new(["a", "b"]), 2, Keep::Points, &mut problems);
+        runs.iter_mut().for_each(RunRequests::unpack);
         (runs, problems.errors().iter().map(ToString::to_string).collect())
     }
 
@@ -474,8 +538,21 @@ mod tests {
             by_batch.rows(&batch, RowPlace { block, within });
             start = end;
         }
-        for (a, b) in by_row.runs.iter().zip(&by_batch.runs) {
-            let (x, y) = (&a.counted, &b.counted);
+        let bits = |values: &[f64]| values.iter().map(|v| v.to_bits()).collect::<Vec<_>>();
+        for (run, (a, b)) in by_row.runs.iter().zip(&by_batch.runs).enumerate() {
+            let (mut x, mut y) = (a.counted.clone(), b.counted.clone());
+            x.loaded.push(a.part.clone());
+            y.loaded.push(b.part.clone());
+            x.unpack();
+            y.unpack();
+            // Unpacked, the values read: latencies and send times as in the rows, lags as
+            // `sent - scheduled` (some send times are whole microseconds, some are not).
+            let ok: Vec<&RequestRow> =
+                rows.iter().map(|(_, r)| r).filter(|r| r.run == run as u32 && (200..300).contains(&r.status)).collect();
+            assert_eq!(bits(&x.latencies_ms), bits(&ok.iter().map(|r| r.latency_ms.unwrap()).collect::<Vec<_>>()));
+            assert_eq!(bits(&x.sent_ms), bits(&ok.iter().map(|r| r.sent_ms).collect::<Vec<_>>()));
+            assert_eq!(bits(&x.lag_ms), bits(&ok.iter().map(|r| r.sent_ms - r.scheduled_ms).collect::<Vec<_>>()));
+            assert!(!x.latencies_ms.is_empty());
             assert_eq!(
                 x.latencies_ms.iter().map(|v| v.to_bits()).collect::<Vec<_>>(),
                 y.latencies_ms.iter().map(|v| v.to_bits()).collect::<Vec<_>>()

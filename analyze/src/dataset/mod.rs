@@ -6,6 +6,7 @@ pub mod csv;
 pub mod error;
 pub mod manifest;
 pub mod number;
+mod packed;
 pub mod parquet;
 pub mod requests;
 pub mod table;

@@ -42,6 +42,8 @@ pub fn build(dataset: &mut Dataset, detail: Detail) -> Report {
             .requests
             .par_iter_mut()
             .map(|run| {
+                // As `f64` only now, one run per core at a time: the pass held them packed.
+                run.unpack();
                 // Freed here: nothing reads them after these.
                 let sent_ms = std::mem::take(&mut run.sent_ms);
                 let error_rows = std::mem::take(&mut run.error_rows);

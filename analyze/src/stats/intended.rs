@@ -98,7 +98,10 @@ pub fn lag_series_of(sent_ms: &[f64], lag_ms: &[f64], total: u64) -> LagSeries {
     let mut points: Vec<(Seconds, Millis)> = if lag_ms.len() <= KEEP_ALL {
         scheduled.map(|(t, lag)| (precision::seconds(t), precision::ms(lag))).collect()
     } else {
-        let end = scheduled.clone().map(|(t, _)| t).fold(0.0, f64::max).max(f64::MIN_POSITIVE);
+        // The latest scheduled time divided once: a correctly rounded division by 1000 keeps
+        // the order, so the largest quotient is the quotient of the largest.
+        let latest_ms = sent_ms.iter().zip(lag_ms).map(|(sent, lag)| sent - lag).fold(0.0, f64::max);
+        let end = (latest_ms / 1000.0).max(f64::MIN_POSITIVE);
         // Per column, the point of its smallest lag and the point of its largest, in two arrays
         // whose first values every lag replaces (lags are finite): a loop of compares, where an
         // `Option` per column made each of the 333,333 points of a run a chain of branches.
