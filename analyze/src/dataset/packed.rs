@@ -268,8 +268,8 @@ mod tests {
     #[test]
     fn ascending_times_take_two_bytes_but_a_fall_or_a_gap_its_own_four() {
         let mut times = TimesMs::ascending(true);
-        // 0 starts from 0 as a step; 65.534 ms is the largest step; 65.535 is a gap; 131.068
-        // falls back; then steps again.
+        // 0 is a step from 0; 65.534 ms is the largest step; 65.535 is a gap; 131.568 falls
+        // back; then steps again.
         let read = [0.0, 0.5, 66.034, 131.569, 131.568, 131.692];
         times.extend_from_slice(&read);
         let TimesMs::Steps(steps) = &times else { panic!("whole microseconds are steps") };

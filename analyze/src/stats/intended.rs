@@ -106,7 +106,8 @@ pub fn lag_series_of(sent_ms: &[f64], lag_ms: &[f64], total: u64) -> LagSeries {
         // A point's column is the nearest whole number to `x = ms / 1000 / end * last_column`
         // (`ms` its scheduled time). One product gives x to within a few units in its last place
         // (5e-13 at most at 759): the same nearest whole number, unless x lies within EDGE of a
-        // half, where the two divisions decide. Two divisions a point were most of this loop.
+        // half, where the two divisions decide. The divisions and the store each compare waited
+        // on (below) were the loop's time: sparing either alone measured nothing, both a third.
         let per_ms = last_column / (end * 1000.0);
         let exact_column = |ms: f64| nearest_column(((ms / 1000.0).max(0.0) / end) * last_column).min(COLUMNS - 1);
         const EDGE: f64 = 1e-9;
