@@ -1,7 +1,7 @@
 //! The ECDF of one run's latencies as a step line, with the headline percentile's rank marked.
 
 use super::axis::LogAxis;
-use super::draw::{floor_markers, frame, label_at, markers, message, polyline, DrawResult};
+use super::draw::{floor_markers, frame, label_at, markers, message, polyline, text_width, DrawResult};
 use super::ecdf_axes::{share_chart, step_line, StepLine};
 use super::labels::{self, labels};
 use super::marks::{self, Mark as Pointed, Pointable, Shape as MarkShape};
@@ -107,16 +107,9 @@ fn draw<DB: DrawingBackend>(
         polyline(&mut chart, vec![(x, 0.0), (x, y)], guide, Some(REFERENCE_DASH))?;
         polyline(&mut chart, vec![(range.start, y), (x, y)], guide, Some(REFERENCE_DASH))?;
         markers(&mut chart, Shape::Diamond, vec![(x, y)], MARKER + 1, PALETTE[1].filled())?;
-        let (x_pixels, y_pixels) = chart.plotting_area().get_pixel_range();
         let (px, py) = chart.backend_coord(&(x, y));
-        // Left of the marker (the curve there is below it) unless the marker is near the left
-        // edge; above it unless it is near the top edge.
-        let left = px - x_pixels.start > (x_pixels.end - x_pixels.start) * 2 / 5;
-        let above = py - y_pixels.start > 20;
-        let h = if left { HPos::Right } else { HPos::Left };
-        let v = if above { VPos::Bottom } else { VPos::Top };
-        let at = (if left { px - 16 } else { px + 16 }, if above { py - 6 } else { py + 8 });
-        label_at(root, mark.label(lang), at, TEXT_PX, INK, (h, v))?;
+        let placed = label_place(chart.plotting_area().get_pixel_range(), (px, py), text_width(&mark.label(lang), TEXT_PX));
+        label_at(root, mark.label(lang), placed.0, TEXT_PX, INK, placed.1)?;
         let title = labels::run_mark(lang, &run_name(report, run, lang), &mark.label(lang));
         pointed.push(Pointed { shape: MarkShape::Spot { at: (px, py), radius: MARKER + 2 }, title, href: Some(href.to_string()) });
     }
@@ -125,4 +118,53 @@ fn draw<DB: DrawingBackend>(
         pointable.push(layer, mark);
     }
     Ok(())
+}
+
+/// Where the marked rank's label goes, given the plot's pixel ranges, the marker's pixel and the
+/// label's width. An ECDF rises, so right of the marker the line is at or above it and left of it
+/// at or below: below-right and above-left of the marker it never runs. The label goes below-right
+/// where it fits, else above-left where there is room, else below-left as before, where its patch
+/// hides a little of the line.
+fn label_place(
+    (x_pixels, y_pixels): (std::ops::Range<i32>, std::ops::Range<i32>),
+    (px, py): (i32, i32),
+    width: i32,
+) -> ((i32, i32), (HPos, VPos)) {
+    const GAP: i32 = 16;
+    const LINE_BOX: i32 = 22;
+    let fits_right = px + GAP + width <= x_pixels.end && y_pixels.end - py > LINE_BOX;
+    let fits_left = px - GAP - width >= x_pixels.start;
+    if fits_right {
+        ((px + GAP, py + 8), (HPos::Left, VPos::Top))
+    } else if fits_left && py - y_pixels.start > LINE_BOX {
+        ((px - GAP, py - 6), (HPos::Right, VPos::Bottom))
+    } else if fits_left {
+        ((px - GAP, py + 8), (HPos::Right, VPos::Top))
+    } else {
+        ((px + GAP, py - 6), (HPos::Left, VPos::Bottom))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The quadrant a label takes, as its corner at the marker says: (right of it, below it).
+    fn quadrant(place: ((i32, i32), (HPos, VPos)), marker: (i32, i32)) -> (bool, bool) {
+        let ((x, y), _) = place;
+        (x > marker.0, y > marker.1)
+    }
+
+    #[test]
+    fn the_rank_label_sits_where_a_rising_line_never_runs() {
+        let plot = (70..730, 40..390);
+        // p95 near the top with room to its right (the model study's run pages): below-right.
+        assert_eq!(quadrant(label_place(plot.clone(), (461, 55), 120), (461, 55)), (true, true));
+        // Near the right edge, lower down: above-left.
+        assert_eq!(quadrant(label_place(plot.clone(), (700, 200), 120), (700, 200)), (false, false));
+        // Near the right edge and the top: below-left, the one place the line may cross.
+        assert_eq!(quadrant(label_place(plot.clone(), (700, 50), 120), (700, 50)), (false, true));
+        // A narrow plot with the marker at its left: right of it, above, whatever fits.
+        assert_eq!(quadrant(label_place((70..200, 40..390), (90, 380), 150), (90, 380)), (true, false));
+    }
 }
