@@ -110,6 +110,10 @@ pub struct DatasetInfo {
     pub measured: Option<String>,
     pub environment: BTreeMap<String, crate::model::Text>,
     pub large_response_bytes: Option<u64>,
+    /// The sessions' step names, step 0 first (dataset.toml's `sessions.steps`); empty when it
+    /// names none.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub session_steps: Vec<Text>,
 }
 
 #[derive(Debug, Clone, Serialize)]

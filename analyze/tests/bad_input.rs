@@ -605,7 +605,7 @@ fn crlf_does_not_leak_into_messages_or_line_numbers() {
 
 // ---- dataset.toml -------------------------------------------------------------------------
 
-const TOML_KEYS: &str = "expected one of `title`, `description`, `lang`, `percentile`, `large_response_bytes`, `x`, `series`, `measured`, `factors`, `thresholds`, `environment`, `published`, `report`, `slo`, `baseline`";
+const TOML_KEYS: &str = "expected one of `title`, `description`, `lang`, `percentile`, `large_response_bytes`, `x`, `series`, `measured`, `factors`, `thresholds`, `environment`, `published`, `report`, `slo`, `sessions`, `baseline`";
 
 #[test]
 fn rejects_a_typo_in_dataset_toml_naming_line_and_column() {

@@ -102,12 +102,24 @@ pub struct Manifest {
     /// to it, on the median of its runs.
     #[serde(default)]
     pub slo: Vec<SloSpec>,
+    /// What a session's steps are (`[sessions] steps`), so a run page names the step a failed
+    /// session ended at, not only its number.
+    pub sessions: Option<SessionsSpec>,
     /// The dataset (a folder beside this one) this one re-measures: `analyze site` renders the
     /// comparison of the two and links it from both reports.
     pub baseline: Option<toml::Spanned<String>>,
     /// The 1-based line and column of `baseline`, set by [`Manifest::parse`].
     #[serde(skip)]
     pub baseline_place: (u64, usize),
+}
+
+/// `[sessions]`: the steps of the sessions in sessions.csv.
+#[derive(Debug, Clone, Deserialize, Serialize, Default)]
+#[serde(deny_unknown_fields)]
+pub struct SessionsSpec {
+    /// Each step's name, step 0 first: a text, or a text per language.
+    #[serde(default)]
+    pub steps: Vec<Text>,
 }
 
 /// One service-level objective: a limit on one metric, for every condition or for the
@@ -247,6 +259,11 @@ pub struct ReferenceValue {
 }
 
 impl Manifest {
+    /// The sessions' step names, step 0 first; empty when dataset.toml names none.
+    pub fn session_steps(&self) -> &[Text] {
+        self.sessions.as_ref().map_or(&[], |s| s.steps.as_slice())
+    }
+
     /// The headline percentile: dataset.toml's, else p95. P95 only when dataset.toml names none:
     /// ingest refused any percentile `Percentile::new` cannot hold exactly (dataset/schema.rs), so
     /// no written value falls back here.

@@ -203,7 +203,7 @@ pub fn load_unlocked(dir: &Path, keep: Keep) -> Result<Dataset, LoadError> {
     let resources =
         read_small_table(dir, "resources", false, &mut problems).map(|t| side_tables::parse_resources(&t, &index, &mut problems));
     let sessions = read_small_table(dir, "sessions", false, &mut problems).map(|t| {
-        let rows = sessions::parse_sessions(&t, &index, &mut problems);
+        let rows = sessions::parse_sessions(&t, &index, manifest.session_steps().len(), &mut problems);
         if usable {
             sessions::check_every_ok_run_has_sessions(&runs, &runs_table.file, &t.file, &rows, &mut problems);
         }

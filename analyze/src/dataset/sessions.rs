@@ -31,8 +31,9 @@ pub struct SessionRow {
 }
 
 /// Validates sessions.csv: known runs, a session number once per run, non-negative times, and
-/// each row either a success with a time or a failure with its step (never both, never neither).
-pub fn parse_sessions(table: &TextTable, index: &RunIndex, problems: &mut Problems) -> Vec<SessionRow> {
+/// each row either a success with a time or a failure with its step (never both, never neither),
+/// and a failed step among the `named_steps` dataset.toml names (when it names any).
+pub fn parse_sessions(table: &TextTable, index: &RunIndex, named_steps: usize, problems: &mut Problems) -> Vec<SessionRow> {
     let Some([run_c, session_c, scheduled_c, sent_c, time_c, requests_c, step_c, _error_c]) = columns(table, COLUMNS, problems) else {
         return Vec::new();
     };
@@ -86,6 +87,13 @@ pub fn parse_sessions(table: &TextTable, index: &RunIndex, problems: &mut Proble
                     format!("step {step} failed but the session sent {requests} request(s): steps count from 0, so it is below requests"),
                 ));
             }
+        }
+        if let Some(step) = failed_step.filter(|&step| named_steps > 0 && step >= named_steps as u64) {
+            problems.push(table.cell_error(
+                row,
+                step_c,
+                format!("step {step} failed but dataset.toml's sessions.steps names {named_steps} step(s), 0 to {}", named_steps - 1),
+            ));
         }
         if time_given && requests == Some(0) {
             problems.push(table.cell_error(row, requests_c, "is 0 but the session has a time: a session that succeeded sent requests"));
@@ -142,9 +150,13 @@ mod tests {
     const HEADER: &str = "run_id,session,scheduled_ms,sent_ms,session_ms,requests,failed_step,error\n";
 
     fn parse(body: &str) -> (Vec<SessionRow>, Vec<String>) {
+        parse_named(body, 0)
+    }
+
+    fn parse_named(body: &str, named_steps: usize) -> (Vec<SessionRow>, Vec<String>) {
         let mut problems = Problems::default();
         let table = TextTable::parse_csv("sessions.csv", format!("{HEADER}{body}").as_bytes(), &mut problems).unwrap();
-        let rows = parse_sessions(&table, &RunIndex::new(["r01", "r02"]), &mut problems);
+        let rows = parse_sessions(&table, &RunIndex::new(["r01", "r02"]), named_steps, &mut problems);
         (rows, problems.errors().iter().map(ToString::to_string).collect())
     }
 
@@ -198,10 +210,20 @@ mod tests {
     }
 
     #[test]
+    fn a_failed_step_must_be_one_dataset_toml_names_when_it_names_them() {
+        let body = "r01,0,0,0,,4,3,timeout\nr01,1,0,0,,4,2,status 502\n";
+        let (rows, problems) = parse_named(body, 3);
+        assert_eq!(rows, [SessionRow { run: 0, session_ms: None, failed_step: Some(2) }]);
+        assert_eq!(problems, ["sessions.csv:2:7: failed_step: step 3 failed but dataset.toml's sessions.steps names 3 step(s), 0 to 2"]);
+        // Without names, any step below the requests sent is one.
+        assert_eq!(parse_named(body, 0).1, Vec::<String>::new());
+    }
+
+    #[test]
     fn a_missing_column_is_named_with_the_header() {
         let mut problems = Problems::default();
         let table = TextTable::parse_csv("sessions.csv", b"run_id,session\nr01,0\n", &mut problems).unwrap();
-        assert!(parse_sessions(&table, &RunIndex::new(["r01"]), &mut problems).is_empty());
+        assert!(parse_sessions(&table, &RunIndex::new(["r01"]), 0, &mut problems).is_empty());
         assert_eq!(problems.errors()[0].to_string(), "sessions.csv: missing column `scheduled_ms` (the header has: run_id, session)");
     }
 }

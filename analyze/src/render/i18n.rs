@@ -272,6 +272,8 @@ pub struct Strings {
     pub failed_share_header: &'static str,
     /// Failed sessions per step: "step {step}: {n}".
     pub failed_at_step: &'static str,
+    /// A step dataset.toml names (`{name}`) and its failed sessions (`{n}`).
+    pub failed_at_named_step: &'static str,
     pub session_time: &'static str,
     pub session_time_caption: &'static str,
     pub minimum_header: &'static str,
@@ -551,6 +553,7 @@ static EN: Strings = Strings {
     failed_header: "Failed",
     failed_share_header: "Share failed",
     failed_at_step: "step {step}: {n}",
+    failed_at_named_step: "{name}: {n}",
     session_time: "Session time",
     session_time_caption: "the time of the sessions that succeeded (ms); failed sessions have no time",
     minimum_header: "Minimum",
@@ -783,6 +786,7 @@ static JA: Strings = Strings {
     failed_header: "失敗数",
     failed_share_header: "失敗率",
     failed_at_step: "ステップ{step}：{n}件",
+    failed_at_named_step: "{name}：{n}件",
     session_time: "セッション時間",
     session_time_caption: "成功したセッションの時間（ms）。失敗したセッションには時間がない",
     minimum_header: "最小値",

@@ -257,6 +257,7 @@ pub fn build(dataset: &mut Dataset, detail: Detail) -> Report {
             measured,
             environment: dataset.manifest.environment.clone(),
             large_response_bytes: expected_large,
+            session_steps: dataset.manifest.session_steps().to_vec(),
         },
         percentile,
         headline: choices.headline,

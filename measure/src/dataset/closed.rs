@@ -57,6 +57,7 @@ pub fn dataset_toml<'a>(plan: &ClosedLoop, env: &'a Environment) -> Generated<'a
             Factor { name: level.into(), label: level_label, levels: None },
         ],
         environment: env,
+        session_steps: if plan.load.tool == Tool::Sessions { crate::load::session::step_names() } else { Vec::new() },
     }
 }
 
@@ -128,5 +129,23 @@ mod tests {
         assert!(toml.contains("x = \"python\"\nseries = [\"server\", \"concurrency\"]"), "{toml}");
         let parsed: toml::Table = toml.parse().unwrap();
         assert_eq!(parsed["factors"].as_array().unwrap().len(), 3);
+        assert!(!parsed.contains_key("sessions"), "ab and hey runs have no sessions: {toml}");
+    }
+
+    #[test]
+    fn a_sessions_plan_names_its_steps_in_the_order_of_their_rows() {
+        let plan = ClosedLoop::parse(include_str!("../../plans/fastcgi-vs-gunicorn.toml")).unwrap();
+        let env = Environment::new();
+        let toml = dataset_toml(&plan, &env).document().to_string();
+        assert!(
+            toml.contains(concat!(
+                "[sessions]\nsteps = [\n",
+                "    { en = \"GET the page\", ja = \"ページ表示\" },\n",
+                "    { en = \"POST the form and follow its redirect\", ja = \"フォームのPOSTとリダイレクトの追跡\" },\n",
+                "    { en = \"GET the page again\", ja = \"ページの再表示\" },\n]"
+            )),
+            "{toml}"
+        );
+        assert_eq!(crate::load::session::step_names().len(), crate::load::session::STEP_LABELS.len());
     }
 }

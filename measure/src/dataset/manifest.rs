@@ -72,6 +72,8 @@ pub struct Generated<'a> {
     pub series: Vec<String>,
     pub factors: Vec<Factor>,
     pub environment: &'a Environment,
+    /// The sessions' step names, step 0 first (`[sessions] steps`); empty without sessions.
+    pub session_steps: Vec<Text>,
 }
 
 impl Generated<'_> {
@@ -100,6 +102,20 @@ impl Generated<'_> {
             factors.push(table);
         }
         doc.insert("factors", Item::ArrayOfTables(factors));
+        if !self.session_steps.is_empty() {
+            let mut steps = Array::new();
+            for step in &self.session_steps {
+                let mut entry = inline(step);
+                entry.decor_mut().set_prefix("\n    ");
+                entry.decor_mut().set_suffix("");
+                steps.push_formatted(entry);
+            }
+            steps.set_trailing_comma(true);
+            steps.set_trailing("\n");
+            let mut sessions = Table::new();
+            sessions.insert("steps", value(steps));
+            doc.insert("sessions", Item::Table(sessions));
+        }
         let mut environment = Table::new();
         for (k, v) in self.environment {
             environment.insert(k, value(v.as_str()));
@@ -272,6 +288,7 @@ mod tests {
                 Factor { name: "downloads".into(), label: Text::new("Downloads", "ダウンロード"), levels: None },
             ],
             environment,
+            session_steps: Vec::new(),
         }
     }
 

@@ -107,6 +107,7 @@ pub fn dataset_toml<'a>(plan: &OpenLoop, env: &'a Environment) -> Generated<'a> 
             Factor { name: "worker".into(), label: Text::new("Gunicorn worker", "ワーカー"), levels: Some(workers) },
         ],
         environment: env,
+        session_steps: Vec::new(),
     }
 }
 

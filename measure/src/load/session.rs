@@ -27,6 +27,19 @@ pub const STEPS: u32 = 3;
 /// includes following the redirect), GET the page again.
 pub const STEP_LABELS: [&str; STEPS as usize] = ["get-page", "post-form", "get-page-again"];
 
+/// Each step's name in the reports (dataset.toml's `sessions.steps`), so a failed session is
+/// said to have failed at a step a reader knows, in the words of the dataset's description.
+pub fn step_names() -> Vec<crate::plan::Text> {
+    [
+        ("GET the page", "ページ表示"),
+        ("POST the form and follow its redirect", "フォームのPOSTとリダイレクトの追跡"),
+        ("GET the page again", "ページの再表示"),
+    ]
+    .into_iter()
+    .map(|(en, ja)| crate::plan::Text::new(en, ja))
+    .collect()
+}
+
 /// What the sessions of one run do.
 #[derive(Debug, Clone)]
 pub struct SessionSpec {

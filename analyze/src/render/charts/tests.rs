@@ -260,6 +260,7 @@ pub(crate) fn fixture() -> Report {
             measured: Some("2026-11-30".into()),
             environment: BTreeMap::new(),
             large_response_bytes: Some(1 << 30),
+            session_steps: Vec::new(),
         },
         percentile: Percentile::P95,
         headline: crate::model::HeadlineMetric::Percentile,

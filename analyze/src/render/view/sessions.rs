@@ -56,8 +56,18 @@ impl Context<'_> {
             ),
         )];
         if !s.failed_by_step.is_empty() {
-            let steps: Vec<String> =
-                s.failed_by_step.iter().map(|(step, n)| fill(t.failed_at_step, &[("step", step), ("n", &format::count(*n))])).collect();
+            let named = &self.report.dataset.session_steps;
+            let steps: Vec<String> = s
+                .failed_by_step
+                .iter()
+                .map(|(step, n)| {
+                    let n = format::count(*n);
+                    match step.parse::<usize>().ok().and_then(|i| named.get(i)) {
+                        Some(name) => fill(t.failed_at_named_step, &[("name", name.get(self.lang)), ("n", &n)]),
+                        None => fill(t.failed_at_step, &[("step", step), ("n", &n)]),
+                    }
+                })
+                .collect();
             facts.push(kv(t.failed_sessions, steps.join(t.list_sep)));
         }
         facts
