@@ -336,8 +336,8 @@ pub struct RunSessions {
     pub failed: u64,
     /// failed / sessions.
     pub failed_share: f64,
-    /// Failed sessions per 0-based step that ended them ("0", "1", ...).
-    pub failed_by_step: BTreeMap<String, u64>,
+    /// Failed sessions per 0-based step that ended them, in step order.
+    pub failed_by_step: BTreeMap<u64, u64>,
     pub min_ms: Option<Millis>,
     pub max_ms: Option<Millis>,
     /// The arithmetic mean, the seed's "average".

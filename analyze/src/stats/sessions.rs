@@ -31,9 +31,9 @@ pub fn of_run(rows: &[&SessionRow]) -> Option<RunSessions> {
         return None;
     }
     let mut times: Vec<f64> = rows.iter().filter_map(|r| r.session_ms).collect();
-    let mut failed_by_step: BTreeMap<String, u64> = BTreeMap::new();
+    let mut failed_by_step: BTreeMap<u64, u64> = BTreeMap::new();
     for step in rows.iter().filter_map(|r| r.failed_step) {
-        *failed_by_step.entry(step.to_string()).or_default() += 1;
+        *failed_by_step.entry(step).or_default() += 1;
     }
     let sessions = rows.len() as u64;
     let failed = sessions - times.len() as u64;
@@ -97,7 +97,7 @@ mod tests {
         let run = of_run(&rows.iter().collect::<Vec<_>>()).unwrap();
         assert_eq!((run.sessions, run.succeeded, run.failed), (5, 3, 2));
         assert_eq!(run.failed_share, 0.4);
-        assert_eq!(run.failed_by_step, BTreeMap::from([("1".to_string(), 1), ("2".to_string(), 1)]));
+        assert_eq!(run.failed_by_step, BTreeMap::from([(1, 1), (2, 1)]));
         assert_eq!((run.min_ms, run.max_ms, run.mean_ms), (Some(10.0), Some(30.0), Some(20.0)));
         // p50 of 3 is rank ceil(1.5) = 2 (20 ms); p95 of 3 is rank ceil(2.85) = 3 (30 ms).
         assert_eq!((run.median_ms, run.median_rank), (Some(20.0), Some(2)));
@@ -119,7 +119,7 @@ mod tests {
         let run = of_run(&rows.iter().collect::<Vec<_>>()).unwrap();
         assert_eq!((run.failed_share, run.succeeded), (1.0, 0));
         assert_eq!((run.mean_ms, run.median_ms, run.p95_ms), (None, None, None));
-        assert_eq!(run.failed_by_step, BTreeMap::from([("0".to_string(), 2)]));
+        assert_eq!(run.failed_by_step, BTreeMap::from([(0, 2)]));
     }
 
     #[test]

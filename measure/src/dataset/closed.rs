@@ -57,7 +57,7 @@ pub fn dataset_toml<'a>(plan: &ClosedLoop, env: &'a Environment) -> Generated<'a
             Factor { name: level.into(), label: level_label, levels: None },
         ],
         environment: env,
-        session_steps: if plan.load.tool == Tool::Sessions { crate::load::session::step_names() } else { Vec::new() },
+        session_steps: if plan.load.tool == Tool::Sessions { crate::load::session::step_names().to_vec() } else { Vec::new() },
     }
 }
 
@@ -146,6 +146,5 @@ mod tests {
             )),
             "{toml}"
         );
-        assert_eq!(crate::load::session::step_names().len(), crate::load::session::STEP_LABELS.len());
     }
 }

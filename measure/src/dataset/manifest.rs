@@ -97,23 +97,14 @@ impl Generated<'_> {
             table.insert("name", value(factor.name.as_str()));
             table.insert("label", value(inline(&factor.label)));
             if let Some(levels) = &factor.levels {
-                table.insert("levels", value(one_a_line(levels)));
+                table.insert("levels", value(one_a_line(levels.iter().map(level_entry))));
             }
             factors.push(table);
         }
         doc.insert("factors", Item::ArrayOfTables(factors));
         if !self.session_steps.is_empty() {
-            let mut steps = Array::new();
-            for step in &self.session_steps {
-                let mut entry = inline(step);
-                entry.decor_mut().set_prefix("\n    ");
-                entry.decor_mut().set_suffix("");
-                steps.push_formatted(entry);
-            }
-            steps.set_trailing_comma(true);
-            steps.set_trailing("\n");
             let mut sessions = Table::new();
-            sessions.insert("steps", value(steps));
+            sessions.insert("steps", value(one_a_line(self.session_steps.iter().map(inline))));
             doc.insert("sessions", Item::Table(sessions));
         }
         let mut environment = Table::new();
@@ -125,14 +116,18 @@ impl Generated<'_> {
     }
 }
 
-/// `[\n    { value = ..., label = ... },\n]`: one level a line, so a diff shows the level that changed.
-fn one_a_line(levels: &[Level]) -> Array {
+/// `{ value = ..., label = ... }`.
+fn level_entry(level: &Level) -> Value {
+    let mut entry = InlineTable::new();
+    entry.insert("value", level.value.as_str().into());
+    entry.insert("label", inline(&level.label));
+    Value::InlineTable(entry)
+}
+
+/// `[\n    { ... },\n]`: one entry (a level, a step) a line, so a diff shows the one that changed.
+fn one_a_line(entries: impl IntoIterator<Item = Value>) -> Array {
     let mut array = Array::new();
-    for level in levels {
-        let mut entry = InlineTable::new();
-        entry.insert("value", level.value.as_str().into());
-        entry.insert("label", inline(&level.label));
-        let mut entry = Value::InlineTable(entry);
+    for mut entry in entries {
         entry.decor_mut().set_prefix("\n    ");
         entry.decor_mut().set_suffix("");
         array.push_formatted(entry);

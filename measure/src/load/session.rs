@@ -29,15 +29,13 @@ pub const STEP_LABELS: [&str; STEPS as usize] = ["get-page", "post-form", "get-p
 
 /// Each step's name in the reports (dataset.toml's `sessions.steps`), so a failed session is
 /// said to have failed at a step a reader knows, in the words of the dataset's description.
-pub fn step_names() -> Vec<crate::plan::Text> {
+pub fn step_names() -> [crate::plan::Text; STEPS as usize] {
     [
         ("GET the page", "ページ表示"),
         ("POST the form and follow its redirect", "フォームのPOSTとリダイレクトの追跡"),
         ("GET the page again", "ページの再表示"),
     ]
-    .into_iter()
     .map(|(en, ja)| crate::plan::Text::new(en, ja))
-    .collect()
 }
 
 /// What the sessions of one run do.

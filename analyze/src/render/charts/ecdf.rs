@@ -108,9 +108,10 @@ fn draw<DB: DrawingBackend>(
         polyline(&mut chart, vec![(range.start, y), (x, y)], guide, Some(REFERENCE_DASH))?;
         markers(&mut chart, Shape::Diamond, vec![(x, y)], MARKER + 1, PALETTE[1].filled())?;
         let (px, py) = chart.backend_coord(&(x, y));
-        let placed = label_place(chart.plotting_area().get_pixel_range(), (px, py), text_width(&mark.label(lang), TEXT_PX));
-        label_at(root, mark.label(lang), placed.0, TEXT_PX, INK, placed.1)?;
-        let title = labels::run_mark(lang, &run_name(report, run, lang), &mark.label(lang));
+        let label = mark.label(lang);
+        let (at, anchor) = label_place(chart.plotting_area().get_pixel_range(), (px, py), text_width(&label, TEXT_PX));
+        let title = labels::run_mark(lang, &run_name(report, run, lang), &label);
+        label_at(root, label, at, TEXT_PX, INK, anchor)?;
         pointed.push(Pointed { shape: MarkShape::Spot { at: (px, py), radius: MARKER + 2 }, title, href: Some(href.to_string()) });
     }
     let layer = pointable.layer(root)?;

@@ -62,9 +62,9 @@ impl Context<'_> {
                 .iter()
                 .map(|(step, n)| {
                     let n = format::count(*n);
-                    match step.parse::<usize>().ok().and_then(|i| named.get(i)) {
+                    match usize::try_from(*step).ok().and_then(|i| named.get(i)) {
                         Some(name) => fill(t.failed_at_named_step, &[("name", name.get(self.lang)), ("n", &n)]),
-                        None => fill(t.failed_at_step, &[("step", step), ("n", &n)]),
+                        None => fill(t.failed_at_step, &[("step", &step.to_string()), ("n", &n)]),
                     }
                 })
                 .collect();
