@@ -7,7 +7,9 @@ recomputed from them: the ratio of geometric means candidate/baseline, its 95% i
 the logs: scipy.stats.ttest_ind with equal_var=False, t.ppf), p, Benjamini-Hochberg
 (scipy.stats.false_discovery_control), the verdict and its direction, the distribution-free chance
 2/C(n+m, n), the --fail-on-regression decision, and the approximate runs a side (a brute-force search
-over n with t.ppf at the pooled log spread).
+over n with t.ppf at the pooled log spread). The failed requests, judged first, are recomputed too: each
+run's requests and non-2xx from requests.csv, the overdispersion from the runs' Pearson χ², twice the
+smaller tail of scipy.stats.hypergeom on the counts divided by it, Benjamini-Hochberg, and the verdict.
 
     bench/.venv/bin/python -m unittest bench/test_compare.py
 
@@ -70,6 +72,38 @@ def p95_by_run(dataset: Path) -> dict[str, float]:
     return out
 
 
+def failures_by_run(dataset: Path) -> dict[str, tuple[int, int]]:
+    """Each ok run's requests and those without a 2xx response, from requests.csv."""
+    counts: dict[str, list[int]] = {run: [0, 0] for run in ok_runs(dataset)}
+    with open(dataset / "requests.csv", newline="") as f:
+        for row in csv.DictReader(f):
+            if row["run_id"] in counts:
+                counts[row["run_id"]][0] += 1
+                counts[row["run_id"]][1] += not (200 <= int(row["status"] or 0) < 300)
+    return {run: (n, e) for run, (n, e) in counts.items()}
+
+
+def dispersion(sides: list[list[tuple[int, int]]]) -> float:
+    chi2, df = 0.0, 0
+    for runs in sides:
+        n, e = sum(r[0] for r in runs), sum(r[1] for r in runs)
+        if n == 0 or e == 0 or e == n or len(runs) < 2:
+            continue
+        p = e / n
+        chi2 += sum((re - rn * p) ** 2 / (rn * p * (1 - p)) for rn, re in runs)
+        df += len(runs) - 1
+    return max(1.0, chi2 / df) if df else 1.0
+
+
+def fisher(a_errors: int, a_requests: int, b_errors: int, b_requests: int) -> float:
+    """Twice the smaller tail of the hypergeometric distribution of b's errors, at most 1."""
+    population, failed = a_requests + b_requests, a_errors + b_errors
+    if population == 0 or failed in (0, population):
+        return 1.0
+    h = stats.hypergeom(population, failed, b_requests)
+    return min(1.0, 2 * min(h.cdf(b_errors), h.sf(b_errors - 1)))
+
+
 def tool_rate_by_run(dataset: Path) -> dict[str, float]:
     """Each ok run's requests/s as its tool printed it (dataset.toml: report.throughput_from = "tool")."""
     runs = ok_runs(dataset)
@@ -96,6 +130,46 @@ def runs_needed(sd: float, margin: float):
 
 
 class Compare(unittest.TestCase):
+    def check_failures(self, report: dict, base_counts: dict, cand_counts: dict, gate: float | None) -> dict[str, str]:
+        """Checks every condition's failures against scipy; returns the verdicts the failures decide."""
+        margin = report["thresholds"]["error_share"]
+        tested, decided = [], {}
+        for c in report["conditions"]:
+            label = c["condition_id"]
+            sides = [[counts[r["run_id"]] for r in c[side]["runs"]] for side, counts in (("base", base_counts), ("cand", cand_counts))]
+            f = c["failures"]
+            for side, runs in zip(("base", "cand"), sides):
+                self.assertEqual(f[side]["requests"], sum(r[0] for r in runs), label)
+                self.assertEqual(f[side]["errors"], sum(r[1] for r in runs), label)
+            (bn, be), (cn, ce) = [(sum(r[0] for r in runs), sum(r[1] for r in runs)) for runs in sides]
+            if len(sides[0]) >= 2 and len(sides[1]) >= 2 and be + ce > 0:
+                phi = dispersion(sides)
+                self.assertAlmostEqual(f["dispersion"], phi, delta=1e-9 * phi, msg=label)
+                p = fisher(*(round(x / phi) for x in (be, bn, ce, cn)))
+                self.assertAlmostEqual(f["p"], p, delta=1e-9 + 1e-6 * p, msg=label)
+                tested.append((c, p))
+            else:
+                self.assertIsNone(f["p"], label)
+        adjusted = stats.false_discovery_control([p for _, p in tested], method="bh") if tested else []
+        discovered = {id(c): bool(q <= Q) for (c, _), q in zip(tested, adjusted)}
+        for c in report["conditions"]:
+            f, label = c["failures"], c["condition_id"]
+            self.assertEqual(f["fdr_supported"], discovered.get(id(c), False), label)
+            difference = f["cand"]["errors"] / f["cand"]["requests"] - f["base"]["errors"] / f["base"]["requests"]
+            if abs(difference) <= margin:
+                verdict = "within"
+            elif discovered.get(id(c), False):
+                verdict = "rise" if difference > 0 else "fall"
+            else:
+                verdict = "not_shown"
+            self.assertEqual(f["verdict"], verdict, label)
+            if verdict != "within":
+                self.assertEqual(c["decided_by"], "failures", label)
+                decided[label] = {"rise": "supported_slower", "fall": "supported_faster", "not_shown": "not_shown"}[verdict]
+                self.assertEqual(c["verdict"], decided[label], label)
+                self.assertEqual(c["regression"], gate is not None and verdict == "rise", label)
+        return decided
+
     def check(self, report: dict, exit_status: int, base_values: dict, cand_values: dict, gate: float | None) -> None:
         negligible = report["thresholds"]["negligible_difference"]
         higher = report["higher_is_better"]
@@ -148,6 +222,11 @@ class Compare(unittest.TestCase):
                 continue
             ratio, low, high, p = e
             self.assertAlmostEqual(c["ratio"], ratio, delta=1e-9 * ratio, msg=label)
+            if c["decided_by"] == "failures":
+                # Its verdict is the failures' (check_failures); the ratio is still the runs'.
+                if c["regression"]:
+                    regressions.append(label)
+                continue
             self.assertAlmostEqual(c["ratio_low"], low, delta=1e-7 * low, msg=label)
             self.assertAlmostEqual(c["ratio_high"], high, delta=1e-7 * high, msg=label)
             self.assertAlmostEqual(c["p_log_t"], p, delta=1e-7 + 1e-6 * p, msg=label)
@@ -191,12 +270,27 @@ class Compare(unittest.TestCase):
         self.assertEqual(report["summary"]["regressions"], regressions)
         self.assertEqual(exit_status, 1 if regressions else 0)
 
+    def test_tiny_with_one_condition_failing_most_requests_fast(self):
+        # direct/2's candidate runs answer 503 in 1 ms to 18 of their 20 requests: the p95 of the
+        # two that succeed is the condition's, yet it is the worse side.
+        with tempfile.TemporaryDirectory() as tmp:
+            failing = Path(tmp) / "failing"
+            shutil.copytree(TINY, failing)
+            fail_requests(failing, {"r04", "r05", "r06"}, keep=2)
+            report, status = compare(TINY, failing, "--fail-on-regression", "10%")
+            decided = self.check_failures(report, failures_by_run(TINY), failures_by_run(failing), 0.1)
+            self.check(report, status, p95_by_run(TINY), p95_by_run(failing), 0.1)
+        self.assertEqual(decided, {"route=direct,downloads=2": "supported_slower"})
+        self.assertEqual(report["summary"]["regressions"], ["route=direct,downloads=2"])
+        self.assertEqual(status, 1)
+
     def test_tiny_with_one_condition_slowed_by_half(self):
         with tempfile.TemporaryDirectory() as tmp:
             slowed = Path(tmp) / "slowed"
             shutil.copytree(TINY, slowed)
             scale_latencies(slowed, {"r04": 1.5, "r05": 1.5, "r06": 1.5})
             report, status = compare(TINY, slowed, "--fail-on-regression", "10%")
+            self.assertEqual(self.check_failures(report, failures_by_run(TINY), failures_by_run(slowed), 0.1), {})
             self.check(report, status, p95_by_run(TINY), p95_by_run(slowed), 0.1)
         self.assertEqual(report["summary"]["regressions"], ["route=direct,downloads=2"])
 
@@ -250,6 +344,27 @@ class Compare(unittest.TestCase):
         report, status = compare(study, rerun, "--fail-on-regression", "10%")
         self.check(report, status, p95_by_run(study), p95_by_run(rerun), 0.1)
         self.assertEqual(report["summary"]["matched"], 10)
+
+
+def fail_requests(dataset: Path, runs: set[str], keep: int) -> None:
+    """Every request of these runs but the `keep` fastest answers 503 in 1 ms."""
+    path = dataset / "requests.csv"
+    with open(path, newline="") as f:
+        reader = csv.reader(f)
+        header = next(reader)
+        rows = list(reader)
+    latency, status = header.index("latency_ms"), header.index("status")
+    by_run: dict[str, list[list[str]]] = {}
+    for row in rows:
+        if row[0] in runs and row[latency]:
+            by_run.setdefault(row[0], []).append(row)
+    for run_rows in by_run.values():
+        for row in sorted(run_rows, key=lambda r: float(r[latency]), reverse=True)[: len(run_rows) - keep]:
+            row[latency], row[status] = "1.000", "503"
+    with open(path, "w", newline="") as f:
+        writer = csv.writer(f, lineterminator="\n")
+        writer.writerow(header)
+        writer.writerows(rows)
 
 
 def scale_latencies(dataset: Path, factor_by_run: dict[str, float]) -> None:

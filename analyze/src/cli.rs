@@ -48,11 +48,16 @@ pub enum Command {
         /// Match conditions whose names differ. OLD=NEW: the baseline's factor OLD is the
         /// candidate's NEW. FACTOR:OLD=NEW: a level of FACTOR; FACTOR:=LEVEL when the baseline
         /// lacks the factor (its runs count as LEVEL), FACTOR:LEVEL= when the candidate does.
+        /// Rules apply together, so names can swap (--match route=worker --match worker=route;
+        /// --match route:a=b --match route:b=a); a rule that would make two factors or two
+        /// levels one is refused. E.g. --match route=path --match path:nginx-on=nginx
         #[arg(long = "match", value_name = "RULE")]
         rules: Vec<String>,
         /// Exit with status 1 when a condition is supported worse by more than this (10% or 10):
         /// the whole 95% interval beyond it. Where higher is better (requests/s), a regression
-        /// is a fall.
+        /// is a fall. Failed requests are judged first: a supported rise of the share of
+        /// requests without a 2xx response beyond the baseline's thresholds.error_share (or no
+        /// 2xx response at all), or a condition the candidate has no ok run of, fails it too.
         #[arg(long, value_name = "PCT", value_parser = regression_threshold)]
         fail_on_regression: Option<f64>,
         /// What to print: a text summary, Markdown for a pull-request comment, or compare.json.

@@ -131,7 +131,7 @@ pub fn run(dir: &Path, strict: bool, slo: bool, all: bool) -> Result<i32> {
                 "  slo {}: {}: {}, median {median}, {} runs met it",
                 context.condition_label(&report.conditions[condition]),
                 context.slo_objective(objective, condition),
-                context.slo_status(objective.status),
+                context.slo_status(objective),
                 fill(words.met_of, &[("met", &objective.runs_met.to_string()), ("runs", &objective.runs.to_string())]),
             )
         })

@@ -139,6 +139,10 @@ pub struct SloSpec {
     /// applies to the conditions with all of them. Absent: to every condition.
     #[serde(rename = "where")]
     pub conditions: Option<toml::Spanned<String>>,
+    /// The largest share of failed requests (0 to 1) at which an objective on a percentile or on
+    /// requests/s can pass: the latency or rate of the requests that succeeded says nothing of a
+    /// condition that failed the rest. Absent: `thresholds.error_share`; 1 judges the metric alone.
+    pub error_share: Option<toml::Spanned<f64>>,
     /// Where its values are in dataset.toml, set by [`Manifest::parse`].
     #[serde(skip)]
     pub places: SloPlaces,
@@ -151,6 +155,7 @@ pub struct SloPlaces {
     pub max: Option<(u64, usize)>,
     pub min: Option<(u64, usize)>,
     pub conditions: Option<(u64, usize)>,
+    pub error_share: Option<(u64, usize)>,
 }
 
 impl SloSpec {
@@ -294,6 +299,7 @@ impl Manifest {
                 max: slo.max.as_ref().map(|v| place(v.span().start)),
                 min: slo.min.as_ref().map(|v| place(v.span().start)),
                 conditions: slo.conditions.as_ref().map(|v| place(v.span().start)),
+                error_share: slo.error_share.as_ref().map(|v| place(v.span().start)),
             };
         }
         if let Some(baseline) = &manifest.baseline {
@@ -384,7 +390,10 @@ mod tests {
         assert_eq!(manifest.baseline.as_ref().map(|b| b.get_ref().as_str()), Some("gunicorn-slow-client"));
         assert_eq!(manifest.baseline_place, (1, 12));
         assert_eq!(manifest.slo.len(), 2);
-        assert_eq!(manifest.slo[0].places, SloPlaces { metric: (3, 10), max: Some((4, 7)), min: None, conditions: Some((5, 9)) });
+        assert_eq!(
+            manifest.slo[0].places,
+            SloPlaces { metric: (3, 10), max: Some((4, 7)), min: None, conditions: Some((5, 9)), error_share: None }
+        );
         assert_eq!(manifest.slo[0].limit(), Some(250.0));
         assert_eq!(manifest.slo[1].limit(), Some(500.5));
         assert_eq!(manifest.slo[1].parsed_metric(), Some(crate::model::SloMetric::RequestsPerS));

@@ -47,6 +47,7 @@ pub fn check(manifest: &Manifest, factors: &[Factor], runs: &[Run], has_sessions
         };
         if let Some(metric) = metric {
             check_limit(slo, metric, problems);
+            check_error_share(slo, metric, problems);
         }
         if let (Some(where_), Some(place)) = (&slo.conditions, slo.places.conditions) {
             check_where(where_.get_ref(), place, factors, runs, problems);
@@ -90,6 +91,21 @@ fn check_limit(slo: &SloSpec, metric: SloMetric, problems: &mut Problems) {
         problems.push(error(place, wanted, format!("{number} is not 0 or a positive number")));
     } else if metric.is_fraction() && number > 1.0 {
         problems.push(error(place, wanted, format!("{number} is above 1: {name} is a fraction (0.01 for 1%)")));
+    }
+}
+
+/// An objective's own `error_share` is a share, on an objective the failures do not show.
+fn check_error_share(slo: &SloSpec, metric: SloMetric, problems: &mut Problems) {
+    let (Some(value), Some((line, column))) = (&slo.error_share, slo.places.error_share) else { return };
+    let number = *value.get_ref();
+    let error = |message: String| DataError::at(FILE, line, column, format!("slo.error_share: {message}"));
+    if !metric.holds_errors() {
+        problems.push(error(format!(
+            "{} is itself a share of failures: error_share applies to objectives on a percentile or requests_per_s; remove it",
+            metric.name()
+        )));
+    } else if !(number.is_finite() && (0.0..=1.0).contains(&number)) {
+        problems.push(error(format!("{number} is not a share from 0 up to 1 (0.01 is 1%; 1 judges the metric alone)")));
     }
 }
 
@@ -146,6 +162,19 @@ mod tests {
         let mut problems = Problems::default();
         check(&manifest, &parsed.factors, &parsed.runs, has_sessions, &mut problems);
         problems.errors().iter().map(ToString::to_string).collect()
+    }
+
+    #[test]
+    fn an_objectives_error_share_is_a_share_on_a_metric_the_failures_do_not_show() {
+        assert!(problems_of("[[slo]]\nmetric = \"p95\"\nmax = 10\nerror_share = 0.05\n", false).is_empty());
+        assert_eq!(
+            problems_of("[[slo]]\nmetric = \"p95\"\nmax = 10\nerror_share = 5\n", false),
+            ["dataset.toml:4:15: slo.error_share: 5 is not a share from 0 up to 1 (0.01 is 1%; 1 judges the metric alone)"]
+        );
+        assert_eq!(
+            problems_of("[[slo]]\nmetric = \"error_rate\"\nmax = 0.1\nerror_share = 0.5\n", false),
+            ["dataset.toml:4:15: slo.error_share: error_rate is itself a share of failures: error_share applies to objectives on a percentile or requests_per_s; remove it"]
+        );
     }
 
     #[test]

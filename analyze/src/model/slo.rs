@@ -62,6 +62,13 @@ impl SloMetric {
         }
     }
 
+    /// Whether an objective on it must also hold the failed requests to a share: a percentile or
+    /// requests/s, which do not show the failures; the error rate and the failed share are the
+    /// failures themselves.
+    pub fn holds_errors(self) -> bool {
+        matches!(self, SloMetric::Percentile(_) | SloMetric::RequestsPerS)
+    }
+
     /// Whether values are fractions (0 to 1), so a limit above 1 can never be the point.
     pub fn is_fraction(self) -> bool {
         matches!(self, SloMetric::ErrorRate | SloMetric::FailedShare)

@@ -41,3 +41,35 @@ pub enum CompareVerdict {
     Negligible,
     NotShown,
 }
+
+/// What two sides' failures (requests without a 2xx response) support, judged before any
+/// latency (`stats::failures`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FailureVerdict {
+    /// The candidate's share of failures is higher by more than the margin, and the test supports it.
+    Rise,
+    /// Lower by more than the margin, supported.
+    Fall,
+    /// The shares differ by no more than the margin: the latencies compare like with like.
+    Within,
+    /// They differ by more than the margin, but the runs do not support it (too few, or too
+    /// spread).
+    NotShown,
+    /// None of the candidate's requests got a 2xx response, where some of the baseline's did.
+    NoResponses,
+    /// A side has no counted request.
+    NoData,
+}
+
+/// Which comparison a condition's verdict comes from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum DecidedBy {
+    /// The failures differ (or may): the latency of the requests that succeeded does not decide.
+    Failures,
+    /// The failures are within the margin (or not counted): the compared metric decides.
+    Metric,
+    /// The candidate has no ok run of the condition: nothing was measured to judge it by.
+    NoCandidateRun,
+}

@@ -163,11 +163,18 @@ pub fn is_cjk(c: char) -> bool {
     matches!(c as u32, 0x2E80..=0x9FFF | 0xF900..=0xFAFF | 0xFE30..=0xFE4F | 0xFF00..=0xFFEF | 0x20000..=0x3FFFF)
 }
 
+/// `value` with `decimals` decimals and thousands separators; a value that is not zero but would
+/// read as zero at those decimals gets as many as its first significant digit needs (a 0.002 ms
+/// p95 is "0.002", never "0.00").
 fn grouped(value: f64, decimals: usize) -> String {
     if !value.is_finite() {
         return value.to_string();
     }
-    let text = format!("{:.*}", decimals, value.abs());
+    let mut text = format!("{:.*}", decimals, value.abs());
+    if value != 0.0 && !text.bytes().any(|b| matches!(b, b'1'..=b'9')) {
+        let first_digit = (-value.abs().log10().floor()).max(0.0) as usize;
+        text = format!("{:.*}", first_digit.max(decimals), value.abs());
+    }
     let (whole, fraction) = match text.split_once('.') {
         Some((w, f)) => (w, Some(f)),
         None => (text.as_str(), None),
@@ -203,10 +210,22 @@ mod tests {
         assert_eq!(count(2160), "2,160");
         assert_eq!(count(0), "0");
         assert_eq!(mib(26_424_115.0), "25.2");
-        assert_eq!(ms(-0.001), "0.00");
+        assert_eq!(ms(-0.001), "-0.001");
+        assert_eq!(ms(0.0), "0.00");
         assert_eq!(ms(-12.5), "-12.50");
         assert_eq!(percent(0.7222), "72.2%");
         assert_eq!((percent_round(0.01), percent_round(0.005), percent_round(0.125)), ("1%".into(), "0.5%".into(), "12.5%".into()));
+    }
+
+    #[test]
+    fn a_nonzero_value_never_prints_as_zero() {
+        for (value, text) in [(0.002, "0.002"), (0.000_04, "0.00004"), (0.004_9, "0.005"), (0.006, "0.01"), (1e-9, "0.000000001")] {
+            assert_eq!(ms(value), text, "{value}");
+        }
+        assert_eq!(percent_fine(0.000_01), "0.001%");
+        assert_eq!(percent(0.000_2), "0.02%");
+        assert_eq!(count(0), "0");
+        assert_eq!(seconds(0.0004), "0.0004");
     }
 
     #[test]

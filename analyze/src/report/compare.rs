@@ -6,12 +6,12 @@
 //! metric, never its requests. The ratio is candidate over baseline.
 
 use super::{FactorInfo, PointSeries};
-use crate::model::{CompareVerdict, NoInterval, Text};
+use crate::model::{CompareVerdict, DecidedBy, FailureVerdict, NoInterval, Text};
 use serde::Serialize;
 use std::collections::BTreeMap;
 
 /// Version of the compare.json layout; bumped when a field changes meaning.
-pub const COMPARE_SCHEMA_VERSION: u32 = 1;
+pub const COMPARE_SCHEMA_VERSION: u32 = 2;
 
 #[derive(Debug, Clone, Serialize)]
 pub struct ComparisonReport {
@@ -73,6 +73,9 @@ pub struct CompareThresholds {
     pub interval_level: f64,
     /// `--fail-on-regression` as a fraction (0.1 for 10%); `None` when not given.
     pub fail_on_regression: Option<f64>,
+    /// The margin two shares of failed requests must differ by to decide a condition before its
+    /// metric (percentage points as a fraction): the baseline's `thresholds.error_share`.
+    pub error_share: f64,
 }
 
 /// How the conditions were matched.
@@ -86,6 +89,9 @@ pub struct Matching {
     pub only_in_candidate: Vec<OneSideFactor>,
     /// The `--match` rules, as given.
     pub rules: Vec<String>,
+    /// Rules that would pair conditions left without a counterpart (`stats::compare::matching`).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub suggested: Vec<String>,
 }
 
 #[derive(Debug, Clone, Serialize, PartialEq)]
@@ -123,6 +129,10 @@ pub struct ConditionComparison {
     /// Whether Benjamini-Hochberg over the matched conditions with a p counts this a discovery.
     pub fdr_supported: bool,
     pub verdict: CompareVerdict,
+    /// What decided the verdict: the failures first, then the metric.
+    pub decided_by: DecidedBy,
+    /// The two sides' failed requests, judged before the metric (`stats::failures`).
+    pub failures: FailureComparison,
     /// For a verdict of `not_shown`: about how many runs a side would decide it.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub runs_needed: Option<RunsNeeded>,
@@ -136,6 +146,38 @@ pub struct ConditionComparison {
     /// The labels of its levels, in the candidate's factor order.
     #[serde(skip)]
     pub labels: Vec<Text>,
+}
+
+/// The failed requests (without a 2xx response) of one side's ok runs of a condition, pooled.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct FailureSide {
+    /// The ok runs counted (those with a request count, from their rows or their tool's).
+    pub runs: usize,
+    pub requests: u64,
+    pub errors: u64,
+    /// errors / requests; `None` without requests.
+    pub share: Option<f64>,
+    /// The smallest and largest share of a single run.
+    pub run_min: Option<f64>,
+    pub run_max: Option<f64>,
+}
+
+/// The two sides' failures compared (`stats::failures`).
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct FailureComparison {
+    pub base: FailureSide,
+    pub cand: FailureSide,
+    /// The candidate's share minus the baseline's.
+    pub difference: Option<f64>,
+    /// The overdispersion factor the runs' spread gives (at least 1), by which both sides' counts
+    /// were divided before Fisher's exact test.
+    pub dispersion: Option<f64>,
+    /// Two-sided p of Fisher's exact test on those effective counts; `None` when a side has fewer
+    /// than 2 counted runs.
+    pub p: Option<f64>,
+    /// Whether Benjamini-Hochberg over the matched conditions' failure tests counts it a discovery.
+    pub fdr_supported: bool,
+    pub verdict: FailureVerdict,
 }
 
 /// One side's ok runs of a condition.
@@ -223,6 +265,10 @@ pub struct CompareSummary {
     pub supported_slower: u64,
     pub negligible: u64,
     pub not_shown: u64,
+    /// Conditions decided by their failures: a supported rise (or no 2xx response at all), and
+    /// a supported fall.
+    pub failures_rise: u64,
+    pub failures_fall: u64,
     /// The conditions (candidate ids) that fail `--fail-on-regression`.
     pub regressions: Vec<String>,
 }

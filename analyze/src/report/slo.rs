@@ -18,6 +18,13 @@ pub struct SloResult {
     /// The ok runs with a value, and how many of them met the objective on their own.
     pub runs: usize,
     pub runs_met: usize,
+    /// For an objective on a percentile or requests/s: the largest share of failed requests at
+    /// which it can pass (its own `error_share`, else `thresholds.error_share`), and the median of
+    /// the condition's runs' shares. A run meets the objective only within that share too.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error_limit: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error_share: Option<f64>,
     pub status: SloStatus,
 }
 
@@ -28,6 +35,9 @@ pub enum SloStatus {
     Pass,
     /// The median misses it.
     Fail,
+    /// The median of the runs' shares of failed requests lies above `error_limit`: the metric,
+    /// of the requests that succeeded, cannot pass a condition that failed the rest.
+    TooManyErrors,
     /// No ok run has a value, so the objective cannot be shown met (`check --slo` fails on it).
     NoRuns,
 }

@@ -212,7 +212,7 @@ pub fn build(dataset: &mut Dataset, detail: Detail) -> Report {
         .zip(&members)
         .map(|(levels, members)| summarize_condition(dataset, &side, &runs, members, levels, &choices, &label_names))
         .collect();
-    super::slo::evaluate(&dataset.manifest.slo, &runs, &mut conditions);
+    super::slo::evaluate(&dataset.manifest.slo, dataset.manifest.thresholds.error_share, &runs, &mut conditions);
     let integrity = integrity(&runs, expected_large);
     let factors: Vec<FactorInfo> = dataset
         .factors

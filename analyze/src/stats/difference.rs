@@ -63,8 +63,17 @@ pub fn log_ratio(a: &[f64], b: &[f64]) -> Result<LogRatio, NoInterval> {
     Ok(LogRatio { ratio: difference.exp(), low: (difference - critical * se).exp(), high: (difference + critical * se).exp(), p, df })
 }
 
-/// The mean and the sample variance (n - 1 in the denominator), two passes for accuracy.
+/// The mean and the sample variance (n - 1 in the denominator), two passes for accuracy. Equal
+/// values have a variance of exactly 0: the mean of three ln(5) need not be ln(5) to the last
+/// bit, and that rounding must not decide whether runs vary (5 ms against 6 ms would then be
+/// "supported" and 52 against 60 ms "no spread").
 fn mean_and_variance(values: impl Iterator<Item = f64> + Clone) -> (f64, f64) {
+    let mut all = values.clone();
+    if let Some(first) = all.next() {
+        if all.all(|v| v == first) {
+            return (first, 0.0);
+        }
+    }
     let n = values.clone().count() as f64;
     let mean = values.clone().sum::<f64>() / n;
     let squares: f64 = values.map(|v| (v - mean) * (v - mean)).sum();
@@ -235,6 +244,23 @@ mod tests {
         let back = log_ratio(&b, &a).unwrap();
         assert!(close(back.ratio, 1.0 / r.ratio, 1e-12) && close(back.low, 1.0 / r.high, 1e-12));
         assert!(close(back.p, r.p, 1e-12));
+    }
+
+    #[test]
+    fn identical_runs_have_no_spread_at_every_scale() {
+        // Each side's runs identical: no interval, whatever the magnitude (the rounding of a mean
+        // of logs once decided it: 5 against 6 was "supported", 52 against 60 not).
+        for scale in [1e-6, 0.001, 0.3, 1.0, 5.0, 52.0, 1e3, 7.77e5, 1e12] {
+            let a = [5.0 * scale; 3];
+            let b = [6.0 * scale; 3];
+            assert_eq!(log_ratio(&a, &b), Err(NoInterval::NoSpread), "scale {scale}");
+            assert_eq!(pooled_log_sd(&a, &b), None, "scale {scale}");
+            let a = [52.0 * scale; 5];
+            assert_eq!(log_ratio(&a, &[60.0 * scale; 5]), Err(NoInterval::NoSpread), "scale {scale}");
+        }
+        // One side identical, the other varying: an interval from the varying side alone.
+        let r = log_ratio(&[5.0; 3], &[6.0, 6.5, 7.0]).unwrap();
+        assert!(r.low < r.ratio && r.ratio < r.high);
     }
 
     #[test]

@@ -5,6 +5,7 @@ pub mod build;
 pub mod by_run;
 pub mod compare;
 pub mod difference;
+pub mod failures;
 pub mod figures;
 pub mod intended;
 pub mod labels;

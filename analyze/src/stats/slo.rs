@@ -3,14 +3,21 @@
 //! otherwise; how many runs met it on their own is counted beside. The median is the
 //! condition's own (`ConditionResult`'s spreads), so the objective and the tables cannot
 //! disagree. Ingest (`dataset::slo`) refused every objective this cannot evaluate.
+//!
+//! Failures come first: an objective on a latency percentile or on requests/s judges the
+//! requests that got an answer (a 2xx for the percentiles, any for the rate), so a condition
+//! that fails most requests fast would pass it. Such an objective fails when the median of the
+//! condition's runs' shares of failed requests lies above its `error_share` (else the dataset's
+//! `thresholds.error_share`), and a run counts as meeting it only within that share too.
 
 use crate::dataset::manifest::SloSpec;
 use crate::model::{parse_condition_pairs, slo_applies, SloMetric};
 use crate::report::slo::{SloResult, SloStatus};
 use crate::report::{ConditionResult, RunResult, Spread};
 
-/// Fills each condition's `slo` with the objectives that apply to it, in dataset.toml's order.
-pub fn evaluate(objectives: &[SloSpec], runs: &[RunResult], conditions: &mut [ConditionResult]) {
+/// Fills each condition's `slo` with the objectives that apply to it, in dataset.toml's order;
+/// `error_share` is dataset.toml's `thresholds.error_share`.
+pub fn evaluate(objectives: &[SloSpec], error_share: f64, runs: &[RunResult], conditions: &mut [ConditionResult]) {
     let by_id: std::collections::HashMap<&str, &RunResult> = runs.iter().map(|r| (r.run_id.as_str(), r)).collect();
     for objective in objectives {
         let (Some(metric), Some(limit)) = (objective.parsed_metric(), objective.limit()) else { continue };
@@ -19,18 +26,32 @@ pub fn evaluate(objectives: &[SloSpec], runs: &[RunResult], conditions: &mut [Co
             if !slo_applies(&wanted, |name| condition.factors.get(name).map(String::as_str)) {
                 continue;
             }
-            let values: Vec<f64> =
-                condition.runs.iter().filter_map(|id| by_id.get(id.as_str())).filter_map(|run| run_value(metric, run)).collect();
-            let median = condition_median(metric, condition);
+            let error_limit = metric.holds_errors().then(|| objective.error_share.as_ref().map_or(error_share, |v| *v.get_ref()));
             let bound = metric.bound();
+            let within = |run: &RunResult| match (error_limit, run.error_rate) {
+                (Some(most), Some(share)) => share <= most,
+                _ => true,
+            };
+            let values: Vec<(f64, bool)> = condition
+                .runs
+                .iter()
+                .filter_map(|id| by_id.get(id.as_str()))
+                .filter_map(|run| run_value(metric, run).map(|v| (v, within(run))))
+                .collect();
+            let median = condition_median(metric, condition);
+            let shares = error_limit.and(condition.error_rate).map(|s| s.median);
+            let too_many_errors = matches!((error_limit, shares), (Some(most), Some(share)) if share > most);
             condition.slo.push(SloResult {
                 metric: metric.name(),
                 bound,
                 limit,
                 median,
                 runs: values.len(),
-                runs_met: values.iter().filter(|&&v| bound.met(v, limit)).count(),
+                runs_met: values.iter().filter(|&&(v, ok)| ok && bound.met(v, limit)).count(),
+                error_limit,
+                error_share: shares,
                 status: match median {
+                    _ if too_many_errors => SloStatus::TooManyErrors,
                     None => SloStatus::NoRuns,
                     Some(m) if bound.met(m, limit) => SloStatus::Pass,
                     Some(_) => SloStatus::Fail,
@@ -95,7 +116,7 @@ mod tests {
     fn a_condition_passes_on_its_median_and_the_runs_that_met_it_are_counted() {
         let (runs, mut conditions) = conditions(&[[10.0, 20.0, 300.0], [240.0, 250.0, 260.0], [251.0, 100.0, 900.0]]);
         let manifest = Manifest::parse("[[slo]]\nmetric = \"p95\"\nmax = 250\n").unwrap();
-        evaluate(&manifest.slo, &runs, &mut conditions);
+        evaluate(&manifest.slo, 0.01, &runs, &mut conditions);
         let got: Vec<(Option<f64>, usize, usize, SloStatus)> =
             conditions.iter().map(|c| (c.slo[0].median, c.slo[0].runs, c.slo[0].runs_met, c.slo[0].status)).collect();
         assert_eq!(
@@ -115,9 +136,45 @@ mod tests {
         let (runs, mut conditions) = conditions(&[[1.0, 1.0, 1.0], [1.0, 1.0, 1.0]]);
         let second = conditions[1].factors.iter().map(|(k, v)| format!("{k}={v}")).collect::<Vec<_>>().join(",");
         let text = format!("[[slo]]\nmetric = \"p95\"\nmax = 0.5\nwhere = \"{second}\"\n");
-        evaluate(&Manifest::parse(&text).unwrap().slo, &runs, &mut conditions);
+        evaluate(&Manifest::parse(&text).unwrap().slo, 0.01, &runs, &mut conditions);
         assert!(conditions[0].slo.is_empty());
         assert_eq!(conditions[1].slo[0].status, SloStatus::Fail);
+    }
+
+    #[test]
+    fn a_latency_objective_fails_a_condition_whose_requests_failed() {
+        // 99 of 100 requests of every run answered 503: the p95 of the one 2xx is fast.
+        let (runs, mut conditions) = conditions(&[[5.0, 5.0, 5.0], [5.0, 5.0, 5.0]]);
+        let runs: Vec<RunResult> = runs
+            .into_iter()
+            .map(|r| {
+                if r.run_id.starts_with("c0") {
+                    RunResult { error_rate: Some(0.99), ..r }
+                } else {
+                    RunResult { error_rate: Some(0.0), ..r }
+                }
+            })
+            .collect();
+        conditions[0].error_rate = Spread::of(&[0.99, 0.99, 0.99]);
+        conditions[1].error_rate = Spread::of(&[0.0, 0.0, 0.0]);
+        let manifest = Manifest::parse("[[slo]]\nmetric = \"p95\"\nmax = 10\n").unwrap();
+        evaluate(&manifest.slo, 0.01, &runs, &mut conditions);
+        let first = &conditions[0].slo[0];
+        assert_eq!(
+            (first.status, first.runs_met, first.error_limit, first.error_share),
+            (SloStatus::TooManyErrors, 0, Some(0.01), Some(0.99))
+        );
+        assert_eq!((conditions[1].slo[0].status, conditions[1].slo[0].runs_met), (SloStatus::Pass, 3));
+        // The objective may say otherwise: 1 judges the latency alone.
+        conditions.iter_mut().for_each(|c| c.slo.clear());
+        let manifest = Manifest::parse("[[slo]]\nmetric = \"p95\"\nmax = 10\nerror_share = 1\n").unwrap();
+        evaluate(&manifest.slo, 0.01, &runs, &mut conditions);
+        assert_eq!((conditions[0].slo[0].status, conditions[0].slo[0].runs_met), (SloStatus::Pass, 3));
+        // An objective on the error rate itself is not held to a second share.
+        conditions.iter_mut().for_each(|c| c.slo.clear());
+        let manifest = Manifest::parse("[[slo]]\nmetric = \"error_rate\"\nmax = 0.995\n").unwrap();
+        evaluate(&manifest.slo, 0.01, &runs, &mut conditions);
+        assert_eq!((conditions[0].slo[0].status, conditions[0].slo[0].error_limit), (SloStatus::Pass, None));
     }
 
     #[test]
@@ -126,7 +183,7 @@ mod tests {
         let manifest = Manifest::parse("[[slo]]\nmetric = \"requests_per_s\"\nmin = 10\n").unwrap();
         conditions[0].requests_per_s = None;
         let runs: Vec<RunResult> = runs.into_iter().map(|r| RunResult { requests_per_s: None, ..r }).collect();
-        evaluate(&manifest.slo, &runs, &mut conditions);
+        evaluate(&manifest.slo, 0.01, &runs, &mut conditions);
         assert_eq!(conditions[0].slo[0].status, SloStatus::NoRuns);
         assert_eq!((conditions[0].slo[0].runs, conditions[0].slo[0].runs_met), (0, 0));
     }

@@ -5,11 +5,13 @@
 //! the terminal summary.
 
 use super::{Cell, Figure, KeyValue, Table};
-use crate::model::{CompareVerdict, HeadlineMetric, Lang, NoInterval};
+use crate::model::{CompareVerdict, DecidedBy, FailureVerdict, HeadlineMetric, Lang, NoInterval};
 use crate::render::format;
 use crate::render::i18n::compare::{words, CompareWords};
 use crate::render::i18n::{fill, metric_words, prose, strings, Strings};
-use crate::report::compare::{ComparisonReport, ConditionComparison, NeededFor, RunsNeeded, SideRuns, Unmatched, UnmatchedReason};
+use crate::report::compare::{
+    ComparisonReport, ConditionComparison, FailureSide, NeededFor, RunsNeeded, SideRuns, Unmatched, UnmatchedReason,
+};
 use serde::Serialize;
 
 /// Where the comparison sits in a site: the url segments of the two datasets' folders.
@@ -208,7 +210,8 @@ impl View<'_> {
         if s.matched == 0 {
             return self.w.counts_none.to_string();
         }
-        let (better, worse) = self.directions();
+        // Failed requests decide by better and worse, not by speed.
+        let (better, worse) = if s.failures_rise + s.failures_fall > 0 { (self.w.better, self.w.worse) } else { self.directions() };
         fill(
             self.w.counts,
             &[
@@ -233,12 +236,30 @@ impl View<'_> {
     fn summary(&self) -> Vec<String> {
         let (r, w) = (self.report, self.w);
         let mut out = vec![self.counts()];
+        let (rise, fall) = (r.summary.failures_rise, r.summary.failures_fall);
+        if rise + fall > 0 {
+            out.push(fill(
+                w.counts_failures,
+                &[("n", &format::count(rise + fall)), ("rise", &format::count(rise)), ("fall", &format::count(fall))],
+            ));
+        }
         let Some(threshold) = self.threshold() else { return out };
         let (_, worse) = self.directions();
+        let failing = |by: DecidedBy| -> Vec<String> {
+            r.conditions.iter().filter(|c| c.regression && c.decided_by == by).map(|c| c.condition_id.clone()).collect()
+        };
         if r.summary.regressions.is_empty() {
             out.push(fill(w.gate_none, &[("threshold", &threshold)]));
-        } else {
-            out.push(fill(w.gate_failed, &[("threshold", &threshold), ("list", &self.labels_of(&r.summary.regressions))]));
+        }
+        for (by, template) in [
+            (DecidedBy::Failures, w.gate_failed_failures),
+            (DecidedBy::NoCandidateRun, w.gate_failed_no_run),
+            (DecidedBy::Metric, w.gate_failed),
+        ] {
+            let ids = failing(by);
+            if !ids.is_empty() {
+                out.push(fill(template, &[("threshold", &threshold), ("list", &self.labels_of(&ids))]));
+            }
         }
         let unsupported: Vec<String> =
             r.conditions.iter().filter(|c| c.runs_needed_for_regression.is_some()).map(|c| c.condition_id.clone()).collect();
@@ -248,16 +269,10 @@ impl View<'_> {
         out
     }
 
-    fn notes(&self) -> Vec<String> {
+    /// The factors only one side has, and the rules that would pair unmatched conditions.
+    fn matching_notes(&self) -> Vec<String> {
         let (r, w) = (self.report, self.w);
         let mut notes = Vec::new();
-        if let Some(own) = &r.candidate_headline {
-            let own_label = metric_label(self.lang, headline_of_name(own), own);
-            notes.push(fill(w.candidate_headline, &[("own", &own_label), ("metric", &self.metric_label)]));
-        }
-        if !r.matching.rules.is_empty() {
-            notes.push(fill(w.rules_note, &[("rules", &r.matching.rules.join(" --match "))]));
-        }
         let sides =
             [(w.baseline_word, &r.baseline, &r.matching.only_in_baseline), (w.candidate_word, &r.candidate, &r.matching.only_in_candidate)];
         for (side, dataset, factors) in sides {
@@ -273,6 +288,24 @@ impl View<'_> {
                 ));
             }
         }
+        if !r.matching.suggested.is_empty() {
+            let rules: Vec<String> = r.matching.suggested.iter().map(|rule| format!("--match {rule}")).collect();
+            notes.push(fill(w.suggested, &[("rules", &rules.join(" "))]));
+        }
+        notes
+    }
+
+    fn notes(&self) -> Vec<String> {
+        let (r, w) = (self.report, self.w);
+        let mut notes = Vec::new();
+        if let Some(own) = &r.candidate_headline {
+            let own_label = metric_label(self.lang, headline_of_name(own), own);
+            notes.push(fill(w.candidate_headline, &[("own", &own_label), ("metric", &self.metric_label)]));
+        }
+        if !r.matching.rules.is_empty() {
+            notes.push(fill(w.rules_note, &[("rules", &r.matching.rules.join(" --match "))]));
+        }
+        notes.extend(self.matching_notes());
         let with_p = format::count(r.summary.with_interval);
         notes.push(fill(
             w.rule,
@@ -280,6 +313,14 @@ impl View<'_> {
                 ("q", &format::percent(r.thresholds.fdr_q)),
                 ("with_p", &with_p),
                 ("threshold", &format::percent(r.thresholds.negligible_difference)),
+            ],
+        ));
+        notes.push(fill(
+            w.failures_rule,
+            &[
+                ("margin", &format::percent_round(r.thresholds.error_share)),
+                ("q", &format::percent(r.thresholds.fdr_q)),
+                ("metric", &self.metric_label),
             ],
         ));
         if let Some(threshold) = self.threshold() {
@@ -291,7 +332,16 @@ impl View<'_> {
         notes
     }
 
-    fn side_cell(&self, side: &SideRuns) -> Cell {
+    /// Why a side has no value: every request of its ok runs failed, or it has no ok run.
+    fn missing(&self, failures: &FailureSide) -> String {
+        if failures.runs > 0 && failures.errors == failures.requests {
+            self.w.every_request_failed.to_string()
+        } else {
+            self.w.no_run.to_string()
+        }
+    }
+
+    fn side_cell(&self, side: &SideRuns, failures: &FailureSide) -> Cell {
         match (side.median, side.min, side.max) {
             (Some(median), Some(min), Some(max)) => Cell {
                 text: self.number(side, median),
@@ -303,18 +353,63 @@ impl View<'_> {
                 numeric: true,
                 ..Cell::default()
             },
-            _ => Cell::text("–").with_note(Some(self.w.no_run.to_string())),
+            _ => Cell::text("–").with_note(Some(self.missing(failures))),
         }
     }
 
     fn no_interval_text(&self, c: &ConditionComparison) -> Option<String> {
-        if c.base.runs.is_empty() || c.cand.runs.is_empty() {
-            return Some(self.w.no_run.to_string());
+        if c.base.runs.is_empty() {
+            return Some(self.missing(&c.failures.base));
+        }
+        if c.cand.runs.is_empty() {
+            return Some(self.missing(&c.failures.cand));
         }
         match c.no_interval? {
             NoInterval::OneRun => Some(self.w.no_interval_one_run.to_string()),
             NoInterval::NoSpread => Some(self.t.no_interval_spread.to_string()),
             NoInterval::ZeroValue => Some(self.t.no_interval_zero.to_string()),
+        }
+    }
+
+    /// The verdict of a condition: by its failures when they decided it, else by its metric.
+    fn condition_verdict(&self, c: &ConditionComparison) -> String {
+        if c.decided_by == DecidedBy::Failures {
+            match c.failures.verdict {
+                FailureVerdict::Rise => return self.w.verdict_failures_rise.to_string(),
+                FailureVerdict::Fall => return self.w.verdict_failures_fall.to_string(),
+                FailureVerdict::NoResponses => return self.w.verdict_no_responses.to_string(),
+                _ => {}
+            }
+        }
+        self.verdict_text(c.verdict)
+    }
+
+    /// The tag of a condition that fails the gate, by what failed it.
+    fn regression_tag(&self, c: &ConditionComparison) -> String {
+        match c.decided_by {
+            DecidedBy::Failures => self.w.regression_failures_tag.to_string(),
+            DecidedBy::NoCandidateRun => self.w.regression_no_run_tag.to_string(),
+            DecidedBy::Metric => fill(self.w.regression_tag, &[("threshold", &self.threshold().unwrap_or_default())]),
+        }
+    }
+
+    /// A side's share of failed requests: "0%", "99.0%".
+    fn failure_share(&self, side: &FailureSide) -> String {
+        side.share.map_or_else(|| "–".to_string(), format::percent_fine)
+    }
+
+    /// Why the failures left a condition undecided, when they did.
+    fn failures_note(&self, c: &ConditionComparison) -> Option<String> {
+        let margin = format::percent_round(self.report.thresholds.error_share);
+        match (c.decided_by, c.failures.verdict) {
+            (DecidedBy::NoCandidateRun, _) => Some(self.w.no_candidate_run.to_string()),
+            (DecidedBy::Failures, FailureVerdict::NotShown) => Some(match c.failures.p {
+                Some(p) => {
+                    fill(self.w.failures_not_shown, &[("margin", &margin), ("p", &format::p_value(p)), ("metric", &self.metric_label)])
+                }
+                None => fill(self.w.failures_one_run, &[("margin", &margin), ("metric", &self.metric_label)]),
+            }),
+            _ => None,
         }
     }
 
@@ -347,7 +442,10 @@ impl View<'_> {
     /// The notes under a verdict: why an interval that excludes 1 is no verdict, and the runs
     /// that would decide it.
     fn verdict_notes(&self, c: &ConditionComparison) -> Vec<String> {
-        let mut notes = Vec::new();
+        let mut notes: Vec<String> = self.failures_note(c).into_iter().collect();
+        if c.decided_by != DecidedBy::Metric {
+            return notes;
+        }
         let excludes_one = matches!((c.ratio_low, c.ratio_high), (Some(low), Some(high)) if low > 1.0 || high < 1.0);
         if c.verdict == CompareVerdict::NotShown && excludes_one && !c.fdr_supported {
             notes.push(fill(self.w.excludes_but_fdr, &[("with_p", &format::count(self.report.summary.with_interval))]));
@@ -386,19 +484,31 @@ impl View<'_> {
         }
         vec![
             label,
-            self.side_cell(&c.base),
-            self.side_cell(&c.cand),
+            self.side_cell(&c.base, &c.failures.base),
+            self.side_cell(&c.cand, &c.failures.cand),
             Cell::number(ratio).with_note(why),
             c.p_log_t.map_or_else(|| Cell::text("–"), |p| Cell::number(format::p_value(p))),
             Cell::number(format!("{} {} {}", c.base.runs.len(), t.versus, c.cand.runs.len())),
             Cell::text(ranges),
+            self.failures_cell(c),
             Cell {
-                text: self.verdict_text(c.verdict),
-                sub: c.regression.then(|| fill(w.regression_tag, &[("threshold", &self.threshold().unwrap_or_default())])),
+                text: self.condition_verdict(c),
+                sub: c.regression.then(|| self.regression_tag(c)),
                 note: (!notes.is_empty()).then(|| notes.join(t.list_sep)),
                 ..Cell::default()
             },
         ]
+    }
+
+    /// Both sides' shares of failed requests, with the p of their test.
+    fn failures_cell(&self, c: &ConditionComparison) -> Cell {
+        let f = &c.failures;
+        Cell {
+            text: fill(self.w.failures_cell, &[("base", &self.failure_share(&f.base)), ("cand", &self.failure_share(&f.cand))]),
+            sub: f.p.map(|p| format!("p {}", format::p_value(p))),
+            numeric: true,
+            ..Cell::default()
+        }
     }
 
     fn table(&self) -> Table {
@@ -419,6 +529,7 @@ impl View<'_> {
                 t.p_header.into(),
                 t.runs_compared.into(),
                 t.ranges_header.into(),
+                w.failures_header.into(),
                 t.verdict.into(),
             ],
             rows: self.report.conditions.iter().map(|c| self.row(c)).collect(),
@@ -464,7 +575,7 @@ impl View<'_> {
         })
     }
 
-    fn text_side(&self, side: &str, s: &SideRuns) -> String {
+    fn text_side(&self, side: &str, s: &SideRuns, failures: &FailureSide) -> String {
         match (s.median, s.min, s.max) {
             (Some(median), Some(min), Some(max)) => fill(
                 self.w.text_side,
@@ -475,36 +586,47 @@ impl View<'_> {
                     ("runs", &format::count(s.runs.len() as u64)),
                 ],
             ),
-            _ => format!("{side} {}", self.w.no_run),
+            _ => fill(self.w.text_side_missing, &[("side", side), ("why", &self.missing(failures))]),
         }
     }
 
     fn text_row(&self, c: &ConditionComparison) -> (String, String) {
         let (t, w) = (self.t, self.w);
-        let mut verdict = self.verdict_text(c.verdict);
+        let mut verdict = self.condition_verdict(c);
         if c.regression {
-            verdict = format!("{verdict}{}{}", t.list_sep, fill(w.regression_tag, &[("threshold", &self.threshold().unwrap_or_default())]));
+            verdict = format!("{verdict}{}{}", t.list_sep, self.regression_tag(c));
         }
         let head = fill(w.text_condition, &[("condition", &self.label(c)), ("verdict", &verdict)]);
         let (ratio, why) = self.ratio_text(c);
-        let mut parts = vec![self.text_side(w.baseline_word, &c.base), self.text_side(w.candidate_word, &c.cand)];
+        let mut parts =
+            vec![self.text_side(w.baseline_word, &c.base, &c.failures.base), self.text_side(w.candidate_word, &c.cand, &c.failures.cand)];
         let p = c.p_log_t.map_or_else(|| "–".to_string(), format::p_value);
         parts.push(fill(w.text_ratio, &[("ratio", &ratio), ("p", &p)]));
+        parts.push(fill(
+            w.text_failures,
+            &[("base", &self.failure_share(&c.failures.base)), ("cand", &self.failure_share(&c.failures.cand))],
+        ));
         parts.extend(why);
         parts.extend(self.verdict_notes(c));
         (head, parts.join(t.list_sep))
     }
 
+    /// Per unmatched condition, its side and why; then the matching notes (a factor one side has,
+    /// with the `--match` that picks its level) and the rules that would pair the rest.
     fn text_unmatched(&self) -> Vec<String> {
-        let r = self.report;
         let w = self.w;
-        let line = |side: &str, list: &[Unmatched]| {
-            (!list.is_empty()).then(|| {
-                let labels: Vec<String> = list.iter().map(|u| prose::labels_label(self.lang, &u.labels)).collect();
-                fill(w.text_only_in, &[("side", side), ("list", &prose::list(self.lang, &labels))])
+        let mut lines: Vec<String> = self
+            .unmatched_rows()
+            .into_iter()
+            .map(|(side, u, reason)| {
+                let side = if side == w.baseline { w.baseline_word } else { w.candidate_word };
+                fill(w.text_only_in, &[("side", side), ("condition", &prose::labels_label(self.lang, &u.labels)), ("reason", &reason)])
             })
-        };
-        [line(w.baseline_word, &r.only_in_baseline), line(w.candidate_word, &r.only_in_candidate)].into_iter().flatten().collect()
+            .collect();
+        if !lines.is_empty() {
+            lines.extend(self.matching_notes());
+        }
+        lines
     }
 }
 
@@ -527,7 +649,7 @@ pub fn article_names(report: &ComparisonReport, lang: Lang) -> serde_json::Value
             c.condition_id.clone(),
             serde_json::json!({
                 "label": view.label(c),
-                "verdict": view.verdict_text(c.verdict),
+                "verdict": view.condition_verdict(c),
                 "ratio": c.ratio.map(format::factor),
                 "ratio_interval": ratio,
                 "p": c.p_log_t.map(format::p_value),

@@ -39,12 +39,19 @@ impl Context<'_> {
         fill(template, &[("metric", &self.slo_metric(slo)), ("limit", &self.slo_value(slo, condition, slo.limit))])
     }
 
-    pub fn slo_status(&self, status: SloStatus) -> &'static str {
+    pub fn slo_status(&self, slo: &SloResult) -> String {
         let w = words(self.lang);
-        match status {
-            SloStatus::Pass => w.pass,
-            SloStatus::Fail => w.fail,
-            SloStatus::NoRuns => w.no_runs,
+        match slo.status {
+            SloStatus::Pass => w.pass.to_string(),
+            SloStatus::Fail => w.fail.to_string(),
+            SloStatus::NoRuns => w.no_runs.to_string(),
+            SloStatus::TooManyErrors => fill(
+                w.too_many_errors,
+                &[
+                    ("share", &slo.error_share.map(format::percent_fine).unwrap_or_default()),
+                    ("limit", &slo.error_limit.map(format::percent_round).unwrap_or_default()),
+                ],
+            ),
         }
     }
 
@@ -66,7 +73,7 @@ impl Context<'_> {
                             w.met_of,
                             &[("met", &format::count(slo.runs_met as u64)), ("runs", &format::count(slo.runs as u64))],
                         )),
-                        Cell::text(self.slo_status(slo.status)),
+                        Cell::text(self.slo_status(slo)),
                     ]
                 })
             })
@@ -90,7 +97,7 @@ impl Context<'_> {
         let total = all.len() as u64;
         vec![
             fill(w.summary, &[("pass", &format::count(pass)), ("fail", &format::count(total - pass)), ("total", &format::count(total))]),
-            w.rule.to_string(),
+            fill(w.rule, &[("share", &format::percent_round(self.report.standing.threshold))]),
         ]
     }
 }

@@ -131,11 +131,24 @@ fn translation(rules: &[MatchRule], base: &[FactorInfo], cand: &[FactorInfo]) ->
         if find(cand, to).is_none() {
             return Err(MatchError::NoFactor { given, side: "candidate", name: to.clone(), known: names(cand) });
         }
-        if find(base, to).is_some() && !t.renamed.contains_key(to) && from != to {
-            return Err(MatchError::Conflict { given, reason: format!("the baseline has a factor {to:?} already: rename it first") });
-        }
         if t.renamed.insert(from.clone(), to.clone()).is_some() {
             return Err(MatchError::Conflict { given, reason: format!("the factor {from:?} is renamed twice") });
+        }
+    }
+    // The renames apply together, so two factors can swap names; two that end with one name are
+    // refused, as one would hide the other.
+    let final_name = |name: &str| t.renamed.get(name).cloned().unwrap_or_else(|| name.to_string());
+    for (i, first) in base.iter().enumerate() {
+        if let Some(second) = base[i + 1..].iter().find(|f| final_name(&f.name) == final_name(&first.name)) {
+            let (kept, moved) = if t.renamed.contains_key(&first.name) { (second, first) } else { (first, second) };
+            let to = final_name(&moved.name);
+            return Err(MatchError::Conflict {
+                given: format!("{}={to}", moved.name),
+                reason: format!(
+                    "the baseline has a factor {to:?} already, so {:?} and {:?} would both be {to:?}: rename it too (--match {to}=OTHER) or swap the two (--match {}={to} --match {to}={})",
+                    kept.name, moved.name, moved.name, moved.name
+                ),
+            });
         }
     }
     // A baseline factor by its name in the candidate's terms (renamed or not), or by its own.
@@ -200,6 +213,26 @@ fn translation(rules: &[MatchRule], base: &[FactorInfo], cand: &[FactorInfo]) ->
             (None, Some(_), true, true) => return Err(MatchError::Syntax { given }),
         }
     }
+    // Level rules also apply together (two levels may swap), but two baseline levels mapped onto
+    // one would make two conditions one.
+    for b in base {
+        let name = final_name(&b.name);
+        let mapped = |level: &str| levels.get(&(name.clone(), level.to_string())).cloned().unwrap_or_else(|| level.to_string());
+        for (i, first) in b.levels.iter().enumerate() {
+            if let Some(second) = b.levels[i + 1..].iter().find(|l| mapped(&l.value) == mapped(&first.value)) {
+                let onto = mapped(&first.value);
+                let ruled = if levels.contains_key(&(name.clone(), second.value.clone())) { &second.value } else { &first.value };
+                let other = if ruled == &first.value { &second.value } else { &first.value };
+                return Err(MatchError::Conflict {
+                    given: format!("{}:{ruled}={onto}", b.name),
+                    reason: format!(
+                        "the baseline's levels {:?} and {:?} of {:?} would both be {onto:?}, so two conditions would be one: map {other:?} elsewhere, or swap the two (--match {}:{ruled}={onto} --match {}:{onto}={ruled})",
+                        first.value, second.value, b.name, b.name, b.name
+                    ),
+                });
+            }
+        }
+    }
     t.levels = levels;
     t.added = added;
     t.picked = picked;
@@ -259,6 +292,7 @@ pub fn match_conditions(
             only_in_baseline: only_base,
             only_in_candidate: only_cand,
             rules: rules.iter().map(MatchRule::text).collect(),
+            suggested: Vec::new(),
         },
         ..Matched::default()
     };
@@ -287,7 +321,64 @@ pub fn match_conditions(
             _ => matched.only_in_baseline.push((i, UnmatchedReason::Ambiguous, there.clone())),
         }
     }
+    matched.matching.suggested = suggestions(&matched, &translated, cand, &common, &t);
     Ok(matched)
+}
+
+/// `--match` rules that would pair what is left unmatched: per shared factor, when the unmatched
+/// baseline conditions take exactly one level no candidate condition has and the unmatched
+/// candidate ones exactly one level no baseline condition has, the rule mapping one onto the
+/// other; and a factor only each side has, with the same levels on both, renamed.
+fn suggestions(
+    matched: &Matched,
+    translated: &[Option<BTreeMap<String, String>>],
+    cand: &[ConditionResult],
+    common: &[String],
+    t: &Translation,
+) -> Vec<String> {
+    let unmatched_base: Vec<&BTreeMap<String, String>> = matched
+        .only_in_baseline
+        .iter()
+        .filter(|(_, reason, _)| *reason == UnmatchedReason::NoCounterpart)
+        .filter_map(|(i, ..)| translated[*i].as_ref())
+        .collect();
+    let unmatched_cand: Vec<&BTreeMap<String, String>> = matched
+        .only_in_candidate
+        .iter()
+        .filter(|(_, reason, _)| *reason == UnmatchedReason::NoCounterpart)
+        .map(|(i, ..)| &cand[*i].factors)
+        .collect();
+    let mut rules = Vec::new();
+    if let ([b], [c]) = (matched.matching.only_in_baseline.as_slice(), matched.matching.only_in_candidate.as_slice()) {
+        let sorted = |levels: &[String]| -> Vec<String> {
+            let mut v = levels.to_vec();
+            v.sort();
+            v
+        };
+        if sorted(&b.levels) == sorted(&c.levels) && !(matched.only_in_baseline.is_empty() && matched.only_in_candidate.is_empty()) {
+            rules.push(format!("{}={}", b.factor, c.factor));
+        }
+    }
+    if unmatched_base.is_empty() || unmatched_cand.is_empty() {
+        return rules;
+    }
+    let levels_here = |all: &mut dyn Iterator<Item = &BTreeMap<String, String>>, name: &str| -> std::collections::BTreeSet<String> {
+        all.filter_map(|l| l.get(name).cloned()).collect()
+    };
+    for name in common {
+        let base_all = levels_here(&mut translated.iter().flatten(), name);
+        let cand_all = levels_here(&mut cand.iter().map(|c| &c.factors), name);
+        let base_only: Vec<String> =
+            levels_here(&mut unmatched_base.iter().copied(), name).into_iter().filter(|l| !cand_all.contains(l)).collect();
+        let cand_only: Vec<String> =
+            levels_here(&mut unmatched_cand.iter().copied(), name).into_iter().filter(|l| !base_all.contains(l)).collect();
+        if let ([from], [to]) = (base_only.as_slice(), cand_only.as_slice()) {
+            // The baseline's own level: a rule maps the baseline's level as its runs give it.
+            let own = t.levels.iter().find(|(_, v)| *v == from).map_or(from.clone(), |((_, old), _)| old.clone());
+            rules.push(format!("{name}:{own}={to}"));
+        }
+    }
+    rules
 }
 
 #[cfg(test)]
@@ -337,6 +428,19 @@ mod tests {
         assert_eq!(m.only_in_candidate, vec![(1, UnmatchedReason::NoCounterpart, vec![])]);
         assert_eq!(m.only_in_baseline, vec![(2, UnmatchedReason::NoCounterpart, vec![])]);
         assert_eq!(m.matching.by, vec!["route", "downloads"]);
+        // nginx/2 against nginx/0 differ in a level each side has elsewhere: no rule is suggested.
+        assert!(m.matching.suggested.is_empty());
+    }
+
+    #[test]
+    fn a_level_or_factor_named_otherwise_gets_the_rule_that_would_match_it() {
+        let base = [factor("route", &["direct", "nginx-on"])];
+        let cand = [factor("route", &["direct", "nginx"])];
+        let m = run(&[], (&base, &[&["direct"], &["nginx-on"]]), (&cand, &[&["direct"], &["nginx"]])).unwrap();
+        assert_eq!(m.matching.suggested, vec!["route:nginx-on=nginx"]);
+        let renamed = [factor("path", &["direct", "nginx-on"])];
+        let m = run(&[], (&base, &[&["direct"], &["nginx-on"]]), (&renamed, &[&["direct"], &["nginx-on"]])).unwrap();
+        assert_eq!(m.matching.suggested, vec!["route=path"]);
     }
 
     #[test]
@@ -382,6 +486,39 @@ mod tests {
             run(&["route=path", "route:nginx-on=nginx"], (&base, &[&["direct"], &["nginx-on"]]), (&cand, &[&["nginx"], &["direct"]]))
                 .unwrap();
         assert_eq!(same.pairs, m.pairs);
+    }
+
+    #[test]
+    fn two_factors_or_two_levels_can_swap_but_never_merge() {
+        // The baseline called them the other way round.
+        let base = [factor("route", &["a", "b"]), factor("worker", &["sync", "gthread"])];
+        let cand = [factor("worker", &["a", "b"]), factor("route", &["sync", "gthread"])];
+        let m = run(
+            &["route=worker", "worker=route"],
+            (&base, &[&["a", "sync"], &["b", "gthread"]]),
+            (&cand, &[&["b", "gthread"], &["a", "sync"]]),
+        )
+        .unwrap();
+        assert_eq!(m.pairs, vec![(1, 0), (0, 1)]);
+        // Renaming onto a factor the baseline keeps would merge two factors.
+        let error = run(&["route=worker"], (&base, &[&["a", "sync"]]), (&cand, &[&["a", "sync"]])).unwrap_err();
+        assert_eq!(
+            error.to_string(),
+            "--match \"route=worker\": the baseline has a factor \"worker\" already, so \"worker\" and \"route\" would both be \"worker\": rename it too (--match worker=OTHER) or swap the two (--match route=worker --match worker=route)"
+        );
+        // Levels swap the same way.
+        let f = [factor("route", &["direct", "nginx"])];
+        let m =
+            run(&["route:direct=nginx", "route:nginx=direct"], (&f, &[&["direct"], &["nginx"]]), (&f, &[&["direct"], &["nginx"]])).unwrap();
+        assert_eq!(m.pairs, vec![(1, 0), (0, 1)]);
+        // Two baseline levels onto one is refused, naming both.
+        let three = [factor("route", &["direct", "nginx", "proxy"])];
+        let error =
+            run(&["route:proxy=nginx"], (&three, &[&["direct"], &["nginx"], &["proxy"]]), (&f, &[&["direct"], &["nginx"]])).unwrap_err();
+        assert_eq!(
+            error.to_string(),
+            "--match \"route:proxy=nginx\": the baseline's levels \"nginx\" and \"proxy\" of \"route\" would both be \"nginx\", so two conditions would be one: map \"nginx\" elsewhere, or swap the two (--match route:proxy=nginx --match route:nginx=proxy)"
+        );
     }
 
     #[test]

@@ -12,8 +12,9 @@
 pub mod matching;
 
 use super::difference::{self, FDR_Q, INTERVAL_LEVEL, MAX_RUNS_NEEDED};
+use super::failures::{self, RunFailures};
 use super::variance::{chance_if_no_difference, ranges_overlap};
-use crate::model::{CompareVerdict, HeadlineMetric, Percentile, Verdict};
+use crate::model::{CompareVerdict, DecidedBy, FailureVerdict, HeadlineMetric, Percentile, Verdict};
 use crate::report::compare::*;
 use crate::report::{ConditionResult, Report, RunResult, Spread};
 pub use matching::{MatchError, MatchRule};
@@ -66,6 +67,18 @@ impl Metric {
         }
     }
 
+    /// Whether `report` computes this metric for its runs at all: a percentile it reports, a
+    /// sessions metric of a dataset with sessions. A run may still lack a value (no 2xx response).
+    fn computed_by(self, report: &Report) -> bool {
+        if self.headline.is_percentile() {
+            Percentile::STANDARD.contains(&self.percentile) || report.percentile == self.percentile
+        } else if self.headline.needs_sessions() {
+            report.runs.iter().any(|run| run.sessions.is_some())
+        } else {
+            true
+        }
+    }
+
     /// The condition's own median and range of it, as its report shows them.
     fn of_condition(self, condition: &ConditionResult) -> Option<Spread> {
         if self.headline.is_percentile() {
@@ -81,7 +94,7 @@ pub fn compare(baseline: &Report, candidate: &Report, plan: &ComparePlan) -> Res
     let metric = Metric::of(baseline);
     let own = Metric::of(candidate);
     let ok_runs = |r: &Report| r.runs.iter().filter(|run| run.status == crate::model::RunStatus::Ok).count();
-    if ok_runs(candidate) > 0 && !candidate.runs.iter().any(|run| metric.of_run(run).is_some()) {
+    if !metric.computed_by(candidate) {
         return Err(CompareError::MetricMissing {
             baseline: baseline.dataset.name.clone(),
             candidate: candidate.dataset.name.clone(),
@@ -96,7 +109,9 @@ pub fn compare(baseline: &Report, candidate: &Report, plan: &ComparePlan) -> Res
     let mut conditions = Vec::new();
     let mut figures = Vec::new();
     let mut samples = Vec::new();
+    let error_share = baseline.standing.threshold;
     for &(b, c) in &matched.pairs {
+        let failures = failures::compare(&side_failures(baseline, b), &side_failures(candidate, c));
         let (base, base_values) = side_runs(baseline, b, metric);
         let (cand, cand_values) = side_runs(candidate, c, metric);
         let interval = difference::log_ratio(&base_values, &cand_values);
@@ -116,6 +131,8 @@ pub fn compare(baseline: &Report, candidate: &Report, plan: &ComparePlan) -> Res
             ranges_overlap: (n > 0 && m > 0).then(|| ranges_overlap(range(&base_values), range(&cand_values))),
             fdr_supported: false,
             verdict: CompareVerdict::NotShown,
+            decided_by: DecidedBy::Metric,
+            failures,
             runs_needed: None,
             regression: false,
             runs_needed_for_regression: None,
@@ -132,17 +149,26 @@ pub fn compare(baseline: &Report, candidate: &Report, plan: &ComparePlan) -> Res
     for (&i, passes) in with_p.iter().zip(difference::benjamini_hochberg(&p, FDR_Q)) {
         conditions[i].fdr_supported = passes;
     }
+    let failure_tests: Vec<usize> = (0..conditions.len()).filter(|&i| conditions[i].failures.p.is_some()).collect();
+    let failure_p: Vec<f64> = failure_tests.iter().filter_map(|&i| conditions[i].failures.p).collect();
+    for (&i, passes) in failure_tests.iter().zip(difference::benjamini_hochberg(&failure_p, FDR_Q)) {
+        conditions[i].failures.fdr_supported = passes;
+    }
     for (condition, (a, b)) in conditions.iter_mut().zip(&samples) {
+        condition.failures.verdict = failures::verdict(&condition.failures, error_share);
         let interval = condition.ratio_low.zip(condition.ratio_high);
         let verdict =
             condition.ratio.map_or(Verdict::NotShown, |ratio| difference::verdict(ratio, interval, condition.fdr_supported, negligible));
         condition.verdict =
             condition.ratio.map_or(CompareVerdict::NotShown, |ratio| difference::directed(verdict, ratio, higher_is_better));
-        let sd = difference::pooled_log_sd(a, b);
         if let (Some(threshold), Some((low, high))) = (plan.fail_on_regression, interval) {
             condition.regression = condition.verdict == CompareVerdict::SupportedSlower
                 && difference::regression_beyond(low, high, threshold, higher_is_better);
         }
+        if decide_by_failures(condition, plan.fail_on_regression.is_some()) {
+            continue;
+        }
+        let sd = difference::pooled_log_sd(a, b);
         let (Some(ratio), Some(sd)) = (condition.ratio, sd) else { continue };
         let d = ratio.ln();
         if condition.verdict == CompareVerdict::NotShown {
@@ -167,6 +193,11 @@ pub fn compare(baseline: &Report, candidate: &Report, plan: &ComparePlan) -> Res
         supported_slower: count(CompareVerdict::SupportedSlower),
         negligible: count(CompareVerdict::Negligible),
         not_shown: count(CompareVerdict::NotShown),
+        failures_rise: conditions
+            .iter()
+            .filter(|c| matches!(c.failures.verdict, FailureVerdict::Rise | FailureVerdict::NoResponses))
+            .count() as u64,
+        failures_fall: conditions.iter().filter(|c| c.failures.verdict == FailureVerdict::Fall).count() as u64,
         regressions: conditions.iter().filter(|c| c.regression).map(|c| c.condition_id.clone()).collect(),
     };
     let unmatched = |report: &Report, list: &[(usize, UnmatchedReason, Vec<usize>)], other: &Report| -> Vec<Unmatched> {
@@ -196,6 +227,7 @@ pub fn compare(baseline: &Report, candidate: &Report, plan: &ComparePlan) -> Res
             fdr_q: FDR_Q,
             interval_level: INTERVAL_LEVEL,
             fail_on_regression: plan.fail_on_regression,
+            error_share,
         },
         only_in_baseline: unmatched(baseline, &matched.only_in_baseline, candidate),
         only_in_candidate: unmatched(candidate, &matched.only_in_candidate, baseline),
@@ -206,6 +238,44 @@ pub fn compare(baseline: &Report, candidate: &Report, plan: &ComparePlan) -> Res
         headline: metric.headline,
         percentile: metric.percentile,
     })
+}
+
+/// Failures first: a supported rise of the candidate's failures (or no 2xx response at all) is
+/// a worse candidate and, under a gate, a failure, whatever the latency of the requests that did
+/// succeed; a supported fall a better one; failures that differ beyond the margin without support
+/// leave the metric undecided, since it compares the survivors of two different failure rates. A
+/// candidate without an ok run of a condition its baseline measured fails a gate: a gate passes
+/// only what was measured. Returns whether the failures (or their absence) decided.
+fn decide_by_failures(condition: &mut ConditionComparison, gate: bool) -> bool {
+    let decided = match condition.failures.verdict {
+        FailureVerdict::Rise | FailureVerdict::NoResponses => Some(CompareVerdict::SupportedSlower),
+        FailureVerdict::Fall => Some(CompareVerdict::SupportedFaster),
+        FailureVerdict::NotShown => Some(CompareVerdict::NotShown),
+        FailureVerdict::Within | FailureVerdict::NoData => None,
+    };
+    if let Some(verdict) = decided {
+        condition.verdict = verdict;
+        condition.decided_by = DecidedBy::Failures;
+        condition.regression = gate && verdict == CompareVerdict::SupportedSlower;
+        return true;
+    }
+    if condition.cand.runs.is_empty() && condition.failures.cand.runs == 0 && !condition.base.runs.is_empty() {
+        condition.verdict = CompareVerdict::NotShown;
+        condition.decided_by = DecidedBy::NoCandidateRun;
+        condition.regression = gate;
+        return true;
+    }
+    false
+}
+
+/// The failure counts of a condition's ok runs that counted their requests.
+fn side_failures(report: &Report, condition: usize) -> Vec<RunFailures> {
+    report.conditions[condition]
+        .runs
+        .iter()
+        .filter_map(|id| report.run_index(id))
+        .filter_map(|i| failures::of_run(&report.runs[i]))
+        .collect()
 }
 
 /// The runs needed to show `to_show`, or `None` when the spread or the margin gives no answer.
