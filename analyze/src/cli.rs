@@ -35,7 +35,9 @@ pub enum Command {
     /// after a change, or a re-measurement): per matched condition, both sides' runs of the
     /// baseline's headline metric, the ratio of geometric means candidate/baseline with its 95%
     /// interval and p, and a verdict. Exit status 1 when --fail-on-regression finds a supported
-    /// regression, 2 on bad input.
+    /// regression, 2 on bad input, 3 when the two are incomparable (an [environment] key that
+    /// must match differs: the CPU, its count, the kernel's major version, a tool or server
+    /// version).
     Compare {
         /// The baseline dataset folder.
         baseline: PathBuf,
@@ -60,7 +62,44 @@ pub enum Command {
         /// 2xx response at all), or a condition the candidate has no ok run of, fails it too.
         #[arg(long, value_name = "PCT", value_parser = regression_threshold)]
         fail_on_regression: Option<f64>,
+        /// An [environment] key that may differ without making the pair incomparable (exit 3),
+        /// e.g. --allow-env kernel after a kernel update you mean to measure across.
+        #[arg(long = "allow-env", value_name = "KEY")]
+        allow_env: Vec<String>,
+        /// A re-measurement of the baseline (same code, another sitting): the baseline against it
+        /// is an A/A pair, on which the gate's false-alarm rate is measured (compare.json's
+        /// gate.empirical_false_alarm). Repeatable.
+        #[arg(long = "aa", value_name = "DATASET")]
+        aa: Vec<PathBuf>,
         /// What to print: a text summary, Markdown for a pull-request comment, or compare.json.
+        #[arg(long, value_enum, default_value_t = CompareFormat::Text)]
+        format: CompareFormat,
+        /// The language of the printed summary.
+        #[arg(long, value_enum, default_value_t = LangArg::En)]
+        lang: LangArg,
+    },
+    /// Follows many measurements of one study over time (each a dataset: a sitting, a build, a
+    /// day): every run a point, per condition and the headline metric, and the changes between
+    /// measurements that their runs support (change points by binary segmentation with
+    /// permutation tests, Benjamini-Hochberg over the conditions; a change must hold for two
+    /// measurements). Exit status 3 when two consecutive measurements' environments differ in a
+    /// key that must match, 2 on bad input.
+    History {
+        /// The measurements: dataset folders, in any order.
+        #[arg(required = true, num_args = 2..)]
+        datasets: Vec<PathBuf>,
+        /// Also write the history into this folder: history.json, and per language the page,
+        /// its Markdown twin and one trend chart per condition. Replaced whole, atomically.
+        #[arg(long)]
+        out: Option<PathBuf>,
+        /// What orders the measurements: each one's earliest run, or dataset.toml's
+        /// history.revision (numbers within it compared as numbers: v1.9 before v1.10).
+        #[arg(long, value_enum, default_value_t = HistoryOrder::StartedAt)]
+        by: HistoryOrder,
+        /// An [environment] key that may differ between measurements (see compare).
+        #[arg(long = "allow-env", value_name = "KEY")]
+        allow_env: Vec<String>,
+        /// What to print: a text summary, Markdown, or history.json.
         #[arg(long, value_enum, default_value_t = CompareFormat::Text)]
         format: CompareFormat,
         /// The language of the printed summary.
@@ -134,6 +173,14 @@ pub enum CompareFormat {
     Text,
     Md,
     Json,
+}
+
+/// `analyze history --by`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum HistoryOrder {
+    #[value(name = "started_at")]
+    StartedAt,
+    Revision,
 }
 
 /// `--fail-on-regression`: a percentage, `10%` or `10`, from 0 up to (not including) 100, as a

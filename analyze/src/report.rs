@@ -10,6 +10,7 @@
 //! here imports from it.
 
 pub mod compare;
+pub mod history;
 pub mod review;
 pub mod slo;
 pub mod standing;
@@ -114,6 +115,19 @@ pub struct DatasetInfo {
     /// names none.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub session_steps: Vec<Text>,
+    /// The `[environment]` keys a measurement compared with this one must share (dataset.toml's
+    /// `comparability.must_match`, else `model::DEFAULT_MUST_MATCH`).
+    pub must_match: Vec<String>,
+    /// dataset.toml's `[history]`: the series it belongs to and the revision measured.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub history: Option<HistoryInfo>,
+}
+
+/// The history a measurement belongs to.
+#[derive(Debug, Clone, Serialize, serde::Deserialize, PartialEq)]
+pub struct HistoryInfo {
+    pub series: String,
+    pub revision: Option<String>,
 }
 
 #[derive(Debug, Clone, Serialize)]

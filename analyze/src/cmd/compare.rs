@@ -5,6 +5,8 @@
 
 use crate::cli::CompareFormat;
 use crate::model::Lang;
+use crate::report::compare::ComparabilityVerdict;
+use crate::stats::compare::calibration::calibrate;
 use crate::stats::compare::{compare, ComparePlan, MatchRule};
 use crate::stats::{self, Detail};
 use crate::{dataset, output, render};
@@ -18,6 +20,8 @@ pub struct Options<'a> {
     pub out: Option<&'a Path>,
     pub rules: &'a [String],
     pub fail_on_regression: Option<f64>,
+    pub allow_env: &'a [String],
+    pub aa: &'a [std::path::PathBuf],
     pub format: CompareFormat,
     pub lang: Lang,
 }
@@ -26,6 +30,7 @@ pub fn run(options: &Options) -> Result<i32> {
     let plan = ComparePlan {
         rules: options.rules.iter().map(|r| MatchRule::parse(r)).collect::<Result<_, _>>()?,
         fail_on_regression: options.fail_on_regression,
+        allow_env: options.allow_env.to_vec(),
     };
     // The overlay charts need each representative run's latencies; the summaries do not.
     let (keep, detail) =
@@ -36,7 +41,9 @@ pub fn run(options: &Options) -> Result<i32> {
     };
     let baseline = load(options.baseline, "baseline")?;
     let candidate = load(options.candidate, "candidate")?;
-    let comparison = compare(&baseline, &candidate, &plan)?;
+    let mut comparison = compare(&baseline, &candidate, &plan)?;
+    let aa = options.aa.iter().map(|dir| load(dir, "--aa")).collect::<Result<Vec<_>>>()?;
+    comparison.gate = calibrate(&baseline, &candidate, &aa, &plan);
     if let Some(out) = options.out {
         let files = render::compare::compare_files(&comparison, None)?;
         output::write_report(out, |emit| files.into_iter().try_for_each(|(path, bytes)| emit(path, bytes)))?;
@@ -46,7 +53,13 @@ pub fn run(options: &Options) -> Result<i32> {
         CompareFormat::Md => crate::terminal::escape(&render::compare::compare_summary(&comparison, options.lang)?),
         CompareFormat::Json => render::compare::compare_json(&comparison),
     };
-    let code = if comparison.summary.regressions.is_empty() { 0 } else { super::EXIT_FAILED };
+    let code = if comparison.comparability.verdict == ComparabilityVerdict::Incomparable {
+        super::EXIT_INCOMPARABLE
+    } else if comparison.summary.regressions.is_empty() {
+        0
+    } else {
+        super::EXIT_FAILED
+    };
     // A closed pipe (`| head`) ends the output, not the program or its exit status.
     match std::io::stdout().lock().write_all(printed.as_bytes()) {
         Err(error) if error.kind() != std::io::ErrorKind::BrokenPipe => Err(error.into()),
@@ -99,7 +112,9 @@ pub fn of_baseline_read_by(
     }
     let mut loaded = read(&folder).with_context(|| format!("baseline {}", folder.display()))?;
     let baseline = stats::build(&mut loaded, Detail::Statistics);
-    let comparison = compare(&baseline, candidate, &ComparePlan::default())
+    let plan = ComparePlan::default();
+    let mut comparison = compare(&baseline, candidate, &plan)
         .with_context(|| format!("dataset {}: its comparison with the baseline {}", dir.display(), folder.display()))?;
+    comparison.gate = calibrate(&baseline, candidate, &[], &plan);
     Ok(Some(comparison))
 }

@@ -2,6 +2,7 @@
 
 pub mod check;
 pub mod compare;
+pub mod history;
 pub mod import;
 pub mod report;
 pub mod site;
@@ -12,3 +13,6 @@ pub const EXIT_WARNINGS: i32 = 1;
 /// finds failed.
 pub const EXIT_FAILED: i32 = 1;
 pub const EXIT_ERRORS: i32 = 2;
+/// `compare` and `history` across measurements whose environments differ in a key that must
+/// match (`stats::comparability`).
+pub const EXIT_INCOMPARABLE: i32 = 3;

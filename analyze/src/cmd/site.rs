@@ -3,7 +3,7 @@
 use crate::dataset;
 use crate::output;
 use crate::render::paths;
-use crate::render::site::{emit_site, site_files, Published, SiteComparison};
+use crate::render::site::{emit_site, site_files, Published, SiteComparison, SiteHistory};
 use crate::stats::compare::{compare, ComparePlan};
 use crate::stats::{self, Detail};
 use anyhow::{bail, Context as _, Result};
@@ -75,14 +75,19 @@ pub fn run(root: &Path, out: &Path, only: Option<&str>) -> Result<i32> {
             dataset.name = names[b].clone();
             Some(stats::build(&mut dataset, Detail::WithFigures))
         };
-        let comparison = compare(baseline.as_ref().unwrap_or(&loaded[b].0), &loaded[c].0, &ComparePlan::default())
+        let base = baseline.as_ref().unwrap_or(&loaded[b].0);
+        let plan = ComparePlan::default();
+        let mut comparison = compare(base, &loaded[c].0, &plan)
             .with_context(|| format!("dataset {}: its comparison with the baseline {}", folders[c].display(), folders[b].display()))?;
+        comparison.gate = crate::stats::compare::calibration::calibrate(base, &loaded[c].0, &[], &plan);
         comparisons.push((b, c, comparison));
     }
     let site_comparisons: Vec<SiteComparison> = comparisons
         .iter()
         .map(|(b, c, comparison)| SiteComparison { baseline: &loaded[*b].0, candidate: &loaded[*c].0, comparison })
         .collect();
+    let histories = histories_of(&loaded.iter().map(|(r, ..)| r).collect::<Vec<_>>())?;
+    let site_histories: Vec<SiteHistory> = histories.iter().map(|history| SiteHistory { history }).collect();
     let published: Vec<Published> =
         loaded.iter().map(|(report, articles, rendered)| Published { report, articles, rendered: *rendered }).collect();
     match only {
@@ -91,10 +96,10 @@ pub fn run(root: &Path, out: &Path, only: Option<&str>) -> Result<i32> {
                 let own = site_comparisons.iter().find(|c| c.candidate.dataset.name == dataset.report.dataset.name).map(|c| c.comparison);
                 crate::render::check_articles(dataset.report, dataset.articles, own)?;
             }
-            output::write_site(out, |emit| emit_site(&published, &site_comparisons, emit))?
+            output::write_site(out, |emit| emit_site(&published, &site_comparisons, &site_histories, emit))?
         }
         Some(name) => {
-            let files = site_files(&published, &site_comparisons)?;
+            let files = site_files(&published, &site_comparisons, &site_histories)?;
             let prefix = format!("{name}/");
             let subtree =
                 files.iter().filter_map(|(path, bytes)| path.strip_prefix(&prefix).map(|p| (p.to_string(), bytes.clone()))).collect();
@@ -104,4 +109,23 @@ pub fn run(root: &Path, out: &Path, only: Option<&str>) -> Result<i32> {
     }
     eprintln!("rendered {} of {} datasets", loaded.iter().filter(|l| l.2).count(), folders.len());
     Ok(0)
+}
+
+/// The history of each `[history] series` two or more datasets name, in the order of the series'
+/// names. A series one dataset names has no history page yet.
+fn histories_of(reports: &[&crate::Report]) -> Result<Vec<crate::report::history::HistoryReport>> {
+    let mut series: std::collections::BTreeMap<&str, Vec<crate::Report>> = std::collections::BTreeMap::new();
+    for report in reports {
+        if let Some(h) = &report.dataset.history {
+            series.entry(h.series.as_str()).or_default().push((*report).clone());
+        }
+    }
+    series
+        .into_iter()
+        .filter(|(_, members)| members.len() >= 2)
+        .map(|(name, members)| {
+            crate::stats::history::history(&members, crate::stats::history::Order::StartedAt, &[])
+                .with_context(|| format!("the history {name:?} (dataset.toml: history.series)"))
+        })
+        .collect()
 }

@@ -111,6 +111,35 @@ pub struct Manifest {
     /// The 1-based line and column of `baseline`, set by [`Manifest::parse`].
     #[serde(skip)]
     pub baseline_place: (u64, usize),
+    /// Which `[environment]` keys a measurement compared with this one must share.
+    pub comparability: Option<ComparabilitySpec>,
+    /// The history this measurement belongs to (`analyze history`, a history page in the site).
+    pub history: Option<HistorySpec>,
+}
+
+/// `[comparability]`: the `[environment]` keys whose values must match for `analyze compare` and
+/// `analyze history` to compare two measurements (`model::MustMatch`); absent: the defaults
+/// (`model::DEFAULT_MUST_MATCH`).
+#[derive(Debug, Clone, Deserialize, Serialize, Default)]
+#[serde(deny_unknown_fields)]
+pub struct ComparabilitySpec {
+    pub must_match: Vec<toml::Spanned<String>>,
+    /// Where each rule is, set by [`Manifest::parse`].
+    #[serde(skip)]
+    pub places: Vec<(u64, usize)>,
+}
+
+/// `[history]`: the series of measurements this one belongs to, and what was measured.
+#[derive(Debug, Clone, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct HistorySpec {
+    /// The series' name: the datasets that share it are one history.
+    pub series: toml::Spanned<String>,
+    /// The revision (commit, version, build) measured, for `--by revision` and the labels.
+    pub revision: Option<String>,
+    /// Where `series` is, set by [`Manifest::parse`].
+    #[serde(skip)]
+    pub series_place: (u64, usize),
 }
 
 /// `[sessions]`: the steps of the sessions in sessions.csv.
@@ -276,6 +305,14 @@ impl Manifest {
         self.percentile.and_then(Percentile::new).unwrap_or(Percentile::P95)
     }
 
+    /// The `must_match` rules as written, else the defaults.
+    pub fn must_match(&self) -> Vec<String> {
+        match &self.comparability {
+            Some(spec) => spec.must_match.iter().map(|r| r.get_ref().clone()).collect(),
+            None => crate::model::DEFAULT_MUST_MATCH.iter().map(|r| r.to_string()).collect(),
+        }
+    }
+
     /// Every percentile a run reports: the standard five and the headline.
     pub fn reported_percentiles(&self) -> Vec<Percentile> {
         let mut wanted: Vec<Percentile> = Percentile::STANDARD.to_vec();
@@ -304,6 +341,12 @@ impl Manifest {
         }
         if let Some(baseline) = &manifest.baseline {
             manifest.baseline_place = place(baseline.span().start);
+        }
+        if let Some(spec) = &mut manifest.comparability {
+            spec.places = spec.must_match.iter().map(|r| place(r.span().start)).collect();
+        }
+        if let Some(history) = &mut manifest.history {
+            history.series_place = place(history.series.span().start);
         }
         Ok(manifest)
     }

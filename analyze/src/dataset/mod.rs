@@ -4,6 +4,7 @@
 
 pub mod csv;
 pub mod error;
+mod history;
 pub mod manifest;
 pub mod number;
 mod packed;
@@ -212,6 +213,7 @@ pub fn load_unlocked(dir: &Path, keep: Keep) -> Result<Dataset, LoadError> {
     located.check_sessions(sessions.is_some(), &mut problems);
     if usable {
         slo::check(&manifest, &factors, &runs, sessions.is_some(), &mut problems);
+        history::check(&manifest, &mut problems);
     }
     let articles = read_articles(dir, &mut problems);
     let readme = read_text(dir, "README.md", &mut problems);

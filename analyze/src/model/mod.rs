@@ -3,6 +3,7 @@
 //! runs back up: `dataset/` reads into these types without knowing the results, the statistics
 //! or a subcommand.
 
+mod comparability;
 mod condition;
 mod headline;
 mod lang;
@@ -17,6 +18,7 @@ mod sorted_map;
 mod tool;
 mod verdict;
 
+pub use comparability::{MustMatch, DEFAULT_MUST_MATCH};
 pub use condition::{condition_id, condition_label, parse_condition_pairs};
 pub use headline::{HeadlineMetric, ThroughputFrom};
 pub use lang::{Lang, Text};

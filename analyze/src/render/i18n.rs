@@ -9,6 +9,7 @@ pub mod compare;
 #[cfg(test)]
 mod glossary;
 pub mod grammar;
+pub mod history;
 pub mod labels;
 pub mod lead;
 pub mod notes;

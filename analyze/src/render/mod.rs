@@ -7,6 +7,7 @@ pub mod charts;
 pub mod compare;
 pub mod exports;
 pub mod format;
+pub mod history;
 pub mod i18n;
 pub mod markdown;
 pub mod paths;
@@ -69,6 +70,8 @@ fn parse_templates() -> tera::Tera {
         ("compare.html", include_str!("../../../report-templates/compare.html")),
         ("compare.md", include_str!("../../../report-templates/compare.md")),
         ("compare-summary.md", include_str!("../../../report-templates/compare-summary.md")),
+        ("history.html", include_str!("../../../report-templates/history.html")),
+        ("history.md", include_str!("../../../report-templates/history.md")),
     ])
     .expect("the bundled templates parse");
     tera.register_filter("md", markdown_escape);

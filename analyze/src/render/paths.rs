@@ -88,6 +88,9 @@ pub fn url_segment(name: &str) -> String {
 /// start with `.`): a dataset folder of the same name would collide with them.
 pub const SITE_FILES: [&str; 2] = ["index.html", "index.ja.html"];
 
+/// The site's folder of histories: `history/<series>/<lang>/`.
+pub const HISTORY_FOLDER: &str = "history";
+
 /// The site's index page in `lang`, at the site's root: `index.html` in English,
 /// `index.<lang>.html` in the others.
 pub fn site_index(lang: crate::model::Lang) -> String {
@@ -103,6 +106,8 @@ pub fn site_name_problem(name: &str) -> Option<String> {
         Some(format!("the dataset folder {name:?} has the name of the site's own page {name}: rename the folder"))
     } else if name.starts_with('.') {
         Some(format!("the dataset folder {name:?} starts with `.`, which the site keeps for its own files: rename the folder"))
+    } else if name == HISTORY_FOLDER {
+        Some(format!("the dataset folder {name:?} has the name of the site's folder of histories: rename the folder"))
     } else {
         None
     }

@@ -6,6 +6,7 @@ use super::view::{CompareSite, Context, KeyValue, Table};
 use super::{emit_report_with, render, templates, Emit, Files, RenderError};
 use crate::model::Lang;
 use crate::report::compare::ComparisonReport;
+use crate::report::history::HistoryReport;
 use crate::report::Report;
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -48,6 +49,37 @@ pub struct SiteComparison<'a> {
     pub comparison: &'a ComparisonReport,
 }
 
+/// The history of the datasets that name one `[history] series`, rendered under
+/// `history/<series>/` and linked from each of their reports.
+pub struct SiteHistory<'a> {
+    pub history: &'a HistoryReport,
+}
+
+impl SiteHistory<'_> {
+    /// Its folder, from the site's root.
+    fn folder(&self) -> String {
+        format!("{}/{}", super::paths::HISTORY_FOLDER, super::paths::url_segment(&self.history.series))
+    }
+
+    fn has(&self, dataset: &str) -> bool {
+        self.history.measurements.iter().any(|m| m.dataset == dataset)
+    }
+}
+
+/// The links of one report page (in `<name>/<lang>/`) to the histories it belongs to.
+fn history_links(name: &str, lang: Lang, histories: &[SiteHistory]) -> Vec<KeyValue> {
+    let w = super::i18n::history::words(lang);
+    histories
+        .iter()
+        .filter(|h| h.has(name))
+        .map(|h| KeyValue {
+            label: fill(w.report_link, &[("series", &h.history.series)]),
+            value: fill(w.measurements_value_short, &[("n", &super::format::count(h.history.measurements.len() as u64))]),
+            href: Some(format!("../../{}/{}/index.html", h.folder(), lang.code())),
+        })
+        .collect()
+}
+
 /// The links of one report page (in `<name>/<lang>/`) to the comparisons it takes part in.
 fn comparison_links(name: &str, lang: Lang, comparisons: &[SiteComparison]) -> Vec<KeyValue> {
     let w = super::i18n::compare::words(lang);
@@ -70,9 +102,9 @@ fn comparison_links(name: &str, lang: Lang, comparisons: &[SiteComparison]) -> V
 }
 
 /// Every file of the site.
-pub fn site_files(datasets: &[Published], comparisons: &[SiteComparison]) -> Result<Files, RenderError> {
+pub fn site_files(datasets: &[Published], comparisons: &[SiteComparison], histories: &[SiteHistory]) -> Result<Files, RenderError> {
     let mut files = Files::new();
-    emit_site(datasets, comparisons, &mut |path, bytes| {
+    emit_site(datasets, comparisons, histories, &mut |path, bytes| {
         files.insert(path, bytes);
         Ok(())
     })?;
@@ -80,13 +112,19 @@ pub fn site_files(datasets: &[Published], comparisons: &[SiteComparison]) -> Res
 }
 
 /// [`site_files`], each file handed to `emit` as soon as it is rendered.
-pub fn emit_site(datasets: &[Published], comparisons: &[SiteComparison], emit: &mut Emit) -> Result<(), RenderError> {
+pub fn emit_site(
+    datasets: &[Published],
+    comparisons: &[SiteComparison],
+    histories: &[SiteHistory],
+    emit: &mut Emit,
+) -> Result<(), RenderError> {
     for dataset in datasets {
         let name = &dataset.report.dataset.name;
         let href = super::paths::url_segment(name);
         for lang in Lang::ALL.into_iter().filter(|_| dataset.rendered) {
             let prefix = format!("{name}/{}/", lang.code());
-            let links = comparison_links(name, lang, comparisons);
+            let mut links = comparison_links(name, lang, comparisons);
+            links.extend(history_links(name, lang, histories));
             let own = comparisons.iter().find(|c| &c.candidate.dataset.name == name).map(|c| c.comparison);
             emit_report_with(dataset.report, lang, dataset.articles, true, &links, own, &mut |path, bytes| {
                 emit(format!("{prefix}{path}"), bytes)
@@ -97,6 +135,13 @@ pub fn emit_site(datasets: &[Published], comparisons: &[SiteComparison], emit: &
             for (path, bytes) in super::compare::compare_files(c.comparison, Some(&site))? {
                 emit(format!("{name}/compare/{path}"), bytes)?;
             }
+        }
+    }
+    for h in histories {
+        let site =
+            super::view::HistorySite { datasets: h.history.measurements.iter().map(|m| super::paths::url_segment(&m.dataset)).collect() };
+        for (path, bytes) in super::history::history_files(h.history, Some(&site))? {
+            emit(format!("{}/{path}", h.folder()), bytes)?;
         }
     }
     // One index per language, each listing every dataset in its language.

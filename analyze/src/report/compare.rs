@@ -16,6 +16,10 @@ pub const COMPARE_SCHEMA_VERSION: u32 = 2;
 #[derive(Debug, Clone, Serialize)]
 pub struct ComparisonReport {
     pub schema_version: u32,
+    /// Whether the two may be compared at all: an incomparable pair exits 3.
+    pub comparability: Comparability,
+    /// What the gate's false alarms are, nominally and as measured on A/A pairs.
+    pub gate: GateCalibration,
     pub baseline: Side,
     pub candidate: Side,
     /// The metric the runs are compared by: the baseline's headline (`p95`, `requests_per_s`,
@@ -44,6 +48,81 @@ pub struct ComparisonReport {
     pub headline: crate::model::HeadlineMetric,
     #[serde(skip)]
     pub percentile: crate::model::Percentile,
+}
+
+/// Whether the two measurements may be compared at all (`stats::comparability`).
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct Comparability {
+    pub verdict: ComparabilityVerdict,
+    /// The baseline's rules (dataset.toml's `comparability.must_match`, else the defaults).
+    pub must_match: Vec<String>,
+    /// The `[environment]` keys a rule covers that both sides record.
+    pub checked: Vec<String>,
+    /// Those whose compared values differ.
+    pub differing: Vec<EnvDifference>,
+    /// Keys a rule covers that only one side records: they could not be checked.
+    pub one_side: Vec<String>,
+}
+
+#[derive(Debug, Clone, Copy, Serialize, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum ComparabilityVerdict {
+    Comparable,
+    /// A key that must match differs, and is not allowed to: `analyze compare` exits 3.
+    Incomparable,
+}
+
+/// One `[environment]` key whose values differ.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct EnvDifference {
+    pub key: String,
+    pub baseline: String,
+    pub candidate: String,
+    /// Allowed to differ (`--allow-env KEY`).
+    pub allowed: bool,
+}
+
+/// The gate's false alarms: the level its tests are held to, and the rate at which it fired on
+/// pairs that measured the same thing (`stats::compare::calibration`).
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct GateCalibration {
+    /// The false discovery rate the verdicts hold (Benjamini-Hochberg's q).
+    pub nominal_alpha: f64,
+    /// The threshold the A/A pairs were judged at: `--fail-on-regression`, else 0 (any supported
+    /// slowdown).
+    pub threshold: f64,
+    /// The rate measured on A/A pairs; `None` when none was available (`why_not` says why).
+    pub empirical_false_alarm: Option<FalseAlarm>,
+    /// Where the A/A pairs came from: the baseline against each `--aa` dataset, and the splits of
+    /// conditions with at least 4 runs into two halves.
+    pub sources: Vec<AaSource>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub why_not: Option<&'static str>,
+}
+
+/// How often the gate fired on A/A trials (one matched condition of one A/A pair each).
+#[derive(Debug, Clone, Copy, Serialize, PartialEq)]
+pub struct FalseAlarm {
+    pub fired: u64,
+    pub trials: u64,
+    pub rate: f64,
+    /// The Wilson score interval of the rate at 95%.
+    pub low: f64,
+    pub high: f64,
+}
+
+/// One source of A/A trials.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct AaSource {
+    /// `aa_dataset` (the baseline against a re-measurement of it) or `split` (a condition's runs
+    /// in two halves, on one side).
+    pub kind: &'static str,
+    /// The dataset (for a split: its side's dataset and the condition).
+    pub dataset: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub condition_id: Option<String>,
+    pub trials: u64,
+    pub fired: u64,
 }
 
 /// One of the two datasets.
@@ -124,6 +203,9 @@ pub struct ConditionComparison {
     /// The distribution-free chance that the two ranges fail to overlap when all runs come from
     /// one distribution, 2·n!·m!/(n+m)!; `None` when a side has fewer than 2 runs.
     pub chance_if_no_difference: Option<f64>,
+    /// The permutation p of the log ratio over the relabellings of the runs, beside Welch's p
+    /// (`stats::permutation`); `None` when a side has fewer than 2 runs or a value is 0.
+    pub permutation: Option<crate::stats::permutation::Permutation>,
     /// Whether the two min-max ranges share a point; `None` when a side has no run.
     pub ranges_overlap: Option<bool>,
     /// Whether Benjamini-Hochberg over the matched conditions with a p counts this a discovery.

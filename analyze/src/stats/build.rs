@@ -258,6 +258,12 @@ pub fn build(dataset: &mut Dataset, detail: Detail) -> Report {
             environment: dataset.manifest.environment.clone(),
             large_response_bytes: expected_large,
             session_steps: dataset.manifest.session_steps().to_vec(),
+            must_match: dataset.manifest.must_match(),
+            history: dataset
+                .manifest
+                .history
+                .as_ref()
+                .map(|h| crate::report::HistoryInfo { series: h.series.get_ref().clone(), revision: h.revision.clone() }),
         },
         percentile,
         headline: choices.headline,

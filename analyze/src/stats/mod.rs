@@ -3,16 +3,20 @@
 
 pub mod build;
 pub mod by_run;
+pub mod comparability;
 pub mod compare;
 pub mod difference;
 pub mod failures;
 pub mod figures;
+pub mod history;
 pub mod intended;
 pub mod labels;
 pub mod large;
 pub mod percentile;
+pub mod permutation;
 pub mod precision;
 pub mod published;
+pub mod random;
 pub mod ranks;
 pub mod resources;
 pub mod sessions;

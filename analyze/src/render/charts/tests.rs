@@ -261,6 +261,8 @@ pub(crate) fn fixture() -> Report {
             environment: BTreeMap::new(),
             large_response_bytes: Some(1 << 30),
             session_steps: Vec::new(),
+            must_match: Vec::new(),
+            history: None,
         },
         percentile: Percentile::P95,
         headline: crate::model::HeadlineMetric::Percentile,

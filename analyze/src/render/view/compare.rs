@@ -182,6 +182,7 @@ impl View<'_> {
                 value: fill(w.compared_by_value, &[("metric", &self.metric_label), ("direction", direction)]),
                 href: None,
             },
+            KeyValue { label: w.environments.to_string(), value: self.environments(), href: None },
             KeyValue {
                 label: w.matched.to_string(),
                 value: fill(
@@ -203,6 +204,79 @@ impl View<'_> {
             href: None,
         }))
         .collect()
+    }
+
+    /// Whether the environments may be compared, and which keys differ.
+    fn environments(&self) -> String {
+        let (c, w) = (&self.report.comparability, self.w);
+        let mut parts = Vec::new();
+        let differing: Vec<String> = c.differing.iter().filter(|d| !d.allowed).map(|d| self.env_difference(w.env_difference, d)).collect();
+        if !differing.is_empty() {
+            parts.push(fill(w.incomparable, &[("list", &prose::list(self.lang, &differing))]));
+        } else if c.checked.is_empty() {
+            parts.push(fill(w.comparable_nothing, &[("rules", &c.must_match.join(", "))]));
+        } else {
+            parts.push(fill(w.comparable, &[("checked", &prose::list(self.lang, &c.checked))]));
+        }
+        parts.extend(c.differing.iter().filter(|d| d.allowed).map(|d| self.env_difference(w.env_allowed, d)));
+        if !c.one_side.is_empty() {
+            parts.push(fill(w.env_one_side, &[("keys", &prose::list(self.lang, &c.one_side))]));
+        }
+        parts.join(self.t.list_sep)
+    }
+
+    fn env_difference(&self, template: &str, d: &crate::report::compare::EnvDifference) -> String {
+        fill(template, &[("key", &d.key), ("baseline", &d.baseline), ("candidate", &d.candidate)])
+    }
+
+    /// The gate's false alarms, as measured on A/A pairs or why they could not be.
+    fn gate_note(&self) -> Vec<String> {
+        let (g, w) = (&self.report.gate, self.w);
+        let alpha = format::percent(g.nominal_alpha);
+        let Some(rate) = g.empirical_false_alarm else { return vec![fill(w.gate_uncalibrated, &[("alpha", &alpha)])] };
+        let mut sources: Vec<String> = g
+            .sources
+            .iter()
+            .filter(|s| s.kind == "aa_dataset")
+            .map(|s| fill(w.source_aa, &[("dataset", &s.dataset), ("count", &format::count(s.trials))]))
+            .collect();
+        let splits: Vec<&crate::report::compare::AaSource> = g.sources.iter().filter(|s| s.kind == "split").collect();
+        if !splits.is_empty() {
+            sources.push(fill(
+                w.source_splits,
+                &[("conditions", &format::count(splits.len() as u64)), ("count", &format::count(splits.iter().map(|s| s.trials).sum()))],
+            ));
+        }
+        let mut notes = vec![fill(
+            w.gate_calibrated,
+            &[
+                ("alpha", &alpha),
+                ("count", &format::count(rate.trials)),
+                ("sources", &prose::list(self.lang, &sources)),
+                ("fired", &format::count(rate.fired)),
+                ("rate", &format::percent(rate.rate)),
+                ("low", &format::percent(rate.low)),
+                ("high", &format::percent(rate.high)),
+            ],
+        )];
+        if !splits.is_empty() {
+            notes.push(w.gate_splits_overlap.to_string());
+        }
+        notes
+    }
+
+    /// What the permutation p can show at these runs, when it cannot reach the tests' level.
+    fn permutation_note(&self) -> Option<String> {
+        let c = self.report.conditions.iter().find(|c| c.permutation.is_some_and(|p| p.smallest_p > self.report.gate.nominal_alpha))?;
+        let p = c.permutation?;
+        Some(fill(
+            self.w.permutation_note,
+            &[
+                ("n", &format::count(c.base.runs.len() as u64)),
+                ("relabellings", &format::count(p.relabellings)),
+                ("smallest", &format::p_value(p.smallest_p)),
+            ],
+        ))
     }
 
     fn counts(&self) -> String {
@@ -235,7 +309,14 @@ impl View<'_> {
     /// The counts, and what the gate decided.
     fn summary(&self) -> Vec<String> {
         let (r, w) = (self.report, self.w);
-        let mut out = vec![self.counts()];
+        let mut out = Vec::new();
+        let differing: Vec<&crate::report::compare::EnvDifference> = r.comparability.differing.iter().filter(|d| !d.allowed).collect();
+        if !differing.is_empty() {
+            let list: Vec<String> = differing.iter().map(|d| self.env_difference(w.env_difference, d)).collect();
+            let keys: Vec<String> = differing.iter().map(|d| d.key.clone()).collect();
+            out.push(fill(w.incomparable_summary, &[("list", &prose::list(self.lang, &list)), ("keys", &keys.join(" --allow-env "))]));
+        }
+        out.push(self.counts());
         let (rise, fall) = (r.summary.failures_rise, r.summary.failures_fall);
         if rise + fall > 0 {
             out.push(fill(
@@ -261,6 +342,8 @@ impl View<'_> {
                 out.push(fill(template, &[("threshold", &threshold), ("list", &self.labels_of(&ids))]));
             }
         }
+        // A gate's reader needs its false alarms beside its verdict.
+        out.extend(self.gate_note());
         let unsupported: Vec<String> =
             r.conditions.iter().filter(|c| c.runs_needed_for_regression.is_some()).map(|c| c.condition_id.clone()).collect();
         if !unsupported.is_empty() {
@@ -328,6 +411,10 @@ impl View<'_> {
         }
         if r.conditions.iter().any(|c| c.runs_needed.is_some() || c.runs_needed_for_regression.is_some()) {
             notes.push(w.approximation.to_string());
+        }
+        notes.extend(self.permutation_note());
+        if self.threshold().is_none() {
+            notes.extend(self.gate_note());
         }
         notes
     }
@@ -487,7 +574,13 @@ impl View<'_> {
             self.side_cell(&c.base, &c.failures.base),
             self.side_cell(&c.cand, &c.failures.cand),
             Cell::number(ratio).with_note(why),
-            c.p_log_t.map_or_else(|| Cell::text("–"), |p| Cell::number(format::p_value(p))),
+            c.p_log_t.map_or_else(
+                || Cell::text("–"),
+                |p| Cell {
+                    sub: c.permutation.map(|perm| fill(w.permutation_sub, &[("p", &format::p_value(perm.p))])),
+                    ..Cell::number(format::p_value(p))
+                },
+            ),
             Cell::number(format!("{} {} {}", c.base.runs.len(), t.versus, c.cand.runs.len())),
             Cell::text(ranges),
             self.failures_cell(c),
@@ -602,6 +695,9 @@ impl View<'_> {
             vec![self.text_side(w.baseline_word, &c.base, &c.failures.base), self.text_side(w.candidate_word, &c.cand, &c.failures.cand)];
         let p = c.p_log_t.map_or_else(|| "–".to_string(), format::p_value);
         parts.push(fill(w.text_ratio, &[("ratio", &ratio), ("p", &p)]));
+        if let Some(perm) = c.permutation {
+            parts.push(fill(w.permutation_sub, &[("p", &format::p_value(perm.p))]));
+        }
         parts.push(fill(
             w.text_failures,
             &[("base", &self.failure_share(&c.failures.base)), ("cand", &self.failure_share(&c.failures.cand))],

@@ -3,6 +3,7 @@
 //! This module holds the shared pieces; one module per page kind builds that page.
 
 mod compare;
+mod history;
 mod labels;
 mod lead;
 mod report;
@@ -15,6 +16,9 @@ mod variance;
 pub use compare::{
     article_names as compare_article_names, compare_page, figure_path as compare_figure_path, metric_label as compare_metric_label,
     ComparePage, CompareSite,
+};
+pub use history::{
+    figure_path as history_figure_path, history_page, measurement_href as history_measurement_href, HistoryPage, HistorySite,
 };
 pub use lead::Lead;
 pub use report::ReportPage;

@@ -9,6 +9,7 @@
 //!
 //! The metric is the baseline's headline; each side's sample is its ok runs' values of it.
 
+pub mod calibration;
 pub mod matching;
 
 use super::difference::{self, FDR_Q, INTERVAL_LEVEL, MAX_RUNS_NEEDED};
@@ -25,6 +26,8 @@ pub struct ComparePlan {
     pub rules: Vec<MatchRule>,
     /// `--fail-on-regression` as a fraction (0.1 for 10%).
     pub fail_on_regression: Option<f64>,
+    /// `--allow-env KEY`: `[environment]` keys that may differ between the two.
+    pub allow_env: Vec<String>,
 }
 
 /// Why two reports cannot be compared.
@@ -40,18 +43,18 @@ pub enum CompareError {
 
 /// The metric both sides are compared by: a headline metric, at a percentile for latency.
 #[derive(Debug, Clone, Copy, PartialEq)]
-struct Metric {
-    headline: HeadlineMetric,
-    percentile: Percentile,
+pub(crate) struct Metric {
+    pub headline: HeadlineMetric,
+    pub percentile: Percentile,
 }
 
 impl Metric {
-    fn of(report: &Report) -> Metric {
+    pub(crate) fn of(report: &Report) -> Metric {
         Metric { headline: report.headline, percentile: report.percentile }
     }
 
     /// `p95`, else the metric's name in summary.json (`requests_per_s`).
-    fn name(self) -> String {
+    pub(crate) fn name(self) -> String {
         if self.headline.is_percentile() {
             format!("p{}", self.percentile)
         } else {
@@ -59,7 +62,7 @@ impl Metric {
         }
     }
 
-    fn of_run(self, run: &RunResult) -> Option<f64> {
+    pub(crate) fn of_run(self, run: &RunResult) -> Option<f64> {
         if self.headline.is_percentile() {
             run.percentiles_ms.get(&self.percentile.key()).copied()
         } else {
@@ -128,6 +131,7 @@ pub fn compare(baseline: &Report, candidate: &Report, plan: &ComparePlan) -> Res
             p_log_t: interval.as_ref().ok().map(|i| i.p),
             no_interval: interval.err(),
             chance_if_no_difference: (n >= 2 && m >= 2).then(|| chance_if_no_difference(n, m)).flatten(),
+            permutation: super::permutation::permutation_p(&base_values, &cand_values),
             ranges_overlap: (n > 0 && m > 0).then(|| ranges_overlap(range(&base_values), range(&cand_values))),
             fdr_supported: false,
             verdict: CompareVerdict::NotShown,
@@ -215,8 +219,16 @@ pub fn compare(baseline: &Report, candidate: &Report, plan: &ComparePlan) -> Res
             })
             .collect()
     };
+    let comparability = super::comparability::check(
+        &baseline.dataset.must_match,
+        &baseline.dataset.environment,
+        &candidate.dataset.environment,
+        &plan.allow_env,
+    );
     Ok(ComparisonReport {
         schema_version: COMPARE_SCHEMA_VERSION,
+        comparability,
+        gate: calibration::uncalibrated(plan.fail_on_regression),
         baseline: side(baseline, ok_runs(baseline)),
         candidate: side(candidate, ok_runs(candidate)),
         metric: metric.name(),
@@ -336,11 +348,16 @@ fn representative_ecdf(report: &Report, condition: usize) -> Option<crate::repor
 
 /// The labels of a condition's levels, in its report's factor order.
 fn level_labels(report: &Report, condition: &ConditionResult) -> Vec<crate::model::Text> {
+    level_labels_of(report, &condition.factors)
+}
+
+/// The labels of these levels as `report` names them, in its factor order.
+pub(crate) fn level_labels_of(report: &Report, levels: &std::collections::BTreeMap<String, String>) -> Vec<crate::model::Text> {
     report
         .factors
         .iter()
         .filter_map(|f| {
-            let value = condition.factors.get(&f.name)?;
+            let value = levels.get(&f.name)?;
             Some(f.levels.iter().find(|l| &l.value == value).map_or_else(|| crate::model::Text::Plain(value.clone()), |l| l.label.clone()))
         })
         .collect()

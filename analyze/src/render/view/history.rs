@@ -1,0 +1,377 @@
+//! The history page (`analyze history`, and a series' page in the site): the measurements in
+//! order, the changes found with their ratios and intervals, one trend chart per condition, and
+//! what consecutive sittings cannot show. The same view feeds the Markdown twin and the terminal
+//! summary.
+
+use super::{Cell, Figure, KeyValue, Table};
+use crate::model::{HeadlineMetric, Lang};
+use crate::render::format;
+use crate::render::i18n::history::{words, HistoryWords};
+use crate::render::i18n::{fill, prose, strings, Strings};
+use crate::report::history::{Change, ConditionHistory, HistoryReport};
+use serde::Serialize;
+
+/// Where the history sits in a site: each measurement's report, from the history's language
+/// folder (`history/<series>/<lang>/`).
+#[derive(Debug, Clone, Default)]
+pub struct HistorySite {
+    /// Per measurement (by number - 1): the url segment of its dataset's folder.
+    pub datasets: Vec<String>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct HistoryNav {
+    pub other_lang_href: String,
+    pub home_href: Option<String>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct HistoryPage {
+    pub lang: &'static str,
+    pub t: &'static Strings,
+    pub w: &'static HistoryWords,
+    pub nav: HistoryNav,
+    pub title: String,
+    pub lead: String,
+    pub facts: Vec<KeyValue>,
+    pub summary: Vec<String>,
+    pub changes: Option<Table>,
+    pub measurements: Table,
+    pub notes: Vec<String>,
+    pub figures: Vec<Figure>,
+    pub limits: String,
+    /// The terminal summary: a line per change, then the unchanged conditions.
+    pub text_lines: Vec<String>,
+}
+
+/// The trend chart of condition `k`, relative to a language folder.
+pub fn figure_path(k: usize) -> String {
+    format!("figures/history-{}.svg", k + 1)
+}
+
+/// The history page in `lang`; `site` when it is part of a site.
+pub fn history_page(report: &HistoryReport, lang: Lang, site: Option<&HistorySite>) -> HistoryPage {
+    View { report, lang, t: strings(lang), w: words(lang), site }.page()
+}
+
+/// The link from a history's language folder (or, with `depth` 1, its figures) to measurement
+/// `number`'s report in a site.
+pub fn measurement_href(site: Option<&HistorySite>, number: usize, lang: Lang, depth: usize) -> Option<String> {
+    let segment = site?.datasets.get(number - 1)?;
+    Some(format!("{}../../../{segment}/{}/index.html", "../".repeat(depth), lang.code()))
+}
+
+struct View<'a> {
+    report: &'a HistoryReport,
+    lang: Lang,
+    t: &'static Strings,
+    w: &'static HistoryWords,
+    site: Option<&'a HistorySite>,
+}
+
+impl View<'_> {
+    fn page(&self) -> HistoryPage {
+        let (r, w) = (self.report, self.w);
+        let other = if self.lang == Lang::En { Lang::Ja } else { Lang::En };
+        let nav = HistoryNav {
+            other_lang_href: format!("../{}/index.html", other.code()),
+            home_href: self.site.map(|_| format!("../../../{}", crate::render::paths::site_index(self.lang))),
+        };
+        let metric = self.metric_label();
+        HistoryPage {
+            lang: self.lang.code(),
+            t: self.t,
+            w,
+            nav,
+            title: fill(w.title, &[("series", &r.series)]),
+            lead: fill(w.lead, &[("series", &r.series), ("metric", &metric)]),
+            facts: self.facts(),
+            summary: self.summary(),
+            changes: self.changes_table(),
+            measurements: self.measurements_table(),
+            notes: self.notes(),
+            figures: r
+                .conditions
+                .iter()
+                .enumerate()
+                .map(|(k, c)| Figure {
+                    src: figure_path(k),
+                    alt: fill(w.figure_alt, &[("condition", &self.label(c)), ("metric", &metric)]),
+                })
+                .collect(),
+            limits: w.limits.to_string(),
+            text_lines: self.text_lines(),
+        }
+    }
+
+    fn metric_label(&self) -> String {
+        crate::render::view::compare_metric_label(self.lang, self.report.headline, &self.report.metric)
+    }
+
+    fn label(&self, c: &ConditionHistory) -> String {
+        prose::labels_label(self.lang, &c.labels)
+    }
+
+    /// "worse"/"better", or "slower"/"faster" for latency and requests/s.
+    fn directions(&self) -> (&'static str, &'static str) {
+        let w = crate::render::i18n::compare::words(self.lang);
+        match self.report.headline {
+            HeadlineMetric::Percentile | HeadlineMetric::RequestsPerS => (w.slower, w.faster),
+            _ => (w.worse, w.better),
+        }
+    }
+
+    fn direction(&self, change: &Change) -> &'static str {
+        let (worse, better) = self.directions();
+        if change.worse {
+            worse
+        } else {
+            better
+        }
+    }
+
+    fn dataset_of(&self, number: usize) -> &str {
+        self.report.measurements.get(number - 1).map_or("", |m| m.dataset.as_str())
+    }
+
+    fn facts(&self) -> Vec<KeyValue> {
+        let (r, w) = (self.report, self.w);
+        let order = if r.by == "revision" { w.by_revision } else { w.by_started_at };
+        let name = |m: &crate::report::history::Measurement| {
+            m.revision.clone().or_else(|| m.measured.clone()).unwrap_or_else(|| m.dataset.clone())
+        };
+        let (first, last) = (r.measurements.first().map(name).unwrap_or_default(), r.measurements.last().map(name).unwrap_or_default());
+        let compare_words = crate::render::i18n::compare::words(self.lang);
+        let direction = if r.higher_is_better { compare_words.higher_better } else { compare_words.lower_better };
+        vec![
+            KeyValue {
+                label: w.measurements.to_string(),
+                value: fill(
+                    w.measurements_value,
+                    &[("n", &format::count(r.measurements.len() as u64)), ("order", order), ("first", &first), ("last", &last)],
+                ),
+                href: None,
+            },
+            KeyValue {
+                label: w.followed_by.to_string(),
+                value: fill(w.followed_by_value, &[("metric", &self.metric_label()), ("direction", direction)]),
+                href: None,
+            },
+            KeyValue { label: w.environments.to_string(), value: self.environments(), href: None },
+        ]
+    }
+
+    fn environment_lines(&self) -> Vec<String> {
+        let w = self.w;
+        self.report
+            .environment_changes
+            .iter()
+            .map(|e| {
+                let cw = crate::render::i18n::compare::words(self.lang);
+                let list: Vec<String> = e
+                    .differing
+                    .iter()
+                    .map(|d| {
+                        let template = if d.allowed { cw.env_allowed } else { cw.env_difference };
+                        fill(template, &[("key", &d.key), ("baseline", &d.baseline), ("candidate", &d.candidate)])
+                    })
+                    .collect();
+                fill(
+                    w.environment_change,
+                    &[("before", &(e.after - 1).to_string()), ("after", &e.after.to_string()), ("list", &prose::list(self.lang, &list))],
+                )
+            })
+            .collect()
+    }
+
+    fn environments(&self) -> String {
+        let lines = self.environment_lines();
+        if lines.is_empty() {
+            let rules = self.report.measurements.first().map(|_| crate::model::DEFAULT_MUST_MATCH.join(", ")).unwrap_or_default();
+            return fill(self.w.environments_same, &[("rules", &rules)]);
+        }
+        lines.join(self.t.list_sep)
+    }
+
+    fn summary(&self) -> Vec<String> {
+        let (r, w) = (self.report, self.w);
+        let mut out = Vec::new();
+        if r.summary.incomparable {
+            let keys: Vec<String> =
+                r.environment_changes.iter().flat_map(|e| e.differing.iter().filter(|d| !d.allowed).map(|d| d.key.clone())).collect();
+            let mut unique: Vec<String> = Vec::new();
+            for k in keys {
+                if !unique.contains(&k) {
+                    unique.push(k);
+                }
+            }
+            out.push(fill(
+                w.incomparable_summary,
+                &[("list", &prose::list(self.lang, &self.environment_lines())), ("keys", &unique.join(" --allow-env "))],
+            ));
+        }
+        let total = format::count(r.conditions.len() as u64);
+        let tested = r.conditions.iter().filter(|c| c.p_first.is_some()).count() as u64;
+        if tested == 0 {
+            let min = r.thresholds.min_segment;
+            out.push(fill(
+                w.none_tested,
+                &[("min", &min.to_string()), ("needed", &(2 * min).to_string()), ("n", &format::count(r.measurements.len() as u64))],
+            ));
+        } else if r.summary.changes == 0 {
+            out.push(fill(w.no_change, &[("tested", &format::count(tested))]));
+        } else {
+            let (worse, better) = self.directions();
+            let changed = r.conditions.iter().filter(|c| !c.changes.is_empty()).count() as u64;
+            out.push(fill(
+                w.changes_found,
+                &[
+                    ("changes", &format::count(r.summary.changes as u64)),
+                    ("conditions", &format::count(changed)),
+                    ("total", &total),
+                    ("worse", worse),
+                    ("better", better),
+                    ("n_worse", &format::count(r.summary.worse as u64)),
+                    ("n_better", &format::count(r.summary.better as u64)),
+                ],
+            ));
+        }
+        out
+    }
+
+    fn ratio(&self, change: &Change) -> String {
+        format!("{} ({})", format::factor(change.ratio), self.range(&format::factor(change.low), &format::factor(change.high)))
+    }
+
+    fn range(&self, low: &str, high: &str) -> String {
+        format!("{low}{}{high}", self.t.range_dash)
+    }
+
+    fn changes_table(&self) -> Option<Table> {
+        let (t, w) = (self.t, self.w);
+        let rows: Vec<Vec<Cell>> = self
+            .report
+            .conditions
+            .iter()
+            .flat_map(|c| c.changes.iter().map(move |change| (c, change)))
+            .map(|(c, change)| {
+                let between = fill(w.between_cell, &[("before", &change.before.to_string()), ("after", &change.after.to_string())]);
+                let names = format!("{}{}{}", self.dataset_of(change.before), t.range_dash, self.dataset_of(change.after));
+                vec![
+                    Cell::text(self.label(c)),
+                    Cell { sub: Some(names), href: measurement_href(self.site, change.after, self.lang, 0), ..Cell::number(between) },
+                    Cell::number(self.ratio(change)),
+                    Cell::number(format::p_value(change.p)),
+                    Cell::number(fill(w.held_cell, &[("n", &format::count(change.persisted_for as u64))])),
+                    Cell::text(self.direction(change)).with_note(change.environment_changed.then(|| w.environment_changed.to_string())),
+                ]
+            })
+            .collect();
+        (!rows.is_empty()).then(|| Table {
+            id: "changes".into(),
+            caption: fill(t.caption, &[("main", w.changes_heading), ("note", w.changes_caption)]),
+            headers: vec![
+                t.condition.into(),
+                w.between_header.into(),
+                w.ratio_header.into(),
+                t.p_header.into(),
+                w.held_header.into(),
+                w.direction_header.into(),
+            ],
+            rows,
+        })
+    }
+
+    fn measurements_table(&self) -> Table {
+        let (t, w) = (self.t, self.w);
+        let rows = self
+            .report
+            .measurements
+            .iter()
+            .map(|m| {
+                let mut dataset = Cell::text(m.title.get(self.lang));
+                dataset.sub = Some(m.dataset.clone());
+                dataset.href = measurement_href(self.site, m.number, self.lang, 0);
+                vec![
+                    Cell::number(m.number.to_string()),
+                    dataset,
+                    Cell::text(m.measured.clone().unwrap_or_else(|| "–".into())),
+                    Cell::text(m.revision.clone().unwrap_or_else(|| "–".into())),
+                    Cell::number(format::count(m.ok_runs as u64)),
+                ]
+            })
+            .collect();
+        Table {
+            id: "measurements".into(),
+            caption: fill(t.caption, &[("main", w.measurements_heading), ("note", w.measurements_caption)]),
+            headers: vec![
+                w.number_header.into(),
+                w.dataset_header.into(),
+                w.measured_header.into(),
+                w.revision_header.into(),
+                w.runs_header.into(),
+            ],
+            rows,
+        }
+    }
+
+    fn notes(&self) -> Vec<String> {
+        let (r, w) = (self.report, self.w);
+        let mut notes = vec![fill(
+            w.rule,
+            &[
+                ("permutations", &format::count(r.thresholds.permutations)),
+                ("q", &format::percent(r.thresholds.fdr_q)),
+                ("min", &r.thresholds.min_segment.to_string()),
+            ],
+        )];
+        if r.thresholds.smallest_p > r.thresholds.fdr_q / r.conditions.len().max(1) as f64 {
+            notes.push(fill(
+                w.too_few,
+                &[("n", &format::count(r.measurements.len() as u64)), ("p", &format::p_value(r.thresholds.smallest_p))],
+            ));
+        }
+        let untested: Vec<String> = r.conditions.iter().filter(|c| c.p_first.is_none()).map(|c| self.label(c)).collect();
+        if !untested.is_empty() {
+            notes.push(fill(
+                w.untested,
+                &[("n", &(2 * r.thresholds.min_segment).to_string()), ("list", &prose::list(self.lang, &untested))],
+            ));
+        }
+        notes
+    }
+
+    fn text_lines(&self) -> Vec<String> {
+        let (r, w) = (self.report, self.w);
+        let mut lines = Vec::new();
+        for c in &r.conditions {
+            for change in &c.changes {
+                let mut line = fill(
+                    w.text_change,
+                    &[
+                        ("condition", &self.label(c)),
+                        ("direction", self.direction(change)),
+                        ("ratio", &format::factor(change.ratio)),
+                        ("low", &format::factor(change.low)),
+                        ("high", &format::factor(change.high)),
+                        ("before", &change.before.to_string()),
+                        ("before_name", self.dataset_of(change.before)),
+                        ("after", &change.after.to_string()),
+                        ("after_name", self.dataset_of(change.after)),
+                        ("p", &format::p_value(change.p)),
+                        ("held", &fill(w.held_cell, &[("n", &format::count(change.persisted_for as u64))])),
+                    ],
+                );
+                if change.environment_changed {
+                    line = format!("{line}{}{}", self.t.list_sep, w.environment_changed);
+                }
+                lines.push(line);
+            }
+        }
+        let unchanged: Vec<String> = r.conditions.iter().filter(|c| c.changes.is_empty()).map(|c| self.label(c)).collect();
+        if !unchanged.is_empty() {
+            lines.push(fill(w.text_unchanged, &[("list", &prose::list(self.lang, &unchanged))]));
+        }
+        lines
+    }
+}
