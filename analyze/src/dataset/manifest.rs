@@ -299,6 +299,13 @@ impl Manifest {
         if let Some(baseline) = &manifest.baseline {
             manifest.baseline_place = place(baseline.span().start);
         }
+        // Names are trimmed (the names rule), as runs.csv's cells are, so ` a` names level `a`.
+        for factor in &mut manifest.factors {
+            factor.name = factor.name.trim().to_string();
+            for level in &mut factor.levels {
+                level.value = level.value.trim().to_string();
+            }
+        }
         Ok(manifest)
     }
 }

@@ -5,6 +5,7 @@
 pub mod csv;
 pub mod error;
 pub mod manifest;
+pub mod names;
 pub mod number;
 mod packed;
 pub mod parquet;
