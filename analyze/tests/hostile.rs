@@ -358,7 +358,7 @@ fn an_unknown_key_in_a_nested_table_is_refused() {
     std::fs::write(dir.join("dataset.toml"), "[thresholds]\nlag = 5\n").unwrap();
     let output = check(&dir);
     assert_exit(&output, 2);
-    assert!(stderr(&output).contains("dataset.toml:2:1: unknown field `lag`"), "{}", stderr(&output));
+    assert!(stderr(&output).contains("dataset.toml:2:1: thresholds.lag: `lag` is not a key of `thresholds`"), "{}", stderr(&output));
 }
 
 #[test]

@@ -24,6 +24,7 @@ pub mod sessions;
 mod side_tables;
 mod slo;
 pub mod time;
+mod toml_errors;
 pub mod tool_labels;
 
 pub use accumulate::{ErrorRow, Keep, RunRequests};

@@ -140,7 +140,7 @@ impl View<'_> {
     }
 
     fn threshold(&self) -> Option<String> {
-        self.report.thresholds.fail_on_regression.map(format::percent)
+        self.report.thresholds.fail_on_regression.map(format::threshold_percent)
     }
 
     /// "faster"/"slower" for latency and requests/s, "better"/"worse" for the rest.

@@ -393,7 +393,7 @@ impl<'a> Context<'a> {
             }),
             note: published.note.as_ref().map(|n| n.get(self.lang).to_string()),
             tables,
-            rule: fill(w.rule, &[("threshold", &format::percent(published.negligible_difference))]),
+            rule: fill(w.rule, &[("threshold", &format::threshold_percent(published.negligible_difference))]),
             orders_heading: w.orders_heading,
             orders: (!orders.is_empty()).then(|| Table {
                 id: "published-order".into(),
@@ -609,7 +609,10 @@ impl<'a> Context<'a> {
         if report.runs.iter().any(|r| r.from_intended_ms.is_some()) {
             paragraphs.push(fill(
                 t.methods_intended,
-                &[("threshold", &format::percent(thresholds.negligible_difference)), ("floor", &format::ms(thresholds.noisy_lag_floor_ms))],
+                &[
+                    ("threshold", &format::threshold_percent(thresholds.negligible_difference)),
+                    ("floor", &format::ms(thresholds.noisy_lag_floor_ms)),
+                ],
             ));
         }
         if report.integrity.max_lag_ms.is_some() {

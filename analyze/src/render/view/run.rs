@@ -514,7 +514,7 @@ impl Context<'_> {
             None => fill(
                 t.intended_same,
                 &[
-                    ("threshold", &format::percent(thresholds.negligible_difference)),
+                    ("threshold", &format::threshold_percent(thresholds.negligible_difference)),
                     ("floor", &format::ms(thresholds.noisy_lag_floor_ms)),
                     ("lag", &lag),
                 ],

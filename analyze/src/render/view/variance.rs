@@ -284,9 +284,10 @@ impl Context<'_> {
         let t = self.t;
         match verdict {
             Verdict::Supported => t.verdict_supported.to_string(),
-            Verdict::Negligible => {
-                fill(t.verdict_negligible, &[("threshold", &format::percent(self.report.variance.comparison_summary.negligible_below))])
-            }
+            Verdict::Negligible => fill(
+                t.verdict_negligible,
+                &[("threshold", &format::threshold_percent(self.report.variance.comparison_summary.negligible_below))],
+            ),
             Verdict::NotShown => t.verdict_not_shown.to_string(),
         }
     }
@@ -314,7 +315,7 @@ impl Context<'_> {
                     ("n", &format::count(n as u64)),
                     ("m", &format::count(m as u64)),
                     ("chance", &format::probability(chance)),
-                    ("q", &format::percent(summary.fdr_q)),
+                    ("q", &format::threshold_percent(summary.fdr_q)),
                 ],
             ));
             out.push(t.design_log_t.to_string());
@@ -384,8 +385,8 @@ impl Context<'_> {
             self.t.comparisons_rule,
             &[
                 ("with_p", &format::count(with_p as u64)),
-                ("q", &format::percent(summary.fdr_q)),
-                ("threshold", &format::percent(summary.negligible_below)),
+                ("q", &format::threshold_percent(summary.fdr_q)),
+                ("threshold", &format::threshold_percent(summary.negligible_below)),
             ],
         )
     }
