@@ -390,7 +390,7 @@ impl View<'_> {
             self.side_cell(&c.cand),
             Cell::number(ratio).with_note(why),
             c.p_log_t.map_or_else(|| Cell::text("–"), |p| Cell::number(format::p_value(p))),
-            Cell::number(format!("{} {} {}", c.base.runs.len(), t.versus, c.cand.runs.len())),
+            Cell::number(fill(t.versus, &[("a", &c.base.runs.len().to_string()), ("b", &c.cand.runs.len().to_string())])),
             Cell::text(ranges),
             Cell {
                 text: self.verdict_text(c.verdict),

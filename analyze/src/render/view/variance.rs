@@ -258,12 +258,12 @@ impl Context<'_> {
             fill(t.ranges_apart_cell, &[("chance", &format::probability(c.chance_if_no_difference))])
         };
         vec![
-            Cell::text(format!("{} {} {}", label(c.a), t.versus, label(c.b))),
+            Cell::text(fill(t.versus, &[("a", &label(c.a)), ("b", &label(c.b))])),
             side(c.a),
             side(c.b),
             ratio,
             c.p_log_t.map_or_else(|| Cell::text("–"), |p| Cell::number(format::p_value(p))),
-            Cell::number(format!("{} {} {}", c.a_runs, t.versus, c.b_runs)),
+            Cell::number(fill(t.versus, &[("a", &c.a_runs.to_string()), ("b", &c.b_runs.to_string())])),
             Cell::text(ranges),
             Cell::text(self.verdict_text(c.verdict)),
         ]
