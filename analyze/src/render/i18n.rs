@@ -206,6 +206,21 @@ pub struct Strings {
     pub maximum: &'static str,
     /// " (maximum)" / "（最大値）": after a rank that is the last.
     pub maximum_tag: &'static str,
+    /// What a percentile the requests do not resolve needs (`stats::resolvable`): "needs ≥ 3,688
+    /// requests", filled into the four below as `{needs}`.
+    pub needs: &'static str,
+    /// A percentile cell whose value is the run's maximum and which the run's requests do not
+    /// resolve: "= max (needs ≥ 3,688 requests)".
+    pub equals_max_needs: &'static str,
+    /// A percentile value the run's requests do not resolve: "12.50 (needs ≥ 3,688 requests)".
+    pub value_needs: &'static str,
+    /// A percentile named in a list with what it needs: "p99.9 (needs ≥ 3,688 requests)".
+    pub percentile_needs: &'static str,
+    /// Under a verdict on a percentile the condition's runs do not resolve.
+    pub verdict_unresolved: &'static str,
+    /// After the lead's first sentence when the headline percentile is one some condition's runs
+    /// do not resolve: the ranking is of maxima.
+    pub lead_unresolved: &'static str,
     /// The maximum as a column header.
     pub maximum_header: &'static str,
     /// A column header with its unit: "p95 (ms)" / "p95（ms）".
@@ -497,6 +512,12 @@ static EN: Strings = Strings {
     label_join: " · ",
     maximum: "maximum",
     maximum_tag: " (maximum)",
+    needs: "needs ≥ {n} requests",
+    equals_max_needs: "= max ({needs})",
+    value_needs: "{value} ({needs})",
+    percentile_needs: "{p} ({needs})",
+    verdict_unresolved: "{p} cannot be told from the maximum with these runs' requests ({needs})",
+    lead_unresolved: "With these runs' requests {p} cannot be told from each run's maximum ({needs}).",
     maximum_header: "Maximum",
     in_ms: "{name} (ms)",
     sentence_gap: " ",
@@ -730,6 +751,12 @@ static JA: Strings = Strings {
     label_join: "／",
     maximum: "最大値",
     maximum_tag: "（最大値）",
+    needs: "{n}件以上のリクエストが必要",
+    equals_max_needs: "＝最大値（{needs}）",
+    value_needs: "{value}（{needs}）",
+    percentile_needs: "{p}（{needs}）",
+    verdict_unresolved: "この測定のリクエスト数では{p}を最大値と区別できない（{needs}）",
+    lead_unresolved: "この測定のリクエスト数では、{p}は各測定の最大値と区別できません（{needs}）。",
     maximum_header: "最大値",
     in_ms: "{name}（ms）",
     sentence_gap: "",

@@ -13,6 +13,7 @@ pub mod percentile;
 pub mod precision;
 pub mod published;
 pub mod ranks;
+pub mod resolvable;
 pub mod resources;
 pub mod sessions;
 pub mod slo;
