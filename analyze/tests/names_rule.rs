@@ -300,3 +300,31 @@ fn a_note_longer_than_16_kib_is_refused_at_its_cell() {
     let dir = dataset(root.path(), ["direct", "nginx"], [&note, "fine"], &[]);
     assert_refused(&dir, &["runs.csv:2:6: note: is 16385 bytes long, more than the 16384 a note may have"]);
 }
+
+/// `analyze import` applies the same rule to its flags: a run id or a level that check would
+/// refuse is refused at the flag, and nothing is written.
+#[test]
+fn import_refuses_a_run_id_or_level_that_breaks_the_rule_at_its_flag() {
+    let root = tempfile::tempdir().unwrap();
+    let fixture = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/import/hey/hey.csv");
+    let dir = root.path().join("d");
+    let long = format!("tool={}", "x".repeat(1_100));
+    for (run_id, factor, expected) in [
+        ("r\u{202e}1", "tool=hey", "--run-id \"r\\u{202e}1\": holds the bidirectional control \\u{202e}: a run id reads as the characters it holds, so it has none"),
+        ("r1", long.as_str(), "is 1100 bytes long, more than the 1024 a level may have"),
+    ] {
+        let output = analyze(&[
+            "import".as_ref(),
+            fixture.as_os_str(),
+            "--into".as_ref(),
+            dir.as_os_str(),
+            "--run-id".as_ref(),
+            run_id.as_ref(),
+            "--factor".as_ref(),
+            factor.as_ref(),
+        ]);
+        assert_eq!(output.status.code(), Some(2), "{}", stderr(&output));
+        assert!(stderr(&output).contains(expected), "{}", stderr(&output));
+        assert!(!dir.exists(), "nothing is written");
+    }
+}
