@@ -86,4 +86,13 @@ fn verdicts_on_an_unresolved_percentile_say_so() {
         markdown.contains("With these runs' requests p99.9 cannot be told from each run's maximum (needs ≥ 3,688 requests)."),
         "the lead says it ranks maxima:\n{markdown}"
     );
+
+    // The tiny fixture's runs of 20 requests do not resolve its headline p95 (it needs 72): the
+    // variance review's verdicts on it say so.
+    let fixture = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/tiny");
+    let tiny = root.path().join("tiny");
+    report(&fixture, &tiny, "en");
+    let variance = std::fs::read_to_string(tiny.join("variance.html")).unwrap();
+    let verdicts = variance.matches("p95 cannot be told from the maximum with these runs&#x27; requests (needs ≥ 72 requests)").count();
+    assert_eq!(verdicts, 2, "one per comparison");
 }

@@ -265,8 +265,19 @@ impl Context<'_> {
             c.p_log_t.map_or_else(|| Cell::text("–"), |p| Cell::number(format::p_value(p))),
             Cell::number(fill(t.versus, &[("a", &c.a_runs.to_string()), ("b", &c.b_runs.to_string())])),
             Cell::text(ranges),
-            Cell::text(self.verdict_text(c.verdict)),
+            Cell::text(self.verdict_text(c.verdict)).with_note(self.unresolved_headline(&[c.a, c.b])),
         ]
+    }
+
+    /// Under a verdict on a headline percentile that no run of one of `conditions` resolves
+    /// (`ConditionResult::unresolved_percentiles`): that it compares values as good as maxima.
+    fn unresolved_headline(&self, conditions: &[usize]) -> Option<String> {
+        if self.report.headline != crate::model::HeadlineMetric::Percentile {
+            return None;
+        }
+        let key = self.report.percentile.key();
+        let needs = conditions.iter().find_map(|&c| self.report.conditions[c].unresolved_percentiles.get(&key))?;
+        Some(fill(self.t.verdict_unresolved, &[("p", &self.p_label), ("needs", &self.needs(*needs))]))
     }
 
     /// Why a comparison has no interval, in words; empty when it has one.
