@@ -202,6 +202,10 @@ pub struct RunResult {
     /// p50, p90, p95, p99, p99.9 and the headline, keyed "50", "99.9", ...
     pub percentiles_ms: SortedMap<String, Millis>,
     pub percentile_ranks: SortedMap<String, u64>,
+    /// The percentiles this run's ranked responses do not resolve ((p/100)^n > 2.5%,
+    /// `stats::resolvable`), each with the fewest it needs: `"99.9": 3688` in a run of 72. Such a
+    /// value cannot be told from the run's maximum; a page says "= max (needs ≥ 3,688 requests)".
+    pub unresolved_percentiles: SortedMap<String, u64>,
     /// The slowest 2xx response.
     pub max_ms: Option<Millis>,
     /// The decimals of a ms its latencies are known to (0: whole ms), from the format its rows
@@ -406,6 +410,10 @@ pub struct ConditionResult {
     /// Per percentile key ("50", "90", "95", "99", "99.9" and the headline): the median, min
     /// and max over the ok runs of each run's value.
     pub percentiles_ms: BTreeMap<String, Spread>,
+    /// The percentiles that no ok run of the condition resolves (`RunResult::unresolved_percentiles`),
+    /// each with the fewest requests it needs: its median and range are of values that cannot be
+    /// told from each run's maximum.
+    pub unresolved_percentiles: BTreeMap<String, u64>,
     /// The same for each run's slowest 2xx response.
     pub max_ms: Option<Spread>,
     /// The decimals of a ms its ok runs' latencies are known to: the finest of their

@@ -7,7 +7,8 @@
 pub fn escape(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {
-        if (c.is_control() && c != '\n' && c != '\t') || crate::render::bidi::is_control(c) {
+        // A page's hidden characters, and a carriage return, which would overwrite the line.
+        if crate::render::bidi::is_hidden(c) || c == '\r' {
             out.push_str(&c.escape_unicode().to_string());
         } else {
             out.push(c);

@@ -605,13 +605,16 @@ fn crlf_does_not_leak_into_messages_or_line_numbers() {
 
 // ---- dataset.toml -------------------------------------------------------------------------
 
-const TOML_KEYS: &str = "expected one of `title`, `description`, `lang`, `percentile`, `large_response_bytes`, `x`, `series`, `measured`, `factors`, `thresholds`, `environment`, `published`, `report`, `slo`, `sessions`, `baseline`";
+const TOML_KEYS: &str = "whose keys are `title`, `description`, `lang`, `percentile`, `large_response_bytes`, `x`, `series`, `measured`, `factors`, `thresholds`, `environment`, `published`, `report`, `slo`, `sessions`, `baseline`, `comparability` and `history`: check its spelling (keys are case-sensitive) or remove it";
 
 #[test]
 fn rejects_a_typo_in_dataset_toml_naming_line_and_column() {
     let dataset = Dataset::valid();
     dataset.write("dataset.toml", "title = \"Tiny\"\npercentil = 95\n");
-    assert_problems(&dataset.check(), &[format!("dataset.toml:2:1: unknown field `percentil`, {TOML_KEYS}").as_str()]);
+    assert_problems(
+        &dataset.check(),
+        &[format!("dataset.toml:2:1: percentil: `percentil` is not a key of dataset.toml, {TOML_KEYS}").as_str()],
+    );
 }
 
 #[test]
@@ -620,15 +623,40 @@ fn rejects_a_typo_in_a_dataset_toml_table_naming_line_and_column() {
     dataset.write("dataset.toml", "title = \"Tiny\"\n\n[thresholds]\nlag_ms = 20\n  load = 2\n");
     assert_problems(
         &dataset.check(),
-        &["dataset.toml:5:3: unknown field `load`, expected one of `lag_ms`, `load1`, `outlier_ratio`, `noisy_k`, `noisy_lag_floor_ms`, `noisy_load1_floor`, `negligible_difference`, `error_share`"],
+        &["dataset.toml:5:3: thresholds.load: `load` is not a key of `thresholds`, whose keys are `lag_ms`, `load1`, `outlier_ratio`, `noisy_k`, `noisy_lag_floor_ms`, `noisy_load1_floor`, `negligible_difference` and `error_share`: check its spelling (keys are case-sensitive) or remove it"],
     );
+}
+
+/// `[slo]` (one table) where objectives are `[[slo]]` (a list of tables): the key and the fix,
+/// not serde's "invalid type: map, expected a sequence".
+#[test]
+fn an_slo_table_instead_of_a_list_of_them_names_the_key_and_the_fix() {
+    let dataset = Dataset::valid();
+    dataset.write("dataset.toml", "title = \"Tiny\"\n\n[slo]\nmetric = \"p95\"\nmax = 250\n");
+    assert_problems(
+        &dataset.check(),
+        &["dataset.toml:3:1: slo: a table is not what `slo` takes: it is a list: write `[[slo]]` (two brackets) above each entry, or `slo = [ … ]`"],
+    );
+}
+
+/// A text is a string or a table of `en`/`ja`: `fr` is named, not "untagged enum Text".
+#[test]
+fn a_text_in_a_language_the_report_has_not_names_the_key_and_the_languages() {
+    let dataset = Dataset::valid();
+    dataset.write("dataset.toml", "[[factors]]\nname = \"route\"\nlabel = { en = \"Route\", fr = \"Chemin\" }\n");
+    let output = dataset.check();
+    assert_problems(
+        &output,
+        &["dataset.toml:3:9: factors.label: `fr` is not a language: a text is a string, or a table with `en` and/or `ja` strings, e.g. `{ en = \"Slow\", ja = \"遅い\" }`"],
+    );
+    assert!(!stderr(&output).contains("untagged"), "{}", stderr(&output));
 }
 
 #[test]
 fn a_report_with_a_typo_in_dataset_toml_leaves_out_alone() {
     assert_failed_report_leaves_out_alone(
         |d| d.write("dataset.toml", "title = \"Tiny\"\npercentil = 95\n"),
-        &format!("dataset.toml:2:1: unknown field `percentil`, {TOML_KEYS}"),
+        &format!("dataset.toml:2:1: percentil: `percentil` is not a key of dataset.toml, {TOML_KEYS}"),
     );
 }
 
@@ -671,7 +699,8 @@ fn reports_problems_in_several_files_together() {
     let output = dataset.check();
     assert_exit(&output, 2);
     let lines = problem_lines(&output);
-    let expected_prefixes = ["dataset.toml:1:1: unknown field `titel`", "requests.csv:5:5: latency_ms: \"abc\" is not a number"];
+    let expected_prefixes =
+        ["dataset.toml:1:1: titel: `titel` is not a key of dataset.toml", "requests.csv:5:5: latency_ms: \"abc\" is not a number"];
     for prefix in expected_prefixes {
         assert!(lines.iter().any(|l| l.starts_with(prefix)), "missing {prefix:?} in\n{}", stderr(&output));
     }

@@ -358,7 +358,7 @@ fn an_unknown_key_in_a_nested_table_is_refused() {
     std::fs::write(dir.join("dataset.toml"), "[thresholds]\nlag = 5\n").unwrap();
     let output = check(&dir);
     assert_exit(&output, 2);
-    assert!(stderr(&output).contains("dataset.toml:2:1: unknown field `lag`"), "{}", stderr(&output));
+    assert!(stderr(&output).contains("dataset.toml:2:1: thresholds.lag: `lag` is not a key of `thresholds`"), "{}", stderr(&output));
 }
 
 #[test]
@@ -375,11 +375,19 @@ fn a_runs_column_named_twice_is_refused() {
 #[test]
 fn control_characters_in_dataset_text_leave_every_svg_valid_xml() {
     let root = tempfile::tempdir().unwrap();
+    // Names holding them are refused at their place (the names rule).
     let spec = Spec {
-        runs: vec![("a1", "dir\u{1}ect\u{b}", "2026-11-30T01:00:00Z"), ("a\u{1f}2", "nginx\u{c}", "2026-11-30T01:01:00Z")],
+        runs: vec![("a1", "dir\u{1}ect\u{b}", "2026-11-30T01:00:00Z"), ("a\u{1f}2", "nginx", "2026-11-30T01:01:00Z")],
         extra_columns: None,
     };
-    let dir = write_dataset(root.path(), "ds", &spec);
+    let dir = write_dataset(root.path(), "names", &spec);
+    assert_refused(&dir, "runs.csv:2:2: route: holds the control character '\\u{1}': a level is one line of text");
+    assert_refused(&dir, "runs.csv:3:1: run_id: holds the control character '\\u{1f}': a run id is one line of text");
+    // Free text holding them is shown, escaped: every figure stays valid XML.
+    let dir = write_dataset(root.path(), "ds", &two_runs());
+    std::fs::write(dir.join("dataset.toml"), "title = \"dir\\u0001ect\\u000b \\u000cx\"\ndescription = \"a\\u001fb\"\n").unwrap();
+    let runs = std::fs::read_to_string(dir.join("runs.csv")).unwrap().replacen(",ok,\n", ",ok,busy\u{c}x\u{1}y\n", 1);
+    std::fs::write(dir.join("runs.csv"), runs).unwrap();
     let out = root.path().join("out");
     assert_exit(&report(&dir, &out), 0);
     let svgs: Vec<String> = files_under(&out).into_iter().filter(|f| f.ends_with(".svg")).collect();
@@ -389,6 +397,8 @@ fn control_characters_in_dataset_text_leave_every_svg_valid_xml() {
         let bad = text.chars().find(|&c| matches!(c, '\u{0}'..='\u{8}' | '\u{b}' | '\u{c}' | '\u{e}'..='\u{1f}' | '\u{fffe}' | '\u{ffff}'));
         assert_eq!(bad, None, "{svg} holds a character XML forbids");
     }
+    let index = std::fs::read_to_string(out.join("index.html")).unwrap();
+    assert!(index.contains("dir\\u{1}ect\\u{b} \\u{c}x") && index.contains("busy\\u{c}x\\u{1}y"), "the title and the note, escaped");
 }
 
 #[test]
@@ -545,12 +555,25 @@ fn an_article_link_to_another_host_without_a_scheme_is_text() {
 #[test]
 fn bidirectional_controls_show_as_escapes_on_every_page_and_figure() {
     let root = tempfile::tempdir().unwrap();
-    // "direct" then an override that would show "exe.html" as "lmth.exe".
+    // In a name they are refused: "direct" then an override that would show "exe.html" as "lmth.exe".
     let spec = Spec {
         runs: vec![("a1", "direct\u{202e}lmth.exe", "2026-11-30T01:00:00Z"), ("a\u{2067}2", "nginx", "2026-11-30T01:01:00Z")],
         extra_columns: None,
     };
-    let dir = write_dataset(root.path(), "ds", &spec);
+    let names = write_dataset(root.path(), "names", &spec);
+    assert_refused(
+        &names,
+        "runs.csv:2:2: route: holds the bidirectional control \\u{202e}: a level reads as the characters it holds, so it has none",
+    );
+    assert_refused(
+        &names,
+        "runs.csv:3:1: run_id: holds the bidirectional control \\u{2067}: a run id reads as the characters it holds, so it has none",
+    );
+    // In free text (a title, a note, the article) they are shown.
+    let dir = write_dataset(root.path(), "ds", &two_runs());
+    std::fs::write(dir.join("dataset.toml"), "title = \"direct\u{202e}lmth.exe\"\n").unwrap();
+    let runs = std::fs::read_to_string(dir.join("runs.csv")).unwrap().replacen(",ok,\n", ",ok,busy \u{2067}x\u{2069}\n", 1);
+    std::fs::write(dir.join("runs.csv"), runs).unwrap();
     std::fs::write(dir.join("article.md"), "Isolated: \u{2066}abc\u{2069}; embedded: \u{202b}def\u{202c}.\n").unwrap();
     let out = root.path().join("out");
     assert_exit(&report(&dir, &out), 0);
@@ -563,15 +586,16 @@ fn bidirectional_controls_show_as_escapes_on_every_page_and_figure() {
     assert!(index.contains("direct\\u{202e}lmth.exe"), "the override shows where it is");
     assert!(index.contains("Isolated: \\u{2066}abc\\u{2069}; embedded: \\u{202b}def\\u{202c}."), "in the article too");
     let markdown = std::fs::read_to_string(out.join("report.md")).unwrap();
-    assert!(markdown.contains("direct\\u{202e}lmth.exe"), "{markdown}");
+    assert!(markdown.contains("direct\\u{202e}lmth.exe") && markdown.contains("busy \\u{2067}x\\u{2069}"), "{markdown}");
     // The data keeps the text as it is.
-    assert_eq!(summary(&out)["runs"][0]["factors"]["route"], "direct\u{202e}lmth.exe");
+    assert_eq!(summary(&out)["runs"][0]["note"], "busy \u{2067}x\u{2069}");
 }
 
 #[test]
-fn a_word_of_5000_characters_may_wrap_and_an_autolink_look_alike_is_escaped_once() {
+fn a_word_of_1000_characters_may_wrap_and_an_autolink_look_alike_is_escaped_once() {
     let root = tempfile::tempdir().unwrap();
-    let word = "w".repeat(5_000);
+    // A level of 1,000 bytes: under the names rule's 1,024.
+    let word = "w".repeat(1_000);
     let spec = Spec { runs: vec![("a1", &word, "2026-11-30T01:00:00Z"), ("a2", "nginx", "2026-11-30T01:01:00Z")], extra_columns: None };
     let dir = write_dataset(root.path(), "ds", &spec);
     std::fs::write(dir.join("article.md"), format!("See <http://ok.example/?a=<b>> and {word}.\n")).unwrap();

@@ -384,3 +384,153 @@ fn names_units_and_identifiers_pass_and_prose_does_not() {
         words(&prose).into_iter().filter(|(at, w)| !allowed(w, prose[..*at].chars().next_back(), &names)).map(|(_, w)| w).collect();
     assert_eq!(bad, ["send", "times", "have", "resolution"]);
 }
+
+// ---- no space between two Japanese characters ----------------------------------------------
+
+/// Whether `c` is written without spaces around it in Japanese: kana, kanji, the CJK and
+/// full-width punctuation (「」、。：（）・).
+fn is_japanese(c: char) -> bool {
+    matches!(c as u32, 0x3000..=0x30FF | 0x31F0..=0x31FF | 0x3400..=0x4DBF | 0x4E00..=0x9FFF | 0xF900..=0xFAFF | 0xFF00..=0xFFEF)
+}
+
+/// Each place in `run` where ASCII whitespace stands between two Japanese characters, with the
+/// text around it. A blank line (a paragraph break in Markdown) is no space.
+fn japanese_spaces(run: &str) -> Vec<String> {
+    let chars: Vec<(usize, char)> = run.char_indices().collect();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < chars.len() {
+        let (start, c) = chars[i];
+        if !c.is_ascii_whitespace() {
+            i += 1;
+            continue;
+        }
+        let mut end = i;
+        while end < chars.len() && chars[end].1.is_ascii_whitespace() {
+            end += 1;
+        }
+        let space = &run[start..chars.get(end).map_or(run.len(), |&(e, _)| e)];
+        let between = i > 0 && end < chars.len() && is_japanese(chars[i - 1].1) && is_japanese(chars[end].1);
+        if between && space.matches('\n').count() < 2 {
+            let from = chars[i.saturating_sub(12)].0;
+            let to = chars.get(end + 12).map_or(run.len(), |&(e, _)| e);
+            out.push(format!("“{}”", run[from..to].replace('\n', "⏎").replace('\u{1}', "…")));
+        }
+        i = end;
+    }
+    out
+}
+
+/// The runs of text a reader reads as one line in an HTML page or an SVG figure: an inline
+/// element (`<a>`, `<strong>`, `<span>`…) continues a run, every other tag ends it; code
+/// (`<code>`, `<pre>`) is a literal that stands in the run as a non-Japanese mark; attributes a
+/// reader sees (`title`, `alt`, `aria-label`) are runs of their own.
+fn text_runs(page: &str) -> Vec<String> {
+    const INLINE: &[&str] = &[
+        "a", "abbr", "b", "bdi", "cite", "em", "i", "kbd", "mark", "q", "s", "small", "span", "strong", "sub", "sup", "time", "u", "var",
+        "tspan",
+    ];
+    let mut runs = vec![String::new()];
+    let mut rest = page;
+    while let Some(open) = rest.find('<') {
+        runs.last_mut().unwrap().push_str(&decode_entities(&rest[..open]));
+        let tail = &rest[open..];
+        let Some(close) = tail.find('>') else { break };
+        let tag = &tail[1..close];
+        let name: String =
+            tag.trim_start_matches('/').chars().take_while(|c| c.is_ascii_alphanumeric()).collect::<String>().to_ascii_lowercase();
+        for attribute in ["title", "alt", "aria-label"] {
+            if let Some(value) = tag.split(&format!(" {attribute}=\"")).nth(1).and_then(|v| v.split('"').next()) {
+                runs.push(decode_entities(value));
+            }
+        }
+        let literal = ["script", "style", "code", "pre"].contains(&name.as_str()) && !tag.starts_with('/') || tag.starts_with("!--");
+        rest = if literal {
+            let end = if tag.starts_with("!--") { "-->".to_string() } else { format!("</{name}>") };
+            match tail.find(&end) {
+                Some(at) => &tail[at + end.len()..],
+                None => "",
+            }
+        } else {
+            &tail[close + 1..]
+        };
+        if name == "code" || name == "pre" {
+            runs.last_mut().unwrap().push('\u{1}');
+        } else if !INLINE.contains(&name.as_str()) {
+            runs.push(String::new());
+        }
+    }
+    runs.last_mut().unwrap().push_str(&decode_entities(rest));
+    runs
+}
+
+/// Every Japanese file of a rendered site or report under `root` (pages, Markdown twins,
+/// figures: under a `ja` folder, or `index.ja.html`; every file when `all_japanese`), with each
+/// space between two Japanese characters it shows.
+fn spaces_on_japanese_pages(root: &Path, all_japanese: bool) -> (usize, BTreeMap<String, Vec<String>>) {
+    fn walk(dir: &Path, ja: bool, out: &mut Vec<PathBuf>) {
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            let ja = ja || path.file_name().is_some_and(|n| n == "ja" || n == "index.ja.html");
+            if path.is_dir() {
+                walk(&path, ja, out);
+            } else if ja && path.extension().is_some_and(|e| e == "html" || e == "svg" || e == "md") {
+                out.push(path);
+            }
+        }
+    }
+    let mut files = Vec::new();
+    walk(root, all_japanese, &mut files);
+    let mut found = BTreeMap::new();
+    for file in &files {
+        let text = std::fs::read_to_string(file).unwrap();
+        let runs = if file.extension().is_some_and(|e| e == "md") { vec![text] } else { text_runs(&text) };
+        let spaces: Vec<String> = runs.iter().flat_map(|r| japanese_spaces(r)).collect();
+        if !spaces.is_empty() {
+            found.insert(file.strip_prefix(root).unwrap().display().to_string(), spaces);
+        }
+    }
+    (files.len(), found)
+}
+
+fn listed(found: &BTreeMap<String, Vec<String>>) -> String {
+    found.iter().map(|(file, spaces)| format!("{file}: {}", spaces.join(", "))).collect::<Vec<_>>().join("\n")
+}
+
+/// Japanese writes no space between two Japanese words: the committed site (every Japanese
+/// page, Markdown twin and figure) has none, nor does a freshly rendered one.
+#[test]
+fn the_committed_site_has_no_space_between_two_japanese_characters() {
+    let site = Path::new(env!("CARGO_MANIFEST_DIR")).join("../site");
+    let (files, found) = spaces_on_japanese_pages(&site, false);
+    assert!(files > 500, "the committed site has its Japanese pages and figures ({files})");
+    assert!(found.is_empty(), "spaces between Japanese characters in site/:\n{}", listed(&found));
+}
+
+/// The fixture report rendered in Japanese (its pages, report.md and figures), and its
+/// Markdown snapshot.
+#[test]
+fn the_fixture_report_in_japanese_has_no_space_between_two_japanese_characters() {
+    let root = tempfile::tempdir().unwrap();
+    let out = root.path().join("out");
+    let fixture = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/tiny");
+    Command::cargo_bin("analyze").unwrap().arg("report").arg(&fixture).arg("--out").arg(&out).args(["--lang", "ja"]).assert().success();
+    let (files, found) = spaces_on_japanese_pages(&out, true);
+    assert!(files > 10, "{files} files");
+    assert!(found.is_empty(), "spaces between Japanese characters in the fixture's report:\n{}", listed(&found));
+    let snapshot = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/snapshots/snapshots__report_md_ja.snap");
+    let spaces = japanese_spaces(&std::fs::read_to_string(snapshot).unwrap());
+    assert!(spaces.is_empty(), "{spaces:?}");
+}
+
+#[test]
+fn a_space_between_japanese_words_is_found_and_names_or_tags_between_them_are_not() {
+    let runs = text_runs(
+        "<td>sync 2プロセス 対 NGINX</td><td>直接</td>\n<td>対</td><p>この <code>plan.toml</code> です。<a href=\"x\">詳しく</a> 見る</p>",
+    );
+    let found: Vec<String> = runs.iter().flat_map(|r| japanese_spaces(r)).collect();
+    assert_eq!(found, ["“sync 2プロセス 対 NGINX”", "“この … です。詳しく 見る”"]);
+    assert_eq!(japanese_spaces("文です。\n\n次の段落"), Vec::<String>::new(), "a paragraph break");
+    assert_eq!(japanese_spaces("文です\n続き"), ["“文です⏎続き”"], "a soft line break shows as a space");
+    assert_eq!(japanese_spaces("p95 = 776.22 ms。 朱色の印"), ["“= 776.22 ms。 朱色の印”"]);
+}

@@ -15,6 +15,7 @@
 use std::collections::HashMap;
 use std::fmt;
 
+pub mod name;
 pub mod note;
 mod run_status;
 pub use run_status::RunStatus;
@@ -28,21 +29,23 @@ pub const COLUMNS: [&str; 7] = ["run_id", "seq", "scheduled_ms", "sent_ms", "lat
 /// without it has one unnamed endpoint; an empty cell is the unnamed endpoint too.
 pub const LABEL: &str = "label";
 
-/// The longest label accepted, in bytes: a request name or a URL with its query; a longer cell is
-/// a broken file or a body pasted into the column, not a name a report can show.
-pub const MAX_LABEL_BYTES: usize = 1024;
+/// The longest label accepted, in bytes (the names rule's bound, [`name::MAX_NAME_BYTES`]).
+pub const MAX_LABEL_BYTES: usize = name::MAX_NAME_BYTES;
 
-/// The one rule for a label's text (the readers and both writers apply it): at most
-/// [`MAX_LABEL_BYTES`] and no control character (a newline or a NUL would change what a table or a
-/// page shows). Any other text is data, escaped by whoever shows it.
+/// The one rule for a label's text (the readers and both writers apply it): the names rule
+/// ([`name::check_name`]: trimmed, one line, no control character, bounded), except that an empty
+/// (or blank) label is the unnamed endpoint. Any other text is data, escaped by whoever shows it.
 pub fn check_label(label: &str) -> Result<(), String> {
-    if label.len() > MAX_LABEL_BYTES {
-        return Err(format!("is {} bytes long, more than the {MAX_LABEL_BYTES} a request name may have", label.len()));
+    label_text(label).map(|_| ())
+}
+
+/// The label `label` stands for: trimmed (so ` a`, `a` and `a ` are one endpoint), `""` for the
+/// unnamed endpoint; or why it is no label.
+pub fn label_text(label: &str) -> Result<&str, String> {
+    if label.trim().is_empty() {
+        return Ok("");
     }
-    if let Some(c) = label.chars().find(|c| c.is_control()) {
-        return Err(format!("holds the control character {:?}: a request name is one line of text", c));
-    }
-    Ok(())
+    name::check_name(label).map_err(|e| e.message("a request name"))
 }
 
 /// One column of the requests table.
@@ -291,6 +294,9 @@ mod tests {
     fn a_label_is_one_line_of_bounded_text() {
         assert_eq!(check_label("GET /users/{id}"), Ok(()));
         assert_eq!(check_label(""), Ok(()));
+        assert_eq!([label_text(" a"), label_text("a"), label_text("a ")], [Ok("a"), Ok("a"), Ok("a")], "one endpoint");
+        assert_eq!(label_text("  "), Ok(""), "blank is the unnamed endpoint");
+        assert!(check_label("a\u{202e}b").is_err());
         assert_eq!(check_label("<script>&\"'"), Ok(()), "markup is data, escaped where shown");
         assert_eq!(check_label("a\nb"), Err("holds the control character '\\n': a request name is one line of text".to_string()));
         assert!(check_label(&"x".repeat(MAX_LABEL_BYTES)).is_ok());

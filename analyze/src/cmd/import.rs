@@ -37,6 +37,12 @@ fn factors(given: &[String]) -> Result<Vec<(String, String)>> {
                 escape(&format!("{factor:?}"))
             );
         }
+        // The names rule every reader applies (request_row::name): refused here, at the flag.
+        for (what, text) in [("a factor's name", key), ("a level", value)] {
+            if let Err(error) = request_row::name::check_name(text) {
+                bail!("--factor {}: {}", escape(&format!("{factor:?}")), error.message(what));
+            }
+        }
         if let Some((_, first)) = factors.iter().find(|(k, _)| k == key) {
             bail!(
                 "--factor {key}={}: the factor `{key}` is already given (={}): a run has one level of each factor",
@@ -65,6 +71,9 @@ pub fn run(options: &Options) -> Result<i32> {
     let run_id = options.run_id.trim();
     if run_id.is_empty() || run_id.contains([',', '"']) || run_id.chars().any(char::is_control) {
         bail!("--run-id {}: a run id is non-empty, without commas, quotes or control characters", escape(&format!("{:?}", options.run_id)));
+    }
+    if let Err(error) = request_row::name::check_name(run_id) {
+        bail!("--run-id {}: {}", escape(&format!("{:?}", options.run_id)), error.message("a run id"));
     }
     if let Some(repetition) = options.repetition.filter(|r| *r < 1) {
         bail!("--repetition {repetition}: repetitions count from 1");

@@ -5,7 +5,8 @@
 //! the first pass found no problem: the first pass (and its speed) is the same for every dataset,
 //! and a dataset without labels pays one header read. The pass reads four columns (run_id,
 //! status, latency_ms, label); every other rule about them was applied by the first pass. The
-//! label text itself is checked by [`request_row::check_label`], the rule the writers apply.
+//! label text itself is checked, and trimmed, by [`request_row::label_text`]: the names rule
+//! (`request_row::name`) the writers apply, so ` a`, `a` and `a ` are one endpoint.
 //!
 //! Labels are bounded like a report's series: beyond [`MAX_LABELS`], the labels with the most
 //! requests over the dataset are kept and the rest are counted together as one group whose size
@@ -15,7 +16,7 @@ use super::error::{DataError, Place, Problems};
 use super::parquet;
 use super::requests::RunIndex;
 use super::table::TableSource;
-use request_row::{check_label, LABEL};
+use request_row::{label_text, LABEL};
 use std::collections::HashMap;
 
 /// Receives each row of the label pass: its run, status, latency (`None` without a response)
@@ -169,7 +170,7 @@ fn read_csv(path: &std::path::Path, file: &str, index: &RunIndex, problems: &mut
         let Ok(status_code) = text(status).parse::<i64>() else { continue };
         let latency_ms = text(latency).parse::<f64>().ok();
         let cell = record.get(label).unwrap_or(b"");
-        let checked = std::str::from_utf8(cell).map_err(|_| "is not UTF-8 text".to_string()).and_then(|l| check_label(l).map(|()| l));
+        let checked = std::str::from_utf8(cell).map_err(|_| "is not UTF-8 text".to_string()).and_then(label_text);
         match checked {
             Ok(name) => add(run, status_code, latency_ms, name),
             Err(message) => problems.push(DataError {
@@ -231,6 +232,15 @@ mod tests {
     fn a_label_with_a_control_character_is_refused_at_its_place() {
         let (_, problems) = read_text("run_id,latency_ms,status,label\na,5,200,\"x\ty\"\na,5,200,z\n");
         assert_eq!(problems, ["requests.csv:2:4: label: holds the control character '\\t': a request name is one line of text"]);
+    }
+
+    #[test]
+    fn labels_that_differ_only_in_surrounding_spaces_are_one_endpoint() {
+        let (labels, problems) = read_text("run_id,latency_ms,status,label\na,5,200, a\na,6,200,a\na,7,200,\"a \"\na,8,200,b\n");
+        assert!(problems.is_empty(), "{problems:?}");
+        let labels = labels.unwrap();
+        assert_eq!(labels.names, ["a", "b"]);
+        assert_eq!(labels.runs[0][0].latencies_ms, vec![5.0, 6.0, 7.0]);
     }
 
     #[test]

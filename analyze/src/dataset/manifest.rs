@@ -323,12 +323,13 @@ impl Manifest {
         wanted
     }
 
-    /// Parses `dataset.toml` text; the error names the line and column when TOML knows them.
+    /// Parses `dataset.toml` text; the error names the key, its line and column when TOML knows
+    /// them, and the fix ([`super::toml_errors`]).
     pub fn parse(text: &str) -> Result<Manifest, ManifestError> {
         let place = |offset: usize| super::schema::line_and_column(text, offset);
-        let mut manifest: Manifest = toml::from_str(text).map_err(|error| ManifestError {
-            place: error.span().map(|span| place(span.start)),
-            message: error.message().trim().to_string(),
+        let mut manifest: Manifest = toml::from_str(text).map_err(|error| {
+            let offset = error.span().map(|span| span.start);
+            ManifestError { place: offset.map(place), message: super::toml_errors::explain(text, offset, error.message()) }
         })?;
         for slo in &mut manifest.slo {
             slo.places = SloPlaces {
@@ -347,6 +348,13 @@ impl Manifest {
         }
         if let Some(history) = &mut manifest.history {
             history.series_place = place(history.series.span().start);
+        }
+        // Names are trimmed (the names rule), as runs.csv's cells are, so ` a` names level `a`.
+        for factor in &mut manifest.factors {
+            factor.name = factor.name.trim().to_string();
+            for level in &mut factor.levels {
+                level.value = level.value.trim().to_string();
+            }
         }
         Ok(manifest)
     }
@@ -442,6 +450,34 @@ mod tests {
         assert_eq!(manifest.slo[1].parsed_metric(), Some(crate::model::SloMetric::RequestsPerS));
         let typo = Manifest::parse("[[slo]]\nmetric = \"p95\"\nmaximum = 3\n").unwrap_err();
         assert_eq!(typo.place, Some((3, 1)));
+    }
+
+    /// Every kind of mistake serde refuses names the key, its place and the fix, never serde's
+    /// words ("untagged enum", "expected a sequence").
+    #[test]
+    fn each_refusal_names_the_key_and_the_fix() {
+        let cases: &[(&str, (u64, usize), &str)] = &[
+            ("[slo]\nmetric = \"p95\"\nmax = 250\n", (1, 1), "slo: a table is not what `slo` takes: it is a list: write `[[slo]]` (two brackets) above each entry, or `slo = [ … ]`"),
+            ("title = { en = \"x\", fr = \"y\" }\n", (1, 9), "title: `fr` is not a language: a text is a string, or a table with `en` and/or `ja` strings, e.g. `{ en = \"Slow\", ja = \"遅い\" }`"),
+            ("title = 3\n", (1, 9), "title: integer `3` is not what `title` takes: it is a text (a string, or a table with `en` and/or `ja` strings), e.g. `title = \"Slow\"` or `title = { en = \"Slow\", ja = \"遅い\" }`"),
+            ("title = {}\n", (1, 9), "title: an empty table is no text: a text is a string, or a table with `en` and/or `ja` strings, e.g. `{ en = \"Slow\", ja = \"遅い\" }`"),
+            ("[sessions]\nsteps = [\"a\", { en = \"b\", de = \"c\" }]\n", (2, 15), "sessions.steps: `de` is not a language: a text is a string, or a table with `en` and/or `ja` strings, e.g. `{ en = \"Slow\", ja = \"遅い\" }`"),
+            ("[sessions]\nsteps = \"a\"\n", (2, 9), "sessions.steps: string \"a\" is not what `steps` takes: it is a list: write `steps = [ … ]`, each item between the brackets, separated by commas"),
+            ("percentile = \"95\"\n", (1, 14), "percentile: string \"95\" is not what `percentile` takes: it is a number: write it without quotes, e.g. `percentile = 99.9`"),
+            ("large_response_bytes = -1\n", (1, 24), "large_response_bytes: integer `-1` is not what `large_response_bytes` takes: it is a whole number of 0 or more, e.g. `large_response_bytes = 1048576`"),
+            ("lang = \"fr\"\n", (1, 8), "lang: `fr` is not a value of `lang`: write one of `en` or `ja`"),
+            ("[report]\nmean_of_runs = \"yes\"\n", (2, 16), "report.mean_of_runs: string \"yes\" is not what `mean_of_runs` takes: it is `true` or `false`, without quotes: `mean_of_runs = true`"),
+            ("thresholds = 3\n", (1, 14), "thresholds: integer `3` is not what `thresholds` takes: it is a table: write `[thresholds]` with its keys on the lines below, or `thresholds = { … }`"),
+            ("[[factors]]\nname = \"route\"\nlevels = [{ value = 1 }]\n", (3, 21), "factors.levels.value: integer `1` is not what `value` takes: it is a string: write it in double quotes, e.g. `value = \"…\"`"),
+            ("[[factors]]\nlevels = []\n", (1, 1), "factors: each `factors` entry needs the key `name`: add `name = …`"),
+            ("[thresholds]\nlag_m = 20\n", (2, 1), "thresholds.lag_m: `lag_m` is not a key of `thresholds`, whose keys are `lag_ms`, `load1`, `outlier_ratio`, `noisy_k`, `noisy_lag_floor_ms`, `noisy_load1_floor`, `negligible_difference` and `error_share`: check its spelling (keys are case-sensitive) or remove it"),
+            ("x = \"a\"\nx = \"b\"\n", (2, 1), "`x` is given twice: keep one (TOML allows each key once in a table)"),
+            ("title = \"x\n", (1, 11), "is not valid TOML here: invalid basic string (a line is `key = value`, `[table]` or `[[list of tables]]`)"),
+        ];
+        for (text, place, message) in cases {
+            let error = Manifest::parse(text).unwrap_err();
+            assert_eq!((error.place, error.message.as_str()), (Some(*place), *message), "{text:?}");
+        }
     }
 
     #[test]

@@ -6,6 +6,7 @@ pub mod csv;
 pub mod error;
 mod history;
 pub mod manifest;
+pub mod names;
 pub mod number;
 mod packed;
 pub mod parquet;
@@ -24,6 +25,7 @@ pub mod sessions;
 mod side_tables;
 mod slo;
 pub mod time;
+mod toml_errors;
 pub mod tool_labels;
 
 pub use accumulate::{ErrorRow, Keep, RunRequests};

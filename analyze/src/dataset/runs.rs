@@ -2,6 +2,7 @@
 
 use super::error::{shown, DataError, Problems};
 use super::manifest::Manifest;
+use super::names;
 use super::number::parse_f64;
 use super::table::TextTable;
 use super::time::{parse_rfc3339, Instant};
@@ -88,6 +89,8 @@ pub fn parse_runs(table: &TextTable, manifest: &Manifest, problems: &mut Problem
             })
             .collect()
     };
+    let factor_columns: Vec<(String, usize)> =
+        factor_columns.into_iter().filter(|(_, column)| names::header(table, *column, "a factor's name", problems)).collect();
     let (Some(run_id), Some(repetition), Some(started), Some(status)) = (run_id, repetition, started, status) else {
         return ParsedRuns { factors: Vec::new(), runs: Vec::new(), rejected_ids: Vec::new(), usable: false };
     };
@@ -97,9 +100,9 @@ pub fn parse_runs(table: &TextTable, manifest: &Manifest, problems: &mut Problem
     let mut rejected_ids = Vec::new();
     for row in &table.rows {
         let mut ok = true;
+        // A refused id is still the trimmed cell: its requests are then skipped, not blamed.
         let id = row.cells[run_id].trim().to_string();
-        if id.is_empty() {
-            problems.push(table.cell_error(row, run_id, "is empty: every run needs an id"));
+        if names::cell(table, row, run_id, "a run id", "is empty: every run needs an id", problems).is_none() {
             ok = false;
         } else if let Some(first) = seen.get(&id) {
             problems.push(table.cell_error(row, run_id, format!("run_id {} appears twice (first on line {first})", shown(&id))));
@@ -133,20 +136,25 @@ pub fn parse_runs(table: &TextTable, manifest: &Manifest, problems: &mut Problem
         let load1_after = load(load_after, problems);
         let mut values = Vec::with_capacity(factor_columns.len());
         for (name, column) in &factor_columns {
-            let value = row.cells[*column].trim().to_string();
-            if value.is_empty() {
-                problems.push(table.cell_error(row, *column, format!("is empty: every run needs a level of the factor `{name}`")));
+            let empty = format!("is empty: every run needs a level of the factor `{name}`");
+            if names::cell(table, row, *column, "a level", &empty, problems).is_none() {
                 ok = false;
             }
-            values.push(value);
+            values.push(row.cells[*column].trim().to_string());
         }
-        let parsed_note = match note.map(|c| Note::parse(&row.cells[c])) {
+        let parsed_note = match note {
             None => Some(Note::default()),
-            Some(Ok(parsed)) => Some(parsed),
-            Some(Err(e)) => {
-                let column = note.expect("a note was parsed");
-                problems.push(table.cell_error(row, column, format!("at character {}: {}", e.at, e.message)));
-                None
+            Some(column) => {
+                let cell = &row.cells[column];
+                let parsed = request_row::name::check_note(cell)
+                    .and_then(|()| Note::parse(cell).map_err(|e| format!("at character {}: {}", e.at, e.message)));
+                match parsed {
+                    Ok(parsed) => Some(parsed),
+                    Err(message) => {
+                        problems.push(table.cell_error(row, column, message));
+                        None
+                    }
+                }
             }
         };
         let accepted = ok && rep.is_some() && run_status.is_some() && parsed_note.is_some();

@@ -9,8 +9,9 @@
 
 use super::error::{shown, DataError, Problems};
 use super::manifest::Manifest;
+use super::names::check_name;
 use super::runs::RESERVED;
-use crate::model::{HeadlineMetric, Percentile, PublishedMetric, Unit};
+use crate::model::{HeadlineMetric, Lang, Percentile, PublishedMetric, Unit};
 use serde::Deserialize;
 use std::ops::Range;
 use toml::Spanned;
@@ -32,6 +33,13 @@ struct Places {
     thresholds: Option<ThresholdPlaces>,
     report: Option<ReportPlaces>,
     published: Option<PublishedPlaces>,
+    sessions: Option<SessionsPlaces>,
+}
+
+#[derive(Deserialize)]
+struct SessionsPlaces {
+    #[serde(default)]
+    steps: Vec<Spanned<toml::Value>>,
 }
 
 #[derive(Deserialize)]
@@ -74,6 +82,7 @@ struct ReferencePlaces {
 #[derive(Deserialize)]
 struct FactorPlaces {
     name: Spanned<String>,
+    label: Option<Spanned<toml::Value>>,
     #[serde(default)]
     levels: Vec<LevelPlaces>,
 }
@@ -81,6 +90,7 @@ struct FactorPlaces {
 #[derive(Deserialize)]
 struct LevelPlaces {
     value: Spanned<String>,
+    label: Option<Spanned<toml::Value>>,
 }
 
 #[derive(Deserialize)]
@@ -180,8 +190,10 @@ impl Located {
         }
         let mut names: Vec<&str> = Vec::new();
         for factor in &self.places.factors {
-            let name = factor.name.get_ref().as_str();
-            if names.contains(&name) {
+            let name = factor.name.get_ref().trim();
+            if let Err(error) = check_name(factor.name.get_ref()) {
+                problems.push(self.error(factor.name.span(), "factors.name", error.message("a factor's name")));
+            } else if names.contains(&name) {
                 problems.push(self.error(factor.name.span(), "factors.name", format!("the factor {} is listed twice", shown(name))));
             } else if RESERVED.contains(&name) {
                 problems.push(self.error(
@@ -191,10 +203,15 @@ impl Located {
                 ));
             }
             names.push(name);
+            if let Some(label) = &factor.label {
+                self.check_text_names(label, "factors.label", "a factor's label", problems);
+            }
             let mut values: Vec<&str> = Vec::new();
             for level in &factor.levels {
-                let value = level.value.get_ref().as_str();
-                if values.contains(&value) {
+                let value = level.value.get_ref().trim();
+                if let Err(error) = check_name(level.value.get_ref()) {
+                    problems.push(self.error(level.value.span(), "levels.value", error.message("a level")));
+                } else if values.contains(&value) {
                     problems.push(self.error(
                         level.value.span(),
                         "levels.value",
@@ -202,10 +219,52 @@ impl Located {
                     ));
                 }
                 values.push(value);
+                if let Some(label) = &level.label {
+                    self.check_text_names(label, "levels.label", "a level's label", problems);
+                }
             }
         }
+        self.check_steps(problems);
         debug_assert_eq!(manifest.factors.len(), self.places.factors.len());
         self.check_published_alone(problems);
+    }
+
+    /// `[sessions] steps`: each step's name, in each language it is given in, is a name (the
+    /// names rule), and reads, in each report language, unlike every other step's name.
+    fn check_steps(&self, problems: &mut Problems) {
+        let Some(sessions) = &self.places.sessions else { return };
+        let mut earlier: Vec<[String; 2]> = Vec::new();
+        for (step, value) in sessions.steps.iter().enumerate() {
+            let mut named = true;
+            for (lang, text) in texts(value.get_ref()) {
+                if let Err(error) = check_name(text) {
+                    let key = lang.map_or("sessions.steps".to_string(), |l| format!("sessions.steps.{l}"));
+                    problems.push(self.error(value.span(), &key, format!("step {step}'s name {}", error.message("a step's name"))));
+                    named = false;
+                }
+            }
+            // As a page shows it (Text::get: the language's, else English's, else any).
+            let read = Lang::ALL.map(|lang| in_lang(value.get_ref(), lang).trim().to_string());
+            if let Some(first) = earlier.iter().position(|other| other.iter().zip(&read).any(|(a, b)| a == b)).filter(|_| named) {
+                let same = read.iter().zip(&earlier[first]).find(|(a, b)| a == b).map_or("", |(a, _)| a.as_str());
+                problems.push(self.error(
+                    value.span(),
+                    "sessions.steps",
+                    format!("step {step}'s name {} is step {first}'s too: each step needs a name of its own", shown(same)),
+                ));
+            }
+            earlier.push(read);
+        }
+    }
+
+    /// A label given as a text (a string, or one per language): each of its strings is a name.
+    fn check_text_names(&self, value: &Spanned<toml::Value>, key: &str, what: &str, problems: &mut Problems) {
+        for (lang, text) in texts(value.get_ref()) {
+            if let Err(error) = check_name(text) {
+                let key = lang.map_or(key.to_string(), |l| format!("{key}.{l}"));
+                problems.push(self.error(value.span(), &key, error.message(what)));
+            }
+        }
     }
 
     /// The published tables: ids an article can cite, units that fit the metric, values the unit
@@ -358,6 +417,29 @@ impl Located {
     }
 }
 
+/// The strings of a text value: the one string (language `None`), or each language's. The strict
+/// parse accepted the value as a text, so anything else has none.
+fn texts(value: &toml::Value) -> Vec<(Option<&str>, &str)> {
+    match value {
+        toml::Value::String(text) => vec![(None, text.as_str())],
+        toml::Value::Table(table) => table.iter().filter_map(|(lang, v)| Some((Some(lang.as_str()), v.as_str()?))).collect(),
+        _ => Vec::new(),
+    }
+}
+
+/// A text value in `lang`, as [`crate::model::Text::get`] reads it.
+fn in_lang(value: &toml::Value, lang: Lang) -> &str {
+    match value {
+        toml::Value::String(text) => text,
+        toml::Value::Table(table) => [lang.code(), "en"]
+            .iter()
+            .find_map(|l| table.get(*l).and_then(toml::Value::as_str))
+            .or_else(|| table.values().find_map(toml::Value::as_str))
+            .unwrap_or(""),
+        _ => "",
+    }
+}
+
 /// The 1-based line and character column of byte `offset` in `text`.
 pub fn line_and_column(text: &str, offset: usize) -> (u64, usize) {
     let mut offset = offset.min(text.len());
@@ -442,6 +524,24 @@ mod tests {
         assert_eq!(got[0], "dataset.toml:3:38: levels.value: the level \"a\" of \"route\" is listed twice");
         assert_eq!(got[1], "dataset.toml:5:8: factors.name: the factor \"route\" is listed twice");
         assert!(got[2].starts_with("dataset.toml:7:8: factors.name: \"status\" is a runs.csv column with its own meaning"), "{}", got[2]);
+    }
+
+    #[test]
+    fn factor_names_levels_labels_and_steps_follow_the_names_rule() {
+        let text = "[[factors]]\nname = \"ro\\tute\"\nlabel = { en = \"Route\", ja = \"経\\u001b路\" }\n\
+                    levels = [{ value = \"a \" }, { value = \" a\" }, { value = \"\" }]\n\
+                    [sessions]\nsteps = [{ en = \"GET\", ja = \"取得\" }, { en = \"POST\", ja = \"取得\" }, \"x\\u202ey\"]\n";
+        assert_eq!(
+            problems_of(text, &[]),
+            [
+                "dataset.toml:2:8: factors.name: holds the control character '\\t': a factor's name is one line of text",
+                "dataset.toml:3:9: factors.label.ja: holds the control character '\\u{1b}': a factor's label is one line of text",
+                "dataset.toml:4:39: levels.value: the level \"a\" of \"ro\\tute\" is listed twice",
+                "dataset.toml:4:57: levels.value: is empty: a level has at least one character besides spaces",
+                "dataset.toml:6:37: sessions.steps: step 1's name \"取得\" is step 0's too: each step needs a name of its own",
+                "dataset.toml:6:65: sessions.steps: step 2's name holds the bidirectional control \\u{202e}: a step's name reads as the characters it holds, so it has none",
+            ]
+        );
     }
 
     #[test]

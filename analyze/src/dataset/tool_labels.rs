@@ -57,11 +57,13 @@ pub fn attach(table: &TextTable, run_index: &BTreeMap<&str, usize>, stats: &mut 
             ));
             continue;
         };
-        let name = row.cells[label].clone();
-        if let Err(why) = request_row::check_label(&name) {
-            problems.push(table.cell_error(row, label, why));
-            continue;
-        }
+        let name = match request_row::label_text(&row.cells[label]) {
+            Ok(name) => name.to_string(),
+            Err(why) => {
+                problems.push(table.cell_error(row, label, why));
+                continue;
+            }
+        };
         if let Some(previous) = run.labels.iter().find(|l| l.label == name) {
             problems.push(table.cell_error(row, label, format!("run {id:?} already has label {name:?} (line {})", previous.line)));
             continue;

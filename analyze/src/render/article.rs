@@ -216,7 +216,7 @@ fn published(context: &Context) -> Value {
     json!({
         "original": comparison.original.as_ref().map(|o| words::original(context.lang, o)),
         "tables": tables,
-        "negligible": format::percent(comparison.negligible_difference),
+        "negligible": format::threshold_percent(comparison.negligible_difference),
         "ratio_min": comparison.ratio_min.map(|r| words::ratio(context.lang, r)),
         "ratio_max": comparison.ratio_max.map(|r| words::ratio(context.lang, r)),
     })

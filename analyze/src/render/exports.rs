@@ -79,7 +79,9 @@ pub fn runs_csv(report: &Report) -> String {
         fields.extend([
             run.repetition.to_string(),
             run.status.as_str().to_string(),
-            run.note.to_string(),
+            // A note is free text (names cannot hold controls): a CSV is also read in a terminal,
+            // so its controls are shown as on a page. JSON escapes them by its own rule.
+            crate::render::bidi::neutralised(run.note.to_string()),
             run.requests.to_string(),
             run.ok_responses.to_string(),
             run.errors.to_string(),

@@ -98,15 +98,28 @@ pub fn p_value(p: f64) -> String {
     }
 }
 
-/// A fraction as a percentage with one decimal: `72.2%`.
+/// A fraction as a percentage with one decimal: `72.2%`. For a measured share; a threshold the
+/// user wrote prints with its own digits ([`threshold_percent`]).
 pub fn percent(fraction: f64) -> String {
     format!("{}%", grouped(fraction * 100.0, 1))
 }
 
-/// A threshold as a percentage, with a decimal only when it has one: `1%`, `0.5%`.
+/// A threshold (a number the user wrote, e.g. `--fail-on-regression 99.99`) as a percentage with
+/// one decimal, or with as many as it was written with, so it is told from its neighbours:
+/// `5.0%`, `99.99%` (one decimal would print `100.0%`), `0.01%`.
+pub fn threshold_percent(fraction: f64) -> String {
+    format!("{}%", grouped(fraction * 100.0, written_decimals(fraction).max(1)))
+}
+
+/// A threshold as a percentage, with a decimal only when it has one: `1%`, `0.5%`, `99.99%`.
 pub fn percent_round(fraction: f64) -> String {
-    let text = grouped(fraction * 100.0, 1);
-    format!("{}%", text.strip_suffix(".0").unwrap_or(&text))
+    format!("{}%", grouped(fraction * 100.0, written_decimals(fraction)))
+}
+
+/// The decimals of the shortest text of a fraction as a percentage (binary noise of the scaling
+/// by 100 rounded off), at most [`MAX_DECIMALS`].
+fn written_decimals(fraction: f64) -> usize {
+    usize::from(decimals_of(crate::stats::precision::percent(fraction * 100.0)))
 }
 
 /// A fraction as a percentage with two decimals, for error rates, where 0.05% must not read as
@@ -215,6 +228,22 @@ mod tests {
         assert_eq!(ms(-12.5), "-12.50");
         assert_eq!(percent(0.7222), "72.2%");
         assert_eq!((percent_round(0.01), percent_round(0.005), percent_round(0.125)), ("1%".into(), "0.5%".into(), "12.5%".into()));
+    }
+
+    /// `--fail-on-regression 99.99` printed as 100.0%: a threshold prints with the digits that
+    /// tell it from its neighbours.
+    #[test]
+    fn a_threshold_percentage_keeps_the_digits_it_was_written_with() {
+        assert_eq!(percent(0.9999), "100.0%", "a measured share: one decimal");
+        assert_eq!(threshold_percent(0.9999), "99.99%");
+        assert_eq!(threshold_percent(0.99999), "99.999%");
+        assert_eq!(threshold_percent(0.0001), "0.01%");
+        assert_eq!(threshold_percent(0.07), "7.0%", "0.07 * 100 is 7.000000000000001 in binary");
+        // One decimal, as percent printed them, where it was enough.
+        for (fraction, text) in [(0.05, "5.0%"), (0.1, "10.0%"), (0.125, "12.5%"), (0.5, "50.0%"), (0.01, "1.0%")] {
+            assert_eq!((threshold_percent(fraction), percent(fraction)), (text.to_string(), text.to_string()));
+        }
+        assert_eq!((percent_round(0.9999), percent_round(0.0001), percent_round(0.29)), ("99.99%".into(), "0.01%".into(), "29%".into()));
     }
 
     #[test]

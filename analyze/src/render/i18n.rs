@@ -121,6 +121,8 @@ pub struct Strings {
     pub widest_flagged: &'static str,
     pub comparisons: &'static str,
     pub comparisons_caption: &'static str,
+    /// One thing set against another, "{a} vs {b}": Japanese writes 「{a}対{b}」 without spaces
+    /// (「sync 2プロセス対NGINX」, 「3対3」), as it writes no space between two Japanese words.
     pub versus: &'static str,
     pub runs_compared: &'static str,
     pub chance_header: &'static str,
@@ -205,6 +207,21 @@ pub struct Strings {
     pub maximum: &'static str,
     /// " (maximum)" / "（最大値）": after a rank that is the last.
     pub maximum_tag: &'static str,
+    /// What a percentile the requests do not resolve needs (`stats::resolvable`): "needs ≥ 3,688
+    /// requests", filled into the four below as `{needs}`.
+    pub needs: &'static str,
+    /// A percentile cell whose value is the run's maximum and which the run's requests do not
+    /// resolve: "= max (needs ≥ 3,688 requests)".
+    pub equals_max_needs: &'static str,
+    /// A percentile value the run's requests do not resolve: "12.50 (needs ≥ 3,688 requests)".
+    pub value_needs: &'static str,
+    /// A percentile named in a list with what it needs: "p99.9 (needs ≥ 3,688 requests)".
+    pub percentile_needs: &'static str,
+    /// Under a verdict on a percentile the condition's runs do not resolve.
+    pub verdict_unresolved: &'static str,
+    /// After the lead's first sentence when the headline percentile is one some condition's runs
+    /// do not resolve: the ranking is of maxima.
+    pub lead_unresolved: &'static str,
     /// The maximum as a column header.
     pub maximum_header: &'static str,
     /// A column header with its unit: "p95 (ms)" / "p95（ms）".
@@ -430,7 +447,7 @@ static EN: Strings = Strings {
     widest_flagged: " (includes flagged runs: {runs}; see Flags)",
     comparisons: "Comparisons",
     comparisons_caption: "{pairing}, by their runs' {p}: the ratio B/A of geometric means with its 95% interval (Welch's t on logs) and p, and whether the ranges are apart, with the chance of that if there were no difference (2·n!·m!/(n+m)!)",
-    versus: "vs",
+    versus: "{a} vs {b}",
     runs_compared: "Runs",
     chance_header: "Chance if no difference",
     pair_header: "Conditions (A vs B)",
@@ -496,6 +513,12 @@ static EN: Strings = Strings {
     label_join: " · ",
     maximum: "maximum",
     maximum_tag: " (maximum)",
+    needs: "needs ≥ {n} requests",
+    equals_max_needs: "= max ({needs})",
+    value_needs: "{value} ({needs})",
+    percentile_needs: "{p} ({needs})",
+    verdict_unresolved: "{p} cannot be told from the maximum with these runs' requests ({needs})",
+    lead_unresolved: "With these runs' requests {p} cannot be told from each run's maximum ({needs}).",
     maximum_header: "Maximum",
     in_ms: "{name} (ms)",
     sentence_gap: " ",
@@ -663,10 +686,10 @@ static JA: Strings = Strings {
     widest_flagged: "（注意が必要な測定{runs}を含む。「注意が必要な測定」を参照）",
     comparisons: "比較",
     comparisons_caption: "{pairing}。各測定の{p}による。幾何平均の比B/Aとその95%区間（対数にウェルチのt検定）・p値、および範囲が重ならないかどうかと、差がない場合にそうなる確率（2·n!·m!/(n+m)!）",
-    versus: "対",
+    versus: "{a}対{b}",
     runs_compared: "測定回数",
     chance_header: "差がない場合に範囲が重ならない確率",
-    pair_header: "条件（A 対 B）",
+    pair_header: "条件（A対B）",
     verdict_supported: "差あり",
     verdict_negligible: "実質同じ（{threshold}以内）",
     verdict_not_shown: "判断できない",
@@ -729,6 +752,12 @@ static JA: Strings = Strings {
     label_join: "／",
     maximum: "最大値",
     maximum_tag: "（最大値）",
+    needs: "{n}件以上のリクエストが必要",
+    equals_max_needs: "＝最大値（{needs}）",
+    value_needs: "{value}（{needs}）",
+    percentile_needs: "{p}（{needs}）",
+    verdict_unresolved: "この測定のリクエスト数では{p}を最大値と区別できない（{needs}）",
+    lead_unresolved: "この測定のリクエスト数では、{p}は各測定の最大値と区別できません（{needs}）。",
     maximum_header: "最大値",
     in_ms: "{name}（ms）",
     sentence_gap: "",

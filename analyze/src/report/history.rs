@@ -25,6 +25,8 @@ pub struct HistoryReport {
     pub thresholds: HistoryThresholds,
     /// The measurements, oldest first.
     pub measurements: Vec<Measurement>,
+    /// The rules the environments are held to: the newest measurement's `comparability.must_match`.
+    pub must_match: Vec<String>,
     /// Between consecutive measurements, the `[environment]` keys that must match and differ.
     pub environment_changes: Vec<EnvironmentChange>,
     /// Per condition, its runs and the changes found.

@@ -122,12 +122,17 @@ pub fn build(dataset: &mut Dataset, detail: Detail) -> Report {
         let find = |p: Percentile| wanted.iter().position(|w| *w == p).and_then(|i| values.get(i));
         let mut percentiles_ms = SortedMap::new();
         let mut percentile_ranks = SortedMap::new();
+        let mut unresolved_percentiles = SortedMap::new();
         for (p, value) in wanted.iter().zip(values) {
             percentiles_ms.insert(p.key(), value.value);
             percentile_ranks.insert(p.key(), value.rank);
+            if !super::resolvable::resolved(*p, value.n) {
+                unresolved_percentiles.insert(p.key(), super::resolvable::requests_needed(*p));
+            }
         }
         percentiles_ms.shrink_to_fit();
         percentile_ranks.shrink_to_fit();
+        unresolved_percentiles.shrink_to_fit();
         let large = side.large.get(index);
         let write: Vec<f64> = large.iter().filter_map(|r| r.write_s).collect();
         let complete: Vec<f64> = large.iter().filter_map(|r| r.client_complete_s).collect();
@@ -174,6 +179,7 @@ pub fn build(dataset: &mut Dataset, detail: Detail) -> Report {
             headline_rank: find(percentile).map(|v| v.rank),
             percentiles_ms,
             percentile_ranks,
+            unresolved_percentiles,
             max_ms: level1_run.map_or_else(|| counted.latencies_ms.iter().copied().reduce(f64::max), |l| l.max_ms),
             latency_decimals: super::tool_reported::latency_decimals(dataset.sources[index].as_ref()),
             load,
@@ -355,6 +361,18 @@ fn write_ends(dataset: &Dataset) -> Vec<Vec<f64>> {
     ends
 }
 
+/// The percentiles that every ok run with that percentile leaves unresolved, with what they need.
+fn unresolved_in_every_run(ok: &[&RunResult]) -> std::collections::BTreeMap<String, u64> {
+    let keys: std::collections::BTreeSet<&String> = ok.iter().flat_map(|r| r.percentiles_ms.keys()).collect();
+    keys.into_iter()
+        .filter_map(|key| {
+            let with: Vec<&RunResult> = ok.iter().copied().filter(|r| r.percentiles_ms.contains_key(key)).collect();
+            let needs = with.iter().map(|r| r.unresolved_percentiles.get(key).copied()).collect::<Option<Vec<u64>>>()?;
+            Some((key.clone(), *needs.first()?))
+        })
+        .collect()
+}
+
 fn condition_keys(dataset: &Dataset) -> Vec<Vec<usize>> {
     dataset.runs.iter().map(|r| r.levels.clone()).collect()
 }
@@ -393,6 +411,7 @@ fn summarize_condition(
                 .map(|(k, s)| (k, clean_ms(s)))
                 .collect()
         },
+        unresolved_percentiles: unresolved_in_every_run(&ok),
         max_ms: Spread::of(&collect(&|r| r.max_ms)).map(clean_ms),
         latency_decimals: common_decimals(&ok),
         printed_rate_decimals: super::tool_reported::printed_rate_decimals(ok.iter().copied()),

@@ -225,6 +225,7 @@ pub fn history(measurements: &[Report], order: Order, allow_env: &[String]) -> R
             smallest_p: smallest_p(sorted.len(), permutations),
         },
         measurements: listed,
+        must_match: newest.dataset.must_match.clone(),
         environment_changes,
         conditions,
         summary,

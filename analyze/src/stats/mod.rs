@@ -18,6 +18,7 @@ pub mod precision;
 pub mod published;
 pub mod random;
 pub mod ranks;
+pub mod resolvable;
 pub mod resources;
 pub mod sessions;
 pub mod slo;

@@ -108,6 +108,7 @@ mod tests {
             p95_ms: Some(spread(p95)),
             headline_ms: Some(spread(p95)),
             percentiles_ms: BTreeMap::new(),
+            unresolved_percentiles: BTreeMap::new(),
             max_ms: None,
             latency_decimals: None,
             printed_rate_decimals: None,

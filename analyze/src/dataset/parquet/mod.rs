@@ -295,7 +295,7 @@ pub fn label_rows(source: &super::table::TableSource, index: &RunIndex, problems
                     request_row::LABEL => {
                         label = match field {
                             Field::Null => Ok(String::new()),
-                            Field::Str(text) => request_row::check_label(text).map(|()| text.clone()),
+                            Field::Str(text) => request_row::label_text(text).map(str::to_string),
                             _ => Err("is not text: a request name is a string".to_string()),
                         }
                     }

@@ -42,16 +42,17 @@ pub fn render_pointable(size: (u32, u32), lang: Lang, about: &About, draw: impl 
     xml_legal(document)
 }
 
-/// Whether XML 1.0 allows `c` in a document. Dataset text (a factor value, a run id, a title)
-/// may hold control characters; one of them makes the whole SVG unparseable, so a browser shows
-/// a broken image. They are dropped here, at the one place every figure passes, rather than at
-/// each label.
+/// Whether XML 1.0 allows `c` in a document. Dataset text (a title, a note) may hold control
+/// characters; one of them makes the whole SVG unparseable, so a browser shows a broken image.
+/// [`crate::render::bidi::neutralised`] shows them as `\u{..}` escapes, at the one place every
+/// figure passes, rather than at each label; what XML forbids beyond them (U+FFFE, U+FFFF) is
+/// dropped.
 fn is_xml_char(c: char) -> bool {
     matches!(c, '\t' | '\n' | '\r' | '\u{20}'..='\u{D7FF}' | '\u{E000}'..='\u{FFFD}' | '\u{10000}'..)
 }
 
-/// The document without characters XML forbids, and with bidirectional controls shown
-/// ([`crate::render::bidi`]).
+/// The document with control characters and bidirectional controls shown as escapes
+/// ([`crate::render::bidi`]) and without the other characters XML forbids.
 pub fn xml_legal(document: String) -> String {
     let document = crate::render::bidi::neutralised(document);
     if all_xml_chars(&document) {
@@ -177,9 +178,9 @@ mod tests {
     }
 
     #[test]
-    fn characters_xml_forbids_are_dropped() {
+    fn controls_are_shown_escaped_and_other_characters_xml_forbids_are_dropped() {
         let text = "a\u{0}b\u{1}\u{8}\u{b}\u{c}\u{e}\u{1f}c\u{fffe}\u{ffff}d\t\n\r é 遅い 😀";
-        assert_eq!(xml_legal(text.to_string()), "abcd\t\n\r é 遅い 😀");
+        assert_eq!(xml_legal(text.to_string()), "a\\u{0}b\\u{1}\\u{8}\\u{b}\\u{c}\\u{e}\\u{1f}cd\t\n\r é 遅い 😀");
     }
 
     #[test]

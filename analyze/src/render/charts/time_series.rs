@@ -30,7 +30,7 @@ pub fn latency_over_time(report: &Report, run: usize, slug: &str, lang: Lang) ->
     let mut desc = labels::time_series_desc(lang, &name, reference.as_deref());
     if let Some(result) = report.runs.get(run) {
         if let Some(errors) = labels::time_series_errors(lang, result.non_2xx, result.no_response) {
-            desc.push(' ');
+            desc.push_str(crate::render::i18n::strings(lang).sentence_gap);
             desc.push_str(&errors);
         }
     }

@@ -142,7 +142,7 @@ impl View<'_> {
     }
 
     fn threshold(&self) -> Option<String> {
-        self.report.thresholds.fail_on_regression.map(format::percent)
+        self.report.thresholds.fail_on_regression.map(format::threshold_percent)
     }
 
     /// "faster"/"slower" for latency and requests/s, "better"/"worse" for the rest.
@@ -581,7 +581,7 @@ impl View<'_> {
                     ..Cell::number(format::p_value(p))
                 },
             ),
-            Cell::number(format!("{} {} {}", c.base.runs.len(), t.versus, c.cand.runs.len())),
+            Cell::number(fill(t.versus, &[("a", &c.base.runs.len().to_string()), ("b", &c.cand.runs.len().to_string())])),
             Cell::text(ranges),
             self.failures_cell(c),
             Cell {

@@ -187,8 +187,7 @@ impl View<'_> {
     fn environments(&self) -> String {
         let lines = self.environment_lines();
         if lines.is_empty() {
-            let rules = self.report.measurements.first().map(|_| crate::model::DEFAULT_MUST_MATCH.join(", ")).unwrap_or_default();
-            return fill(self.w.environments_same, &[("rules", &rules)]);
+            return fill(self.w.environments_same, &[("rules", &self.report.must_match.join(", "))]);
         }
         lines.join(self.t.list_sep)
     }

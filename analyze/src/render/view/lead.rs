@@ -97,7 +97,9 @@ impl Context<'_> {
         let groups: Vec<String> = standing.groups.iter().filter_map(|g| self.group_line(g, standing.groups.len() == 1)).collect();
         if groups.is_empty() {
             let line = self.standalone_line()?;
-            return Some(Lead { intro: fill(w.none_compared, &[("metric", &self.headline_label)]), groups: vec![line] });
+            let mut intro = fill(w.none_compared, &[("metric", &self.headline_label)]);
+            self.push_unresolved(&mut intro);
+            return Some(Lead { intro, groups: vec![line] });
         }
         let scope = match self.compared_factor() {
             Some(factor) => fill(w.scope_factor, &[("factor", factor.label.get(self.lang))]),
@@ -110,7 +112,20 @@ impl Context<'_> {
             intro.push_str(self.t.sentence_gap);
             intro.push_str(&fill(w.threshold_rule, &[("threshold", &format::percent_round(standing.threshold))]));
         }
+        self.push_unresolved(&mut intro);
         Some(Lead { intro, groups })
+    }
+
+    /// When the headline is a percentile that some condition's runs do not resolve
+    /// (`ConditionResult::unresolved_percentiles`), a sentence saying the lead ranks maxima.
+    fn push_unresolved(&self, intro: &mut String) {
+        if self.report.headline != HeadlineMetric::Percentile {
+            return;
+        }
+        let key = self.report.percentile.key();
+        let Some(&needs) = self.report.conditions.iter().find_map(|c| c.unresolved_percentiles.get(&key)) else { return };
+        intro.push_str(self.t.sentence_gap);
+        intro.push_str(&fill(self.t.lead_unresolved, &[("p", &self.p_label), ("needs", &self.needs(needs))]));
     }
 
     fn compared_factor(&self) -> Option<&crate::report::FactorInfo> {

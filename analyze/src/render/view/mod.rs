@@ -139,6 +139,12 @@ pub struct ReadmePage {
 }
 
 impl Context<'_> {
+    /// What a percentile the requests do not resolve needs: "needs ≥ 3,688 requests"
+    /// (`stats::resolvable` decides, the run and condition results carry it).
+    pub fn needs(&self, requests: u64) -> String {
+        fill(self.t.needs, &[("n", &format::count(requests))])
+    }
+
     pub fn readme_page(&self) -> Option<ReadmePage> {
         let (readme, own_language) = self.readme_text()?;
         let untranslated = if own_language { "" } else { self.t.readme_untranslated };

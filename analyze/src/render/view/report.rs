@@ -145,6 +145,10 @@ impl<'a> Context<'a> {
         }
         let (before, mut below) = self.beside_lines(condition);
         below.extend(c.headline_mean.map(|m| fill(self.t.mean_cell, &[("value", &self.headline_number_of(condition, m))])));
+        // A headline percentile no run resolves: the verdicts on it rank values as good as maxima.
+        if self.report.headline == HeadlineMetric::Percentile {
+            below.extend(c.unresolved_percentiles.get(&self.report.percentile.key()).map(|&n| self.needs(n)));
+        }
         cell.failing = self.report.standing.conditions.get(condition).is_some_and(|s| s.failing);
         cell.before = before;
         cell.note = (!below.is_empty()).then(|| below.join(self.t.list_sep));
@@ -347,7 +351,14 @@ impl<'a> Context<'a> {
                 label.failing = label.note.is_some();
                 let mut cells = vec![label];
                 let ms = self.condition_ms(c);
-                cells.extend(keys.iter().map(|k| self.spread_cell(condition.percentiles_ms.get(*k).copied(), &ms, variance.clone(), None)));
+                cells.extend(keys.iter().map(|k| {
+                    let cell = self.spread_cell(condition.percentiles_ms.get(*k).copied(), &ms, variance.clone(), None);
+                    // No run of the condition resolves it: the range is of values as good as each run's maximum.
+                    match (condition.unresolved_percentiles.get(*k), cell.note.is_none()) {
+                        (Some(&n), true) => cell.with_note(Some(self.needs(n))),
+                        _ => cell,
+                    }
+                }));
                 cells.push(self.spread_cell(condition.max_ms, &ms, variance.clone(), None));
                 cells
             })
@@ -367,7 +378,16 @@ impl<'a> Context<'a> {
     /// reader takes them for a tail estimate.
     pub fn maximum_note(&self) -> Option<String> {
         let ok: Vec<&RunResult> = self.report.runs.iter().filter(|r| r.status == RunStatus::Ok && r.ok_responses > 0).collect();
-        let at_max: Vec<String> = self.report.percentiles_at_maximum.iter().map(|k| format!("p{k}")).collect();
+        let needed = |k: &String| self.report.conditions.iter().find_map(|c| c.unresolved_percentiles.get(k).copied());
+        let at_max: Vec<String> = self
+            .report
+            .percentiles_at_maximum
+            .iter()
+            .map(|k| match needed(k) {
+                Some(n) => fill(self.t.percentile_needs, &[("p", &format!("p{k}")), ("needs", &self.needs(n))]),
+                None => format!("p{k}"),
+            })
+            .collect();
         let n_min = ok.iter().map(|r| r.ok_responses).min()?;
         let n_max = ok.iter().map(|r| r.ok_responses).max()?;
         let n = if n_min == n_max { format::count(n_min) } else { self.range_text(&format::count(n_min), &format::count(n_max)) };
@@ -393,7 +413,7 @@ impl<'a> Context<'a> {
             }),
             note: published.note.as_ref().map(|n| n.get(self.lang).to_string()),
             tables,
-            rule: fill(w.rule, &[("threshold", &format::percent(published.negligible_difference))]),
+            rule: fill(w.rule, &[("threshold", &format::threshold_percent(published.negligible_difference))]),
             orders_heading: w.orders_heading,
             orders: (!orders.is_empty()).then(|| Table {
                 id: "published-order".into(),
@@ -609,7 +629,10 @@ impl<'a> Context<'a> {
         if report.runs.iter().any(|r| r.from_intended_ms.is_some()) {
             paragraphs.push(fill(
                 t.methods_intended,
-                &[("threshold", &format::percent(thresholds.negligible_difference)), ("floor", &format::ms(thresholds.noisy_lag_floor_ms))],
+                &[
+                    ("threshold", &format::threshold_percent(thresholds.negligible_difference)),
+                    ("floor", &format::ms(thresholds.noisy_lag_floor_ms)),
+                ],
             ));
         }
         if report.integrity.max_lag_ms.is_some() {

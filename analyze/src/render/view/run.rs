@@ -377,7 +377,13 @@ impl<'a> Context<'a> {
                     } else {
                         self.rank_text(rank, run.ok_responses)
                     };
-                    let mut row = vec![Cell::text(format!("p{key}")), Cell::number(ms(*value)), Cell::number(rank_text)];
+                    // A value the run's requests do not resolve says what it would need.
+                    let value_text = match run.unresolved_percentiles.get(key) {
+                        Some(&n) if rank == run.ok_responses => fill(t.equals_max_needs, &[("needs", &self.needs(n))]),
+                        Some(&n) => fill(t.value_needs, &[("value", &ms(*value)), ("needs", &self.needs(n))]),
+                        None => ms(*value),
+                    };
+                    let mut row = vec![Cell::text(format!("p{key}")), Cell::number(value_text), Cell::number(rank_text)];
                     if let Some(intended) = &run.from_intended_ms {
                         row.push(intended.get(key).map_or_else(|| Cell::text("–"), |v| Cell::number(ms(*v))));
                     }
@@ -514,7 +520,7 @@ impl Context<'_> {
             None => fill(
                 t.intended_same,
                 &[
-                    ("threshold", &format::percent(thresholds.negligible_difference)),
+                    ("threshold", &format::threshold_percent(thresholds.negligible_difference)),
                     ("floor", &format::ms(thresholds.noisy_lag_floor_ms)),
                     ("lag", &lag),
                 ],

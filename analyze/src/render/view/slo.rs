@@ -39,6 +39,14 @@ impl Context<'_> {
         fill(template, &[("metric", &self.slo_metric(slo)), ("limit", &self.slo_value(slo, condition, slo.limit))])
     }
 
+    /// Under a verdict on a percentile that no run of the condition resolves: that it is judged on
+    /// values as good as each run's maximum, and what the percentile needs.
+    fn slo_unresolved(&self, slo: &SloResult, condition: &crate::report::ConditionResult) -> Option<String> {
+        let key = slo.metric.strip_prefix('p')?;
+        let needs = condition.unresolved_percentiles.get(key)?;
+        Some(fill(self.t.verdict_unresolved, &[("p", &slo.metric), ("needs", &self.needs(*needs))]))
+    }
+
     pub fn slo_status(&self, slo: &SloResult) -> String {
         let w = words(self.lang);
         match slo.status {
@@ -73,7 +81,7 @@ impl Context<'_> {
                             w.met_of,
                             &[("met", &format::count(slo.runs_met as u64)), ("runs", &format::count(slo.runs as u64))],
                         )),
-                        Cell::text(self.slo_status(slo)),
+                        Cell::text(self.slo_status(slo)).with_note(self.slo_unresolved(slo, condition)),
                     ]
                 })
             })

@@ -258,15 +258,26 @@ impl Context<'_> {
             fill(t.ranges_apart_cell, &[("chance", &format::probability(c.chance_if_no_difference))])
         };
         vec![
-            Cell::text(format!("{} {} {}", label(c.a), t.versus, label(c.b))),
+            Cell::text(fill(t.versus, &[("a", &label(c.a)), ("b", &label(c.b))])),
             side(c.a),
             side(c.b),
             ratio,
             c.p_log_t.map_or_else(|| Cell::text("–"), |p| Cell::number(format::p_value(p))),
-            Cell::number(format!("{} {} {}", c.a_runs, t.versus, c.b_runs)),
+            Cell::number(fill(t.versus, &[("a", &c.a_runs.to_string()), ("b", &c.b_runs.to_string())])),
             Cell::text(ranges),
-            Cell::text(self.verdict_text(c.verdict)),
+            Cell::text(self.verdict_text(c.verdict)).with_note(self.unresolved_headline(&[c.a, c.b])),
         ]
+    }
+
+    /// Under a verdict on a headline percentile that no run of one of `conditions` resolves
+    /// (`ConditionResult::unresolved_percentiles`): that it compares values as good as maxima.
+    fn unresolved_headline(&self, conditions: &[usize]) -> Option<String> {
+        if self.report.headline != crate::model::HeadlineMetric::Percentile {
+            return None;
+        }
+        let key = self.report.percentile.key();
+        let needs = conditions.iter().find_map(|&c| self.report.conditions[c].unresolved_percentiles.get(&key))?;
+        Some(fill(self.t.verdict_unresolved, &[("p", &self.p_label), ("needs", &self.needs(*needs))]))
     }
 
     /// Why a comparison has no interval, in words; empty when it has one.
@@ -284,9 +295,10 @@ impl Context<'_> {
         let t = self.t;
         match verdict {
             Verdict::Supported => t.verdict_supported.to_string(),
-            Verdict::Negligible => {
-                fill(t.verdict_negligible, &[("threshold", &format::percent(self.report.variance.comparison_summary.negligible_below))])
-            }
+            Verdict::Negligible => fill(
+                t.verdict_negligible,
+                &[("threshold", &format::threshold_percent(self.report.variance.comparison_summary.negligible_below))],
+            ),
             Verdict::NotShown => t.verdict_not_shown.to_string(),
         }
     }
@@ -314,7 +326,7 @@ impl Context<'_> {
                     ("n", &format::count(n as u64)),
                     ("m", &format::count(m as u64)),
                     ("chance", &format::probability(chance)),
-                    ("q", &format::percent(summary.fdr_q)),
+                    ("q", &format::threshold_percent(summary.fdr_q)),
                 ],
             ));
             out.push(t.design_log_t.to_string());
@@ -384,8 +396,8 @@ impl Context<'_> {
             self.t.comparisons_rule,
             &[
                 ("with_p", &format::count(with_p as u64)),
-                ("q", &format::percent(summary.fdr_q)),
-                ("threshold", &format::percent(summary.negligible_below)),
+                ("q", &format::threshold_percent(summary.fdr_q)),
+                ("threshold", &format::threshold_percent(summary.negligible_below)),
             ],
         )
     }
