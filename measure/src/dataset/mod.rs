@@ -9,6 +9,7 @@
 //! measure writes itself, and what it says in dataset.toml and README.md.
 
 pub mod closed;
+pub mod command;
 pub mod csv;
 pub mod manifest;
 pub mod open;
@@ -31,7 +32,8 @@ pub const PLAN_FILE: &str = "plan.toml";
 pub const MANIFEST_FILE: &str = "dataset.toml";
 /// The run table; its presence marks a folder as a dataset.
 pub const RUNS_FILE: &str = "runs.csv";
-/// The folder of the load tools' own files (ab's, hey's), one subfolder per run.
+/// The folder of the load tools' own files (ab's, hey's) and a command plan's server output, one subfolder
+/// per run.
 pub const RAW_DIR: &str = "raw";
 
 /// One data table other than runs.csv.
@@ -85,6 +87,7 @@ fn tables(plan: &Plan) -> Vec<Table> {
     match plan {
         Plan::Open(_) => open::TABLES.to_vec(),
         Plan::Closed(p) => closed::tables(p.load.tool),
+        Plan::Command(p) => command::tables(p),
     }
 }
 
@@ -210,6 +213,7 @@ fn generated_manifest<'a>(plan: &Plan, env: &'a Environment) -> manifest::Genera
     match plan {
         Plan::Open(p) => open::dataset_toml(p, env),
         Plan::Closed(p) => closed::dataset_toml(p, env),
+        Plan::Command(p) => command::dataset_toml(p, env),
     }
 }
 
@@ -218,14 +222,15 @@ fn generated_readme(plan: &Plan, env: &Environment, tally: &Tally) -> String {
     match plan {
         Plan::Open(p) => open::render_readme(p, env, tally),
         Plan::Closed(p) => closed::render_readme(p, env, tally),
+        Plan::Command(p) => command::render_readme(p, env, tally),
     }
 }
 
-fn read_table(dir: &Path, file: &str, header: &[&str]) -> Result<Vec<Vec<String>>> {
+fn read_table<H: AsRef<str> + std::fmt::Debug>(dir: &Path, file: &str, header: &[H]) -> Result<Vec<Vec<String>>> {
     let path = dir.join(file);
     let text = std::fs::read_to_string(&path).with_context(|| format!("failed to read {}", path.display()))?;
     let (found, rows) = csv::parse(&text).map_err(|e| BadInput::at(&path, e.line, e.column, e.message))?;
-    if found != header {
+    if !found.iter().map(String::as_str).eq(header.iter().map(AsRef::as_ref)) {
         let message = format!("the columns are {found:?}, this harness writes {header:?}; it cannot resume this dataset");
         return Err(BadInput::at(&path, 1, None, message).into());
     }
@@ -240,7 +245,7 @@ fn remove_if_present(path: &Path) -> Result<()> {
 }
 
 /// Writes the table `dir/name` (through [`csv::render`], atomically).
-pub fn write_table(dir: &Path, name: &str, header: &[&str], rows: &[Vec<String>]) -> Result<()> {
+pub fn write_table<H: AsRef<str>>(dir: &Path, name: &str, header: &[H], rows: &[Vec<String>]) -> Result<()> {
     let text = csv::render(header, rows).map_err(|e| anyhow::anyhow!("{}:{e} (a bug in measure)", dir.join(name).display()))?;
     write_atomic(dir, name, &text)
 }
