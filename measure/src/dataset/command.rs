@@ -198,7 +198,7 @@ mod tests {
             text.contains("- Load: `hey`: path `/index.html`, concurrency `{concurrency}`, requests `2000`, 10 s per request"),
             "{text}"
         );
-        assert!(text.contains("| http-server | `/usr/bin/python3 -m http.server --bind 127.0.0.1 --directory {run_dir}/www {port}` | `GET /index.html` answers 2xx (at most 20 s) | SIGTERM (then SIGKILL after 10 s) |"), "{text}");
+        assert!(text.contains("| http-server | `/usr/bin/python3 -m http.server --bind 127.0.0.1 --directory {run_dir}/www {port}` | `GET /` answers 2xx (at most 20 s) | SIGTERM (then SIGKILL after 10 s) |"), "{text}");
         assert!(text.contains("| server | nginx, http-server |\n| concurrency | 1, 10 |"), "{text}");
     }
 

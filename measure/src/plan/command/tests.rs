@@ -34,7 +34,7 @@ fn the_worked_example_is_2_servers_by_2_concurrencies() {
     assert_eq!(plan.x_factor(), "concurrency");
     assert_eq!(plan.server_names(), ["nginx", "http-server"]);
     let (name, server) = plan.server_of(&plan.conditions()[2]).unwrap();
-    assert_eq!((name, server.ready()), ("http-server", Ready::Http("/index.html".into())));
+    assert_eq!((name, server.ready()), ("http-server", Ready::Http("/".into())));
     assert_eq!(plan.servers["nginx"].stop_signal(), libc::SIGQUIT);
     let load = plan.load_of(&plan.conditions()[1]).unwrap();
     assert_eq!((load.tool, load.concurrency, load.requests, load.path.as_str()), (LoadTool::Hey, 10, Some(2000), "/index.html"));
@@ -96,7 +96,7 @@ fn every_problem_is_collected() {
         .replace("repetitions = 3", "repetitions = 0")
         .replace("server = [\"nginx\", \"http-server\"]", "server = [\"nginx\", \"http-server\", \"caddy\"]")
         .replace("stop_signal = \"QUIT\"", "stop_signal = \"STOP\"")
-        .replace("ready = \"/index.html\"\nversion = [\"/usr/bin/python3\"", "ready = \"index.html\"\nversion = [\"/usr/bin/python3\"");
+        .replace("ready = \"/\"\nversion = [\"/usr/bin/python3\"", "ready = \"index.html\"\nversion = [\"/usr/bin/python3\"");
     assert_eq!(
         problems(&text),
         [
