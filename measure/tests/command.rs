@@ -68,7 +68,8 @@ fn assert_servers_gone(dir: &Path) {
         let Ok(stat) = std::fs::read_to_string(entry.path().join("stat")) else { continue };
         let Some((_, rest)) = stat.rsplit_once(')') else { continue };
         let fields: Vec<&str> = rest.split_whitespace().collect();
-        let (state, pgrp) = (fields[0], fields[3].parse::<u32>().unwrap_or(0));
+        // After the name: state, ppid, pgrp (proc(5) fields 3-5).
+        let (state, pgrp) = (fields[0], fields[2].parse::<u32>().unwrap_or(0));
         assert!(state == "Z" || !groups.contains(&pgrp), "a process of server group {pgrp} is still running: {stat}");
     }
 }
@@ -85,7 +86,11 @@ fn assert_ok_runs_kept_their_files(dir: &Path, runs: &[Row]) {
         assert_eq!(server.len(), 1, "{id}: {server:?}");
         let name = run.get("server").cloned().unwrap_or_else(|| server[0]["server"].clone());
         assert_eq!(server[0]["server"], name, "{id}");
-        assert!(rows_of(&resources, id).iter().any(|r| r["process"] == name), "{id}: {name} not sampled");
+        assert!(
+            rows_of(&resources, id).iter().any(|r| r["process"] == name),
+            "{id}: {name} not sampled: {run:?} {:?}",
+            rows_of(&resources, id)
+        );
         for source in rows_of(&sources, id) {
             let file = dir.join("raw").join(id).join(&source["file"]);
             assert_eq!(sha256(&file), source["sha256"], "{id}: {} changed after its import", file.display());
@@ -394,4 +399,132 @@ fn a_server_that_fails_is_an_aborted_run_with_its_note_and_the_study_goes_on() {
         let page = std::fs::read_to_string(report.join("runs").join(format!("{exits}.html"))).unwrap();
         assert!(page.contains(sentence), "{lang}: {sentence:?} is not on the run's page");
     }
+}
+
+/// A live process: its pid, group and command name, from `/proc/<pid>/stat`.
+#[derive(Debug, Clone)]
+struct Proc {
+    ppid: u32,
+    pgrp: u32,
+    comm: String,
+    zombie: bool,
+}
+
+fn processes() -> Vec<Proc> {
+    let mut out = Vec::new();
+    for entry in std::fs::read_dir("/proc").unwrap().flatten() {
+        if entry.file_name().to_string_lossy().parse::<u32>().is_err() {
+            continue;
+        }
+        let Ok(stat) = std::fs::read_to_string(entry.path().join("stat")) else { continue };
+        let (Some(open), Some((_, rest))) = (stat.find('('), stat.rsplit_once(')')) else { continue };
+        let comm = stat[open + 1..stat.len() - rest.len() - 1].to_string();
+        let fields: Vec<&str> = rest.split_whitespace().collect();
+        out.push(Proc { ppid: fields[1].parse().unwrap_or(0), pgrp: fields[2].parse().unwrap_or(0), comm, zombie: fields[0] == "Z" });
+    }
+    out
+}
+
+/// Waits until `out`'s runs.csv lists `rows` runs and then until measure has a child named `at` (the
+/// server starting, the load tool, `analyze import`), and kills measure with SIGKILL there. Returns the
+/// process groups measure had started (its servers and its tool), not what runs in measure's own group
+/// (`analyze import`, which finishes on its own, atomically).
+fn kill_at(child: &mut std::process::Child, out: &Path, rows: usize, at: &[&str]) -> Vec<u32> {
+    let deadline = Instant::now() + std::time::Duration::from_secs(120);
+    let children = loop {
+        let listed = std::fs::read_to_string(out.join("runs.csv")).map_or(0, |t| t.lines().count().saturating_sub(1));
+        if listed >= rows {
+            let children: Vec<Proc> = processes().into_iter().filter(|p| p.ppid == child.id()).collect();
+            if children.iter().any(|p| at.contains(&p.comm.as_str())) {
+                break children;
+            }
+        }
+        assert!(Instant::now() < deadline, "measure never ran {at:?} after {rows} runs");
+        assert!(child.try_wait().unwrap().is_none(), "measure ended before it was killed");
+        std::thread::sleep(std::time::Duration::from_millis(2));
+    };
+    // SAFETY: kill has no memory-safety preconditions; the PID is our child's.
+    unsafe { libc::kill(child.id() as i32, libc::SIGKILL) };
+    let status = child.wait().unwrap();
+    assert_eq!(std::os::unix::process::ExitStatusExt::signal(&status), Some(libc::SIGKILL));
+    // SAFETY: getpgrp has no preconditions.
+    let ours = unsafe { libc::getpgrp() } as u32;
+    eprintln!("killed measure at {at:?} with children {:?}", children.iter().map(|p| &p.comm).collect::<Vec<_>>());
+    children.iter().filter(|p| p.pgrp != ours).map(|p| p.pgrp).collect()
+}
+
+/// Every process of `groups` ends (bounded): measure's servers and tools die with it.
+fn assert_groups_end(groups: &[u32]) {
+    let deadline = Instant::now() + std::time::Duration::from_secs(15);
+    loop {
+        let left: Vec<Proc> = processes().into_iter().filter(|p| groups.contains(&p.pgrp) && !p.zombie).collect();
+        if left.is_empty() {
+            return;
+        }
+        assert!(Instant::now() < deadline, "left running after measure was killed: {left:?}");
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+}
+
+#[test]
+fn a_study_killed_mid_run_resumes_with_nothing_lost_or_duplicated() {
+    let _serial = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    require(&[NGINX, HEY, PYTHON]);
+    let tmp = tempfile::tempdir().unwrap();
+    let plan = example_plan(tmp.path(), 400);
+    let out = tmp.path().join("dataset");
+    let quiet = |mut cmd: Command| {
+        cmd.stdout(std::process::Stdio::null()).stderr(std::process::Stdio::null());
+        cmd
+    };
+    // Killed three times, each time followed by --resume: as a run's server starts, while the load tool
+    // runs, and while analyze import adds a run's rows.
+    let resume = || {
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_measure"));
+        cmd.arg("run").arg("--resume").arg("--out").arg(&out).arg("--analyze").arg(analyze_bin()).current_dir(tmp.path());
+        cmd
+    };
+    let mut child = quiet(measure(&plan, &out)).spawn().unwrap();
+    assert_groups_end(&kill_at(&mut child, &out, 2, &["nginx", "python3"]));
+    let mut child = quiet(resume()).spawn().unwrap();
+    assert_groups_end(&kill_at(&mut child, &out, 4, &["hey"]));
+    let mut child = quiet(resume()).spawn().unwrap();
+    assert_groups_end(&kill_at(&mut child, &out, 6, &["analyze"]));
+    let result = resume().output().unwrap();
+    assert!(result.status.success(), "{}", describe(&result));
+
+    let runs = read_csv(&out.join("runs.csv"));
+    let ids: Vec<&str> = runs.iter().map(|r| r["run_id"].as_str()).collect();
+    let unique: BTreeSet<&str> = ids.iter().copied().collect();
+    assert_eq!(unique.len(), ids.len(), "no run id twice: {ids:?}");
+    let ok: Vec<&Row> = runs.iter().filter(|r| r["status"] == "ok").collect();
+    let mut slots: BTreeMap<(String, String), Vec<u32>> = BTreeMap::new();
+    for r in &ok {
+        slots.entry((r["server"].clone(), r["concurrency"].clone())).or_default().push(r["repetition"].parse().unwrap());
+    }
+    assert_eq!(slots.len(), 4);
+    for (condition, mut reps) in slots {
+        reps.sort_unstable();
+        assert_eq!(reps, [1, 2, 3], "{condition:?}: each repetition exactly once");
+    }
+    // A run killed mid-way left no row: its id went to the run that took its place.
+    assert_eq!(ok.len(), 12, "{runs:?}");
+    let requests = read_csv(&out.join("requests.csv"));
+    let mut per_run: BTreeMap<&str, usize> = BTreeMap::new();
+    for r in &requests {
+        *per_run.entry(r["run_id"].as_str()).or_default() += 1;
+    }
+    let ok_ids: BTreeSet<&str> = ok.iter().map(|r| r["run_id"].as_str()).collect();
+    assert_eq!(per_run.keys().copied().collect::<BTreeSet<_>>(), ok_ids, "request rows of ok runs only");
+    assert!(per_run.values().all(|n| *n == 400), "every run's 400 requests, once: {per_run:?}");
+    // raw/ holds one folder per run of runs.csv, none of a run that left no row, and each ok run's files
+    // as they were imported.
+    let folders: BTreeSet<String> =
+        std::fs::read_dir(out.join("raw")).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
+    assert_eq!(folders, ids.iter().map(|s| s.to_string()).collect::<BTreeSet<_>>());
+    assert_ok_runs_kept_their_files(&out, &runs);
+    let meta = std::fs::read_to_string(out.join("dataset.toml")).unwrap();
+    assert!(meta.contains("resumed_on = "), "{meta}");
+    assert_servers_gone(&out);
+    assert_analyze_accepts(&out);
 }

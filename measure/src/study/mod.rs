@@ -104,6 +104,9 @@ pub fn run_study(args: &RunArgs) -> Result<StudyEnd> {
         (Dataset::default(), tools.environment.clone())
     };
     dataset.save(&out, &plan, &env)?;
+    for run_id in std::mem::take(&mut dataset.recovered) {
+        crate::dataset::pending::remove(&out, &run_id)?;
+    }
 
     let order = plan.run_order();
     let pending = pending_slots(&order, &dataset.runs);
@@ -134,6 +137,7 @@ pub fn run_study(args: &RunArgs) -> Result<StudyEnd> {
         }
         let mut result = run::execute(&run_env, run_id, &slot.condition, &raw);
         if let (RunStatus::Ok, Some(files)) = (result.status, &result.tool_files) {
+            Dataset::keep_pending(&out, &plan, &start.row(slot.clone(), RunStatus::Ok, result.note.clone()), &result.record)?;
             let import = Import { analyze: tools.analyze.as_deref(), dataset: &out, plan: &plan, run_id, slot };
             match import.run(files) {
                 // What import noted about the tool's output (e.g. ab's warnings) stays with the run.
@@ -150,6 +154,7 @@ pub fn run_study(args: &RunArgs) -> Result<StudyEnd> {
         }
         dataset.add(start.row(slot.clone(), result.status, result.note.clone()), result.record);
         dataset.save(&out, &plan, &env)?;
+        crate::dataset::pending::remove(&out, run_id)?;
         Ok((result.status, result.note))
     })
 }
