@@ -74,10 +74,10 @@ fn cell(text: &str) -> String {
     text.replace('|', "\\|").replace('\n', " ")
 }
 
-/// The load as a user reads it: the tool and its settings, placeholders as the plan writes them.
+/// The load as a user reads it: the tool, the path and its settings, placeholders as the plan writes them.
 pub fn load_summary(plan: &CommandPlan) -> String {
     let l = &plan.load;
-    let mut parts = vec![format!("path `{}`", l.path)];
+    let mut parts = Vec::new();
     for (name, param) in l.params() {
         let Some(param) = param else { continue };
         let value = match param {
@@ -91,7 +91,7 @@ pub fn load_summary(plan: &CommandPlan) -> String {
         LoadTool::OpenLoop => "measure's own open-loop client (each request on a new connection, sent at its scheduled time)".to_string(),
         tool => format!("`{}`", tool.as_str()),
     };
-    format!("{who}: {}", parts.join(", "))
+    format!("{who} on `{}` ({})", l.path, parts.join(", "))
 }
 
 /// The dataset's README.md: what was run, how, with which versions, and how many runs are ok.
@@ -123,11 +123,17 @@ pub fn render_readme(plan: &CommandPlan, env: &Environment, tally: &Tally) -> St
          (resources.csv), ports and PIDs are in servers.csv.",
         plan.sampling.interval_ms
     );
+    let kept = match plan.load.tool {
+        LoadTool::OpenLoop => "; measure's own client wrote requests.csv",
+        _ => {
+            " and the tool's own files, which `analyze import` read into requests.csv and sources.csv (and run_stats.csv, \
+             for a tool that prints its own numbers)"
+        }
+    };
     let _ = writeln!(
         t,
-        "- `raw/<run_id>/` keeps what the server wrote (`server.stdout`, `server.stderr`) and the tool's own files, which \
-         `analyze import` read (requests.csv, run_stats.csv, sources.csv); an aborted run's folder keeps what was written \
-         before it stopped."
+        "- `raw/<run_id>/` keeps what the server wrote (`server.stdout`, `server.stderr`){kept}; an aborted run's folder \
+         keeps what was written before it stopped."
     );
     let _ = writeln!(t, "- {} repetitions of each of {} conditions.\n", plan.repetitions, plan.conditions().len());
     let _ = writeln!(t, "| factor | levels |\n| --- | --- |");
@@ -195,7 +201,9 @@ mod tests {
         let text = render_readme(&plan, &Environment::new(), &tally);
         assert!(text.contains("11 of 12 planned runs ok, 1 aborted"), "{text}");
         assert!(
-            text.contains("- Load: `hey`: path `/index.html`, concurrency `{concurrency}`, requests `2000`, 10 s per request"),
+            text.contains(
+                "- Load: `hey` on `/index.html` (concurrency `{concurrency}`, requests `2000`, 10 s per request), from 127.0.0.1"
+            ),
             "{text}"
         );
         assert!(text.contains("| http-server | `/usr/bin/python3 -m http.server --bind 127.0.0.1 --directory {run_dir}/www {port}` | `GET /` answers 2xx (at most 20 s) | SIGTERM (then SIGKILL after 10 s) |"), "{text}");

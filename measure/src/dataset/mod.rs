@@ -447,6 +447,10 @@ mod tests {
                 include_str!("../../../datasets/fastcgi-vs-gunicorn/dataset.toml"),
                 include_str!("../../../datasets/fastcgi-vs-gunicorn/plan.toml"),
             ),
+            (
+                include_str!("../../../datasets/static-file-servers/dataset.toml"),
+                include_str!("../../../datasets/static-file-servers/plan.toml"),
+            ),
         ] {
             let plan = Plan::parse(plan).unwrap();
             let env = manifest::read_environment(Path::new(MANIFEST_FILE), committed).unwrap();

@@ -92,6 +92,9 @@ fn with_levels(text: &str, condition: &crate::plan::command::Condition) -> Strin
 
 /// The expected duration of `runs` runs, and what it rests on.
 fn duration_line(plan: &Plan, runs: usize) -> String {
+    if runs == 0 {
+        return format!("nothing to run: all {} runs are ok", plan.run_order().len());
+    }
     let per_run = plan.estimated_run();
     let total = per_run * runs as u32;
     match plan {
