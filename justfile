@@ -51,7 +51,7 @@ serve port="8000":
 
 # Run a plan of measure/plans (README there lists them with their durations); default: the slow-download
 # study against real Gunicorn and nginx on loopback (6-8 minutes). E.g. just measure measure/plans/fastcgi-vs-gunicorn.toml
-measure plan="measure/plans/study.toml" *args: build (system-packages "nginx-light" "uwsgi" "uwsgi-plugin-python3" "apache2-utils" "hey" "python3-venv")
+measure plan="measure/plans/study.toml" *args: build (system-packages "nginx-light" "uwsgi" "uwsgi-plugin-python3" "apache2-utils" "hey" "wrk" "siege" "python3-venv")
     {{bin}}/measure run --plan {{plan}} {{args}}
 
 # What hostile datasets cost (issue 26): 20M identical or whole-ms latencies in one run, 100,000
@@ -159,7 +159,8 @@ one-build:
 
 # The Debian packages the tests use, each with the file of it that they use. `system-packages` checks
 # them all (`just test`); a recipe that needs only some names them. nginx-light, uWSGI and its Python 3
-# plugin, ab and hey: measure's servers and load tools; python3-venv: every virtual environment; Java 17:
+# plugin, ab, hey, wrk and siege: measure's servers and load tools (wrk and siege drive command plans);
+# python3-venv: every virtual environment; Java 17:
 # the Spark job (pyspark 4 needs 17 or newer); Chromium, its driver and a CJK font (Japanese text, not
 # boxes): the browser test.
 system_packages := '''
@@ -168,6 +169,8 @@ system_packages := '''
     uwsgi-plugin-python3 /usr/lib/uwsgi/plugins/python3_plugin.so
     apache2-utils /usr/bin/ab
     hey /usr/bin/hey
+    wrk /usr/bin/wrk
+    siege /usr/bin/siege
     python3-venv /usr/lib/python3*/ensurepip/__init__.py
     openjdk-17-jre-headless /usr/bin/java
     chromium /usr/bin/chromium

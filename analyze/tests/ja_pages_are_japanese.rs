@@ -322,8 +322,9 @@ fn english_on_ja_pages(site: &Path, names: &BTreeSet<String>) -> BTreeMap<String
         let mut offenders = Vec::new();
         for (at, word) in words(&text) {
             let before = text[..at].chars().next_back();
-            // A quoted value ("tool") is a literal.
-            let quoted = before == Some('"') && text[at + word.len()..].starts_with('"');
+            // A quoted value ("tool") is a literal, and so is a placeholder of a command plan ({port}).
+            let after = &text[at + word.len()..];
+            let quoted = (before == Some('"') && after.starts_with('"')) || (before == Some('{') && after.starts_with('}'));
             if !quoted && !allowed(&word, before, names) {
                 let from = text[..at].char_indices().rev().nth(30).map_or(0, |(i, _)| i);
                 let to = text[at..].char_indices().nth(40).map_or(text.len(), |(i, _)| at + i);

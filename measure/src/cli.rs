@@ -4,7 +4,8 @@ use clap::{Args, Parser, Subcommand};
 use std::path::PathBuf;
 
 /// Measure web servers on loopback: how slow downloads delay other requests to Gunicorn (the default
-/// study), or app servers under the load tools of closed-loop plans (measure/plans).
+/// study), app servers under the load tools of closed-loop plans, or any server command under any load
+/// tool `analyze import` reads (command plans; `measure init` writes one to start from).
 #[derive(Debug, Parser)]
 #[command(name = "measure", version, about)]
 pub struct Cli {
@@ -18,6 +19,16 @@ pub enum Command {
     /// Run every run of a plan (about 6-8 minutes for the default study; measure/plans/README.md lists the
     /// others) and write the dataset.
     Run(RunArgs),
+    /// Write a commented example plan for your own server (a command plan) to start from.
+    Init(InitArgs),
+}
+
+/// Options of `measure init`.
+#[derive(Debug, Clone, Args)]
+pub struct InitArgs {
+    /// The plan file to write (refused when it exists).
+    #[arg(value_name = "FILE", default_value = "measure-plan.toml")]
+    pub file: PathBuf,
 }
 
 /// Options of `measure run`. Relative defaults assume the repository root as working directory.
@@ -40,6 +51,10 @@ pub struct RunArgs {
     /// Before each run, wait (bounded by the plan's idle_wait_max_s) until the load average is low.
     #[arg(long)]
     pub wait_for_idle: bool,
+
+    /// Print the conditions, the run order and the expected duration, and start nothing, write nothing.
+    #[arg(long)]
+    pub dry_run: bool,
 
     /// The Python virtual environment holding Gunicorn; created with `python3 -m venv` when missing.
     #[arg(long, value_name = "DIR", default_value = "measure/.venv")]
@@ -84,18 +99,26 @@ mod tests {
     #[test]
     fn run_defaults_point_at_the_study() {
         let cli = Cli::try_parse_from(["measure", "run"]).unwrap();
-        let Command::Run(args) = cli.command;
+        let Command::Run(args) = cli.command else { panic!("run") };
         assert_eq!(args.plan, None);
         assert_eq!(args.out, None);
         assert_eq!(args.out_or("datasets/gunicorn-slow-client"), PathBuf::from("datasets/gunicorn-slow-client"));
         assert!(args.pythons.is_empty());
-        assert!(!args.resume && !args.wait_for_idle);
+        assert!(!args.resume && !args.wait_for_idle && !args.dry_run);
+    }
+
+    #[test]
+    fn init_writes_measure_plan_toml_unless_told_otherwise() {
+        let Command::Init(args) = Cli::try_parse_from(["measure", "init"]).unwrap().command else { panic!("init") };
+        assert_eq!(args.file, PathBuf::from("measure-plan.toml"));
+        let Command::Init(args) = Cli::try_parse_from(["measure", "init", "mine.toml"]).unwrap().command else { panic!("init") };
+        assert_eq!(args.file, PathBuf::from("mine.toml"));
     }
 
     #[test]
     fn pythons_repeat() {
         let cli = Cli::try_parse_from(["measure", "run", "--python", "3.14=/a/python3.14", "--python", "3.14t=/a/python3.14t"]).unwrap();
-        let Command::Run(args) = cli.command;
+        let Command::Run(args) = cli.command else { panic!("run") };
         assert_eq!(args.pythons, ["3.14=/a/python3.14", "3.14t=/a/python3.14t"]);
     }
 }

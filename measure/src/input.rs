@@ -41,9 +41,34 @@ impl BadInput {
     }
 }
 
+/// Every problem of one input, each at its place, one a line (a plan's problems are all reported at once).
+#[derive(Debug, thiserror::Error, PartialEq, Eq)]
+#[error("{}", .0.iter().map(ToString::to_string).collect::<Vec<_>>().join("\n"))]
+pub struct BadInputs(pub Vec<BadInput>);
+
 /// Whether `error` or anything it wraps is bad input.
 pub fn is_bad_input(error: &anyhow::Error) -> bool {
-    error.chain().any(|e| e.is::<BadInput>())
+    error.chain().any(|e| e.is::<BadInput>() || e.is::<BadInputs>())
+}
+
+/// How `main` prints bad input: `error: PLACE: MESSAGE` for each problem, then the context the callers
+/// added (`note: ...`), so the place is the first thing on each line. `None` when `error` is not bad input.
+pub fn bad_input_report(error: &anyhow::Error) -> Option<String> {
+    let mut notes = Vec::new();
+    for cause in error.chain() {
+        let problems: Vec<String> = if let Some(one) = cause.downcast_ref::<BadInput>() {
+            vec![one.to_string()]
+        } else if let Some(all) = cause.downcast_ref::<BadInputs>() {
+            all.0.iter().map(ToString::to_string).collect()
+        } else {
+            notes.push(cause.to_string());
+            continue;
+        };
+        let mut out: String = problems.iter().map(|p| format!("error: {p}\n")).collect();
+        out.extend(notes.iter().map(|n| format!("note: {n}\n")));
+        return Some(out);
+    }
+    None
 }
 
 /// The 1-based line and column (in characters) of byte `offset` in `text` (an offset inside a
@@ -65,6 +90,17 @@ mod tests {
         assert_eq!(BadInput::at(path, 3, Some(5), "x").to_string(), "plan.toml:3:5: x");
         assert_eq!(BadInput::at(path, 3, None, "x").to_string(), "plan.toml:3: x");
         assert_eq!(BadInput::file(path, "x").to_string(), "plan.toml: x");
+    }
+
+    #[test]
+    fn bad_input_is_reported_place_first_with_the_callers_context_after() {
+        use anyhow::Context;
+        let path = Path::new("p.toml");
+        let err = Err::<(), _>(BadInputs(vec![BadInput::at(path, 3, Some(1), "a"), BadInput::at(path, 9, None, "b")]))
+            .context("see the README")
+            .unwrap_err();
+        assert_eq!(bad_input_report(&err).unwrap(), "error: p.toml:3:1: a\nerror: p.toml:9: b\nnote: see the README\n");
+        assert_eq!(bad_input_report(&anyhow::anyhow!("disk full")), None);
     }
 
     #[test]

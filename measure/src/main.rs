@@ -2,7 +2,7 @@
 
 use clap::Parser;
 use measure::cli::{Cli, Command};
-use measure::input::is_bad_input;
+use measure::input::{bad_input_report, is_bad_input};
 use measure::study::{self, StudyEnd};
 use std::process::ExitCode;
 
@@ -10,6 +10,7 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Run(args) => study::run_study(&args),
+        Command::Init(args) => measure::init::write_plan(&args.file).map(|()| StudyEnd::Complete),
     };
     match result {
         Ok(StudyEnd::Complete) => ExitCode::SUCCESS,
@@ -17,7 +18,11 @@ fn main() -> ExitCode {
         Ok(StudyEnd::Interrupted) => ExitCode::from(130),
         Ok(StudyEnd::Aborted) => ExitCode::from(1),
         Err(err) => {
-            eprintln!("error: {err:#}");
+            match bad_input_report(&err) {
+                // Each problem on its own line, at its place; what the caller added after.
+                Some(report) => eprint!("{report}"),
+                None => eprintln!("error: {err:#}"),
+            }
             // Bad input (a plan, a dataset to resume) is 2, as in analyze; a failure of the run is 1.
             ExitCode::from(if is_bad_input(&err) { 2 } else { 1 })
         }

@@ -97,6 +97,10 @@ note_keys! {
     MeasureNoSession = "measure.no-session" [];
     MeasureAborted = "measure.aborted" ["why"];
     MeasureImportRefused = "measure.import-refused" ["why"];
+    MeasureExitedEarly = "measure.exited-early" ["server", "status", "log"];
+    MeasureNotReady = "measure.not-ready" ["server", "seconds", "log"];
+    MeasureWrongPort = "measure.wrong-port" ["server", "port", "listening"];
+    MeasureExited = "measure.exited" ["server", "status", "log"];
 }
 
 impl NoteKey {

@@ -25,12 +25,12 @@ impl CsvError {
 }
 
 /// Renders a table; every row must have the header's width (a row that does not is measure's bug, refused).
-pub fn render<S: AsRef<str>>(header: &[&str], rows: &[Vec<S>]) -> Result<String, CsvError> {
+pub fn render<H: AsRef<str>, S: AsRef<str>>(header: &[H], rows: &[Vec<S>]) -> Result<String, CsvError> {
     let mut writer = ::csv::WriterBuilder::new()
         .terminator(::csv::Terminator::Any(b'\n'))
         .quote_style(::csv::QuoteStyle::Necessary)
         .from_writer(Vec::new());
-    writer.write_record(header).map_err(|e| CsvError::from_csv(&e, 1))?;
+    writer.write_record(header.iter().map(|h| h.as_ref())).map_err(|e| CsvError::from_csv(&e, 1))?;
     for (i, row) in rows.iter().enumerate() {
         let line = i as u64 + 2;
         writer.write_record(row.iter().map(|c| c.as_ref())).map_err(|e| CsvError::from_csv(&e, line))?;

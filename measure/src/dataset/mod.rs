@@ -9,9 +9,11 @@
 //! measure writes itself, and what it says in dataset.toml and README.md.
 
 pub mod closed;
+pub mod command;
 pub mod csv;
 pub mod manifest;
 pub mod open;
+pub mod pending;
 pub mod readme;
 pub mod rows;
 #[cfg(test)]
@@ -31,7 +33,8 @@ pub const PLAN_FILE: &str = "plan.toml";
 pub const MANIFEST_FILE: &str = "dataset.toml";
 /// The run table; its presence marks a folder as a dataset.
 pub const RUNS_FILE: &str = "runs.csv";
-/// The folder of the load tools' own files (ab's, hey's), one subfolder per run.
+/// The folder of the load tools' own files (ab's, hey's) and a command plan's server output, one subfolder
+/// per run.
 pub const RAW_DIR: &str = "raw";
 
 /// One data table other than runs.csv.
@@ -85,6 +88,7 @@ fn tables(plan: &Plan) -> Vec<Table> {
     match plan {
         Plan::Open(_) => open::TABLES.to_vec(),
         Plan::Closed(p) => closed::tables(p.load.tool),
+        Plan::Command(p) => command::tables(p),
     }
 }
 
@@ -143,6 +147,9 @@ impl Tally {
 pub struct Dataset {
     pub runs: Vec<RunRow>,
     data: RunRecord,
+    /// Runs whose own rows [`Dataset::load`] took from their [`pending`] file: remove those files once
+    /// the dataset is saved.
+    pub recovered: Vec<String>,
 }
 
 impl Dataset {
@@ -180,12 +187,50 @@ impl Dataset {
             let kept = rows.into_iter().filter(|r| ok.contains(r[0].as_str()));
             dataset.data.tables[table.index()].extend(kept);
         }
+        dataset.recover_pending(dir, plan)?;
         Ok(dataset)
+    }
+
+    /// Puts back measure's own rows of `ok` runs whose import finished but whose save did not (the study
+    /// was killed in between; see [`pending`]).
+    fn recover_pending(&mut self, dir: &Path, plan: &Plan) -> Result<()> {
+        let measured = tables(plan);
+        for i in 0..self.runs.len() {
+            if self.runs[i].status != RunStatus::Ok {
+                continue;
+            }
+            let Some((row, record)) = pending::recover(dir, plan, &self.runs[i])? else { continue };
+            for table in &measured {
+                let have = self.data.rows(*table).iter().any(|r| r[0] == row.run_id);
+                if !have {
+                    self.data.tables[table.index()].extend(record.rows(*table).iter().cloned());
+                }
+            }
+            self.recovered.push(row.run_id.clone());
+            self.runs[i] = row;
+        }
+        Ok(())
+    }
+
+    /// Keeps a run's own rows in its raw folder until the dataset is saved with them (see [`pending`]).
+    pub fn keep_pending(dir: &Path, plan: &Plan, row: &RunRow, record: &RunRecord) -> Result<()> {
+        pending::write(dir, row, record, &tables(plan))
     }
 
     /// Writes every file: data tables, dataset.toml (merged into the user's, see [`manifest`]) and README.md
     /// (only measure's block in it, see [`readme`]), then runs.csv last.
     pub fn save(&self, dir: &Path, plan: &Plan, env: &Environment) -> Result<()> {
+        self.write_tables(dir, plan)?;
+        manifest::write_dataset_toml(dir, &generated_manifest(plan, env))?;
+        readme::write_readme(dir, &generated_readme(plan, env, &Tally::of(plan, &self.runs)))?;
+        if self.runs.is_empty() && !complete_from_the_start(plan) {
+            return Ok(());
+        }
+        let runs: Vec<Vec<String>> = self.runs.iter().map(RunRow::cells).collect();
+        write_table(dir, RUNS_FILE, &rows::runs_header(plan), &runs)
+    }
+
+    fn write_tables(&self, dir: &Path, plan: &Plan) -> Result<()> {
         let from_start = complete_from_the_start(plan);
         for table in tables(plan) {
             let rows = self.rows(table);
@@ -195,13 +240,7 @@ impl Dataset {
                 write_table(dir, table.file(), table.header(), rows)?;
             }
         }
-        manifest::write_dataset_toml(dir, &generated_manifest(plan, env))?;
-        readme::write_readme(dir, &generated_readme(plan, env, &Tally::of(plan, &self.runs)))?;
-        if self.runs.is_empty() && !from_start {
-            return Ok(());
-        }
-        let runs: Vec<Vec<String>> = self.runs.iter().map(RunRow::cells).collect();
-        write_table(dir, RUNS_FILE, &rows::runs_header(plan), &runs)
+        Ok(())
     }
 }
 
@@ -210,6 +249,7 @@ fn generated_manifest<'a>(plan: &Plan, env: &'a Environment) -> manifest::Genera
     match plan {
         Plan::Open(p) => open::dataset_toml(p, env),
         Plan::Closed(p) => closed::dataset_toml(p, env),
+        Plan::Command(p) => command::dataset_toml(p, env),
     }
 }
 
@@ -218,14 +258,15 @@ fn generated_readme(plan: &Plan, env: &Environment, tally: &Tally) -> String {
     match plan {
         Plan::Open(p) => open::render_readme(p, env, tally),
         Plan::Closed(p) => closed::render_readme(p, env, tally),
+        Plan::Command(p) => command::render_readme(p, env, tally),
     }
 }
 
-fn read_table(dir: &Path, file: &str, header: &[&str]) -> Result<Vec<Vec<String>>> {
+fn read_table<H: AsRef<str> + std::fmt::Debug>(dir: &Path, file: &str, header: &[H]) -> Result<Vec<Vec<String>>> {
     let path = dir.join(file);
     let text = std::fs::read_to_string(&path).with_context(|| format!("failed to read {}", path.display()))?;
     let (found, rows) = csv::parse(&text).map_err(|e| BadInput::at(&path, e.line, e.column, e.message))?;
-    if found != header {
+    if !found.iter().map(String::as_str).eq(header.iter().map(AsRef::as_ref)) {
         let message = format!("the columns are {found:?}, this harness writes {header:?}; it cannot resume this dataset");
         return Err(BadInput::at(&path, 1, None, message).into());
     }
@@ -240,7 +281,7 @@ fn remove_if_present(path: &Path) -> Result<()> {
 }
 
 /// Writes the table `dir/name` (through [`csv::render`], atomically).
-pub fn write_table(dir: &Path, name: &str, header: &[&str], rows: &[Vec<String>]) -> Result<()> {
+pub fn write_table<H: AsRef<str>>(dir: &Path, name: &str, header: &[H], rows: &[Vec<String>]) -> Result<()> {
     let text = csv::render(header, rows).map_err(|e| anyhow::anyhow!("{}:{e} (a bug in measure)", dir.join(name).display()))?;
     write_atomic(dir, name, &text)
 }
@@ -406,6 +447,10 @@ mod tests {
                 include_str!("../../../datasets/fastcgi-vs-gunicorn/dataset.toml"),
                 include_str!("../../../datasets/fastcgi-vs-gunicorn/plan.toml"),
             ),
+            (
+                include_str!("../../../datasets/static-file-servers/dataset.toml"),
+                include_str!("../../../datasets/static-file-servers/plan.toml"),
+            ),
         ] {
             let plan = Plan::parse(plan).unwrap();
             let env = manifest::read_environment(Path::new(MANIFEST_FILE), committed).unwrap();
@@ -477,6 +522,39 @@ mod tests {
         assert_eq!(std::fs::read_to_string(dir.path().join("requests.csv")).unwrap(), imported);
         assert!(!dir.path().join("sessions.csv").exists());
         assert!(Dataset::load(dir.path(), &plan).unwrap().rows(Table::Requests).is_empty(), "requests.csv is not measure's to read back");
+    }
+
+    /// A study killed after `analyze import` published a run (its row in runs.csv, without a start time or
+    /// host load) and before measure saved its own rows: `--resume` takes them from the run's raw folder.
+    #[test]
+    fn a_run_imported_but_not_saved_gets_measures_rows_back() {
+        let dir = tempfile::tempdir().unwrap();
+        let plan = Plan::parse(include_str!("../../plans/static-file-servers.toml")).unwrap();
+        let slot = plan.run_order()[0].clone();
+        let mine = RunRow { slot: slot.clone(), note: "measure.sigkill(server=nginx)".into(), ..run("r01", RunStatus::Ok) };
+        let mut record = RunRecord::default();
+        record.push(Table::Servers, vec!["r01".into(), "nginx".into(), "4000".into(), "77".into()]);
+        record.push(Table::Resources, vec!["r01".into(), "0.000".into(), "nginx".into(), "77".into(), "0.010".into(), "4096".into()]);
+        Dataset::keep_pending(dir.path(), &plan, &mine, &record).unwrap();
+        // What the import left: its own row of the run, its note, no start, no load.
+        let imported = RunRow {
+            started_at_utc: String::new(),
+            note: "hey.csv-resolution".into(),
+            load1_before: None,
+            load1_after: None,
+            ..mine.clone()
+        };
+        write_table(dir.path(), RUNS_FILE, &rows::runs_header(&plan), &[imported.cells()]).unwrap();
+
+        let back = Dataset::load(dir.path(), &plan).unwrap();
+        assert_eq!(back.recovered, ["r01"]);
+        assert_eq!(back.runs, [RunRow { note: "measure.sigkill(server=nginx); hey.csv-resolution".into(), ..mine }]);
+        assert_eq!(back.rows(Table::Servers), record.rows(Table::Servers));
+        assert_eq!(back.rows(Table::Resources), record.rows(Table::Resources));
+        back.save(dir.path(), &plan, &Environment::new()).unwrap();
+        pending::remove(dir.path(), "r01").unwrap();
+        let again = Dataset::load(dir.path(), &plan).unwrap();
+        assert!(again.recovered.is_empty() && again.rows(Table::Resources).len() == 1, "saved once, read back as is");
     }
 
     /// As on `--resume` of seed 001's dataset: its "Published beside measured" section, written by hand after

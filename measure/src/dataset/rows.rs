@@ -6,15 +6,19 @@
 use crate::load::download::DownloadResult;
 use crate::load::probe::ProbeResult;
 use crate::load::session::SessionResult;
-use crate::plan::{closed, open, Condition, Plan, Slot};
+use crate::plan::{closed, command, open, Condition, Plan, Slot};
 use crate::sample::{ResourceSample, TempSample};
 use crate::servers::app_log::AppEvent;
 
-/// runs.csv: required columns, then the plan's three factors and the repetition, then the optional ones.
-pub fn runs_header(plan: &Plan) -> Vec<&'static str> {
-    let mut header = vec!["run_id"];
+/// runs.csv's columns after the factors and the repetition.
+const RUNS_TAIL: [&str; 5] = ["started_at_utc", "status", "note", "load1_before", "load1_after"];
+
+/// runs.csv: required columns, then the plan's factors and the repetition, then the optional ones.
+pub fn runs_header(plan: &Plan) -> Vec<String> {
+    let mut header = vec!["run_id".to_string()];
     header.extend(plan.factors());
-    header.extend(["repetition", "started_at_utc", "status", "note", "load1_before", "load1_after"]);
+    header.push("repetition".into());
+    header.extend(RUNS_TAIL.map(String::from));
     header
 }
 /// requests.csv: the request-row contract's columns, the ones `analyze` reads.
@@ -36,25 +40,40 @@ pub const SESSIONS: &[&str] = &["run_id", "session", "scheduled_ms", "sent_ms", 
 /// A run's outcome as runs.csv states it: the request-row contract's, which analyze reads.
 pub use request_row::RunStatus;
 
-/// What runs.csv puts between `run_id` and `started_at_utc`: the condition's three factors and the repetition.
-pub fn slot_cells(slot: &Slot) -> [String; 4] {
-    let repetition = slot.repetition.to_string();
-    match &slot.condition {
-        Condition::Open(c) => [c.route.as_str().into(), c.downloads.to_string(), c.worker.as_str().into(), repetition],
-        Condition::Closed(c) => [c.server.clone(), c.python.clone(), c.concurrency.to_string(), repetition],
+/// The condition's levels as runs.csv writes them, in the order of [`Plan::factors`].
+pub fn condition_cells(condition: &Condition) -> Vec<String> {
+    match condition {
+        Condition::Open(c) => vec![c.route.as_str().into(), c.downloads.to_string(), c.worker.as_str().into()],
+        Condition::Closed(c) => vec![c.server.clone(), c.python.clone(), c.concurrency.to_string()],
+        Condition::Command(c) => c.levels(),
     }
 }
 
-/// Reads [`slot_cells`] back as a slot of `plan`'s kind.
-pub fn parse_slot(plan: &Plan, [a, b, c, repetition]: &[String; 4]) -> Result<Slot, String> {
+/// What runs.csv puts between `run_id` and `started_at_utc`: the condition's factors and the repetition.
+pub fn slot_cells(slot: &Slot) -> Vec<String> {
+    let mut cells = condition_cells(&slot.condition);
+    cells.push(slot.repetition.to_string());
+    cells
+}
+
+/// Reads [`slot_cells`] back as a slot of `plan`'s kind (the factors' cells, then the repetition).
+pub fn parse_slot(plan: &Plan, cells: &[String]) -> Result<Slot, String> {
     let count = |s: &String, what: &str| s.parse::<u32>().map_err(|_| format!("{what} {s:?} is not a count"));
-    let condition = match plan {
-        Plan::Open(_) => Condition::Open(open::Condition {
+    let factors = plan.factors();
+    let (Some(repetition), true) = (cells.last(), cells.len() == factors.len() + 1) else {
+        return Err(format!("expected {} factors and the repetition", factors.len()));
+    };
+    let condition = match (plan, &cells[..factors.len()]) {
+        (Plan::Open(_), [a, b, c]) => Condition::Open(open::Condition {
             route: open::Route::parse(a).ok_or_else(|| format!("unknown route {a:?}"))?,
             downloads: count(b, "downloads")?,
             worker: open::Worker::parse(c).ok_or_else(|| format!("unknown worker {c:?}"))?,
         }),
-        Plan::Closed(_) => Condition::Closed(closed::Condition { server: a.clone(), python: b.clone(), concurrency: count(c, "level")? }),
+        (Plan::Closed(_), [a, b, c]) => {
+            Condition::Closed(closed::Condition { server: a.clone(), python: b.clone(), concurrency: count(c, "level")? })
+        }
+        (Plan::Command(_), levels) => Condition::Command(command::Condition(factors.iter().cloned().zip(levels.iter().cloned()).collect())),
+        _ => return Err(format!("expected {} factors", factors.len())),
     };
     Ok(Slot { condition, repetition: count(repetition, "repetition")? })
 }
@@ -88,10 +107,16 @@ impl RunRow {
 
     /// Reads a row written by [`RunRow::cells`] for `plan` back (for `--resume`).
     pub fn from_cells(plan: &Plan, cells: &[String]) -> Result<RunRow, String> {
-        let [run_id, a, b, c, d, started, status, note, l1b, l1a] = cells else {
-            return Err(format!("expected {} columns", runs_header(plan).len()));
+        let width = runs_header(plan).len();
+        if cells.len() != width {
+            return Err(format!("expected {width} columns"));
+        }
+        let (run_id, rest) = cells.split_first().ok_or("no run_id")?;
+        let (slot, tail) = rest.split_at(width - 1 - RUNS_TAIL.len());
+        let [started, status, note, l1b, l1a] = tail else {
+            return Err(format!("expected {width} columns"));
         };
-        let slot = parse_slot(plan, &[a.clone(), b.clone(), c.clone(), d.clone()])?;
+        let slot = parse_slot(plan, slot)?;
         let status = RunStatus::parse(status).ok_or_else(|| format!("unknown status {status:?}"))?;
         let load = |s: &String| if s.is_empty() { Ok(None) } else { s.parse().map(Some).map_err(|_| format!("load {s:?}")) };
         Ok(RunRow {
@@ -181,7 +206,7 @@ pub fn tempfile_cells(run_id: &str, t: &TempSample) -> Vec<String> {
 
 /// A resources.csv row.
 pub fn resource_cells(run_id: &str, r: &ResourceSample) -> Vec<String> {
-    vec![run_id.into(), ms(r.t_ms), r.process.into(), r.pid.to_string(), format!("{:.3}", r.cpu_s), r.rss_bytes.to_string()]
+    vec![run_id.into(), ms(r.t_ms), r.process.clone(), r.pid.to_string(), format!("{:.3}", r.cpu_s), r.rss_bytes.to_string()]
 }
 
 /// A sessions.csv row: a session that failed has no time, and names its step and error.

@@ -59,7 +59,7 @@ fn probe(seq: u32, latency_ms: Option<f64>, status: u16) -> ProbeResult {
 }
 
 fn resource(t_ms: f64, process: &'static str, pid: u32) -> ResourceSample {
-    ResourceSample { t_ms, process, pid, cpu_s: t_ms / 7e3, rss_bytes: 20_000_000 + u64::from(pid) }
+    ResourceSample { t_ms, process: process.to_string(), pid, cpu_s: t_ms / 7e3, rss_bytes: 20_000_000 + u64::from(pid) }
 }
 
 fn open_record(id: &str) -> RunRecord {
@@ -208,7 +208,7 @@ fn the_plan_kept_for_a_python_override_is_written_byte_for_byte_as_before() {
         "--python",
         "3.11-debian=/usr/bin/python3",
     ];
-    let crate::cli::Command::Run(args) = crate::cli::Cli::try_parse_from(argv).unwrap().command;
+    let crate::cli::Command::Run(args) = crate::cli::Cli::try_parse_from(argv).unwrap().command else { panic!("run") };
     let plan = Plan::parse(include_str!("../../plans/gthread-python-versions.toml")).unwrap();
     let Plan::Closed(plan) = plan else { panic!("a closed-loop plan") };
     let path = args.plan.as_deref().unwrap();

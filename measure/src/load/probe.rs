@@ -1,4 +1,5 @@
-//! The open-loop probe: `/fast` at a fixed rate, each request on a new TCP connection.
+//! The open-loop probe: one path (`/fast` in the slow-download study, a command plan's path for its
+//! `open-loop` load) at a fixed rate, each request on a new TCP connection.
 //!
 //! Open loop means request k starts at its scheduled time whether or not earlier ones have finished: a
 //! closed loop would stop sending while a worker is blocked and hide exactly the delay we measure
@@ -39,6 +40,7 @@ pub fn schedule_ms(probe: &Probe) -> Vec<f64> {
 /// request was due (the run is then aborted and its rows are not kept).
 pub fn spawn_probes(
     addr: SocketAddr,
+    path: &str,
     probe: &Probe,
     clock: RunClock,
     cancel: Arc<AtomicBool>,
@@ -49,26 +51,35 @@ pub fn spawn_probes(
         .enumerate()
         .map(|(k, scheduled_ms)| {
             let cancel = Arc::clone(&cancel);
+            let path = path.to_string();
             std::thread::Builder::new().name(format!("probe-{k}")).stack_size(128 * 1024).spawn(move || {
                 let due = clock.at_ms(scheduled_ms);
                 if !sleep_until(due, Duration::from_millis(50), || cancel.load(Ordering::Relaxed)) {
                     return None;
                 }
-                Some(probe_once(addr, k as u32, scheduled_ms, clock, timeout, &cancel))
+                Some(probe_once(addr, &path, k as u32, scheduled_ms, clock, timeout, &cancel))
             })
         })
         .collect()
 }
 
 /// One request on a fresh connection, bounded by `timeout`.
-fn probe_once(addr: SocketAddr, seq: u32, scheduled_ms: f64, clock: RunClock, timeout: Duration, cancel: &AtomicBool) -> ProbeResult {
+fn probe_once(
+    addr: SocketAddr,
+    path: &str,
+    seq: u32,
+    scheduled_ms: f64,
+    clock: RunClock,
+    timeout: Duration,
+    cancel: &AtomicBool,
+) -> ProbeResult {
     let start = Instant::now();
     let deadline = start + timeout;
     let mut result = ProbeResult { seq, scheduled_ms, sent_ms: clock.ms(start), latency_ms: None, status: 0, body_bytes: 0 };
     let Ok((mut stream, _)) = http::connect(addr, None, deadline) else {
         return result;
     };
-    if http::send(&mut stream, &http::get_request(addr, "/fast"), deadline).is_err() {
+    if http::send(&mut stream, &http::get_request(addr, path), deadline).is_err() {
         return result;
     }
     let response = http::read_response(&mut stream, deadline, 64 * 1024, cancel, |_| true);
@@ -107,7 +118,7 @@ mod tests {
         let probe = Probe { start_ms: 20, rate_per_s: 50, count: 5, timeout_s: 1 };
         let clock = RunClock::start();
         let cancel = Arc::new(AtomicBool::new(false));
-        let handles = spawn_probes(addr, &probe, clock, cancel).unwrap();
+        let handles = spawn_probes(addr, "/fast", &probe, clock, cancel).unwrap();
         let results: Vec<ProbeResult> = handles.into_iter().map(|h| h.join().unwrap().unwrap()).collect();
         let first_gave_up_ms = results[0].sent_ms + probe.timeout_s as f64 * 1000.0;
         for (k, r) in results.iter().enumerate() {
@@ -125,7 +136,7 @@ mod tests {
         let probe = Probe { start_ms: 10_000, rate_per_s: 1, count: 3, timeout_s: 1 };
         let cancel = Arc::new(AtomicBool::new(true));
         let addr: SocketAddr = "127.0.0.1:9".parse().unwrap();
-        let handles = spawn_probes(addr, &probe, RunClock::start(), cancel).unwrap();
+        let handles = spawn_probes(addr, "/fast", &probe, RunClock::start(), cancel).unwrap();
         assert!(handles.into_iter().all(|h| h.join().unwrap().is_none()));
     }
 }

@@ -1,16 +1,20 @@
 //! The plan: every number of a study's recipe in one TOML file, kept with the dataset as `plan.toml`.
 //!
-//! A plan is of one of two kinds, told apart by its `kind` key: the open-loop slow-download study
-//! ([`open::OpenLoop`], no `kind`) or a closed-loop plan ([`closed::ClosedLoop`], `kind = "closed-loop"`).
-//! Each kind is parsed strictly (`deny_unknown_fields`, so a typo is an error, not a silent default) and
+//! A plan is of one of three kinds, told apart by its `kind` key: the open-loop slow-download study
+//! ([`open::OpenLoop`], no `kind`), a closed-loop plan of the seeds' app servers ([`closed::ClosedLoop`],
+//! `kind = "closed-loop"`), or a command plan of any server a user can start ([`command::CommandPlan`],
+//! `kind = "command"`). Each kind is parsed strictly (`deny_unknown_fields`, so a typo is an error, not a silent default) and
 //! validated once. What both share lives here: the seed, the repetitions, the sampler and host limits, and
 //! the run order (conditions × repetitions, shuffled with a seeded ChaCha generator, so the order is the
 //! same on every machine), which is computed once for both kinds.
 
 pub mod closed;
+pub mod command;
+pub mod locate;
 pub mod open;
+pub mod template;
 
-use crate::input::BadInput;
+use crate::input::{BadInput, BadInputs};
 use rand::seq::SliceRandom;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
@@ -48,6 +52,9 @@ pub enum PlanError {
     Load(String),
     #[error("server names are written to runs.csv: {0:?} may use only letters, digits, '.', '-' and '_'")]
     BadName(String),
+    /// A command plan's problems, each at its key.
+    #[error("{}", .0.iter().map(ToString::to_string).collect::<Vec<_>>().join("; "))]
+    Problems(Vec<command::Problem>),
 }
 
 /// `Err(NotPositive)` naming `key` when `value` is 0.
@@ -65,6 +72,8 @@ pub enum Plan {
     Open(open::OpenLoop),
     /// App servers under a load tool that sends the next request when the previous one has finished.
     Closed(closed::ClosedLoop),
+    /// Any server command under any load tool analyze imports, over a matrix of factors.
+    Command(command::CommandPlan),
 }
 
 /// The samplers.
@@ -104,6 +113,7 @@ impl Text {
 pub enum Condition {
     Open(open::Condition),
     Closed(closed::Condition),
+    Command(command::Condition),
 }
 
 impl fmt::Display for Condition {
@@ -111,6 +121,7 @@ impl fmt::Display for Condition {
         match self {
             Condition::Open(c) => c.fmt(f),
             Condition::Closed(c) => c.fmt(f),
+            Condition::Command(c) => c.fmt(f),
         }
     }
 }
@@ -124,8 +135,14 @@ pub struct Slot {
 }
 
 impl Plan {
-    /// Parses and validates plan text of either kind (a closed-loop plan says `kind = "closed-loop"`).
+    /// Parses and validates plan text of any kind (a closed-loop plan says `kind = "closed-loop"`, a command
+    /// plan `kind = "command"`).
     pub fn parse(text: &str) -> Result<Plan, PlanError> {
+        if command::is_command(text) {
+            let plan = command::CommandPlan::from_toml(text).map_err(PlanError::Toml)?;
+            let problems = plan.validate();
+            return if problems.is_empty() { Ok(Plan::Command(plan)) } else { Err(PlanError::Problems(problems)) };
+        }
         if closed::is_closed_loop(text) {
             closed::ClosedLoop::parse(text).map(Plan::Closed)
         } else {
@@ -140,9 +157,10 @@ impl Plan {
         use anyhow::Context;
         let text = std::fs::read_to_string(path).with_context(|| format!("failed to read plan {}", path.display()))?;
         let plan = Plan::parse(&text).map_err(|e| match &e {
-            PlanError::Toml(error) => BadInput::toml(path, &text, error),
-            other if closed::is_closed_loop(&text) => BadInput::file(path, format!("closed-loop plan: {other}")),
-            other => BadInput::file(path, other),
+            PlanError::Toml(error) => BadInputs(vec![BadInput::toml(path, &text, error)]),
+            PlanError::Problems(problems) => placed(path, &text, problems),
+            other if closed::is_closed_loop(&text) => BadInputs(vec![BadInput::file(path, format!("closed-loop plan: {other}"))]),
+            other => BadInputs(vec![BadInput::file(path, other)]),
         })?;
         Ok((plan, text))
     }
@@ -152,6 +170,7 @@ impl Plan {
         match self {
             Plan::Open(p) => p.seed,
             Plan::Closed(p) => p.seed,
+            Plan::Command(p) => p.seed,
         }
     }
 
@@ -160,6 +179,7 @@ impl Plan {
         match self {
             Plan::Open(p) => p.repetitions,
             Plan::Closed(p) => p.repetitions,
+            Plan::Command(p) => p.repetitions,
         }
     }
 
@@ -168,22 +188,37 @@ impl Plan {
         match self {
             Plan::Open(p) => &p.host,
             Plan::Closed(p) => &p.host,
+            Plan::Command(p) => &p.host,
         }
     }
 
-    /// Every distinct condition, in the order the plan's blocks first name them.
+    /// Every distinct condition, in the order the plan's blocks first name them (a command plan: the
+    /// product of its factors, the first varying slowest).
     pub fn conditions(&self) -> Vec<Condition> {
         match self {
             Plan::Open(p) => p.conditions().into_iter().map(Condition::Open).collect(),
             Plan::Closed(p) => p.conditions().into_iter().map(Condition::Closed).collect(),
+            Plan::Command(p) => p.conditions().into_iter().map(Condition::Command).collect(),
         }
     }
 
-    /// The three factors of the conditions, as runs.csv names its columns.
-    pub fn factors(&self) -> [&'static str; 3] {
+    /// The factors of the conditions, as runs.csv names its columns.
+    pub fn factors(&self) -> Vec<String> {
         match self {
-            Plan::Open(_) => open::FACTORS,
-            Plan::Closed(p) => ["server", "python", p.load.tool.level_factor()],
+            Plan::Open(_) => open::FACTORS.map(String::from).to_vec(),
+            Plan::Closed(p) => ["server", "python", p.load.tool.level_factor()].map(String::from).to_vec(),
+            Plan::Command(p) => p.factor_names(),
+        }
+    }
+
+    /// What a study does when a run is aborted.
+    pub fn on_abort(&self) -> OnAbort {
+        match self {
+            // The seeds' servers are measure's own: an aborted run usually needs a look before going on.
+            Plan::Open(_) | Plan::Closed(_) => OnAbort { go_on: false, keep_raw: false },
+            // A user's server may fail one condition (a flag it does not take at one level): the other
+            // conditions still run, and what the server wrote stays in raw/<run_id>/ to read.
+            Plan::Command(_) => OnAbort { go_on: true, keep_raw: true },
         }
     }
 
@@ -204,6 +239,7 @@ impl Plan {
         match self {
             Plan::Open(p) => p.estimated_run(),
             Plan::Closed(p) => p.estimated_run(),
+            Plan::Command(p) => p.estimated_run(),
         }
     }
 
@@ -212,8 +248,41 @@ impl Plan {
         match self {
             Plan::Open(_) => open::DEFAULT_DATASET,
             Plan::Closed(p) => &p.dataset,
+            Plan::Command(p) => &p.dataset,
         }
     }
+
+    /// The kind's name, as `kind` says it (the open-loop study has none).
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Plan::Open(_) => "open-loop study",
+            Plan::Closed(_) => closed::KIND,
+            Plan::Command(_) => command::KIND,
+        }
+    }
+}
+
+/// What a study does when a run is aborted (the run stays in runs.csv as `aborted`, with its note, and
+/// `--resume` runs its slot again).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct OnAbort {
+    /// Go on with the next run (else stop the study there).
+    pub go_on: bool,
+    /// Keep what the run's servers and tool wrote in raw/<run_id>/ (else remove it).
+    pub keep_raw: bool,
+}
+
+/// A command plan's problems placed at their keys' lines and columns in `text`.
+pub fn placed(path: &Path, text: &str, problems: &[command::Problem]) -> BadInputs {
+    BadInputs(
+        problems
+            .iter()
+            .map(|p| match locate::locate(text, &p.key) {
+                Some((line, column)) => BadInput::at(path, line, Some(column), p),
+                None => BadInput::file(path, p),
+            })
+            .collect(),
+    )
 }
 
 #[cfg(test)]
@@ -248,6 +317,7 @@ mod tests {
             match &mut other {
                 Plan::Open(p) => p.seed += 1,
                 Plan::Closed(p) => p.seed += 1,
+                Plan::Command(p) => p.seed += 1,
             }
             assert_ne!(order, other.run_order());
         }

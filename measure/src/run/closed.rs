@@ -100,8 +100,8 @@ impl Workload for ClosedRun<'_> {
                 let raw = self.raw_dir;
                 std::fs::create_dir_all(raw).with_context(|| format!("failed to create {}", raw.display()))?;
                 let url = format!("http://{addr}{}", plan.path);
-                let (program, args, files) = tool::command_line(plan.load.tool, &plan.load, self.condition.concurrency, &url, raw);
-                Ok(Running::Tool(ToolProcess::spawn(&program, &args, files)?))
+                let invocation = tool::command_line(plan.load.tool, &plan.load, self.condition.concurrency, &url, raw);
+                Ok(Running::Tool(ToolProcess::start(invocation)?))
             }
             Tool::Sessions => {
                 let spec = SessionSpec {

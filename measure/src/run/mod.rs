@@ -5,10 +5,11 @@
 //! fails and the run's time bound; then the load is ended, the sampler joined, the rows taken and the
 //! servers stopped, whatever happened. A run that cannot finish cleanly is `aborted` with a note and its rows
 //! are not kept. What differs between the kinds (which servers, which load, which rows) is a [`Workload`]:
-//! [`open`] (Gunicorn, maybe behind nginx, under slow downloads and open-loop probes) and [`closed`] (an app
-//! server under ab, hey or measure's sessions).
+//! [`open`] (Gunicorn, maybe behind nginx, under slow downloads and open-loop probes), [`closed`] (an app
+//! server under ab, hey or measure's sessions) and [`command`] (a command plan's server under its tool).
 
 pub mod closed;
+pub mod command;
 pub mod note;
 pub mod open;
 
@@ -20,7 +21,7 @@ use crate::plan::{Condition, Plan};
 use crate::sample::{spawn_sampler, Group, SamplerConfig, TempWatch};
 use crate::servers::gunicorn::GunicornInstall;
 use crate::servers::python::PythonEnv;
-use crate::servers::ServerProcess;
+use crate::servers::{ServerFailed, ServerProcess};
 use anyhow::{Context, Result};
 use std::collections::BTreeMap;
 use std::net::SocketAddr;
@@ -37,6 +38,8 @@ pub enum Installed {
     Gunicorn(GunicornInstall),
     /// A closed-loop plan's virtual environments, by interpreter label.
     Pythons(BTreeMap<String, PythonEnv>),
+    /// A command plan's load tool and the folder its relative paths start from.
+    Command(command::Installed),
 }
 
 /// What every run of a study shares.
@@ -74,7 +77,11 @@ pub fn execute(env: &RunEnv, run_id: &str, condition: &Condition, raw_dir: &Path
             let workload = closed::ClosedRun { plan, pythons, condition, nginx_bin: env.nginx_bin, app_dir: env.app_dir, raw_dir };
             drive(env.interrupted, run_id, &workload)
         }
-        _ => aborted(format!("condition {condition} is not of the kind of the plan being run (a bug in measure)"), Vec::new()),
+        (Plan::Command(plan), Installed::Command(installed), Condition::Command(condition)) => {
+            let workload = command::CommandRun { plan, installed, condition, raw_dir };
+            drive(env.interrupted, run_id, &workload)
+        }
+        _ => aborted(Abort::Why(format!("condition {condition} is not of the kind of the plan being run (a bug in measure)")), Vec::new()),
     }
 }
 
@@ -121,6 +128,23 @@ struct CleanRun<'a> {
 /// What [`Workload::record`] decided: keep the run (with the tool's files, if any) or abort it, and why.
 type Verdict = std::result::Result<Option<ToolFiles>, String>;
 
+/// Why a run was aborted: in words (an error's text, quoted in `measure.aborted`), or a note of its own.
+#[derive(Debug, Clone, PartialEq)]
+enum Abort {
+    Why(String),
+    Note(String),
+}
+
+impl Abort {
+    /// An error's abort: its own note when a server failed, else its text.
+    fn of_error(e: &anyhow::Error) -> Abort {
+        match e.chain().find_map(|c| c.downcast_ref::<ServerFailed>()) {
+            Some(failed) => Abort::Note(failed.note()),
+            None => Abort::Why(format!("{e:#}")),
+        }
+    }
+}
+
 /// Runs `workload` and stops its servers (in reverse start order: nginx before the app server behind it),
 /// whatever happened.
 fn drive<W: Workload>(interrupted: &AtomicBool, run_id: &str, workload: &W) -> RunResult {
@@ -129,22 +153,26 @@ fn drive<W: Workload>(interrupted: &AtomicBool, run_id: &str, workload: &W) -> R
     let outcome = measure(interrupted, run_id, workload, &mut servers, &mut notes);
     let mut stop_failed = None;
     while let Some(mut server) = servers.pop() {
-        match server.stop(workload.grace(server.name)) {
+        match server.stop(workload.grace(&server.name)) {
             Ok(true) => {}
             Ok(false) => notes.push(note::message("measure.sigkill", &[("server", &server.name)])),
-            Err(e) => stop_failed = Some(format!("{e:#}")),
+            Err(e) => stop_failed = Some(Abort::Why(format!("{e:#}"))),
         }
     }
     match (outcome, stop_failed) {
         (Ok(Ok((record, tool_files))), None) => RunResult { status: RunStatus::Ok, note: note::join(&notes), record, tool_files },
         (Ok(Ok(_)), Some(why)) | (Ok(Err(why)), _) => aborted(why, notes),
-        (Err(e), _) => aborted(format!("{e:#}"), notes),
+        (Err(e), _) => aborted(Abort::of_error(&e), notes),
     }
 }
 
-/// An aborted run: `why` first in its note, and no rows.
-fn aborted(why: String, mut notes: Vec<String>) -> RunResult {
-    notes.insert(0, note::message("measure.aborted", &[("why", &note::reason(&why))]));
+/// An aborted run: why first in its note, and no rows.
+fn aborted(why: Abort, mut notes: Vec<String>) -> RunResult {
+    let first = match why {
+        Abort::Why(text) => note::message("measure.aborted", &[("why", &note::reason(&text))]),
+        Abort::Note(item) => item,
+    };
+    notes.insert(0, first);
     RunResult { status: RunStatus::Aborted, note: note::join(&notes), record: RunRecord::default(), tool_files: None }
 }
 
@@ -165,12 +193,12 @@ fn measure<W: Workload>(
     workload: &W,
     servers: &mut Vec<ServerProcess>,
     notes: &mut Vec<String>,
-) -> Result<std::result::Result<(RunRecord, Option<ToolFiles>), String>> {
+) -> Result<std::result::Result<(RunRecord, Option<ToolFiles>), Abort>> {
     let run_dir = tempfile::Builder::new().prefix("measure-run-").tempdir().context("failed to create the run folder")?;
     let dir = run_dir.path().canonicalize()?;
     let mut record = RunRecord::default();
     let front = workload.start_servers(run_id, &dir, servers, &mut record)?;
-    let groups = servers.iter().map(|s| Group { name: s.name, master_pid: s.pid() }).collect();
+    let groups = servers.iter().map(|s| Group { name: s.name.clone(), master_pid: s.pid() }).collect();
 
     // t = 0 of the run.
     let clock = RunClock::start();
@@ -196,7 +224,7 @@ fn measure<W: Workload>(
     let clean = CleanRun { run_id, clock, servers };
     let tool_files = match workload.record(ended, &clean, &mut record, notes)? {
         Ok(files) => files,
-        Err(why) => return Ok(Err(why)),
+        Err(why) => return Ok(Err(Abort::Why(why))),
     };
     for t in &samples.tempfiles {
         record.push(Table::Tempfiles, rows::tempfile_cells(run_id, t));
@@ -216,21 +244,21 @@ fn watch(
     deadline: Instant,
     overdue: &str,
     mut finished: impl FnMut() -> Option<Option<String>>,
-) -> Option<String> {
+) -> Option<Abort> {
     loop {
         if let Some(outcome) = finished() {
-            return outcome;
+            return outcome.map(Abort::Why);
         }
         if interrupted.load(Ordering::Relaxed) {
-            return Some("interrupted (SIGINT/SIGTERM)".into());
+            return Some(Abort::Why("interrupted (SIGINT/SIGTERM)".into()));
         }
         for server in servers.iter_mut() {
-            if let Some(status) = server.exit_status() {
-                return Some(format!("{} exited during the run ({status}): {}", server.name, server.log_tail()));
+            if let Some(failed) = server.exited() {
+                return Some(Abort::Note(failed.note()));
             }
         }
         if Instant::now() > deadline {
-            return Some(overdue.into());
+            return Some(Abort::Why(overdue.into()));
         }
         std::thread::sleep(Duration::from_millis(20));
     }

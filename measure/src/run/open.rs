@@ -107,7 +107,7 @@ impl Workload for OpenRun<'_> {
         let downloads = (1..=self.condition.downloads)
             .map(|i| spawn_download(addr, run_id, format!("d{i}"), spec, Arc::clone(cancel)))
             .collect::<std::io::Result<Vec<_>>>()?;
-        let probes = spawn_probes(addr, &self.plan.probe, clock, Arc::clone(cancel))?;
+        let probes = spawn_probes(addr, "/fast", &self.plan.probe, clock, Arc::clone(cancel))?;
         Ok(Clients { downloads, probes, app_log: dir.join(APP_LOG) })
     }
 

@@ -17,8 +17,8 @@ use std::time::Duration;
 /// A server process group to sample: the master and its children.
 #[derive(Debug, Clone)]
 pub struct Group {
-    /// `gunicorn` or `nginx`, as written in resources.csv.
-    pub name: &'static str,
+    /// `gunicorn`, `nginx` or a command plan's server, as written in resources.csv.
+    pub name: String,
     pub master_pid: u32,
 }
 
@@ -41,7 +41,7 @@ pub struct TempSample {
 #[derive(Debug, Clone, PartialEq)]
 pub struct ResourceSample {
     pub t_ms: f64,
-    pub process: &'static str,
+    pub process: String,
     pub pid: u32,
     /// Cumulative user + system CPU time.
     pub cpu_s: f64,
@@ -90,7 +90,7 @@ fn sample_once(config: &SamplerConfig, clock: RunClock, ticks_per_s: f64, page: 
         for p in procfs::family(&all, group.master_pid) {
             out.resources.push(ResourceSample {
                 t_ms,
-                process: group.name,
+                process: group.name.clone(),
                 pid: p.pid,
                 cpu_s: (p.utime + p.stime) as f64 / ticks_per_s,
                 rss_bytes: p.rss_pages * page,
@@ -119,7 +119,7 @@ mod tests {
     fn samples_own_process_and_child_until_stopped() {
         let mut child = std::process::Command::new("sleep").arg("5").spawn().unwrap();
         let config = SamplerConfig {
-            groups: vec![Group { name: "self", master_pid: std::process::id() }],
+            groups: vec![Group { name: "self".into(), master_pid: std::process::id() }],
             temp: Some(TempWatch { master_pid: std::process::id(), proxy_temp_path: "/nonexistent".into() }),
             interval: Duration::from_millis(20),
             max_duration: Duration::from_secs(10),

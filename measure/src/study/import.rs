@@ -2,7 +2,7 @@
 //! appends the run's request rows, the tool's own numbers and the run's row to the dataset. measure then
 //! rewrites runs.csv with its own row for the run, keeping the note import wrote.
 
-use crate::dataset::rows::slot_cells;
+use crate::dataset::rows::condition_cells;
 use crate::dataset::RUNS_FILE;
 use crate::load::tool::ToolFiles;
 use crate::plan::{Plan, Slot};
@@ -25,8 +25,8 @@ impl Import<'_> {
         let analyze = self.analyze.context("no analyze binary to import the tool's files with")?;
         let mut command = Command::new(analyze);
         command.arg("import").args(&files.outputs).arg("--into").arg(self.dataset).args(["--run-id", self.run_id]);
-        // The run's factors as runs.csv names them (the slot's fourth cell, the repetition, has its own flag).
-        for (key, value) in self.plan.factors().into_iter().zip(slot_cells(self.slot)) {
+        // The run's factors as runs.csv names them (the repetition has its own flag).
+        for (key, value) in self.plan.factors().into_iter().zip(condition_cells(&self.slot.condition)) {
             command.arg("--factor").arg(format!("{key}={value}"));
         }
         // measure records the run's start itself when it rewrites runs.csv after the import, so the

@@ -1,17 +1,21 @@
-//! `measure run`: the whole study, of either kind of plan. Resolves the plan and the output folder, checks
-//! the tools before any run (the kind's own [`open::preflight`] or [`closed::preflight`]), then executes the
-//! pending runs in the plan's shuffled order, saving the dataset after every run.
+//! `measure run`: the whole study, of any kind of plan. Resolves the plan and the output folder, checks
+//! the tools before any run (the kind's own [`open::preflight`], [`closed::preflight`] or
+//! [`command::preflight`]), then executes the pending runs in the plan's shuffled order, saving the dataset
+//! after every run. `--dry-run` stops before the preflight and prints what would run ([`dry_run`]).
 //!
 //! Resume model: the plan fixes a list of slots (condition × repetition). A slot is done when runs.csv has
 //! an `ok` row for it. `run_id`s number executions (`r01`, `r02`, ...), so a slot whose run was aborted is
-//! run again later under a new id, and the aborted row stays in runs.csv with its note. Any aborted run
-//! stops the study: the cause (a crash, Ctrl-C) usually needs a look before going on with `--resume`.
+//! run again later under a new id, and the aborted row stays in runs.csv with its note. What an aborted run
+//! does to the study is the plan's [`OnAbort`]: the seeds' plans stop there (the cause, a crash or Ctrl-C,
+//! usually needs a look before going on with `--resume`); a command plan goes on with the next run.
 //!
-//! After each `ok` run of a load tool (ab, hey), the tool's files (kept in `raw/<run_id>/`) are handed to
-//! `analyze import` ([`import`]), the one reader of those formats, which appends the run's request rows and
-//! the tool's own numbers to the dataset; measure then rewrites runs.csv with its own row for the run.
+//! After each `ok` run of a load tool (ab, hey, ...), the tool's files (kept in `raw/<run_id>/`) are handed
+//! to `analyze import` ([`import`]), the one reader of those formats, which appends the run's request rows
+//! and the tool's own numbers to the dataset; measure then rewrites runs.csv with its own row for the run.
 
 pub mod closed;
+pub mod command;
+pub mod dry_run;
 pub mod import;
 pub mod open;
 
@@ -21,7 +25,7 @@ use crate::dataset::manifest::{read_environment, Environment};
 use crate::dataset::rows::{RunRow, RunStatus};
 use crate::dataset::{write_atomic, Dataset, MANIFEST_FILE, PLAN_FILE, RAW_DIR, RUNS_FILE};
 use crate::host;
-use crate::plan::{Host, Plan, Slot};
+use crate::plan::{Host, OnAbort, Plan, Slot};
 use crate::progress::Progress;
 use crate::run::{self, Installed, RunEnv};
 use anyhow::{bail, Context, Result};
@@ -66,6 +70,7 @@ pub fn run_study(args: &RunArgs) -> Result<StudyEnd> {
         signal_hook::flag::register(sig, Arc::clone(&interrupted)).context("failed to install the signal handler")?;
     }
     let (plan, plan_text, out) = resolve_plan(args)?;
+    let source_path = plan_source(args, &out);
     // The dataset to resume is read before anything is installed or started, so bad input stops the
     // run at once.
     let resumed = if args.resume {
@@ -76,9 +81,16 @@ pub fn run_study(args: &RunArgs) -> Result<StudyEnd> {
     } else {
         None
     };
+    let source = command::Source { path: &source_path, text: &plan_text };
+    if args.dry_run {
+        let runs = resumed.as_ref().map_or(&[][..], |(dataset, _)| dataset.runs.as_slice());
+        print!("{}", dry_run::describe(&plan, source, &out, args.resume, runs)?);
+        return Ok(StudyEnd::Complete);
+    }
     let tools = match &plan {
         Plan::Open(p) => open::preflight(p, args)?,
         Plan::Closed(p) => closed::preflight(p, args)?,
+        Plan::Command(p) => command::preflight(p, args, source)?,
     };
 
     std::fs::create_dir_all(&out).with_context(|| format!("failed to create {}", out.display()))?;
@@ -92,6 +104,9 @@ pub fn run_study(args: &RunArgs) -> Result<StudyEnd> {
         (Dataset::default(), tools.environment.clone())
     };
     dataset.save(&out, &plan, &env)?;
+    for run_id in std::mem::take(&mut dataset.recovered) {
+        crate::dataset::pending::remove(&out, &run_id)?;
+    }
 
     let order = plan.run_order();
     let pending = pending_slots(&order, &dataset.runs);
@@ -102,14 +117,16 @@ pub fn run_study(args: &RunArgs) -> Result<StudyEnd> {
         app_dir: &tools.app_dir,
         interrupted: &interrupted,
     };
+    let on_abort = plan.on_abort();
     let pass = Pass {
         out: &out,
         planned: order.len(),
-        first: dataset.runs.iter().filter_map(RunRow::number).max().unwrap_or(0) + 1,
+        first: next_run_number(&dataset.runs),
         host: plan.host(),
         wait_for_idle: args.wait_for_idle,
         interrupted: &interrupted,
         estimate: plan.estimated_run(),
+        on_abort,
     };
     pass.run(&pending, |start, slot| {
         let run_id = &start.run_id;
@@ -120,6 +137,7 @@ pub fn run_study(args: &RunArgs) -> Result<StudyEnd> {
         }
         let mut result = run::execute(&run_env, run_id, &slot.condition, &raw);
         if let (RunStatus::Ok, Some(files)) = (result.status, &result.tool_files) {
+            Dataset::keep_pending(&out, &plan, &start.row(slot.clone(), RunStatus::Ok, result.note.clone()), &result.record)?;
             let import = Import { analyze: tools.analyze.as_deref(), dataset: &out, plan: &plan, run_id, slot };
             match import.run(files) {
                 // What import noted about the tool's output (e.g. ab's warnings) stays with the run.
@@ -131,13 +149,29 @@ pub fn run_study(args: &RunArgs) -> Result<StudyEnd> {
                 }
             }
         }
-        if result.status != RunStatus::Ok && raw.exists() {
+        if result.status != RunStatus::Ok && raw.exists() && !on_abort.keep_raw {
             std::fs::remove_dir_all(&raw).with_context(|| format!("failed to remove {}", raw.display()))?;
         }
         dataset.add(start.row(slot.clone(), result.status, result.note.clone()), result.record);
         dataset.save(&out, &plan, &env)?;
+        crate::dataset::pending::remove(&out, run_id)?;
         Ok((result.status, result.note))
     })
+}
+
+/// The number of the next run: one after the highest in runs.csv.
+pub fn next_run_number(runs: &[RunRow]) -> u32 {
+    runs.iter().filter_map(RunRow::number).max().unwrap_or(0) + 1
+}
+
+/// The file the plan being run was read from: the dataset's plan.toml on `--resume`, else `--plan` (or
+/// the default plan). A command plan's problems found before the runs are placed at its lines.
+fn plan_source(args: &RunArgs, out: &Path) -> PathBuf {
+    match (&args.plan, args.resume) {
+        (_, true) => out.join(PLAN_FILE),
+        (Some(path), false) => path.clone(),
+        (None, false) => PathBuf::from(DEFAULT_PLAN),
+    }
 }
 
 /// The plan to follow, the text to keep as plan.toml, and the dataset folder: `--out`, else the plan's
@@ -151,6 +185,12 @@ fn resolve_plan(args: &RunArgs) -> Result<(Plan, String, PathBuf)> {
         bail!(
             "--python {first}: only closed-loop plans (kind = \"closed-loop\") run on chosen interpreters; this plan is the \
              open-loop slow-download study, which runs Gunicorn from --venv (give it a virtual environment of that interpreter)"
+        );
+    }
+    if let (Plan::Command(_), Some(first)) = (&resolved.0, args.pythons.first()) {
+        bail!(
+            "--python {first}: only closed-loop plans (kind = \"closed-loop\") run on chosen interpreters; a command plan's \
+             servers run the programs their commands name (make the interpreter a factor: command = [\"{{python}}\", ...])"
         );
     }
     Ok(resolved)
@@ -234,8 +274,8 @@ impl RunStart {
 }
 
 /// The loop over the pending slots: stop between runs on Ctrl-C, number the
-/// runs (continuing after the highest number in runs.csv), check the host load, show progress, and stop at
-/// the first run that is not `ok` (its cause usually needs a look before `--resume`).
+/// runs (continuing after the highest number in runs.csv), check the host load, show progress, and at a run
+/// that is not `ok` stop or go on, as the plan's [`OnAbort`] says.
 pub(crate) struct Pass<'a> {
     pub out: &'a Path,
     /// Runs in the whole plan (for the width of run ids and the closing message).
@@ -246,6 +286,7 @@ pub(crate) struct Pass<'a> {
     pub wait_for_idle: bool,
     pub interrupted: &'a AtomicBool,
     pub estimate: Duration,
+    pub on_abort: OnAbort,
 }
 
 impl Pass<'_> {
@@ -259,6 +300,7 @@ impl Pass<'_> {
         let width = self.planned.to_string().len().max(2);
         let mut progress = Progress::new(pending.len(), self.estimate);
         let resume_hint = format!("complete them with `measure run --resume --out {}`", self.out.display());
+        let mut aborted: Vec<String> = Vec::new();
         for (i, slot) in pending.iter().enumerate() {
             if self.interrupted.load(Ordering::Relaxed) {
                 progress.finish();
@@ -273,6 +315,10 @@ impl Pass<'_> {
             let (status, note) = one(&start, slot)?;
             progress.finish_run(&start.run_id, status.as_str(), &note, started.elapsed());
             if status != RunStatus::Ok {
+                if self.on_abort.go_on && !self.interrupted.load(Ordering::Relaxed) {
+                    aborted.push(start.run_id.clone());
+                    continue;
+                }
                 progress.finish();
                 // The progress line above already gave the run's note.
                 eprintln!("{} runs remain; {resume_hint}", pending.len() - i);
@@ -280,6 +326,15 @@ impl Pass<'_> {
             }
         }
         progress.finish();
+        if !aborted.is_empty() {
+            eprintln!(
+                "{} of {} runs aborted ({}), each with its note in runs.csv; {resume_hint}",
+                aborted.len(),
+                pending.len(),
+                aborted.join(", ")
+            );
+            return Ok(StudyEnd::Aborted);
+        }
         eprintln!("all {} runs ok; dataset written to {}", self.planned, self.out.display());
         Ok(StudyEnd::Complete)
     }
@@ -383,7 +438,7 @@ mod tests {
     fn args(extra: &[&str]) -> RunArgs {
         use clap::Parser;
         let argv = [&["measure", "run"], extra].concat();
-        let crate::cli::Command::Run(args) = crate::cli::Cli::try_parse_from(argv).unwrap().command;
+        let crate::cli::Command::Run(args) = crate::cli::Cli::try_parse_from(argv).unwrap().command else { panic!("run") };
         args
     }
 

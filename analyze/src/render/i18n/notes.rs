@@ -199,6 +199,22 @@ pub fn template(key: NoteKey) -> (&'static str, &'static str) {
         MeasureNoSession => ("no session was started", "セッションが1つも始まらなかった"),
         MeasureAborted => ("the run was stopped: {why}", "測定を中止した：{why}"),
         MeasureImportRefused => ("analyze import refused the tool's files: {why}", "analyze importがツールのファイルを受け付けなかった：{why}"),
+        MeasureExitedEarly => (
+            "{server} exited before it was ready (status {status}); its last output: {log}",
+            "{server}は準備が整う前に終了した（ステータス{status}）。最後の出力：{log}",
+        ),
+        MeasureNotReady => (
+            "{server} was not ready after {seconds} s; its last output: {log}",
+            "{server}は{seconds}秒たっても準備が整わなかった。最後の出力：{log}",
+        ),
+        MeasureWrongPort => (
+            "{server} listened on {listening}, not on the port {port} it was given",
+            "{server}は渡されたポート{port}ではなく{listening}で待ち受けた",
+        ),
+        MeasureExited => (
+            "{server} exited during the run (status {status}); its last output: {log}",
+            "{server}は測定中に終了した（ステータス{status}）。最後の出力：{log}",
+        ),
     }
 }
 

@@ -79,6 +79,8 @@ pub struct Cell {
     /// The language of its text when it is not the page's (plan.toml's `title.ja` on the English
     /// page), so the browser breaks its lines by that language's rules.
     pub lang: Option<&'static str>,
+    /// Literal text of no language (a file a plan writes, such as a server's config): shown as code.
+    pub code: bool,
 }
 
 impl Cell {
@@ -387,6 +389,7 @@ impl<'a> Context<'a> {
                 numeric: true,
                 anchor: None,
                 lang: None,
+                code: false,
             },
         }
     }

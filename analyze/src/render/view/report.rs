@@ -698,7 +698,8 @@ impl<'a> Context<'a> {
             .setup
             .iter()
             .filter(|s| !other_language(&s.key))
-            .map(|s| vec![Cell::text(s.key.clone()), Cell::text(s.value.clone())])
+            // A value of several lines is a file's text (a command plan's server config): code, not prose.
+            .map(|s| vec![Cell::text(s.key.clone()), Cell { code: s.value.contains('\n'), ..Cell::text(s.value.clone()) }])
             .collect();
         (!rows.is_empty()).then(|| Table {
             id: "setup-table".into(),

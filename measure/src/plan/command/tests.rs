@@ -1,0 +1,200 @@
+use super::*;
+
+const EXAMPLE: &str = include_str!("../../../plans/static-file-servers.toml");
+
+fn parse(text: &str) -> CommandPlan {
+    CommandPlan::from_toml(text).unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// The problems of `text` as `key: message` lines.
+fn problems(text: &str) -> Vec<String> {
+    parse(text).validate().iter().map(ToString::to_string).collect()
+}
+
+fn condition(pairs: &[(&str, &str)]) -> Condition {
+    Condition(pairs.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect())
+}
+
+#[test]
+fn the_worked_example_is_2_servers_by_2_concurrencies() {
+    assert!(is_command(EXAMPLE));
+    let plan = parse(EXAMPLE);
+    assert_eq!(plan.validate(), []);
+    assert_eq!(plan.factor_names(), ["server", "concurrency"]);
+    let conditions: Vec<String> = plan.conditions().iter().map(ToString::to_string).collect();
+    assert_eq!(
+        conditions,
+        [
+            "server=nginx, concurrency=1",
+            "server=nginx, concurrency=10",
+            "server=http-server, concurrency=1",
+            "server=http-server, concurrency=10"
+        ]
+    );
+    assert_eq!(plan.x_factor(), "concurrency");
+    assert_eq!(plan.server_names(), ["nginx", "http-server"]);
+    let (name, server) = plan.server_of(&plan.conditions()[2]).unwrap();
+    assert_eq!((name, server.ready()), ("http-server", Ready::Http("/".into())));
+    assert_eq!(plan.servers["nginx"].stop_signal(), libc::SIGQUIT);
+    let load = plan.load_of(&plan.conditions()[1]).unwrap();
+    assert_eq!((load.tool, load.concurrency, load.requests, load.path.as_str()), (LoadTool::Hey, 10, Some(2000), "/index.html"));
+}
+
+#[test]
+fn factors_keep_the_plans_order_and_levels_may_be_integers_or_text() {
+    let plan = parse(
+        "kind = \"command\"\ndataset = \"d\"\ntitle = { en = \"t\", ja = \"t\" }\ndescription = { en = \"d\", ja = \"d\" }\n\
+         seed = 1\nrepetitions = 1\n[factors]\nzeta = [3, 1]\nalpha = \"one\"\nmid = [\"b\", \"a\"]\n\
+         [servers.s]\ncommand = [\"srv\", \"{port}\", \"{zeta}\"]\n[load]\ntool = \"hey\"\nrequests = 10\n",
+    );
+    assert_eq!(plan.validate(), []);
+    assert_eq!(
+        plan.factors.0,
+        [("zeta".into(), vec!["3".into(), "1".into()]), ("alpha".into(), vec!["one".into()]), ("mid".into(), vec!["b".into(), "a".into()])]
+    );
+    assert_eq!(plan.conditions()[1], condition(&[("zeta", "3"), ("alpha", "one"), ("mid", "a")]));
+    assert_eq!(plan.x_factor(), "mid");
+    assert_eq!(plan.server_of(&plan.conditions()[0]).map(|(n, _)| n), Some("s"), "one server runs every condition");
+}
+
+#[test]
+fn exclude_rules_take_conditions_out_of_the_product() {
+    let text = EXAMPLE.replace("[factor_labels]", "[[exclude]]\nserver = \"http-server\"\nconcurrency = [10]\n\n[factor_labels]");
+    let plan = parse(&text);
+    assert_eq!(plan.validate(), []);
+    assert_eq!(plan.conditions().len(), 3);
+    assert!(!plan.conditions().contains(&condition(&[("server", "http-server"), ("concurrency", "10")])));
+    assert_eq!(crate::plan::Plan::Command(plan).run_order().len(), 9);
+}
+
+#[test]
+fn a_factor_used_but_not_declared_is_named_with_its_key() {
+    let text = EXAMPLE.replace("\"--directory\", \"{run_dir}/www\"", "\"--directory\", \"{run_dir}/{docroot}\"");
+    let p = problems(&text);
+    assert_eq!(p.len(), 1, "{p:?}");
+    assert!(p[0].starts_with("servers.http-server.command[6]: {docroot} is not a factor declared under [factors]"), "{p:?}");
+    assert!(p[0].contains("{concurrency}, {port}") && p[0].contains("write {{docroot}} for the text {docroot}"), "{p:?}");
+    let text = EXAMPLE.replace("path = \"/index.html\"", "path = \"/{page}\"");
+    assert_eq!(problems(&text), ["load.path: {page} is not a factor declared under [factors]"]);
+}
+
+#[test]
+fn a_server_that_is_never_told_its_port_is_refused() {
+    let text = EXAMPLE.replace("\"--bind\", \"127.0.0.1\", \"--directory\", \"{run_dir}/www\", \"{port}\"", "\"8000\"");
+    assert_eq!(
+        problems(&text),
+        ["servers.http-server.command: never says {port}: measure starts every run's server on a free port and must tell it which (in its command, env or files)"]
+    );
+    // In a file it counts: nginx is told its port in its config.
+    let plan = parse(EXAMPLE);
+    assert!(!plan.servers["nginx"].command.iter().any(|a| a.contains("{port}")));
+}
+
+#[test]
+fn every_problem_is_collected() {
+    let text = EXAMPLE
+        .replace("repetitions = 3", "repetitions = 0")
+        .replace("server = [\"nginx\", \"http-server\"]", "server = [\"nginx\", \"http-server\", \"caddy\"]")
+        .replace("stop_signal = \"QUIT\"", "stop_signal = \"STOP\"")
+        .replace("ready = \"/\"\nversion = [\"/usr/bin/python3\"", "ready = \"index.html\"\nversion = [\"/usr/bin/python3\"");
+    assert_eq!(
+        problems(&text),
+        [
+            "repetitions: must be positive",
+            "factors.server[2]: \"caddy\" is not defined under [servers]",
+            "servers.http-server.ready: must be \"tcp\" or a path that answers with a 2xx status, such as \"/health\"",
+            "servers.nginx.stop_signal: must be TERM, INT, QUIT, HUP, USR1, USR2, WINCH or KILL",
+        ]
+    );
+}
+
+#[test]
+fn the_server_factor_must_match_the_servers() {
+    let text = EXAMPLE.replace("server = [\"nginx\", \"http-server\"]", "server = [\"nginx\"]");
+    assert_eq!(problems(&text), ["servers.http-server: is not a level of factors.server, so no run would start it (a typo?)"]);
+    let text = EXAMPLE.replace("server = [\"nginx\", \"http-server\"]\n", "");
+    assert_eq!(problems(&text), ["factors: the plan defines 2 servers: list them as factors.server = [...] to say which runs when"]);
+}
+
+#[test]
+fn each_tool_takes_what_it_can_send() {
+    let with_load =
+        |load: &str| EXAMPLE.replace("tool = \"hey\"\npath = \"/index.html\"\nconcurrency = \"{concurrency}\"\nrequests = 2000", load);
+    assert_eq!(problems(&with_load("tool = \"wrk\"\nrequests = 100")), ["load.requests: wrk does not take `requests`"]);
+    assert_eq!(problems(&with_load("tool = \"wrk\"\nduration_s = 2\nconcurrency = \"{concurrency}\"")), Vec::<String>::new());
+    assert_eq!(problems(&with_load("tool = \"ab\"\nduration_s = 2")), ["load.requests: ab needs `requests`"]);
+    assert_eq!(problems(&with_load("tool = \"open-loop\"\nrequests = 100")), ["load.rate: open-loop needs `rate`"]);
+    assert_eq!(
+        problems(&with_load("tool = \"open-loop\"\nrate = 50\nduration_s = 2\nconcurrency = \"{concurrency}\"")),
+        ["load.concurrency: open-loop does not take `concurrency`"]
+    );
+    assert_eq!(
+        problems(&with_load("tool = \"hey\"\nrequests = 100\nduration_s = 2")),
+        ["load: hey takes either `requests` or `duration_s`, one of the two"]
+    );
+    assert_eq!(
+        problems(&with_load("tool = \"hey\"\nconcurrency = \"{concurrency}\"\nrequests = 25")),
+        ["load.requests: hey gives each of its 10 clients requests / concurrency, so 25 requests would not all be sent for server=nginx, concurrency=10: make requests a multiple of the concurrency"]
+    );
+    assert_eq!(problems(&with_load("tool = \"vegeta\"\nrate = 100")), ["load.duration_s: vegeta needs `duration_s`"]);
+    let err = CommandPlan::from_toml(&with_load("tool = \"jmeter\"\nrequests = 10")).unwrap_err();
+    assert!(err.message().contains("unknown variant `jmeter`"), "{err}");
+}
+
+#[test]
+fn a_load_setting_may_name_a_factor_and_must_resolve_to_a_count() {
+    let text = EXAMPLE.replace("concurrency = [1, 10]", "concurrency = [1, \"ten\"]");
+    assert_eq!(problems(&text), ["load.concurrency: \"ten\" (for server=nginx, concurrency=ten) is not a whole number"]);
+    let plan = parse(&EXAMPLE.replace("requests = 2000", "requests = \"{concurrency}00\""));
+    assert_eq!(plan.validate(), []);
+    assert_eq!(plan.load_of(&plan.conditions()[1]).unwrap().requests, Some(1000));
+}
+
+#[test]
+fn unknown_keys_are_toml_errors_with_a_place() {
+    let err = CommandPlan::from_toml(&EXAMPLE.replace("stop_signal = \"QUIT\"", "stop_signl = \"QUIT\"")).unwrap_err();
+    assert!(err.message().contains("unknown field `stop_signl`"), "{err}");
+    assert!(err.span().is_some());
+}
+
+#[test]
+fn exclude_rules_must_name_factors_and_levels() {
+    let text = EXAMPLE.replace("[factor_labels]", "[[exclude]]\nserver = \"caddy\"\nworkers = 2\n\n[factor_labels]");
+    assert_eq!(
+        problems(&text),
+        [
+            "exclude[0].server: \"caddy\" is not a level of server",
+            "exclude[0].workers: \"workers\" is not a factor",
+            "exclude[0]: excludes no condition (a typo?)"
+        ]
+    );
+}
+
+#[test]
+fn reserved_names_and_bad_levels_are_refused() {
+    let text = EXAMPLE.replace("concurrency = [1, 10]", "concurrency = [1, 10]\nport = [1]\n\"bad name\" = [\"x\", \"x\", \" y\"]");
+    assert_eq!(
+        problems(&text),
+        [
+            "factors.port: \"port\" is measure's own name; call the factor otherwise",
+            "factors.\"bad name\": \"bad name\" cannot be a factor's name: use letters, digits and '_', starting with a letter",
+            "factors.\"bad name\"[1]: \"x\" is listed twice",
+            "factors.\"bad name\"[2]: a level may not start or end with a space",
+        ]
+    );
+}
+
+#[test]
+fn the_estimate_uses_the_planned_load_when_it_is_known() {
+    let plan = parse(EXAMPLE);
+    assert!(!plan.load_length_known(), "hey -n: as fast as the server answers");
+    assert_eq!(plan.estimated_run(), Duration::from_secs(15 + 2));
+    let open = parse(&EXAMPLE.replace(
+        "tool = \"hey\"\npath = \"/index.html\"\nconcurrency = \"{concurrency}\"\nrequests = 2000",
+        "tool = \"open-loop\"\nrate = 100\nrequests = \"{concurrency}00\"",
+    ));
+    assert_eq!(open.validate(), []);
+    assert!(open.load_length_known());
+    assert_eq!(open.estimated_run(), Duration::from_secs(10 + 2), "1,000 requests at 100/s");
+    assert_eq!(open.load_of(&open.conditions()[1]).unwrap().asked_requests(), Some(1000));
+}
