@@ -380,7 +380,7 @@ pub fn formats_help() -> String {
     for format in Format::ALL {
         text.push_str(&format!("  {:width$}  {}\n", format.name(), format.help()));
     }
-    text.push_str("\nEvery file must be complete (a file cut short is refused with its place) and the files of one import must agree (counts, times, ranks); one dataset is written by one import at a time.");
+    text.push_str("\nEvery file must be complete (a file cut short is refused with its place) and the files of one import must agree (counts, times, ranks); one dataset is written by one import at a time. A killed import leaves the dataset as it was; its unfinished copy in .analyze-staging is refused by check, skipped by site and removed by the next import.");
     text
 }
 
