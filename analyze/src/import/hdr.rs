@@ -196,7 +196,11 @@ pub fn percentiles(file: &str, text: &str) -> Result<Piece, ImportError> {
         ));
     }
     let spectrum = spectrum(&lines, header)?;
-    if let Some(&(n, _)) = lines.lines[spectrum.end..].iter().find(|(_, l)| !l.trim().is_empty()) {
+    if let Some(&(n, line)) = lines.lines[spectrum.end..].iter().find(|(_, l)| !l.trim().is_empty()) {
+        if is_header(line) {
+            let what = format!("a second distribution's header, the first at line {}", lines.lines[header].0);
+            return Err(super::one_run::second_run(file, n, &what));
+        }
         return Err(lines.bad(n, 1, "text after the distribution's footer"));
     }
     let reported = spectrum.reported();
@@ -236,6 +240,8 @@ pub fn log(file: &str, text: &str) -> Result<Piece, ImportError> {
     let (mut start_time, mut base_time) = (None, None);
     let mut intervals = 0u64;
     let mut span: Option<(f64, f64)> = None;
+    // Each interval starts where or after the one before it: a log is written in time order.
+    let mut last_start: Option<(f64, u64)> = None;
     let mut unit: Option<(f64, &str)> = None;
     let mut deserializer = Deserializer::new();
     for entry in IntervalLogIterator::new(text.as_bytes()) {
@@ -284,6 +290,11 @@ pub fn log(file: &str, text: &str) -> Result<Piece, ImportError> {
         }
         unit = Some(found);
         let begin = interval.start_timestamp().as_secs_f64();
+        if let Some((previous, previous_line)) = last_start.filter(|(p, _)| begin < *p) {
+            let what = format!("an interval that starts at {begin:.3} s, before the one at line {previous_line} ({previous:.3} s)");
+            return Err(super::one_run::second_run(file, line, &what));
+        }
+        last_start = Some((begin, line));
         let end = begin + interval.duration().as_secs_f64();
         span = Some(span.map_or((begin, end), |(b, e)| (b.min(begin), e.max(end))));
         intervals += 1;

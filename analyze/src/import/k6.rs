@@ -71,6 +71,8 @@ pub struct JsonBlocks {
     labels: Labels,
     disagreements: u64,
     first: Option<(i64, super::Place)>,
+    /// Each metric's declaration line: k6 declares a metric once per run, before its first point.
+    declared: std::collections::HashMap<String, u64>,
 }
 
 impl JsonBlocks {
@@ -95,6 +97,13 @@ impl super::stream::Blocks for JsonBlocks {
             }
             let parsed: Line =
                 serde_json::from_str(line).map_err(|e| lines.bad(n, e.column() as u64, format!("not a k6 JSON line: {e}")))?;
+            if parsed.kind == "Metric" {
+                if let Some(first) = self.declared.get(&parsed.metric) {
+                    let what = format!("the metric {} declared again, the first time at line {first}", parsed.metric);
+                    return Err(super::one_run::second_run(&self.file, n, &what));
+                }
+                self.declared.insert(parsed.metric.clone(), n);
+            }
             if parsed.kind != "Point" || parsed.metric != METRIC {
                 continue;
             }
@@ -378,6 +387,14 @@ mod tests {
                 "{notes:?}"
             );
         }
+    }
+
+    #[test]
+    fn the_points_of_two_runs_in_one_file_are_refused_where_the_second_begins() {
+        let one = fixture("k6.json");
+        let error = json("both.json", &format!("{one}{one}")).unwrap_err();
+        assert_eq!(error.place, Some((one.lines().count() as u64 + 1, 1)), "{error}");
+        assert!(error.message.contains("the metric http_reqs declared again, the first time at line 1"), "{error}");
     }
 
     #[test]

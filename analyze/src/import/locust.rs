@@ -197,8 +197,7 @@ pub fn json(file: &str, text: &str) -> Result<Piece, ImportError> {
         last_request_timestamp: Option<f64>,
         response_times: BTreeMap<String, u64>,
     }
-    let entries: Vec<Entry> = serde_json::from_str(text)
-        .map_err(|e| ImportError::at(file, e.line() as u64, e.column() as u64, format!("not Locust's --json: {e}")))?;
+    let entries: Vec<Entry> = super::json::document(file, text, "Locust's --json")?;
     if entries.is_empty() {
         return Err(ImportError::file(file, "lists no request type"));
     }

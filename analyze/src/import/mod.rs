@@ -12,6 +12,7 @@ mod agree;
 mod decimal;
 pub mod error;
 mod json;
+mod one_run;
 pub mod reported;
 pub mod stream;
 mod text;
@@ -380,7 +381,7 @@ pub fn formats_help() -> String {
     for format in Format::ALL {
         text.push_str(&format!("  {:width$}  {}\n", format.name(), format.help()));
     }
-    text.push_str("\nEvery file must be complete (a file cut short is refused with its place) and the files of one import must agree (counts, times, ranks); one dataset is written by one import at a time. A killed import leaves the dataset as it was; its unfinished copy in .analyze-staging is refused by check, skipped by site and removed by the next import.");
+    text.push_str("\nEvery file must be complete (a file cut short is refused with its place) and hold one run (a second run in it is refused where it begins), and the files of one import must agree (counts, times, ranks); one dataset is written by one import at a time. A killed import leaves the dataset as it was; its unfinished copy in .analyze-staging is refused by check, skipped by site and removed by the next import.");
     text
 }
 

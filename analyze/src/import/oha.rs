@@ -35,8 +35,7 @@ pub fn json(file: &str, text: &str) -> Result<Piece, ImportError> {
         #[serde(default)]
         error_distribution: BTreeMap<String, u64>,
     }
-    let out: Output = serde_json::from_str(text)
-        .map_err(|e| ImportError::at(file, e.line() as u64, e.column() as u64, format!("not oha's JSON: {e}")))?;
+    let out: Output = super::json::document(file, text, "oha's JSON")?;
     let place = |needle: &str| -> Place {
         let (line, column) =
             text.lines().enumerate().find_map(|(i, l)| l.find(needle).map(|c| (i as u64 + 1, c as u64 + 1))).unwrap_or((1, 1));
