@@ -42,6 +42,7 @@ const SUMMARY_STEP: f64 = 0.1;
 #[derive(serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
 struct Period {
+    #[serde(deserialize_with = "super::json::count_map")]
     counters: BTreeMap<String, u64>,
     #[serde(default)]
     rates: BTreeMap<String, f64>,

@@ -186,15 +186,18 @@ pub fn json(file: &str, text: &str) -> Result<Piece, ImportError> {
         name: String,
         #[serde(default)]
         method: String,
+        #[serde(deserialize_with = "super::json::count_field")]
         num_requests: u64,
+        #[serde(deserialize_with = "super::json::count_field")]
         num_failures: u64,
-        #[serde(default)]
+        #[serde(default, deserialize_with = "super::json::count_field")]
         num_none_requests: u64,
         total_response_time: f64,
         min_response_time: Option<f64>,
         max_response_time: f64,
         start_time: f64,
         last_request_timestamp: Option<f64>,
+        #[serde(deserialize_with = "super::json::count_map")]
         response_times: BTreeMap<String, u64>,
     }
     let entries: Vec<Entry> = super::json::document(file, text, "Locust's --json")?;

@@ -148,6 +148,7 @@ impl Blocks {
         let code = code_of(number(1, "code")?)
             .ok_or_else(|| lines.bad(n, fields[1].0, format!("code {:?} is not an HTTP status", fields[1].1)))?;
         let latency = parse_shifted(number(2, "latency (ns)")?, -6).expect("digits");
+        let latency = super::response_time(latency, |why| lines.bad(n, fields[2].0, format!("latency {} ns: {why}", fields[2].1)))?;
         let bytes_in: u64 = number(4, "bytes_in")?.parse().map_err(|_| lines.bad(n, fields[4].0, "bytes_in is too large"))?;
         if fields.len() >= 9 {
             let seq = number(8, "seq")?.parse::<u64>().ok();
@@ -157,7 +158,9 @@ impl Blocks {
         // timestamp,code,latency,bytes_out,bytes_in,error,body,attack,seq,method,url,headers
         let row = result(sent, code, latency, bytes_in);
         let row = match fields.get(10) {
-            Some((_, url)) if fields.len() >= 11 && !url.is_empty() => row.labelled(self.labels.intern(url)),
+            Some((column, url)) if fields.len() >= 11 && !url.is_empty() => {
+                row.labelled(self.labels.intern_checked(url, |why| lines.bad(n, *column, format!("url: {why}")))?)
+            }
             _ => row,
         };
         self.rows.push(row);
@@ -188,10 +191,14 @@ impl Blocks {
         let code = code_of(&r.code.to_string())
             .ok_or_else(|| lines.bad(n, column_of("code"), format!("code {} is not an HTTP status", r.code)))?;
         let latency = parse_shifted(&r.latency.to_string(), -6).expect("digits");
+        let latency = super::response_time(latency, |why| lines.bad(n, column_of("latency"), format!("latency {} ns: {why}", r.latency)))?;
         self.attack.result(&self.file, n, &r.attack, r.seq)?;
         self.earliest(sent, n);
         let row = result(sent, code, latency, r.bytes_in);
-        let row = if r.url.is_empty() { row } else { row.labelled(self.labels.intern(&r.url)) };
+        let row = match r.url.is_empty() {
+            true => row,
+            false => row.labelled(self.labels.intern_checked(&r.url, |why| lines.bad(n, column_of("url"), format!("url: {why}")))?),
+        };
         self.rows.push(row);
         Ok(())
     }
