@@ -58,3 +58,22 @@ fn an_artillery_run_against_a_server_that_was_down_imports_as_all_errors() {
     let summary: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(report.join("summary.json")).unwrap()).unwrap();
     assert_eq!(summary["runs"][0]["error_rate"], serde_json::json!(1.0), "an error rate of 100 %");
 }
+
+#[test]
+fn a_real_artillery_run_with_every_connection_refused_imports_as_all_errors() {
+    // Artillery 2.0.21 against 127.0.0.1:1, where nothing listens (fixtures/import/artillery/REAL).
+    let file = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/import/artillery/server-down.json");
+    let dir = tempfile::tempdir().unwrap();
+    let dataset = dir.path().join("d");
+    let out = Command::new(cargo_bin("analyze"))
+        .arg("import")
+        .arg(&file)
+        .arg("--into")
+        .arg(&dataset)
+        .args(["--run-id", "down", "--factor", "tool=artillery"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let stats = std::fs::read_to_string(dataset.join("run_stats.csv")).unwrap();
+    assert!(stats.lines().nth(1).unwrap().starts_with("down,artillery,ddsketch,50,50,"), "{stats}");
+}
