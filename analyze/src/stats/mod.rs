@@ -12,6 +12,7 @@ pub mod labels;
 pub mod large;
 pub mod percentile;
 pub mod precision;
+pub mod printed;
 pub mod published;
 pub mod ranks;
 pub mod resources;

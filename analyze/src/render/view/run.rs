@@ -250,23 +250,24 @@ impl<'a> Context<'a> {
         ];
         let w = crate::render::i18n::tool_words(self.lang);
         let requests_label = if run.load == crate::model::LoadKind::OpenLoop { t.probe_requests_label } else { t.requests_label };
-        match (&run.tool_reported, run.requests) {
+        let counted = &run.requests_counted;
+        match counted.tool() {
             // Imported from a summary alone: no row was counted here, so the counts are the
             // tool's, said as such (not "0 requests" beside the tool's error rate).
-            (Some(tool), 0) if tool.requests > 0 => {
-                let name = crate::model::Tool::display_name_of(&tool.tool);
+            Some(tool) => {
+                let name = crate::model::Tool::display_name_of(tool);
                 let by_tool = |value: String| self.aside(&value, &fill(w.counted_by_tool_short, &[("tool", name)]));
-                let requests = self.aside(&self.items_count(tool.requests), &fill(w.counted_by_tool, &[("tool", name)]));
+                let requests = self.aside(&self.items_count(counted.value), &fill(w.counted_by_tool, &[("tool", name)]));
                 facts.push(kv(requests_label, requests));
-                match tool.errors {
-                    Some(errors) => {
-                        facts.push(kv(t.ok_responses_label, by_tool(self.items_count(tool.requests.saturating_sub(errors)))));
+                match (counted.ok_responses(), counted.errors) {
+                    (Some(ok), Some(errors)) => {
+                        facts.push(kv(t.ok_responses_label, by_tool(self.items_count(ok))));
                         facts.push(kv(t.errors_label, by_tool(self.items_count(errors))));
                     }
-                    None => facts.push(kv(t.errors_label, fill(w.errors_not_counted, &[("tool", name)]))),
+                    _ => facts.push(kv(t.errors_label, fill(w.errors_not_counted, &[("tool", name)]))),
                 }
             }
-            _ => {
+            None => {
                 facts.push(kv(requests_label, self.items_count(run.requests)));
                 facts.push(kv(t.ok_responses_label, self.items_count(run.ok_responses)));
                 facts.push(kv(t.errors_label, self.items_count(run.errors)));
@@ -317,6 +318,12 @@ impl<'a> Context<'a> {
             facts.push(KeyValue {
                 label: self.p_label.clone(),
                 value: format!("{} = {} ms", self.rank_text(rank, run.ok_responses), ms(value)),
+                href: Some(self.run_row_href(root, run_index)),
+            });
+        } else if let Some(printed) = &run.headline_printed {
+            facts.push(KeyValue {
+                label: self.p_label.clone(),
+                value: self.printed_text(&printed.percentile, printed.value_ms, std::slice::from_ref(&printed.tool)),
                 href: Some(self.run_row_href(root, run_index)),
             });
         }
