@@ -72,7 +72,8 @@ pub fn scan_csv<S: RequestSink>(path: &Path, runs: &RunIndex, make_sink: impl Fn
     let fast = FastLayout::new(&slots, columns.len());
     let layout = Layout { columns, slots, fast };
 
-    let workers = if total_bytes as usize <= BLOCK_BYTES { 1 } else { std::thread::available_parallelism().map_or(2, |n| n.get()).clamp(1, 8) };
+    let workers =
+        if total_bytes as usize <= BLOCK_BYTES { 1 } else { std::thread::available_parallelism().map_or(2, |n| n.get()).clamp(1, 8) };
     let (block_sender, block_receiver) = sync_channel::<Block>(workers * 2);
     let (spare_sender, spare_receiver) = sync_channel::<Vec<u8>>(workers * 3);
     let block_receiver = Arc::new(Mutex::new(block_receiver));

@@ -3,8 +3,8 @@
 //! This module holds the shared pieces; one module per page kind builds that page.
 
 mod compare;
-mod history;
 mod counted;
+mod history;
 mod labels;
 mod lead;
 mod report;
