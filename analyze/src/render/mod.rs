@@ -260,7 +260,7 @@ type RunFiles = Vec<(String, Vec<u8>)>;
 fn run_files(tera: &tera::Tera, context: &Context, report: &Report, run: usize, lang: Lang) -> Result<RunFiles, RenderError> {
     let slug = &context.slugs[run];
     let mut files = vec![(paths::run_page(slug), render(tera, "run.html", &context.run_page(run))?)];
-    if report.runs[run].ok_responses > 0 {
+    if charts::draws_run_charts(&report.runs[run]) {
         files.push((paths::time_series_figure(slug), charts::latency_over_time(report, run, slug, lang).into_bytes()));
         files.push((paths::ecdf_figure(slug), charts::ecdf(report, run, slug, lang).into_bytes()));
     }
