@@ -745,7 +745,7 @@ impl<'a> Context<'a> {
             src: format!("{root}{}", paths::HEADLINE_FIGURE),
             alt: prose::headline_alt(self.lang, &self.headline_label, crate::render::charts::headline_scale(self.report) == Scale::Log),
         }];
-        if let Some(run) = self.representative_of_worst() {
+        if let Some(run) = self.representative_of_worst().filter(|&r| crate::render::charts::draws_run_charts(&self.report.runs[r])) {
             figures.push(Figure {
                 src: format!("{root}{}", paths::time_series_figure(&self.slugs[run])),
                 alt: prose::worst_time_series_alt(self.lang, &self.report.runs[run].run_id, self.worst_words()),

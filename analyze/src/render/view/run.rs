@@ -29,6 +29,8 @@ pub struct RunPage {
     /// An imported run: the tool's numbers beside ours, and what explains a difference.
     pub tool: Option<ToolSection>,
     pub figures: Vec<Figure>,
+    /// In place of the charts of a run with one 2xx response: its latency in words.
+    pub figures_note: Option<String>,
     pub flags: Vec<String>,
     pub resources: Option<Table>,
     /// The run's session times, when the dataset has sessions.
@@ -440,7 +442,9 @@ impl<'a> Context<'a> {
         let intended_note = self.intended_note(run);
         let slug = &self.slugs[run_index];
         let mut figures = Vec::new();
-        if run.ok_responses > 0 {
+        // One response: its value in words, not two charts of one point.
+        let figures_note = (run.ok_responses == 1).then(|| self.one_response_note(run)).flatten();
+        if crate::render::charts::draws_run_charts(run) {
             figures.push(Figure {
                 src: format!("{root}{}", paths::ecdf_figure(slug)),
                 alt: prose::run_ecdf_alt(self.lang, &run.run_id, &self.p_label),
@@ -533,6 +537,7 @@ impl<'a> Context<'a> {
             tool_labels_notes: self.tool_labels_notes(&[run]),
             tool: self.tool_section(run),
             figures,
+            figures_note,
             flags,
             resources,
             sessions: run.sessions.as_ref().and_then(|s| self.session_time_table(s)),
@@ -546,6 +551,12 @@ fn t_errors(context: &Context) -> &'static str {
 }
 
 impl Context<'_> {
+    /// "This run has one 2xx response (1.00 ms): …": what stands where its charts would.
+    fn one_response_note(&self, run: &RunResult) -> Option<String> {
+        let value = run.max_ms?;
+        Some(fill(crate::render::i18n::charts::labels(self.lang).one_response_run, &[("value", &self.run_ms(run)(value))]))
+    }
+
     /// How an open loop's latency from the intended send compares with its service latency:
     /// the percentile where they part most (`RunResult::intended_gap`), or that they agree.
     fn intended_note(&self, run: &crate::report::RunResult) -> Option<String> {
