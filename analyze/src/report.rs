@@ -288,21 +288,42 @@ impl Counted {
         self.errors.map(|errors| self.value.saturating_sub(errors))
     }
 
-    /// The tool that counted them, when not the rows.
+    /// The tool that counted them, when not the rows (a run without rows).
     pub fn tool(&self) -> Option<&str> {
         match &self.source {
-            CountSource::Rows => None,
             CountSource::Tool(tool) => Some(tool),
+            CountSource::Rows | CountSource::ToolErrors(_) => None,
+        }
+    }
+
+    /// The tool that counted the errors, when not the rows: a run without rows, or rows that
+    /// cannot place the failures their tool counted.
+    pub fn errors_by(&self) -> Option<&str> {
+        match &self.source {
+            CountSource::Tool(tool) | CountSource::ToolErrors(tool) => Some(tool),
+            CountSource::Rows => None,
+        }
+    }
+
+    /// The tool whose counted failures the rows cannot place (ab -g), when so.
+    pub fn unplaced(&self) -> Option<&str> {
+        match &self.source {
+            CountSource::ToolErrors(tool) => Some(tool),
+            CountSource::Rows | CountSource::Tool(_) => None,
         }
     }
 }
 
-/// Who counted a run's requests: its rows (`"rows"`), or its tool's summary (`"wrk summary"`).
+/// Who counted a run's requests: its rows (`"rows"`), or its tool's summary (`"wrk summary"`),
+/// or the rows with the errors of the tool's summary (`"rows + ab summary errors"`) when the rows
+/// say no status and the tool counted failures among them (ab -g: which rows failed is unknown).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum CountSource {
     Rows,
     /// The tool's name as run_stats.csv gives it.
     Tool(String),
+    /// The requests are the rows' (as many as the tool counted), the errors the tool's.
+    ToolErrors(String),
 }
 
 impl std::fmt::Display for CountSource {
@@ -310,6 +331,7 @@ impl std::fmt::Display for CountSource {
         match self {
             CountSource::Rows => f.write_str("rows"),
             CountSource::Tool(tool) => write!(f, "{tool} summary"),
+            CountSource::ToolErrors(tool) => write!(f, "rows + {tool} summary errors"),
         }
     }
 }
@@ -847,6 +869,12 @@ pub struct CountedTotal {
     /// The runs whose tool cannot count failed requests: their requests are in `value`, their
     /// errors nowhere.
     pub errors_unknown_runs: u64,
+    /// The runs with rows whose tool counted failures the rows cannot place (ab -g), their
+    /// requests and errors (in `value` and `errors`) and their tools (sorted, each once).
+    pub unplaced_runs: u64,
+    pub unplaced_requests: u64,
+    pub unplaced_errors: u64,
+    pub unplaced_tools: Vec<String>,
 }
 
 /// Chart inputs, already reduced to what is drawn.

@@ -100,19 +100,26 @@ fn ab_rows_take_their_status_from_the_same_runs_summary() {
 }
 
 #[test]
-fn ab_rows_alone_or_with_failures_are_refused() {
+fn ab_rows_alone_are_refused_and_with_failures_keep_abs_count() {
     let temp = tempfile::tempdir().unwrap();
     let dataset = temp.path().join("ab");
     let alone = import(&dataset, "a", "ab", &[fixture("ab/ab-g.tsv")], &[]);
     assert_eq!(alone.status.code(), Some(2));
     assert!(text(&alone).contains("ab-g.tsv: ab -g has no status column"), "{}", text(&alone));
-    let failing = import(&dataset, "a", "ab", &[fixture("ab/errors-g.tsv"), fixture("ab/errors-stdout.txt")], &[]);
-    assert_eq!(failing.status.code(), Some(2));
-    assert!(text(&failing).contains("counts 50 requests without a 2xx response"), "{}", text(&failing));
     assert!(!dataset.exists(), "a refused import creates nothing");
-    let summary_only = import(&dataset, "a", "ab", &[fixture("ab/errors-stdout.txt")], &[]);
-    assert!(summary_only.status.success(), "{}", text(&summary_only));
+    // 50 404s: the rows are the 50 completed requests, the errors ab's 50 (tests/import_ab_failures.rs).
+    let failing = import(&dataset, "a", "ab", &[fixture("ab/errors-g.tsv"), fixture("ab/errors-stdout.txt")], &[]);
+    assert!(failing.status.success(), "{}", text(&failing));
     assert!(read(&dataset, "run_stats.csv").contains("a,ab,floor-plus-one,50,50,"));
+    assert!(
+        read(&dataset, "runs.csv").contains("ab.failures-unplaced(errors=50, requests=50, non_2xx=50, receive=0)"),
+        "{}",
+        read(&dataset, "runs.csv")
+    );
+    assert_eq!(read(&dataset, "requests.csv").lines().filter(|l| l.starts_with("a,")).count(), 50);
+    let summary_only = import(&dataset, "b", "ab", &[fixture("ab/errors-stdout.txt")], &[]);
+    assert!(summary_only.status.success(), "{}", text(&summary_only));
+    assert!(read(&dataset, "run_stats.csv").contains("b,ab,floor-plus-one,50,50,"));
 }
 
 #[test]

@@ -243,12 +243,13 @@ fn snapshot(dir: &Path) -> BTreeMap<String, Vec<u8>> {
 
 /// Each tool's files of one invocation (real outputs, or for k6, vegeta and JMeter their
 /// documented formats).
-const INVOCATIONS: [&[&str]; 29] = [
+const INVOCATIONS: [&[&str]; 30] = [
     &["ab/ab-g.tsv", "ab/ab-e.csv", "ab/ab-stdout.txt"],
     &["ab/mixed-g.tsv", "ab/mixed-e.csv", "ab/mixed-stdout.txt"],
     &["ab/reset-e.csv", "ab/reset-stdout.txt"],
     &["ab/odd-g.tsv", "ab/odd-stdout.txt"],
     &["ab/errors-g.tsv", "ab/errors-stdout.txt"],
+    &["ab/failed-g.tsv", "ab/failed-stdout.txt"],
     &["ab/aborted-stdout.txt"],
     &["hey/hey.csv"],
     &["hey/hey-summary.txt"],

@@ -55,7 +55,7 @@ pub fn run(dir: &Path, strict: bool, slo: bool, all: bool) -> Result<i32> {
     writeln!(out, "{}: {}", report.dataset.name, report.dataset.title.get(crate::model::Lang::En))?;
     writeln!(
         out,
-        "  runs: {} ({} ok), conditions: {}, requests: {}{}, errors: {}, largest schedule lag: {} ms",
+        "  runs: {} ({} ok), conditions: {}, requests: {}{}, errors: {}{}, largest schedule lag: {} ms",
         format::count(i.runs),
         format::count(i.runs_by_status.get("ok").copied().unwrap_or(0)),
         report.conditions.len(),
@@ -66,6 +66,19 @@ pub fn run(dir: &Path, strict: bool, slo: bool, all: bool) -> Result<i32> {
             n => format!(" ({} as the tools of {} runs without rows counted them)", format::count(n), i.requests_counted.tool_runs),
         },
         format::count(i.requests_counted.errors),
+        // Errors a tool counted among rows that do not say which (ab -g).
+        match i.requests_counted.unplaced_errors {
+            0 => String::new(),
+            n => format!(
+                " ({} as {} counted them, in the rows of {} that do not say which)",
+                format::count(n),
+                i.requests_counted.unplaced_tools.join(", "),
+                match i.requests_counted.unplaced_runs {
+                    1 => "1 run".to_string(),
+                    runs => format!("{} runs", format::count(runs)),
+                }
+            ),
+        },
         i.max_lag_ms.map(format::ms).unwrap_or_else(|| "-".into()),
     )?;
     if let Some(level1) = &report.level1 {

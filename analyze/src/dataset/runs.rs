@@ -303,7 +303,7 @@ mod tests {
             problems,
             vec![
                 "runs.csv:2:7: note: at character 35: `hey.cap(` has no closing `)`",
-                "runs.csv:4:7: note: at character 1: `ab.typo` is not a note key; the keys of ab are ab.gnuplot-resolution, ab.failures, ab.write-errors, ab.odd-median, ab.summary-whole-ms, ab.status-assumed",
+                "runs.csv:4:7: note: at character 1: `ab.typo` is not a note key; the keys of ab are ab.gnuplot-resolution, ab.failures, ab.write-errors, ab.odd-median, ab.summary-whole-ms, ab.status-assumed, ab.failures-unplaced",
             ]
         );
         assert_eq!(runs.len(), 1);

@@ -265,8 +265,13 @@ fn read_table(lines: &Lines, reported: &mut ToolReported) -> Result<(), ImportEr
     Ok(())
 }
 
-/// ab's `-g` rows carry no status: they get one from the same invocation's summary, which must
-/// have counted no failure. Otherwise which rows failed is unknown, and the import is refused.
+/// ab's `-g` rows carry no status: they get one from the same invocation's summary. ab writes a
+/// row for every completed request (ab.c writes its `stats` of the `done` requests: a 500, a
+/// length failure and a receive failure each completed; a connect failure carried no request), so
+/// the rows must be as many as its `Complete requests`. Each row is given status 200. When the
+/// summary counted requests without a 2xx response, which rows they are is unknown: the run keeps
+/// ab's count of them (run_stats' `errors`, which `stats::failures::counted` takes for rows that
+/// say no status) and a note says so; its latency percentiles rank every completed request.
 pub fn give_status(run: &mut ImportedRun, rows_file: &str) -> Result<(), ImportError> {
     let Some(reported) = &run.reported else {
         return Err(ImportError::file(
@@ -275,36 +280,47 @@ pub fn give_status(run: &mut ImportedRun, rows_file: &str) -> Result<(), ImportE
         ));
     };
     let rows = run.rows.as_mut().expect("rows_without_status comes with rows");
+    let n = rows.len() as u64;
     if let Some(requests) = &reported.requests {
-        if requests.value != rows.len() as u64 {
-            return Err(ImportError::file(
+        if n > requests.value {
+            // The header is line 1, so the first row past ab's count is line count + 2 (ab sorted
+            // the rows by total time: which one is extra is not known).
+            return Err(ImportError::at(
                 rows_file,
+                requests.value + 2,
+                1,
                 format!(
-                    "has {} rows but the summary counts {} requests (at {}): are they from the same ab run?",
-                    rows.len(),
+                    "row {} of {n}, past the {} complete requests ab's summary counts (at {}): ab writes one row per completed request; are they from the same ab run?",
+                    requests.value + 1,
                     requests.value,
                     requests.at
                 ),
             ));
         }
-    }
-    match &reported.errors {
-        Some(errors) if errors.value == 0 => {
-            for row in rows.iter_mut() {
-                row.status = 200;
-            }
-            run.notes.push(Message::plain(NoteKey::AbStatusAssumed));
-            Ok(())
+        if n < requests.value {
+            return Err(requests.at.error(format!(
+                "ab counted {} complete requests, but {rows_file} has {n} rows, and ab writes one per completed request: are they from the same ab run?",
+                requests.value
+            )));
         }
-        Some(errors) => Err(ImportError::file(
-            rows_file,
-            format!(
-                "ab's summary counts {} requests without a 2xx response (at {}), and ab -g does not say which rows they are: import the summary alone (a run without rows)",
-                errors.value, errors.at
-            ),
-        )),
-        None => Err(ImportError::file(rows_file, "ab's summary does not count failures: the rows' statuses are unknown")),
     }
+    let Some(errors) = &reported.errors else {
+        return Err(ImportError::file(rows_file, "ab's summary does not count failures: the rows' statuses are unknown"));
+    };
+    for row in rows.iter_mut() {
+        row.status = 200;
+    }
+    if errors.value == 0 {
+        run.notes.push(Message::plain(NoteKey::AbStatusAssumed));
+    } else {
+        // ab's errors are its non-2xx responses and its receive failures (`stdout`), the latter
+        // in its breakdown of the failed requests.
+        let receive =
+            run.notes.iter().find(|m| m.key == NoteKey::AbFailures).and_then(|m| m.value("receive")?.parse::<u64>().ok()).unwrap_or(0);
+        let non_2xx = errors.value - receive;
+        run.notes.push(Message::new(NoteKey::AbFailuresUnplaced, &[&errors.value, &n, &non_2xx, &receive]));
+    }
+    Ok(())
 }
 
 #[cfg(test)]

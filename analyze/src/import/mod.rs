@@ -80,7 +80,7 @@ impl Format {
     /// What `--help` says about the format: the command that writes it and what to know.
     pub fn help(self) -> &'static str {
         match self {
-            Format::AbGnuplot => "ab -g FILE: one row per request, sorted by total time; needs the same run's stdout (ab-stdout), which says whether any request failed (the rows carry no status); sends to the second, times to the ms",
+            Format::AbGnuplot => "ab -g FILE: one row per completed request, sorted by total time; needs the same run's stdout (ab-stdout), which counts the failed requests (the rows carry no status: which rows failed is unknown, so the run's errors are ab's count and its percentiles rank every completed request); sends to the second, times to the ms",
             Format::AbPercentiles => "ab -e FILE: ab's percentage table, 0-100 %, to the µs; needs the same run's stdout, which counts the requests",
             Format::AbStdout => "ab's printed output (ab ... > stdout.txt), with its percentage table (do not run ab with -d); whole ms",
             Format::HeyCsv => "hey -o csv: one row per response (requests that got no response are not in it); import it with hey's summary of the same run to keep those",

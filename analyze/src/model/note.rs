@@ -44,6 +44,7 @@ note_keys! {
     AbOddMedian = "ab.odd-median" ["median", "low", "high"];
     AbSummaryWholeMs = "ab.summary-whole-ms" [];
     AbStatusAssumed = "ab.status-assumed" [];
+    AbFailuresUnplaced = "ab.failures-unplaced" ["errors", "requests", "non_2xx", "receive"];
     ArtilleryBasis = "artillery.basis" [];
     ArtilleryErrorStatuses = "artillery.error-statuses" ["responses", "failed"];
     ArtilleryErrors = "artillery.errors" ["list"];

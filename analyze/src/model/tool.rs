@@ -258,6 +258,13 @@ impl Format {
         )
     }
 
+    /// Whether this format's rows say each request's status. ab -g's do not: they take one from
+    /// the same run's summary, and the failures that summary counts cannot be placed among them
+    /// (`stats::failures::counted`).
+    pub fn rows_carry_status(self) -> bool {
+        self.has_rows() && self != Format::AbGnuplot
+    }
+
     /// How finely this format's rows record when each request was sent, which bounds what the
     /// span from the first send to the last completion (and requests/s from rows) can say.
     pub fn send_times(self) -> SendTimes {

@@ -72,8 +72,9 @@ pub fn runs_csv(report: &Report) -> String {
     if with_sessions {
         header.extend(RUN_SESSION_COLUMNS.map(String::from));
     }
-    // Present when some run has no rows: its counts and headline are its tool's.
-    let with_counted = report.runs.iter().any(|r| r.requests_counted.tool().is_some() || r.headline_printed.is_some());
+    // Present when some run's counts are its tool's (a run without rows, or rows that cannot
+    // place the failures its tool counted) or its headline is.
+    let with_counted = report.runs.iter().any(|r| r.requests_counted.errors_by().is_some() || r.headline_printed.is_some());
     if with_counted {
         header.extend(RUN_COUNTED_COLUMNS.map(String::from));
     }
@@ -198,7 +199,8 @@ const RUN_SESSION_COLUMNS: [&str; 10] = [
 ];
 
 /// runs.csv's columns of a run's counts as counted (`requests_counted`: the rows', else its
-/// tool's) and of the percentile its tool printed for the headline, present when some run has no rows.
+/// tool's, or the rows' with its tool's errors) and of the percentile its tool printed for the
+/// headline, present when some run has no rows or rows that cannot place its tool's failures.
 const RUN_COUNTED_COLUMNS: [&str; 5] =
     ["requests_counted", "errors_counted", "requests_counted_source", "headline_printed_percentile", "headline_printed_ms"];
 

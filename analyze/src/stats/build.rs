@@ -139,8 +139,12 @@ pub fn build(dataset: &mut Dataset, detail: Detail) -> Report {
         let incomplete =
             large.iter().filter(|r| r.client_complete_s.is_none() || expected_large.is_some_and(|e| r.bytes_received < e)).count() as u64;
         let send_step_ms = super::throughput::send_step_ms(dataset.sources[index].as_ref());
+        let tool_reported = dataset.run_stats[index].as_ref().map(|s| Box::new(super::tool_reported::reported(s, counted)));
+        let rows_place_errors = super::failures::rows_place_errors(dataset.sources[index].as_ref());
+        let requests_counted = super::failures::counted(counted.requests, counted.errors(), tool_reported.as_deref(), rows_place_errors);
         let throughput = super::throughput::throughput(
             counted,
+            &requests_counted,
             means[index],
             dataset.run_stats[index].as_ref(),
             dataset.manifest.report.throughput_from,
@@ -159,7 +163,6 @@ pub fn build(dataset: &mut Dataset, detail: Detail) -> Report {
             super::intended::gap(&percentiles_ms, i, thresholds.negligible_difference, thresholds.noisy_lag_floor_ms)
         });
         let tempfile_peak_bytes = side.tempfiles.get(index).iter().map(|r| r.logical_bytes).max();
-        let tool_reported = dataset.run_stats[index].as_ref().map(|s| Box::new(super::tool_reported::reported(s, counted)));
         runs.push(RunResult {
             run_id: run.run_id.clone(),
             condition: condition_index[&conditions_of_runs[index]],
@@ -169,7 +172,7 @@ pub fn build(dataset: &mut Dataset, detail: Detail) -> Report {
             note: run.note.clone(),
             started_at_utc: run.started_at_utc.clone(),
             requests: counted.requests,
-            requests_counted: super::failures::counted(counted.requests, counted.errors(), tool_reported.as_deref()),
+            requests_counted,
             ok_responses: level1_run.map_or(counted.latencies_ms.len() as u64, |l| l.ok_responses),
             errors: counted.errors(),
             non_2xx: counted.non_2xx,

@@ -19,7 +19,8 @@
 //! it supports nothing, with one exception that needs no statistics: a candidate none of whose
 //! requests got a 2xx response, against a baseline whose did, is a failure whatever the runs.
 
-use crate::model::FailureVerdict;
+use crate::dataset::run_stats::Source;
+use crate::model::{FailureVerdict, Format};
 use crate::report::compare::{FailureComparison, FailureSide};
 use crate::report::{CountSource, Counted, CountedTotal, RunResult, ToolReported};
 use statrs::function::gamma::ln_gamma;
@@ -41,14 +42,35 @@ pub fn of_run(run: &RunResult) -> Option<RunFailures> {
 
 /// The one rule for a run's counted requests: its rows' `requests` and `errors` when it has any
 /// row, else the tool's own counts when the tool counted a request (a run imported from a
-/// summary alone), else the rows' zero.
-pub fn counted(requests: u64, errors: u64, tool: Option<&ToolReported>) -> Counted {
+/// summary alone), else the rows' zero. One case between: rows that say no status
+/// (`rows_place_errors` false: ab -g), as many as the tool counted requests, beside a tool that
+/// counted more errors than the rows hold. Which rows failed is unknown, so the requests are the
+/// rows' and the errors the tool's, and the rows' latencies stay ranked as they are.
+pub fn counted(requests: u64, errors: u64, tool: Option<&ToolReported>, rows_place_errors: bool) -> Counted {
     match tool {
         Some(tool) if requests == 0 && tool.requests > 0 => {
             Counted { value: tool.requests, errors: tool.errors, source: CountSource::Tool(tool.tool.clone()) }
         }
+        Some(tool) if !rows_place_errors && requests > 0 && tool.requests == requests && tool.errors.is_some_and(|e| e > errors) => {
+            Counted { value: requests, errors: tool.errors, source: CountSource::ToolErrors(tool.tool.clone()) }
+        }
         _ => Counted { value: requests, errors: Some(errors), source: CountSource::Rows },
     }
+}
+
+/// Whether an imported run's rows say each request's status (false for ab -g's), as its rows
+/// file's format does; a run without an import's sources (`measure`'s) always does.
+pub fn rows_place_errors(source: Option<&Source>) -> bool {
+    let Some(source) = source else { return true };
+    let mut rows = source.files.iter().filter_map(|f| Format::from_name(&f.format)).filter(|f| f.has_rows());
+    rows.all(Format::rows_carry_status)
+}
+
+/// A run's share of failed requests as counted ([`counted`]): errors over requests, `None` when
+/// nothing counted a request or its errors are not known.
+pub fn share(counted: &Counted) -> Option<f64> {
+    let errors = counted.errors.filter(|_| counted.value > 0)?;
+    Some(errors as f64 / counted.value as f64)
 }
 
 /// The ok runs' counts added up, with what their tools counted apart.
@@ -63,6 +85,14 @@ pub fn total<'a>(runs: impl IntoIterator<Item = &'a RunResult>) -> CountedTotal 
             }
             None => total.errors_unknown_runs += 1,
         }
+        if let Some(tool) = counted.unplaced() {
+            total.unplaced_runs += 1;
+            total.unplaced_requests += counted.value;
+            total.unplaced_errors += counted.errors.unwrap_or(0);
+            if !total.unplaced_tools.iter().any(|t| t == tool) {
+                total.unplaced_tools.push(tool.to_string());
+            }
+        }
         if let Some(tool) = counted.tool() {
             total.by_tools += counted.value;
             total.errors_by_tools += counted.errors.unwrap_or(0);
@@ -74,6 +104,7 @@ pub fn total<'a>(runs: impl IntoIterator<Item = &'a RunResult>) -> CountedTotal 
         }
     }
     total.tools.sort();
+    total.unplaced_tools.sort();
     total
 }
 
@@ -264,13 +295,30 @@ mod tests {
     #[test]
     fn rows_count_a_run_when_it_has_any_else_its_tool() {
         let wrk = tool("wrk", 7654, Some(0));
-        assert_eq!(counted(2000, 3, Some(&wrk)), Counted { value: 2000, errors: Some(3), source: CountSource::Rows });
-        assert_eq!(counted(0, 0, Some(&wrk)), Counted { value: 7654, errors: Some(0), source: CountSource::Tool("wrk".into()) });
-        assert_eq!(counted(0, 0, Some(&wrk)).source.to_string(), "wrk summary");
-        assert_eq!(counted(0, 0, None), Counted { value: 0, errors: Some(0), source: CountSource::Rows });
+        assert_eq!(counted(2000, 3, Some(&wrk), true), Counted { value: 2000, errors: Some(3), source: CountSource::Rows });
+        assert_eq!(counted(0, 0, Some(&wrk), true), Counted { value: 7654, errors: Some(0), source: CountSource::Tool("wrk".into()) });
+        assert_eq!(counted(0, 0, Some(&wrk), true).source.to_string(), "wrk summary");
+        assert_eq!(counted(0, 0, None, true), Counted { value: 0, errors: Some(0), source: CountSource::Rows });
         // A histogram counts no failures: its errors are not known, so it judges no failed share.
-        let hdr = counted(0, 0, Some(&tool("hdrhistogram", 3000, None)));
+        let hdr = counted(0, 0, Some(&tool("hdrhistogram", 3000, None)), true);
         assert_eq!((hdr.value, hdr.errors, hdr.ok_responses()), (3000, None, None));
+    }
+
+    #[test]
+    fn rows_without_status_take_the_errors_their_tool_counted() {
+        // ab -g's 200 rows (status 200 each) beside ab's summary: 200 complete, 40 without a 2xx.
+        let ab = tool("ab", 200, Some(40));
+        let c = counted(200, 0, Some(&ab), false);
+        assert_eq!(c, Counted { value: 200, errors: Some(40), source: CountSource::ToolErrors("ab".into()) });
+        assert_eq!((c.ok_responses(), c.tool(), c.errors_by(), c.unplaced()), (Some(160), None, Some("ab"), Some("ab")));
+        assert_eq!(c.source.to_string(), "rows + ab summary errors");
+        assert_eq!(share(&c), Some(0.2));
+        // Rows that say their statuses keep their own count, whatever the tool's.
+        assert_eq!(counted(200, 0, Some(&ab), true).source, CountSource::Rows);
+        // An all-ok ab run is counted by its rows, as before.
+        assert_eq!(counted(200, 0, Some(&tool("ab", 200, Some(0))), false).source, CountSource::Rows);
+        // Rows that are not the tool's requests are not given its errors.
+        assert_eq!(counted(150, 0, Some(&ab), false).source, CountSource::Rows);
     }
 
     #[test]
@@ -279,15 +327,18 @@ mod tests {
         run.status = crate::model::RunStatus::Ok;
         let with = |counted: Counted| RunResult { requests_counted: counted, ..run.clone() };
         let runs = [
-            with(counted(100, 4, None)),
-            with(counted(0, 0, Some(&tool("artillery", 1000, Some(500))))),
-            with(counted(0, 0, Some(&tool("hdrhistogram", 3000, None)))),
+            with(counted(100, 4, None, true)),
+            with(counted(0, 0, Some(&tool("artillery", 1000, Some(500))), true)),
+            with(counted(0, 0, Some(&tool("hdrhistogram", 3000, None)), true)),
+            with(counted(200, 0, Some(&tool("ab", 200, Some(40))), false)),
         ];
         let total = total(&runs);
-        assert_eq!((total.value, total.ok_responses, total.errors), (4100, 596, 504));
+        assert_eq!((total.value, total.ok_responses, total.errors), (4300, 756, 544));
         assert_eq!((total.by_tools, total.ok_by_tools, total.errors_by_tools), (4000, 500, 500));
         assert_eq!((total.tool_runs, total.errors_unknown_runs), (2, 1));
         assert_eq!(total.tools, ["artillery", "hdrhistogram"]);
+        // The ab run's rows are rows; its 40 errors are ab's, placed in none of them.
+        assert_eq!((total.unplaced_runs, total.unplaced_errors, total.unplaced_tools.as_slice()), (1, 40, ["ab".to_string()].as_slice()));
     }
 
     #[test]

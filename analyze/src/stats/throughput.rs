@@ -13,7 +13,7 @@
 use crate::dataset::run_stats::{RunStats, Source};
 use crate::dataset::RunRequests;
 use crate::model::ThroughputFrom;
-use crate::report::RateWithheld;
+use crate::report::{Counted, RateWithheld};
 
 /// How much finer than a run's span its rows must time their sends for requests/s from the rows.
 pub const RESOLUTION_FACTOR: f64 = 100.0;
@@ -27,12 +27,14 @@ pub struct Throughput {
     pub withheld: Option<RateWithheld>,
 }
 
-/// `from` says which source wins for a run that has both rows and the tool's printed figures;
+/// `requests_counted` is the run's counted requests and errors, whose share is the error rate of a
+/// run with rows. `from` says which source wins for a run that has both rows and the tool's printed figures;
 /// `send_step_ms` is how finely the rows time their sends (`None`: not at all).
 /// `mean_ms` is [`mean_latency_ms`] of the run's latencies, which the caller computes beside the
 /// percentiles, run by run on the cores.
 pub fn throughput(
     counted: &RunRequests,
+    requests_counted: &Counted,
     mean_ms: Option<f64>,
     tool: Option<&RunStats>,
     from: ThroughputFrom,
@@ -40,7 +42,9 @@ pub fn throughput(
 ) -> Throughput {
     let tool_rate = tool.and_then(|s| s.requests_per_s);
     if counted.requests > 0 && !(from == ThroughputFrom::Tool && tool_rate.is_some()) {
-        let error_rate = Some(counted.errors() as f64 / counted.requests as f64);
+        // As counted (`failures::counted`): the rows', or the tool's errors among rows that cannot
+        // place them (ab -g).
+        let error_rate = super::failures::share(requests_counted);
         let span_s = rows_span_s(counted);
         let fine = match (send_step_ms, span_s) {
             (Some(step), Some(span)) => span * 1000.0 >= RESOLUTION_FACTOR * step,

@@ -1,6 +1,8 @@
 //! The words of runs imported from a tool's summary alone (no per-request rows): their counts
 //! are the tool's, and their headline is a percentile the tool printed, said as such wherever a
-//! count or a headline value of theirs appears, in English and Japanese.
+//! count or a headline value of theirs appears, in English and Japanese. And of runs whose rows
+//! say no status (ab -g) beside a tool that counted failures: their errors are the tool's, which
+//! rows failed is unknown, and their percentiles rank every completed request.
 
 use crate::model::Lang;
 use crate::report::Report;
@@ -47,6 +49,19 @@ pub struct CountedWords {
     pub conditions_many: &'static str,
     /// The Methods paragraph on runs without rows (`{p}`).
     pub method: &'static str,
+    /// A run's errors its tool counted among rows that do not say which, below the count:
+    /// "as ab counted them; its rows do not say which" (`{tool}`).
+    pub unplaced_by: &'static str,
+    /// The part of an integrity count of errors such runs' tools made (`{n}`, `{tool}`).
+    pub unplaced_part: &'static str,
+    /// Under a failing condition's percentile with such runs, in place of "2xx responses only".
+    pub unplaced_excludes: &'static str,
+    /// Under such a run's percentiles (`{tool}`, `{errors}`, `{requests}`, `{rate}`).
+    pub unplaced_ranked: &'static str,
+    /// The Methods paragraph on such runs.
+    pub unplaced_method: &'static str,
+    /// Such a run's HTTP statuses, in place of the 200 each row was given (`{tool}`).
+    pub unplaced_statuses: &'static str,
     /// Under the headline chart: the conditions it does not draw (`{list}`, `{p}`).
     pub chart_not_drawn: &'static str,
     /// The variance review: the conditions it does not review (`{list}`).
@@ -80,6 +95,12 @@ static EN: CountedWords = CountedWords {
     method: "A run imported from a tool's summary alone has no rows to rank: its counts are the tool's, and its {p} is the one the tool printed, by the tool's own rule, or, when the tool printed none, the percentile it printed nearest above (a higher percentile never understates the {p}; the nearest below only when it printed none above), each marked as the tool's. Those values are shown where they are, but not drawn, ranked or reviewed beside the {p} of runs with rows: another percentile, or one taken by another rule, is not the same number.",
     chart_not_drawn: "Not drawn: {list}, whose runs have only the percentiles their tools printed, not a {p} by the nearest rank (the table gives them).",
     not_reviewed: "Not reviewed: {list}, whose runs have only the percentiles their tools printed by their own rules, which are not compared with nearest-rank values.",
+    unplaced_by: "as {tool} counted them; its rows do not say which",
+    unplaced_part: "{n} as {tool} counted them, in rows that do not say which",
+    unplaced_excludes: "failed requests ranked too: {tool}'s rows do not say which",
+    unplaced_ranked: "{tool} counted {errors} of these {requests} requests without a 2xx response, and its rows do not say which: these percentiles rank every completed request, those {errors} among them, and the run's errors and error rate ({rate}) are {tool}'s count.",
+    unplaced_statuses: "not known: {tool}'s rows say none, and each was given 200",
+    unplaced_method: "ab -g writes a row for every completed request, but no status. When ab's summary counted requests without a 2xx response, which rows they are is unknown: such a run's errors and error rate are ab's count, marked as such, and its percentiles rank every completed request, the failed ones too.",
 };
 
 static JA: CountedWords = CountedWords {
@@ -102,6 +123,12 @@ static JA: CountedWords = CountedWords {
     method: "ツールの集計だけから取り込んだ測定には順位を付ける行がありません。その件数はツールの集計値で、{p}はツールが独自の規則で表示した値です。ツールが{p}を表示していなければ、表示したパーセンタイルのうちすぐ上のものを使います（上のパーセンタイルは{p}を小さく見せません。上がないときだけすぐ下のもの）。いずれもツールの値であることを示します。これらの値は表や本文には載せますが、行のある測定の{p}と並べてグラフに描いたり、順位を付けたり、レビューしたりはしません。別のパーセンタイルや別の規則で取った値は同じ数ではないためです。",
     chart_not_drawn: "{list}は描いていません。その測定にはツールが表示したパーセンタイルしかなく、最近接順位の{p}ではないためです（値は表にあります）。",
     not_reviewed: "{list}はレビューの対象外です。その測定にはツールが独自の規則で表示したパーセンタイルしかなく、最近接順位の値とは比べないためです。",
+    unplaced_by: "{tool}の集計値。どの行かは不明",
+    unplaced_part: "{tool}の集計値{n}件、どの行かは不明",
+    unplaced_excludes: "失敗したリクエストも順位に含む。{tool}の行はどれが失敗か示さない",
+    unplaced_ranked: "{tool}はこの{requests}件のリクエストのうち{errors}件を2xxの応答なしと数えましたが、行にはどれかが書かれていません。そのためこのパーセンタイルは、その{errors}件も含め、完了したリクエストすべてを順位付けしたものです。測定のエラー数とエラー率（{rate}）は{tool}の集計値です。",
+    unplaced_statuses: "不明（{tool}の行にはステータスがなく、各行を200とした）",
+    unplaced_method: "ab -gは完了したリクエストすべての行を書き出しますが、ステータスは書きません。abの集計が2xxの応答のないリクエストを数えた場合、それがどの行かは分かりません。そのような測定のエラー数とエラー率はabの集計値で、そのことを示します。パーセンタイルは失敗したものも含め、完了したリクエストすべてを順位付けしたものです。",
 };
 
 /// The conditions that have only a printed headline (a headline percentile, and no ok run with

@@ -26,8 +26,12 @@ pub fn template(key: NoteKey) -> (&'static str, &'static str) {
         ),
         AbSummaryWholeMs => ("ab prints whole milliseconds in its summary", "abの集計の表示は整数ミリ秒"),
         AbStatusAssumed => (
-            "ab -g has no status column: every row is given status 200 because ab's summary counted no failure and no non-2xx response",
-            "ab -gの出力にはステータスの列がない。abの集計に失敗も2xx以外の応答もないため、全行をステータス200とした",
+            "ab -g has no status column: every row is given status 200 because ab's summary counted no request without a 2xx response: no non-2xx response and no receive failure",
+            "ab -gの出力にはステータスの列がない。abの集計が2xx以外の応答も受信の失敗も数えていないため、全行をステータス200とした",
+        ),
+        AbFailuresUnplaced => (
+            "ab counted {errors} of {requests} requests without a 2xx response ({non_2xx} non-2xx responses, {receive} receive failures); its -g file has a row for every completed request, those among them, and does not say which: every row is given status 200, the run's errors are ab's count, and its latency percentiles rank every completed request",
+            "abは{requests}件のリクエストのうち{errors}件を2xxの応答なしと数えた（2xx以外の応答{non_2xx}件、受信の失敗{receive}件）。-gの出力には完了したリクエストすべての行があり、これらも含まれるが、どの行かは書かれていない。そのため全行をステータス200とし、測定のエラー数はabの集計値とした。応答時間のパーセンタイルは完了したリクエストすべてを順位付けしたもの",
         ),
         ArtilleryBasis => (
             "Artillery's http.response_time is the time to the first byte, in whole ms; its percentiles are DDSketch estimates (within 1 %), printed to 0.1 ms; its requests/s is the mean of its periods' rates",

@@ -9,7 +9,7 @@ use crate::render::i18n::grammar::plural;
 use crate::report::{Counted, PrintedHeadline, PrintedSpread};
 
 impl Context<'_> {
-    fn counted_words(&self) -> &'static CountedWords {
+    pub(super) fn counted_words(&self) -> &'static CountedWords {
         words(self.lang)
     }
 
@@ -27,10 +27,32 @@ impl Context<'_> {
         fill(plural(n, w.runs_one, w.runs_many), &[("n", &format::count(n))])
     }
 
-    /// "as wrk counted them", for a count its tool made; `None` for the rows'.
+    /// "as wrk counted them", for errors its tool counted (a run without rows), "as ab counted
+    /// them; its rows do not say which" for those its rows cannot place; `None` for the rows'.
     pub fn counted_by(&self, counted: &Counted) -> Option<String> {
-        let tool = counted.tool()?;
-        Some(fill(self.counted_words().by_tool, &[("tool", Tool::display_name_of(tool))]))
+        let w = self.counted_words();
+        let template = if counted.unplaced().is_some() { w.unplaced_by } else { w.by_tool };
+        Some(fill(template, &[("tool", Tool::display_name_of(counted.errors_by()?))]))
+    }
+
+    /// The tool whose counted failures some ok run of the condition cannot place among its rows
+    /// (ab -g): that condition's percentiles rank its failed requests too.
+    pub fn unplaced_tool(&self, condition: usize) -> Option<&str> {
+        let runs = &self.report.conditions[condition].runs;
+        runs.iter().filter_map(|id| self.report.run_index(id)).find_map(|i| self.report.runs[i].requests_counted.unplaced())
+    }
+
+    /// Under the percentiles of a run whose rows cannot place the failures its tool counted: which
+    /// requests they rank, and whose count its errors are.
+    pub fn unplaced_ranked_note(&self, run: &RunResult) -> Option<String> {
+        let counted = &run.requests_counted;
+        let tool = Tool::display_name_of(counted.unplaced()?);
+        let errors = format::count(counted.errors?);
+        let rate = run.error_rate.map(format::percent_fine).unwrap_or_default();
+        Some(fill(
+            self.counted_words().unplaced_ranked,
+            &[("tool", tool), ("errors", &errors), ("requests", &format::count(counted.value)), ("rate", &rate)],
+        ))
     }
 
     /// A run's errors as the run table shows them: the rows', or the tool's marked as such, or
@@ -125,9 +147,22 @@ impl Context<'_> {
         let w = self.counted_words();
         let items = |n: u64| self.items_count(n);
         let labelled = |label: &str, n: u64| fill(t.label_count, &[("label", label), ("n", &format::count(n))]);
+        // Errors the tools of runs with rows counted among rows that do not say which (ab -g).
+        let unplaced = |n: u64| {
+            (total.unplaced_runs > 0)
+                .then(|| fill(w.unplaced_part, &[("n", &format::count(n)), ("tool", &self.tools_name(&total.unplaced_tools))]))
+        };
         let rows_breakdown = || vec![labelled(t.non_2xx_label, i.non_2xx), labelled(t.no_response_label, i.no_response)];
-        if total.tool_runs == 0 {
+        if total.tool_runs == 0 && total.unplaced_runs == 0 {
             return (items(i.requests), items(i.ok_responses), self.aside(&items(i.errors), &rows_breakdown().join(t.list_sep)));
+        }
+        if total.tool_runs == 0 {
+            let errors: Vec<String> = rows_breakdown().into_iter().chain(unplaced(total.unplaced_errors)).collect();
+            return (
+                items(total.value),
+                self.aside(&items(total.ok_responses), &unplaced(total.unplaced_requests - total.unplaced_errors).unwrap_or_default()),
+                self.aside(&items(total.errors), &errors.join(t.list_sep)),
+            );
         }
         let tool = self.tools_name(&total.tools);
         let all_tools = total.by_tools == total.value;
@@ -142,9 +177,11 @@ impl Context<'_> {
             .then(|| fill(w.errors_unknown_runs, &[("runs", &self.counted_runs(total.errors_unknown_runs))]));
         let by_tool = fill(w.by_tool, &[("tool", &tool)]);
         let mut ok_parts = vec![if all_tools { by_tool.clone() } else { part(total.ok_by_tools) }];
+        ok_parts.extend(unplaced(total.unplaced_requests - total.unplaced_errors));
         ok_parts.extend(unknown.clone());
         let mut error_parts =
             if all_tools { vec![by_tool] } else { rows_breakdown().into_iter().chain([part(total.errors_by_tools)]).collect() };
+        error_parts.extend(unplaced(total.unplaced_errors));
         error_parts.extend(unknown);
         (
             requests,

@@ -39,7 +39,16 @@ impl Context<'_> {
         let (share, sessions) = self.failing_share(condition, metric)?;
         let w = self.lead_words();
         let template = if sessions { w.failing_sessions_cell } else { w.failing_requests_cell };
-        Some(fill(template, &[("excludes", metric_words(self.lang, metric).excludes), ("share", &self.share_text(share, sessions))]))
+        // A percentile of runs whose rows cannot place their failures ranks those failures too.
+        let unplaced = self.unplaced_tool(condition).filter(|_| metric == HeadlineMetric::Percentile && !sessions);
+        let excludes = match unplaced {
+            Some(tool) => fill(
+                crate::render::i18n::counted::words(self.lang).unplaced_excludes,
+                &[("tool", crate::model::Tool::display_name_of(tool))],
+            ),
+            None => metric_words(self.lang, metric).excludes.to_string(),
+        };
+        Some(fill(template, &[("excludes", &excludes), ("share", &self.share_text(share, sessions))]))
     }
 
     /// A share of sessions to a tenth of a percent (as seed 003 printed it), of requests to a hundredth.

@@ -656,6 +656,9 @@ impl<'a> Context<'a> {
         if report.runs.iter().any(|r| r.headline_printed.is_some() || r.requests_counted.tool().is_some()) {
             paragraphs.push(fill(crate::render::i18n::counted::words(self.lang).method, &[("p", &self.p_label)]));
         }
+        if report.runs.iter().any(|r| r.requests_counted.unplaced().is_some()) {
+            paragraphs.push(crate::render::i18n::counted::words(self.lang).unplaced_method.to_string());
+        }
         if let Some(level1) = &report.level1 {
             paragraphs.insert(2, fill(t.methods_level1, &[("engine", &level1.engine), ("version", &level1.version)]));
         }

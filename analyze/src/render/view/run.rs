@@ -19,6 +19,9 @@ pub struct RunPage {
     pub percentiles: Table,
     /// Under the percentiles of an open loop: how latency from the intended send compares.
     pub intended_note: Option<String>,
+    /// Under the percentiles of a run whose rows cannot place the failures its tool counted (ab
+    /// -g): they rank every completed request, and its errors are the tool's count.
+    pub unplaced_note: Option<String>,
     /// The run's requests per label, when the runs mix labels.
     pub labels_heading: &'static str,
     pub labels: Option<Table>,
@@ -308,11 +311,20 @@ impl<'a> Context<'a> {
                     _ => facts.push(kv(t.errors_label, fill(w.errors_not_counted, &[("tool", name)]))),
                 }
             }
-            None => {
-                facts.push(kv(requests_label, self.items_count(run.requests)));
-                facts.push(kv(t.ok_responses_label, self.items_count(run.ok_responses)));
-                facts.push(kv(t.errors_label, self.items_count(run.errors)));
-            }
+            None => match (counted.unplaced(), counted.ok_responses(), counted.errors) {
+                // Rows that do not say which requests failed: the 2xx and errors are the tool's.
+                (Some(tool), Some(ok), Some(errors)) => {
+                    let by = fill(self.counted_words().unplaced_by, &[("tool", crate::model::Tool::display_name_of(tool))]);
+                    facts.push(kv(requests_label, self.items_count(run.requests)));
+                    facts.push(kv(t.ok_responses_label, self.aside(&self.items_count(ok), &by)));
+                    facts.push(kv(t.errors_label, self.aside(&self.items_count(errors), &by)));
+                }
+                _ => {
+                    facts.push(kv(requests_label, self.items_count(run.requests)));
+                    facts.push(kv(t.ok_responses_label, self.items_count(run.ok_responses)));
+                    facts.push(kv(t.errors_label, self.items_count(run.errors)));
+                }
+            },
         }
         if let Some(source) = &run.source {
             let files: Vec<String> =
@@ -368,7 +380,11 @@ impl<'a> Context<'a> {
                 href: Some(self.run_row_href(root, run_index)),
             });
         }
-        if !run.statuses.is_empty() {
+        if let Some(tool) = run.requests_counted.unplaced() {
+            // The rows' 200s are the import's, not the server's answers.
+            let tool = crate::model::Tool::display_name_of(tool);
+            facts.push(kv(t.statuses, fill(self.counted_words().unplaced_statuses, &[("tool", tool)])));
+        } else if !run.statuses.is_empty() {
             facts.push(kv(
                 t.statuses,
                 run.statuses.iter().map(|(s, n)| format!("{s}{}{}", t.colon, self.items_count(*n))).collect::<Vec<_>>().join(t.list_sep),
@@ -530,6 +546,7 @@ impl<'a> Context<'a> {
             facts,
             percentiles,
             intended_note,
+            unplaced_note: self.unplaced_ranked_note(run),
             labels_heading: crate::render::i18n::labels::words(self.lang).heading,
             labels: self.run_labels_table(run),
             tool_labels_heading: crate::render::i18n::labels::words(self.lang).tool_heading,
