@@ -91,6 +91,12 @@ bench size="1000000 10000000 100000000" import_size="10000000": build bench-tool
     if [ ${#import_sizes[@]} -gt 0 ]; then cases+=(import); else import_sizes=(0); fi
     bench/.venv/bin/python bench/run.py --cases "${cases[@]}" --rows "${sizes[@]}" --import-rows "${import_sizes[@]}"
     if [[ " ${sizes[*]} " == *" 10000000 "* ]]; then bench/.venv/bin/python bench/hive.py --rows 10000000; fi
+    python3 bench/history.py
+
+# Issue 37's target: analyze history over 1,000 generated measurements of 10 conditions in under 1 s
+# (bench/history.py, bench/HISTORY_RESULTS.md); `just bench` runs it last.
+bench-history measurements="1000" reps="5": build
+    python3 bench/history.py --measurements {{measurements}} --reps {{reps}}
 
 # Self-tests of the benchmark's reference implementations (DuckDB's quantile_disc rank, polars).
 bench-test: build bench-tools

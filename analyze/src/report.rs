@@ -184,7 +184,11 @@ pub struct RunResult {
     pub status: RunStatus,
     pub note: crate::model::Note,
     pub started_at_utc: String,
+    /// Requests in the run's rows (0 for a run imported from a tool's summary alone).
     pub requests: u64,
+    /// The run's requests as counted: from its rows, else as its tool counted them
+    /// ([`crate::stats::failures::counted`]): what every count of the run shows.
+    pub requests_counted: Counted,
     /// 2xx responses: the values the percentiles rank.
     pub ok_responses: u64,
     /// Requests without a 2xx response (non-2xx plus no response).
@@ -206,6 +210,11 @@ pub struct RunResult {
     /// `stats::resolvable`), each with the fewest it needs: `"99.9": 3688` in a run of 72. Such a
     /// value cannot be told from the run's maximum; a page says "= max (needs ≥ 3,688 requests)".
     pub unresolved_percentiles: SortedMap<String, u64>,
+    /// For a run without rows: the headline percentile as its tool printed it, else the
+    /// percentile the tool printed in its place ([`crate::stats::printed`]); never ranked
+    /// beside the runs' own headline values.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub headline_printed: Option<Box<PrintedHeadline>>,
     /// The slowest 2xx response.
     pub max_ms: Option<Millis>,
     /// The decimals of a ms its latencies are known to (0: whole ms), from the format its rows
@@ -261,6 +270,78 @@ pub struct RunResult {
     /// dataset's label order.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub labels: Vec<LabelResult>,
+}
+
+/// A run's requests and how many of them got no 2xx response, and who counted them.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Counted {
+    /// The requests.
+    pub value: u64,
+    /// Those without a 2xx response; `None` when the tool cannot count them (an HdrHistogram file).
+    pub errors: Option<u64>,
+    pub source: CountSource,
+}
+
+impl Counted {
+    /// The 2xx responses, when the errors are known.
+    pub fn ok_responses(&self) -> Option<u64> {
+        self.errors.map(|errors| self.value.saturating_sub(errors))
+    }
+
+    /// The tool that counted them, when not the rows.
+    pub fn tool(&self) -> Option<&str> {
+        match &self.source {
+            CountSource::Rows => None,
+            CountSource::Tool(tool) => Some(tool),
+        }
+    }
+}
+
+/// Who counted a run's requests: its rows (`"rows"`), or its tool's summary (`"wrk summary"`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum CountSource {
+    Rows,
+    /// The tool's name as run_stats.csv gives it.
+    Tool(String),
+}
+
+impl std::fmt::Display for CountSource {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            CountSource::Rows => f.write_str("rows"),
+            CountSource::Tool(tool) => write!(f, "{tool} summary"),
+        }
+    }
+}
+
+impl Serialize for CountSource {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_str(self)
+    }
+}
+
+/// A percentile a tool printed, standing for the headline of a run without rows.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct PrintedHeadline {
+    /// The percentile's key ("95", "99"): the headline's when the tool printed it.
+    pub percentile: String,
+    pub value_ms: Millis,
+    /// The rank the tool's rule takes, of `ranked` values, when it takes one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rank: Option<u64>,
+    pub ranked: u64,
+    pub tool: String,
+}
+
+/// The median and range over a condition's ok runs of the percentile their tools printed for
+/// the headline, when none of them has rows and all printed it ([`crate::stats::printed`]).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct PrintedSpread {
+    pub percentile: String,
+    #[serde(flatten)]
+    pub spread: Spread,
+    /// The tools, sorted, each once.
+    pub tools: Vec<String>,
 }
 
 /// Why requests/s is not computed from a run's rows.
@@ -407,6 +488,10 @@ pub struct ConditionResult {
     pub left_out_runs: Vec<String>,
     pub p95_ms: Option<Spread>,
     pub headline_ms: Option<Spread>,
+    /// When no ok run has rows: the percentile their tools printed for the headline, which no
+    /// chart, ranking or review sets beside the headline values of other conditions.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub headline_printed: Option<PrintedSpread>,
     /// Per percentile key ("50", "90", "95", "99", "99.9" and the headline): the median, min
     /// and max over the ok runs of each run's value.
     pub percentiles_ms: BTreeMap<String, Spread>,
@@ -727,7 +812,10 @@ pub struct MeasuredRange {
 pub struct Integrity {
     pub runs: u64,
     pub runs_by_status: BTreeMap<String, u64>,
+    /// The ok runs' requests in rows (the counts below are the rows' too).
     pub requests: u64,
+    /// The ok runs' requests as counted: each run's `requests_counted`.
+    pub requests_counted: CountedTotal,
     pub ok_responses: u64,
     pub non_2xx: u64,
     pub no_response: u64,
@@ -737,6 +825,25 @@ pub struct Integrity {
     pub expected_large_response_bytes: Option<u64>,
     pub max_lag_ms: Option<Millis>,
     pub max_lag_run: Option<String>,
+}
+
+/// The ok runs' requests summed over each run's [`Counted`].
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+pub struct CountedTotal {
+    pub value: u64,
+    /// Of them, those with a 2xx response and those without, over the runs whose errors are known.
+    pub ok_responses: u64,
+    pub errors: u64,
+    /// The requests its tools counted, of the runs without rows, and their 2xx and errors.
+    pub by_tools: u64,
+    pub ok_by_tools: u64,
+    pub errors_by_tools: u64,
+    /// Those runs, and their tools (sorted, each once).
+    pub tool_runs: u64,
+    pub tools: Vec<String>,
+    /// The runs whose tool cannot count failed requests: their requests are in `value`, their
+    /// errors nowhere.
+    pub errors_unknown_runs: u64,
 }
 
 /// Chart inputs, already reduced to what is drawn.

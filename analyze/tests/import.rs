@@ -269,7 +269,8 @@ fn rows_break_the_request_row_contract_before_anything_is_written() {
     std::fs::write(&file, "1796049880000000000,200,2000000000000000,0,20200,\n").unwrap();
     let out = import(&temp.path().join("d"), "x", "vegeta", std::slice::from_ref(&file), &[]);
     assert_eq!(out.status.code(), Some(2));
-    assert!(text(&out).contains("slow.csv: request 1 (seq 0) is not a request: latency_ms: 2000000000 is above 10^9 ms"), "{}", text(&out));
+    // At the row's own line and column, with the file's number (the contract's rule, applied where the row is read).
+    assert!(text(&out).contains("slow.csv:1:25: latency 2000000000000000 ns: 2000000000 is above 10^9 ms"), "{}", text(&out));
     assert!(!temp.path().join("d").exists());
 }
 

@@ -498,7 +498,7 @@ fn send_times_are_written_exactly_as_the_files_give_them() {
     let root = tempfile::tempdir().unwrap();
     let dataset = root.path().join("d");
     let vegeta = root.path().join("v.csv");
-    std::fs::write(&vegeta, "1796049880000000000,200,1000000,0,20,,,,0,GET,http://x/,\n1796049880000600000,200,1000000,0,20,,,,0,GET,http://x/,\n1796049880123456789,200,1000000,0,20,,,,0,GET,http://x/,\n").unwrap();
+    std::fs::write(&vegeta, "1796049880000000000,200,1000000,0,20,,,,0,GET,http://x/,\n1796049880000600000,200,1000000,0,20,,,,1,GET,http://x/,\n1796049880123456789,200,1000000,0,20,,,,2,GET,http://x/,\n").unwrap();
     assert!(import(&dataset, "v", std::slice::from_ref(&vegeta)).status.success());
     let requests = std::fs::read_to_string(dataset.join("requests.csv")).unwrap();
     let sent: Vec<&str> = requests.lines().skip(1).map(|l| l.split(',').nth(3).unwrap()).collect();
@@ -506,7 +506,7 @@ fn send_times_are_written_exactly_as_the_files_give_them() {
     for stamp in ["0", "99999999999999999999"] {
         std::fs::write(
             &vegeta,
-            format!("1796049880000000000,200,1000000,0,20,,,,0,GET,http://x/,\n{stamp},200,1000000,0,20,,,,0,GET,http://x/,\n"),
+            format!("1796049880000000000,200,1000000,0,20,,,,0,GET,http://x/,\n{stamp},200,1000000,0,20,,,,1,GET,http://x/,\n"),
         )
         .unwrap();
         let out = import(&dataset, "w", std::slice::from_ref(&vegeta));

@@ -35,6 +35,9 @@ pub enum Error {
     /// A folder updated in part must have been written whole before.
     #[error("{} is not a folder written by analyze (no {} in it): build it whole first", .0.display(), crate::MARKER)]
     NotWrittenBefore(PathBuf),
+    /// The folder to update is the staging copy of an update that did not finish.
+    #[error("{0}")]
+    Unfinished(crate::Unfinished),
     /// A relative path that would leave the folder or cannot be listed in the marker.
     #[error("cannot write {path:?} into {}: {why}", dir.display())]
     BadPath { dir: PathBuf, path: String, why: &'static str },

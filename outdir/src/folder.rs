@@ -107,7 +107,7 @@ pub fn write_folder_with<E: From<Error>>(out: &Path, keep: &[&str], fill: impl F
     let (files, folders) = (sink.files, sink.folders);
     write_unsynced(&staged.path().join(MARKER), &Marker::render(&files))?;
     sync_staged(staged.path(), &files, &folders)?;
-    swap(&target.path, &target.parent, &target.name, staged, &kept)?;
+    swap(&target.path, &target.parent, &target.name, staged, &kept, None)?;
     Ok(Written { path: target.path, kept })
 }
 
@@ -153,7 +153,7 @@ pub fn write_part(root: &Path, sub: &str, files: &Files, loose: &Files) -> Resul
     crate::write_file(&target.path.join(MARKER), &Marker::render(&listed))?;
     std::fs::create_dir_all(&sub_parent).map_err(Error::io("create", &sub_parent))?;
     let staged = stage(&sub_parent, leaf, &sub_path, files)?;
-    swap(&sub_path, &sub_parent, leaf, staged, &[])?;
+    swap(&sub_path, &sub_parent, leaf, staged, &[], None)?;
     for (name, bytes) in loose {
         crate::write_file(&target.path.join(name), bytes)?;
     }
@@ -221,8 +221,10 @@ fn sync_staged(staged: &Path, files: &BTreeSet<String>, folders: &BTreeSet<PathB
 
 /// Puts the staged folder at `path`: moves `kept` entries of the old folder into it, exchanges the
 /// two in one step (two renames where the file system cannot exchange), removes the old folder.
-/// On failure the old folder is back in place with its kept entries.
-pub(crate) fn swap(path: &Path, parent: &Path, name: &str, staged: Staged, kept: &[String]) -> Result<(), Error> {
+/// On failure the old folder is back in place with its kept entries. Where the file system cannot
+/// exchange, the old folder is moved aside into `area` when given (an update's staging area),
+/// else beside `path`.
+pub(crate) fn swap(path: &Path, parent: &Path, name: &str, staged: Staged, kept: &[String], area: Option<&Path>) -> Result<(), Error> {
     if std::fs::symlink_metadata(path).is_err() {
         std::fs::rename(staged.path(), path).map_err(Error::io("move the new folder into", path))?;
         staged.publish();
@@ -240,7 +242,7 @@ pub(crate) fn swap(path: &Path, parent: &Path, name: &str, staged: Staged, kept:
         }
     }
     if outcome.is_ok() {
-        outcome = exchange(staged.path(), path, parent, name);
+        outcome = exchange(staged.path(), path, area.unwrap_or(parent), name, area.is_some());
     }
     if let Err(error) = outcome {
         for entry in moved {
@@ -256,7 +258,7 @@ pub(crate) fn swap(path: &Path, parent: &Path, name: &str, staged: Staged, kept:
 }
 
 /// Exchanges `staged` and `path` atomically (Linux `renameat2`), so `path` never goes missing.
-fn exchange(staged: &Path, path: &Path, parent: &Path, name: &str) -> Result<(), Error> {
+fn exchange(staged: &Path, path: &Path, aside: &Path, name: &str, in_area: bool) -> Result<(), Error> {
     use std::ffi::CString;
     use std::os::unix::ffi::OsStrExt;
     let cstring = |p: &Path| CString::new(p.as_os_str().as_bytes()).map_err(|_| Error::NotAFolder(p.to_path_buf()));
@@ -272,7 +274,7 @@ fn exchange(staged: &Path, path: &Path, parent: &Path, name: &str) -> Result<(),
     }
     // No exchange here: move the old folder aside under a name the next run recognises, then the
     // new one in.
-    let old = Staged::reserve(parent, name, "old");
+    let old = Staged::reserve(aside, name, "old", in_area);
     std::fs::rename(path, old.path()).map_err(Error::io("move aside", path))?;
     if let Err(e) = std::fs::rename(staged, path) {
         let _ = std::fs::rename(old.path(), path);

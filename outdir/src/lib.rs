@@ -10,7 +10,9 @@
 //!   --only`), keeping its marker exact.
 //! - [`update_folder`]: the next version of a folder that is updated rather than rebuilt (a
 //!   dataset), built from the current one beside it and exchanged with it in one step, under the
-//!   lock of its parent; readers take [`read_lock`] to see one version.
+//!   lock of its parent; readers take [`read_lock`] to see one version. Its staging copy lives in
+//!   the parent's staging area [`STAGING`] and carries [`UNFINISHED`] until it is whole, so a
+//!   killed update leaves nothing a reader could take for the folder ([`unfinished`], [`leftovers`]).
 //!
 //! Every file is written mode 0644 and every folder 0755, both under the user's umask, and made
 //! durable before the rename that publishes it (a lone file by fsync, a staged folder by one
@@ -25,6 +27,7 @@ mod lock;
 mod marker;
 mod paths;
 mod staging;
+mod unfinished;
 mod update;
 
 pub use error::Error;
@@ -32,10 +35,12 @@ pub use file::write_file;
 pub use folder::{write_folder, write_folder_with, write_part, Sink, Written};
 pub use marker::MARKER;
 pub use staging::is_staging_name;
+pub use unfinished::{leftovers, unfinished, Unfinished, Why, STAGING, UNFINISHED};
 pub use update::{read_lock, update_folder, ReadLock, Update};
 
 /// Ends the process with SIGKILL when `OUTDIR_CRASH_AT` names this point: how the tests put a kill
-/// exactly between two steps of a write (`update:staged`, before the exchange; `swap:exchanged`,
+/// exactly between two steps of a write (`update:built`, a copy filled but still marked unfinished;
+/// `update:staged`, before the exchange; `swap:exchanged`,
 /// after it and before the old folder is removed). Nothing else sets the variable.
 pub(crate) fn crash_point(point: &str) {
     if std::env::var_os("OUTDIR_CRASH_AT").is_some_and(|at| at == point) {

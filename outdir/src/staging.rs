@@ -29,9 +29,20 @@ pub(crate) enum Kind {
 impl Staged {
     /// Creates a fresh staging entry `.NAME.KIND-PID-N` in `parent`; `kind_word` is `new` or `old`.
     pub fn create(parent: &Path, name: &str, kind_word: &str, kind: Kind) -> Result<Staged, Error> {
+        Staged::create_named(parent, &format!(".{name}.{kind_word}"), kind)
+    }
+
+    /// Creates a fresh staging entry `NAME.KIND-PID-N` in a staging area (a folder of its own,
+    /// where no dot is needed to keep it out of sight).
+    pub fn create_in_area(area: &Path, name: &str, kind_word: &str, kind: Kind) -> Result<Staged, Error> {
+        Staged::create_named(area, &format!("{name}.{kind_word}"), kind)
+    }
+
+    /// Creates `STEM-PID-N` in `parent`, with the first N not taken.
+    fn create_named(parent: &Path, stem: &str, kind: Kind) -> Result<Staged, Error> {
         loop {
             let n = COUNTER.fetch_add(1, Ordering::Relaxed);
-            let path = parent.join(format!(".{name}.{kind_word}-{}-{n}", std::process::id()));
+            let path = parent.join(format!("{stem}-{}-{n}", std::process::id()));
             let created = match kind {
                 Kind::Folder => {
                     use std::os::unix::fs::DirBuilderExt;
@@ -53,11 +64,13 @@ impl Staged {
         }
     }
 
-    /// A name for an entry that does not exist yet (`rename` will create it), tracked the same way.
-    pub fn reserve(parent: &Path, name: &str, kind_word: &str) -> Staged {
+    /// A name for an entry that does not exist yet (`rename` will create it), tracked the same way:
+    /// `.NAME.KIND-PID-N` beside the folder, or `NAME.KIND-PID-N` in a staging area.
+    pub fn reserve(parent: &Path, name: &str, kind_word: &str, in_area: bool) -> Staged {
+        let stem = if in_area { format!("{name}.{kind_word}") } else { format!(".{name}.{kind_word}") };
         loop {
             let n = COUNTER.fetch_add(1, Ordering::Relaxed);
-            let path = parent.join(format!(".{name}.{kind_word}-{}-{n}", std::process::id()));
+            let path = parent.join(format!("{stem}-{}-{n}", std::process::id()));
             if std::fs::symlink_metadata(&path).is_err() {
                 return Staged::track(path, true);
             }
@@ -122,11 +135,24 @@ fn start_signal_thread() {
 /// (any NAME when `name` is `None`). Entries of live processes, and names without a PID, are left
 /// alone.
 pub(crate) fn remove_stale(parent: &Path, name: Option<&str>) {
+    remove_stale_where(parent, name, true);
+}
+
+/// [`remove_stale`] in a staging area, whose entries are `NAME.new-PID-N` (no leading dot).
+pub(crate) fn remove_stale_in_area(area: &Path, name: &str) {
+    remove_stale_where(area, Some(name), false);
+}
+
+fn remove_stale_where(parent: &Path, name: Option<&str>, dotted: bool) {
     let Ok(entries) = std::fs::read_dir(parent) else { return };
     for entry in entries.flatten() {
         let file_name = entry.file_name();
-        let Some(rest) = file_name.to_str().and_then(|n| n.strip_prefix('.')) else { continue };
-        if staging_pid(rest, name).is_some_and(|pid| !alive(pid)) {
+        let Some(text) = file_name.to_str() else { continue };
+        let rest = match dotted {
+            true => text.strip_prefix('.'),
+            false => Some(text),
+        };
+        if rest.and_then(|r| staging_pid(r, name)).is_some_and(|pid| !alive(pid)) {
             remove(&entry.path());
         }
     }
@@ -144,7 +170,7 @@ pub fn is_staging_name(name: &str) -> bool {
 }
 
 /// The PID of a staging name without its leading dot (`NAME.new-PID-N`), for any NAME or `name`.
-fn staging_pid(rest: &str, name: Option<&str>) -> Option<i32> {
+pub(crate) fn staging_pid(rest: &str, name: Option<&str>) -> Option<i32> {
     let tail = match name {
         Some(name) => rest.strip_prefix(name).and_then(|r| r.strip_prefix(".new-").or_else(|| r.strip_prefix(".old-")))?,
         None => rest.rsplit_once(".new-").or_else(|| rest.rsplit_once(".old-")).map(|(_, tail)| tail)?,
@@ -155,7 +181,7 @@ fn staging_pid(rest: &str, name: Option<&str>) -> Option<i32> {
 }
 
 /// Whether a process with this PID exists (signal 0 checks without sending anything).
-fn alive(pid: i32) -> bool {
+pub(crate) fn alive(pid: i32) -> bool {
     // SAFETY: kill with signal 0 sends nothing; it only reports whether the process exists.
     let result = unsafe { libc::kill(pid, 0) };
     result == 0 || std::io::Error::last_os_error().raw_os_error() != Some(libc::ESRCH)

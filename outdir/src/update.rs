@@ -10,9 +10,10 @@
 use crate::file::{sync_folder, write_new};
 use crate::folder::swap;
 use crate::lock::Lock;
-use crate::paths::resolve_in_existing_parent;
-use crate::staging::{remove_stale, Kind, Staged};
+use crate::paths::{resolve_in_existing_parent, Target};
+use crate::staging::{remove_stale, remove_stale_in_area, Kind, Staged};
 use crate::Error;
+use crate::STAGING;
 use std::path::{Path, PathBuf};
 
 /// The folder being updated, as the builder sees it.
@@ -73,15 +74,35 @@ impl Update {
 ///
 /// Under an exclusive lock on `dir`'s parent (held from before `build` runs until the exchange is
 /// done, so what `build` reads is what it replaces): leftovers of killed updates are removed, a
-/// fresh staging folder `.NAME.new-PID-N` is created beside `dir`, `build` fills it, and it is
-/// fsync'd and exchanged with `dir` (or renamed into place when `dir` is new); the old version is
-/// then removed. When `build` fails, nothing changes and the staging folder is removed. `dir`'s
-/// parent must exist: a missing one is an error, never created.
+/// fresh staging folder `NAME.new-PID-N` is created in the parent's staging area
+/// ([`crate::STAGING`], where no reader looks for a folder) and marked [`crate::UNFINISHED`]
+/// before anything is written into it, `build` fills it, the mark is taken off, and it is fsync'd
+/// and exchanged with `dir` (or renamed into place when `dir` is new); the old version is then
+/// removed, and the staging area when nothing else is in it. When `build` fails, nothing changes
+/// and the staging folder is removed. `dir`'s parent must exist: a missing one is an error, never
+/// created. An unfinished copy is refused as `dir`: it is never built upon.
 pub fn update_folder<T, E: From<Error>>(dir: &Path, build: impl FnOnce(&Update) -> Result<T, E>) -> Result<T, E> {
     let target = resolve_in_existing_parent(dir)?;
+    if let Some(unfinished) = crate::unfinished(&target.path) {
+        return Err(Error::Unfinished(crate::Unfinished { path: dir.to_path_buf(), ..unfinished }).into());
+    }
     let _lock = Lock::acquire(&target.parent)?;
+    // What older versions staged beside the folder.
     remove_stale(&target.parent, Some(&target.name));
-    let staged = Staged::create(&target.parent, &target.name, "new", Kind::Folder)?;
+    let area = target.parent.join(STAGING);
+    let outcome = update_in_area(&target, &area, build);
+    // Under the lock, after the staging folder is gone: the area goes when nothing is left in it
+    // (another dataset's killed copy keeps it).
+    let _ = std::fs::remove_dir(&area);
+    outcome
+}
+
+/// [`update_folder`] once the lock is held: stages in `area`, then swaps.
+fn update_in_area<T, E: From<Error>>(target: &Target, area: &Path, build: impl FnOnce(&Update) -> Result<T, E>) -> Result<T, E> {
+    make_area(area)?;
+    remove_stale_in_area(area, &target.name);
+    let staged = Staged::create_in_area(area, &target.name, "new", Kind::Folder)?;
+    crate::unfinished::mark(staged.path(), &target.name)?;
     if let Ok(meta) = std::fs::metadata(&target.path) {
         // The new version keeps the folder's own mode (a private dataset stays private).
         std::fs::set_permissions(staged.path(), meta.permissions()).map_err(Error::io("set the mode of", staged.path()))?;
@@ -89,10 +110,25 @@ pub fn update_folder<T, E: From<Error>>(dir: &Path, build: impl FnOnce(&Update) 
     let update =
         Update { old: target.path.is_dir().then(|| target.path.clone()), staged: staged.path().to_path_buf(), path: target.path.clone() };
     let value = build(&update)?;
+    crate::crash_point("update:built");
+    crate::unfinished::unmark(staged.path())?;
     sync_tree(staged.path())?;
     crate::crash_point("update:staged");
-    swap(&target.path, &target.parent, &target.name, staged, &[])?;
+    swap(&target.path, &target.parent, &target.name, staged, &[], Some(area))?;
+    sync_folder(area)?;
     Ok(value)
+}
+
+/// Creates the staging area (mode 0755 under the umask) unless it is there; anything else of that
+/// name is refused, never replaced.
+fn make_area(area: &Path) -> Result<(), Error> {
+    use std::os::unix::fs::DirBuilderExt;
+    match std::fs::DirBuilder::new().mode(0o755).create(area) {
+        Ok(()) => Ok(()),
+        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists && area.is_dir() && !area.is_symlink() => Ok(()),
+        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => Err(Error::NotAFolder(area.to_path_buf())),
+        Err(e) => Err(Error::io("create", area)(e)),
+    }
 }
 
 /// Takes a shared lock on the parent of `dir` for as long as the guard lives: readers of a folder

@@ -86,6 +86,13 @@ pub const MAX_LATENCY_MS: f64 = 1e9;
 /// `sent_ms - scheduled_ms` finite and exact to the microsecond.
 pub const MAX_TIME_MS: f64 = 1e15;
 
+/// How much earlier than `scheduled_ms` a request may be sent: 1 ms, for two readings of one
+/// clock rounded apart. A request leaves when it is due or later (an open-loop generator waits for
+/// its schedule; a closed-loop one schedules each request when it sends it); one sent earlier
+/// than this is a broken clock or a mislabelled column, and every schedule lag computed from it
+/// (the intended-send percentiles) would be negative.
+pub const EARLY_SEND_MS: f64 = 1.0;
+
 /// A request's values as a reader decoded them, before the rules are applied.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct RawRequest {
@@ -142,6 +149,7 @@ pub fn plausible(latency_ms: Option<f64>, status: i64, scheduled_ms: f64, sent_m
     is_status(status)
         && scheduled_ms.abs() <= MAX_TIME_MS
         && sent_ms.abs() <= MAX_TIME_MS
+        && sent_ms >= scheduled_ms - EARLY_SEND_MS
         && match latency_ms {
             Some(latency) => (0.0..=MAX_LATENCY_MS).contains(&latency),
             None => status == 0,
@@ -161,6 +169,17 @@ pub fn check(raw: &RawRequest) -> Result<(), Violation> {
             return fail(column, format!("{} is beyond ±10^15 ms (about 31,700 years): not a plausible time", show(value)));
         }
     }
+    if raw.sent_ms < raw.scheduled_ms - EARLY_SEND_MS {
+        return fail(
+            Column::SentMs,
+            format!(
+                "{} is {} ms before scheduled_ms {}: a request is sent when it is due or later (at most {EARLY_SEND_MS} ms early, for clock rounding)",
+                show(raw.sent_ms),
+                show(raw.scheduled_ms - raw.sent_ms),
+                show(raw.scheduled_ms)
+            ),
+        );
+    }
     if !is_status(raw.status) {
         return fail(Column::Status, format!("{} is not an HTTP status (0 for no response, else 100-999)", raw.status));
     }
@@ -170,17 +189,8 @@ pub fn check(raw: &RawRequest) -> Result<(), Violation> {
         }
         None => {}
         Some(latency) => {
-            if let Some(message) = not_finite(latency) {
+            if let Some(message) = latency_problem(latency) {
                 return fail(Column::LatencyMs, message);
-            }
-            if latency < 0.0 {
-                return fail(Column::LatencyMs, format!("{} is negative: a latency cannot be", show(latency)));
-            }
-            if latency > MAX_LATENCY_MS {
-                return fail(
-                    Column::LatencyMs,
-                    format!("{} is above 10^9 ms (about 11.6 days), more than any request can plausibly take", show(latency)),
-                );
             }
         }
     }
@@ -190,6 +200,22 @@ pub fn check(raw: &RawRequest) -> Result<(), Violation> {
         }
     }
     Ok(())
+}
+
+/// Why a response time (ms) is not one a request can have: not finite, negative, or above
+/// [`MAX_LATENCY_MS`]; `None` for a plausible one. The latency rule of [`check`], for a writer that
+/// checks each value where it reads it (`analyze import`, at the place in the tool's file).
+pub fn latency_problem(latency: f64) -> Option<String> {
+    if let Some(message) = not_finite(latency) {
+        return Some(message);
+    }
+    if latency < 0.0 {
+        return Some(format!("{} is negative: a latency cannot be", show(latency)));
+    }
+    if latency > MAX_LATENCY_MS {
+        return Some(format!("{} is above 10^9 ms (about 11.6 days), more than any request can plausibly take", show(latency)));
+    }
+    None
 }
 
 /// Validates `raw` as a request of run `run`.
@@ -343,6 +369,16 @@ mod tests {
             message(RawRequest { sent_ms: -1e300, ..raw() }),
             "sent_ms: -1e300 is beyond ±10^15 ms (about 31,700 years): not a plausible time"
         );
+    }
+
+    #[test]
+    fn refuses_a_send_more_than_a_millisecond_before_its_schedule() {
+        assert_eq!(
+            message(RawRequest { scheduled_ms: 1000.0, sent_ms: 0.0, ..raw() }),
+            "sent_ms: 0 is 1000 ms before scheduled_ms 1000: a request is sent when it is due or later (at most 1 ms early, for clock rounding)"
+        );
+        assert_eq!(check(&RawRequest { scheduled_ms: 1000.0, sent_ms: 999.0, ..raw() }), Ok(()), "1 ms early: clock rounding");
+        assert_eq!(check(&RawRequest { scheduled_ms: 1000.0, sent_ms: 1500.0, ..raw() }), Ok(()), "late is a lag");
     }
 
     #[test]

@@ -55,12 +55,17 @@ pub fn run(dir: &Path, strict: bool, slo: bool, all: bool) -> Result<i32> {
     writeln!(out, "{}: {}", report.dataset.name, report.dataset.title.get(crate::model::Lang::En))?;
     writeln!(
         out,
-        "  runs: {} ({} ok), conditions: {}, requests: {}, errors: {}, largest schedule lag: {} ms",
+        "  runs: {} ({} ok), conditions: {}, requests: {}{}, errors: {}, largest schedule lag: {} ms",
         format::count(i.runs),
         format::count(i.runs_by_status.get("ok").copied().unwrap_or(0)),
         report.conditions.len(),
-        format::count(i.requests),
-        format::count(i.errors),
+        format::count(i.requests_counted.value),
+        // Runs without rows count as their tools counted them.
+        match i.requests_counted.by_tools {
+            0 => String::new(),
+            n => format!(" ({} as the tools of {} runs without rows counted them)", format::count(n), i.requests_counted.tool_runs),
+        },
+        format::count(i.requests_counted.errors),
         i.max_lag_ms.map(format::ms).unwrap_or_else(|| "-".into()),
     )?;
     if let Some(level1) = &report.level1 {
@@ -75,7 +80,16 @@ pub fn run(dir: &Path, strict: bool, slo: bool, all: bool) -> Result<i32> {
         .iter()
         .enumerate()
         .filter_map(|(c, condition)| {
-            let s = report.headline_of(condition)?;
+            let Some(s) = report.headline_of(condition) else {
+                // Only the tools' printed percentiles: said as such, never as the headline.
+                let printed = condition.headline_printed.as_ref().filter(|_| report.headline.is_percentile())?;
+                return Some(format!(
+                    "  {}: {} ({} runs)",
+                    context.condition_label(condition),
+                    context.printed_text(&printed.percentile, printed.spread.median, &printed.tools),
+                    printed.spread.n
+                ));
+            };
             Some(format!(
                 "  {}: {} median {} ({}–{}, {} runs)",
                 context.condition_label(condition),

@@ -9,6 +9,27 @@ use crate::stats::{self, Detail};
 use anyhow::{bail, Context as _, Result};
 use std::path::Path;
 
+/// Leaves out of `folders` the staging copies of imports that did not finish (they may hold part
+/// of a run: never a dataset, never published), with a warning for each whose import is gone; an
+/// import still under way is waited for when its dataset is read, and its copy is not a dataset
+/// either. The copies in `root`'s staging area are listed too, though no dataset folder is one.
+fn skip_unfinished(root: &Path, folders: &mut Vec<std::path::PathBuf>) {
+    let mut copies = outdir::leftovers(root);
+    folders.retain(|folder| match outdir::unfinished(folder) {
+        Some(copy) => {
+            if !copies.iter().any(|c| c.path == copy.path) {
+                copies.push(copy);
+            }
+            false
+        }
+        None => true,
+    });
+    for copy in copies.iter().filter(|c| !c.alive()) {
+        let warning = format!("warning: {}: skipped: it is {}", copy.path.display(), copy.reason());
+        eprintln!("{}", crate::terminal::escape(&warning));
+    }
+}
+
 pub fn run(root: &Path, out: &Path, only: Option<&str>) -> Result<i32> {
     let mut folders: Vec<_> = std::fs::read_dir(root)
         .with_context(|| format!("cannot read the datasets folder {}", root.display()))?
@@ -16,6 +37,7 @@ pub fn run(root: &Path, out: &Path, only: Option<&str>) -> Result<i32> {
         .filter(|path| path.is_dir() && (path.join("runs.csv").exists() || path.join("runs.parquet").exists()))
         .collect();
     folders.sort();
+    skip_unfinished(root, &mut folders);
     if folders.is_empty() {
         bail!("{} holds no dataset folder (a folder with runs.csv)", root.display());
     }

@@ -88,6 +88,9 @@ pub enum LoadError {
     NotAFolder(PathBuf),
     #[error(transparent)]
     Invalid(#[from] InvalidDataset),
+    /// The staging copy of an import that did not finish: it may hold part of a run.
+    #[error(transparent)]
+    Unfinished(#[from] outdir::Unfinished),
 }
 
 /// Reads, validates and counts a dataset folder, keeping what the statistics need. Every
@@ -101,8 +104,12 @@ pub fn load(dir: &Path) -> Result<Dataset, LoadError> {
 /// While it reads, it holds a shared lock on the dataset's parent folder, which `analyze import`
 /// holds exclusively while it swaps a new version of a dataset in: what is read is one version,
 /// never the old runs.csv beside the new requests.csv. A folder that cannot be locked (a
-/// read-only mount) is read without.
+/// read-only mount) is read without. The staging copy of an import that did not finish is refused
+/// ([`outdir::unfinished`]), wherever it was moved: it may hold part of a run.
 pub fn load_with(dir: &Path, keep: Keep) -> Result<Dataset, LoadError> {
+    if let Some(unfinished) = outdir::unfinished(dir) {
+        return Err(LoadError::Unfinished(unfinished));
+    }
     let _one_version = dir.is_dir().then(|| outdir::read_lock(dir).ok()).flatten();
     load_unlocked(dir, keep)
 }

@@ -63,7 +63,8 @@ impl super::stream::Blocks for GnuplotBlocks {
                 self.first = Some((sent_ns, row.0));
             }
             let total = csv.count(row, ttime)?;
-            self.rows.push(Row::new(Some(sent_ns), Some(total as f64), 0, None));
+            let total = super::response_time(total as f64, |why| csv.lines.bad(row.0, row.1[ttime].0, format!("ttime: {why}")))?;
+            self.rows.push(Row::new(Some(sent_ns), Some(total), 0, None));
         }
         Ok(())
     }

@@ -69,6 +69,7 @@ pub fn merge(parsed: Vec<(SourceFile, Piece)>) -> Result<ImportedRun, Vec<Import
         files: Vec::new(),
     };
     let mut rows_without_status = None;
+    let mut unanswered_ms = Vec::new();
     let mut statuses = None;
     for (file, piece) in parsed {
         run.version = run.version.or(piece.version);
@@ -79,6 +80,7 @@ pub fn merge(parsed: Vec<(SourceFile, Piece)>) -> Result<ImportedRun, Vec<Import
         if piece.rows.is_some() {
             run.rows = piece.rows;
             run.labels = piece.labels;
+            unanswered_ms = piece.unanswered_ms;
             if piece.rows_without_status {
                 rows_without_status = Some(file.name.clone());
             }
@@ -100,7 +102,7 @@ pub fn merge(parsed: Vec<(SourceFile, Piece)>) -> Result<ImportedRun, Vec<Import
     if let (Some(rows), Some(format)) = (&run.rows, run.rows_format) {
         let rows_file = run.files.iter().find(|f| f.format == format).map_or(String::new(), |f| f.name.clone());
         if let Some(reported) = &run.reported {
-            problems.extend(rows_against_summary(rows, &rows_file, format.latency_step_ms(), reported));
+            problems.extend(rows_against_summary(rows, &unanswered_ms, &rows_file, format.latency_step_ms(), reported));
         }
         if let Some((counted, at)) = &statuses {
             problems.extend(rows_against_statuses(rows, &rows_file, counted, at));
@@ -257,19 +259,22 @@ fn finest(summaries: &[&ToolReported]) -> Option<ToolReported> {
 
 /// The rows against the summary of the same run: as many responses as the tool ranked, the same
 /// shortest, mean and longest time, and at each percentile the value of the rank the tool's rule
-/// takes, within the precision of both.
-fn rows_against_summary(rows: &[Row], rows_file: &str, row_step: f64, reported: &ToolReported) -> Vec<ImportError> {
+/// takes, within the precision of both. The times the tool recorded for requests without a
+/// response (`unanswered_ms`: k6's) are ranked with the responses', as the tool ranked them.
+fn rows_against_summary(rows: &[Row], unanswered_ms: &[f64], rows_file: &str, row_step: f64, reported: &ToolReported) -> Vec<ImportError> {
     let mut times: Vec<f64> = rows.iter().filter(|r| r.status != 0).filter_map(|r| r.latency_ms()).collect();
+    times.extend_from_slice(unanswered_ms);
     let mut problems = Vec::new();
     let whole = |error: String| ImportError::file(rows_file, error);
     if let Some(ranked) = reported.ranked {
         let capped = ranked as usize > super::hey::MAX_RESULTS && times.len() == super::hey::MAX_RESULTS;
         if times.len() as u64 != ranked && !capped {
             let at = reported.requests.as_ref().map_or_else(|| "the summary".to_string(), |c| c.at.to_string());
-            problems.push(whole(format!(
-                "has {} responses but the summary (at {at}) counts {ranked}: are they from the same run?",
-                times.len()
-            )));
+            let counted = match unanswered_ms.len() {
+                0 => format!("{} responses", times.len()),
+                unanswered => format!("{} requests ({} with a response, {unanswered} without)", times.len(), times.len() - unanswered),
+            };
+            problems.push(whole(format!("has {counted} but the summary (at {at}) counts {ranked}: are they from the same run?")));
             return problems;
         }
     }

@@ -42,6 +42,7 @@ const SUMMARY_STEP: f64 = 0.1;
 #[derive(serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
 struct Period {
+    #[serde(deserialize_with = "super::json::count_map")]
     counters: BTreeMap<String, u64>,
     #[serde(default)]
     rates: BTreeMap<String, f64>,
@@ -84,8 +85,10 @@ pub fn json(file: &str, text: &str) -> Result<Piece, ImportError> {
     // Each counter of the whole run is the sum of the periods' (Artillery adds them up).
     let endpoint_counters = a.counters.keys().filter(|k| k.starts_with(BY_ENDPOINT)).map(String::as_str);
     for name in ["http.requests", "http.responses"].into_iter().chain(endpoint_counters) {
+        // A counter Artillery never incremented is absent, from the aggregate and from every
+        // period alike (http.responses of a run against a server that was down): 0 on both sides.
         let periods: u64 = report.intermediate.iter().filter_map(|p| p.counters.get(name)).sum();
-        if !report.intermediate.is_empty() && Some(periods) != a.counters.get(name).copied() {
+        if !report.intermediate.is_empty() && periods != a.counters.get(name).copied().unwrap_or(0) {
             return Err(at(&["intermediate"]).error(format!(
                 "the intermediate periods count {periods} {name} but the aggregate (at {}) {}: is the file edited or cut?",
                 at(&["aggregate", "counters", name]),

@@ -30,7 +30,7 @@ struct Latency {
     mean: f64,
     min: f64,
     max: f64,
-    #[serde(rename = "totalCount")]
+    #[serde(rename = "totalCount", deserialize_with = "super::json::count_field")]
     total_count: u64,
     #[serde(flatten)]
     percentiles: BTreeMap<String, serde_json::Value>,
@@ -39,12 +39,15 @@ struct Latency {
 #[derive(serde::Deserialize)]
 struct Requests {
     average: f64,
+    #[serde(deserialize_with = "super::json::count_field")]
     total: u64,
+    #[serde(deserialize_with = "super::json::count_field")]
     sent: u64,
 }
 
 #[derive(serde::Deserialize)]
 struct StatusCount {
+    #[serde(deserialize_with = "super::json::count_field")]
     count: u64,
 }
 
@@ -52,19 +55,23 @@ struct StatusCount {
 struct Output {
     start: String,
     duration: f64,
+    #[serde(deserialize_with = "super::json::count_field")]
     samples: u64,
+    #[serde(deserialize_with = "super::json::count_field")]
     errors: u64,
+    #[serde(deserialize_with = "super::json::count_field")]
     timeouts: u64,
+    #[serde(deserialize_with = "super::json::count_field")]
     non2xx: u64,
-    #[serde(rename = "1xx")]
+    #[serde(rename = "1xx", deserialize_with = "super::json::count_field")]
     xx1: u64,
-    #[serde(rename = "2xx")]
+    #[serde(rename = "2xx", deserialize_with = "super::json::count_field")]
     xx2: u64,
-    #[serde(rename = "3xx")]
+    #[serde(rename = "3xx", deserialize_with = "super::json::count_field")]
     xx3: u64,
-    #[serde(rename = "4xx")]
+    #[serde(rename = "4xx", deserialize_with = "super::json::count_field")]
     xx4: u64,
-    #[serde(rename = "5xx")]
+    #[serde(rename = "5xx", deserialize_with = "super::json::count_field")]
     xx5: u64,
     #[serde(rename = "statusCodeStats")]
     status_code_stats: BTreeMap<String, StatusCount>,
@@ -114,6 +121,17 @@ pub fn json(file: &str, text: &str) -> Result<Piece, ImportError> {
         return Err(at(&["start"]).error(format!("start: {why}")));
     }
 
+    // requests.average is the mean of one-second samples, which together hold at most every
+    // response: it is at most requests.total over the samples (rounded up to 0.01).
+    let most = responses as f64 / out.samples.max(1) as f64 + 0.01;
+    if !(out.requests.average >= 0.0 && out.requests.average <= most * (1.0 + 1e-9)) {
+        return Err(at(&["requests", "average"]).error(format!(
+            "requests.average {} is not the mean of {} one-second samples of {responses} responses (at {}): at most {most:.2}; is the file edited?",
+            super::reported::shown(out.requests.average),
+            out.samples,
+            at(&["requests", "total"])
+        )));
+    }
     let mut r = ToolReported::new(Rule::HdrHistogram);
     let requests_at = at(&["requests", "total"]);
     r.requests = Some(Count::new(responses + out.errors, requests_at.clone()));

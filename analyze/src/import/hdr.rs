@@ -180,6 +180,22 @@ pub fn spectrum(lines: &Lines, index: usize) -> Result<Spectrum, ImportError> {
             total.value, last.value.at, last.total
         )));
     }
+    // The 100 % row is the highest value of the bucket that holds the max (Java prints the max
+    // itself there, the C library the bucket's top): the Max of the footer lies in that bucket,
+    // at most 2/SubBuckets of the value below it.
+    let last = rows.last().expect("checked above");
+    let slack = (last.value.step + max.step) / 2.0 + 1e-9 * last.value.value.max(1.0);
+    let width = last.value.value * 2.0 / (sub_buckets.max(2) as f64);
+    if max.value > last.value.value + slack || max.value < last.value.value - width - slack {
+        return Err(max.at.error(format!(
+            "Max = {} but the 100 % row (at {}) is {}: the max lies in the last row's bucket ({} to {}); is the file edited?",
+            super::reported::shown(max.value),
+            last.value.at,
+            super::reported::shown(last.value.value),
+            super::reported::shown(last.value.value - width),
+            super::reported::shown(last.value.value)
+        )));
+    }
     Ok(Spectrum { rows, mean, max, total, sub_buckets, end: i + 3 })
 }
 
@@ -196,7 +212,11 @@ pub fn percentiles(file: &str, text: &str) -> Result<Piece, ImportError> {
         ));
     }
     let spectrum = spectrum(&lines, header)?;
-    if let Some(&(n, _)) = lines.lines[spectrum.end..].iter().find(|(_, l)| !l.trim().is_empty()) {
+    if let Some(&(n, line)) = lines.lines[spectrum.end..].iter().find(|(_, l)| !l.trim().is_empty()) {
+        if is_header(line) {
+            let what = format!("a second distribution's header, the first at line {}", lines.lines[header].0);
+            return Err(super::one_run::second_run(file, n, &what));
+        }
         return Err(lines.bad(n, 1, "text after the distribution's footer"));
     }
     let reported = spectrum.reported();
@@ -236,6 +256,8 @@ pub fn log(file: &str, text: &str) -> Result<Piece, ImportError> {
     let (mut start_time, mut base_time) = (None, None);
     let mut intervals = 0u64;
     let mut span: Option<(f64, f64)> = None;
+    // Each interval starts where or after the one before it: a log is written in time order.
+    let mut last_start: Option<(f64, u64)> = None;
     let mut unit: Option<(f64, &str)> = None;
     let mut deserializer = Deserializer::new();
     for entry in IntervalLogIterator::new(text.as_bytes()) {
@@ -284,6 +306,11 @@ pub fn log(file: &str, text: &str) -> Result<Piece, ImportError> {
         }
         unit = Some(found);
         let begin = interval.start_timestamp().as_secs_f64();
+        if let Some((previous, previous_line)) = last_start.filter(|(p, _)| begin < *p) {
+            let what = format!("an interval that starts at {begin:.3} s, before the one at line {previous_line} ({previous:.3} s)");
+            return Err(super::one_run::second_run(file, line, &what));
+        }
+        last_start = Some((begin, line));
         let end = begin + interval.duration().as_secs_f64();
         span = Some(span.map_or((begin, end), |(b, e)| (b.min(begin), e.max(end))));
         intervals += 1;
@@ -372,6 +399,21 @@ mod tests {
         let cut: String = text.lines().take(text.lines().count() - 2).map(|l| format!("{l}\n")).collect();
         let error = percentiles("load.hgrm", &cut).unwrap_err();
         assert!(error.message.contains("cut short"), "{error}");
+    }
+
+    #[test]
+    fn a_footer_max_outside_the_last_rows_bucket_is_refused_at_the_max() {
+        let text = fixture("load.hgrm");
+        for max in ["      999.000", "      600.000"] {
+            let edited = text.replace("      661.127, Total", &format!("{max}, Total"));
+            let error = percentiles("load.hgrm", &edited).unwrap_err();
+            let line = text.lines().position(|l| l.starts_with("#[Max")).unwrap() as u64 + 1;
+            assert_eq!(error.place.map(|p| p.0), Some(line), "{error}");
+            assert!(error.message.contains("but the 100 % row (at load.hgrm:"), "{error}");
+        }
+        // Within the bucket (the C library's form, wrk2's 12.496 under 12.503): accepted.
+        let edited = text.replace("      661.127, Total", "      660.900, Total");
+        assert!(percentiles("load.hgrm", &edited).is_ok());
     }
 
     #[test]

@@ -108,6 +108,9 @@ impl super::stream::Blocks for CsvBlocks {
             if latency_ms < 0.0 || sent_ns < 0 {
                 return Err(csv.bad(line, fields[response_time].0, "a negative time"));
             }
+            let latency_ms = super::response_time(latency_ms, |why| {
+                csv.bad(line, fields[response_time].0, format!("response-time {} s: {why}", fields[response_time].1.trim()))
+            })?;
             rows.push(Row::new(Some(sent_ns), Some(latency_ms), code, None));
             Ok(())
         })

@@ -54,6 +54,7 @@ impl super::stream::Blocks for Blocks {
                 self.first = Some((sent, row.0));
             }
             let latency = csv.count(row, elapsed)? as f64;
+            let latency = super::response_time(latency, |why| csv.lines.bad(row.0, row.1[elapsed].0, format!("elapsed: {why}")))?;
             let (column, text) = &row.1[code];
             let status = match text.trim().parse::<u16>() {
                 Ok(c) if (100..=599).contains(&c) => c,
@@ -73,7 +74,10 @@ impl super::stream::Blocks for Blocks {
             };
             let sample = Row::new(Some(sent), (status != 0).then_some(latency), status, body);
             self.rows.push(match label {
-                Some(l) => sample.labelled(self.labels.intern(&row.1[l].1)),
+                Some(l) => {
+                    let (column, name) = &row.1[l];
+                    sample.labelled(self.labels.intern_checked(name, |why| csv.lines.bad(row.0, *column, format!("label: {why}")))?)
+                }
                 None => sample,
             });
         }

@@ -19,23 +19,22 @@ fn status_of(text: &str) -> Option<u16> {
     (code == 0 || (100..=599).contains(&code)).then_some(code)
 }
 
-/// The rows, the first send and its line, and the resolution of the file's times.
-fn finish(
-    rows: Vec<Row>,
-    labels: Labels,
-    first: Option<(i64, super::Place)>,
-    step_ns: i64,
-    disagreements: u64,
-    file: &str,
-    mut notes: Vec<Message>,
-) -> Result<Piece, ImportError> {
-    let Some((started, at)) = first else {
-        return Err(ImportError::file(file, format!("holds no {METRIC} point")));
+/// What the points of a file gave, with the resolution of its times.
+fn finish(points: JsonBlocks, step_ns: i64, mut notes: Vec<Message>) -> Result<Piece, ImportError> {
+    let Some((started, at)) = points.first else {
+        return Err(ImportError::file(&points.file, format!("holds no {METRIC} point")));
     };
-    if disagreements > 0 {
-        notes.push(Message::new(NoteKey::K6Disagrees, &[&disagreements]));
+    if points.disagreements > 0 {
+        notes.push(Message::new(NoteKey::K6Disagrees, &[&points.disagreements]));
     }
-    Ok(Piece { rows: Some(rows), labels, started: Some(Start { unix_ns: started, step_ns, at }), notes, ..Piece::default() })
+    Ok(Piece {
+        rows: Some(points.rows),
+        unanswered_ms: points.unanswered_ms,
+        labels: points.labels,
+        started: Some(Start { unix_ns: started, step_ns, at }),
+        notes,
+        ..Piece::default()
+    })
 }
 
 /// A point's row: sent its duration before it was stamped, in whole ns (k6 measures ns and
@@ -67,10 +66,14 @@ pub fn json(file: &str, text: &str) -> Result<Piece, ImportError> {
 pub struct JsonBlocks {
     file: String,
     rows: Vec<Row>,
+    /// The values of the points without a response (status 0), which k6's summary ranks too.
+    unanswered_ms: Vec<f64>,
     /// Request names: k6 groups a point by its `name` tag, which defaults to its `url`.
     labels: Labels,
     disagreements: u64,
     first: Option<(i64, super::Place)>,
+    /// Each metric's declaration line: k6 declares a metric once per run, before its first point.
+    declared: std::collections::HashMap<String, u64>,
 }
 
 impl JsonBlocks {
@@ -95,6 +98,13 @@ impl super::stream::Blocks for JsonBlocks {
             }
             let parsed: Line =
                 serde_json::from_str(line).map_err(|e| lines.bad(n, e.column() as u64, format!("not a k6 JSON line: {e}")))?;
+            if parsed.kind == "Metric" {
+                if let Some(first) = self.declared.get(&parsed.metric) {
+                    let what = format!("the metric {} declared again, the first time at line {first}", parsed.metric);
+                    return Err(super::one_run::second_run(&self.file, n, &what));
+                }
+                self.declared.insert(parsed.metric.clone(), n);
+            }
             if parsed.kind != "Point" || parsed.metric != METRIC {
                 continue;
             }
@@ -103,6 +113,7 @@ impl super::stream::Blocks for JsonBlocks {
             let value = value
                 .filter(|v| *v >= 0.0)
                 .ok_or_else(|| lines.bad(n, column_of("value"), "data.value is not a non-negative number of ms"))?;
+            let value = super::response_time(value, |why| lines.bad(n, column_of("value"), format!("data.value: {why}")))?;
             let time = parsed.data.get("time").and_then(serde_json::Value::as_str).and_then(rfc3339_unix_ns);
             let time = time.ok_or_else(|| lines.bad(n, column_of("time"), "data.time is not an RFC 3339 time"))?;
             if let Some(why) = implausible_unix_ns(time) {
@@ -119,15 +130,19 @@ impl super::stream::Blocks for JsonBlocks {
                 }
             }
             let name = tag("name").filter(|n| !n.is_empty()).or(tag("url")).unwrap_or("");
-            let point = row(value, time, status).labelled(self.labels.intern(name));
+            let label = self.labels.intern_checked(name, |why| lines.bad(n, column_of("tags"), format!("tags.name: {why}")))?;
+            let point = row(value, time, status).labelled(label);
             earliest(&mut self.first, &point, || lines.place(n, 1));
+            if status == 0 {
+                self.unanswered_ms.push(value);
+            }
             self.rows.push(point);
         }
         Ok(())
     }
 
     fn finish(self: Box<Self>) -> Result<Piece, ImportError> {
-        finish(self.rows, self.labels, self.first, 1, self.disagreements, &self.file, vec![send_note()])
+        finish(*self, 1, vec![send_note()])
     }
 }
 
@@ -171,6 +186,7 @@ impl super::stream::Blocks for CsvBlocks {
                 continue;
             }
             let v = csv.number(r, value)?;
+            let v = super::response_time(v, |why| csv.lines.bad(r.0, r.1[value].0, format!("metric_value: {why}")))?;
             let (column, t) = &r.1[timestamp];
             let unix_ns = decimal_ns(t.trim(), 9).or_else(|| rfc3339_unix_ns(t));
             let unix_ns =
@@ -186,17 +202,26 @@ impl super::stream::Blocks for CsvBlocks {
                 }
             }
             let cell = |c: Option<usize>| c.map(|c| r.1[c].1.as_str()).filter(|t| !t.is_empty());
-            let label = self.points.labels.intern(cell(name).or(cell(url)).unwrap_or(""));
+            let (cell_at, label) = match (cell(name), cell(url)) {
+                (Some(n), _) => (name, n),
+                (None, Some(u)) => (url, u),
+                (None, None) => (None, ""),
+            };
+            let label_column = cell_at.map_or(1, |c| r.1[c].0);
+            let what = cell_at.map_or("name", |c| csv.header[c].as_str());
+            let label = self.points.labels.intern_checked(label, |why| csv.lines.bad(r.0, label_column, format!("{what}: {why}")))?;
             let point = row(v, unix_ns, code).labelled(label);
             earliest(&mut self.points.first, &point, || csv.lines.place(r.0, *column));
+            if code == 0 {
+                self.points.unanswered_ms.push(v);
+            }
             self.points.rows.push(point);
         }
         Ok(())
     }
 
     fn finish(self: Box<Self>) -> Result<Piece, ImportError> {
-        let p = self.points;
-        finish(p.rows, p.labels, p.first, 1_000_000_000, p.disagreements, &p.file, vec![send_note(), Message::plain(NoteKey::K6CsvSeconds)])
+        finish(self.points, 1_000_000_000, vec![send_note(), Message::plain(NoteKey::K6CsvSeconds)])
     }
 }
 
@@ -273,27 +298,34 @@ pub fn summary(file: &str, text: &str) -> Result<Piece, ImportError> {
         summary.metrics.get(name).ok_or_else(|| at(&["metrics"]).error(format!("no {name} metric: is this the summary of an HTTP test?")))
     };
     let (reqs, failed, duration) = (metric("http_reqs")?, metric("http_req_failed")?, metric(METRIC)?);
-    let count = |m: &Metric, name: &str, key: &str| -> Result<u64, ImportError> {
-        m.value(key)
-            .filter(|v| *v >= 0.0 && v.fract() == 0.0)
-            .map(|v| v as u64)
-            .ok_or_else(|| at(&["metrics", name]).error(format!("{name}.{key} is not a count")))
+    // Read from the text as k6 wrote them, whole: through a float 2^53+1 would be quoted rounded
+    // and 2^64 saturated.
+    let count = |m: &Metric, name: &str, key: &str| -> Result<Count, ImportError> {
+        let missing = || at(&["metrics", name]).error(format!("{name}.{key} is missing: k6 writes it for every HTTP test"));
+        m.value(key).ok_or_else(missing)?;
+        super::json::count(file, text, &["metrics", name, key]).ok_or_else(missing)?
     };
-    let requests = count(reqs, "http_reqs", "count")?;
+    // In k6's order of the metrics (by name), so the first problem is the first in the file.
     let errors = count(failed, "http_req_failed", "passes")?;
     let succeeded = count(failed, "http_req_failed", "fails")?;
-    if errors + succeeded != requests {
-        return Err(at(&["metrics", "http_req_failed"]).error(format!(
-            "http_req_failed counts {errors} failed and {succeeded} other requests, but http_reqs (at {}) {requests}: is the file edited?",
-            at(&["metrics", "http_reqs"])
+    let requests = count(reqs, "http_reqs", "count")?;
+    if errors.value + succeeded.value != requests.value {
+        return Err(errors.at.error(format!(
+            "http_req_failed counts {} failed (here) and {} other requests (at {}), but http_reqs {} (at {}): is the file edited?",
+            errors.value, succeeded.value, succeeded.at, requests.value, requests.at
         )));
     }
     let mut r = ToolReported::new(crate::model::Rule::Interpolated);
-    r.requests = Some(Count::new(requests, at(&["metrics", "http_reqs", "count"])));
-    r.errors = Some(Count::new(errors, at(&["metrics", "http_req_failed", "passes"])));
-    r.ranked = Some(requests);
+    r.ranked = Some(requests.value);
+    r.requests = Some(requests);
+    r.errors = Some(errors);
     r.requests_per_s = reqs.value("rate").map(|v| Printed::new(v, 0.0, at(&["metrics", "http_reqs", "rate"])));
-    r.duration_s = Some(Printed::new(summary.state.test_run_duration_ms / 1000.0, 0.0, at(&["state", "testRunDurationMs"])));
+    let duration_ms = summary.state.test_run_duration_ms;
+    if duration_ms < 0.0 {
+        let why = format!("testRunDurationMs {} is negative: a test lasts no time or more", super::reported::shown(duration_ms));
+        return Err(at(&["state", "testRunDurationMs"]).error(why));
+    }
+    r.duration_s = Some(Printed::new(duration_ms / 1000.0, 0.0, at(&["state", "testRunDurationMs"])));
     let ms = |key: &str| duration.value(key).map(|v| Printed::new(v, 0.0, at(&["metrics", METRIC, key])));
     r.min_ms = ms("min");
     r.mean_ms = ms("avg");
@@ -378,6 +410,14 @@ mod tests {
                 "{notes:?}"
             );
         }
+    }
+
+    #[test]
+    fn the_points_of_two_runs_in_one_file_are_refused_where_the_second_begins() {
+        let one = fixture("k6.json");
+        let error = json("both.json", &format!("{one}{one}")).unwrap_err();
+        assert_eq!(error.place, Some((one.lines().count() as u64 + 1, 1)), "{error}");
+        assert!(error.message.contains("the metric http_reqs declared again, the first time at line 1"), "{error}");
     }
 
     #[test]

@@ -186,19 +186,21 @@ pub fn json(file: &str, text: &str) -> Result<Piece, ImportError> {
         name: String,
         #[serde(default)]
         method: String,
+        #[serde(deserialize_with = "super::json::count_field")]
         num_requests: u64,
+        #[serde(deserialize_with = "super::json::count_field")]
         num_failures: u64,
-        #[serde(default)]
+        #[serde(default, deserialize_with = "super::json::count_field")]
         num_none_requests: u64,
         total_response_time: f64,
         min_response_time: Option<f64>,
         max_response_time: f64,
         start_time: f64,
         last_request_timestamp: Option<f64>,
+        #[serde(deserialize_with = "super::json::count_map")]
         response_times: BTreeMap<String, u64>,
     }
-    let entries: Vec<Entry> = serde_json::from_str(text)
-        .map_err(|e| ImportError::at(file, e.line() as u64, e.column() as u64, format!("not Locust's --json: {e}")))?;
+    let entries: Vec<Entry> = super::json::document(file, text, "Locust's --json")?;
     if entries.is_empty() {
         return Err(ImportError::file(file, "lists no request type"));
     }

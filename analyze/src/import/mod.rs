@@ -12,6 +12,7 @@ mod agree;
 mod decimal;
 pub mod error;
 mod json;
+mod one_run;
 pub mod reported;
 pub mod stream;
 mod text;
@@ -104,7 +105,7 @@ impl Format {
             Format::JmeterCsv => "a JMeter JTL CSV (timeStamp,elapsed,...): one row per sample",
             Format::AutocannonJson => "autocannon --json: its 15 percentiles (HdrHistogram's value at percentile over whole ms), mean, max, counts and start; latencies include non-2xx responses unless --excludeErrorStats; its min is the smallest non-zero time",
             Format::ArtilleryJson => "artillery run --output FILE: the aggregate counters and http.response_time (time to first byte; DDSketch estimates within 1 %); 4xx/5xx are responses for Artillery, errors here",
-            Format::K6Summary => "k6 run --summary-export FILE or handleSummary()'s data as JSON: http_reqs, http_req_failed and http_req_duration's trend (k6 interpolates), thresholds kept in the note",
+            Format::K6Summary => "k6 run --summary-export FILE or handleSummary()'s data as JSON: http_reqs, http_req_failed and http_req_duration's trend (k6 interpolates), thresholds kept in the note; with the same run's --out json or csv rows, one run (its trend ranks the requests without a response too)",
             Format::Wrk2Text => "wrk2 --latency's printed output: its Latency Distribution (HdrHistogram's C rule, rank round(p·n/100)) and spectrum; the histogram leaves out the first 10 s",
             Format::HdrPercentiles => "a .hgrm percentile distribution (HdrHistogram's outputPercentileDistribution, in ms): the rows at run_stats' percentiles, mean, max, count; errors not known",
             Format::HdrLog => "a .hlog interval log (V2 compressed histograms): the intervals added up, read by HdrHistogram's value at percentile; values in ns when Interval_Max is max/10^6; errors not known",
@@ -246,6 +247,17 @@ impl Labels {
         i
     }
 
+    /// [`Labels::intern`], checking a new name against the label rule (`request_row::check_label`)
+    /// first: a name that breaks it is refused by `refuse`, which is given why and names the place.
+    pub fn intern_checked(&mut self, name: &str, refuse: impl FnOnce(String) -> ImportError) -> Result<u32, ImportError> {
+        if !self.index.contains_key(name) {
+            if let Err(why) = request_row::check_label(name) {
+                return Err(refuse(label_problem(name, &why)));
+            }
+        }
+        Ok(self.intern(name))
+    }
+
     /// The name at an index a row holds.
     pub fn name(&self, index: u32) -> Option<&str> {
         self.names.get(index as usize).map(String::as_str)
@@ -258,6 +270,23 @@ impl Labels {
     pub fn names(&self) -> &[String] {
         &self.names
     }
+}
+
+/// A response time (ms) read from a tool's file, refused by `refuse` (given why, naming the place)
+/// when the request-row contract would refuse it (`request_row::latency_problem`): every row's
+/// time is checked where it is read, so a refusal names its line and column.
+pub fn response_time(latency_ms: f64, refuse: impl FnOnce(String) -> ImportError) -> Result<f64, ImportError> {
+    match request_row::latency_problem(latency_ms) {
+        Some(why) => Err(refuse(why)),
+        None => Ok(latency_ms),
+    }
+}
+
+/// Why a request name is refused, quoting its start (a name may be a pasted body of megabytes).
+pub fn label_problem(name: &str, why: &str) -> String {
+    let shown: String = name.chars().take(80).collect();
+    let more = if shown.len() < name.len() { "…" } else { "" };
+    format!("the request name {shown:?}{more} {why}")
 }
 
 impl Row {
@@ -327,6 +356,10 @@ pub struct Piece {
     pub labels: Labels,
     /// The rows carry no status (ab -g): they need the counts of the same invocation's summary.
     pub rows_without_status: bool,
+    /// The times the tool recorded for the requests of its rows that got no response (k6 records
+    /// an http_req_duration for every request, and its summary's trend ranks them all): kept to
+    /// check the rows against that summary, never a row's latency.
+    pub unanswered_ms: Vec<f64>,
     pub reported: Option<ToolReported>,
     /// Responses per HTTP status as the tool counted them (hey's and oha's summaries), to check
     /// rows of the same run against.
@@ -380,7 +413,7 @@ pub fn formats_help() -> String {
     for format in Format::ALL {
         text.push_str(&format!("  {:width$}  {}\n", format.name(), format.help()));
     }
-    text.push_str("\nEvery file must be complete (a file cut short is refused with its place) and the files of one import must agree (counts, times, ranks); one dataset is written by one import at a time.");
+    text.push_str("\nEvery file must be complete (a file cut short is refused with its place) and hold one run (a second run in it is refused where it begins), hold only values a run can have (counts to 10^12, read whole; times from 0 to 10^9 ms; no negative duration; a rate to 10^9/s that is the requests over the duration), and the files of one import must agree (counts, times, ranks); one dataset is written by one import at a time. A killed import leaves the dataset as it was; its unfinished copy in .analyze-staging is refused by check, skipped by site and removed by the next import.");
     text
 }
 

@@ -31,12 +31,12 @@ pub fn json(file: &str, text: &str) -> Result<Piece, ImportError> {
     struct Output {
         summary: Summary,
         latency_percentiles: BTreeMap<String, Option<f64>>,
+        #[serde(deserialize_with = "super::json::count_map")]
         status_code_distribution: BTreeMap<String, u64>,
-        #[serde(default)]
+        #[serde(default, deserialize_with = "super::json::count_map")]
         error_distribution: BTreeMap<String, u64>,
     }
-    let out: Output = serde_json::from_str(text)
-        .map_err(|e| ImportError::at(file, e.line() as u64, e.column() as u64, format!("not oha's JSON: {e}")))?;
+    let out: Output = super::json::document(file, text, "oha's JSON")?;
     let place = |needle: &str| -> Place {
         let (line, column) =
             text.lines().enumerate().find_map(|(i, l)| l.find(needle).map(|c| (i as u64 + 1, c as u64 + 1))).unwrap_or((1, 1));
@@ -142,6 +142,9 @@ impl super::stream::Blocks for CsvBlocks {
             if latency_ms < 0.0 {
                 return Err(csv.bad(line, fields[4].0, "a negative request-duration"));
             }
+            let latency_ms = super::response_time(latency_ms, |why| {
+                csv.bad(line, fields[4].0, format!("request-duration {} s: {why}", fields[4].1.trim()))
+            })?;
             let bytes = csv.count(line, fields, 5)?;
             let status = csv.count(line, fields, 6)?;
             let status = u16::try_from(status)
@@ -224,9 +227,11 @@ pub fn sqlite(file: &str, path: &std::path::Path) -> Result<Piece, ImportError> 
             .ok_or_else(|| bad(format!("status {status} is not an HTTP status")))?;
         let bytes = u64::try_from(bytes).map_err(|_| bad(format!("len_bytes {bytes} is negative")))?;
         let url: Option<String> = r.get(6).map_err(sql)?;
-        let row = Row::new(Some(sent_ns), Some(parse_shifted(&duration.to_string(), 3).unwrap_or(duration * 1000.0)), status, Some(bytes));
+        let latency_ms = parse_shifted(&duration.to_string(), 3).unwrap_or(duration * 1000.0);
+        let latency_ms = super::response_time(latency_ms, |why| bad(format!("duration {duration} s: {why}")))?;
+        let row = Row::new(Some(sent_ns), Some(latency_ms), status, Some(bytes));
         rows.push(match url.filter(|u| !u.is_empty()) {
-            Some(url) => row.labelled(labels.intern(&url)),
+            Some(url) => row.labelled(labels.intern_checked(&url, |why| bad(format!("url: {why}")))?),
             None => row,
         });
     }

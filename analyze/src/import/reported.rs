@@ -47,6 +47,37 @@ impl Printed {
     }
 }
 
+/// The largest count a run can have: 10^12 requests, a million a second for eleven and a half
+/// days. A larger one (2^64-1, what a saturated or corrupted counter prints) is refused.
+pub const MAX_COUNT: u64 = 1_000_000_000_000;
+
+/// The highest rate a run can have: 10^9 requests a second, far past any load generator on any
+/// machine. Where the tool prints the run's duration, its rate must also be its requests over
+/// that duration ([`rate_problem`]).
+pub const MAX_RATE: f64 = 1e9;
+
+/// Why a count's text, as the file has it, is not a count a run can have: not a whole number
+/// of digits, or beyond [`MAX_COUNT`]; `None` for a count.
+pub fn count_problem(text: &str) -> Option<String> {
+    if text.is_empty() || !text.bytes().all(|b| b.is_ascii_digit()) {
+        return Some(format!("{text} is not a count (a whole number, written in digits)"));
+    }
+    match text.parse::<u64>() {
+        Ok(n) if n <= MAX_COUNT => None,
+        _ => Some(format!("{text} is beyond 10^12, more than any run counts (a million requests a second for 11 days)")),
+    }
+}
+
+/// A number as a message quotes it: as `Display` writes it, or with an exponent when that would
+/// be very long (1e300 is not quoted as 301 digits).
+pub fn shown(value: f64) -> String {
+    if value.abs() >= 1e15 {
+        format!("{value:e}")
+    } else {
+        value.to_string()
+    }
+}
+
 /// A count as a tool printed it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Count {
@@ -117,18 +148,54 @@ impl ToolReported {
         }
     }
 
-    /// Checks the numbers of one file against each other: errors within requests, min ≤ max,
-    /// percentiles that never decrease and lie within min and max (as this rule rounds them), and
-    /// requests/s equal to requests over the printed duration within both printed precisions.
-    /// Every problem names the place of both values.
+    /// Checks the numbers of one file: first that each is one a run can have ([`Self::impossible`]:
+    /// only those problems are returned then, not what follows from them), then against each other:
+    /// errors and ranked times within requests, min ≤ max, percentiles that never decrease and lie
+    /// within min and max (as this rule rounds them), and requests/s equal to requests over the
+    /// printed duration within both printed precisions. Every problem names the place of both values.
     pub fn check(&self) -> Vec<ImportError> {
+        let impossible = self.impossible();
+        if !impossible.is_empty() {
+            return impossible;
+        }
         let mut problems = Vec::new();
+        if let (Some(requests), Some(ranked)) = (&self.requests, self.ranked) {
+            if ranked > requests.value {
+                problems.push(requests.at.error(format!(
+                    "{} requests, but the tool ranked {ranked} times: a tool ranks at most one time per request; is the file edited?",
+                    requests.value
+                )));
+            }
+        }
         if let (Some(requests), Some(errors)) = (&self.requests, &self.errors) {
             if errors.value > requests.value {
                 problems.push(errors.at.error(format!(
                     "{} errors of {} requests (at {}): errors cannot exceed requests; is the file edited or from two runs?",
                     errors.value, requests.value, requests.at
                 )));
+            }
+        }
+        for label in &self.labels {
+            if label.errors.value > label.requests.value {
+                problems.push(label.errors.at.error(format!(
+                    "{}: {} errors of {} requests (at {}): errors cannot exceed requests; is the file edited?",
+                    label.label, label.errors.value, label.requests.value, label.requests.at
+                )));
+            }
+            let mut lower: Option<(u32, &Printed)> = None;
+            for (&p, value) in &label.percentiles_ms {
+                if let Some((q, below)) = lower.filter(|(_, below)| value.value < below.value) {
+                    problems.push(value.at.error(format!(
+                        "{}: p{} = {} ms is below p{} = {} ms (at {}): a percentile cannot decrease as p grows",
+                        label.label,
+                        percentile_label(p),
+                        value.value,
+                        percentile_label(q),
+                        below.value,
+                        below.at
+                    )));
+                }
+                lower = Some((p, value));
             }
         }
         if let (Some(min), Some(max)) = (&self.min_ms, &self.max_ms) {
@@ -194,6 +261,62 @@ impl ToolReported {
         problems
     }
 
+    /// The values no run can have, each at its place: counts beyond [`MAX_COUNT`], times that are
+    /// negative, not finite or above the request-row contract's 10^9 ms (`request_row::latency_problem`,
+    /// the rule every row's time meets), a negative or infinite duration or rate.
+    fn impossible(&self) -> Vec<ImportError> {
+        let mut problems = Vec::new();
+        let label_counts = self.labels.iter().flat_map(|l| [("requests", &l.requests), ("errors", &l.errors)]);
+        let counts = [("requests", self.requests.as_ref()), ("errors", self.errors.as_ref()), ("requests", self.rate_count.as_ref())]
+            .into_iter()
+            .filter_map(|(what, c)| c.map(|c| (what, c)))
+            .chain(label_counts);
+        for (what, count) in counts {
+            if let Some(why) = count_problem(&count.value.to_string()) {
+                problems.push(count.at.error(format!("{what}: {why}")));
+            }
+        }
+        if let (Some(ranked), Some(requests)) = (self.ranked, &self.requests) {
+            if let Some(why) = count_problem(&ranked.to_string()).filter(|_| ranked != requests.value) {
+                problems.push(requests.at.error(format!("the times ranked: {why}")));
+            }
+        }
+        let label_times = self.labels.iter().flat_map(|l| {
+            l.percentiles_ms
+                .iter()
+                .map(|(&p, v)| (format!("{}: p{}", l.label, percentile_label(p)), v))
+                .chain(l.max_ms.iter().map(|v| (format!("{}: the longest time", l.label), v)))
+        });
+        let times = [("the shortest time", &self.min_ms), ("the mean", &self.mean_ms), ("the longest time", &self.max_ms)]
+            .into_iter()
+            .filter_map(|(what, v)| v.as_ref().map(|v| (what.to_string(), v)))
+            .chain(self.percentiles_ms.iter().map(|(&p, v)| (format!("p{}", percentile_label(p)), v)))
+            .chain(label_times);
+        for (what, time) in times {
+            if let Some(why) = request_row::latency_problem(time.value) {
+                problems.push(time.at.error(format!("{what} (ms): {why}")));
+            }
+        }
+        if let Some(duration) = &self.duration_s {
+            if !duration.value.is_finite() || duration.value < 0.0 {
+                problems.push(duration.at.error(format!(
+                    "the run's duration {} s is {}: a run lasts no time or more",
+                    shown(duration.value),
+                    if duration.value.is_finite() { "negative" } else { "not a finite number" }
+                )));
+            }
+        }
+        if let Some(rate) = &self.requests_per_s {
+            if !rate.value.is_finite() || rate.value < 0.0 || rate.value > MAX_RATE {
+                problems.push(rate.at.error(format!(
+                    "{} requests/s is not a rate a run can have (0 to 10^9 a second, more than any load generator sends)",
+                    shown(rate.value)
+                )));
+            }
+        }
+        problems
+    }
+
     /// How far a percentile this rule prints may lie outside the min and max printed beside it:
     /// Locust's bucket of a value can be above or below the value itself.
     fn rounding_slack(&self, value_ms: f64) -> f64 {
@@ -231,14 +354,14 @@ pub fn rate_problem(rate: &Printed, requests: &Count, duration: &Printed) -> Opt
     let fits = rate.value >= low * (1.0 - 1e-9) && rate.value <= high * (1.0 + 1e-9);
     (!fits).then(|| {
         rate.at.error(format!(
-            "{} requests/s is not the {} requests (at {}) over {} s (at {}): it should be between {:.2} and {:.2}; is the file edited or are its numbers from two runs?",
-            rate.value,
+            "{} requests/s is not the {} requests (at {}) over {} s (at {}): it should be between {:.2} and {}; is the file edited or are its numbers from two runs?",
+            shown(rate.value),
             requests.value,
             requests.at,
-            duration.value,
+            shown(duration.value),
             duration.at,
             low.max(0.0),
-            high
+            if high.is_finite() { format!("{high:.2}") } else { "any rate (a run of no time)".to_string() }
         ))
     })
 }

@@ -99,8 +99,13 @@ pub fn verbose(file: &str, text: &str) -> Result<Piece, ImportError> {
             .then(|| (words[1].parse::<u16>().ok(), parse_shifted(words[2], 3), words[4].parse::<u64>().ok()));
         match parsed {
             Some((Some(status), Some(latency_ms), Some(bytes))) if (100..=599).contains(&status) => {
+                let time_column = (words[2].as_ptr() as usize - line.as_ptr() as usize) as u64 + 1;
+                let latency_ms = super::response_time(latency_ms, |why| lines.bad(n, time_column, format!("the response time: {why}")))?;
                 let url = words[8..].join(" ");
-                rows.push(Row::new(None, Some(latency_ms), status, Some(bytes)).labelled(labels.intern(&url)));
+                // The words are slices of the line: the URL's column is where its first word starts.
+                let url_column = words.get(8).map_or(column, |w| (w.as_ptr() as usize - line.as_ptr() as usize) as u64 + 1);
+                let label = labels.intern_checked(&url, |why| lines.bad(n, url_column, format!("the request: {why}")))?;
+                rows.push(Row::new(None, Some(latency_ms), status, Some(bytes)).labelled(label));
             }
             _ => return Err(lines.bad(n, column, "expected `HTTP/1.1 STATUS SECONDS secs: BYTES bytes ==> METHOD URL`")),
         }
@@ -194,10 +199,10 @@ pub fn json(file: &str, text: &str) -> Result<Piece, ImportError> {
     let field = |key: &str| -> Result<&serde_json::Value, ImportError> {
         value.get(key).ok_or_else(|| ImportError::file(file, format!("has no \"{key}\" field (siege's json_output has it)")))
     };
+    // Read from the text, whole, as the file has it (a float or 2^64 is quoted, never rounded).
     let count = |key: &str| -> Result<Count, ImportError> {
-        let at = place(key);
-        let v = field(key)?.as_u64().ok_or_else(|| at.error(format!("\"{key}\" is not a count")))?;
-        Ok(Count::new(v, at))
+        field(key)?;
+        super::json::count(file, text, &[key]).unwrap_or_else(|| Err(place(key).error(format!("\"{key}\" is not a count"))))
     };
     // siege prints every number of its JSON with two decimals.
     let number = |key: &str| -> Result<Printed, ImportError> {

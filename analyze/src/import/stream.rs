@@ -128,6 +128,7 @@ pub fn read(name: &str, source: Source, forced: Option<Format>) -> Result<Read_,
                 blocks.size_hint(size);
             }
             let mut first_line = 1;
+            let mut one_run = super::one_run::OneRun::new(format, name);
             let mut carry: Vec<u8> = Vec::new();
             let mut buffer = head;
             loop {
@@ -148,6 +149,7 @@ pub fn read(name: &str, source: Source, forced: Option<Format>) -> Result<Read_,
                 }
                 let text = std::str::from_utf8(complete).map_err(|_| ImportError::file(name, "a byte that is not UTF-8"))?;
                 if !text.is_empty() {
+                    one_run.block(text, first_line)?;
                     blocks.block(text, first_line)?;
                 }
                 first_line += memchr::memchr_iter(b'\n', complete).count() as u64;
@@ -209,6 +211,7 @@ pub fn read(name: &str, source: Source, forced: Option<Format>) -> Result<Read_,
                     ),
                 ));
             }
+            super::one_run::OneRun::new(format, name).block(text, 1)?;
             super::parse_text(format, name, text)?
         }
     };

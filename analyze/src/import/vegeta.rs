@@ -52,11 +52,63 @@ pub struct Blocks {
     labels: Labels,
     width: Option<usize>,
     first: Option<(i64, u64)>,
+    /// The attack the results are of, and the seqs seen: one run is one attack.
+    attack: Attack,
+}
+
+/// vegeta numbers the requests of one attack 0, 1, 2, ... (`seq`) and names the attack: a seq
+/// seen twice, or a second attack name, is a second attack's results in the same file.
+#[derive(Default)]
+struct Attack {
+    name: Option<(String, u64)>,
+    /// One bit per seq below [`SEQS`].
+    seen: Vec<u64>,
+}
+
+/// The seqs checked for repeats: 2^27 (16 MiB of bits), far past any run's requests.
+const SEQS: u64 = 1 << 27;
+
+impl Attack {
+    fn result(&mut self, file: &str, n: u64, name: &str, seq: Option<u64>) -> Result<(), ImportError> {
+        match &self.name {
+            None => self.name = Some((name.to_string(), n)),
+            Some((first, line)) if first != name => {
+                return Err(super::one_run::second_run(
+                    file,
+                    n,
+                    &format!("a result of the attack {name:?}, where line {line} is of the attack {first:?}"),
+                ));
+            }
+            Some(_) => {}
+        }
+        let Some(seq) = seq.filter(|s| *s < SEQS) else { return Ok(()) };
+        let (word, bit) = ((seq / 64) as usize, seq % 64);
+        if word >= self.seen.len() {
+            self.seen.resize(word + 1, 0);
+        }
+        if self.seen[word] & (1 << bit) != 0 {
+            return Err(super::one_run::second_run(
+                file,
+                n,
+                &format!("seq {seq} again: vegeta numbers one attack's requests once each, from 0"),
+            ));
+        }
+        self.seen[word] |= 1 << bit;
+        Ok(())
+    }
 }
 
 impl Blocks {
     pub fn new(file: &str, json: bool) -> Self {
-        Blocks { file: file.to_string(), json, rows: Vec::new(), labels: Labels::default(), width: None, first: None }
+        Blocks {
+            file: file.to_string(),
+            json,
+            rows: Vec::new(),
+            labels: Labels::default(),
+            width: None,
+            first: None,
+            attack: Attack::default(),
+        }
     }
 
     fn earliest(&mut self, sent: i64, line: u64) {
@@ -96,12 +148,19 @@ impl Blocks {
         let code = code_of(number(1, "code")?)
             .ok_or_else(|| lines.bad(n, fields[1].0, format!("code {:?} is not an HTTP status", fields[1].1)))?;
         let latency = parse_shifted(number(2, "latency (ns)")?, -6).expect("digits");
+        let latency = super::response_time(latency, |why| lines.bad(n, fields[2].0, format!("latency {} ns: {why}", fields[2].1)))?;
         let bytes_in: u64 = number(4, "bytes_in")?.parse().map_err(|_| lines.bad(n, fields[4].0, "bytes_in is too large"))?;
+        if fields.len() >= 9 {
+            let seq = number(8, "seq")?.parse::<u64>().ok();
+            self.attack.result(&self.file, n, &fields[7].1, seq)?;
+        }
         self.earliest(sent, n);
         // timestamp,code,latency,bytes_out,bytes_in,error,body,attack,seq,method,url,headers
         let row = result(sent, code, latency, bytes_in);
         let row = match fields.get(10) {
-            Some((_, url)) if fields.len() >= 11 && !url.is_empty() => row.labelled(self.labels.intern(url)),
+            Some((column, url)) if fields.len() >= 11 && !url.is_empty() => {
+                row.labelled(self.labels.intern_checked(url, |why| lines.bad(n, *column, format!("url: {why}")))?)
+            }
             _ => row,
         };
         self.rows.push(row);
@@ -117,6 +176,9 @@ impl Blocks {
             bytes_in: u64,
             #[serde(default)]
             url: String,
+            #[serde(default)]
+            attack: String,
+            seq: Option<u64>,
         }
         let r: Result_ =
             serde_json::from_str(line).map_err(|e| lines.bad(n, e.column() as u64, format!("not a vegeta JSON result: {e}")))?;
@@ -129,9 +191,14 @@ impl Blocks {
         let code = code_of(&r.code.to_string())
             .ok_or_else(|| lines.bad(n, column_of("code"), format!("code {} is not an HTTP status", r.code)))?;
         let latency = parse_shifted(&r.latency.to_string(), -6).expect("digits");
+        let latency = super::response_time(latency, |why| lines.bad(n, column_of("latency"), format!("latency {} ns: {why}", r.latency)))?;
+        self.attack.result(&self.file, n, &r.attack, r.seq)?;
         self.earliest(sent, n);
         let row = result(sent, code, latency, r.bytes_in);
-        let row = if r.url.is_empty() { row } else { row.labelled(self.labels.intern(&r.url)) };
+        let row = match r.url.is_empty() {
+            true => row,
+            false => row.labelled(self.labels.intern_checked(&r.url, |why| lines.bad(n, column_of("url"), format!("url: {why}")))?),
+        };
         self.rows.push(row);
         Ok(())
     }
@@ -204,6 +271,22 @@ mod tests {
             let error = csv("v.csv", &format!("{stamp},200,1234567,0,20200,,,,0,GET,http://x/,\n")).unwrap_err();
             assert_eq!(error.place, Some((1, 1)), "{stamp}: {error}");
         }
+    }
+
+    #[test]
+    fn two_attacks_in_one_file_are_refused_where_the_second_begins() {
+        for (name, json) in [("vegeta.csv", false), ("vegeta.json", true)] {
+            let one = fixture(name);
+            let error = whole("both", &format!("{one}{one}"), json).unwrap_err();
+            let second = one.lines().count() as u64 + 1;
+            assert_eq!(error.place, Some((second, 1)), "{name}: {error}");
+            assert!(error.message.contains("a second run begins here (seq 0 again"), "{error}");
+        }
+        let other =
+            "1796049880000000000,200,1234567,0,20200,,,a,0,GET,http://x/,\n1796049880000000001,200,1234567,0,20200,,,b,1,GET,http://x/,\n";
+        let error = csv("v.csv", other).unwrap_err();
+        assert_eq!(error.place, Some((2, 1)));
+        assert!(error.message.contains(r#"the attack "b", where line 1 is of the attack "a""#), "{error}");
     }
 
     #[test]

@@ -85,9 +85,26 @@ pub enum Refused {
     Problems(#[from] ImportErrors),
     #[error(transparent)]
     Write(#[from] outdir::Error),
-    /// The staged dataset would not pass `analyze check`.
-    #[error("nothing was imported: the dataset would not pass `analyze check` after this import:\n{0:#}")]
-    Check(anyhow::Error),
+    /// The staged dataset would not pass `analyze check`: its first problem (places are in the
+    /// dataset's tables as the import would write them), and how many more there are.
+    #[error(
+        "nothing was imported: the dataset would not pass `analyze check` after this import (the place below is in the dataset as this import would write it):\n  {first}{}",
+        if *more > 0 { format!("\n  (and {more} more problem{} of the same dataset)", if *more == 1 { "" } else { "s" }) } else { String::new() }
+    )]
+    Check { first: String, more: u64 },
+}
+
+impl Refused {
+    /// What `analyze check` said of the staged dataset, cut to its first problem: the others
+    /// usually follow from it.
+    fn check(error: anyhow::Error) -> Refused {
+        match error.downcast_ref::<crate::dataset::LoadError>() {
+            Some(crate::dataset::LoadError::Invalid(invalid)) if !invalid.errors.is_empty() => {
+                Refused::Check { first: invalid.errors[0].to_string(), more: invalid.errors.len() as u64 - 1 + invalid.more }
+            }
+            _ => Refused::Check { first: format!("{error:#}"), more: 0 },
+        }
+    }
 }
 
 impl From<ImportError> for Refused {
@@ -212,7 +229,7 @@ pub fn import(run: &ImportedRun, target: &Target, verify: &dyn Fn(&Path) -> anyh
                 update.carry(entry)?;
             }
         }
-        verify(update.staged()).map_err(Refused::Check)?;
+        verify(update.staged()).map_err(Refused::check)?;
         let summary = match (&run.rows, &run.reported) {
             (Some(rows), Some(_)) => format!("{} requests and the tool's printed numbers", rows.len()),
             (Some(rows), None) => format!("{} requests", rows.len()),

@@ -72,6 +72,11 @@ pub fn runs_csv(report: &Report) -> String {
     if with_sessions {
         header.extend(RUN_SESSION_COLUMNS.map(String::from));
     }
+    // Present when some run has no rows: its counts and headline are its tool's.
+    let with_counted = report.runs.iter().any(|r| r.requests_counted.tool().is_some() || r.headline_printed.is_some());
+    if with_counted {
+        header.extend(RUN_COUNTED_COLUMNS.map(String::from));
+    }
     let mut out = csv::line(&header);
     for run in &report.runs {
         let mut fields = vec![run.run_id.clone(), report.conditions[run.condition].id.clone()];
@@ -104,6 +109,9 @@ pub fn runs_csv(report: &Report) -> String {
         if with_sessions {
             fields.extend(run_session_fields(run.sessions.as_deref()));
         }
+        if with_counted {
+            fields.extend(run_counted_fields(run));
+        }
         out.push_str(&csv::line(&fields));
     }
     out
@@ -124,6 +132,11 @@ pub fn conditions_csv(report: &Report) -> String {
         for name in CONDITION_SESSION_SPREADS {
             header.extend(["median", "min", "max"].map(|s| format!("{name}_{s}")));
         }
+    }
+    let with_printed = report.conditions.iter().any(|c| c.headline_printed.is_some());
+    if with_printed {
+        header.push("headline_printed_percentile".to_string());
+        header.extend(["median", "min", "max"].map(|s| format!("headline_printed_ms_{s}")));
     }
     let mut out = csv::line(&header);
     for condition in &report.conditions {
@@ -156,6 +169,11 @@ pub fn conditions_csv(report: &Report) -> String {
                 fields.extend(spread_fields(spread));
             }
         }
+        if with_printed {
+            let printed = condition.headline_printed.as_ref();
+            fields.push(printed.map(|p| p.percentile.clone()).unwrap_or_default());
+            fields.extend(spread_fields(printed.map(|p| p.spread)));
+        }
         out.push_str(&csv::line(&fields));
     }
     out
@@ -178,6 +196,23 @@ const RUN_SESSION_COLUMNS: [&str; 10] = [
     "session_p95_ms",
     "session_p95_rank",
 ];
+
+/// runs.csv's columns of a run's counts as counted (`requests_counted`: the rows', else its
+/// tool's) and of the percentile its tool printed for the headline, present when some run has no rows.
+const RUN_COUNTED_COLUMNS: [&str; 5] =
+    ["requests_counted", "errors_counted", "requests_counted_source", "headline_printed_percentile", "headline_printed_ms"];
+
+fn run_counted_fields(run: &crate::report::RunResult) -> [String; 5] {
+    let counted = &run.requests_counted;
+    let printed = run.headline_printed.as_deref();
+    [
+        counted.value.to_string(),
+        counted.errors.map(|e| e.to_string()).unwrap_or_default(),
+        counted.source.to_string(),
+        printed.map(|p| p.percentile.clone()).unwrap_or_default(),
+        number(printed.map(|p| p.value_ms)),
+    ]
+}
 
 /// conditions.csv's session spreads (each as `_median`, `_min`, `_max`), after `sessions` and `sessions_failed`.
 const CONDITION_SESSION_SPREADS: [&str; 6] =

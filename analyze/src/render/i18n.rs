@@ -6,6 +6,7 @@
 
 pub mod charts;
 pub mod compare;
+pub mod counted;
 #[cfg(test)]
 mod glossary;
 pub mod grammar;

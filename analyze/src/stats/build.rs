@@ -159,6 +159,7 @@ pub fn build(dataset: &mut Dataset, detail: Detail) -> Report {
             super::intended::gap(&percentiles_ms, i, thresholds.negligible_difference, thresholds.noisy_lag_floor_ms)
         });
         let tempfile_peak_bytes = side.tempfiles.get(index).iter().map(|r| r.logical_bytes).max();
+        let tool_reported = dataset.run_stats[index].as_ref().map(|s| Box::new(super::tool_reported::reported(s, counted)));
         runs.push(RunResult {
             run_id: run.run_id.clone(),
             condition: condition_index[&conditions_of_runs[index]],
@@ -168,6 +169,7 @@ pub fn build(dataset: &mut Dataset, detail: Detail) -> Report {
             note: run.note.clone(),
             started_at_utc: run.started_at_utc.clone(),
             requests: counted.requests,
+            requests_counted: super::failures::counted(counted.requests, counted.errors(), tool_reported.as_deref()),
             ok_responses: level1_run.map_or(counted.latencies_ms.len() as u64, |l| l.ok_responses),
             errors: counted.errors(),
             non_2xx: counted.non_2xx,
@@ -177,6 +179,7 @@ pub fn build(dataset: &mut Dataset, detail: Detail) -> Report {
             p95_rank: find(Percentile::P95).map(|v| v.rank),
             headline_ms: find(percentile).map(|v| v.value),
             headline_rank: find(percentile).map(|v| v.rank),
+            headline_printed: super::printed::of_run(percentile, counted.requests, tool_reported.as_deref()).map(Box::new),
             percentiles_ms,
             percentile_ranks,
             unresolved_percentiles,
@@ -203,7 +206,7 @@ pub fn build(dataset: &mut Dataset, detail: Detail) -> Report {
             throughput_from: throughput.from,
             rate_withheld: throughput.withheld,
             source: super::tool_reported::source(dataset.sources[index].as_ref()).map(Box::new),
-            tool_reported: dataset.run_stats[index].as_ref().map(|s| Box::new(super::tool_reported::reported(s, counted))),
+            tool_reported,
             labels: run_labels.next().unwrap_or_default(),
         });
     }
@@ -404,6 +407,7 @@ fn summarize_condition(
         left_out_runs: members.iter().filter(|r| r.status != RunStatus::Ok).map(|r| r.run_id.clone()).collect(),
         p95_ms: Spread::of(&collect(&|r| r.p95_ms)).map(clean_ms),
         headline_ms: Spread::of(&collect(&|r| r.headline_ms)).map(clean_ms),
+        headline_printed: super::printed::of_condition(dataset.manifest.headline_percentile(), &ok),
         percentiles_ms: {
             let keys: std::collections::BTreeSet<&String> = ok.iter().flat_map(|r| r.percentiles_ms.keys()).collect();
             keys.into_iter()
@@ -479,6 +483,7 @@ fn integrity(runs: &[RunResult], expected_large: Option<u64>) -> Integrity {
         runs: runs.len() as u64,
         runs_by_status,
         requests: sum(|r| r.requests),
+        requests_counted: super::failures::total(ok.iter().copied()),
         ok_responses: sum(|r| r.ok_responses),
         non_2xx: sum(|r| r.non_2xx),
         no_response: sum(|r| r.no_response),

@@ -21,7 +21,7 @@
 
 use crate::model::FailureVerdict;
 use crate::report::compare::{FailureComparison, FailureSide};
-use crate::report::RunResult;
+use crate::report::{CountSource, Counted, CountedTotal, RunResult, ToolReported};
 use statrs::function::gamma::ln_gamma;
 
 /// One run's requests and how many of them failed.
@@ -31,15 +31,50 @@ pub struct RunFailures {
     pub errors: u64,
 }
 
-/// A run's requests and failures: from its rows, else as its tool counted them; `None` when
-/// neither counted a request, or the tool could not count its failures (an HdrHistogram file).
+/// A run's requests and failures as counted ([`counted`]); `None` when nothing counted a
+/// request, or the tool could not count its failures (an HdrHistogram file).
 pub fn of_run(run: &RunResult) -> Option<RunFailures> {
-    if run.requests > 0 {
-        return Some(RunFailures { requests: run.requests, errors: run.errors });
+    let counted = &run.requests_counted;
+    (counted.value > 0).then_some(())?;
+    Some(RunFailures { requests: counted.value, errors: counted.errors? })
+}
+
+/// The one rule for a run's counted requests: its rows' `requests` and `errors` when it has any
+/// row, else the tool's own counts when the tool counted a request (a run imported from a
+/// summary alone), else the rows' zero.
+pub fn counted(requests: u64, errors: u64, tool: Option<&ToolReported>) -> Counted {
+    match tool {
+        Some(tool) if requests == 0 && tool.requests > 0 => {
+            Counted { value: tool.requests, errors: tool.errors, source: CountSource::Tool(tool.tool.clone()) }
+        }
+        _ => Counted { value: requests, errors: Some(errors), source: CountSource::Rows },
     }
-    let tool = run.tool_reported.as_ref()?;
-    (tool.requests > 0).then_some(())?;
-    Some(RunFailures { requests: tool.requests, errors: tool.errors? })
+}
+
+/// The ok runs' counts added up, with what their tools counted apart.
+pub fn total<'a>(runs: impl IntoIterator<Item = &'a RunResult>) -> CountedTotal {
+    let mut total = CountedTotal::default();
+    for counted in runs.into_iter().map(|r| &r.requests_counted) {
+        total.value += counted.value;
+        match counted.errors {
+            Some(errors) => {
+                total.errors += errors;
+                total.ok_responses += counted.value - errors;
+            }
+            None => total.errors_unknown_runs += 1,
+        }
+        if let Some(tool) = counted.tool() {
+            total.by_tools += counted.value;
+            total.errors_by_tools += counted.errors.unwrap_or(0);
+            total.ok_by_tools += counted.ok_responses().unwrap_or(0);
+            total.tool_runs += 1;
+            if !total.tools.iter().any(|t| t == tool) {
+                total.tools.push(tool.to_string());
+            }
+        }
+    }
+    total.tools.sort();
+    total
 }
 
 /// A side's pooled counts with the range of its runs' shares.
@@ -202,6 +237,57 @@ mod tests {
         let lower = h.cdf(b_errors);
         let upper = if b_errors == 0 { 1.0 } else { h.sf(b_errors - 1) };
         (2.0 * lower.min(upper)).min(1.0)
+    }
+
+    fn tool(name: &str, requests: u64, errors: Option<u64>) -> ToolReported {
+        ToolReported {
+            tool: name.into(),
+            rule: crate::model::Rule::FloorPlusOne,
+            requests,
+            errors,
+            requests_per_s: None,
+            latency_ms: crate::report::ToolLatency { min: None, mean: None, max: None },
+            percentiles_ms: Default::default(),
+            ranks: Default::default(),
+            ranked: requests,
+            nearest_rank_ms: Default::default(),
+            nearest_ranks: Default::default(),
+            tool_span_s: None,
+            rows_requests_per_s: None,
+            rows_span_s: None,
+            rates_differ: false,
+            interpolations: Default::default(),
+            labels: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn rows_count_a_run_when_it_has_any_else_its_tool() {
+        let wrk = tool("wrk", 7654, Some(0));
+        assert_eq!(counted(2000, 3, Some(&wrk)), Counted { value: 2000, errors: Some(3), source: CountSource::Rows });
+        assert_eq!(counted(0, 0, Some(&wrk)), Counted { value: 7654, errors: Some(0), source: CountSource::Tool("wrk".into()) });
+        assert_eq!(counted(0, 0, Some(&wrk)).source.to_string(), "wrk summary");
+        assert_eq!(counted(0, 0, None), Counted { value: 0, errors: Some(0), source: CountSource::Rows });
+        // A histogram counts no failures: its errors are not known, so it judges no failed share.
+        let hdr = counted(0, 0, Some(&tool("hdrhistogram", 3000, None)));
+        assert_eq!((hdr.value, hdr.errors, hdr.ok_responses()), (3000, None, None));
+    }
+
+    #[test]
+    fn totals_keep_the_tools_part_and_the_runs_without_known_errors_apart() {
+        let mut run = crate::render::charts::tests::fixture().runs[0].clone();
+        run.status = crate::model::RunStatus::Ok;
+        let with = |counted: Counted| RunResult { requests_counted: counted, ..run.clone() };
+        let runs = [
+            with(counted(100, 4, None)),
+            with(counted(0, 0, Some(&tool("artillery", 1000, Some(500))))),
+            with(counted(0, 0, Some(&tool("hdrhistogram", 3000, None)))),
+        ];
+        let total = total(&runs);
+        assert_eq!((total.value, total.ok_responses, total.errors), (4100, 596, 504));
+        assert_eq!((total.by_tools, total.ok_by_tools, total.errors_by_tools), (4000, 500, 500));
+        assert_eq!((total.tool_runs, total.errors_unknown_runs), (2, 1));
+        assert_eq!(total.tools, ["artillery", "hdrhistogram"]);
     }
 
     #[test]

@@ -16,6 +16,7 @@ pub mod large;
 pub mod percentile;
 pub mod permutation;
 pub mod precision;
+pub mod printed;
 pub mod published;
 pub mod random;
 pub mod ranks;

@@ -107,6 +107,7 @@ mod tests {
             left_out_runs: Vec::new(),
             p95_ms: Some(spread(p95)),
             headline_ms: Some(spread(p95)),
+            headline_printed: None,
             percentiles_ms: BTreeMap::new(),
             unresolved_percentiles: BTreeMap::new(),
             max_ms: None,

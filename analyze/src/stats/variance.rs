@@ -115,8 +115,9 @@ pub fn review(
         if run.status != RunStatus::Ok {
             continue;
         }
-        if run.errors > 0 {
-            flag(FlagKind::Errors { count: run.errors, requests: run.requests });
+        // As counted: a run imported from a summary alone has the tool's counts.
+        if let Some(counted) = super::failures::of_run(run).filter(|c| c.errors > 0) {
+            flag(FlagKind::Errors { count: counted.errors, requests: counted.requests });
         }
         if run.incomplete_large_responses > 0 {
             flag(FlagKind::IncompleteLargeResponses { count: run.incomplete_large_responses });

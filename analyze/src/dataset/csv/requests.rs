@@ -38,8 +38,12 @@ pub fn scan_csv<S: RequestSink>(path: &Path, runs: &RunIndex, make_sink: impl Fn
     let total_bytes = file.metadata().map(|m| m.len()).unwrap_or(0);
     let read_error = |e: std::io::Error| DataError::file(&file_name, format!("cannot be read: {e}"));
 
+    // A small file is one block: read into a buffer of its size, by one worker (a history reads a
+    // thousand datasets of a few kB, where two threads and two 8 MiB buffers each cost more than
+    // the parse; bench/history.py).
+    let block_bytes = (total_bytes as usize).saturating_add(4096).min(BLOCK_BYTES);
     // The header, from the start of the first block.
-    let mut first = Vec::with_capacity(BLOCK_BYTES);
+    let mut first = Vec::with_capacity(block_bytes);
     (&mut file).take(BLOCK_BYTES as u64).read_to_end(&mut first).map_err(read_error)?;
     let (columns, header_len, header_lines) = {
         let parsed = split_header(&file_name, &first)?;
@@ -68,7 +72,8 @@ pub fn scan_csv<S: RequestSink>(path: &Path, runs: &RunIndex, make_sink: impl Fn
     let fast = FastLayout::new(&slots, columns.len());
     let layout = Layout { columns, slots, fast };
 
-    let workers = std::thread::available_parallelism().map_or(2, |n| n.get()).clamp(1, 8);
+    let workers =
+        if total_bytes as usize <= BLOCK_BYTES { 1 } else { std::thread::available_parallelism().map_or(2, |n| n.get()).clamp(1, 8) };
     let (block_sender, block_receiver) = sync_channel::<Block>(workers * 2);
     let (spare_sender, spare_receiver) = sync_channel::<Vec<u8>>(workers * 3);
     let block_receiver = Arc::new(Mutex::new(block_receiver));
@@ -95,7 +100,7 @@ pub fn scan_csv<S: RequestSink>(path: &Path, runs: &RunIndex, make_sink: impl Fn
         let mut reached_end = false;
         let mut read_failure = None;
         while !reached_end || !carry.is_empty() {
-            let mut buffer = spare_receiver.try_recv().unwrap_or_else(|_| Vec::with_capacity(BLOCK_BYTES + 4096));
+            let mut buffer = spare_receiver.try_recv().unwrap_or_else(|_| Vec::with_capacity(block_bytes + 4096));
             buffer.clear();
             buffer.extend_from_slice(&carry);
             carry.clear();

@@ -267,6 +267,7 @@ fn draw<DB: DrawingBackend>(
     if axis.floor().is_some() {
         captions.push(labels::headline_floor_note(lang, report.headline).to_string());
     }
+    captions.extend(crate::render::i18n::counted::chart_not_drawn(lang, report));
     if series.iter().flatten().any(|m| m.failing.is_some()) {
         let key = crate::render::i18n::lead::lead_words(lang).chart_failing_key;
         captions.push(fill(key, &[("threshold", &crate::render::format::percent_round(report.standing.threshold))]));

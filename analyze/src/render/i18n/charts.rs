@@ -128,6 +128,8 @@ pub struct Labels {
     pub write_end_many: &'static str,
     /// In place of a time series of one response.
     pub too_few_one_response: &'static str,
+    /// On the page of a run with one 2xx response, in place of its charts (`{value}` in ms).
+    pub one_response_run: &'static str,
     /// In place of a time series whose responses share one send time.
     pub too_few_one_send_time: &'static str,
     /// In place of a time series whose responses fall on too few send times.
@@ -244,6 +246,7 @@ const EN: Labels = Labels {
     write_end_one: "Dotted vertical line: the moment the app finished writing the run's large response.",
     write_end_many: "Dotted vertical lines: the moments the app finished writing each of the run's {n} large responses.",
     too_few_one_response: "No course over time to show: the run has one response. The ECDF shows its latency.",
+    one_response_run: "The run has one 2xx response, of {value} ms: its distribution and its course over time would be one point each, so no chart is drawn.",
     too_few_one_send_time: "No course over time to show: all {n} responses have one send time. The ECDF shows their latencies.",
     too_few_send_times: "No course over time to show: the {n} responses have only {send_times} send times. The ECDF shows their latencies.",
     ecdf_desc: "{title}. Share of 2xx responses at or below each latency (ms, log scale).",
@@ -344,6 +347,7 @@ const JA: Labels = Labels {
     write_end_one: "縦の点線：この測定の大きな応答1件それぞれについて、アプリが書き込みを終えた時刻。",
     write_end_many: "縦の点線：この測定の大きな応答{n}件それぞれについて、アプリが書き込みを終えた時刻。",
     too_few_one_response: "時間の推移は描けません：応答が1件だけです。応答時間は累積分布のグラフにあります。",
+    one_response_run: "この測定の2xx応答は1件（{value} ms）だけです。分布も時間の推移も1点になるため、グラフは描きません。",
     too_few_one_send_time: "時間の推移は描けません：{n}件の応答の送信時刻がすべて同じです。応答時間は累積分布のグラフにあります。",
     too_few_send_times: "時間の推移は描けません：{n}件の応答の送信時刻が{send_times}種類しかありません。応答時間は累積分布のグラフにあります。",
     ecdf_desc: "{title}。各応答時間（ms、対数目盛）以下の2xx応答の割合。",

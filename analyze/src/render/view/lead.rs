@@ -21,7 +21,7 @@ impl Context<'_> {
     /// A failing condition's share as its values of `metric` should name it: the failed sessions
     /// for a session metric, else the requests without a 2xx response, whichever lies above the
     /// threshold; `true` for sessions. `None` for a condition that does not fail.
-    fn failing_share(&self, condition: usize, metric: HeadlineMetric) -> Option<(f64, bool)> {
+    pub(super) fn failing_share(&self, condition: usize, metric: HeadlineMetric) -> Option<(f64, bool)> {
         let standing = &self.report.standing;
         let c = standing.conditions.get(condition).filter(|c| c.failing)?;
         let above = |share: Option<f64>| share.filter(|s| *s > standing.threshold);
@@ -43,7 +43,7 @@ impl Context<'_> {
     }
 
     /// A share of sessions to a tenth of a percent (as seed 003 printed it), of requests to a hundredth.
-    fn share_text(&self, share: f64, sessions: bool) -> String {
+    pub(super) fn share_text(&self, share: f64, sessions: bool) -> String {
         self.metric_number(if sessions { HeadlineMetric::FailedShare } else { HeadlineMetric::ErrorRate }, None, share)
     }
 
@@ -154,9 +154,14 @@ impl Context<'_> {
     /// A condition's value in the lead, with the shares set beside it and `notes` after them:
     /// "mean session 523.95 ms (0.0% failed; ...)".
     fn lead_value(&self, condition: usize, notes: &[String]) -> String {
-        let value = self.beside_text(self.report.headline, condition).unwrap_or_else(|| "–".to_string());
-        let mut asides: Vec<String> =
-            self.report.beside.iter().filter(|m| m.is_share()).filter_map(|&m| self.beside_text(m, condition)).collect();
+        // A condition with only its tools' printed percentiles: what it is comes first.
+        let (value, printed) = match (self.beside_text(self.report.headline, condition), self.printed_lead(condition)) {
+            (Some(value), _) => (value, None),
+            (None, Some((value, note))) => (value, Some(note)),
+            (None, None) => ("–".to_string(), None),
+        };
+        let mut asides: Vec<String> = printed.into_iter().collect();
+        asides.extend(self.report.beside.iter().filter(|m| m.is_share()).filter_map(|&m| self.beside_text(m, condition)));
         asides.extend(notes.iter().filter(|n| !n.is_empty()).cloned());
         if asides.is_empty() {
             value
@@ -165,13 +170,24 @@ impl Context<'_> {
         }
     }
 
+    /// A condition's printed headline in running text and what it is, when it has only that.
+    fn printed_lead(&self, condition: usize) -> Option<(String, String)> {
+        let printed = self.report.conditions[condition].headline_printed.as_ref().filter(|_| self.report.headline.is_percentile())?;
+        Some(self.printed_parts(&printed.percentile, printed.spread.median, &printed.tools))
+    }
+
     /// Every condition with its value, when no group compares two: "ab, p95 2 ms; hey, ...".
     fn standalone_line(&self) -> Option<String> {
         let w = self.lead_words();
         let items: Vec<String> = (0..self.report.conditions.len())
-            .filter(|&c| self.report.headline_of(&self.report.conditions[c]).is_some())
+            .filter(|&c| self.report.headline_of(&self.report.conditions[c]).is_some() || self.printed_lead(c).is_some())
             .map(|c| {
-                let failing = self.failing_note(c, self.report.headline).into_iter().collect::<Vec<_>>();
+                // A tool's printed percentile may rank its failed requests too: only the share.
+                let failing = match self.printed_lead(c) {
+                    Some(_) => self.printed_failing_note(c).or_else(|| self.failing_note(c, self.report.headline)),
+                    None => self.failing_note(c, self.report.headline),
+                };
+                let failing = failing.into_iter().collect::<Vec<_>>();
                 format!("{}{}{}", self.condition_label(&self.report.conditions[c]), w.name_sep, self.lead_value(c, &failing))
             })
             .collect();
@@ -223,6 +239,11 @@ impl Context<'_> {
                 parts.join(w.findings_sep)
             }
         });
+        // Conditions with only their tools' printed percentiles: named, never ranked.
+        findings.extend(group.conditions.iter().filter(|&&c| !group.failing.contains(&c) && !group.ranked.contains(&c)).filter_map(|&c| {
+            let printed = self.report.conditions[c].headline_printed.as_ref().filter(|_| self.report.headline.is_percentile())?;
+            Some(self.not_ranked_text(&label(c), printed))
+        }));
         let findings = findings.join(w.findings_sep);
         Some(if alone || self.group_label(group).is_empty() {
             let line = fill(w.group_line_alone, &[("findings", &findings)]);

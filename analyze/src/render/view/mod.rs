@@ -3,6 +3,7 @@
 //! This module holds the shared pieces; one module per page kind builds that page.
 
 mod compare;
+mod counted;
 mod history;
 mod labels;
 mod lead;
@@ -479,7 +480,13 @@ impl<'a> Context<'a> {
 
     /// A flag's reason in words; its values at the digits of the run's condition.
     pub fn flag_text(&self, run_id: &str, kind: &FlagKind) -> String {
-        let condition = self.run_index(run_id).map(|i| self.report.runs[i].condition);
-        prose::flag_reason(self.lang, kind, &self.headline_label, &|v| self.metric_value(self.report.headline, condition, v))
+        let run = self.run_index(run_id).map(|i| &self.report.runs[i]);
+        let condition = run.map(|r| r.condition);
+        let reason = prose::flag_reason(self.lang, kind, &self.headline_label, &|v| self.metric_value(self.report.headline, condition, v));
+        // A run without rows was flagged on its tool's counts: said so.
+        match run.and_then(|r| self.counted_by(&r.requests_counted)) {
+            Some(by) if matches!(kind, FlagKind::Errors { .. }) => self.aside(&reason, &by),
+            _ => reason,
+        }
     }
 }

@@ -138,19 +138,27 @@ impl<'a> Context<'a> {
         let c = &self.report.conditions[condition];
         let representative = c.representative_run.as_deref().and_then(|id| self.run_index(id)).map(|i| self.run_href(root, i));
         let variance = paths::condition_link(root, condition);
-        let mut cell =
-            self.spread_cell(self.report.headline_of(c), |v| self.headline_number_of(condition, v), representative, Some(variance));
+        let printed = c.headline_printed.as_ref().filter(|_| self.report.headline.is_percentile());
+        let mut cell = match (self.report.headline_of(c), printed) {
+            (None, Some(printed)) => self.printed_condition_cell(printed, Some(variance)),
+            (spread, _) => self.spread_cell(spread, |v| self.headline_number_of(condition, v), representative, Some(variance)),
+        };
         if cell.text == "–" {
             return cell;
         }
         let (before, mut below) = self.beside_lines(condition);
+        // What a printed value is comes first below it.
+        below.splice(0..0, cell.note.take());
         below.extend(c.headline_mean.map(|m| fill(self.t.mean_cell, &[("value", &self.headline_number_of(condition, m))])));
         // A headline percentile no run resolves: the verdicts on it rank values as good as maxima.
         if self.report.headline == HeadlineMetric::Percentile {
             below.extend(c.unresolved_percentiles.get(&self.report.percentile.key()).map(|&n| self.needs(n)));
         }
         cell.failing = self.report.standing.conditions.get(condition).is_some_and(|s| s.failing);
-        cell.before = before;
+        cell.before = match printed {
+            Some(_) if cell.failing => self.printed_failing_note(condition).or(before),
+            _ => before,
+        };
         cell.note = (!below.is_empty()).then(|| below.join(self.t.list_sep));
         cell
     }
@@ -170,7 +178,6 @@ impl<'a> Context<'a> {
         let kv = |label: &str, value: String| KeyValue { label: label.to_string(), value, href: None };
         let runs = |n: u64| self.runs_count(n);
         let items = |n: u64| self.items_count(n);
-        let labelled = |label: &str, n: u64| fill(t.label_count, &[("label", label), ("n", &format::count(n))]);
         let statuses: Vec<String> = i
             .runs_by_status
             .iter()
@@ -184,17 +191,13 @@ impl<'a> Context<'a> {
                 fill(t.status_count, &[("n", &format::count(*n)), ("status", status)])
             })
             .collect();
+        // As counted: a run without rows adds its tool's counts, said as such.
+        let (requests, ok_responses, errors) = self.counted_integrity();
         let mut out = vec![
             kv(t.runs_label, self.aside(&runs(i.runs), &statuses.join(t.list_sep))),
-            kv(self.requests_label(), items(i.requests)),
-            kv(t.ok_responses_label, items(i.ok_responses)),
-            kv(
-                t.errors_label,
-                self.aside(
-                    &items(i.errors),
-                    &[labelled(t.non_2xx_label, i.non_2xx), labelled(t.no_response_label, i.no_response)].join(t.list_sep),
-                ),
-            ),
+            kv(self.requests_label(), requests),
+            kv(t.ok_responses_label, ok_responses),
+            kv(t.errors_label, errors),
         ];
         if i.large_responses > 0 {
             out.push(kv(t.large_responses_label, items(i.large_responses)));
@@ -295,12 +298,17 @@ impl<'a> Context<'a> {
                     Cell::text(self.condition_label(condition)),
                     Cell::number(run.repetition.to_string()),
                     Cell::text(self.status_text(run.status)),
-                    run.headline_ms.map_or_else(|| Cell::text("–"), |v| Cell::number(self.run_ms(run)(v)).link(self.run_href(root, i))),
-                    match (run.headline_rank, run.ok_responses) {
-                        (Some(rank), n) => Cell::number(format!("{}/{}", format::count(rank), format::count(n))),
-                        _ => Cell::text("–"),
+                    match (run.headline_ms, &run.headline_printed) {
+                        (Some(v), _) => Cell::number(self.run_ms(run)(v)).link(self.run_href(root, i)),
+                        (None, Some(printed)) => self.printed_run_cell(printed).link(self.run_href(root, i)),
+                        (None, None) => Cell::text("–"),
                     },
-                    Cell::number(format::count(run.errors)),
+                    match (run.headline_rank, &run.headline_printed) {
+                        (Some(rank), _) => Cell::number(format!("{}/{}", format::count(rank), format::count(run.ok_responses))),
+                        (None, Some(printed)) => self.printed_rank_cell(printed),
+                        (None, None) => Cell::text("–"),
+                    },
+                    self.run_errors_cell(run),
                 ];
                 if with_lag {
                     row.push(run.max_lag_ms.map_or_else(|| Cell::text("–"), |v| Cell::number(format::ms(v))));
@@ -526,6 +534,8 @@ impl<'a> Context<'a> {
                     .unwrap_or_default();
                 let theirs =
                     run.tool_reported.as_ref().and_then(|t| t.percentiles_ms.get(&key).map(|v| (*v, t.ranks.get(&key).copied(), t.ranked)));
+                // A run without rows whose tool printed another percentile in the headline's place.
+                let instead = run.headline_printed.as_ref().filter(|p| p.percentile != key);
                 let rule = run.tool_reported.as_ref().map_or("–", |t| crate::render::i18n::rule_label(t.rule, self.lang));
                 let ours = run.percentiles_ms.get(&key).map(|v| (*v, run.percentile_ranks.get(&key).copied()));
                 // Ours at the digits of the run's rows, the tool's as it printed them.
@@ -538,7 +548,12 @@ impl<'a> Context<'a> {
                     Cell::text(run.run_id.clone()).link(format!("{root}{}", paths::run_page(&self.slugs[i]))),
                     Cell::text(tool),
                     ours.map_or_else(|| Cell::text("–"), |(v, k)| Cell::number(with_rank(ms(v), k, run.ok_responses))),
-                    theirs.map_or_else(|| Cell::text("–"), |(v, k, n)| Cell::number(with_rank(format::printed(v), k, n))),
+                    match (theirs, instead) {
+                        (Some((v, k, n)), _) => Cell::number(with_rank(format::printed(v), k, n)),
+                        (None, Some(p)) => Cell::number(with_rank(format::printed(p.value_ms), p.rank, p.ranked))
+                            .with_note(Some(self.printed_note(&p.percentile, std::slice::from_ref(&p.tool)))),
+                        (None, None) => Cell::text("–"),
+                    },
                     Cell::text(rule),
                     run.requests_per_s.map_or_else(
                         || Cell::text("–"),
@@ -578,7 +593,10 @@ impl<'a> Context<'a> {
         let ok: Vec<&RunResult> = report.runs.iter().filter(|r| r.status == RunStatus::Ok && r.ok_responses > 0).collect();
         let n_min = ok.iter().map(|r| r.ok_responses).min();
         let n_max = ok.iter().map(|r| r.ok_responses).max();
-        let runs_per: Vec<usize> = report.conditions.iter().filter_map(|c| report.headline_of(c).map(|s| s.n)).collect();
+        // A condition with only its tools' printed percentiles counts its runs too.
+        let printed_n = |c: &ConditionResult| c.headline_printed.as_ref().filter(|_| report.headline.is_percentile()).map(|p| p.spread.n);
+        let runs_per: Vec<usize> =
+            report.conditions.iter().filter_map(|c| report.headline_of(c).map(|s| s.n).or_else(|| printed_n(c))).collect();
         let runs_min = runs_per.iter().min().copied().unwrap_or(0);
         let runs_max = runs_per.iter().max().copied().unwrap_or(0);
         let per_condition = if runs_min == runs_max {
@@ -610,6 +628,9 @@ impl<'a> Context<'a> {
             format!("{}{}{ranks}", t.methods_percentile, t.sentence_gap),
             fill(&self.fill_headline(t.methods_condition), &[("runs", &per_condition)]),
         ];
+        if report.runs.iter().any(|r| r.headline_printed.is_some() || r.requests_counted.tool().is_some()) {
+            paragraphs.push(fill(crate::render::i18n::counted::words(self.lang).method, &[("p", &self.p_label)]));
+        }
         if let Some(level1) = &report.level1 {
             paragraphs.insert(2, fill(t.methods_level1, &[("engine", &level1.engine), ("version", &level1.version)]));
         }
@@ -724,7 +745,7 @@ impl<'a> Context<'a> {
             src: format!("{root}{}", paths::HEADLINE_FIGURE),
             alt: prose::headline_alt(self.lang, &self.headline_label, crate::render::charts::headline_scale(self.report) == Scale::Log),
         }];
-        if let Some(run) = self.representative_of_worst() {
+        if let Some(run) = self.representative_of_worst().filter(|&r| crate::render::charts::draws_run_charts(&self.report.runs[r])) {
             figures.push(Figure {
                 src: format!("{root}{}", paths::time_series_figure(&self.slugs[run])),
                 alt: prose::worst_time_series_alt(self.lang, &self.report.runs[run].run_id, self.worst_words()),

@@ -8,7 +8,7 @@ use crate::report::ToolReported;
 #[derive(Debug, Clone, Serialize)]
 pub struct RunPage {
     pub lang: &'static str,
-    pub t: &'static Strings,
+    pub t: RunWords,
     pub nav: Nav,
     pub title: String,
     pub run_id: String,
@@ -29,12 +29,53 @@ pub struct RunPage {
     /// An imported run: the tool's numbers beside ours, and what explains a difference.
     pub tool: Option<ToolSection>,
     pub figures: Vec<Figure>,
+    /// In place of the charts of a run with one 2xx response: its latency in words.
+    pub figures_note: Option<String>,
     pub flags: Vec<String>,
     pub resources: Option<Table>,
     /// The run's session times, when the dataset has sessions.
     pub sessions: Option<Table>,
     /// Each large response of the run, ordered by write time.
     pub large: Option<Table>,
+}
+
+/// The words of [`Strings`] that the run page's templates read (`page.t.…`: run.html, base.html
+/// and the macros it calls), and only those. A run page is rendered once per run, and the template
+/// engine copies its whole context, and every macro argument, into values of its own: the whole
+/// table of 400 words took a quarter of the instructions of a one-request run's page.
+#[derive(Debug, Clone, Copy, Serialize)]
+pub struct RunWords {
+    pub back_to_report: &'static str,
+    pub flags: &'static str,
+    pub percentiles: &'static str,
+    pub session_time: &'static str,
+    pub figures: &'static str,
+    pub all_datasets: &'static str,
+    pub report: &'static str,
+    pub link_sep: &'static str,
+    pub variance: &'static str,
+    pub other_lang_link: &'static str,
+    pub lang_name: &'static str,
+    pub scroll_cue: &'static str,
+}
+
+impl RunWords {
+    fn of(t: &'static Strings) -> RunWords {
+        RunWords {
+            back_to_report: t.back_to_report,
+            flags: t.flags,
+            percentiles: t.percentiles,
+            session_time: t.session_time,
+            figures: t.figures,
+            all_datasets: t.all_datasets,
+            report: t.report,
+            link_sep: t.link_sep,
+            variance: t.variance,
+            other_lang_link: t.other_lang_link,
+            lang_name: t.lang_name,
+            scroll_cue: t.scroll_cue,
+        }
+    }
 }
 
 /// The run page's section on a tool's own numbers.
@@ -250,23 +291,24 @@ impl<'a> Context<'a> {
         ];
         let w = crate::render::i18n::tool_words(self.lang);
         let requests_label = if run.load == crate::model::LoadKind::OpenLoop { t.probe_requests_label } else { t.requests_label };
-        match (&run.tool_reported, run.requests) {
+        let counted = &run.requests_counted;
+        match counted.tool() {
             // Imported from a summary alone: no row was counted here, so the counts are the
             // tool's, said as such (not "0 requests" beside the tool's error rate).
-            (Some(tool), 0) if tool.requests > 0 => {
-                let name = crate::model::Tool::display_name_of(&tool.tool);
+            Some(tool) => {
+                let name = crate::model::Tool::display_name_of(tool);
                 let by_tool = |value: String| self.aside(&value, &fill(w.counted_by_tool_short, &[("tool", name)]));
-                let requests = self.aside(&self.items_count(tool.requests), &fill(w.counted_by_tool, &[("tool", name)]));
+                let requests = self.aside(&self.items_count(counted.value), &fill(w.counted_by_tool, &[("tool", name)]));
                 facts.push(kv(requests_label, requests));
-                match tool.errors {
-                    Some(errors) => {
-                        facts.push(kv(t.ok_responses_label, by_tool(self.items_count(tool.requests.saturating_sub(errors)))));
+                match (counted.ok_responses(), counted.errors) {
+                    (Some(ok), Some(errors)) => {
+                        facts.push(kv(t.ok_responses_label, by_tool(self.items_count(ok))));
                         facts.push(kv(t.errors_label, by_tool(self.items_count(errors))));
                     }
-                    None => facts.push(kv(t.errors_label, fill(w.errors_not_counted, &[("tool", name)]))),
+                    _ => facts.push(kv(t.errors_label, fill(w.errors_not_counted, &[("tool", name)]))),
                 }
             }
-            _ => {
+            None => {
                 facts.push(kv(requests_label, self.items_count(run.requests)));
                 facts.push(kv(t.ok_responses_label, self.items_count(run.ok_responses)));
                 facts.push(kv(t.errors_label, self.items_count(run.errors)));
@@ -317,6 +359,12 @@ impl<'a> Context<'a> {
             facts.push(KeyValue {
                 label: self.p_label.clone(),
                 value: format!("{} = {} ms", self.rank_text(rank, run.ok_responses), ms(value)),
+                href: Some(self.run_row_href(root, run_index)),
+            });
+        } else if let Some(printed) = &run.headline_printed {
+            facts.push(KeyValue {
+                label: self.p_label.clone(),
+                value: self.printed_text(&printed.percentile, printed.value_ms, std::slice::from_ref(&printed.tool)),
                 href: Some(self.run_row_href(root, run_index)),
             });
         }
@@ -394,7 +442,9 @@ impl<'a> Context<'a> {
         let intended_note = self.intended_note(run);
         let slug = &self.slugs[run_index];
         let mut figures = Vec::new();
-        if run.ok_responses > 0 {
+        // One response: its value in words, not two charts of one point.
+        let figures_note = (run.ok_responses == 1).then(|| self.one_response_note(run)).flatten();
+        if crate::render::charts::draws_run_charts(run) {
             figures.push(Figure {
                 src: format!("{root}{}", paths::ecdf_figure(slug)),
                 alt: prose::run_ecdf_alt(self.lang, &run.run_id, &self.p_label),
@@ -471,7 +521,7 @@ impl<'a> Context<'a> {
         let flags = self.run_flags[run_index].iter().map(|&f| self.flag_text(&run.run_id, &report.variance.flags[f].kind)).collect();
         RunPage {
             lang: self.lang.code(),
-            t,
+            t: RunWords::of(t),
             nav: self.nav(root, &paths::run_page(&self.slugs[run_index])),
             title: format!("{} – {}", prose::run_title(self.lang, &run.run_id), report.dataset.title.get(self.lang)),
             run_id: run.run_id.clone(),
@@ -487,6 +537,7 @@ impl<'a> Context<'a> {
             tool_labels_notes: self.tool_labels_notes(&[run]),
             tool: self.tool_section(run),
             figures,
+            figures_note,
             flags,
             resources,
             sessions: run.sessions.as_ref().and_then(|s| self.session_time_table(s)),
@@ -500,6 +551,12 @@ fn t_errors(context: &Context) -> &'static str {
 }
 
 impl Context<'_> {
+    /// "This run has one 2xx response (1.00 ms): …": what stands where its charts would.
+    fn one_response_note(&self, run: &RunResult) -> Option<String> {
+        let value = run.max_ms?;
+        Some(fill(crate::render::i18n::charts::labels(self.lang).one_response_run, &[("value", &self.run_ms(run)(value))]))
+    }
+
     /// How an open loop's latency from the intended send compares with its service latency:
     /// the percentile where they part most (`RunResult::intended_gap`), or that they agree.
     fn intended_note(&self, run: &crate::report::RunResult) -> Option<String> {

@@ -62,8 +62,22 @@ impl<'a> Context<'a> {
             .iter()
             .map(|v| {
                 let condition = &report.conditions[v.condition];
-                let values: Vec<String> =
+                let mut values: Vec<String> =
                     v.runs.iter().map(|r| format!("{} {}", r.run_id, self.headline_number_of(v.condition, r.value_ms))).collect();
+                // A condition with only its tools' printed percentiles: those, as printed.
+                if let Some(printed) = condition.headline_printed.as_ref().filter(|_| v.runs.is_empty() && report.headline.is_percentile())
+                {
+                    let runs = condition.runs.iter().filter_map(|id| self.run_index(id).map(|i| (id, &report.runs[i])));
+                    let each: Vec<String> = runs
+                        .filter_map(|(id, r)| {
+                            Some(format!(
+                                "{id} {}",
+                                format::printed(r.tool_reported.as_ref()?.percentiles_ms.get(&printed.percentile)?.to_owned())
+                            ))
+                        })
+                        .collect();
+                    values.push(self.aside(&each.join(t.list_sep), &self.printed_note(&printed.percentile, &printed.tools)));
+                }
                 let representative = condition.representative_run.as_deref().and_then(|id| self.run_index(id));
                 vec![
                     Cell {
@@ -130,7 +144,11 @@ impl<'a> Context<'a> {
                     .map(|&i| (i, &report.runs[i]))
                     .map(|(i, r)| {
                         let status = if r.status == RunStatus::Ok { String::new() } else { self.aside("", self.status_text(r.status)) };
-                        let mut parts = vec![self.headline_equals(report.headline_of_run(r))];
+                        let printed = r.headline_printed.as_ref().filter(|_| report.headline.is_percentile());
+                        let mut parts = vec![match (report.headline_of_run(r), printed) {
+                            (None, Some(p)) => self.printed_text(&p.percentile, p.value_ms, std::slice::from_ref(&p.tool)),
+                            (value, _) => self.headline_equals(value),
+                        }];
                         if let Some(w) = r.write_s_median {
                             parts.push(format!("{}{}{}", t.write_s, t.colon, format::seconds(w)));
                         }
@@ -152,7 +170,7 @@ impl<'a> Context<'a> {
             title: format!("{} – {}", report.dataset.title.get(self.lang), t.variance),
             p_label: self.headline_label.clone(),
             small_n: (max_runs > 1).then(|| fill(t.small_n, &[("n", &n_text)])),
-            design: self.design_sentences(),
+            design: self.design_sentences().into_iter().chain(self.not_reviewed()).collect(),
             interval_method: report.variance.conditions.iter().any(|c| c.median_interval.is_some()).then(|| t.interval_method.to_string()),
             widest: report.variance.widest_condition.as_ref().and_then(|id| {
                 let c = report.conditions.iter().position(|c| &c.id == id)?;
