@@ -16,13 +16,14 @@ fn series(s: &PointSeries) -> Value {
 }
 
 /// A time series: its points, or per column [column index, requests, p50_ms, p95_ms, max_ms,
-/// slowest_t_s, send_times] (the run_bands columns; the index from the column's start).
+/// slowest_t_s, send_times] (the run_bands columns; the index is the column its middle falls in:
+/// a send time at a column's very start may round into the column before).
 fn time_series(s: &TimeSeries, last_sent_s: f64) -> Value {
     let columns: Vec<Value> = s
         .columns
         .iter()
         .map(|c| {
-            let index = analyze::stats::bands::column_of(c.from_s, last_sent_s);
+            let index = analyze::stats::bands::column_of((c.from_s + c.to_s) / 2.0, last_sent_s);
             json!([index, c.requests, c.p50_ms, c.p95_ms, c.max_ms, c.slowest_s, c.send_times])
         })
         .collect();

@@ -13,6 +13,7 @@
 use super::ranks::values_at_ranks;
 use crate::dataset::precomputed::Level1;
 use crate::dataset::{Dataset, ErrorRow, RunRequests};
+use crate::model::time_columns::{column_of, COLUMNS};
 use crate::model::Percentile;
 use crate::report::{ErrorPoint, ErrorSeries, Figures, PointSeries, RunResult, TimeColumn, TimeSeries};
 use rayon::prelude::*;
@@ -26,10 +27,12 @@ pub const TAIL_CAP: u64 = 2000;
 pub const ECDF_STEPS: u64 = 1000;
 
 /// Runs with at most this many errors have every one marked; a run with more keeps at most as
-/// many marks (three per error column). Each mark has its own title, so a few hundred at most.
+/// many marks (three per column of send time). Each mark has its own title, so a few hundred at
+/// most.
 pub const ERRORS_KEEP_ALL: u64 = 300;
-/// Columns of a reduced run's error marks.
-pub const ERROR_COLUMNS: usize = 100;
+/// Columns of a reduced run's error marks: the columns of send time its 2xx responses are drawn
+/// in ([`crate::model::time_columns`]), by the same rule.
+pub const ERROR_COLUMNS: usize = COLUMNS;
 
 /// What one column of a reduced run keeps of its errors.
 #[derive(Debug, Clone, Copy, Default)]
@@ -90,7 +93,7 @@ impl RunErrors {
     fn push(&mut self, point: ErrorPoint) {
         match self {
             RunErrors::All(points) => points.push(point),
-            RunErrors::Reduced { last_sent_s, columns } => columns[column_of(point.t_s, *last_sent_s, ERROR_COLUMNS)].keep(point),
+            RunErrors::Reduced { last_sent_s, columns } => columns[column_of(point.t_s, *last_sent_s)].keep(point),
         }
     }
 
@@ -111,16 +114,6 @@ fn error_order(a: &ErrorPoint, b: &ErrorPoint) -> Ordering {
     let latency = |p: &ErrorPoint| (p.latency_ms.is_none(), p.latency_ms.unwrap_or(0.0));
     let (a_latency, b_latency) = (latency(a), latency(b));
     a.t_s.total_cmp(&b.t_s).then(a_latency.0.cmp(&b_latency.0)).then(a_latency.1.total_cmp(&b_latency.1)).then(a.status.cmp(&b.status))
-}
-
-/// The column, of `columns`, of a send time in a reduced chart.
-#[inline]
-fn column_of(t_s: f64, last_sent_s: f64, columns: usize) -> usize {
-    if last_sent_s > 0.0 {
-        ((t_s / last_sent_s) * (columns - 1) as f64).clamp(0.0, (columns - 1) as f64) as usize
-    } else {
-        0
-    }
 }
 
 /// One run's time series and error marks, from the send times of its 2xx latencies (taken out
@@ -294,7 +287,7 @@ mod tests {
         assert_eq!(points.iter().find(|p| p.latency_ms.is_none()), Some(&error(0.0, None, 0)));
         // Every column keeps exactly one unanswered request, the column's first.
         let columns_with_none: std::collections::BTreeSet<usize> =
-            all.iter().filter(|p| p.latency_ms.is_none()).map(|p| column_of(p.t_s, 99.99, ERROR_COLUMNS)).collect();
+            all.iter().filter(|p| p.latency_ms.is_none()).map(|p| column_of(p.t_s, 99.99)).collect();
         assert_eq!(points.iter().filter(|p| p.latency_ms.is_none()).count(), columns_with_none.len());
     }
 
