@@ -310,7 +310,7 @@ fn a_large_run_is_drawn_from_run_bands_as_from_its_rows() {
         assert_eq!(from_rows, from_tables, "{figure}");
     }
     let series = std::fs::read_to_string(a.join("figures/latency-over-time-b1.svg")).unwrap();
-    assert!(series.contains("100 columns of send time stand for 1,000 2xx responses"), "{series}");
+    assert!(series.contains("100 columns of send time and their 100 slowest responses (dots) stand for 1,000 2xx responses"), "{series}");
 }
 
 #[test]

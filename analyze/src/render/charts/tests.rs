@@ -457,6 +457,7 @@ fn latency_over_time_marks_the_headline() {
     assert!(svg.contains("Latency over time: run direct-2-r1 (direct · 2)"));
     assert!(!svg.contains("columns of send time"), "a run drawn point by point has no caption on columns");
     assert!(svg.contains("One point per 2xx response, 72 in all"), "the description counts the points");
+    assert!(svg.contains(">72 points: one per 2xx response.<"), "and so does a caption a reader sees");
 }
 
 #[test]
@@ -494,7 +495,10 @@ fn a_large_run_is_drawn_in_titled_columns_that_say_what_they_stand_for() {
     let report = reduced(fixture(), 7);
     let svg = latency_over_time(&report, 7, &slug(&report, 7), Lang::En);
     assert_accessible_svg(&svg, "chart-latency-over-time-7-en");
-    assert!(svg.contains("100 columns of send time stand for 3,000,000 2xx responses"), "caption missing");
+    assert!(
+        svg.contains("100 columns of send time and their 100 slowest responses (dots) stand for 3,000,000 2xx responses"),
+        "caption missing"
+    );
     assert!(svg.contains("3,000,000 2xx responses in 100 columns of send time (s)"), "the description counts them too");
     for label in ["p50–p95 of a column", "median", "slowest response"] {
         assert!(svg.contains(label), "legend entry {label:?}");
@@ -516,7 +520,7 @@ fn a_large_run_is_drawn_in_titled_columns_that_say_what_they_stand_for() {
     assert_eq!(svg.matches("fill=\"#0072B2\" d=\"").count(), 1, "one band");
     assert!(svg.len() < 40_000, "a run of 3,000,000 requests draws in {} bytes", svg.len());
     let ja = latency_over_time(&report, 7, &slug(&report, 7), Lang::Ja);
-    assert!(ja.contains("2xx応答3,000,000件を送信時刻の100列にまとめて描画"));
+    assert!(ja.contains("2xx応答3,000,000件を送信時刻の100列と、各列で最も遅い応答の100個の点で描画"));
     assert!(pointed(&ja)[0].0.starts_with("0.0〜6.0秒：応答30,000件、p50 "), "{:?}", pointed(&ja)[0]);
     let ecdf_svg = ecdf(&report, 7, &slug(&report, 7), Lang::En);
     assert!(ecdf_svg.contains("2,000 of 3,000,000 points drawn (evenly spaced ranks"));

@@ -107,6 +107,8 @@ fn draw<DB: DrawingBackend>(
         captions.push(labels::time_series_banded(lang, series.columns.len(), series.total));
     } else if series.coincide() {
         captions.push(labels::time_series_coincide(lang, &count(series.points.len() as u64), &count(series.total)));
+    } else if !series.points.is_empty() {
+        captions.push(labels::time_series_all(lang, series.total));
     }
     if errors.reduced() && !too_few {
         let shown = count(errors.points.len() as u64);

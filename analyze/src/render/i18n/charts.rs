@@ -79,6 +79,8 @@ pub struct Labels {
     pub send_lag_desc: &'static str,
     /// Filled by `charts::time_series_banded`.
     pub time_series_banded: &'static str,
+    /// Filled by `charts::time_series_all`.
+    pub time_series_all: &'static str,
     /// Filled by `charts::column_mark`: one response, or several.
     pub column_mark_one: &'static str,
     pub column_mark: &'static str,
@@ -220,7 +222,8 @@ const EN: Labels = Labels {
     failed: "This chart could not be drawn: {error}",
     time_series_errors_reduced: "{shown} of {total} errors marked (in each of {columns} columns of send time the fastest and slowest non-2xx response and the first request with no response)",
     send_lag_desc: "{title}. One point per 2xx response: its scheduled send time (s) against how late it was sent (ms, log scale). Dashed line: the flag threshold, {threshold_ms} ms.",
-    time_series_banded: "{columns} columns of send time stand for {total} 2xx responses: each draws the band from p50 to p95 of its responses, their median (line) and the slowest (dot). Point at a column for its values.",
+    time_series_banded: "{columns} columns of send time and their {columns} slowest responses (dots) stand for {total} 2xx responses: each column draws the band from p50 to p95 of its responses and their median (line). Point at a column for its values.",
+    time_series_all: "{total} points: one per 2xx response.",
     column_mark_one: "{from}–{to} s: 1 response, {latency} ms",
     column_mark: "{from}–{to} s: {requests} responses, p50 {p50} ms, p95 {p95} ms, slowest {max} ms",
     slowest_mark: "slowest of its column: sent at {sent_s} s, {latency} ms",
@@ -321,7 +324,8 @@ const JA: Labels = Labels {
     failed: "このグラフは描画できませんでした：{error}",
     time_series_errors_reduced: "エラー{total}件中{shown}件を表示（送信時刻の{columns}列それぞれで最速と最遅の2xx以外の応答、および最初の応答のないリクエスト）",
     send_lag_desc: "{title}。2xx応答ごとに1点：予定送信時刻（秒）と送信の遅れ（ms、対数目盛）。破線：注意の閾値{threshold_ms} ms。",
-    time_series_banded: "2xx応答{total}件を送信時刻の{columns}列にまとめて描画：列ごとに応答のp50〜p95の帯、中央値（線）、最も遅い応答（点）。列を指すとその値を表示します。",
+    time_series_banded: "2xx応答{total}件を送信時刻の{columns}列と、各列で最も遅い応答の{columns}個の点で描画：列ごとに応答のp50〜p95の帯と中央値（線）。列を指すとその値を表示します。",
+    time_series_all: "2xx応答ごとに1点、全{total}点。",
     column_mark_one: "{from}〜{to}秒：応答1件、{latency} ms",
     column_mark: "{from}〜{to}秒：応答{requests}件、p50 {p50} ms、p95 {p95} ms、最遅{max} ms",
     slowest_mark: "列で最も遅い応答：送信{sent_s}秒、{latency} ms",
@@ -653,6 +657,11 @@ pub fn time_series_banded(lang: Lang, columns: usize, total: u64) -> String {
     fill(labels(lang).time_series_banded, &[("columns", &columns.to_string()), ("total", &format::count(total))])
 }
 
+/// The caption of a time series drawn point by point, each 2xx response a point of its own.
+pub fn time_series_all(lang: Lang, total: u64) -> String {
+    fill(labels(lang).time_series_all, &[("total", &format::count(total))])
+}
+
 /// The caption of a time series whose responses coincide (same send time and latency), each
 /// place drawn once: not a reduction.
 pub fn time_series_coincide(lang: Lang, shown: &str, total: &str) -> String {
@@ -792,6 +801,7 @@ pub fn samples(lang: Lang) -> Vec<String> {
         write_end_note(lang, 1),
         write_end_note(lang, 2),
         time_series_banded(lang, 100, 10_000),
+        time_series_all(lang, 72),
         time_series_coincide(lang, "2", "200"),
         too_few_send_times(lang, 1, 1),
         too_few_send_times(lang, 200, 1),
@@ -883,7 +893,18 @@ mod tests {
         );
         assert_eq!(
             time_series_banded(Lang::Ja, 100, 10_000),
-            "2xx応答10,000件を送信時刻の100列にまとめて描画：列ごとに応答のp50〜p95の帯、中央値（線）、最も遅い応答（点）。列を指すとその値を表示します。"
+            "2xx応答10,000件を送信時刻の100列と、各列で最も遅い応答の100個の点で描画：列ごとに応答のp50〜p95の帯と中央値（線）。列を指すとその値を表示します。"
+        );
+        assert_eq!(
+            time_series_banded(Lang::En, 100, 10_000),
+            "100 columns of send time and their 100 slowest responses (dots) stand for 10,000 2xx responses: each column draws the band \
+             from p50 to p95 of its responses and their median (line). Point at a column for its values."
+        );
+        assert_eq!(time_series_all(Lang::Ja, 72), "2xx応答ごとに1点、全72点。");
+        assert_eq!(time_series_all(Lang::En, 72), "72 points: one per 2xx response.");
+        assert_eq!(
+            time_series_desc(Lang::En, "run r06", 72, None, None),
+            "Latency over time: run r06. One point per 2xx response, 72 in all: send time (s) against latency (ms, log scale)."
         );
         let column = ColumnValues { from_s: "1.20", to_s: "1.30", requests: 2_222, p50: "9.80", p95: "52.00", max: "1,000.00" };
         assert_eq!(column_mark(Lang::En, &column), "1.20–1.30 s: 2,222 responses, p50 9.80 ms, p95 52.00 ms, slowest 1,000.00 ms");
