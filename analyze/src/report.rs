@@ -470,6 +470,9 @@ pub struct ProcessUsage {
     pub avg_cpu_percent: Option<f64>,
     /// The largest sum of the group's RSS at one sample time.
     pub peak_rss_bytes: u64,
+    /// The median time between the group's consecutive sample times, in ms (none with fewer than
+    /// two): what the Methods text's step of the CPU charts is computed from.
+    pub sample_interval_ms: Option<f64>,
 }
 
 /// The summary of one combination of factor levels.

@@ -47,3 +47,34 @@ fn only_rebuilds_the_named_dataset_and_the_index() {
 
     site(&[datasets_arg, "--out", out_arg, "--only", "gamma"]).failure().code(2);
 }
+
+/// A dataset that is a measurement of a history is rebuilt with its history: the history page
+/// shows the dataset as it is now, and the site's full build gives the same bytes.
+#[test]
+fn only_rebuilds_the_histories_the_dataset_is_a_measurement_of() {
+    let root = tempfile::tempdir().unwrap();
+    let fixture = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/tiny");
+    let datasets = root.path().join("datasets");
+    for name in ["alpha", "beta"] {
+        copy_dir(&fixture, &datasets.join(name));
+        let manifest = datasets.join(name).join("dataset.toml");
+        let text = std::fs::read_to_string(&manifest).unwrap();
+        std::fs::write(&manifest, format!("{text}\n[history]\nseries = \"tiny\"\n")).unwrap();
+    }
+    let out = root.path().join("site");
+    let (datasets_arg, out_arg) = (datasets.to_str().unwrap(), out.to_str().unwrap());
+    site(&[datasets_arg, "--out", out_arg]).success();
+    let page = out.join("history/tiny/en/index.html");
+    assert!(!std::fs::read_to_string(&page).unwrap().contains("Retitled alpha"));
+
+    let manifest = datasets.join("alpha").join("dataset.toml");
+    let text = std::fs::read_to_string(&manifest).unwrap().replace("Tiny fixture <study>", "Retitled alpha");
+    std::fs::write(manifest, text).unwrap();
+    site(&[datasets_arg, "--out", out_arg, "--only", "alpha"]).success();
+    let partial = std::fs::read(&page).unwrap();
+    assert!(String::from_utf8_lossy(&partial).contains("Retitled alpha"), "the history names the measurement by its new title");
+
+    let whole = root.path().join("whole");
+    site(&[datasets_arg, "--out", whole.to_str().unwrap()]).success();
+    assert_eq!(partial, std::fs::read(whole.join("history/tiny/en/index.html")).unwrap(), "as the whole build writes it");
+}

@@ -96,3 +96,24 @@ fn verdicts_on_an_unresolved_percentile_say_so() {
     let verdicts = variance.matches("p95 cannot be told from the maximum with these runs&#x27; requests (needs ≥ 72 requests)").count();
     assert_eq!(verdicts, 2, "one per comparison");
 }
+
+/// A comparison on a headline percentile that no run of a side resolves says so under each
+/// verdict, in the text, the JSON and both languages: the tiny fixture's runs of 20 requests
+/// against themselves (p95 needs 72).
+#[test]
+fn a_comparison_on_an_unresolved_percentile_says_so() {
+    let fixture = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/tiny");
+    let compare = |args: &[&str]| {
+        let output = Command::cargo_bin("analyze").unwrap().arg("compare").arg(&fixture).arg(&fixture).args(args).output().unwrap();
+        assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+        String::from_utf8(output.stdout).unwrap()
+    };
+    let text = compare(&[]);
+    assert_eq!(text.matches("p95 cannot be told from the maximum with these runs' requests (needs ≥ 72 requests)").count(), 4, "{text}");
+    let json: serde_json::Value = serde_json::from_str(&compare(&["--format", "json"])).unwrap();
+    for c in json["conditions"].as_array().unwrap() {
+        assert_eq!(c["unresolved_needs"], 72, "{c}");
+    }
+    let ja = compare(&["--lang", "ja"]);
+    assert_eq!(ja.matches("この測定のリクエスト数ではp95を最大値と区別できない（72件以上のリクエストが必要）").count(), 4, "{ja}");
+}

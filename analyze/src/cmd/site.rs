@@ -127,6 +127,14 @@ pub fn run(root: &Path, out: &Path, only: Option<&str>) -> Result<i32> {
                 files.iter().filter_map(|(path, bytes)| path.strip_prefix(&prefix).map(|p| (p.to_string(), bytes.clone()))).collect();
             let loose = files.iter().filter(|(path, _)| !path.contains('/')).map(|(p, b)| (p.clone(), b.clone())).collect();
             output::write_site_part(out, name, &subtree, &loose)?;
+            // A history the dataset is a measurement of shows its runs: it is rewritten with it.
+            for history in site_histories.iter().filter(|h| h.has(name)) {
+                let folder = history.folder();
+                let prefix = format!("{folder}/");
+                let subtree =
+                    files.iter().filter_map(|(path, bytes)| path.strip_prefix(&prefix).map(|p| (p.to_string(), bytes.clone()))).collect();
+                output::write_site_part(out, &folder, &subtree, &crate::render::Files::new())?;
+            }
         }
     }
     eprintln!("rendered {} of {} datasets", loaded.iter().filter(|l| l.2).count(), folders.len());

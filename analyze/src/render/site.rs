@@ -57,11 +57,11 @@ pub struct SiteHistory<'a> {
 
 impl SiteHistory<'_> {
     /// Its folder, from the site's root.
-    fn folder(&self) -> String {
+    pub fn folder(&self) -> String {
         format!("{}/{}", super::paths::HISTORY_FOLDER, super::paths::url_segment(&self.history.series))
     }
 
-    fn has(&self, dataset: &str) -> bool {
+    pub fn has(&self, dataset: &str) -> bool {
         self.history.measurements.iter().any(|m| m.dataset == dataset)
     }
 }

@@ -218,6 +218,11 @@ pub struct ConditionComparison {
     /// For a verdict of `not_shown`: about how many runs a side would decide it.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub runs_needed: Option<RunsNeeded>,
+    /// When the compared metric is a percentile that no ok run of one side resolves
+    /// (`ConditionResult::unresolved_percentiles`): the requests a run needs to resolve it (the
+    /// larger of the two sides'), so the verdict compares values as good as the runs' maxima.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub unresolved_needs: Option<u64>,
     /// Whether this condition fails `--fail-on-regression`: supported slower, with the whole
     /// interval beyond the threshold.
     pub regression: bool,

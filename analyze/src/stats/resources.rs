@@ -60,10 +60,29 @@ pub fn usage(run: &[&ResourceSample]) -> Vec<ProcessUsage> {
                 process: process.to_string(),
                 avg_cpu_percent: (span_s > 0.0).then(|| cpu_s / span_s * 100.0),
                 peak_rss_bytes: rss_at.values().copied().max().unwrap_or(0),
+                sample_interval_ms: sample_interval_ms(&samples),
             }
         })
         .collect()
 }
+
+/// The median gap between a group's consecutive distinct sample times (its samples in time order;
+/// the pids of one sample time share it).
+fn sample_interval_ms(samples: &[&ResourceSample]) -> Option<f64> {
+    let mut times: Vec<f64> = samples.iter().map(|s| s.t_ms).collect();
+    times.dedup();
+    let gaps: Vec<f64> = times.windows(2).map(|w| w[1] - w[0]).collect();
+    super::summary::median(&gaps)
+}
+
+/// The step, in % of one core, in which a CPU share between two samples `interval_ms` apart moves:
+/// the kernel counts CPU time in clock ticks of [`CLOCK_TICK_MS`].
+pub fn cpu_step_percent(interval_ms: f64) -> f64 {
+    CLOCK_TICK_MS / interval_ms * 100.0
+}
+
+/// Linux's USER_HZ of 100: /proc reports CPU time in hundredths of a second.
+pub const CLOCK_TICK_MS: f64 = 10.0;
 
 /// One sample time of a group: its time in ms, and per pid (cumulative cpu_s, rss bytes).
 type SampleTime = (f64, BTreeMap<i64, (f64, u64)>);
@@ -112,15 +131,30 @@ fn ordered_key(value: f64) -> u64 {
 mod tests {
     use super::*;
 
-    fn usage(process: &str, cpu: Option<f64>, rss_mib: u64) -> ProcessUsage {
-        ProcessUsage { process: process.to_string(), avg_cpu_percent: cpu, peak_rss_bytes: rss_mib << 20 }
+    fn usage_of(process: &str, cpu: Option<f64>, rss_mib: u64) -> ProcessUsage {
+        ProcessUsage { process: process.to_string(), avg_cpu_percent: cpu, peak_rss_bytes: rss_mib << 20, sample_interval_ms: None }
+    }
+
+    fn sample(t_ms: f64, pid: i64) -> ResourceSample {
+        ResourceSample { run: 0, t_ms, process: "gunicorn".into(), pid, cpu_s: 0.0, rss_bytes: 0 }
+    }
+
+    #[test]
+    fn the_sample_interval_is_the_median_gap_between_sample_times() {
+        // Times 0, 200, 400, 700 (two pids at each): gaps 200, 200, 300, so 200 ms.
+        let samples: Vec<ResourceSample> = [0.0, 200.0, 400.0, 700.0].iter().flat_map(|&t| [sample(t, 1), sample(t, 2)]).collect();
+        let refs: Vec<&ResourceSample> = samples.iter().collect();
+        assert_eq!(usage(&refs)[0].sample_interval_ms, Some(200.0));
+        assert_eq!(usage(&refs[..2])[0].sample_interval_ms, None, "one sample time has no gap");
+        // 10 ms ticks at 200 ms apart: steps of 5%.
+        assert_eq!(cpu_step_percent(200.0), 5.0);
     }
 
     #[test]
     fn a_condition_takes_per_group_the_median_and_range_of_its_runs() {
-        let r1 = [usage("nginx", Some(3.0), 10), usage("gunicorn", Some(80.0), 60)];
-        let r2 = [usage("gunicorn", Some(95.0), 64)];
-        let r3 = [usage("gunicorn", None, 62), usage("nginx", Some(5.0), 12)];
+        let r1 = [usage_of("nginx", Some(3.0), 10), usage_of("gunicorn", Some(80.0), 60)];
+        let r2 = [usage_of("gunicorn", Some(95.0), 64)];
+        let r3 = [usage_of("gunicorn", None, 62), usage_of("nginx", Some(5.0), 12)];
         let got = of_condition(&[&r1, &r2, &r3]);
         let names: Vec<&str> = got.iter().map(|u| u.process.as_str()).collect();
         assert_eq!(names, ["gunicorn", "nginx"], "sorted by name");

@@ -85,7 +85,7 @@ static EN: CountedWords = CountedWords {
 static JA: CountedWords = CountedWords {
     by_tool: "{tool}の集計値",
     not_known: "不明",
-    rank_by_tool: "{tool}の規則による順位",
+    rank_by_tool: "{tool}の規則",
     printed: "{tool}の表示値",
     printed_instead: "{tool}が表示した{printed}（{p}の表示なし）",
     printed_instead_after: "{tool}の表示値。{p}の表示なし",

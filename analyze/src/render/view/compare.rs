@@ -542,6 +542,10 @@ impl View<'_> {
         if let Some(needed) = &c.runs_needed_for_regression {
             notes.push(self.needed_text(needed));
         }
+        if let Some(requests) = c.unresolved_needs {
+            let needs = super::needs_text(self.t, requests);
+            notes.push(fill(self.t.verdict_unresolved, &[("p", &self.metric_label), ("needs", &needs)]));
+        }
         notes
     }
 

@@ -141,11 +141,16 @@ pub struct ReadmePage {
     pub html: String,
 }
 
+/// "needs ≥ 3,688 requests", in the language of `t`.
+pub fn needs_text(t: &Strings, requests: u64) -> String {
+    fill(t.needs, &[("n", &format::count(requests))])
+}
+
 impl Context<'_> {
     /// What a percentile the requests do not resolve needs: "needs ≥ 3,688 requests"
     /// (`stats::resolvable` decides, the run and condition results carry it).
     pub fn needs(&self, requests: u64) -> String {
-        fill(self.t.needs, &[("n", &format::count(requests))])
+        needs_text(self.t, requests)
     }
 
     pub fn readme_page(&self) -> Option<ReadmePage> {

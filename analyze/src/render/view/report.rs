@@ -586,6 +586,31 @@ impl<'a> Context<'a> {
         })
     }
 
+    /// The Methods paragraph on CPU and memory, with the sampling interval the runs had (the
+    /// median gap of each run's process groups, whole milliseconds; a range where they differ)
+    /// and the step a clock tick makes of a CPU share at it.
+    fn methods_resources(&self, report: &Report) -> Option<String> {
+        use crate::stats::resources::{cpu_step_percent, CLOCK_TICK_MS};
+        let intervals: Vec<f64> = report
+            .runs
+            .iter()
+            .flat_map(|r| r.resources.iter().filter_map(|u| u.sample_interval_ms))
+            .map(f64::round)
+            .filter(|v| *v > 0.0)
+            .collect();
+        let (Some(low), Some(high)) = (intervals.iter().copied().reduce(f64::min), intervals.iter().copied().reduce(f64::max)) else {
+            return None;
+        };
+        let whole = |v: f64| format::count(v as u64);
+        let step = |v: f64| format!("{}%", format::known(cpu_step_percent(v), 0));
+        let (interval, steps) = if low == high {
+            (whole(low), step(low))
+        } else {
+            (format!("{}{}{}", whole(low), self.t.range_dash, whole(high)), format!("{}{}{}", step(high), self.t.range_dash, step(low)))
+        };
+        Some(fill(self.t.methods_resources, &[("tick", &whole(CLOCK_TICK_MS)), ("interval", &interval), ("step", &steps)]))
+    }
+
     /// The Methods paragraphs: every definition, stated with the actual n, ranks and limits.
     pub fn methods(&self) -> Vec<String> {
         let report = self.report;
@@ -643,9 +668,7 @@ impl<'a> Context<'a> {
         if report.runs.iter().any(|r| r.tempfile_peak_bytes.is_some()) {
             paragraphs.push(t.methods_tempfiles.to_string());
         }
-        if report.runs.iter().any(|r| !r.resources.is_empty()) {
-            paragraphs.push(t.methods_resources.to_string());
-        }
+        paragraphs.extend(self.methods_resources(report));
         let thresholds = &report.variance.thresholds;
         if report.runs.iter().any(|r| r.from_intended_ms.is_some()) {
             paragraphs.push(fill(

@@ -82,6 +82,16 @@ impl Metric {
         }
     }
 
+    /// The requests a run needs to resolve this metric, when it is a percentile that no ok run of
+    /// one of the two conditions resolves: the larger need of the two.
+    fn unresolved_needs(self, base: &ConditionResult, cand: &ConditionResult) -> Option<u64> {
+        if !self.headline.is_percentile() {
+            return None;
+        }
+        let key = self.percentile.key();
+        [base, cand].iter().filter_map(|c| c.unresolved_percentiles.get(&key).copied()).max()
+    }
+
     /// The condition's own median and range of it, as its report shows them.
     fn of_condition(self, condition: &ConditionResult) -> Option<Spread> {
         if self.headline.is_percentile() {
@@ -138,6 +148,7 @@ pub fn compare(baseline: &Report, candidate: &Report, plan: &ComparePlan) -> Res
             decided_by: DecidedBy::Metric,
             failures,
             runs_needed: None,
+            unresolved_needs: metric.unresolved_needs(&baseline.conditions[b], condition),
             regression: false,
             runs_needed_for_regression: None,
             labels: level_labels(candidate, condition),

@@ -185,6 +185,22 @@ fn reserved_names_and_bad_levels_are_refused() {
 }
 
 #[test]
+fn levels_follow_the_names_rule_analyze_reads_runs_csv_with() {
+    let long = "x".repeat(1025);
+    let text = EXAMPLE
+        .replace("concurrency = [1, 10]", &format!("concurrency = [1, 10]\nbuild = [\"a\\u202Eb\", \"c\\u001Bd\", \"{long}\", \"\"]"));
+    assert_eq!(
+        problems(&text),
+        [
+            "factors.build[0]: the level holds the bidirectional control \\u{202e}: a level reads as the characters it holds, so it has none",
+            "factors.build[1]: the level holds the control character '\\u{1b}': a level is one line of text",
+            "factors.build[2]: the level is 1025 bytes long, more than the 1024 a level may have",
+            "factors.build[3]: the level is empty: a level has at least one character besides spaces",
+        ]
+    );
+}
+
+#[test]
 fn the_estimate_uses_the_planned_load_when_it_is_known() {
     let plan = parse(EXAMPLE);
     assert!(!plan.load_length_known(), "hey -n: as fast as the server answers");

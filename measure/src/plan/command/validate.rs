@@ -18,16 +18,14 @@ fn server_name_ok(s: &str) -> bool {
     !s.is_empty() && s.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | '_'))
 }
 
-/// A level goes into runs.csv and into command lines: text on one line, without surrounding spaces.
-fn level_problem(level: &str) -> Option<&'static str> {
-    if level.is_empty() {
-        Some("a level may not be empty")
-    } else if level.chars().any(char::is_control) {
-        Some("a level may not hold control characters or line breaks")
-    } else if level.trim() != level {
-        Some("a level may not start or end with a space")
-    } else {
-        None
+/// A level goes into runs.csv and into command lines, so it follows the names rule analyze reads
+/// runs.csv with (`request_row::name::check_name`), refused here before anything is written, and it is
+/// written as it is, so without surrounding spaces.
+fn level_problem(level: &str) -> Option<String> {
+    match request_row::name::check_name(level) {
+        Err(why) => Some(format!("the level {}", why.message("a level"))),
+        Ok(name) if name != level => Some("a level may not start or end with a space".to_string()),
+        Ok(_) => None,
     }
 }
 
