@@ -13,8 +13,8 @@ of the requests, one coalesced Parquet file per table (spark/README.md describes
   the errors, the nearest-rank p50/p95/p99 and the max of the 2xx latencies (analyze's
   stats/labels.rs; analyze shows the 12 labels with most requests and counts the rest together,
   this table keeps every label);
-- run_ecdf.parquet, run_points.parquet, run_errors.parquet: what the charts draw, reduced
-  exactly as analyze reduces it (analyze/src/stats/figures.rs);
+- run_ecdf.parquet, run_points.parquet, run_bands.parquet, run_errors.parquet: what the charts
+  draw, reduced exactly as analyze reduces it (analyze/src/stats/figures.rs and bands.rs);
 - runs.csv, dataset.toml, the articles and the side tables (large responses, temp files,
   resources) copied unchanged; a side table given as a folder of Parquet files becomes one file.
 
@@ -33,17 +33,20 @@ import tomllib
 from pyspark.sql import DataFrame, SparkSession, Window
 from pyspark.sql import functions as F
 
-# The constants of analyze/src/stats/figures.rs: one home there, mirrored here and checked
-# against analyze's own chart inputs by the tests.
+# The constants of analyze/src/stats/figures.rs, stats/bands.rs and model/time_columns.rs: one
+# home there, mirrored here and checked against analyze's own chart inputs by the tests.
 KEEP_ALL = 4000
-COLUMNS = 600
 TAIL_CAP = 2000
 ECDF_STEPS = 1000
-ERRORS_KEEP_ALL = 1000
-ERROR_COLUMNS = COLUMNS // 2
-# The quantiles of its own requests each pixel column of a reduced time series keeps, in
-# thousandths (figures.rs COLUMN_QUANTILES: p50 and p95, by nearest rank within the column).
+# Runs of at most MARK_ALL 2xx responses are drawn point by point; larger ones in COLUMNS columns
+# of send time, each with its own p50 and p95 (nearest rank within the column, in thousandths),
+# its slowest response and its distinct send times counted up to MIN_SEND_TIMES.
+MARK_ALL = 300
+COLUMNS = 100
+MIN_SEND_TIMES = 3
 COLUMN_QUANTILES = (50_000, 95_000)
+ERRORS_KEEP_ALL = 300
+ERROR_COLUMNS = COLUMNS
 
 # Every run reports these, besides the headline (analyze's Percentile::STANDARD), in
 # thousandths of a percent so ranks are exact integers.
@@ -372,56 +375,55 @@ def run_ecdf(requests, stats):
     return merged.where(F.col("is_wanted") == 1).select("run_id", "rank", F.col("value").alias("latency_ms"))
 
 
-def pixel_column(t_s, last_sent_s, columns):
-    """figures.rs column_of: the pixel column of a send time, computed in the same order."""
-    scaled = F.least(F.greatest((t_s / last_sent_s) * float(columns - 1), F.lit(0.0)), F.lit(float(columns - 1)))
-    return F.when(last_sent_s > 0.0, scaled.cast("int")).otherwise(F.lit(0))
+def time_column(t_s, last_sent_s, columns):
+    """model/time_columns.rs column_of: the column of send time, floor(t / last * columns) in
+    that order, clamped to the columns; 0 when every send is at one instant."""
+    scaled = F.floor((t_s / last_sent_s) * float(columns))
+    clamped = F.least(F.greatest(scaled, F.lit(0)), F.lit(columns - 1)).cast("int")
+    return F.when(last_sent_s > 0.0, clamped).otherwise(F.lit(0))
 
 
-def run_points(requests, stats, ecdf):
-    """Latency over time: every 2xx response of a run up to KEEP_ALL; else per pixel column the
-    fastest and the slowest (ties to the earlier send) and the first sent at each of the column's
-    own COLUMN_QUANTILES (percentile_disc: the nearest rank), plus every point slower than the
-    latency at the tail rank and, of those exactly as slow, per pixel column the first sent."""
-    tail_ranks = stats.select("run_id", F.col("tail_rank").alias("rank"))
-    threshold = ecdf.join(tail_ranks, ["run_id", "rank"]).select("run_id", F.col("latency_ms").alias("tail_from_ms"))
-    plan = stats.select("run_id", (F.col("ok_responses") <= KEEP_ALL).alias("all"), (F.col("last_sent_ms") / 1000.0).alias("last_sent_s"))
-    plan = plan.join(threshold, "run_id", "left")
-    points = ok_rows(requests).select("run_id", (F.col("sent_ms") / 1000.0).alias("t_s"), "latency_ms").join(F.broadcast(plan), "run_id")
-    whole = points.where("all").select("run_id", "t_s", "latency_ms")
-    reduced = points.where(~F.col("all"))
-    slower = reduced.where(F.col("latency_ms") > F.col("tail_from_ms")).select("run_id", "t_s", "latency_ms")
-    # Ties at the tail rank's latency lie on one line: per pixel column the first sent draws them.
-    at_threshold = (
-        reduced.where(F.col("latency_ms") == F.col("tail_from_ms"))
-        .groupBy("run_id", pixel_column(F.col("t_s"), F.col("last_sent_s"), COLUMNS).alias("column"))
-        .agg(F.min(F.struct("t_s", "latency_ms")).alias("first"))
-        .select("run_id", "first.t_s", "first.latency_ms")
+def chart_plan(stats):
+    """Per run: whether its time series is drawn point by point, and its last send in s."""
+    return stats.select("run_id", (F.col("ok_responses") <= MARK_ALL).alias("all"), (F.col("last_sent_ms") / 1000.0).alias("last_sent_s"))
+
+
+def run_points(requests, stats):
+    """Latency over time of a run of at most MARK_ALL 2xx responses: every one, equal points once."""
+    points = ok_rows(requests).select("run_id", (F.col("sent_ms") / 1000.0).alias("t_s"), "latency_ms").join(F.broadcast(chart_plan(stats)), "run_id")
+    return points.where("all").select("run_id", "t_s", "latency_ms").distinct()
+
+
+def run_bands(requests, stats):
+    """Latency over time of a larger run (bands.rs): per column of send time its 2xx responses,
+    their own p50 and p95 (percentile_disc: the nearest rank within the column), the slowest and
+    its send time (of responses as slow, the first sent) and the distinct send times, counted up
+    to MIN_SEND_TIMES."""
+    rows = ok_rows(requests).join(F.broadcast(chart_plan(stats)), "run_id").where(~F.col("all"))
+    rows = rows.withColumn("column", time_column(F.col("sent_ms") / 1000.0, F.col("last_sent_s"), COLUMNS))
+    quantile = lambda q: F.expr(f"percentile_disc({literal(q)}) WITHIN GROUP (ORDER BY latency_ms)")  # noqa: E731
+    columns = rows.groupBy("run_id", "column").agg(
+        F.count(F.lit(1)).alias("requests"),
+        quantile(COLUMN_QUANTILES[0]).alias("p50_ms"),
+        quantile(COLUMN_QUANTILES[1]).alias("p95_ms"),
+        F.max(F.struct(F.col("latency_ms"), (-F.col("sent_ms")).alias("later"))).alias("slowest"),
+        F.least(F.countDistinct("sent_ms"), F.lit(MIN_SEND_TIMES)).alias("send_times"),
     )
-    tail = slower.unionByName(at_threshold)
-    by_column = reduced.groupBy("run_id", pixel_column(F.col("t_s"), F.col("last_sent_s"), COLUMNS).alias("column")).agg(
-        F.min(F.struct("latency_ms", "t_s")).alias("fastest"),
-        F.max(F.struct(F.col("latency_ms"), (-F.col("t_s")).alias("later"))).alias("slowest"),
+    return columns.select(
+        "run_id",
+        "column",
+        "requests",
+        "p50_ms",
+        "p95_ms",
+        F.col("slowest.latency_ms").alias("max_ms"),
+        ((-F.col("slowest.later")) / 1000.0).alias("slowest_t_s"),
+        "send_times",
     )
-    fastest = by_column.select("run_id", F.col("fastest.t_s").alias("t_s"), F.col("fastest.latency_ms").alias("latency_ms"))
-    slowest = by_column.select("run_id", (-F.col("slowest.later")).alias("t_s"), F.col("slowest.latency_ms").alias("latency_ms"))
-    in_columns = reduced.withColumn("column", pixel_column(F.col("t_s"), F.col("last_sent_s"), COLUMNS))
-    quantiles = in_columns.groupBy("run_id", "column").agg(
-        *(F.expr(f"percentile_disc({literal(q)}) WITHIN GROUP (ORDER BY latency_ms)").alias(f"q{q}") for q in COLUMN_QUANTILES)
-    )
-    wanted = quantiles.select("run_id", "column", F.explode(F.array(*(F.col(f"q{q}") for q in COLUMN_QUANTILES))).alias("latency_ms"))
-    at_quantiles = (
-        in_columns.join(wanted, ["run_id", "column", "latency_ms"])
-        .groupBy("run_id", "column", "latency_ms")
-        .agg(F.min("t_s").alias("t_s"))
-        .select("run_id", "t_s", "latency_ms")
-    )
-    return whole.unionByName(tail).unionByName(fastest).unionByName(slowest).unionByName(at_quantiles).distinct()
 
 
 def run_errors(requests, stats):
-    """The requests without a 2xx response: all of them up to ERRORS_KEEP_ALL; else per error
-    column the fastest and the slowest error response and the first request with no response
+    """The requests without a 2xx response: all of them up to ERRORS_KEEP_ALL; else per column of
+    send time the fastest and the slowest error response and the first request with no response
     (ties to the earlier send, then the lower status)."""
     plan = stats.select("run_id", (F.col("errors") <= ERRORS_KEEP_ALL).alias("all"), (F.col("last_sent_ms") / 1000.0).alias("last_sent_s"))
     answered = F.col("latency_ms").isNotNull() & F.col("status").between(200, 299)
@@ -432,7 +434,7 @@ def run_errors(requests, stats):
     whole = errors.where("all").select("run_id", "t_s", "latency_ms", "status")
     reduced = errors.where(~F.col("all"))
     has_latency = F.col("latency_ms").isNotNull()
-    by_column = reduced.groupBy("run_id", pixel_column(F.col("t_s"), F.col("last_sent_s"), ERROR_COLUMNS).alias("column")).agg(
+    by_column = reduced.groupBy("run_id", time_column(F.col("t_s"), F.col("last_sent_s"), ERROR_COLUMNS).alias("column")).agg(
         F.min(F.when(has_latency, F.struct("latency_ms", "t_s", "status"))).alias("fastest"),
         F.max(F.when(has_latency, F.struct(F.col("latency_ms"), (-F.col("t_s")).alias("later"), (-F.col("status")).alias("lower")))).alias("slowest"),
         F.min(F.when(~has_latency, F.struct("t_s", "status"))).alias("unanswered"),
@@ -494,7 +496,7 @@ def level1(spark, dataset, out):
     headline = headline_thousandths(spark, dataset)
     runs = read_runs(spark, dataset)
     requests, source = read_requests(spark, dataset)
-    # Five tables read the requests. Parsing CSV five times costs more than keeping the parsed
+    # Six tables read the requests. Parsing CSV six times costs more than keeping the parsed
     # columns; Parquet is re-read column by column instead, which scales with the cluster's
     # storage rather than its memory.
     if source.endswith(".csv"):
@@ -509,7 +511,8 @@ def level1(spark, dataset, out):
     if LABEL in requests.columns:
         write_table(spark, label_stats(spark, requests), ["run_id", LABEL], building, "label_stats")
     write_table(spark, ecdf, ["run_id", "rank"], building, "run_ecdf")
-    write_table(spark, run_points(requests, stats, ecdf), ["run_id", "t_s", "latency_ms"], building, "run_points")
+    write_table(spark, run_points(requests, stats), ["run_id", "t_s", "latency_ms"], building, "run_points")
+    write_table(spark, run_bands(requests, stats), ["run_id", "column"], building, "run_bands")
     errors = run_errors(requests, stats)
     write_table(spark, errors, ["run_id", "t_s", F.col("latency_ms").isNull(), "latency_ms", "status"], building, "run_errors")
     pass_through(spark, dataset, building)

@@ -880,8 +880,9 @@ pub struct CountedTotal {
 /// Chart inputs, already reduced to what is drawn.
 #[derive(Debug, Clone, Default)]
 pub struct Figures {
-    /// Per run: latency over time.
-    pub time_series: Vec<PointSeries>,
+    /// Per run: latency over time, point by point or in columns of send time
+    /// ([`crate::stats::bands`]).
+    pub time_series: Vec<TimeSeries>,
     /// Per run: the sorted latencies as an ECDF.
     pub ecdf: Vec<PointSeries>,
     /// Per run: every large response as (write_s, client_complete_s).
@@ -959,6 +960,52 @@ impl PointSeries {
     pub fn reduced(&self) -> bool {
         (self.points.len() as u64) < self.total
     }
+}
+
+/// Latency over time of one run's 2xx responses, as its chart draws it
+/// ([`crate::stats::bands`]): every response of a run of at most
+/// [`crate::stats::bands::MARK_ALL`], else a band per column of send time.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct TimeSeries {
+    /// (send time s, latency ms) of every 2xx response of a small run, in send order, equal
+    /// points once; empty for a run drawn in columns.
+    pub points: Vec<(Seconds, Millis)>,
+    /// The columns of send time a 2xx response was sent in, in time order; empty for a run
+    /// drawn point by point.
+    pub columns: Vec<TimeColumn>,
+    /// The run's 2xx responses.
+    pub total: u64,
+}
+
+impl TimeSeries {
+    /// Whether the run is drawn in columns rather than point by point.
+    pub fn banded(&self) -> bool {
+        !self.columns.is_empty()
+    }
+
+    /// Equal points were drawn once (a small run only).
+    pub fn coincide(&self) -> bool {
+        !self.banded() && (self.points.len() as u64) < self.total
+    }
+}
+
+/// One column of send time of a run drawn in columns: its 2xx responses' p50, p95 and slowest,
+/// by nearest rank within the column.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct TimeColumn {
+    /// The column's send times: `from_s` <= t < `to_s` (the last column includes its end).
+    pub from_s: Seconds,
+    pub to_s: Seconds,
+    /// The 2xx responses sent in it.
+    pub requests: u64,
+    pub p50_ms: Millis,
+    pub p95_ms: Millis,
+    /// The slowest response's latency, and its send time (of responses as slow, the first sent).
+    pub max_ms: Millis,
+    pub slowest_s: Seconds,
+    /// The distinct send times of its responses, counted up to
+    /// [`crate::stats::bands::MIN_SEND_TIMES`].
+    pub send_times: u8,
 }
 
 #[derive(Debug, Clone)]

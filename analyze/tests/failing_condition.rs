@@ -131,7 +131,7 @@ fn a_condition_that_failed_half_its_sessions_is_shown_with_its_share_and_never_r
     assert!(percentiles.contains("fast2xx responses only; 50.00% errors"), "{percentiles}");
     // The chart: the share beside a hollow marker, and the key says what it means.
     let chart = read(&en.join("figures/headline-by-condition.svg"));
-    assert!(chart.contains(">\n50.0% failed\n</text>"), "the share is written beside the marker");
+    assert!(chart.contains(">50.0% failed</text>"), "the share is written beside the marker");
     assert!(chart.contains("A hollow marker with its share beside it: more than 1% of that condition failed"));
     // The time series shows the failing condition, named by what it lost.
     assert!(page.contains("the condition with the largest share failed"));

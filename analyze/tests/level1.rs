@@ -94,9 +94,13 @@ fn tables() -> Folder {
     }
     folder.write("run_ecdf.csv", &ecdf);
     folder.write("run_points.csv", &points);
+    // Both runs are drawn point by point: no columns of send time.
+    folder.write("run_bands.csv", &format!("{BANDS_HEADER}\n"));
     folder.write("run_errors.csv", &errors);
     folder
 }
+
+const BANDS_HEADER: &str = "run_id,column,requests,p50_ms,p95_ms,max_ms,slowest_t_s,send_times";
 
 fn analyze(args: &[&std::ffi::OsStr]) -> std::process::Output {
     Command::cargo_bin("analyze").unwrap().args(args).output().unwrap()
@@ -228,4 +232,98 @@ fn rows_beside_run_level_tables_and_a_missing_run_row_are_refused() {
     assert!(stderr.contains("requests.csv: is here beside level1.json"), "{stderr}");
     refused(&[("run_stats.csv", &format!("\n{STATS_A2}"), "")], &["runs.csv:3: run \"a2\" has no valid row in run_stats.csv"]);
     refused(&[("level1.json", "nearest-rank", "floor-plus-one")], &["level1.json: rule \"floor-plus-one\""]);
+}
+
+/// One run of 1,000 2xx responses, 10 ms apart, as rows and as the tables the Spark job writes,
+/// each table worked out here from the rows by the plain rules: sort and take the nearest rank
+/// ceil(p·n/100); per column of send time (floor(t / last send · 100)) its count, p50, p95,
+/// slowest (first sent of those as slow) and distinct send times up to 3.
+fn large_run() -> (Folder, Folder) {
+    let n = 1000usize;
+    let sent: Vec<f64> = (0..n).map(|i| i as f64 * 10.0 + 0.25).collect();
+    let latency: Vec<f64> = (0..n).map(|i| ((i * 7919) % 97) as f64 * 0.5 + 1.0).collect();
+    let runs = "run_id,route,repetition,started_at_utc,status,note\nb1,direct,1,2026-11-30T01:00:00Z,ok,\n";
+    let rows = Folder::new();
+    rows.write("runs.csv", runs);
+    let mut requests = String::from("run_id,seq,scheduled_ms,sent_ms,latency_ms,status,body_bytes\n");
+    for i in 0..n {
+        requests += &format!("b1,{i},{},{},{},200,12\n", sent[i] - 0.25, sent[i], latency[i]);
+    }
+    rows.write("requests.csv", &requests);
+
+    let mut sorted = latency.clone();
+    sorted.sort_by(f64::total_cmp);
+    let rank = |thousandths: usize, n: usize| (thousandths * n).div_ceil(100_000).max(1);
+    let at = |thousandths: usize| (sorted[rank(thousandths, n) - 1], rank(thousandths, n));
+    let mut stats = "b1,nearest-rank,1000,1000,0,0,0".to_string();
+    for p in [50_000, 90_000, 95_000, 99_000, 99_900] {
+        let (value, r) = at(p);
+        stats += &format!(",{value},{r}");
+    }
+    let (p95, r95) = at(95_000);
+    let mean = sorted.iter().sum::<f64>() / n as f64;
+    let last_done = sent.iter().zip(&latency).map(|(s, l)| s + l).fold(0.0, f64::max);
+    stats += &format!(",95,{p95},{r95},{},{},0.25,{},{mean},{},{last_done}", sorted[0], sorted[n - 1], sent[n - 1], sent[0]);
+    let tables = Folder::new();
+    tables.write("runs.csv", runs);
+    tables.write(
+        "level1.json",
+        "{\"engine\": \"Apache Spark\", \"version\": \"9.9.9\", \"rule\": \"nearest-rank\", \"requests\": \"requests.csv\"}\n",
+    );
+    tables.write("run_stats.csv", &format!("{STATS_HEADER}\nb1,{}\n", &stats[3..]));
+    tables.write("run_statuses.csv", "run_id,status,requests\nb1,200,1000\n");
+    let ecdf: String = sorted.iter().enumerate().map(|(i, v)| format!("b1,{},{v}\n", i + 1)).collect();
+    tables.write("run_ecdf.csv", &format!("run_id,rank,latency_ms\n{ecdf}"));
+    tables.write("run_points.csv", "run_id,t_s,latency_ms\n");
+    tables.write("run_errors.csv", "run_id,t_s,latency_ms,status\n");
+    let last_s = sent[n - 1] / 1000.0;
+    let mut bands = format!("{BANDS_HEADER}\n");
+    for column in 0..100 {
+        let inside: Vec<(f64, f64)> = (0..n)
+            .map(|i| (sent[i] / 1000.0, latency[i]))
+            .filter(|(t, _)| (((t / last_s) * 100.0).floor().clamp(0.0, 99.0) as usize) == column)
+            .collect();
+        if inside.is_empty() {
+            continue;
+        }
+        let mut values: Vec<f64> = inside.iter().map(|p| p.1).collect();
+        values.sort_by(f64::total_cmp);
+        let k = values.len();
+        let max = values[k - 1];
+        let slowest = inside.iter().filter(|p| p.1 == max).map(|p| p.0).fold(f64::INFINITY, f64::min);
+        let (p50, p95) = (values[rank(50_000, k) - 1], values[rank(95_000, k) - 1]);
+        bands += &format!("b1,{column},{k},{p50},{p95},{max},{slowest},{}\n", k.min(3));
+    }
+    tables.write("run_bands.csv", &bands);
+    (rows, tables)
+}
+
+#[test]
+fn a_large_run_is_drawn_from_run_bands_as_from_its_rows() {
+    let (rows, tables) = large_run();
+    let out = tempfile::tempdir().unwrap();
+    let (a, b) = (out.path().join("rows"), out.path().join("tables"));
+    report(&rows.dir(), &a);
+    report(&tables.dir(), &b);
+    for figure in ["figures/latency-over-time-b1.svg", "figures/ecdf-b1.svg"] {
+        let (from_rows, from_tables) = (std::fs::read_to_string(a.join(figure)).unwrap(), std::fs::read_to_string(b.join(figure)).unwrap());
+        assert_eq!(from_rows, from_tables, "{figure}");
+    }
+    let series = std::fs::read_to_string(a.join("figures/latency-over-time-b1.svg")).unwrap();
+    assert!(series.contains("100 columns of send time and their 100 slowest responses (dots) stand for 1,000 2xx responses"), "{series}");
+}
+
+#[test]
+fn columns_out_of_range_twice_or_not_adding_up_are_refused() {
+    let refused_bands = |from: &str, to: &str, expected: &str| {
+        let (_, tables) = large_run();
+        tables.edit("run_bands.csv", from, to);
+        let (code, stderr) = check(&tables);
+        assert_eq!(code, 2, "{stderr}");
+        assert!(stderr.contains(expected), "expected {expected:?} in:\n{stderr}");
+    };
+    refused_bands("\nb1,99,", "\nb1,100,", "run_bands.csv:101:2: column: 100 is not a column of send time (0 to 99)");
+    refused_bands("\nb1,99,", "\nb1,98,", "run_bands.csv:101:2: column: column 98 of this run already has a row (line 100)");
+    refused_bands("\nb1,0,10,", "\nb1,0,11,", "the run's columns add up to 1001 2xx responses, run_stats says 1000");
+    refused_bands("\nb1,0,10,", "\nb1,0,0,", "run_bands.csv:2: needs requests >= 1 and p50_ms <= p95_ms <= max_ms");
 }

@@ -1,7 +1,7 @@
 """A generated dataset whose runs sit on the traps of nearest-rank percentiles and of the chart
-reductions: 2xx counts of 1, 2, 20, 72, 999, 1000, 1001, 4000, 4001 and 41000, ties (latencies
+reductions: 2xx counts of 1, 2, 20, 72, 300, 301, 999, 1000, 1001, 4000, 4001 and 41000, ties (latencies
 drawn from a few hundred integer-microsecond values), requests with no response (empty
-latency, status 0), non-2xx responses with a latency, a run with only errors, a run with more
+latency, status 0), non-2xx responses with a latency, a run with only errors, two runs with more
 errors than analyze marks one by one, an aborted run listed in runs.csv with no requests, and a headline
 percentile (97.5) that is not one of the standard five. Seeded: the same files every time."""
 
@@ -17,6 +17,8 @@ RUNS = {
     "n0002": (2, 0, 0, 0),
     "n0020": (20, 0, 0, 0),
     "n0072": (72, 1, 1, 0),
+    "n0300": (300, 0, 0, 0),
+    "n0301-errors": (301, 160, 141, 0),
     "n0999": (999, 0, 0, 0),
     "n1000-ties": (1000, 0, 0, 7),
     "n1001-nulls": (1001, 3, 5, 0),
@@ -50,6 +52,8 @@ def write(folder: Path) -> Path:
                 scheduled = seq * 10
                 # Lags of both signs, in microseconds; a few sends at the same instant as another.
                 sent = scheduled * 1000 + rng.randint(-50, 4000)
+                if run_id == "n0072" and seq == 0:
+                    sent = -50  # a send before the run's start, whatever the draws
                 micros = rng.choice(values) if values else int(rng.lognormvariate(8.0, 1.0))
                 if kind == "ok":
                     status, latency = rng.choice((200, 200, 200, 201, 204)), micros

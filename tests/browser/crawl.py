@@ -4,9 +4,11 @@ Owns the checks. Starts at index.html, visits each page reachable by internal
 links once (breadth first, in link order), and for each page counts checks into
 a ``Tally``: it opened, no SEVERE console message, every request succeeded and
 stayed inside the site folder, links and fragments resolve, images load,
-cheap accessibility rules hold, and nothing scrolls sideways at phone width.
-Fragments are judged after the crawl, once every target page's ids are known.
-Finally the start page is opened once from file:// (``from_file.py``).
+cheap accessibility rules hold, nothing scrolls sideways at phone width, and the
+page with its figures keeps within the weight budget (``weight.py``).
+Fragments are judged after the crawl, once every target page's ids are known;
+then every SVG file of the site and the whole site are weighed. Finally the
+start page is opened once from file:// (``from_file.py``).
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from selenium.common.exceptions import TimeoutException, WebDriverException
 
 import browser
 import from_file
+import weight
 from links import Link, Targets, classify, page_name
 from netlog import judge_requests, relative, severe_news
 from tally import Tally
@@ -93,6 +96,7 @@ class Crawler:
                     queue.append(target)
         self._judge_fragments()
         self._judge_language_switches()
+        self._judge_weights()
         from_file.check_start_page(self.driver, self.site_dir, self.base_url, self.targets,
                                    self.tally, self._start_failures, self._start_console)
 
@@ -120,6 +124,7 @@ class Crawler:
         self._check_images(name, facts["images"])
         embedded_pages = self._check_objects(name, facts["objects"])
         self._check_a11y(name, facts)
+        self._check_weight(name, url, facts)
         self._check_layout(name, facts["viewport"])
         next_pages = self._check_links(name, facts["links"]) + embedded_pages
         for ref in facts["absoluteRefs"]:
@@ -247,6 +252,28 @@ class Crawler:
                              f"in the cell {w['cell']!r} (lang {w['lang']})")
         if not fit["brokenWords"]:
             self.tally.check("words", True, name, "")
+
+    def _check_weight(self, name: str, url: str, facts: dict) -> None:
+        """The page and the figures it embeds (its <img> and <object> files) within the budget."""
+        page = weight.local_file(url, self.base_url, self.site_dir)
+        if page is None:
+            return
+        embedded = [weight.local_file(e["url"] or "", self.base_url, self.site_dir)
+                    for e in facts["images"] + facts["objects"]]
+        measured = weight.page_weight(page, [f for f in embedded if f is not None])
+        problem = measured.problem()
+        self.tally.check("weight", not problem, name, problem)
+
+    def _judge_weights(self) -> None:
+        """Every SVG of the site (embedded or only linked) within one chart's budget, and the
+        whole site folder within its own."""
+        count, problems = weight.svg_problems(self.site_dir)
+        for svg, problem in problems:
+            self.tally.check("weight", False, svg, problem)
+        for _ in range(count - len(problems)):
+            self.tally.check("weight", True, "")
+        problem = weight.site_problem(self.site_dir)
+        self.tally.check("weight", not problem, "site", problem)
 
     def _check_links(self, name: str, links: list[dict]) -> list[str]:
         pages = []

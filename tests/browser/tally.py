@@ -21,6 +21,7 @@ CATEGORIES = {
     "tables": "at 1280 and 390 px, no table cut off by its frame without a visible scroll cue",
     "words": "at 1280 and 390 px, no word of a short text of a table cell broken across lines",
     "language": "each page's language switch leads to the same page in the other language",
+    "weight": "no SVG over 150 KB, no page with its figures over 600 KB, the site under 25 MB",
     "file": "the start page works when opened from file://",
 }
 

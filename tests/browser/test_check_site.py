@@ -19,6 +19,7 @@ from pathlib import Path
 
 import pytest
 
+import weight
 from links import classify
 
 HERE = Path(__file__).resolve().parent
@@ -150,7 +151,7 @@ def test_good_site_passes_every_check(tmp_path: Path) -> None:
     assert "(1 links to other sites not followed)" in out, out
     assert out.rstrip().splitlines()[-1].endswith(" passed, 0 failed"), out
     for category in ("pages", "console", "requests", "links", "fragments", "images",
-                     "a11y", "layout", "tables", "words", "language", "file"):
+                     "a11y", "layout", "tables", "words", "language", "weight", "file"):
         passed, failed = counts[category]
         assert passed > 0 and failed == 0, (category, out)
     # #results, #summary, run page -> #results, en -> ja #結果 (percent-encoded)
@@ -168,6 +169,19 @@ def test_good_site_passes_every_check(tmp_path: Path) -> None:
 WIDE_ROW = "".join(f'<th style="min-width: 200px">c{i}</th>' for i in range(30))
 # A cell held to one character's width, breaking between any two: 正/常, 5,/958.
 NARROW_CELL = '<td style="width: 1em; word-break: break-all">{}</td>'
+
+
+def svg_of(size: int) -> str:
+    """A valid chart of exactly ``size`` bytes: the small bar with a long description."""
+    head, tail = SVG.split("<title>", 1)
+    filler = size - len(SVG) - len("<desc></desc>")
+    return f"{head}<desc>{'x' * filler}</desc><title>{tail}"
+
+
+# Five charts of 125,000 bytes, each within one chart's budget, together over a page's.
+HEAVY_FIGURES = "".join(
+    f'<object data="ds/en/figures/heavy-{i}.svg" type="image/svg+xml" aria-label="heavy {i}"></object>'
+    for i in range(5))
 
 
 def run_page_with_switch(lang: str, switch: str) -> str:
@@ -337,6 +351,30 @@ BAD_SITES = {
         "index.html: link '/site/ds/en/index.html' is an absolute path",
         {"links"},
     ),
+    "svg_over_the_budget": (
+        '<object data="ds/en/figures/fat.svg" type="image/svg+xml" aria-label="fat"></object>',
+        "ds/en/figures/fat.svg: 150,001 bytes: over the budget of 150,000 bytes one chart may weigh",
+        {"weight"},
+        {"ds/en/figures/fat.svg": svg_of(150_001)},
+    ),
+    "svg_over_the_budget_that_no_page_embeds": (
+        "",
+        "ds/en/figures/unlinked.svg: 200,000 bytes: over the budget",
+        {"weight"},
+        {"ds/en/figures/unlinked.svg": svg_of(200_000)},
+    ),
+    "page_with_figures_over_the_budget": (
+        HEAVY_FIGURES + HEAVY_FIGURES,
+        "index.html: weighs ",
+        {"weight"},
+        {f"ds/en/figures/heavy-{i}.svg": svg_of(125_000) for i in range(5)},
+    ),
+    "site_over_the_budget": (
+        "",
+        "site: 25,",
+        {"weight"},
+        {"ds/en/raw.csv": "x" * 25_000_000},
+    ),
     # Works over http under /site/, breaks from file://: only the file:// visit
     # and the absolute-path rule can see it.
     "absolute_image_path": (
@@ -385,3 +423,14 @@ def test_classify_link(raw: str, url: str, kind: str) -> None:
 def test_classify_decodes_the_fragment() -> None:
     link = classify("p.html#%E7%B5%90%E6%9E%9C", BASE + "p.html#%E7%B5%90%E6%9E%9C", BASE)
     assert (link.target, link.fragment) == (BASE + "p.html", "結果")
+
+
+def test_a_figure_embedded_twice_weighs_once(tmp_path: Path) -> None:
+    page, chart = tmp_path / "p.html", tmp_path / "c.svg"
+    page.write_text("x" * 1000)
+    chart.write_text("y" * 599_001)
+    measured = weight.page_weight(page, [chart, chart])
+    assert (measured.page, measured.figures, measured.count, measured.total) == (1000, 599_001, 1, 600_001)
+    assert measured.problem().startswith("weighs 600,001 bytes with its 1 figure (page 1,000, figures 599,001)")
+    chart.write_text("y" * 599_000)
+    assert weight.page_weight(page, [chart]).problem() == "", "600,000 bytes is within the budget"

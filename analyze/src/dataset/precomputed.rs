@@ -1,8 +1,9 @@
 //! A dataset whose level 1 was computed elsewhere (Apache Spark, `spark/analyze_level1.py`):
 //! instead of request rows it holds `level1.json` (the engine and its version), run_stats with
 //! `rule = nearest-rank` (the counts, each percentile with its rank, min, max, schedule lag), and
-//! what the charts draw, already reduced the way `stats/figures.rs` reduces rows: run_statuses,
-//! run_ecdf, run_points and run_errors (spark/README.md lists their columns).
+//! what the charts draw, already reduced the way `stats/figures.rs` and `stats/bands.rs` reduce
+//! rows: run_statuses, run_ecdf, run_points, run_bands and run_errors (spark/README.md lists their
+//! columns).
 //!
 //! run_stats itself is validated by [`super::run_stats`], as for an imported tool's numbers. This
 //! module checks only what ties the tables to each other and to the statistics the report shows:
@@ -47,10 +48,27 @@ pub struct Level1Run {
     pub mean_ms: Option<f64>,
     /// The ECDF's (rank, latency ms), ascending by rank.
     pub ecdf: Vec<(u64, f64)>,
-    /// The latency-over-time chart's (t_s, latency ms).
+    /// The latency-over-time chart's (t_s, latency ms) of a run drawn point by point.
     pub points: Vec<(f64, f64)>,
+    /// The latency-over-time chart's columns of a run drawn in columns, in the table's order.
+    pub columns: Vec<Level1Column>,
     /// Error marks: (t_s, latency ms or none for no response, status).
     pub errors: Vec<(f64, Option<f64>, u16)>,
+}
+
+/// One row of run_bands: a column of send time of a run drawn in columns.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Level1Column {
+    /// Its index, 0 to [`crate::model::time_columns::COLUMNS`] - 1.
+    pub column: usize,
+    pub requests: u64,
+    pub p50_ms: f64,
+    pub p95_ms: f64,
+    pub max_ms: f64,
+    /// The slowest response's send time, s since the run's start.
+    pub slowest_s: f64,
+    /// Distinct send times, 1 to [`crate::model::time_columns::MIN_SEND_TIMES`].
+    pub send_times: u8,
 }
 
 /// level1.json: `None` when absent; a problem when it is there but says no engine, or a rule
@@ -109,8 +127,8 @@ pub fn load(
     }
     // Any of these may have no rows: no run had an error, or none a 2xx response.
     let mut read = |stem: &str| super::read_table(dir, stem, true, problems);
-    let tables = [read("run_statuses"), read("run_ecdf"), read("run_points"), read("run_errors")];
-    let [Some(statuses), Some(ecdf), Some(points), Some(errors)] = tables else { return (counted, level1) };
+    let tables = [read("run_statuses"), read("run_ecdf"), read("run_points"), read("run_bands"), read("run_errors")];
+    let [Some(statuses), Some(ecdf), Some(points), Some(bands), Some(errors)] = tables else { return (counted, level1) };
     read_statuses(&statuses, &index, &mut counted, problems);
     read_ecdf(&ecdf, &index, &mut level1.runs, problems);
     read_rows(&points, &["run_id", "t_s", "latency_ms"], &index, problems, |table, row, c, run, problems| {
@@ -119,6 +137,7 @@ pub fn load(
         level1.runs[run].points.push((t_s, latency));
         Some(())
     });
+    read_bands(&bands, &index, &mut level1.runs, problems);
     read_rows(&errors, &["run_id", "t_s", "latency_ms", "status"], &index, problems, |table, row, c, run, problems| {
         let t_s = table.number(row, c[1], problems)?;
         let latency = match table.optional_number(row, c[2], problems) {
@@ -244,6 +263,64 @@ fn read_ecdf(table: &TextTable, index: &BTreeMap<&str, usize>, runs: &mut [Level
             }
         }
         runs[run].ecdf = points.into_iter().map(|(rank, latency, _, _)| (rank, latency)).collect();
+    }
+}
+
+/// run_bands: per run and column of send time (0 to COLUMNS - 1, each once), the column's 2xx
+/// responses, p50 <= p95 <= max_ms, the slowest's send time and the count of distinct send
+/// times (1 to 3); the columns' responses add up to the run's 2xx responses.
+fn read_bands(table: &TextTable, index: &BTreeMap<&str, usize>, runs: &mut [Level1Run], problems: &mut Problems) {
+    use crate::model::time_columns::{COLUMNS, MIN_SEND_TIMES};
+    let names = ["run_id", "column", "requests", "p50_ms", "p95_ms", "max_ms", "slowest_t_s", "send_times"];
+    let mut seen: BTreeMap<(usize, u64), u64> = BTreeMap::new();
+    let mut last_row: BTreeMap<usize, &TextRow> = BTreeMap::new();
+    read_rows(table, &names, index, problems, |table, row, c, run, problems| {
+        let column = count(table, row, c[1], problems)?;
+        if column >= COLUMNS as u64 {
+            problems.push(table.cell_error(row, c[1], format!("{column} is not a column of send time (0 to {})", COLUMNS - 1)));
+            return None;
+        }
+        if let Some(previous) = seen.insert((run, column), row.place) {
+            problems.push(table.cell_error(
+                row,
+                c[1],
+                format!("column {column} of this run already has a row ({} {previous})", table.place_word()),
+            ));
+            return None;
+        }
+        let requests = count(table, row, c[2], problems)?;
+        let (p50, p95, max) =
+            (table.non_negative(row, c[3], problems)?, table.non_negative(row, c[4], problems)?, table.non_negative(row, c[5], problems)?);
+        if requests == 0 || p50 > p95 || p95 > max {
+            problems.push(
+                table.row_error(row, format!("needs requests >= 1 and p50_ms <= p95_ms <= max_ms, not {requests}, {p50}, {p95}, {max}")),
+            );
+            return None;
+        }
+        let slowest_s = table.number(row, c[6], problems)?;
+        let send_times = count(table, row, c[7], problems)?;
+        if !(1..=MIN_SEND_TIMES as u64).contains(&send_times) {
+            problems.push(table.cell_error(row, c[7], format!("{send_times} is not a count of send times from 1 to {MIN_SEND_TIMES}")));
+            return None;
+        }
+        runs[run].columns.push(Level1Column {
+            column: column as usize,
+            requests,
+            p50_ms: p50,
+            p95_ms: p95,
+            max_ms: max,
+            slowest_s,
+            send_times: send_times as u8,
+        });
+        last_row.insert(run, row);
+        Some(())
+    });
+    for (run, row) in last_row {
+        let sum: u64 = runs[run].columns.iter().map(|c| c.requests).sum();
+        if sum != runs[run].ok_responses {
+            let message = format!("the run's columns add up to {sum} 2xx responses, run_stats says {}", runs[run].ok_responses);
+            problems.push(table.row_error(row, message));
+        }
     }
 }
 

@@ -11,7 +11,7 @@ pub const RUN_TABLES: [&str; 9] =
     ["runs", "requests", "run_stats", "sources", "tool_labels", "large_responses", "tempfiles", "resources", "sessions"];
 
 /// The level-1 tables of a run-level dataset (read instead of request rows).
-const LEVEL1_TABLES: [&str; 4] = ["run_statuses", "run_ecdf", "run_points", "run_errors"];
+const LEVEL1_TABLES: [&str; 5] = ["run_statuses", "run_ecdf", "run_points", "run_bands", "run_errors"];
 
 /// Whether `name` is an entry a dataset folder may hold (datasets/README.md lists them): its
 /// tables as CSV or Parquet, a folder of Parquet requests, its manifest, text and articles, and

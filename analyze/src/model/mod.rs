@@ -15,6 +15,7 @@ mod rule;
 pub mod run_status;
 mod slo;
 mod sorted_map;
+pub mod time_columns;
 mod tool;
 mod verdict;
 

@@ -1,6 +1,7 @@
 //! Statistics: nearest-rank percentiles per run, medians and ranges per condition, the variance
 //! review, and the reduced point sets the charts draw. The only layer that computes numbers.
 
+pub mod bands;
 pub mod build;
 pub mod by_run;
 pub mod comparability;

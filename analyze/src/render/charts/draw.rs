@@ -211,6 +211,10 @@ pub enum Swatch {
     Bar { filled: bool },
     /// A small point of the given opacity.
     Dot { opacity: f64 },
+    /// A solid line without a marker.
+    Line,
+    /// A patch of fill at the given opacity (a band between two values).
+    Band { opacity: f64 },
 }
 
 #[derive(Debug, Clone)]
@@ -371,6 +375,10 @@ fn draw_swatch<DB: DrawingBackend>(area: &DrawingArea<DB, Shift>, entry: &Legend
         }
         Swatch::Dot { opacity } => {
             area.draw(&Circle::new(centre, style::SMALL_POINT + 1, color.mix(*opacity).filled()))?;
+        }
+        Swatch::Line => swatch_line(area, (x, y), line_style, None)?,
+        Swatch::Band { opacity } => {
+            area.draw(&Rectangle::new([(x + 2, y - 6), (x + SWATCH_W - 2, y + 6)], color.mix(*opacity).filled()))?;
         }
     }
     Ok(())

@@ -1,6 +1,6 @@
 //! Marks a reader can point at, with no script: each has a `<title>` (a browser shows it on
-//! hover, a screen reader reads it) naming its run or condition and its value, and a run's mark
-//! is a link to the run's page.
+//! hover, a screen reader reads it) naming its run or condition and its value (in a chart of one
+//! run, whose title names it, its value alone), and a run's mark is a link to the run's page.
 //!
 //! plotters writes no `<title>` or `<a>`, so these marks are written here, in pixels of the
 //! figure, into layers. A layer holds its place in the drawing order with a placeholder text
@@ -8,6 +8,10 @@
 //! it with the layer's marks, so a point drawn here is still under the reference line drawn
 //! after it. A mark is either visible (the figure's own point, drawn once, here) or a hit area
 //! over what plotters drew (fully transparent, wide enough to point at).
+//!
+//! Neighbouring marks of one kind and style share one `<g>` that carries their style (and
+//! neighbours with one link inside it one `<a>`), so a mark is written as its position and title
+//! only: a time series has hundreds.
 //!
 //! Links are relative to the figure's folder (`figures/`), which is also where they resolve
 //! when the page embeds the figure with `<object>`; `target="_top"` opens the run page in place
@@ -48,6 +52,53 @@ pub enum Shape {
     Spot { at: (i32, i32), radius: i32 },
     /// A transparent band along a line plotters drew.
     Band { points: Vec<(i32, i32)> },
+    /// A transparent rectangle: the hover area of a column of a chart.
+    Area { x: i32, y: i32, width: i32, height: i32 },
+}
+
+/// What neighbouring marks share, written once on their group.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Style {
+    Dot {
+        hit: i32,
+        color: RGBColor,
+        opacity: f64,
+    },
+    /// Spots and areas: transparent fill that answers the pointer.
+    Clear,
+    Band,
+}
+
+impl Shape {
+    fn style(&self) -> Style {
+        match self {
+            Shape::Dot { radius, color, opacity, .. } => {
+                Style::Dot { hit: (POINT_HIT - radius).max(0) * 2, color: *color, opacity: *opacity }
+            }
+            Shape::Spot { .. } | Shape::Area { .. } => Style::Clear,
+            Shape::Band { .. } => Style::Band,
+        }
+    }
+}
+
+impl Style {
+    /// The group's opening tag.
+    fn open(self, out: &mut String) {
+        match self {
+            Style::Dot { hit, color, opacity } => {
+                // The stroke is transparent: it only widens the area that answers the pointer.
+                let (r, g, b) = (color.0, color.1, color.2);
+                let _ = writeln!(
+                    out,
+                    "<g fill=\"#{r:02X}{g:02X}{b:02X}\" fill-opacity=\"{opacity}\" stroke=\"#000\" stroke-opacity=\"0\" stroke-width=\"{hit}\">"
+                );
+            }
+            Style::Clear => out.push_str("<g fill=\"#000\" fill-opacity=\"0\">\n"),
+            Style::Band => {
+                let _ = writeln!(out, "<g fill=\"none\" stroke=\"#000\" stroke-opacity=\"0\" stroke-width=\"{LINE_HIT}\">");
+            }
+        }
+    }
 }
 
 /// One mark: its shape, its title and, for a run's mark, the link to the run's page.
@@ -102,16 +153,29 @@ impl Pointable {
     }
 }
 
-/// A layer's marks as one group; neighbouring marks with one link share its `<a>`. Written into
-/// one buffer: a time series's layer has thousands of marks, and a `String` per mark and per
-/// title cost about as much as the drawing.
+/// A layer's marks as one group; neighbouring marks of one style share a `<g>` with that style,
+/// and neighbours inside it with one link share its `<a>`. Written into one buffer: a time
+/// series's layer has hundreds of marks, and a `String` per mark and per title cost about as much
+/// as the drawing.
 fn layer_svg(marks: &[Mark]) -> String {
     if marks.is_empty() {
         return String::new();
     }
     let mut out = String::from("<g class=\"marks\">\n");
+    let mut style: Option<Style> = None;
     let mut open: Option<&str> = None;
     for mark in marks {
+        let wanted = mark.shape.style();
+        if style != Some(wanted) {
+            if open.take().is_some() {
+                out.push_str("</a>\n");
+            }
+            if style.is_some() {
+                out.push_str("</g>\n");
+            }
+            wanted.open(&mut out);
+            style = Some(wanted);
+        }
         if open != mark.href.as_deref() {
             if open.is_some() {
                 out.push_str("</a>\n");
@@ -128,39 +192,31 @@ fn layer_svg(marks: &[Mark]) -> String {
     if open.is_some() {
         out.push_str("</a>\n");
     }
-    out.push_str("</g>\n");
+    out.push_str("</g>\n</g>\n");
     out
 }
 
+/// One mark inside its style's group: its geometry and its title.
 fn push_mark_svg(out: &mut String, mark: &Mark) {
     // Writing to a String cannot fail: the `write!` results are ignored.
     let close = match &mark.shape {
-        Shape::Dot { at: (x, y), radius, color, opacity } => {
-            // The stroke is transparent: it only widens the area that answers the pointer.
-            let hit = (POINT_HIT - radius).max(0) * 2;
-            let (r, g, b) = (color.0, color.1, color.2);
-            let _ = write!(
-                out,
-                "<circle cx=\"{x}\" cy=\"{y}\" r=\"{radius}\" fill=\"#{r:02X}{g:02X}{b:02X}\" fill-opacity=\"{opacity}\" stroke=\"#000\" stroke-opacity=\"0\" stroke-width=\"{hit}\">"
-            );
+        Shape::Dot { at: (x, y), radius, .. } => {
+            let _ = write!(out, "<circle cx=\"{x}\" cy=\"{y}\" r=\"{radius}\">");
             "</circle>\n"
         }
         Shape::Spot { at: (x, y), radius } => {
-            let _ = write!(out, "<circle cx=\"{x}\" cy=\"{y}\" r=\"{}\" fill=\"#000\" fill-opacity=\"0\">", radius.max(&POINT_HIT));
+            let _ = write!(out, "<circle cx=\"{x}\" cy=\"{y}\" r=\"{}\">", radius.max(&POINT_HIT));
             "</circle>\n"
         }
+        Shape::Area { x, y, width, height } => {
+            let _ = write!(out, "<rect x=\"{x}\" y=\"{y}\" width=\"{width}\" height=\"{height}\">");
+            "</rect>\n"
+        }
         Shape::Band { points } => {
-            out.push_str("<polyline points=\"");
-            let mut previous = None;
-            for &point in points {
-                if previous != Some(point) {
-                    let separator = if previous.is_some() { " " } else { "" };
-                    let _ = write!(out, "{separator}{},{}", point.0, point.1);
-                    previous = Some(point);
-                }
-            }
-            let _ = write!(out, "\" fill=\"none\" stroke=\"#000\" stroke-opacity=\"0\" stroke-width=\"{LINE_HIT}\">");
-            "</polyline>\n"
+            out.push_str("<path d=\"");
+            super::compact::push_path_data(out, points.iter().copied());
+            out.push_str("\">");
+            "</path>\n"
         }
     };
     push_title(out, &mark.title);
@@ -193,6 +249,10 @@ mod tests {
             root.draw(&Circle::new((9, 9), 2, BLUE.filled())).unwrap();
             let href = Some(run_href("r 1"));
             marks.push(layer, Mark { shape: Shape::Spot { at: (10, 20), radius: 5 }, title: "r1 & 2 ms".into(), href: href.clone() });
+            marks.push(
+                layer,
+                Mark { shape: Shape::Area { x: 1, y: 2, width: 3, height: 4 }, title: "r1 column".into(), href: href.clone() },
+            );
             marks.push(layer, Mark { shape: Shape::Band { points: vec![(1, 1), (1, 1), (2, 3)] }, title: "r1".into(), href });
             root.present().unwrap();
         }
@@ -200,8 +260,10 @@ mod tests {
         assert!(!svg.contains(OPEN) && !svg.contains("<text"), "{svg}");
         let (red, group, blue) = (svg.find("#FF0000").unwrap(), svg.find("<g class=\"marks\">").unwrap(), svg.find("#0000FF").unwrap());
         assert!(red < group && group < blue, "the layer keeps its place in the drawing order: {svg}");
-        assert_eq!(svg.matches("<a href=\"../runs/r%201.html\" target=\"_top\">").count(), 1, "{svg}");
+        // The spot and the area share their transparent style and their link; the band has a style of its own.
+        assert_eq!(svg.matches("<a href=\"../runs/r%201.html\" target=\"_top\">").count(), 2, "{svg}");
+        assert!(svg.contains("<g fill=\"#000\" fill-opacity=\"0\">\n<a href=\"../runs/r%201.html\" target=\"_top\">\n<circle cx=\"10\" cy=\"20\" r=\"5\"><title>r1 &amp; 2 ms</title></circle>\n<rect x=\"1\" y=\"2\" width=\"3\" height=\"4\"><title>r1 column</title></rect>\n</a>\n</g>"), "{svg}");
         assert!(svg.contains("<title>r1 &amp; 2 ms</title>"));
-        assert!(svg.contains("points=\"1,1 2,3\""), "repeated pixels are written once: {svg}");
+        assert!(svg.contains("d=\"M1 1l1 2\""), "repeated pixels are written once: {svg}");
     }
 }

@@ -11,6 +11,7 @@
 //! Output is deterministic: the same report gives byte-identical SVG.
 
 mod axis;
+mod compact;
 mod compare;
 mod draw;
 mod ecdf;

@@ -1,5 +1,5 @@
-//! The SVG document around a drawing: plotters' backend into a string, then the accessible
-//! name and description (`<title>`, `<desc>`, `role="img"`, `aria-labelledby`) after the
+//! The SVG document around a drawing: plotters' backend into a string, made lighter
+//! ([`super::compact`]), then the accessible name and description (`<title>`, `<desc>`, `role="img"`, `aria-labelledby`) after the
 //! opening tag. A drawing error becomes a small SVG that says so, never a panic.
 
 use super::labels;
@@ -36,7 +36,7 @@ pub fn render_pointable(size: (u32, u32), lang: Lang, about: &About, draw: impl 
         drawn.and_then(|()| root.present())
     };
     let document = match outcome {
-        Ok(()) => accessible(&marks.fill_in(&buffer), about, lang),
+        Ok(()) => accessible(&marks.fill_in(&super::compact::compact(&buffer)), about, lang),
         Err(error) => accessible(&failure(size, &labels::failed(lang, &error.to_string())), about, lang),
     };
     xml_legal(document)

@@ -161,7 +161,7 @@ pub(crate) fn fixture() -> Report {
             let large = 4 * downloads as u64;
             runs.push(run_result(run_id.clone(), c, factor_map.clone(), p95, points.len() as u64, large));
             figures.ecdf.push(ecdf_of(&points));
-            figures.time_series.push(PointSeries { total: points.len() as u64, points });
+            figures.time_series.push(TimeSeries { total: points.len() as u64, points, columns: Vec::new() });
             let responses: Vec<(f64, Option<f64>)> = (0..large)
                 .map(|k| {
                     let write = if route == 2 { 0.22 + 0.06 * rng.next() } else { 6.4 + 0.3 * rng.next() };
@@ -310,30 +310,27 @@ fn integrity(runs: u64) -> Integrity {
     }
 }
 
-/// The fixture with run `run` measured at scale: 3,000,000 requests of which 2,400 are drawn
-/// over time and about 2,000 in the ECDF, with its p95 at rank 2,850,000.
+/// The fixture with run `run` measured at scale: 3,000,000 requests over 600 s, drawn as 100
+/// columns of send time (a burst of slow responses from 60 to 300 s), about 2,000 of them in the
+/// ECDF, with its p95 at rank 2,850,000.
 pub(crate) fn reduced(mut report: Report, run: usize) -> Report {
     let mut rng = Lcg(11);
     let total = 3_000_000;
     let p95 = report.runs[run].headline_ms.unwrap_or(1.0);
-    let points: Vec<(f64, f64)> = (0..2400)
-        .map(|k| {
-            let t = (k / 2) as f64 * 0.6;
-            let burst = (60.0..300.0).contains(&t) || (420.0..520.0).contains(&t);
-            let v = if k % 2 == 0 {
-                0.6 + 0.6 * rng.next()
-            } else if burst {
-                p95 * (0.8 + 0.4 * rng.next())
-            } else {
-                2.0 + 30.0 * rng.next()
-            };
-            (t, v)
+    let columns: Vec<TimeColumn> = (0..crate::stats::bands::COLUMNS)
+        .map(|c| {
+            let (from_s, to_s) = crate::stats::bands::column_span(c, 600.0);
+            let burst = (60.0..300.0).contains(&from_s);
+            let p50_ms = 2.0 + 3.0 * rng.next();
+            let p95_ms = if burst { p95 * (0.8 + 0.4 * rng.next()) } else { 20.0 + 10.0 * rng.next() };
+            let max_ms = p95_ms * (1.5 + rng.next());
+            let slowest_s = from_s + (to_s - from_s) * rng.next();
+            TimeColumn { from_s, to_s, requests: 30_000, p50_ms, p95_ms, max_ms, slowest_s, send_times: 3 }
         })
         .collect();
-    let mut values: Vec<f64> = points.iter().map(|p| p.1).collect();
-    values.sort_by(f64::total_cmp);
+    let values: Vec<f64> = (0..2000).map(|k| 0.6 + f64::from(k) * p95 / 1900.0).collect();
     let ecdf = values.iter().enumerate().map(|(i, &v)| (v, (i as f64 + 1.0) / values.len() as f64)).collect();
-    report.figures.time_series[run] = PointSeries { points, total };
+    report.figures.time_series[run] = TimeSeries { points: Vec::new(), columns, total };
     report.figures.ecdf[run] = PointSeries { points: ecdf, total };
     let result = &mut report.runs[run];
     result.requests = total;
@@ -440,7 +437,7 @@ fn headline_chart_draws_every_condition_and_says_what_it_shows() {
         &svg[..600]
     );
     assert!(svg.contains("p95 latency (ms, log scale)"));
-    for tick in [">\n1\n<", ">\n10\n<", ">\n100\n<", ">\n1,000\n<", ">\n10,000\n<"] {
+    for tick in [">1<", ">10<", ">100<", ">1,000<", ">10,000<"] {
         assert!(svg.contains(tick), "missing tick {tick:?}");
     }
     for label in ["direct", "nginx buffering off", "nginx buffering on", "gthread", "Concurrent 1 GiB downloads"] {
@@ -458,7 +455,9 @@ fn latency_over_time_marks_the_headline() {
     assert_accessible_svg(&svg, "chart-latency-over-time-6-en");
     assert!(svg.contains("p95 = 5,928.68 ms"), "the run's own p95");
     assert!(svg.contains("Latency over time: run direct-2-r1 (direct · 2)"));
-    assert!(!svg.contains("points drawn"), "a whole run has no reduction caption");
+    assert!(!svg.contains("columns of send time"), "a run drawn point by point has no caption on columns");
+    assert!(svg.contains("One point per 2xx response, 72 in all"), "the description counts the points");
+    assert!(svg.contains(">72 points: one per 2xx response.<"), "and so does a caption a reader sees");
 }
 
 #[test]
@@ -482,7 +481,7 @@ fn errors_are_marked_over_time_with_a_legend_and_said_in_the_description() {
     assert!(
         svg.contains("Marked in vermillion: 2 responses with a non-2xx status (crosses, at their latency) and 1 request with no response")
     );
-    assert!(svg.contains("\n100,000\n"), "the axis reaches the 40 s error response");
+    assert!(svg.contains(">100,000<"), "the axis reaches the 40 s error response");
     assert!(!svg.contains("errors marked"), "all errors drawn: no reduction caption");
 
     report.figures.errors_over_time[6].total = 5_000;
@@ -492,16 +491,50 @@ fn errors_are_marked_over_time_with_a_legend_and_said_in_the_description() {
 }
 
 #[test]
-fn reduced_series_say_how_many_points_they_draw() {
+fn a_large_run_is_drawn_in_titled_columns_that_say_what_they_stand_for() {
     let report = reduced(fixture(), 7);
     let svg = latency_over_time(&report, 7, &slug(&report, 7), Lang::En);
     assert_accessible_svg(&svg, "chart-latency-over-time-7-en");
-    assert!(svg.contains("2,400 of 3,000,000 points drawn"), "caption missing");
+    assert!(
+        svg.contains("100 columns of send time and their 100 slowest responses (dots) stand for 3,000,000 2xx responses"),
+        "caption missing"
+    );
+    assert!(svg.contains("3,000,000 2xx responses in 100 columns of send time (s)"), "the description counts them too");
+    for label in ["p50–p95 of a column", "median", "slowest response"] {
+        assert!(svg.contains(label), "legend entry {label:?}");
+    }
+    let marks = pointed(&svg);
+    let href = format!("../runs/{}.html", slug(&report, 7));
+    assert_eq!(marks.len(), 2 * 100, "a hover area and a slowest mark per column: {}", marks.len());
+    assert!(marks.iter().all(|(_, link)| link.as_deref() == Some(href.as_str())), "every mark links to the run's page");
+    let series = &report.figures.time_series[7];
+    let first = &series.columns[0];
+    let ms = |v: f64| crate::render::format::ms(v);
+    let column_title =
+        format!("0.0–6.0 s: 30,000 responses, p50 {} ms, p95 {} ms, slowest {} ms", ms(first.p50_ms), ms(first.p95_ms), ms(first.max_ms));
+    assert_eq!(marks[0].0, column_title);
+    let slowest =
+        format!("slowest of its column: sent at {} s, {} ms", crate::render::format::decimal(first.slowest_s, 3), ms(first.max_ms));
+    assert_eq!(marks[100].0, slowest);
+    // One band and one median line: the columns are adjacent.
+    assert_eq!(svg.matches("fill=\"#0072B2\" d=\"").count(), 1, "one band");
+    assert!(svg.len() < 40_000, "a run of 3,000,000 requests draws in {} bytes", svg.len());
     let ja = latency_over_time(&report, 7, &slug(&report, 7), Lang::Ja);
-    assert!(ja.contains("3,000,000点中2,400点を描画"));
+    assert!(ja.contains("2xx応答3,000,000件を送信時刻の100列と、各列で最も遅い応答の100個の点で描画"));
+    assert!(pointed(&ja)[0].0.starts_with("0.0〜6.0秒：応答30,000件、p50 "), "{:?}", pointed(&ja)[0]);
     let ecdf_svg = ecdf(&report, 7, &slug(&report, 7), Lang::En);
-    assert!(ecdf_svg.contains("2,400 of 3,000,000 points drawn (evenly spaced ranks"));
+    assert!(ecdf_svg.contains("2,000 of 3,000,000 points drawn (evenly spaced ranks"));
     assert!(ecdf_svg.contains("2,850,000th of 3,000,000 = 5,945.11 ms"));
+}
+
+#[test]
+fn columns_no_response_was_sent_in_leave_a_gap_in_the_band() {
+    let mut report = reduced(fixture(), 7);
+    // No response sent from 300 to 420 s.
+    report.figures.time_series[7].columns.retain(|c| !(300.0..420.0).contains(&c.from_s));
+    let svg = latency_over_time(&report, 7, &slug(&report, 7), Lang::En);
+    assert_eq!(svg.matches("fill=\"#0072B2\" d=\"").count(), 2, "a band each side of the gap");
+    assert_eq!(pointed(&svg).len(), 2 * 80);
 }
 
 #[test]
@@ -510,7 +543,7 @@ fn ecdf_marks_the_headline_rank_in_both_languages() {
     let svg = ecdf(&report, 7, &slug(&report, 7), Lang::En);
     assert_accessible_svg(&svg, "chart-ecdf-7-en");
     assert!(svg.contains("69th of 72 = 5,945.11 ms"));
-    assert!(svg.contains(">\n100%\n<"));
+    assert!(svg.contains(">100%<"));
     let ja = ecdf(&report, 7, &slug(&report, 7), Lang::Ja);
     assert_accessible_svg(&ja, "chart-ecdf-7-ja");
     assert!(ja.contains("72件中69番目 = 5,945.11 ms"));
@@ -565,7 +598,7 @@ fn an_empty_report_gives_empty_but_valid_figures() {
 #[test]
 fn a_run_without_points_gives_valid_figures() {
     let mut report = fixture();
-    report.figures.time_series[3] = PointSeries::default();
+    report.figures.time_series[3] = TimeSeries::default();
     report.figures.ecdf[3] = PointSeries::default();
     report.figures.tempfiles[3].clear();
     report.figures.resources[3].clear();
@@ -616,7 +649,7 @@ fn all_equal_and_single_values_draw() {
     report.runs[0].ok_responses = 1;
     let svg = latency_over_time(&report, 0, &slug(&report, 0), Lang::En);
     assert_accessible_svg(&svg, "chart-latency-over-time-0-en");
-    assert!(svg.contains(">\n10\n<") && svg.contains(">\n1,000\n<"), "100 sits between two decades");
+    assert!(svg.contains(">10<") && svg.contains(">1,000<"), "100 sits between two decades");
     assert!(ecdf(&report, 0, &slug(&report, 0), Lang::En).contains("1st of 1 (maximum) = 100.00 ms"));
 }
 
@@ -659,9 +692,11 @@ fn ecdf_snapshot() {
     insta::assert_snapshot!(ecdf(&fixture(), 7, &slug(&fixture(), 7), Lang::Ja));
 }
 
-/// The points of every `<polyline>` in an SVG, as (x, y) pixel pairs.
+/// The points of every `<polyline>` and of each subpath of every stroked `<path>` in an SVG, as
+/// (x, y) pixel pairs (path data as `compact` writes it: `M x y` then relative `h`, `v`, `l`).
 fn polylines(svg: &str) -> Vec<Vec<(f64, f64)>> {
-    svg.split("<polyline")
+    let mut lines: Vec<Vec<(f64, f64)>> = svg
+        .split("<polyline")
         .skip(1)
         .filter_map(|rest| {
             let points = rest.split("points=\"").nth(1)?.split('"').next()?;
@@ -673,7 +708,48 @@ fn polylines(svg: &str) -> Vec<Vec<(f64, f64)>> {
                     .collect(),
             )
         })
-        .collect()
+        .collect();
+    for rest in svg.split("<path").skip(1) {
+        let tag = &rest[..rest.find('>').unwrap()];
+        if !tag.contains("fill=\"none\"") {
+            continue;
+        }
+        let Some(data) = tag.split(" d=\"").nth(1).and_then(|d| d.split('"').next()) else { continue };
+        lines.extend(subpaths(data));
+    }
+    lines
+}
+
+/// The subpaths of path data of `M`, `h`, `v` and `l` commands.
+fn subpaths(data: &str) -> Vec<Vec<(f64, f64)>> {
+    let mut out: Vec<Vec<(f64, f64)>> = Vec::new();
+    let mut at = (0.0, 0.0);
+    let mut chars = data.char_indices().peekable();
+    while let Some((i, command)) = chars.next() {
+        let mut end = data.len();
+        while let Some(&(j, c)) = chars.peek() {
+            if c.is_ascii_alphabetic() {
+                end = j;
+                break;
+            }
+            chars.next();
+        }
+        let numbers: Vec<f64> = data[i + 1..end].replace('-', " -").split_whitespace().map(|n| n.parse().unwrap()).collect();
+        match command {
+            'M' => {
+                at = (numbers[0], numbers[1]);
+                out.push(vec![at]);
+            }
+            'h' => at.0 += numbers[0],
+            'v' => at.1 += numbers[0],
+            'l' => at = (at.0 + numbers[0], at.1 + numbers[1]),
+            other => panic!("unexpected path command {other} in {data}"),
+        }
+        if command != 'M' {
+            out.last_mut().expect("a move first").push(at);
+        }
+    }
+    out
 }
 
 #[test]
@@ -692,19 +768,26 @@ fn a_nominal_x_factor_draws_no_line_between_its_levels() {
     }
 }
 
-/// The marks a reader can point at: each titled circle or line of the marks layers, with the
-/// link around it (`None` outside any `<a>`).
+/// The marks a reader can point at: each titled shape of the marks layers, with the link around
+/// it (`None` outside any `<a>`), in drawing order.
 fn pointed(svg: &str) -> Vec<(String, Option<String>)> {
     let mut out = Vec::new();
-    for group in svg.split("<g class=\"marks\">").skip(1) {
-        let group = group.split("</g>").next().unwrap_or("");
+    for layer in svg.split("<g class=\"marks\">").skip(1) {
         let mut href = None;
-        for line in group.lines() {
-            if let Some(rest) = line.strip_prefix("<a href=\"") {
+        let mut depth = 1;
+        for line in layer.lines() {
+            if line.starts_with("<g") {
+                depth += 1;
+            } else if line == "</g>" {
+                depth -= 1;
+                if depth == 0 {
+                    break;
+                }
+            } else if let Some(rest) = line.strip_prefix("<a href=\"") {
                 href = rest.split('"').next().map(str::to_string);
             } else if line == "</a>" {
                 href = None;
-            } else if line.starts_with("<circle") || line.starts_with("<polyline") {
+            } else if ["<circle", "<polyline", "<path", "<rect"].iter().any(|shape| line.starts_with(shape)) {
                 let title = line.split("<title>").nth(1).and_then(|t| t.split("</title>").next()).unwrap_or("");
                 out.push((title.to_string(), href.clone()));
             }
@@ -745,7 +828,7 @@ fn every_run_of_the_headline_chart_is_a_titled_link_to_its_page() {
 }
 
 #[test]
-fn every_point_of_a_time_series_names_its_run_and_latency_and_links_to_its_page() {
+fn every_point_of_a_time_series_names_its_latency_and_links_to_its_run_page() {
     let report = fixture();
     let run = 6;
     let svg = latency_over_time(&report, run, &slug(&report, run), Lang::En);
@@ -755,10 +838,12 @@ fn every_point_of_a_time_series_names_its_run_and_latency_and_links_to_its_page(
     let href = format!("../runs/{}.html", slug(&report, run));
     for ((title, link), &(t, latency)) in marks.iter().zip(&series.points) {
         assert_eq!(link.as_deref(), Some(href.as_str()));
-        assert!(title.contains(&report.runs[run].run_id), "{title}");
-        assert!(title.contains(&format!("{} ms", crate::render::format::ms(latency))), "{title} has {latency}");
-        assert!(title.contains(&format!("{} s", crate::render::format::decimal(t, 3))), "{title} has {t}");
+        let (ms, s) = (crate::render::format::ms(latency), crate::render::format::decimal(t, 3));
+        assert_eq!(title, &format!("sent at {s} s, {ms} ms"), "the chart's title names the run; a mark its own values");
     }
+    assert!(
+        svg.contains(&format!("<title id=\"chart-latency-over-time-{run}-en-title\">Latency over time: run {}", report.runs[run].run_id))
+    );
     // The points are the marks, drawn once: no second, untitled dot per point.
     assert_eq!(svg.matches("<circle").count(), marks.len(), "{svg}");
     // A request without a 2xx response is named too: its status, or that none came.
@@ -815,7 +900,7 @@ fn the_headline_axis_is_linear_below_a_tenfold_spread_and_the_caption_says_so() 
     let mut report = fixture();
     let log = headline_by_condition(&report, Lang::En);
     assert!(log.contains("Log scale on the y axis"), "1.49 to 6,590 ms spans more than tenfold");
-    assert!(log.contains(">\n1,000\n</text>") && log.contains("(ms, log scale)"));
+    assert!(log.contains(">1,000</text>") && log.contains("(ms, log scale)"));
     // app-servers-ab's requests/s: 700-800, a 10% gap between the servers.
     let scale = |v: f64| 700.0 + (v % 100.0);
     for run in &mut report.runs {
@@ -832,7 +917,7 @@ fn the_headline_axis_is_linear_below_a_tenfold_spread_and_the_caption_says_so() 
     );
     assert!(linear.contains("p95 latency (ms)") && !linear.contains("log scale)"), "the axis title drops the log scale");
     assert!(linear.contains("linear y axis"), "the description says so too");
-    assert!(!linear.contains(">\n1,000\n</text>"), "no decade ticks");
+    assert!(!linear.contains(">1,000</text>"), "no decade ticks");
     let ja = headline_by_condition(&report, Lang::Ja);
     assert!(ja.contains("縦軸は等間隔の目盛：最大値が最小値の10倍未満のため。目盛は0から始まっていません。"), "{ja}");
 }
@@ -857,16 +942,22 @@ fn one_series_overlays_every_level_on_one_ecdf() {
 fn a_time_series_of_one_send_time_says_so_instead_of_an_empty_frame() {
     let mut report = fixture();
     // siege: 200 responses, no send times (all at 0 s), two latencies.
-    report.figures.time_series[0] = PointSeries { points: vec![(0.0, 0.0), (0.0, 10.0)], total: 200 };
+    report.figures.time_series[0] = TimeSeries { points: vec![(0.0, 0.0), (0.0, 10.0)], columns: Vec::new(), total: 200 };
     for (lang, words) in
         [(Lang::En, "No course over time to show: all 200 responses have one send time."), (Lang::Ja, "送信時刻がすべて同じです")]
     {
         let svg = latency_over_time(&report, 0, &slug(&report, 0), lang);
         assert!(svg.contains(words), "{svg}");
-        assert!(!svg.contains("points drawn") && !svg.contains("点を描画"), "no caption about points that are not drawn");
+        assert!(!svg.contains("columns of send time") && !svg.contains("列にまとめて"), "no caption about what is not drawn");
         assert!(pointed(&svg).is_empty());
     }
-    report.figures.time_series[0] = PointSeries { points: vec![(0.0, 3.0)], total: 1 };
+    report.figures.time_series[0] = TimeSeries { points: vec![(0.0, 3.0)], columns: Vec::new(), total: 1 };
+    assert!(latency_over_time(&report, 0, &slug(&report, 0), Lang::En).contains("No course over time to show: the run has one response."));
+    // A run drawn in columns whose sends share one instant: one column of one send time.
+    let one = TimeColumn { from_s: 0.0, to_s: 0.0, requests: 500, p50_ms: 1.0, p95_ms: 2.0, max_ms: 3.0, slowest_s: 0.0, send_times: 1 };
+    report.figures.time_series[0] = TimeSeries { points: Vec::new(), columns: vec![one], total: 500 };
+    assert!(latency_over_time(&report, 0, &slug(&report, 0), Lang::En).contains("all 500 responses have one send time"));
+    report.figures.time_series[0] = TimeSeries { points: vec![(0.0, 3.0)], columns: Vec::new(), total: 1 };
     assert!(latency_over_time(&report, 0, &slug(&report, 0), Lang::En).contains("No course over time to show: the run has one response."));
     // Coinciding points of a run drawn whole (one response drawn on another) are not called a
     // reduction.
@@ -878,7 +969,7 @@ fn a_time_series_of_one_send_time_says_so_instead_of_an_empty_frame() {
 #[test]
 fn the_reference_label_sits_on_a_patch_no_gridline_shows_through() {
     let svg = latency_over_time(&fixture(), 6, &slug(&fixture(), 6), Lang::En);
-    let label = svg.find(">\np95 = ").expect("the reference label");
+    let label = svg.find(">p95 = ").expect("the reference label");
     let patch = svg[..label].rfind("<rect").expect("a patch before the label");
     assert!(svg[patch..label].contains("fill=\"#FFFFFF\""), "{}", &svg[patch..label]);
     assert_eq!(svg[patch..label].matches("<text").count(), 1, "the patch is right before the label");

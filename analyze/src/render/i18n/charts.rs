@@ -77,8 +77,15 @@ pub struct Labels {
     pub time_series_errors_reduced: &'static str,
     /// Filled by `charts::send_lag_desc`.
     pub send_lag_desc: &'static str,
-    /// Filled by `charts::time_series_reduced`.
-    pub time_series_reduced: &'static str,
+    /// Filled by `charts::time_series_banded`.
+    pub time_series_banded: &'static str,
+    /// Filled by `charts::time_series_all`.
+    pub time_series_all: &'static str,
+    /// Filled by `charts::column_mark`: one response, or several.
+    pub column_mark_one: &'static str,
+    pub column_mark: &'static str,
+    /// Filled by `charts::slowest_mark`.
+    pub slowest_mark: &'static str,
     /// Filled by `charts::time_series_coincide`.
     pub time_series_coincide: &'static str,
     /// Filled by `charts::ecdf_conditions_desc`.
@@ -111,9 +118,11 @@ pub struct Labels {
     pub run_name: &'static str,
     /// A run and its condition.
     pub run_name_in_condition: &'static str,
-    /// A time series' description without a reference line.
+    /// A time series' description of one point per response (`charts::time_series_desc`).
     pub time_series_desc: &'static str,
-    /// A time series' description with its dashed reference line.
+    /// A time series' description of a run drawn in columns of send time.
+    pub time_series_desc_banded: &'static str,
+    /// The sentence a time series' description adds on its dashed reference line.
     pub time_series_desc_reference: &'static str,
     /// The write-end line of a run with one large response.
     pub write_end_one: &'static str,
@@ -162,6 +171,10 @@ pub struct Labels {
     pub legend_2xx: &'static str,
     pub legend_non_2xx: &'static str,
     pub legend_no_response: &'static str,
+    /// The legend of a time series drawn in columns: its band, median line and slowest marks.
+    pub legend_band: &'static str,
+    pub legend_median: &'static str,
+    pub legend_slowest: &'static str,
     /// The axes as `scale_log` and its kin name them.
     pub axis_y: &'static str,
     pub axis_x: &'static str,
@@ -198,7 +211,7 @@ const EN: Labels = Labels {
     each_level: "each {factor}",
     run_mark: "{run}: {value}",
     range_mark: "{condition}: runs from {low} to {high}",
-    point_mark: "{run}: sent at {sent_s} s, {latency} ms",
+    point_mark: "sent at {sent_s} s, {latency} ms",
     time_series_title: "Latency over time: {run}",
     send_lag_title: "Send lag: {run}",
     lag_threshold: "threshold {value_ms} ms",
@@ -207,16 +220,20 @@ const EN: Labels = Labels {
     ecdf_reduced: "{shown} of {total} points drawn (evenly spaced ranks, the slowest requests above p99, and the p{p} rank)",
     resources_title: "CPU and memory over time: {run}",
     failed: "This chart could not be drawn: {error}",
-    time_series_errors_reduced: "{shown} of {total} errors marked (per two pixel columns the fastest and slowest non-2xx response and the first request with no response)",
+    time_series_errors_reduced: "{shown} of {total} errors marked (in each of {columns} columns of send time the fastest and slowest non-2xx response and the first request with no response)",
     send_lag_desc: "{title}. One point per 2xx response: its scheduled send time (s) against how late it was sent (ms, log scale). Dashed line: the flag threshold, {threshold_ms} ms.",
-    time_series_reduced: "{shown} of {total} points drawn (per pixel column its fastest, p50, p95 and slowest request, and the slowest requests above p99)",
+    time_series_banded: "{columns} columns of send time and their {columns} slowest responses (dots) stand for {total} 2xx responses: each column draws the band from p50 to p95 of its responses and their median (line). Point at a column for its values.",
+    time_series_all: "{total} points: one per 2xx response.",
+    column_mark_one: "{from}–{to} s: 1 response, {latency} ms",
+    column_mark: "{from}–{to} s: {requests} responses, p50 {p50} ms, p95 {p95} ms, slowest {max} ms",
+    slowest_mark: "slowest of its column: sent at {sent_s} s, {latency} ms",
     time_series_coincide: "{total} responses at {shown} distinct points: responses with the same send time and latency are drawn as one point.",
     ecdf_conditions_desc: "{title}. Share of 2xx responses at or below each latency (ms, log scale), one line per run: {list}.",
     resources_desc: "{title}. Top: CPU in % of one core; bottom: resident memory (MiB); against time (s), one line per process group: {list}.",
     median_mark_one: "{condition}: {runs} run, {value}",
     median_mark: "{condition}: median of {runs} runs, {value}",
-    error_mark: "{run}: sent at {sent_s} s, status {status}, {latency} ms",
-    error_mark_no_response: "{run}: sent at {sent_s} s, no response",
+    error_mark: "sent at {sent_s} s, status {status}, {latency} ms",
+    error_mark_no_response: "sent at {sent_s} s, no response",
     ecdf_conditions_title_all: "Latency distribution by condition (ECDF of the representative runs)",
     ecdf_conditions_title: "Latency distribution by condition (ECDF of the representative runs): {level}",
     scale_log: "Log scale on the {axis} axis: its largest value is {ratio} times its smallest or more.",
@@ -226,8 +243,9 @@ const EN: Labels = Labels {
     other_series_note: "Drawn on their own: the {shown} series with the highest median; the other {others} are one grey range per level. The table lists every condition.",
     run_name: "run {run}",
     run_name_in_condition: "run {run} ({condition})",
-    time_series_desc: "{title}. One point per 2xx response: send time (s) against latency (ms, log scale).",
-    time_series_desc_reference: "{title}. One point per 2xx response: send time (s) against latency (ms, log scale). Dashed line: {reference}.",
+    time_series_desc: "{title}. One point per 2xx response, {total} in all: send time (s) against latency (ms, log scale).",
+    time_series_desc_banded: "{title}. {total} 2xx responses in {columns} columns of send time (s): per column the band from p50 to p95 of its responses, their median and the slowest, against latency (ms, log scale).",
+    time_series_desc_reference: "Dashed line: {reference}.",
     write_end_one: "Dotted vertical line: the moment the app finished writing the run's large response.",
     write_end_many: "Dotted vertical lines: the moments the app finished writing each of the run's {n} large responses.",
     too_few_one_response: "No course over time to show: the run has one response. The ECDF shows its latency.",
@@ -257,6 +275,9 @@ const EN: Labels = Labels {
     legend_2xx: "2xx response",
     legend_non_2xx: "non-2xx response",
     legend_no_response: "no response (top edge)",
+    legend_band: "p50–p95 of a column",
+    legend_median: "median",
+    legend_slowest: "slowest response",
     axis_y: "y",
     axis_x: "x",
 };
@@ -292,7 +313,7 @@ const JA: Labels = Labels {
     each_level: "{factor}の各水準",
     run_mark: "{run}：{value}",
     range_mark: "{condition}：測定の最小{low}〜最大{high}",
-    point_mark: "{run}：送信{sent_s}秒、{latency} ms",
+    point_mark: "送信{sent_s}秒、{latency} ms",
     time_series_title: "応答時間の推移：{run}",
     send_lag_title: "送信の遅れ：{run}",
     lag_threshold: "閾値 {value_ms} ms",
@@ -301,16 +322,20 @@ const JA: Labels = Labels {
     ecdf_reduced: "{total}点中{shown}点を描画（等間隔の順位、p99を超える遅いリクエスト、およびp{p}の順位）",
     resources_title: "CPUとメモリの推移：{run}",
     failed: "このグラフは描画できませんでした：{error}",
-    time_series_errors_reduced: "エラー{total}件中{shown}件を表示（2画素列ごとに最速と最遅の2xx以外の応答、および最初の応答のないリクエスト）",
+    time_series_errors_reduced: "エラー{total}件中{shown}件を表示（送信時刻の{columns}列それぞれで最速と最遅の2xx以外の応答、および最初の応答のないリクエスト）",
     send_lag_desc: "{title}。2xx応答ごとに1点：予定送信時刻（秒）と送信の遅れ（ms、対数目盛）。破線：注意の閾値{threshold_ms} ms。",
-    time_series_reduced: "{total}点中{shown}点を描画（画素列ごとの最速・p50・p95・最遅のリクエスト、およびp99を超える遅いリクエスト）",
+    time_series_banded: "2xx応答{total}件を送信時刻の{columns}列と、各列で最も遅い応答の{columns}個の点で描画：列ごとに応答のp50〜p95の帯と中央値（線）。列を指すとその値を表示します。",
+    time_series_all: "2xx応答ごとに1点、全{total}点。",
+    column_mark_one: "{from}〜{to}秒：応答1件、{latency} ms",
+    column_mark: "{from}〜{to}秒：応答{requests}件、p50 {p50} ms、p95 {p95} ms、最遅{max} ms",
+    slowest_mark: "列で最も遅い応答：送信{sent_s}秒、{latency} ms",
     time_series_coincide: "{total}件の応答が{shown}点に重なっています。送信時刻と応答時間が同じ応答は1点で描いています。",
     ecdf_conditions_desc: "{title}。各応答時間（ms、対数目盛）以下の2xx応答の割合。測定ごとに1本の線：{list}。",
     resources_desc: "{title}。上：CPU（1コアに対する%）、下：常駐メモリ（MiB）。横軸は時間（秒）、プロセスグループごとに1本の線：{list}。",
     median_mark_one: "{condition}：{runs}回の測定の中央値、{value}",
     median_mark: "{condition}：{runs}回の測定の中央値、{value}",
-    error_mark: "{run}：送信{sent_s}秒、ステータス{status}、{latency} ms",
-    error_mark_no_response: "{run}：送信{sent_s}秒、応答なし",
+    error_mark: "送信{sent_s}秒、ステータス{status}、{latency} ms",
+    error_mark_no_response: "送信{sent_s}秒、応答なし",
     ecdf_conditions_title_all: "条件別の応答時間の累積分布（代表の測定のECDF）",
     ecdf_conditions_title: "条件別の応答時間の累積分布（代表の測定のECDF）：{level}",
     scale_log: "{axis}軸は対数目盛：最大値が最小値の{ratio}倍以上のため。",
@@ -320,8 +345,9 @@ const JA: Labels = Labels {
     other_series_note: "中央値が最も大きい{shown}系列だけを個別に描き、残りの{others}系列は水準ごとに1本の灰色の範囲にまとめています。全条件は表にあります。",
     run_name: "測定{run}",
     run_name_in_condition: "測定{run}（{condition}）",
-    time_series_desc: "{title}。2xx応答ごとに1点：送信時刻（秒）と応答時間（ms、対数目盛）。",
-    time_series_desc_reference: "{title}。2xx応答ごとに1点：送信時刻（秒）と応答時間（ms、対数目盛）。破線：{reference}。",
+    time_series_desc: "{title}。2xx応答ごとに1点、全{total}件：送信時刻（秒）と応答時間（ms、対数目盛）。",
+    time_series_desc_banded: "{title}。2xx応答{total}件を送信時刻（秒）の{columns}列にまとめ、列ごとに応答のp50〜p95の帯、中央値、最も遅い応答を応答時間（ms、対数目盛）で描いています。",
+    time_series_desc_reference: "破線：{reference}。",
     write_end_one: "縦の点線：この測定の大きな応答1件それぞれについて、アプリが書き込みを終えた時刻。",
     write_end_many: "縦の点線：この測定の大きな応答{n}件それぞれについて、アプリが書き込みを終えた時刻。",
     too_few_one_response: "時間の推移は描けません：応答が1件だけです。応答時間は累積分布のグラフにあります。",
@@ -351,6 +377,9 @@ const JA: Labels = Labels {
     legend_2xx: "2xx応答",
     legend_non_2xx: "2xx以外の応答",
     legend_no_response: "応答なし（上端）",
+    legend_band: "列のp50〜p95",
+    legend_median: "中央値",
+    legend_slowest: "最も遅い応答",
     axis_y: "縦",
     axis_x: "横",
 };
@@ -424,19 +453,54 @@ pub fn range_mark(lang: Lang, condition: &str, low: &str, high: &str) -> String 
     fill(labels(lang).range_mark, &[("condition", condition), ("low", low), ("high", high)])
 }
 
-/// The title of a time-series point: "run r06 (nginx · 2): sent at 12.35 s, 52.00 ms".
-pub fn point_mark(lang: Lang, run: &str, sent_s: &str, latency: &str) -> String {
-    fill(labels(lang).point_mark, &[("run", run), ("sent_s", sent_s), ("latency", latency)])
+/// The title of a time-series point: "sent at 12.350 s, 52.00 ms". A time series is of one
+/// run, which its title names, so its marks do not repeat it.
+pub fn point_mark(lang: Lang, sent_s: &str, latency: &str) -> String {
+    fill(labels(lang).point_mark, &[("sent_s", sent_s), ("latency", latency)])
 }
 
-/// The title of a request without a 2xx response: "run r06: sent at 1.500 s, status 503,
-/// 2.00 ms" or "…, no response".
-pub fn error_mark(lang: Lang, run: &str, sent_s: &str, status: u16, latency: Option<&str>) -> String {
+/// The title of a request without a 2xx response: "sent at 1.500 s, status 503, 2.00 ms" or
+/// "…, no response".
+pub fn error_mark(lang: Lang, sent_s: &str, status: u16, latency: Option<&str>) -> String {
     let words = labels(lang);
     match latency {
-        Some(latency) => fill(words.error_mark, &[("run", run), ("sent_s", sent_s), ("status", &status.to_string()), ("latency", latency)]),
-        None => fill(words.error_mark_no_response, &[("run", run), ("sent_s", sent_s)]),
+        Some(latency) => fill(words.error_mark, &[("sent_s", sent_s), ("status", &status.to_string()), ("latency", latency)]),
+        None => fill(words.error_mark_no_response, &[("sent_s", sent_s)]),
     }
+}
+
+/// The values of one column of a time series drawn in columns, as numbers formatted for it.
+pub struct ColumnValues<'a> {
+    pub from_s: &'a str,
+    pub to_s: &'a str,
+    pub requests: u64,
+    pub p50: &'a str,
+    pub p95: &'a str,
+    pub max: &'a str,
+}
+
+/// The title of a column of send time: "12.30–12.40 s: 440 responses, p50 9.80 ms, p95
+/// 52.00 ms, slowest 1,000.00 ms"; of one response, its latency alone.
+pub fn column_mark(lang: Lang, column: &ColumnValues) -> String {
+    let words = labels(lang);
+    let template = if column.requests == 1 { words.column_mark_one } else { words.column_mark };
+    let requests = format::count(column.requests);
+    let values = [
+        ("from", column.from_s),
+        ("to", column.to_s),
+        ("requests", requests.as_str()),
+        ("p50", column.p50),
+        ("p95", column.p95),
+        ("max", column.max),
+        ("latency", column.max),
+    ];
+    fill(template, &values)
+}
+
+/// The title of a column's slowest response: "slowest of its column: sent at 12.345 s,
+/// 1,000.00 ms" (the column's own title gives its span).
+pub fn slowest_mark(lang: Lang, sent_s: &str, latency: &str) -> String {
+    fill(labels(lang).slowest_mark, &[("sent_s", sent_s), ("latency", latency)])
 }
 
 /// The title of a run's ECDF line: "run r06 (nginx · 2): p50 = 10.00 ms, p95 = 52.00 ms, max = 1,000.00 ms".
@@ -507,11 +571,21 @@ pub fn time_series_title(lang: Lang, run: &str) -> String {
     fill(labels(lang).time_series_title, &[("run", run)])
 }
 
-pub fn time_series_desc(lang: Lang, run: &str, reference: Option<&str>) -> String {
+/// A time series' description: what it draws and how many responses that stands for (one point
+/// each, or `columns` columns of send time when `columns` is given), then its reference line.
+pub fn time_series_desc(lang: Lang, run: &str, total: u64, columns: Option<usize>, reference: Option<&str>) -> String {
     let title = time_series_title(lang, run);
     let words = labels(lang);
-    let template = if reference.is_some() { words.time_series_desc_reference } else { words.time_series_desc };
-    fill(template, &[("title", &title), ("reference", reference.unwrap_or_default())])
+    let total = format::count(total);
+    let mut desc = match columns {
+        Some(columns) => fill(words.time_series_desc_banded, &[("title", &title), ("total", &total), ("columns", &columns.to_string())]),
+        None => fill(words.time_series_desc, &[("title", &title), ("total", &total)]),
+    };
+    if let Some(reference) = reference {
+        desc.push_str(crate::render::i18n::strings(lang).sentence_gap);
+        desc.push_str(&fill(words.time_series_desc_reference, &[("reference", reference)]));
+    }
+    desc
 }
 
 /// The sentence of a time series' description that says how errors are marked, when there are any.
@@ -537,9 +611,15 @@ pub fn time_series_legend(lang: Lang) -> [&'static str; 3] {
     [words.legend_2xx, words.legend_non_2xx, words.legend_no_response]
 }
 
-/// The caption of a time series whose error marks were reduced.
-pub fn time_series_errors_reduced(lang: Lang, shown: &str, total: &str) -> String {
-    fill(labels(lang).time_series_errors_reduced, &[("shown", shown), ("total", total)])
+/// Legend labels of a time series drawn in columns: the band, the median line, the slowest.
+pub fn time_series_band_legend(lang: Lang) -> [&'static str; 3] {
+    let words = labels(lang);
+    [words.legend_band, words.legend_median, words.legend_slowest]
+}
+
+/// The caption of a time series whose error marks were reduced, in `columns` columns.
+pub fn time_series_errors_reduced(lang: Lang, shown: &str, total: &str, columns: usize) -> String {
+    fill(labels(lang).time_series_errors_reduced, &[("shown", shown), ("total", total), ("columns", &columns.to_string())])
 }
 
 /// The caption of the write-end lines of a time series.
@@ -572,9 +652,14 @@ pub fn reference(p: &str, value_ms: &str) -> String {
     format!("p{p} = {value_ms} ms")
 }
 
-/// The caption of a reduced time series.
-pub fn time_series_reduced(lang: Lang, shown: &str, total: &str) -> String {
-    fill(labels(lang).time_series_reduced, &[("shown", shown), ("total", total)])
+/// The caption of a time series drawn in columns: how many columns stand for how many responses.
+pub fn time_series_banded(lang: Lang, columns: usize, total: u64) -> String {
+    fill(labels(lang).time_series_banded, &[("columns", &columns.to_string()), ("total", &format::count(total))])
+}
+
+/// The caption of a time series drawn point by point, each 2xx response a point of its own.
+pub fn time_series_all(lang: Lang, total: u64) -> String {
+    fill(labels(lang).time_series_all, &[("total", &format::count(total))])
 }
 
 /// The caption of a time series whose responses coincide (same send time and latency), each
@@ -697,21 +782,26 @@ pub fn samples(lang: Lang) -> Vec<String> {
         median_mark(lang, "nginx", 1, "p95 = 12.00 ms"),
         median_mark(lang, "nginx", 3, "p95 = 12.00 ms"),
         range_mark(lang, "nginx", "11.00 ms", "13.00 ms"),
-        point_mark(lang, "r06", "12.35", "52.00"),
-        error_mark(lang, "r06", "1.500", 503, Some("2.00")),
-        error_mark(lang, "r06", "1.500", 0, None),
+        point_mark(lang, "12.35", "52.00"),
+        error_mark(lang, "1.500", 503, Some("2.00")),
+        error_mark(lang, "1.500", 0, None),
+        column_mark(lang, &ColumnValues { from_s: "12.30", to_s: "12.40", requests: 440, p50: "9.80", p95: "52.00", max: "1,000.00" }),
+        column_mark(lang, &ColumnValues { from_s: "12.30", to_s: "12.40", requests: 1, p50: "9.80", p95: "9.80", max: "9.80" }),
+        slowest_mark(lang, "12.345", "1,000.00"),
         ecdf_line_mark(lang, "r06", &[("p50".to_string(), "10.00".to_string()), ("p95".to_string(), "52.00".to_string())]),
         time_series_title(lang, "r06"),
         send_lag_title(lang, "r06"),
         send_lag_desc(lang, "r06", "20.00"),
         lag_threshold(lang, "20.00"),
         send_lag_reduced(lang, "10", "200"),
-        time_series_desc(lang, "r06", Some("p95 = 1.00 ms")),
-        time_series_desc(lang, "r06", None),
-        time_series_errors_reduced(lang, "10", "200"),
+        time_series_desc(lang, "r06", 72, None, Some("p95 = 1.00 ms")),
+        time_series_desc(lang, "r06", 1, None, None),
+        time_series_desc(lang, "r06", 10_000, Some(100), Some("p95 = 1.00 ms")),
+        time_series_errors_reduced(lang, "10", "200", 100),
         write_end_note(lang, 1),
         write_end_note(lang, 2),
-        time_series_reduced(lang, "10", "200"),
+        time_series_banded(lang, 100, 10_000),
+        time_series_all(lang, 72),
         time_series_coincide(lang, "2", "200"),
         too_few_send_times(lang, 1, 1),
         too_few_send_times(lang, 200, 1),
@@ -737,6 +827,7 @@ pub fn samples(lang: Lang) -> Vec<String> {
         out.extend(time_series_errors(lang, n, m));
     }
     out.extend(time_series_legend(lang).map(str::to_string));
+    out.extend(time_series_band_legend(lang).map(str::to_string));
     out
 }
 
@@ -787,6 +878,37 @@ mod tests {
             Some("朱色の印：2xx以外の応答2件（×、その応答時間の位置）と応答のないリクエスト1件（▲、上端）。")
         );
         assert_eq!(time_series_errors(Lang::En, 0, 0), None);
+    }
+
+    #[test]
+    fn a_time_series_says_how_many_responses_its_points_or_columns_stand_for() {
+        assert_eq!(
+            time_series_desc(Lang::En, "run r06", 10_000, Some(100), Some("p95 = 52.00 ms")),
+            "Latency over time: run r06. 10,000 2xx responses in 100 columns of send time (s): per column the band from p50 to p95 of its \
+             responses, their median and the slowest, against latency (ms, log scale). Dashed line: p95 = 52.00 ms."
+        );
+        assert_eq!(
+            time_series_desc(Lang::Ja, "測定r06", 72, None, None),
+            "応答時間の推移：測定r06。2xx応答ごとに1点、全72件：送信時刻（秒）と応答時間（ms、対数目盛）。"
+        );
+        assert_eq!(
+            time_series_banded(Lang::Ja, 100, 10_000),
+            "2xx応答10,000件を送信時刻の100列と、各列で最も遅い応答の100個の点で描画：列ごとに応答のp50〜p95の帯と中央値（線）。列を指すとその値を表示します。"
+        );
+        assert_eq!(
+            time_series_banded(Lang::En, 100, 10_000),
+            "100 columns of send time and their 100 slowest responses (dots) stand for 10,000 2xx responses: each column draws the band \
+             from p50 to p95 of its responses and their median (line). Point at a column for its values."
+        );
+        assert_eq!(time_series_all(Lang::Ja, 72), "2xx応答ごとに1点、全72点。");
+        assert_eq!(time_series_all(Lang::En, 72), "72 points: one per 2xx response.");
+        assert_eq!(
+            time_series_desc(Lang::En, "run r06", 72, None, None),
+            "Latency over time: run r06. One point per 2xx response, 72 in all: send time (s) against latency (ms, log scale)."
+        );
+        let column = ColumnValues { from_s: "1.20", to_s: "1.30", requests: 2_222, p50: "9.80", p95: "52.00", max: "1,000.00" };
+        assert_eq!(column_mark(Lang::En, &column), "1.20–1.30 s: 2,222 responses, p50 9.80 ms, p95 52.00 ms, slowest 1,000.00 ms");
+        assert_eq!(column_mark(Lang::Ja, &ColumnValues { requests: 1, ..column }), "1.20〜1.30秒：応答1件、1,000.00 ms");
     }
 
     #[test]
