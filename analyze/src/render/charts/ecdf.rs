@@ -124,8 +124,9 @@ fn draw<DB: DrawingBackend>(
 /// Where the marked rank's label goes, given the plot's pixel ranges, the marker's pixel and the
 /// label's width. An ECDF rises, so right of the marker the line is at or above it and left of it
 /// at or below: below-right and above-left of the marker it never runs. The label goes below-right
-/// where it fits, else above-left where there is room, else below-left as before, where its patch
-/// hides a little of the line.
+/// where it fits, else above-left where there is room (it may reach 8 pixels above the
+/// plot, into the margin under the title: a p95 near the top-right corner), else below-left, where
+/// its patch hides a little of the line.
 fn label_place(
     (x_pixels, y_pixels): (std::ops::Range<i32>, std::ops::Range<i32>),
     (px, py): (i32, i32),
@@ -133,11 +134,12 @@ fn label_place(
 ) -> ((i32, i32), (HPos, VPos)) {
     const GAP: i32 = 16;
     const LINE_BOX: i32 = 22;
+    const OVERHANG: i32 = 8;
     let fits_right = px + GAP + width <= x_pixels.end && y_pixels.end - py > LINE_BOX;
     let fits_left = px - GAP - width >= x_pixels.start;
     if fits_right {
         ((px + GAP, py + 8), (HPos::Left, VPos::Top))
-    } else if fits_left && py - y_pixels.start > LINE_BOX {
+    } else if fits_left && py - y_pixels.start > LINE_BOX - OVERHANG {
         ((px - GAP, py - 6), (HPos::Right, VPos::Bottom))
     } else if fits_left {
         ((px - GAP, py + 8), (HPos::Right, VPos::Top))
@@ -163,6 +165,9 @@ mod tests {
         assert_eq!(quadrant(label_place(plot.clone(), (461, 55), 120), (461, 55)), (true, true));
         // Near the right edge, lower down: above-left.
         assert_eq!(quadrant(label_place(plot.clone(), (700, 200), 120), (700, 200)), (false, false));
+        // Near the right edge, 18 px below the top (fastcgi-vs-gunicorn's p95 of r01): above-left,
+        // reaching a little above the plot.
+        assert_eq!(quadrant(label_place(plot.clone(), (700, 58), 120), (700, 58)), (false, false));
         // Near the right edge and the top: below-left, the one place the line may cross.
         assert_eq!(quadrant(label_place(plot.clone(), (700, 50), 120), (700, 50)), (false, true));
         // A narrow plot with the marker at its left: right of it, above, whatever fits.
