@@ -13,8 +13,8 @@ pub fn template(key: NoteKey) -> (&'static str, &'static str) {
             "ab -gの出力は送信時刻が1秒単位、応答時間が整数ミリ秒。abは行を総時間の順に書き出すため、送信時刻（秒）の順に並べ直している",
         ),
         AbFailures => (
-            "ab's {failed} failed requests are {connect} connect, {receive} receive, {length} length and {exceptions} exception failures, and ab counts one reset connection up to three times (receive, length, exception): the requests without a response here are its receive failures, a length failure is a body unlike the first response's, and a connect failure carried no request",
-            "abの失敗{failed}件の内訳は接続{connect}件・受信{receive}件・長さ{length}件・例外{exceptions}件。abはリセットされた1本の接続を最大3回（受信・長さ・例外）数える。本レポートで応答なしとしたリクエストはabの受信失敗で、長さの失敗は最初の応答と本文の長さが違う応答、接続の失敗はリクエストを送っていない",
+            "ab's {failed} failed requests are {connect} connect, {receive} receive, {length} length and {exceptions} exception failures, and ab counts one reset connection up to three times (receive, length, exception): a receive failure is a request that got no response (counted as an error here), a length failure is a body unlike the first response's, and a connect failure carried no request",
+            "abの失敗{failed}件の内訳は接続{connect}件・受信{receive}件・長さ{length}件・例外{exceptions}件。abはリセットされた1本の接続を最大3回（受信・長さ・例外）数える。受信の失敗は応答のなかったリクエスト（本レポートではエラーとして数える）、長さの失敗は最初の応答と本文の長さが違う応答、接続の失敗はリクエストを送っていない",
         ),
         AbWriteErrors => (
             "ab counted {count} write errors (a request it could not send)",
