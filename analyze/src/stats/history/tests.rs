@@ -168,6 +168,38 @@ fn a_10_percent_step_is_found_within_two_measurements_where_the_runs_agree_as_mo
     assert!(false_findings * 50 <= null_series, "{false_findings} false findings in {null_series} series");
 }
 
+/// The chance that a test told where the step is and what each condition's run spread is finds a
+/// 10% step at one-sided level `alpha`, over the committed spreads and the synthetic steps' places
+/// (after measurement 5 to 25 of 30, 3 runs each): an upper bound on any test that knows neither.
+fn power_knowing_the_place(pool: &[f64], alpha: f64) -> f64 {
+    use statrs::distribution::{ContinuousCDF, Normal};
+    let normal = Normal::new(0.0, 1.0).unwrap();
+    let z = normal.inverse_cdf(1.0 - alpha);
+    let places: Vec<f64> = (5..=25).map(f64::from).collect();
+    let mut sum = 0.0;
+    for s in pool {
+        for at in &places {
+            let se = s * (1.0 / (3.0 * at) + 1.0 / (3.0 * (30.0 - at))).sqrt();
+            sum += 1.0 - normal.cdf(z - 1.1f64.ln() / se);
+        }
+    }
+    sum / (pool.len() * places.len()) as f64
+}
+
+#[test]
+fn no_test_holding_the_false_alarm_rate_finds_a_10_percent_step_in_90_percent_of_trials() {
+    // The issue asks for 90% of trials and at most 1 false finding per 100 unchanged series. A
+    // test that knew where the step is and each condition's spread, given the whole of that 1%
+    // for itself, would find the step in about 85% of trials at the committed spreads; at the 0.5%
+    // Benjamini-Hochberg gives one change among 10 conditions, 83%. Only at 5% a series, five times
+    // the false alarms allowed, does it reach 90%.
+    let pool = committed_spreads();
+    let (strict, allowed, loose) =
+        (power_knowing_the_place(&pool, family_q(10) / 10.0), power_knowing_the_place(&pool, 0.01), power_knowing_the_place(&pool, 0.05));
+    eprintln!("knowing the place: {strict:.3} at 0.5%, {allowed:.3} at 1%, {loose:.3} at 5%");
+    assert!(strict < allowed && allowed < 0.9 && loose > 0.9, "{strict} {allowed} {loose}");
+}
+
 #[test]
 fn a_a_histories_give_at_most_one_false_finding_per_100_series() {
     let pool = committed_spreads();
