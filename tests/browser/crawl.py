@@ -122,6 +122,9 @@ class Crawler:
         self._pages[url] = _Page((facts["lang"] or "").strip(), facts["switches"])
         self._screenshot_if_wanted(name, phone=False)
         self._check_images(name, facts["images"])
+        for sheet in facts["stylesheets"]:
+            self.tally.check("images", sheet["loaded"], name,
+                             f"stylesheet {sheet['raw']!r} did not load: the page is unstyled")
         embedded_pages = self._check_objects(name, facts["objects"])
         self._check_a11y(name, facts)
         self._check_weight(name, url, facts)
@@ -254,12 +257,12 @@ class Crawler:
             self.tally.check("words", True, name, "")
 
     def _check_weight(self, name: str, url: str, facts: dict) -> None:
-        """The page and the figures it embeds (its <img> and <object> files) within the budget."""
+        """The page and what it embeds (its <img>, <object> and stylesheet files) within the budget."""
         page = weight.local_file(url, self.base_url, self.site_dir)
         if page is None:
             return
         embedded = [weight.local_file(e["url"] or "", self.base_url, self.site_dir)
-                    for e in facts["images"] + facts["objects"]]
+                    for e in facts["images"] + facts["objects"] + facts["stylesheets"]]
         measured = weight.page_weight(page, [f for f in embedded if f is not None])
         problem = measured.problem()
         self.tally.check("weight", not problem, name, problem)

@@ -51,6 +51,12 @@ return {
     alt: attr(img, 'alt'),
     loaded: img.complete && img.naturalWidth > 0,
   })),
+  // The page's stylesheets: a missing one leaves the page unstyled, and it weighs with the page.
+  stylesheets: Array.from(document.querySelectorAll('link[rel~="stylesheet" i][href]')).map((l) => ({
+    raw: attr(l, 'href'),
+    url: l.href,
+    loaded: Boolean(l.sheet),
+  })),
   // Charts embedded with <object>: whether an SVG document loaded, its title, and its links
   // (resolved against the SVG's own URL, as a click on them is).
   objects: Array.from(document.querySelectorAll('object[data]')).map((o) => {

@@ -15,13 +15,13 @@ CATEGORIES = {
     "requests": "every request succeeds and stays inside the site folder on 127.0.0.1",
     "links": "every internal link is relative and names an existing file",
     "fragments": "every #fragment names an id on its target page",
-    "images": "every <img> loads (naturalWidth > 0) and every <object> chart as an SVG",
+    "images": "every <img> loads (naturalWidth > 0), every <object> chart as an SVG, and every stylesheet",
     "a11y": "html lang, <title>, table caption and th, img alt, chart label, svg title, unique ids",
     "layout": "viewport meta, and no sideways scrolling at 390 px",
     "tables": "at 1280 and 390 px, no table cut off by its frame without a visible scroll cue",
     "words": "at 1280 and 390 px, no word of a short text of a table cell broken across lines",
     "language": "each page's language switch leads to the same page in the other language",
-    "weight": "no SVG over 150 KB, no page with its figures over 600 KB, the site under 25 MB",
+    "weight": "no SVG over 150 KB, no page with its figures and stylesheet over 600 KB, the site under 25 MB",
     "file": "the start page works when opened from file://",
 }
 

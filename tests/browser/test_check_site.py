@@ -431,6 +431,6 @@ def test_a_figure_embedded_twice_weighs_once(tmp_path: Path) -> None:
     chart.write_text("y" * 599_001)
     measured = weight.page_weight(page, [chart, chart])
     assert (measured.page, measured.figures, measured.count, measured.total) == (1000, 599_001, 1, 600_001)
-    assert measured.problem().startswith("weighs 600,001 bytes with its 1 figure (page 1,000, figures 599,001)")
+    assert measured.problem().startswith("weighs 600,001 bytes with the 1 file it embeds (page 1,000, embedded 599,001)")
     chart.write_text("y" * 599_000)
     assert weight.page_weight(page, [chart]).problem() == "", "600,000 bytes is within the budget"

@@ -2,8 +2,8 @@
 files lie on disk (uncompressed; a static host may compress them, a reader's cache may not help).
 
 - one chart (any ``.svg`` file of the site): at most ``SVG_MAX`` bytes;
-- one page with the figures it embeds (each ``<img src>`` and ``<object data>`` file inside the
-  site, counted once): at most ``PAGE_MAX`` bytes;
+- one page with the figures and stylesheets it embeds (each ``<img src>``, ``<object data>`` and
+  ``<link rel="stylesheet">`` file inside the site, counted once): at most ``PAGE_MAX`` bytes;
 - the whole site folder (every file in it): at most ``SITE_MAX`` bytes.
 
 A kilobyte here is 1,000 bytes, a megabyte 1,000,000: the budget is the stricter reading.
@@ -33,7 +33,7 @@ def local_file(url: str, base_url: str, site_dir: Path) -> Path | None:
 
 @dataclass
 class PageWeight:
-    """A page's own bytes and those of the distinct figures it embeds."""
+    """A page's own bytes and those of the distinct files it embeds (figures, stylesheets)."""
 
     page: int
     figures: int
@@ -47,14 +47,14 @@ class PageWeight:
         """'' within the budget, else what is over it, in words a person can act on."""
         if self.total <= PAGE_MAX:
             return ""
-        figures = "1 figure" if self.count == 1 else f"{self.count} figures"
-        return (f"weighs {self.total:,} bytes with its {figures} (page {self.page:,}, "
-                f"figures {self.figures:,}): over the budget of {PAGE_MAX:,} bytes a page with its "
+        files = "the 1 file" if self.count == 1 else f"the {self.count} files"
+        return (f"weighs {self.total:,} bytes with {files} it embeds (page {self.page:,}, "
+                f"embedded {self.figures:,}): over the budget of {PAGE_MAX:,} bytes a page with its "
                 "figures may weigh; draw fewer marks or split the page")
 
 
 def page_weight(page_file: Path, figure_files: list[Path]) -> PageWeight:
-    """The weight of a page and the figures it embeds, each figure file counted once."""
+    """The weight of a page and the files it embeds, each file counted once."""
     distinct = sorted(set(figure_files))
     return PageWeight(page_file.stat().st_size, sum(f.stat().st_size for f in distinct), len(distinct))
 

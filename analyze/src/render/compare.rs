@@ -24,8 +24,9 @@ pub fn compare_files(report: &ComparisonReport, site: Option<&CompareSite>) -> R
     for lang in Lang::ALL {
         let page = compare_page(report, lang, site);
         let dir = lang.code();
-        files.insert(format!("{dir}/index.html"), render(tera, "compare.html", &page)?);
-        files.insert(format!("{dir}/compare.md"), render(tera, "compare.md", &page)?);
+        files.insert(format!("{dir}/index.html"), render(tera, "compare.html", &page, "index.html")?);
+        files.insert(format!("{dir}/compare.md"), render(tera, "compare.md", &page, "compare.md")?);
+        files.insert(format!("{dir}/{}", super::paths::STYLESHEET), super::CSS.as_bytes().to_vec());
         for (k, (head, numbers)) in page.text_rows.iter().enumerate() {
             let summary = format!("{head}{}{numbers}", page.t.colon);
             files.insert(format!("{dir}/{}", compare_figure_path(k)), charts::compare_condition(report, k, &summary, lang).into_bytes());
@@ -36,7 +37,7 @@ pub fn compare_files(report: &ComparisonReport, site: Option<&CompareSite>) -> R
 
 /// The Markdown summary for a pull-request comment.
 pub fn compare_summary(report: &ComparisonReport, lang: Lang) -> Result<String, RenderError> {
-    let bytes = render(templates(), "compare-summary.md", &compare_page(report, lang, None))?;
+    let bytes = render(templates(), "compare-summary.md", &compare_page(report, lang, None), "compare.md")?;
     Ok(String::from_utf8(bytes).expect("templates render UTF-8"))
 }
 

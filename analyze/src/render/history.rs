@@ -24,8 +24,9 @@ pub fn history_files(report: &HistoryReport, site: Option<&HistorySite>) -> Resu
     for lang in Lang::ALL {
         let page = history_page(report, lang, site);
         let dir = lang.code();
-        files.insert(format!("{dir}/index.html"), render(tera, "history.html", &page)?);
-        files.insert(format!("{dir}/history.md"), render(tera, "history.md", &page)?);
+        files.insert(format!("{dir}/index.html"), render(tera, "history.html", &page, "index.html")?);
+        files.insert(format!("{dir}/history.md"), render(tera, "history.md", &page, "history.md")?);
+        files.insert(format!("{dir}/{}", super::paths::STYLESHEET), super::CSS.as_bytes().to_vec());
         for k in 0..report.conditions.len() {
             let summary = page.summary.join(" ");
             files.insert(
@@ -39,7 +40,7 @@ pub fn history_files(report: &HistoryReport, site: Option<&HistorySite>) -> Resu
 
 /// The Markdown page, for `--format md`.
 pub fn history_md(report: &HistoryReport, lang: Lang) -> Result<String, RenderError> {
-    let bytes = render(templates(), "history.md", &history_page(report, lang, None))?;
+    let bytes = render(templates(), "history.md", &history_page(report, lang, None), "history.md")?;
     Ok(String::from_utf8(bytes).expect("templates render UTF-8"))
 }
 

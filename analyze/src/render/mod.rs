@@ -23,7 +23,8 @@ use view::Context;
 /// A rendered file: path relative to the output folder, and its bytes.
 pub type Files = BTreeMap<String, Vec<u8>>;
 
-const CSS: &str = include_str!("../../../report-templates/style.css");
+/// The pages' stylesheet ([`paths::STYLESHEET`]), written beside them.
+pub const CSS: &str = include_str!("../../../report-templates/style.css");
 
 /// Rendering failed: a template bug, or the author's article names something that does not
 /// exist; or the file a page was handed to could not be written.
@@ -87,10 +88,12 @@ fn markdown_escape(value: &tera::Value, _: &std::collections::HashMap<String, te
     Ok(tera::Value::String(markdown::escape(&text)))
 }
 
-fn render(tera: &tera::Tera, name: &str, page: &impl serde::Serialize) -> Result<Vec<u8>, RenderError> {
+/// Template `name` filled with `page`, the page that goes `at` (a path relative to the folder of
+/// its stylesheet).
+fn render(tera: &tera::Tera, name: &str, page: &impl serde::Serialize, at: &str) -> Result<Vec<u8>, RenderError> {
     let mut context = tera::Context::new();
     context.insert("page", page);
-    context.insert("css", CSS);
+    context.insert("stylesheet", &paths::stylesheet_href(at));
     tera.render(name, &context).map(|page| bidi::neutralised(page).into_bytes()).map_err(|error| {
         let mut message = error.to_string();
         let mut inner = std::error::Error::source(&error);
@@ -233,10 +236,16 @@ fn report_files_of(
         move |article: &Option<String>| view::ReportPage { comparisons: comparisons.to_vec(), ..context.report_page(article.clone()) };
     let file = |path: String, bytes: Vec<u8>| Ok(Some((path, bytes)));
     let mut jobs: Vec<ReportFile> = vec![
-        Box::new(move || file(paths::REPORT_PAGE.into(), render(tera, "report.html", &page(&article_html))?)),
-        Box::new(move || file(paths::MARKDOWN_TWIN.into(), render(tera, "report.md", &page(&article_md))?)),
-        Box::new(|| file(paths::VARIANCE_PAGE.into(), render(tera, "variance.html", &context.variance_page())?)),
-        Box::new(|| context.readme_page().map(|page| Ok((paths::README_PAGE.into(), render(tera, "readme.html", &page)?))).transpose()),
+        Box::new(move || file(paths::REPORT_PAGE.into(), render(tera, "report.html", &page(&article_html), paths::REPORT_PAGE)?)),
+        Box::new(move || file(paths::MARKDOWN_TWIN.into(), render(tera, "report.md", &page(&article_md), paths::MARKDOWN_TWIN)?)),
+        Box::new(|| file(paths::VARIANCE_PAGE.into(), render(tera, "variance.html", &context.variance_page(), paths::VARIANCE_PAGE)?)),
+        Box::new(|| {
+            context
+                .readme_page()
+                .map(|page| Ok((paths::README_PAGE.into(), render(tera, "readme.html", &page, paths::README_PAGE)?)))
+                .transpose()
+        }),
+        Box::new(|| file(paths::STYLESHEET.into(), CSS.as_bytes().to_vec())),
         Box::new(|| file(paths::SUMMARY_JSON.into(), exports::summary_json(report).into_bytes())),
         Box::new(|| file(paths::RUNS_CSV.into(), exports::runs_csv(report).into_bytes())),
         Box::new(|| file(paths::CONDITIONS_CSV.into(), exports::conditions_csv(report).into_bytes())),
@@ -255,7 +264,11 @@ fn report_files_of(
     }
     if context.runs_paged() {
         for page in 1..=report.runs.len().div_ceil(paths::RUNS_PER_PAGE) {
-            jobs.push(Box::new(move || file(paths::run_list_page(page), render(tera, "run-list.html", &context.run_list_page(page))?)));
+            jobs.push(Box::new(move || {
+                let path = paths::run_list_page(page);
+                let bytes = render(tera, "run-list.html", &context.run_list_page(page), &path)?;
+                file(path, bytes)
+            }));
         }
     }
     // Once the writer stopped taking files (it failed), the rest are dropped unsent: its error is
@@ -274,7 +287,9 @@ type RunFiles = Vec<(String, Vec<u8>)>;
 /// One run's page and figures.
 fn run_files(tera: &tera::Tera, context: &Context, report: &Report, run: usize, lang: Lang) -> Result<RunFiles, RenderError> {
     let slug = &context.slugs[run];
-    let mut files = vec![(paths::run_page(slug), render(tera, "run.html", &context.run_page(run))?)];
+    let page = paths::run_page(slug);
+    let bytes = render(tera, "run.html", &context.run_page(run), &page)?;
+    let mut files = vec![(page, bytes)];
     if charts::draws_run_charts(&report.runs[run]) {
         files.push((paths::time_series_figure(slug), charts::latency_over_time(report, run, slug, lang).into_bytes()));
         files.push((paths::ecdf_figure(slug), charts::ecdf(report, run, slug, lang).into_bytes()));

@@ -144,6 +144,7 @@ pub fn emit_site(
             emit(format!("{}/{path}", h.folder()), bytes)?;
         }
     }
+    emit(super::paths::STYLESHEET.to_string(), super::CSS.as_bytes().to_vec())?;
     // One index per language, each listing every dataset in its language.
     for lang in Lang::ALL {
         let mut entries = Vec::new();
@@ -191,7 +192,9 @@ pub fn emit_site(
             other_lang: other.code(),
             entries,
         };
-        emit(super::paths::site_index(lang), render(templates(), "index.html", &page)?)?;
+        let at = super::paths::site_index(lang);
+        let bytes = render(templates(), "index.html", &page, &at)?;
+        emit(at, bytes)?;
     }
     Ok(())
 }
