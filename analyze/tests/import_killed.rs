@@ -94,18 +94,35 @@ fn assert_site_skips_leftovers(root: &Path, site: &Path, leftovers: &[PathBuf]) 
     assert_eq!(published, vec!["mine"], "the site publishes the dataset and nothing staged");
 }
 
-/// `analyze check COPY` refuses it as an unfinished import (exit 2), and so it does once the copy
-/// is renamed into a dataset folder of its own, which `site` then skips too.
-fn assert_copy_refused(root: &Path, copy: &Path, site: &Path) {
+/// `analyze check COPY` refuses it as an unfinished import (exit 2). Renamed into a dataset folder
+/// of its own, a copy still marked unfinished (it may hold part of a run) is refused too, and
+/// `site` skips it; a copy the kill found unmarked is whole and checked (about to be published)
+/// or the old version on its way out, perhaps partly removed: renamed, `check` refuses it or
+/// counts the requests of the dataset before or after.
+fn assert_copy_refused(root: &Path, copy: &Path, site: &Path, whole_counts: &[&str]) {
     let out = analyze().arg("check").arg(copy).output().unwrap();
     assert_eq!(out.status.code(), Some(2), "check accepted the staging copy {}: {}", copy.display(), text(&out));
     assert!(text(&out).contains("is the staging copy of an `analyze import` into the dataset mine that did not finish"), "{}", text(&out));
+    let marked = copy.join(".analyze-unfinished").exists();
+    assert!(marked || !whole_counts.is_empty(), "{} is not marked unfinished", copy.display());
     let renamed = root.join("renamed");
     std::fs::rename(copy, &renamed).unwrap();
-    let out = analyze().arg("check").arg(&renamed).output().unwrap();
-    assert_eq!(out.status.code(), Some(2), "check accepted the renamed staging copy: {}", text(&out));
-    assert!(text(&out).contains("carries .analyze-unfinished"), "{}", text(&out));
-    assert_site_skips_leftovers(root, site, std::slice::from_ref(&renamed));
+    if marked {
+        let out = analyze().arg("check").arg(&renamed).output().unwrap();
+        assert_eq!(out.status.code(), Some(2), "check accepted the renamed staging copy: {}", text(&out));
+        assert!(text(&out).contains("carries .analyze-unfinished"), "{}", text(&out));
+        assert_site_skips_leftovers(root, site, std::slice::from_ref(&renamed));
+    } else {
+        // Unmarked, it is whole or the old version partly removed: check refuses it or counts
+        // one of the two versions, never part of a run.
+        let out = analyze().arg("check").arg(&renamed).output().unwrap();
+        let said = text(&out);
+        let counted = said.split("requests: ").nth(1).and_then(|t| t.split(", errors").next()).unwrap_or("");
+        match out.status.code() {
+            Some(0) => assert!(whole_counts.contains(&counted), "an unmarked copy passed check with {counted} requests: {said}"),
+            code => assert_eq!(code, Some(2), "{said}"),
+        }
+    }
     std::fs::remove_dir_all(&renamed).unwrap();
 }
 
@@ -178,7 +195,7 @@ fn kills_leave_the_dataset_as_before_or_as_after(rows: usize, moments: usize) {
         assert_site_skips_leftovers(&root, &site, &left);
         for copy in &left {
             marked_copies += usize::from(copy.join(".analyze-unfinished").exists());
-            assert_copy_refused(&root, copy, &site);
+            assert_copy_refused(&root, copy, &site, &[before_count, after_count.as_str()]);
         }
         // The next import removes what the kill left, and lands.
         let out = import_command(&fixture("vegeta/vegeta.csv"), &dataset, "next").output().unwrap();
@@ -223,7 +240,8 @@ fn a_filled_copy_killed_before_publishing_is_refused_even_when_renamed() {
     assert!(std::fs::read_to_string(left[0].join("runs.csv")).unwrap().contains("big,"), "the copy holds the new run");
     let site = work.path().join("site");
     assert_site_skips_leftovers(&root, &site, &left);
-    assert_copy_refused(&root, &left[0], &site);
+    // Marked: no whole count is accepted.
+    assert_copy_refused(&root, &left[0], &site, &[]);
     let killed = import_command(&fixture("vegeta/vegeta.csv"), &dataset, "big").env("OUTDIR_CRASH_AT", "update:built").output().unwrap();
     assert_eq!(std::os::unix::process::ExitStatusExt::signal(&killed.status), Some(9));
     // A report of the copy is refused as well, and an import into it.

@@ -34,7 +34,13 @@ pub fn run(root: &Path, out: &Path, only: Option<&str>) -> Result<i32> {
     let mut folders: Vec<_> = std::fs::read_dir(root)
         .with_context(|| format!("cannot read the datasets folder {}", root.display()))?
         .filter_map(|entry| entry.ok().map(|e| e.path()))
-        .filter(|path| path.is_dir() && (path.join("runs.csv").exists() || path.join("runs.parquet").exists()))
+        .filter(|path| path.is_dir())
+        .filter(|path| {
+            // A marked copy killed before it held runs.csv is listed too, so that it is skipped with
+            // its warning rather than passed over in silence.
+            let marked = || outdir::unfinished(path).is_some_and(|copy| copy.why == outdir::Why::Marked);
+            path.join("runs.csv").exists() || path.join("runs.parquet").exists() || marked()
+        })
         .collect();
     folders.sort();
     skip_unfinished(root, &mut folders);
