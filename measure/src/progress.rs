@@ -46,11 +46,11 @@ impl Progress {
         }
     }
 
-    /// Records a finished run.
+    /// Records a finished run; its note (runs.csv's keys) is said in English.
     pub fn finish_run(&mut self, run_id: &str, status: &str, note: &str, took: Duration) {
         self.done += 1;
         self.took.push(took);
-        let note = if note.is_empty() { String::new() } else { format!(": {note}") };
+        let note = if note.is_empty() { String::new() } else { format!(": {}", request_row::note_words::english(note)) };
         let line = format!("{run_id} {status} in {:.1} s{note}", took.as_secs_f64());
         match &self.bar {
             Some(bar) => {

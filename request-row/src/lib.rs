@@ -17,6 +17,7 @@ use std::fmt;
 
 pub mod name;
 pub mod note;
+pub mod note_words;
 mod run_status;
 pub use run_status::RunStatus;
 

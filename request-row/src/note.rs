@@ -4,8 +4,8 @@
 //! quoted, with `\"` and `\\` inside the quotes. An item that does not start like a key is the
 //! user's own text.
 //!
-//! This module owns the syntax only (writing, splitting, tokenizing). Which keys exist, their
-//! parameters and their sentences are analyze's (model/note.rs, render/i18n/notes.rs).
+//! This module owns the syntax only (writing, splitting, tokenizing); which keys exist, their
+//! parameters and their sentences are [`crate::note_words`]'.
 
 use std::fmt;
 

@@ -1,6 +1,6 @@
 //! A run's note (runs.csv `note`): what importers and measure record about a run, stored as message
 //! keys with parameters, never as English prose, so each language renders its own sentence
-//! (render/i18n/notes.rs holds every key's English and Japanese text).
+//! (`request_row::note_words` holds every key with its English and Japanese sentence).
 //!
 //! Syntax (written and tokenized by the request-row contract's `note` module, which measure
 //! writes with too): items separated by `;`. An item is a key (`ab.summary-whole-ms`) or a key
@@ -15,105 +15,7 @@ use request_row::note as note_syntax;
 use serde::{Serialize, Serializer};
 use std::fmt;
 
-macro_rules! note_keys {
-    ($($variant:ident = $key:literal [$($param:literal),*];)*) => {
-        /// Every message an importer or measure writes into a run's note.
-        #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
-        pub enum NoteKey { $($variant),* }
-
-        impl NoteKey {
-            pub const ALL: &'static [NoteKey] = &[$(NoteKey::$variant),*];
-
-            /// The key as runs.csv spells it.
-            pub fn key(self) -> &'static str {
-                match self { $(NoteKey::$variant => $key),* }
-            }
-
-            /// The names of its parameters, in the order they are written.
-            pub fn params(self) -> &'static [&'static str] {
-                match self { $(NoteKey::$variant => &[$($param),*]),* }
-            }
-        }
-    };
-}
-
-note_keys! {
-    AbGnuplot = "ab.gnuplot-resolution" [];
-    AbFailures = "ab.failures" ["failed", "connect", "receive", "length", "exceptions"];
-    AbWriteErrors = "ab.write-errors" ["count"];
-    AbOddMedian = "ab.odd-median" ["median", "low", "high"];
-    AbSummaryWholeMs = "ab.summary-whole-ms" [];
-    AbStatusAssumed = "ab.status-assumed" [];
-    AbFailuresUnplaced = "ab.failures-unplaced" ["errors", "requests", "non_2xx", "receive"];
-    ArtilleryBasis = "artillery.basis" [];
-    ArtilleryErrorStatuses = "artillery.error-statuses" ["responses", "failed"];
-    ArtilleryErrors = "artillery.errors" ["list"];
-    ArtilleryPeriods = "artillery.periods" ["periods", "seconds"];
-    AutocannonBasis = "autocannon.basis" ["samples"];
-    AutocannonMinNonZero = "autocannon.min-nonzero" ["min", "percentile", "lowest"];
-    AutocannonNon2xxIncluded = "autocannon.non2xx-included" ["count"];
-    AutocannonRanked2xx = "autocannon.ranked-2xx" ["ranked", "responses"];
-    AutocannonResent = "autocannon.resent" ["sent", "responses", "errors"];
-    AutocannonTimeouts = "autocannon.timeouts" ["timeouts", "errors"];
-    AutocannonDuration = "autocannon.duration" ["seconds"];
-    HdrPrecision = "hdr.precision" ["digits", "sub_buckets", "exact"];
-    HdrSubBuckets = "hdr.sub-buckets" ["sub_buckets"];
-    HdrHgrmMs = "hdr.hgrm-ms" [];
-    HdrErrorsUnknown = "hdr.errors-unknown" [];
-    HdrLog = "hdr.log" ["intervals", "seconds", "unit"];
-    HeyCap = "hey.cap" ["max"];
-    HeyBeyondCap = "hey.beyond-cap" ["rows", "max"];
-    HeyCsv = "hey.csv-resolution" [];
-    HeySummary = "hey.summary-resolution" [];
-    JmeterBasis = "jmeter.basis" [];
-    K6Disagrees = "k6.expected-response-disagrees" ["count"];
-    K6SendTimes = "k6.send-times" [];
-    K6CsvSeconds = "k6.csv-seconds" [];
-    K6SummaryBasis = "k6.summary-basis" [];
-    K6ThresholdPassed = "k6.threshold-passed" ["threshold"];
-    K6ThresholdFailed = "k6.threshold-failed" ["threshold"];
-    LocustBuckets = "locust.buckets" [];
-    LocustFailures = "locust.failures" ["count"];
-    LocustJson = "locust.json-basis" [];
-    OhaSeconds = "oha.seconds" [];
-    OhaRank = "oha.rank" [];
-    OhaCsv = "oha.csv-basis" [];
-    OhaSqlite = "oha.sqlite-basis" [];
-    OhaCorrected = "oha.corrected" ["rows"];
-    SiegeResolution = "siege.resolution" [];
-    SiegeVerboseOrder = "siege.verbose-order" [];
-    SiegeLogged = "siege.logged" ["path"];
-    SiegeLogLine = "siege.log-line" [];
-    SiegeUncounted = "siege.uncounted" [];
-    SiegeUnanswered = "siege.unanswered" ["count"];
-    VegetaNs = "vegeta.ns" [];
-    WrkBasis = "wrk.basis" [];
-    WrkSocketErrors = "wrk.socket-errors" ["connect", "read", "write", "timeout"];
-    Wrk2Corrected = "wrk2.corrected" [];
-    Wrk2Rank = "wrk2.rank" [];
-    Wrk2Calibration = "wrk2.calibration" ["ranked", "requests"];
-    MeasureSigkill = "measure.sigkill" ["server"];
-    MeasureNoWrite = "measure.no-write" ["download"];
-    MeasureShortDownload = "measure.short-download" ["download", "received", "bytes", "why"];
-    MeasureNoSession = "measure.no-session" [];
-    MeasureAborted = "measure.aborted" ["why"];
-    MeasureImportRefused = "measure.import-refused" ["why"];
-    MeasureExitedEarly = "measure.exited-early" ["server", "status", "log"];
-    MeasureNotReady = "measure.not-ready" ["server", "seconds", "log"];
-    MeasureWrongPort = "measure.wrong-port" ["server", "port", "listening"];
-    MeasureExited = "measure.exited" ["server", "status", "log"];
-}
-
-impl NoteKey {
-    pub fn from_key(key: &str) -> Option<NoteKey> {
-        NoteKey::ALL.iter().copied().find(|k| k.key() == key)
-    }
-
-    /// The part before the first dot: the tool (or `measure`) the key belongs to.
-    pub fn namespace(self) -> &'static str {
-        self.key().split('.').next().unwrap_or_default()
-    }
-}
+pub use request_row::note_words::NoteKey;
 
 /// One message: a key and its parameters' values, in the key's order.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -21,30 +21,8 @@ pub mod slo;
 use crate::model::Lang;
 use serde::Serialize;
 
-/// A template with its `{name}` placeholders filled, in one pass: a value is inserted as
-/// written, so a value that itself holds `{name}` is never filled again. A placeholder with no
-/// value given stays as written.
-pub fn fill(template: &str, values: &[(&str, &str)]) -> String {
-    let mut out = String::with_capacity(template.len());
-    let mut rest = template;
-    while let Some(open) = rest.find('{') {
-        out.push_str(&rest[..open]);
-        let after = &rest[open + 1..];
-        let value = after.find('}').and_then(|close| values.iter().find(|(name, _)| *name == &after[..close]).map(|(_, v)| (close, *v)));
-        match value {
-            Some((close, value)) => {
-                out.push_str(value);
-                rest = &after[close + 1..];
-            }
-            None => {
-                out.push('{');
-                rest = after;
-            }
-        }
-    }
-    out.push_str(rest);
-    out
-}
+/// `{name}` placeholders filled: the one rule, shared with the sentences of run notes.
+pub use request_row::note_words::fill;
 
 #[derive(Debug, Clone, Serialize)]
 pub struct Strings {
@@ -454,7 +432,7 @@ static EN: Strings = Strings {
     pair_header: "Conditions (A vs B)",
     verdict_supported: "difference supported",
     verdict_negligible: "negligible (within {threshold})",
-    verdict_not_shown: "not shown",
+    verdict_not_shown: "cannot tell",
     no_interval_spread: "no interval: neither side varies",
     no_interval_zero: "no interval: a run value is 0",
     ranges_apart_cell: "apart (chance {chance})",
@@ -463,7 +441,7 @@ static EN: Strings = Strings {
     p_header: "p",
     ranges_header: "Ranges",
     comparisons_count: "Of these {total} comparisons, {supported} show a difference, {negligible} a negligible one, and {not_shown} cannot tell. {apart} have ranges that do not overlap; if no condition differed from any other, chance alone would give about {expected} of those (the sum of the chances in the table).",
-    comparisons_rule: "A difference is supported when its p passes Benjamini-Hochberg at a false discovery rate of {q} over the {with_p} comparisons with an interval and the ratio is more than {threshold} away from 1; negligible when the ratio is within {threshold} of 1 and passes, or when the whole interval lies within {threshold} of 1 (dataset.toml: thresholds.negligible_difference); otherwise not shown.",
+    comparisons_rule: "A difference is supported when its p passes Benjamini-Hochberg at a false discovery rate of {q} over the {with_p} comparisons with an interval and the ratio is more than {threshold} away from 1; negligible when the ratio is within {threshold} of 1 and passes, or when the whole interval lies within {threshold} of 1 (dataset.toml: thresholds.negligible_difference); otherwise the runs cannot tell.",
     design_ranges_never: "Even at {n} runs against {m}, the most this review compares, the ranges fail to overlap {chance} of the time with no real difference, so the ranges alone can never show a difference at {q}.",
     design_ranges_can: "At {n} runs against {m}, the most this review compares, the ranges fail to overlap {chance} of the time even with no real difference.",
     design_log_t: "The ratio of geometric means with its 95% interval, from Welch's t-test on the logarithms of the run values, can show a difference with few runs when the gap is large against the run-to-run spread. It assumes that runs vary by a factor (log-normally), as latencies and throughputs do.",

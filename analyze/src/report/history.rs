@@ -14,8 +14,13 @@ pub const HISTORY_SCHEMA_VERSION: u32 = 1;
 #[derive(Debug, Clone, Serialize)]
 pub struct HistoryReport {
     pub schema_version: u32,
-    /// The series' name (dataset.toml's `history.series`, shared by every measurement).
+    /// The series' name (dataset.toml's `history.series`, shared by every measurement), or
+    /// `history` when no measurement names one.
     pub series: String,
+    /// Whether a measurement named the series; otherwise the pages call the history by the newest
+    /// measurement's title.
+    #[serde(skip)]
+    pub series_named: bool,
     /// What orders the measurements: `started_at` (the earliest run) or `revision`.
     pub by: &'static str,
     /// The metric the runs are followed by: the measurements' headline (`p95`, `requests_per_s`).

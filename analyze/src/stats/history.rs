@@ -215,6 +215,7 @@ pub fn history(measurements: &[Report], order: Order, allow_env: &[String]) -> R
     Ok(HistoryReport {
         schema_version: HISTORY_SCHEMA_VERSION,
         series,
+        series_named: !named.is_empty(),
         by: order.name(),
         metric: metric.name(),
         higher_is_better: metric.headline.higher_is_better(),

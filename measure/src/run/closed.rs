@@ -14,6 +14,7 @@ use crate::servers::nginx::{self, FrontRun, Upstream};
 use crate::servers::python::PythonEnv;
 use crate::servers::{free_port, loopback, ServerProcess};
 use anyhow::{Context, Result};
+use request_row::note_words::NoteKey;
 use std::collections::BTreeMap;
 use std::net::SocketAddr;
 use std::path::Path;
@@ -152,7 +153,7 @@ impl Workload for ClosedRun<'_> {
             record.push(Table::Sessions, rows::session_cells(run.run_id, &session));
         }
         if record.rows(Table::StepRequests).is_empty() {
-            notes.push(super::note::message("measure.no-session", &[]));
+            notes.push(super::note::message(NoteKey::MeasureNoSession, &[]));
         }
         Ok(Ok(None))
     }

@@ -23,6 +23,7 @@ use crate::servers::gunicorn::GunicornInstall;
 use crate::servers::python::PythonEnv;
 use crate::servers::{ServerFailed, ServerProcess};
 use anyhow::{Context, Result};
+use request_row::note_words::NoteKey;
 use std::collections::BTreeMap;
 use std::net::SocketAddr;
 use std::path::Path;
@@ -155,7 +156,7 @@ fn drive<W: Workload>(interrupted: &AtomicBool, run_id: &str, workload: &W) -> R
     while let Some(mut server) = servers.pop() {
         match server.stop(workload.grace(&server.name)) {
             Ok(true) => {}
-            Ok(false) => notes.push(note::message("measure.sigkill", &[("server", &server.name)])),
+            Ok(false) => notes.push(note::message(NoteKey::MeasureSigkill, &[("server", &server.name)])),
             Err(e) => stop_failed = Some(Abort::Why(format!("{e:#}"))),
         }
     }
@@ -169,7 +170,7 @@ fn drive<W: Workload>(interrupted: &AtomicBool, run_id: &str, workload: &W) -> R
 /// An aborted run: why first in its note, and no rows.
 fn aborted(why: Abort, mut notes: Vec<String>) -> RunResult {
     let first = match why {
-        Abort::Why(text) => note::message("measure.aborted", &[("why", &note::reason(&text))]),
+        Abort::Why(text) => note::message(NoteKey::MeasureAborted, &[("why", &note::reason(&text))]),
         Abort::Note(item) => item,
     };
     notes.insert(0, first);

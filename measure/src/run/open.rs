@@ -18,6 +18,7 @@ use crate::servers::gunicorn::{self, GunicornInstall, GunicornRun};
 use crate::servers::nginx::{self, NginxRun};
 use crate::servers::{free_port, loopback, ServerProcess};
 use anyhow::{Context, Result};
+use request_row::note_words::NoteKey;
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
@@ -141,12 +142,12 @@ impl Workload for OpenRun<'_> {
         for d in &ended.downloads {
             let write = ServerWrite::find(&ended.events, run.run_id, &d.download_id, |s| run.clock.ms_from_monotonic(s));
             if write.is_none() && d.status != 0 {
-                notes.push(super::note::message("measure.no-write", &[("download", &d.download_id)]));
+                notes.push(super::note::message(NoteKey::MeasureNoWrite, &[("download", &d.download_id)]));
             }
             if d.bytes_received < bytes {
                 let why = d.error.as_deref().unwrap_or("closed early");
                 notes.push(super::note::message(
-                    "measure.short-download",
+                    NoteKey::MeasureShortDownload,
                     &[("download", &d.download_id), ("received", &d.bytes_received), ("bytes", &bytes), ("why", &super::note::reason(why))],
                 ));
             }

@@ -54,19 +54,19 @@ pub enum ServerFailed {
 impl ServerFailed {
     /// The note item of a run aborted for this reason.
     pub fn note(&self) -> String {
-        use crate::run::note::{message, reason};
+        use crate::run::note::{message, reason, NoteKey};
         match self {
             ServerFailed::ExitedEarly { server, status, log } => {
-                message("measure.exited-early", &[("server", server), ("status", status), ("log", &reason(log))])
+                message(NoteKey::MeasureExitedEarly, &[("server", server), ("status", status), ("log", &reason(log))])
             }
             ServerFailed::NotReady { server, seconds, log } => {
-                message("measure.not-ready", &[("server", server), ("seconds", seconds), ("log", &reason(log))])
+                message(NoteKey::MeasureNotReady, &[("server", server), ("seconds", seconds), ("log", &reason(log))])
             }
             ServerFailed::WrongPort { server, port, listening } => {
-                message("measure.wrong-port", &[("server", server), ("port", port), ("listening", listening)])
+                message(NoteKey::MeasureWrongPort, &[("server", server), ("port", port), ("listening", listening)])
             }
             ServerFailed::Exited { server, status, log } => {
-                message("measure.exited", &[("server", server), ("status", status), ("log", &reason(log))])
+                message(NoteKey::MeasureExited, &[("server", server), ("status", status), ("log", &reason(log))])
             }
         }
     }

@@ -30,6 +30,7 @@ use crate::progress::Progress;
 use crate::run::{self, Installed, RunEnv};
 use anyhow::{bail, Context, Result};
 use import::Import;
+use request_row::note_words::NoteKey;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -145,7 +146,7 @@ pub fn run_study(args: &RunArgs) -> Result<StudyEnd> {
                 Ok(_) => {}
                 Err(e) => {
                     result.status = RunStatus::Aborted;
-                    result.note = run::note::message("measure.import-refused", &[("why", &run::note::reason(&format!("{e:#}")))]);
+                    result.note = run::note::message(NoteKey::MeasureImportRefused, &[("why", &run::note::reason(&format!("{e:#}")))]);
                 }
             }
         }

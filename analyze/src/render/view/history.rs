@@ -70,6 +70,16 @@ struct View<'a> {
 }
 
 impl View<'_> {
+    /// What the history is called: its series, or, when no measurement names one, the newest
+    /// measurement's title.
+    fn name(&self) -> String {
+        let r = self.report;
+        match r.measurements.last() {
+            Some(newest) if !r.series_named => newest.title.get(self.lang).to_string(),
+            _ => r.series.clone(),
+        }
+    }
+
     fn page(&self) -> HistoryPage {
         let (r, w) = (self.report, self.w);
         let other = if self.lang == Lang::En { Lang::Ja } else { Lang::En };
@@ -83,8 +93,8 @@ impl View<'_> {
             t: self.t,
             w,
             nav,
-            title: fill(w.title, &[("series", &r.series)]),
-            lead: fill(w.lead, &[("series", &r.series), ("metric", &metric)]),
+            title: fill(w.title, &[("series", &self.name())]),
+            lead: fill(w.lead, &[("series", &self.name()), ("metric", &metric)]),
             facts: self.facts(),
             summary: self.summary(),
             changes: self.changes_table(),
