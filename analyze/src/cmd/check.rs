@@ -73,10 +73,7 @@ pub fn run(dir: &Path, strict: bool, slo: bool, all: bool) -> Result<i32> {
                 " ({} as {} counted them, in the rows of {} that do not say which)",
                 format::count(n),
                 i.requests_counted.unplaced_tools.join(", "),
-                match i.requests_counted.unplaced_runs {
-                    1 => "1 run".to_string(),
-                    runs => format!("{} runs", format::count(runs)),
-                }
+                runs_count(i.requests_counted.unplaced_runs as usize)
             ),
         },
         i.max_lag_ms.map(format::ms).unwrap_or_else(|| "-".into()),
@@ -97,20 +94,25 @@ pub fn run(dir: &Path, strict: bool, slo: bool, all: bool) -> Result<i32> {
                 // Only the tools' printed percentiles: said as such, never as the headline.
                 let printed = condition.headline_printed.as_ref().filter(|_| report.headline.is_percentile())?;
                 return Some(format!(
-                    "  {}: {} ({} runs)",
+                    "  {}: {} ({})",
                     context.condition_label(condition),
                     context.printed_text(&printed.percentile, printed.spread.median, &printed.tools),
-                    printed.spread.n
+                    runs_count(printed.spread.n)
                 ));
             };
+            // One run has no median and no range: its value.
+            if s.n == 1 {
+                let value = context.headline_value_of(c, s.median);
+                return Some(format!("  {}: {} {value} (1 run)", context.condition_label(condition), context.headline_label));
+            }
             Some(format!(
-                "  {}: {} median {} ({}–{}, {} runs)",
+                "  {}: {} median {} ({}–{}, {})",
                 context.condition_label(condition),
                 context.headline_label,
                 context.headline_value_of(c, s.median),
                 context.headline_number_of(c, s.min),
                 context.headline_number_of(c, s.max),
-                s.n
+                runs_count(s.n)
             ))
         })
         .collect();
@@ -186,5 +188,13 @@ pub fn run(dir: &Path, strict: bool, slo: bool, all: bool) -> Result<i32> {
     match std::io::stdout().lock().write_all(crate::terminal::escape(&out).as_bytes()) {
         Err(error) if error.kind() != std::io::ErrorKind::BrokenPipe => Err(error.into()),
         _ => Ok(code),
+    }
+}
+
+/// "1 run", "3 runs".
+fn runs_count(n: usize) -> String {
+    match n {
+        1 => "1 run".to_string(),
+        n => format!("{} runs", format::count(n as u64)),
     }
 }

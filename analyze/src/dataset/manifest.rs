@@ -217,8 +217,19 @@ pub struct ReportChoices {
     pub throughput_from: ThroughputFrom,
     /// The factor the study compares (seed 002's interpreter): the variance review pairs its
     /// levels among conditions that agree on every other factor. Unset, it pairs the series at
-    /// each level of `x`.
-    pub compare: Option<String>,
+    /// each level of `x` (the levels of `x` when there is one series); `false`, no two conditions.
+    pub compare: Option<CompareChoice>,
+}
+
+/// `report.compare`: a factor's name, or `false` for a study that compares no two of its
+/// conditions (each tool of a tools study measured the same server its own way). `true` is
+/// refused where dataset.toml is checked: it names no factor.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(untagged)]
+pub enum CompareChoice {
+    Factor(String),
+    /// `false` (the only value let through).
+    Nothing(bool),
 }
 
 /// Values published for the dataset's conditions by the article the dataset re-measures: the

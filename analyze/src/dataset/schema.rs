@@ -44,7 +44,7 @@ struct SessionsPlaces {
 
 #[derive(Deserialize)]
 struct ReportPlaces {
-    compare: Option<Spanned<String>>,
+    compare: Option<Spanned<toml::Value>>,
     headline: Option<Spanned<HeadlineMetric>>,
     #[serde(default)]
     beside: Option<Spanned<Vec<Spanned<HeadlineMetric>>>>,
@@ -373,8 +373,16 @@ impl Located {
             }
         }
         if let Some(compare) = self.places.report.as_ref().and_then(|r| r.compare.as_ref()) {
-            if !factors.contains(&compare.get_ref().as_str()) {
-                problems.push(self.error(compare.span(), "report.compare", unknown(compare.get_ref())));
+            match compare.get_ref() {
+                toml::Value::String(name) if !factors.contains(&name.as_str()) => {
+                    problems.push(self.error(compare.span(), "report.compare", unknown(name)))
+                }
+                toml::Value::String(_) | toml::Value::Boolean(false) => {}
+                other => problems.push(self.error(
+                    compare.span(),
+                    "report.compare",
+                    format!("{other} names no factor: write the factor whose levels the study compares (one of: {known}), or false when it compares no two conditions"),
+                )),
             }
         }
         let Some(series) = &self.places.series else { return };

@@ -120,6 +120,8 @@ pub struct Strings {
     pub p_header: &'static str,
     pub ranges_header: &'static str,
     pub comparisons_count: &'static str,
+    /// The same of a review of exactly one comparison.
+    pub comparisons_count_one: &'static str,
     pub comparisons_rule: &'static str,
     /// What the design can show: the ranges at the fewest runs, and the log-t interval.
     pub design_ranges_never: &'static str,
@@ -441,7 +443,8 @@ static EN: Strings = Strings {
     p_header: "p",
     ranges_header: "Ranges",
     comparisons_count: "Of these {total} comparisons, {supported} show a difference, {negligible} a negligible one, and {not_shown} cannot tell. {apart} have ranges that do not overlap; if no condition differed from any other, chance alone would give about {expected} of those (the sum of the chances in the table).",
-    comparisons_rule: "A difference is supported when its p passes Benjamini-Hochberg at a false discovery rate of {q} over the {with_p} comparisons with an interval and the ratio is more than {threshold} away from 1; negligible when the ratio is within {threshold} of 1 and passes, or when the whole interval lies within {threshold} of 1 (dataset.toml: thresholds.negligible_difference); otherwise the runs cannot tell.",
+    comparisons_count_one: "Of this {total} comparison, {supported} shows a difference, {negligible} a negligible one, and {not_shown} cannot tell. {apart} has ranges that do not overlap; if the two conditions did not differ, chance alone would give about {expected} of that (the chance in the table).",
+    comparisons_rule: "A difference is supported when its p passes Benjamini-Hochberg at a false discovery rate of {q} over the comparisons with an interval ({with_p}) and the ratio is more than {threshold} away from 1; negligible when the ratio is within {threshold} of 1 and passes, or when the whole interval lies within {threshold} of 1 (dataset.toml: thresholds.negligible_difference); otherwise the runs cannot tell.",
     design_ranges_never: "Even at {n} runs against {m}, the most this review compares, the ranges fail to overlap {chance} of the time with no real difference, so the ranges alone can never show a difference at {q}.",
     design_ranges_can: "At {n} runs against {m}, the most this review compares, the ranges fail to overlap {chance} of the time even with no real difference.",
     design_log_t: "The ratio of geometric means with its 95% interval, from Welch's t-test on the logarithms of the run values, can show a difference with few runs when the gap is large against the run-to-run spread. It assumes that runs vary by a factor (log-normally), as latencies and throughputs do.",
@@ -680,6 +683,7 @@ static JA: Strings = Strings {
     p_header: "p値",
     ranges_header: "範囲",
     comparisons_count: "{total}件の比較のうち、差ありが{supported}件、実質同じが{negligible}件、判断できないものが{not_shown}件です。範囲が重ならない比較は{apart}件で、どの条件にも差がなくても、偶然だけで約{expected}件はそうなります（表の確率の合計）。",
+    comparisons_count_one: "{total}件の比較のうち、差ありが{supported}件、実質同じが{negligible}件、判断できないものが{not_shown}件です。範囲が重ならない比較は{apart}件で、2つの条件に差がなくても、偶然だけで約{expected}件はそうなります（表の確率）。",
     comparisons_rule: "差ありと判定するのは、区間のある{with_p}件の比較にベンジャミニ・ホッホベルグ法（偽発見率{q}）を適用してp値が有意となり、かつ比が1から{threshold}を超えて離れている場合です。比が1から{threshold}以内で有意となる場合、または区間全体が1から{threshold}以内に収まる場合は実質同じとします（dataset.tomlの thresholds.negligible_difference）。それ以外は判断できないとします。",
     design_ranges_never: "この確認で最も測定の多い{n}回対{m}回の比較でも、実際に差がなくても範囲が重ならない確率が{chance}あるため、範囲だけでは{q}の水準で差を示せません。",
     design_ranges_can: "この確認で最も測定の多い{n}回対{m}回の比較では、実際に差がなくても範囲が重ならない確率が{chance}あります。",

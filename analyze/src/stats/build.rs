@@ -239,7 +239,7 @@ pub fn build(dataset: &mut Dataset, detail: Detail) -> Report {
     let variance = super::variance::review(dataset, &runs, &conditions, &layout, choices.headline);
     let standing = super::standing::standing(
         &conditions,
-        &super::variance::comparison_groups(&conditions, &layout, super::variance::compared_factor(dataset)),
+        &super::variance::groups_compared(dataset, &conditions, &layout),
         choices.headline,
         &variance,
         dataset.manifest.thresholds.error_share,

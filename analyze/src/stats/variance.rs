@@ -19,6 +19,7 @@
 //! included ([`review`]).
 
 use super::difference::{self, FDR_Q};
+use crate::dataset::manifest::CompareChoice;
 use crate::dataset::Dataset;
 use crate::model::{HeadlineMetric, RunStatus, Verdict};
 use crate::report::review::{
@@ -80,8 +81,8 @@ pub fn review(
     }
     review.widest_condition = widest.map(|w| w.1);
 
-    let compared = compared_factor(dataset);
-    let groups = comparison_groups(conditions, layout, compared);
+    let compared = compared_factor(dataset, conditions, layout);
+    let groups = groups_compared(dataset, conditions, layout);
     let values: Vec<Vec<f64>> = review.conditions.iter().map(|v| v.runs.iter().map(|r| r.value_ms).collect()).collect();
     let ids: Vec<String> = conditions.iter().map(|c| c.id.clone()).collect();
     let (comparisons, mut summary) = compare(&ids, &groups, &values, thresholds.negligible_difference);
@@ -212,9 +213,32 @@ fn dataset_flags<'r>(flags: Vec<Flag>, ok: u64, run: impl Fn(&str) -> Option<&'r
     (per_run, wide)
 }
 
-/// The index of the factor the study compares (dataset.toml's `report.compare`), if it names one.
-pub fn compared_factor(dataset: &Dataset) -> Option<usize> {
-    dataset.manifest.report.compare.as_deref().and_then(|name| dataset.factors.iter().position(|f| f.name == name))
+/// The index of the factor the study compares: dataset.toml's `report.compare`; else, when the
+/// conditions form one series along x (a sweep of one factor, every other factor at one level)
+/// and at least two of them were repeated, x itself: with no second series at any level of x the
+/// levels of x are all the study varies, and comparing only the series at each level would
+/// compare nothing. Conditions of one run each (a tool run once apiece) stand alone as before.
+pub fn compared_factor(dataset: &Dataset, conditions: &[ConditionResult], layout: &Layout) -> Option<usize> {
+    match &dataset.manifest.report.compare {
+        Some(CompareChoice::Factor(name)) => return dataset.factors.iter().position(|f| &f.name == name),
+        Some(CompareChoice::Nothing(_)) => return None,
+        None => {}
+    }
+    let x = layout.x_factor?;
+    let repeated = match layout.rows.as_slice() {
+        [only] => only.cells.iter().flatten().filter(|&&c| conditions[c].runs.len() >= 2).count(),
+        _ => 0,
+    };
+    (repeated >= 2).then_some(x)
+}
+
+/// The groups of conditions the study compares within ([`comparison_groups`]); none when
+/// dataset.toml says `report.compare = false`.
+pub fn groups_compared(dataset: &Dataset, conditions: &[ConditionResult], layout: &Layout) -> Vec<Vec<usize>> {
+    if matches!(dataset.manifest.report.compare, Some(CompareChoice::Nothing(_))) {
+        return Vec::new();
+    }
+    comparison_groups(conditions, layout, compared_factor(dataset, conditions, layout))
 }
 
 /// The groups of conditions whose members are compared with each other, each in display order:

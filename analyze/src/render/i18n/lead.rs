@@ -14,6 +14,8 @@ pub struct LeadWords {
     /// factor, or every condition at once.
     pub scope_series: &'static str,
     pub scope_factor: &'static str,
+    /// The compared factor is the only one whose level varies (a sweep of one factor).
+    pub scope_factor_alone: &'static str,
     pub scope_all: &'static str,
     pub higher_better: &'static str,
     pub lower_better: &'static str,
@@ -74,6 +76,7 @@ static EN: LeadWords = LeadWords {
     compared_by: "Conditions compared by {metric} ({direction}){scope}.",
     scope_series: " at each level of {x}",
     scope_factor: " across the levels of {factor}, the other factors alike",
+    scope_factor_alone: " across the levels of {factor}",
     scope_all: "",
     higher_better: "higher is better",
     lower_better: "lower is better",
@@ -111,6 +114,7 @@ static JA: LeadWords = LeadWords {
     compared_by: "{scope}{metric}で比較（{direction}）。",
     scope_series: "{x}の水準ごとに、条件を",
     scope_factor: "ほかの因子が同じ条件の間で、{factor}の水準を",
+    scope_factor_alone: "{factor}の水準を",
     scope_all: "条件を",
     higher_better: "大きいほど良い",
     lower_better: "小さいほど良い",

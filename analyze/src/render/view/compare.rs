@@ -287,7 +287,7 @@ impl View<'_> {
         // Failed requests decide by better and worse, not by speed.
         let (better, worse) = if s.failures_rise + s.failures_fall > 0 { (self.w.better, self.w.worse) } else { self.directions() };
         fill(
-            self.w.counts,
+            crate::render::i18n::grammar::plural(s.matched, self.w.counts_one, self.w.counts),
             &[
                 ("matched", &format::count(s.matched)),
                 ("better", better),

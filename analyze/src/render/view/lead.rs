@@ -111,7 +111,10 @@ impl Context<'_> {
             return Some(Lead { intro, groups: vec![line] });
         }
         let scope = match self.compared_factor() {
-            Some(factor) => fill(w.scope_factor, &[("factor", factor.label.get(self.lang))]),
+            Some(factor) => {
+                let others_vary = self.report.factors.iter().any(|f| f.name != factor.name && f.levels.len() > 1);
+                fill(if others_vary { w.scope_factor } else { w.scope_factor_alone }, &[("factor", factor.label.get(self.lang))])
+            }
             None if self.report.layout.x_factor.is_some() => fill(w.scope_series, &[("x", &self.x_label())]),
             None => w.scope_all.to_string(),
         };
@@ -274,10 +277,19 @@ impl Context<'_> {
         let levels = |c: usize| &self.report.conditions[c].levels;
         let varying: Vec<usize> =
             (0..self.report.factors.len()).filter(|&f| group.conditions.iter().any(|&c| levels(c)[f] != levels(condition)[f])).collect();
-        if varying.is_empty() {
-            self.condition_label(&self.report.conditions[condition])
-        } else {
-            self.levels_label(levels(condition), &varying)
+        match varying.as_slice() {
+            [] => self.condition_label(&self.report.conditions[condition]),
+            // A level that is a bare number ("1" of a concurrency sweep) says nothing alone.
+            &[f] => {
+                let factor = &self.report.factors[f];
+                let level = factor.levels[levels(condition)[f]].label.get(self.lang);
+                if level.starts_with(|c: char| c.is_ascii_digit()) {
+                    crate::render::i18n::prose::factor_level(self.lang, factor.label.get(self.lang), level)
+                } else {
+                    level.to_string()
+                }
+            }
+            _ => self.levels_label(levels(condition), &varying),
         }
     }
 }

@@ -375,7 +375,7 @@ impl Context<'_> {
         let total = review.comparisons.len();
         let mut notes = vec![
             fill(
-                t.comparisons_count,
+                crate::render::i18n::grammar::plural(total as u64, t.comparisons_count_one, t.comparisons_count),
                 &[
                     ("total", &format::count(total as u64)),
                     ("supported", &format::count(summary.supported)),
