@@ -167,5 +167,5 @@ fn beside_runs_with_rows_the_integrity_section_says_which_part_the_tool_counted(
     assert!(all.contains("Errors (non-2xx or no response) 500 (non-2xx: 0, no response: 0, 500 as their tools counted them)"), "{all}");
     let check = analyze(&["check", data.to_str().unwrap()]);
     assert!(check.contains("requests: 12,654 (10,654 as the tools of 3 runs without rows counted them), errors: 500"), "{check}");
-    assert!(check.contains("wrk: p99 6.53 ms (as wrk printed it; no p95 printed) (1 run)"), "{check}");
+    assert!(check.contains("wrk: p99 6.53 ms (as wrk printed it; no p95 printed; 1 run)"), "{check}");
 }

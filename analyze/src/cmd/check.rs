@@ -93,12 +93,8 @@ pub fn run(dir: &Path, strict: bool, slo: bool, all: bool) -> Result<i32> {
             let Some(s) = report.headline_of(condition) else {
                 // Only the tools' printed percentiles: said as such, never as the headline.
                 let printed = condition.headline_printed.as_ref().filter(|_| report.headline.is_percentile())?;
-                return Some(format!(
-                    "  {}: {} ({})",
-                    context.condition_label(condition),
-                    context.printed_text(&printed.percentile, printed.spread.median, &printed.tools),
-                    runs_count(printed.spread.n)
-                ));
+                let (value, note) = context.printed_parts(&printed.percentile, printed.spread.median, &printed.tools);
+                return Some(format!("  {}: {value} ({note}; {})", context.condition_label(condition), runs_count(printed.spread.n)));
             };
             // One run has no median and no range: its value.
             if s.n == 1 {
