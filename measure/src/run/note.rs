@@ -4,9 +4,8 @@
 //! (`request_row::note_words`): measure writes only keys analyze knows, and says them in English on
 //! the terminal.
 
+use request_row::note_words::NoteKey;
 use std::fmt::Display;
-
-pub use request_row::note_words::NoteKey;
 
 /// One message: `key` with its parameters, named in the order the key lists them.
 pub fn message(key: NoteKey, params: &[(&str, &dyn Display)]) -> String {

@@ -54,7 +54,8 @@ pub enum ServerFailed {
 impl ServerFailed {
     /// The note item of a run aborted for this reason.
     pub fn note(&self) -> String {
-        use crate::run::note::{message, reason, NoteKey};
+        use crate::run::note::{message, reason};
+        use request_row::note_words::NoteKey;
         match self {
             ServerFailed::ExitedEarly { server, status, log } => {
                 message(NoteKey::MeasureExitedEarly, &[("server", server), ("status", status), ("log", &reason(log))])

@@ -164,14 +164,14 @@ mod tests {
         assert!(differing.is_empty(), "templates whose placeholders differ between en and ja:\n{}", differing.join("\n"));
     }
 
-    /// A note's sentences are pairs in one table (`notes::template`), not the EN/JA statics
+    /// A note's sentences are pairs in one table (`NoteKey::words`), not the EN/JA statics
     /// above: each carries exactly its key's parameters in both languages.
     #[test]
     fn every_note_sentence_carries_its_key_s_parameters_in_both_languages() {
         let differing: Vec<String> = crate::model::NoteKey::ALL
             .iter()
             .filter_map(|&key| {
-                let (en, ja) = super::super::notes::template(key);
+                let (en, ja) = key.words();
                 let mut params: Vec<String> = key.params().iter().map(|p| p.to_string()).collect();
                 params.sort();
                 (placeholders(en) != params || placeholders(ja) != params)

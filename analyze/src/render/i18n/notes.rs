@@ -1,18 +1,12 @@
-//! The words of run notes: each note key's sentence in English and Japanese, with `{param}` for its
-//! parameters (model/note.rs lists the keys). A `match` without a fallback, so a key without its
-//! sentence in both languages is a compile error.
+//! Run notes in the page's language: each key's English and Japanese sentence lives with the key
+//! in `request_row::note_words` (measure says the English one on its terminal); here a note's
+//! items become one language's text, the user's own words kept as written.
 
 use crate::model::{Lang, Message, Note, NoteItem, NoteKey};
 
-/// The sentence of a key: (English, Japanese), from the table both analyze and measure speak
-/// ([`NoteKey::words`]).
-pub fn template(key: NoteKey) -> (&'static str, &'static str) {
-    key.words()
-}
-
 /// One message in one language.
 pub fn message_text(message: &Message, lang: Lang) -> String {
-    let (en, ja) = template(message.key);
+    let (en, ja) = message.key.words();
     let sentence = match lang {
         Lang::En => en,
         Lang::Ja => ja,
