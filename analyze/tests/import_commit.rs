@@ -261,6 +261,35 @@ fn repetitions_are_the_next_free_one_and_a_taken_one_is_refused() {
     assert!(read(&dataset, "runs.csv").contains("\ne,t,7,"), "{}", read(&dataset, "runs.csv"));
 }
 
+/// measure keeps the row of an aborted run (with its note) and runs its slot again under a new run
+/// id and the same repetition: the aborted row does not hold the repetition, an `ok` one does.
+#[test]
+fn an_aborted_or_excluded_run_leaves_its_repetition_free() {
+    let root = tempfile::tempdir().unwrap();
+    let dataset = root.path().join("d");
+    for id in ["a", "b"] {
+        let out = import(&dataset, id, &["hey/hey.csv"], &[]);
+        assert!(out.status.success(), "{}", text(&out));
+    }
+    let runs = read(&dataset, "runs.csv");
+    let mut lines: Vec<String> = runs.lines().map(str::to_owned).collect();
+    let status = lines[0].split(',').position(|c| c == "status").unwrap();
+    for (line, word) in [(1, "aborted"), (2, "excluded")] {
+        let mut cells: Vec<&str> = lines[line].split(',').collect();
+        cells[status] = word;
+        lines[line] = cells.join(",");
+    }
+    std::fs::write(dataset.join("runs.csv"), lines.join("\n") + "\n").unwrap();
+    let again = import(&dataset, "c", &["hey/hey.csv"], &["--repetition", "1"]);
+    assert!(again.status.success(), "the aborted run a does not hold repetition 1: {}", text(&again));
+    let next = import(&dataset, "d", &["hey/hey.csv"], &[]);
+    assert!(next.status.success(), "{}", text(&next));
+    assert!(text(&next).contains("repetition 2: the next free one of its condition (tool=t), which has 1 other run"), "{}", text(&next));
+    let taken = import(&dataset, "e", &["hey/hey.csv"], &["--repetition", "1"]);
+    assert_eq!(taken.status.code(), Some(2));
+    assert!(text(&taken).contains("run \"c\" (line 4) is already repetition 1 of this condition (tool=t)"), "{}", text(&taken));
+}
+
 #[test]
 fn a_factor_given_twice_is_refused() {
     let root = tempfile::tempdir().unwrap();

@@ -91,6 +91,7 @@ note_keys! {
     MeasureNotReady = "measure.not-ready" ["server", "seconds", "log"];
     MeasureWrongPort = "measure.wrong-port" ["server", "port", "listening"];
     MeasureExited = "measure.exited" ["server", "status", "log"];
+    MeasureRecipeChanged = "measure.recipe-changed" ["recipe", "now"];
 }
 
 impl NoteKey {
@@ -317,6 +318,10 @@ impl NoteKey {
             MeasureExited => (
                 "{server} exited during the run (status {status}); its last output: {log}",
                 "{server}は測定中に終了した（ステータス{status}）。最後の出力：{log}",
+            ),
+            MeasureRecipeChanged => (
+                "set aside: measured under recipe {recipe}; the condition's recipe became {now}, so it was measured again whole",
+                "除外：レシピ{recipe}で測定した。条件のレシピが{now}に変わったため、条件ごと測り直した",
             ),
         }
     }

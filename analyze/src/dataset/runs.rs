@@ -10,7 +10,8 @@ use crate::model::{Note, RunStatus, Text};
 use std::collections::{BTreeSet, HashMap};
 
 /// Columns of runs.csv that are not factors.
-pub const RESERVED: [&str; 7] = ["run_id", "repetition", "started_at_utc", "status", "note", "load1_before", "load1_after"];
+/// `recipe` is measure's fingerprint of what measured the run (docs/commands.md, "Recipes").
+pub const RESERVED: [&str; 8] = ["run_id", "repetition", "started_at_utc", "status", "note", "load1_before", "load1_after", "recipe"];
 
 /// One level of a factor.
 #[derive(Debug, Clone)]

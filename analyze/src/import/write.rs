@@ -349,16 +349,21 @@ fn runs_table(
     Ok((bytes, repetition, chosen))
 }
 
-/// The run's repetition: `--repetition`, refused when another run of the same condition has it;
-/// else the next free one of the condition (1 for a new condition), said.
+/// The run's repetition: `--repetition`, refused when another `ok` run of the same condition has
+/// it; else the next free one of the condition (1 for a new condition), said. Only an `ok` run holds
+/// its repetition: an aborted one (measure keeps its row with the note of what went wrong) or an
+/// excluded one leaves it free for the run that takes its place.
 fn repetition(target: &Target, runs: Option<&Table>) -> Result<(i64, ChosenRepetition), ImportError> {
     let mut same: Vec<(i64, String, u64)> = Vec::new();
     if let Some(table) = runs {
-        let (id, rep) = (table.require("run_id")?, table.require("repetition")?);
+        let (id, rep, status) = (table.require("run_id")?, table.require("repetition")?, table.require("status")?);
         let factor_columns: Vec<(usize, &str)> =
             target.factors.iter().filter_map(|(k, v)| table.column(k).map(|c| (c, v.as_str()))).collect();
         for record in &table.records {
             if record.get(id) == target.run_id || !factor_columns.iter().all(|(c, v)| record.get(*c) == *v) {
+                continue;
+            }
+            if request_row::RunStatus::parse(record.get(status).trim()) != Some(request_row::RunStatus::Ok) {
                 continue;
             }
             if let Ok(r) = record.get(rep).parse::<i64>() {

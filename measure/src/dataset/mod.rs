@@ -174,11 +174,21 @@ impl Dataset {
         if !dir.join(RUNS_FILE).exists() && !complete_from_the_start(plan) {
             return Ok(dataset);
         }
-        for (i, cells) in read_table(dir, RUNS_FILE, &rows::runs_header(plan))?.into_iter().enumerate() {
+        // A dataset of an older measure has no `recipe` column yet; it is written with one from now on.
+        let header = rows::runs_header(plan);
+        let older = &header[..header.len() - 1];
+        let runs = match read_table(dir, RUNS_FILE, older) {
+            Ok(rows) => rows,
+            Err(_) => read_table(dir, RUNS_FILE, &header)?,
+        };
+        for (i, cells) in runs.into_iter().enumerate() {
             let row = RunRow::from_cells(plan, &cells).map_err(|e| BadInput::at(&dir.join(RUNS_FILE), i as u64 + 2, None, e))?;
             dataset.runs.push(row);
         }
-        let ok: BTreeSet<&str> = dataset.runs.iter().filter(|r| r.status == RunStatus::Ok).map(|r| r.run_id.as_str()).collect();
+        // The rows of an aborted run are dropped; an excluded run (set aside by hand, or by measure when
+        // its condition's recipe changed) keeps them: it is marked, not deleted.
+        let ok: BTreeSet<&str> =
+            dataset.runs.iter().filter(|r| r.status != RunStatus::Aborted).map(|r| r.run_id.as_str()).collect();
         for table in tables(plan) {
             if !dir.join(table.file()).exists() {
                 continue;
@@ -315,6 +325,7 @@ mod tests {
             note: if status == RunStatus::Ok { String::new() } else { "interrupted, by \"me\"".into() },
             load1_before: Some(0.5),
             load1_after: Some(0.25),
+            recipe: String::new(),
         }
     }
 
@@ -494,10 +505,10 @@ mod tests {
         ds.save(dir.path(), &plan, &Environment::new()).unwrap();
         let runs = std::fs::read_to_string(dir.path().join(RUNS_FILE)).unwrap();
         assert!(
-            runs.starts_with("run_id,server,python,sessions,repetition,started_at_utc,status,note,load1_before,load1_after\n"),
+            runs.starts_with("run_id,server,python,sessions,repetition,started_at_utc,status,note,load1_before,load1_after,recipe\n"),
             "{runs}"
         );
-        assert!(runs.contains(",aborted,\"interrupted, twice\",0.50,\n"), "{runs}");
+        assert!(runs.contains(",aborted,\"interrupted, twice\",0.50,,\n"), "{runs}");
         let requests = std::fs::read_to_string(dir.path().join("requests.csv")).unwrap();
         assert_eq!(requests.lines().count(), 2, "only the ok run's request: {requests}");
         assert!(requests.starts_with("run_id,seq,scheduled_ms,sent_ms,latency_ms,status,body_bytes,label\n"), "{requests}");
@@ -542,6 +553,7 @@ mod tests {
             note: "hey.csv-resolution".into(),
             load1_before: None,
             load1_after: None,
+            recipe: String::new(),
             ..mine.clone()
         };
         write_table(dir.path(), RUNS_FILE, &rows::runs_header(&plan), &[imported.cells()]).unwrap();

@@ -11,7 +11,11 @@ use crate::sample::{ResourceSample, TempSample};
 use crate::servers::app_log::AppEvent;
 
 /// runs.csv's columns after the factors and the repetition.
-const RUNS_TAIL: [&str; 5] = ["started_at_utc", "status", "note", "load1_before", "load1_after"];
+const RUNS_TAIL: [&str; 6] = ["started_at_utc", "status", "note", "load1_before", "load1_after", RECIPE];
+
+/// runs.csv's last column: the recipe the run was measured under ([`crate::study::recipe`]). Datasets
+/// of an older measure lack it; their runs read back with no recipe recorded.
+pub const RECIPE: &str = "recipe";
 
 /// runs.csv: required columns, then the plan's factors and the repetition, then the optional ones.
 pub fn runs_header(plan: &Plan) -> Vec<String> {
@@ -88,6 +92,9 @@ pub struct RunRow {
     pub note: String,
     pub load1_before: Option<f64>,
     pub load1_after: Option<f64>,
+    /// The fingerprint of the condition's recipe the run was measured under; empty when not recorded (a
+    /// run of an older measure).
+    pub recipe: String,
 }
 
 impl RunRow {
@@ -101,20 +108,24 @@ impl RunRow {
             self.note.clone(),
             opt(self.load1_before, 2),
             opt(self.load1_after, 2),
+            self.recipe.clone(),
         ]);
         cells
     }
 
-    /// Reads a row written by [`RunRow::cells`] for `plan` back (for `--resume`).
+    /// Reads a row written by [`RunRow::cells`] for `plan` back (for `--resume`); a row of an older
+    /// measure, without the last column ([`RECIPE`]), reads back with no recipe.
     pub fn from_cells(plan: &Plan, cells: &[String]) -> Result<RunRow, String> {
         let width = runs_header(plan).len();
-        if cells.len() != width {
+        if cells.len() != width && cells.len() != width - 1 {
             return Err(format!("expected {width} columns"));
         }
         let (run_id, rest) = cells.split_first().ok_or("no run_id")?;
         let (slot, tail) = rest.split_at(width - 1 - RUNS_TAIL.len());
-        let [started, status, note, l1b, l1a] = tail else {
-            return Err(format!("expected {width} columns"));
+        let (started, status, note, l1b, l1a, recipe) = match tail {
+            [started, status, note, l1b, l1a] => (started, status, note, l1b, l1a, String::new()),
+            [started, status, note, l1b, l1a, recipe] => (started, status, note, l1b, l1a, recipe.clone()),
+            _ => return Err(format!("expected {width} columns")),
         };
         let slot = parse_slot(plan, slot)?;
         let status = RunStatus::parse(status).ok_or_else(|| format!("unknown status {status:?}"))?;
@@ -127,6 +138,7 @@ impl RunRow {
             note: note.clone(),
             load1_before: load(l1b)?,
             load1_after: load(l1a)?,
+            recipe,
         })
     }
 
@@ -250,6 +262,7 @@ mod tests {
             note: "interrupted (SIGINT)".into(),
             load1_before: Some(0.12),
             load1_after: None,
+            recipe: "0123456789ab".into(),
         }
     }
 
@@ -259,9 +272,19 @@ mod tests {
         let cells = row.cells();
         assert_eq!(cells.len(), runs_header(&open_plan()).len());
         assert_eq!(cells[1..5], ["nginx-off", "2", "sync", "3"]);
-        assert_eq!(cells[8..], ["0.12", ""]);
+        assert_eq!(cells[8..], ["0.12", "", "0123456789ab"]);
         assert_eq!(RunRow::from_cells(&open_plan(), &cells).unwrap(), row);
         assert_eq!(row.number(), Some(7));
+    }
+
+    /// A dataset of an older measure has no `recipe` column: its rows read back with none recorded.
+    #[test]
+    fn a_row_without_the_recipe_column_reads_back_with_no_recipe() {
+        let row = run_row();
+        let cells = row.cells();
+        let older = &cells[..cells.len() - 1];
+        assert_eq!(RunRow::from_cells(&open_plan(), older).unwrap(), RunRow { recipe: String::new(), ..row });
+        assert_eq!(RunRow::from_cells(&open_plan(), &cells[..cells.len() - 2]).unwrap_err(), "expected 11 columns");
     }
 
     #[test]

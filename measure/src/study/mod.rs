@@ -17,7 +17,9 @@ pub mod closed;
 pub mod command;
 pub mod dry_run;
 pub mod import;
+pub mod lock;
 pub mod open;
+pub mod recipe;
 
 use crate::cli::RunArgs;
 use crate::clock::{date_utc, rfc3339_utc, sleep_until};
@@ -25,6 +27,7 @@ use crate::dataset::manifest::{read_environment, Environment};
 use crate::dataset::rows::{RunRow, RunStatus};
 use crate::dataset::{write_atomic, Dataset, MANIFEST_FILE, PLAN_FILE, RAW_DIR, RUNS_FILE};
 use crate::host;
+use crate::input::BadInput;
 use crate::plan::{Host, OnAbort, Plan, Slot};
 use crate::progress::Progress;
 use crate::run::{self, Installed, RunEnv};
@@ -72,19 +75,23 @@ pub fn run_study(args: &RunArgs) -> Result<StudyEnd> {
     }
     let (plan, plan_text, out) = resolve_plan(args)?;
     let source_path = plan_source(args, &out);
+    // Held until the study ends: a second measure on this dataset is refused at once (see [`lock`]).
+    let _lock = if args.dry_run { None } else { Some(lock::DatasetLock::take(&out)?) };
     // The dataset to resume is read before anything is installed or started, so bad input stops the
     // run at once.
     let resumed = if args.resume {
         let dataset = Dataset::load(&out, &plan)?;
         let path = out.join(MANIFEST_FILE);
         let env = read_environment(&path, &std::fs::read_to_string(&path).unwrap_or_default())?;
-        Some((dataset, env))
+        let kept = Plan::load(&out.join(PLAN_FILE))?;
+        refuse_dropped_conditions(&plan, &source_path, &dataset.runs)?;
+        Some((dataset, env, kept))
     } else {
         None
     };
     let source = command::Source { path: &source_path, text: &plan_text };
     if args.dry_run {
-        let runs = resumed.as_ref().map_or(&[][..], |(dataset, _)| dataset.runs.as_slice());
+        let runs = resumed.as_ref().map_or(&[][..], |(dataset, _, _)| dataset.runs.as_slice());
         print!("{}", dry_run::describe(&plan, source, &out, args.resume, runs)?);
         return Ok(StudyEnd::Complete);
     }
@@ -95,8 +102,24 @@ pub fn run_study(args: &RunArgs) -> Result<StudyEnd> {
     };
 
     std::fs::create_dir_all(&out).with_context(|| format!("failed to create {}", out.display()))?;
-    let (mut dataset, env) = if let Some((dataset, mut env)) = resumed {
+    let recipes = recipe::recipes(&plan, &plan_text, &tools.versions)?;
+    let (mut dataset, env) = if let Some((mut dataset, mut env, (kept_plan, kept_text))) = resumed {
         warn_on_changed_tools(&env, &tools.versions);
+        // A run an older measure recorded no recipe for was measured with the plan kept until now and the
+        // programs dataset.toml recorded.
+        let recorded: Environment =
+            tools.versions.iter().map(|(k, v)| (k.clone(), env.get(k).unwrap_or(v).clone())).collect();
+        let kept = recipe::recipes(&kept_plan, &kept_text, &recorded)?;
+        let changed = recipe::changed(&dataset.runs, &recipes, &kept);
+        if !changed.is_empty() {
+            eprint!("{}", recipe::describe(&plan, &changed));
+            recipe::set_aside(&mut dataset.runs, &changed);
+        }
+        // From now on the dataset holds the runs of this plan with these programs.
+        env.extend(tools.versions.clone());
+        if plan_text != kept_text {
+            write_atomic(&out, PLAN_FILE, &plan_text)?;
+        }
         let today = date_utc(SystemTime::now());
         env.entry("resumed_on".into()).and_modify(|v| *v = format!("{v}, {today}")).or_insert(today);
         (dataset, env)
@@ -129,16 +152,21 @@ pub fn run_study(args: &RunArgs) -> Result<StudyEnd> {
         estimate: plan.estimated_run(),
         on_abort,
     };
+    // Absolute: a server started in another folder (`cwd = "{run_dir}"`) is given `{raw_dir}`.
+    let absolute_out = std::path::absolute(&out).with_context(|| format!("failed to resolve {}", out.display()))?;
     pass.run(&pending, |start, slot| {
         let run_id = &start.run_id;
         // A load tool's own files go here; measure's own clients write their rows straight into the tables.
-        let raw = out.join(RAW_DIR).join(run_id);
+        let raw = absolute_out.join(RAW_DIR).join(run_id);
+        // The recipe the run is measured under, recorded with it (see [`recipe`]).
+        let recipe = recipes.get(&slot.condition).cloned().unwrap_or_default();
         if raw.exists() {
             std::fs::remove_dir_all(&raw).with_context(|| format!("failed to clear {}", raw.display()))?;
         }
         let mut result = run::execute(&run_env, run_id, &slot.condition, &raw);
         if let (RunStatus::Ok, Some(files)) = (result.status, &result.tool_files) {
-            Dataset::keep_pending(&out, &plan, &start.row(slot.clone(), RunStatus::Ok, result.note.clone()), &result.record)?;
+            let row = RunRow { recipe: recipe.clone(), ..start.row(slot.clone(), RunStatus::Ok, result.note.clone()) };
+            Dataset::keep_pending(&out, &plan, &row, &result.record)?;
             let import = Import { analyze: tools.analyze.as_deref(), dataset: &out, plan: &plan, run_id, slot };
             match import.run(files) {
                 // What import noted about the tool's output (e.g. ab's warnings) stays with the run.
@@ -153,7 +181,7 @@ pub fn run_study(args: &RunArgs) -> Result<StudyEnd> {
         if result.status != RunStatus::Ok && raw.exists() && !on_abort.keep_raw {
             std::fs::remove_dir_all(&raw).with_context(|| format!("failed to remove {}", raw.display()))?;
         }
-        dataset.add(start.row(slot.clone(), result.status, result.note.clone()), result.record);
+        dataset.add(RunRow { recipe, ..start.row(slot.clone(), result.status, result.note.clone()) }, result.record);
         dataset.save(&out, &plan, &env)?;
         crate::dataset::pending::remove(&out, run_id)?;
         Ok((result.status, result.note))
@@ -165,14 +193,36 @@ pub fn next_run_number(runs: &[RunRow]) -> u32 {
     runs.iter().filter_map(RunRow::number).max().unwrap_or(0) + 1
 }
 
-/// The file the plan being run was read from: the dataset's plan.toml on `--resume`, else `--plan` (or
-/// the default plan). A command plan's problems found before the runs are placed at its lines.
+/// The file the plan being run was read from: `--plan`, else the dataset's plan.toml on `--resume`, else
+/// the default plan. A command plan's problems found before the runs are placed at its lines.
 fn plan_source(args: &RunArgs, out: &Path) -> PathBuf {
     match (&args.plan, args.resume) {
-        (_, true) => out.join(PLAN_FILE),
-        (Some(path), false) => path.clone(),
+        (Some(path), _) => path.clone(),
+        (None, true) => out.join(PLAN_FILE),
         (None, false) => PathBuf::from(DEFAULT_PLAN),
     }
+}
+
+/// A resumed dataset keeps its conditions: a plan (`--plan`, or an edited plan.toml) without a condition
+/// that has `ok` runs is refused before anything runs, naming the condition and its runs.
+fn refuse_dropped_conditions(plan: &Plan, source: &Path, runs: &[RunRow]) -> Result<()> {
+    let conditions = plan.conditions();
+    let mut dropped: Vec<(String, Vec<&str>)> = Vec::new();
+    for run in runs.iter().filter(|r| r.status == RunStatus::Ok && !conditions.contains(&r.slot.condition)) {
+        let name = recipe::condition_name(plan, &run.slot.condition);
+        match dropped.iter_mut().find(|(n, _)| *n == name) {
+            Some((_, ids)) => ids.push(&run.run_id),
+            None => dropped.push((name, vec![&run.run_id])),
+        }
+    }
+    let Some((name, ids)) = dropped.first() else { return Ok(()) };
+    let message = format!(
+        "no condition {name}, which has ok runs in the dataset ({}){}: a resumed dataset keeps its conditions; put its levels \
+         back, or measure the new plan into a new dataset (another --out)",
+        ids.join(", "),
+        if dropped.len() > 1 { format!(", nor {} other conditions with ok runs", dropped.len() - 1) } else { String::new() }
+    );
+    Err(BadInput::file(source, message).into())
 }
 
 /// The plan to follow, the text to keep as plan.toml, and the dataset folder: `--out`, else the plan's
@@ -212,16 +262,34 @@ fn plan_and_out(args: &RunArgs) -> Result<(Plan, String, PathBuf)> {
             bail!("{} has no {PLAN_FILE}, so there is nothing to resume; run without --resume", out.display());
         }
         let (plan, text) = Plan::load(&kept)?;
-        if let (Some(path), Some((given, _))) = (&args.plan, &given) {
-            if *given != plan {
-                bail!("{} differs from {}: a resumed dataset keeps the plan it was started with", path.display(), kept.display());
+        // Another plan may go on with the dataset (a fixed server command, a rebuilt server, other request
+        // counts) as long as its runs.csv columns are the dataset's; the conditions whose recipe changed are
+        // measured again whole (see [`recipe`]).
+        if let (Some(path), Some((given, given_text))) = (&args.plan, given) {
+            if given.kind() != plan.kind() || given.factors() != plan.factors() {
+                let message = format!(
+                    "a {} plan of the factors [{}], {} a {} plan of [{}]: a resumed dataset keeps its kind and its factors (the \
+                     columns of runs.csv); measure this plan into a new dataset (another --out)",
+                    given.kind(),
+                    given.factors().join(", "),
+                    kept.display(),
+                    plan.kind(),
+                    plan.factors().join(", ")
+                );
+                return Err(BadInput::file(path, message).into());
             }
+            return Ok((given, given_text, out));
         }
         return Ok((plan, text, out));
     }
-    if out.join(RUNS_FILE).exists() {
+    // A study still running on the folder says so (with its pid) rather than only that the folder is taken.
+    if lock::lock_path(&out).exists() {
+        lock::DatasetLock::take(&out)?;
+    }
+    if out.join(RUNS_FILE).exists() || kept.exists() {
         bail!("{} already holds a dataset; complete it with --resume or choose another --out", out.display());
     }
+    refuse_foreign_folder(&out)?;
     let (plan, text) = match given {
         Some(given) => given,
         None => Plan::load(Path::new(DEFAULT_PLAN)).with_context(|| {
@@ -229,6 +297,45 @@ fn plan_and_out(args: &RunArgs) -> Result<(Plan, String, PathBuf)> {
         })?,
     };
     Ok((plan, text, out))
+}
+
+/// A new dataset goes into a folder that is missing or empty: measure writes plan.toml, the tables and
+/// `raw/` there and would overwrite or remove what another program (or the user) keeps in it. An empty
+/// `raw/` (or one holding only the [`lock`] file of a study that ended before its first write) counts as
+/// empty.
+fn refuse_foreign_folder(out: &Path) -> Result<()> {
+    let entries = match std::fs::read_dir(out) {
+        Ok(entries) => entries,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
+        Err(e) if e.kind() == std::io::ErrorKind::NotADirectory => {
+            return Err(BadInput::file(out, "a file, not a folder: choose another --out").into())
+        }
+        Err(e) => return Err(e).with_context(|| format!("failed to read {}", out.display())),
+    };
+    let mut found: Vec<String> = Vec::new();
+    for entry in entries {
+        let entry = entry.with_context(|| format!("failed to read {}", out.display()))?;
+        let name = entry.file_name().to_string_lossy().into_owned();
+        if name == RAW_DIR && entry.path().is_dir() {
+            let inside = std::fs::read_dir(entry.path()).with_context(|| format!("failed to read {}", entry.path().display()))?;
+            if inside.filter_map(|e| e.ok()).all(|e| e.file_name() == lock::LOCK_FILE) {
+                continue;
+            }
+        }
+        found.push(name);
+    }
+    if found.is_empty() {
+        return Ok(());
+    }
+    found.sort();
+    let shown: Vec<&str> = found.iter().take(5).map(String::as_str).collect();
+    let more = if found.len() > shown.len() { format!(" and {} more", found.len() - shown.len()) } else { String::new() };
+    let message = format!(
+        "not empty ({}{more}) and not a dataset measure wrote (it has no {PLAN_FILE} and {RUNS_FILE}): measure writes a new \
+         dataset only into a missing or empty folder; choose another --out",
+        shown.join(", ")
+    );
+    Err(BadInput::file(out, message).into())
 }
 
 /// The plan `--plan` names, on the interpreters `--python` names (closed-loop plans), with the text to
@@ -270,6 +377,7 @@ impl RunStart {
             note,
             load1_before: self.load1_before,
             load1_after: host::load1(),
+            recipe: String::new(),
         }
     }
 }
@@ -295,7 +403,7 @@ impl Pass<'_> {
     /// and note.
     pub(crate) fn run(&self, pending: &[Slot], mut one: impl FnMut(&RunStart, &Slot) -> Result<(RunStatus, String)>) -> Result<StudyEnd> {
         if pending.is_empty() {
-            eprintln!("all {} runs of {} are ok; nothing to do", self.planned, self.out.display());
+            eprintln!("{} of {} {} ok; nothing to do", all_runs(self.planned), self.out.display(), if self.planned == 1 { "is" } else { "are" });
             return Ok(StudyEnd::Complete);
         }
         let width = self.planned.to_string().len().max(2);
@@ -305,7 +413,7 @@ impl Pass<'_> {
         for (i, slot) in pending.iter().enumerate() {
             if self.interrupted.load(Ordering::Relaxed) {
                 progress.finish();
-                eprintln!("interrupted between runs; {} runs remain: {resume_hint}", pending.len() - i);
+                eprintln!("interrupted between runs; {}: {resume_hint}", remain(pending.len() - i));
                 return Ok(StudyEnd::Interrupted);
             }
             let run_id = format!("r{:0width$}", self.first as usize + i);
@@ -322,23 +430,43 @@ impl Pass<'_> {
                 }
                 progress.finish();
                 // The progress line above already gave the run's note.
-                eprintln!("{} runs remain; {resume_hint}", pending.len() - i);
+                eprintln!("{}; {resume_hint}", remain(pending.len() - i));
                 return Ok(if self.interrupted.load(Ordering::Relaxed) { StudyEnd::Interrupted } else { StudyEnd::Aborted });
             }
         }
         progress.finish();
         if !aborted.is_empty() {
             eprintln!(
-                "{} of {} runs aborted ({}), each with its note in runs.csv; {resume_hint}",
+                "{} of {} aborted ({}), {} in runs.csv; {resume_hint}",
                 aborted.len(),
-                pending.len(),
-                aborted.join(", ")
+                runs(pending.len()),
+                aborted.join(", "),
+                if aborted.len() == 1 { "with its note" } else { "each with its note" }
             );
             return Ok(StudyEnd::Aborted);
         }
-        eprintln!("all {} runs ok; dataset written to {}", self.planned, self.out.display());
+        eprintln!("{} ok; dataset written to {}", all_runs(self.planned), self.out.display());
         Ok(StudyEnd::Complete)
     }
+}
+
+/// `1 run`, `3 runs`.
+fn runs(n: usize) -> String {
+    format!("{n} run{}", if n == 1 { "" } else { "s" })
+}
+
+/// `the 1 run`, `all 3 runs`: the whole plan.
+fn all_runs(n: usize) -> String {
+    if n == 1 {
+        "the 1 run".to_string()
+    } else {
+        format!("all {n} runs")
+    }
+}
+
+/// `1 run remains`, `3 runs remain`.
+fn remain(n: usize) -> String {
+    format!("{} remain{}", runs(n), if n == 1 { "s" } else { "" })
 }
 
 /// The planned slots without an `ok` run yet, in execution order.
@@ -391,6 +519,7 @@ mod tests {
             note: String::new(),
             load1_before: None,
             load1_after: None,
+            recipe: String::new(),
         }
     }
 
@@ -430,10 +559,40 @@ mod tests {
         let (plan, text, out) = resolve_plan(&args).unwrap();
         assert!(matches!(plan, Plan::Open(p) if p.probe.count == 16));
         assert_eq!((text.as_str(), out.as_path()), (include_str!("../../plans/smoke.toml"), dir.path()));
-        for other in ["plans/study.toml", "plans/app-servers-ab.toml"] {
-            args.plan = Some(PathBuf::from(other));
-            assert!(resolve_plan(&args).unwrap_err().to_string().contains("keeps the plan"), "{other}");
-        }
+        // Another plan of the same kind and factors goes on with the dataset (its changed conditions are
+        // measured again); one of other factors is refused.
+        args.plan = Some(PathBuf::from("plans/study.toml"));
+        let (plan, text, _) = resolve_plan(&args).unwrap();
+        assert_eq!((plan, text.as_str()), (Plan::parse(include_str!("../../plans/study.toml")).unwrap(), include_str!("../../plans/study.toml")));
+        args.plan = Some(PathBuf::from("plans/app-servers-ab.toml"));
+        let err = resolve_plan(&args).unwrap_err().to_string();
+        assert!(err.contains("a resumed dataset keeps its kind and its factors (the columns of runs.csv)"), "{err}");
+    }
+
+    #[test]
+    fn a_new_dataset_goes_only_into_a_missing_or_empty_folder() {
+        let dir = tempfile::tempdir().unwrap();
+        let out = dir.path().join("d");
+        let new = |out: &Path| resolve_plan(&RunArgs { plan: Some("plans/smoke.toml".into()), out: Some(out.into()), ..args(&[]) });
+        assert!(new(&out).is_ok(), "a missing folder");
+        std::fs::create_dir_all(out.join(RAW_DIR)).unwrap();
+        std::fs::write(out.join(RAW_DIR).join(lock::LOCK_FILE), "").unwrap();
+        assert!(new(&out).is_ok(), "an empty one (a raw/ holding only a lock file left by a study that wrote nothing)");
+        std::fs::write(out.join("servers.csv"), "mine\n").unwrap();
+        std::fs::create_dir_all(out.join(RAW_DIR).join("r01")).unwrap();
+        let err = new(&out).unwrap_err().to_string();
+        assert!(err.contains("d: not empty (raw, servers.csv) and not a dataset measure wrote"), "{err}");
+        std::fs::write(out.join(PLAN_FILE), include_str!("../../plans/smoke.toml")).unwrap();
+        assert!(new(&out).unwrap_err().to_string().contains("already holds a dataset; complete it with --resume"));
+        let file = dir.path().join("file");
+        std::fs::write(&file, "").unwrap();
+        assert!(new(&file).unwrap_err().to_string().contains("file: a file, not a folder"));
+    }
+
+    #[test]
+    fn counts_of_one_run_are_singular() {
+        assert_eq!([all_runs(1), all_runs(3)], ["the 1 run", "all 3 runs"]);
+        assert_eq!([remain(1), remain(2)], ["1 run remains", "2 runs remain"]);
     }
 
     fn args(extra: &[&str]) -> RunArgs {
@@ -473,7 +632,13 @@ mod tests {
         std::fs::write(dir.path().join(PLAN_FILE), &kept).unwrap();
         let resumed = resolve_plan(&args(&[&python[..], &["--resume"]].concat())).unwrap();
         assert_eq!((&resumed.0, &resumed.1), (&plan, &kept));
-        let err = resolve_plan(&args(&["--plan", "plans/gthread-python-versions.toml", "--out", &out, "--resume"])).unwrap_err();
-        assert!(err.to_string().contains("keeps the plan"), "{err}");
+        // Without --python the plan runs other interpreters: the conditions with ok runs on 3.11-debian would
+        // be dropped, which is refused once the runs are read.
+        let (other, _, _) = resolve_plan(&args(&["--plan", "plans/gthread-python-versions.toml", "--out", &out, "--resume"])).unwrap();
+        let ok = RunRow { run_id: "r01".into(), ..row("r01", plan.run_order()[0].clone(), RunStatus::Ok) };
+        let err = refuse_dropped_conditions(&other, Path::new("new.toml"), &[ok.clone()]).unwrap_err().to_string();
+        assert!(err.starts_with("new.toml: no condition server="), "{err}");
+        assert!(err.contains("python=3.11-debian") && err.contains("which has ok runs in the dataset (r01)"), "{err}");
+        assert!(refuse_dropped_conditions(&plan, Path::new("new.toml"), &[ok]).is_ok());
     }
 }
