@@ -257,6 +257,10 @@ fn plan_and_out(args: &RunArgs) -> Result<(Plan, String, PathBuf)> {
         .clone()
         .unwrap_or_else(|| PathBuf::from(given.as_ref().map_or(crate::plan::open::DEFAULT_DATASET, |(plan, _)| plan.default_dataset())));
     let kept = out.join(PLAN_FILE);
+    // A study still running on the folder says so (with its pid) rather than what it has not written yet.
+    if lock::lock_path(&out).exists() && !args.dry_run {
+        lock::DatasetLock::take(&out)?;
+    }
     if args.resume {
         if !kept.exists() {
             bail!("{} has no {PLAN_FILE}, so there is nothing to resume; run without --resume", out.display());
@@ -281,10 +285,6 @@ fn plan_and_out(args: &RunArgs) -> Result<(Plan, String, PathBuf)> {
             return Ok((given, given_text, out));
         }
         return Ok((plan, text, out));
-    }
-    // A study still running on the folder says so (with its pid) rather than only that the folder is taken.
-    if lock::lock_path(&out).exists() {
-        lock::DatasetLock::take(&out)?;
     }
     if out.join(RUNS_FILE).exists() || kept.exists() {
         bail!("{} already holds a dataset; complete it with --resume or choose another --out", out.display());
@@ -627,18 +627,18 @@ mod tests {
     fn a_resumed_closed_loop_plan_keeps_the_interpreters_it_was_run_on() {
         let dir = tempfile::tempdir().unwrap();
         let out = dir.path().display().to_string();
-        let python = ["--plan", "plans/gthread-python-versions.toml", "--python", "3.11-debian=/usr/bin/python3", "--out", &out];
+        let python = ["--plan", "plans/gthread-python-versions.toml", "--python", "3.14t-test=/usr/bin/python3", "--out", &out];
         let (plan, kept, _) = resolve_plan(&args(&python)).unwrap();
         std::fs::write(dir.path().join(PLAN_FILE), &kept).unwrap();
         let resumed = resolve_plan(&args(&[&python[..], &["--resume"]].concat())).unwrap();
         assert_eq!((&resumed.0, &resumed.1), (&plan, &kept));
-        // Without --python the plan runs other interpreters: the conditions with ok runs on 3.11-debian would
+        // Without --python the plan runs its own interpreters: the conditions with ok runs on 3.14t-test would
         // be dropped, which is refused once the runs are read.
         let (other, _, _) = resolve_plan(&args(&["--plan", "plans/gthread-python-versions.toml", "--out", &out, "--resume"])).unwrap();
         let ok = RunRow { run_id: "r01".into(), ..row("r01", plan.run_order()[0].clone(), RunStatus::Ok) };
         let err = refuse_dropped_conditions(&other, Path::new("new.toml"), &[ok.clone()]).unwrap_err().to_string();
         assert!(err.starts_with("new.toml: no condition server="), "{err}");
-        assert!(err.contains("python=3.11-debian") && err.contains("which has ok runs in the dataset (r01)"), "{err}");
+        assert!(err.contains("python=3.14t-test") && err.contains("which has ok runs in the dataset (r01)"), "{err}");
         assert!(refuse_dropped_conditions(&plan, Path::new("new.toml"), &[ok]).is_ok());
     }
 }
