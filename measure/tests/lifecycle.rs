@@ -138,6 +138,11 @@ fn a_fixed_server_command_goes_on_with_resume_plan() {
     let rows = runs(&out);
     assert_eq!((cells(&rows, "status"), cells(&rows, "repetition")), (vec!["aborted", "ok"], vec!["1", "1"]));
     assert_eq!(std::fs::read_to_string(out.join("plan.toml")).unwrap(), plan_text(HTTP_SERVER, 100), "the plan it ran is kept");
+    assert!(
+        stderr(&fixed).contains("fixed.toml: a new plan for d; no condition's ok runs were measured under another recipe"),
+        "{}",
+        stderr(&fixed)
+    );
     assert_analyze_accepts(&out);
 
     // A plan of other factors cannot go on with the dataset: refused before anything runs.
@@ -171,6 +176,15 @@ fn an_edited_plan_or_a_rebuilt_server_measures_the_condition_again_whole() {
         meta.lines().find(|l| l.starts_with("py_sha256 = ")).unwrap_or_else(|| panic!("{meta}")).to_string()
     };
     let sha_before = sha(&out);
+
+    // A dry run of a plan with fewer requests says which condition it would measure again, and writes nothing.
+    std::fs::write(tmp.path().join("fewer.toml"), plan_text("command = [\"./server.sh\", \"{port}\"]", 50)).unwrap();
+    let before = snapshot(&out);
+    let dry = run(tmp.path(), &["--dry-run", "--resume", "--plan", "fewer.toml", "--out", "d"]);
+    assert_eq!(dry.status.code(), Some(0), "{}", describe(&dry));
+    let said = String::from_utf8_lossy(&dry.stdout);
+    assert!(said.starts_with("the recipe of 1 condition changed since its runs") && said.contains("; r01 set aside\n"), "{said}");
+    assert_eq!(snapshot(&out), before);
 
     // The dataset's own plan.toml edited: 50 requests a run instead of 100.
     let kept = std::fs::read_to_string(out.join("plan.toml")).unwrap();
@@ -232,7 +246,8 @@ fn a_second_measure_on_a_dataset_in_use_is_refused_at_once() {
     let text = plan_text(HTTP_SERVER, 200).replace("repetitions = 1", "repetitions = 3");
     std::fs::write(tmp.path().join("plan.toml"), text).unwrap();
     let out = tmp.path().join("d");
-    let mut first = measure(tmp.path(), &["--plan", "plan.toml", "--out", "d"]).stdout(Stdio::null()).stderr(Stdio::piped()).spawn().unwrap();
+    let mut first =
+        measure(tmp.path(), &["--plan", "plan.toml", "--out", "d"]).stdout(Stdio::null()).stderr(Stdio::piped()).spawn().unwrap();
     let lock = out.join("raw/.measure.lock");
     let deadline = Instant::now() + Duration::from_secs(20);
     while !std::fs::read_to_string(&lock).is_ok_and(|pid| pid == first.id().to_string()) {

@@ -187,8 +187,7 @@ impl Dataset {
         }
         // The rows of an aborted run are dropped; an excluded run (set aside by hand, or by measure when
         // its condition's recipe changed) keeps them: it is marked, not deleted.
-        let ok: BTreeSet<&str> =
-            dataset.runs.iter().filter(|r| r.status != RunStatus::Aborted).map(|r| r.run_id.as_str()).collect();
+        let ok: BTreeSet<&str> = dataset.runs.iter().filter(|r| r.status != RunStatus::Aborted).map(|r| r.run_id.as_str()).collect();
         for table in tables(plan) {
             if !dir.join(table.file()).exists() {
                 continue;

@@ -84,9 +84,10 @@ impl DatasetLock {
             if !same {
                 continue;
             }
-            file.set_len(0).and_then(|()| file.rewind()).and_then(|()| write!(file, "{}", std::process::id())).with_context(|| {
-                format!("failed to write {}", path.display())
-            })?;
+            file.set_len(0)
+                .and_then(|()| file.rewind())
+                .and_then(|()| write!(file, "{}", std::process::id()))
+                .with_context(|| format!("failed to write {}", path.display()))?;
             return Ok(DatasetLock { _file: file, path, created });
         }
     }

@@ -91,8 +91,20 @@ pub fn run_study(args: &RunArgs) -> Result<StudyEnd> {
     };
     let source = command::Source { path: &source_path, text: &plan_text };
     if args.dry_run {
-        let runs = resumed.as_ref().map_or(&[][..], |(dataset, _, _)| dataset.runs.as_slice());
-        print!("{}", dry_run::describe(&plan, source, &out, args.resume, runs)?);
+        let mut runs = resumed.as_ref().map_or_else(Vec::new, |(dataset, _, _)| dataset.runs.clone());
+        if let Some((_, env, (kept_plan, kept_text))) = &resumed {
+            // Without the preflight no program is looked at: only what the plans say is compared (a
+            // rebuilt server shows when the study starts).
+            let now = recipe::recipes(&plan, &plan_text, env)?;
+            let kept = recipe::recipes(kept_plan, kept_text, env)?;
+            let unrecorded: Vec<RunRow> = runs.iter().map(|r| RunRow { recipe: String::new(), ..r.clone() }).collect();
+            let changed = recipe::changed(&unrecorded, &now, &kept);
+            if !changed.is_empty() {
+                print!("{}", recipe::describe(&plan, &changed));
+                recipe::set_aside(&mut runs, &changed);
+            }
+        }
+        print!("{}", dry_run::describe(&plan, source, &out, args.resume, &runs)?);
         return Ok(StudyEnd::Complete);
     }
     let tools = match &plan {
@@ -107,13 +119,18 @@ pub fn run_study(args: &RunArgs) -> Result<StudyEnd> {
         warn_on_changed_tools(&env, &tools.versions);
         // A run an older measure recorded no recipe for was measured with the plan kept until now and the
         // programs dataset.toml recorded.
-        let recorded: Environment =
-            tools.versions.iter().map(|(k, v)| (k.clone(), env.get(k).unwrap_or(v).clone())).collect();
+        let recorded: Environment = tools.versions.iter().map(|(k, v)| (k.clone(), env.get(k).unwrap_or(v).clone())).collect();
         let kept = recipe::recipes(&kept_plan, &kept_text, &recorded)?;
         let changed = recipe::changed(&dataset.runs, &recipes, &kept);
         if !changed.is_empty() {
             eprint!("{}", recipe::describe(&plan, &changed));
             recipe::set_aside(&mut dataset.runs, &changed);
+        } else if plan_text != kept_text {
+            eprintln!(
+                "{}: a new plan for {}; no condition's ok runs were measured under another recipe",
+                source_path.display(),
+                out.display()
+            );
         }
         // From now on the dataset holds the runs of this plan with these programs.
         env.extend(tools.versions.clone());
@@ -403,7 +420,12 @@ impl Pass<'_> {
     /// and note.
     pub(crate) fn run(&self, pending: &[Slot], mut one: impl FnMut(&RunStart, &Slot) -> Result<(RunStatus, String)>) -> Result<StudyEnd> {
         if pending.is_empty() {
-            eprintln!("{} of {} {} ok; nothing to do", all_runs(self.planned), self.out.display(), if self.planned == 1 { "is" } else { "are" });
+            eprintln!(
+                "{} of {} {} ok; nothing to do",
+                all_runs(self.planned),
+                self.out.display(),
+                if self.planned == 1 { "is" } else { "are" }
+            );
             return Ok(StudyEnd::Complete);
         }
         let width = self.planned.to_string().len().max(2);
@@ -563,7 +585,10 @@ mod tests {
         // measured again); one of other factors is refused.
         args.plan = Some(PathBuf::from("plans/study.toml"));
         let (plan, text, _) = resolve_plan(&args).unwrap();
-        assert_eq!((plan, text.as_str()), (Plan::parse(include_str!("../../plans/study.toml")).unwrap(), include_str!("../../plans/study.toml")));
+        assert_eq!(
+            (plan, text.as_str()),
+            (Plan::parse(include_str!("../../plans/study.toml")).unwrap(), include_str!("../../plans/study.toml"))
+        );
         args.plan = Some(PathBuf::from("plans/app-servers-ab.toml"));
         let err = resolve_plan(&args).unwrap_err().to_string();
         assert!(err.contains("a resumed dataset keeps its kind and its factors (the columns of runs.csv)"), "{err}");
@@ -635,8 +660,8 @@ mod tests {
         // Without --python the plan runs its own interpreters: the conditions with ok runs on 3.14t-test would
         // be dropped, which is refused once the runs are read.
         let (other, _, _) = resolve_plan(&args(&["--plan", "plans/gthread-python-versions.toml", "--out", &out, "--resume"])).unwrap();
-        let ok = RunRow { run_id: "r01".into(), ..row("r01", plan.run_order()[0].clone(), RunStatus::Ok) };
-        let err = refuse_dropped_conditions(&other, Path::new("new.toml"), &[ok.clone()]).unwrap_err().to_string();
+        let ok = row("r01", plan.run_order()[0].clone(), RunStatus::Ok);
+        let err = refuse_dropped_conditions(&other, Path::new("new.toml"), std::slice::from_ref(&ok)).unwrap_err().to_string();
         assert!(err.starts_with("new.toml: no condition server="), "{err}");
         assert!(err.contains("python=3.14t-test") && err.contains("which has ok runs in the dataset (r01)"), "{err}");
         assert!(refuse_dropped_conditions(&plan, Path::new("new.toml"), &[ok]).is_ok());

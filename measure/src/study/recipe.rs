@@ -220,10 +220,10 @@ mod tests {
         assert_eq!(before.len(), plan.conditions().len());
         assert!(before.values().all(|r| r.len() == 12 && r.chars().all(|c| c.is_ascii_hexdigit())));
         // The same plan laid out otherwise, with another title and seed, is the same recipe.
-        let reworded = EXAMPLE.replace("seed = 20261204", "seed = 7").replace("repetitions = 3", "repetitions = 5").replace(
-            "title = { en = \"A static file: nginx vs python -m http.server\"",
-            "title = { en = \"Another title\"",
-        );
+        let reworded = EXAMPLE
+            .replace("seed = 20261204", "seed = 7")
+            .replace("repetitions = 3", "repetitions = 5")
+            .replace("title = { en = \"A static file: nginx vs python -m http.server\"", "title = { en = \"Another title\"");
         assert_eq!(reworded.matches("seed = 7").count() + reworded.matches("Another title").count(), 2);
         assert_eq!(recipes(&command(&reworded), &reworded, &versions("aa")).unwrap(), before);
         let rebuilt = recipes(&plan, EXAMPLE, &versions("ab")).unwrap();
@@ -259,13 +259,28 @@ mod tests {
             run("r04", other.clone(), RunStatus::Ok, ""),
         ];
         let changed = changed(&runs, &now, &old);
-        assert_eq!(changed, [Changed { condition: nginx.condition.clone(), runs: vec![("r01".into(), old[&nginx.condition].clone())], now: now[&nginx.condition].clone() }]);
+        assert_eq!(
+            changed,
+            [Changed {
+                condition: nginx.condition.clone(),
+                runs: vec![("r01".into(), old[&nginx.condition].clone())],
+                now: now[&nginx.condition].clone()
+            }]
+        );
         set_aside(&mut runs, &changed);
         assert_eq!(runs[0].status, RunStatus::Excluded);
         assert_eq!(runs[0].note, format!("measure.recipe-changed(recipe={}, now={})", old[&nginx.condition], now[&nginx.condition]));
         assert_eq!([runs[1].status, runs[2].status, runs[3].status], [RunStatus::Aborted, RunStatus::Ok, RunStatus::Ok]);
         let said = describe(&plan, &changed);
         assert!(said.starts_with("the recipe of 1 condition changed since its runs: it is measured again whole"), "{said}");
-        assert!(said.contains(&format!("{}: recipe {} -> {}; r01 set aside\n", condition_name(&plan, &nginx.condition), old[&nginx.condition], now[&nginx.condition])), "{said}");
+        assert!(
+            said.contains(&format!(
+                "{}: recipe {} -> {}; r01 set aside\n",
+                condition_name(&plan, &nginx.condition),
+                old[&nginx.condition],
+                now[&nginx.condition]
+            )),
+            "{said}"
+        );
     }
 }
