@@ -5,9 +5,14 @@
 //!
 //! Resume model: the plan fixes a list of slots (condition × repetition). A slot is done when runs.csv has
 //! an `ok` row for it. `run_id`s number executions (`r01`, `r02`, ...), so a slot whose run was aborted is
-//! run again later under a new id, and the aborted row stays in runs.csv with its note. What an aborted run
-//! does to the study is the plan's [`OnAbort`]: the seeds' plans stop there (the cause, a crash or Ctrl-C,
-//! usually needs a look before going on with `--resume`); a command plan goes on with the next run.
+//! run again later under a new id and the same repetition, and the aborted row stays in runs.csv with its
+//! note (it holds no repetition: `analyze import` counts only `ok` runs). What an aborted run does to the
+//! study is the plan's [`OnAbort`]: the seeds' plans stop there (the cause, a crash or Ctrl-C, usually needs
+//! a look before going on with `--resume`); a command plan goes on with the next run. Each run records its
+//! condition's [`recipe`]; on `--resume` (with an edited plan.toml, a rebuilt server, or another plan of the
+//! same kind and factors given as `--plan`) the `ok` runs of another recipe are set aside and their
+//! conditions measured again whole. The whole study holds the dataset's [`lock`]; a new dataset goes only
+//! into a missing or empty folder.
 //!
 //! After each `ok` run of a load tool (ab, hey, ...), the tool's files (kept in `raw/<run_id>/`) are handed
 //! to `analyze import` ([`import`]), the one reader of those formats, which appends the run's request rows
@@ -243,8 +248,8 @@ fn refuse_dropped_conditions(plan: &Plan, source: &Path, runs: &[RunRow]) -> Res
 }
 
 /// The plan to follow, the text to keep as plan.toml, and the dataset folder: `--out`, else the plan's
-/// default (the default plan's without `--plan`). A resumed dataset keeps its own plan.toml (and `--plan`,
-/// if given, must be the same plan); a new one must not overwrite an existing dataset.
+/// default (the default plan's without `--plan`). A resumed dataset follows its own plan.toml, or `--plan`
+/// when that has the dataset's kind and factors; a new one goes only into a missing or empty folder.
 fn resolve_plan(args: &RunArgs) -> Result<(Plan, String, PathBuf)> {
     let resolved = plan_and_out(args)?;
     // An open-loop plan runs the one Gunicorn of --venv: an interpreter it would not use is refused,
