@@ -322,9 +322,10 @@ fn plan_and_out(args: &RunArgs) -> Result<(Plan, String, PathBuf)> {
 }
 
 /// A new dataset goes into a folder that is missing or empty: measure writes plan.toml, the tables and
-/// `raw/` there and would overwrite or remove what another program (or the user) keeps in it. An empty
-/// `raw/` (or one holding only the [`lock`] file of a study that ended before its first write) counts as
-/// empty.
+/// `raw/` there and would overwrite or remove what another program (or the user) keeps in it. Counted as
+/// empty: dataset.toml and README.md, which measure merges its text into and never overwrites (so they can
+/// be written before the first run), and an empty `raw/` (or one holding only the [`lock`] file of a study
+/// that ended before its first write).
 fn refuse_foreign_folder(out: &Path) -> Result<()> {
     let entries = match std::fs::read_dir(out) {
         Ok(entries) => entries,
@@ -338,6 +339,9 @@ fn refuse_foreign_folder(out: &Path) -> Result<()> {
     for entry in entries {
         let entry = entry.with_context(|| format!("failed to read {}", out.display()))?;
         let name = entry.file_name().to_string_lossy().into_owned();
+        if (name == MANIFEST_FILE || name == crate::dataset::readme::README_FILE) && entry.path().is_file() {
+            continue;
+        }
         if name == RAW_DIR && entry.path().is_dir() {
             let inside = std::fs::read_dir(entry.path()).with_context(|| format!("failed to read {}", entry.path().display()))?;
             if inside.filter_map(|e| e.ok()).all(|e| e.file_name() == lock::LOCK_FILE) {
@@ -608,6 +612,9 @@ mod tests {
         std::fs::create_dir_all(out.join(RAW_DIR)).unwrap();
         std::fs::write(out.join(RAW_DIR).join(lock::LOCK_FILE), "").unwrap();
         assert!(new(&out).is_ok(), "an empty one (a raw/ holding only a lock file left by a study that wrote nothing)");
+        std::fs::write(out.join(MANIFEST_FILE), "[published]\n").unwrap();
+        std::fs::write(out.join(crate::dataset::readme::README_FILE), "# Mine\n").unwrap();
+        assert!(new(&out).is_ok(), "dataset.toml and README.md written before the first run, which measure merges into");
         std::fs::write(out.join("servers.csv"), "mine\n").unwrap();
         std::fs::create_dir_all(out.join(RAW_DIR).join("r01")).unwrap();
         let err = new(&out).unwrap_err().to_string();
