@@ -135,6 +135,9 @@ fn a_server_that_daemonizes_is_measured_and_stopped() {
     assert_eq!(runs[0]["status"], "ok", "{runs:?}");
     let requests = read_csv(&out.join("requests.csv"));
     assert_eq!(requests.len(), 50);
+    // The daemon, not its exited first process, is sampled.
+    let resources = read_csv(&out.join("resources.csv"));
+    assert!(resources.iter().any(|r| r["process"] == "daemon"), "{resources:?}");
     // The daemon is stopped with the run: nothing of it listens once measure has exited.
     assert_nothing_left(&mark, Duration::ZERO);
     let meta = std::fs::read_to_string(out.join("dataset.toml")).unwrap();
@@ -285,7 +288,8 @@ fn a_server_that_is_not_ready_says_what_the_probe_got_and_where_it_listens_at_on
         server("ipv6", &ipv6, "", 60),
         server("loopback2", &other, "", 60),
         server("elsewhere", &elsewhere, &format!(", \"{taken}\""), 60),
-        "[servers.refused]\ncommand = [\"sh\", \"-c\", \"echo starting; exec sleep 60\", \"{port}\"]\nready = \"/\"\nready_timeout_s = 1\n".into(),
+        "[servers.refused]\ncommand = [\"sh\", \"-c\", \"echo starting; exec sleep 60\", \"{port}\"]\nready = \"/\"\nready_timeout_s = 1\n"
+            .into(),
     ]
     .join("\n");
     let plan = tmp.path().join("plan.toml");
@@ -309,20 +313,23 @@ fn a_server_that_is_not_ready_says_what_the_probe_got_and_where_it_listens_at_on
         runs[server]["note"].clone()
     };
     assert_eq!(note("no-root"), "measure.not-ready-status(server=no-root, seconds=1, path=/, status=404, log=\"app has no /\")");
-    let port = |note: &str| -> u16 {
-        note.split("address=127.0.0.1:").nth(1).and_then(|r| r.split([',', ')']).next()).unwrap().parse().unwrap()
-    };
+    let port =
+        |note: &str| -> u16 { note.split("address=127.0.0.1:").nth(1).and_then(|r| r.split([',', ')']).next()).unwrap().parse().unwrap() };
     let ipv6 = note("ipv6");
     assert_eq!(ipv6, format!("measure.wrong-address(server=ipv6, address=127.0.0.1:{0}, listening=[::1]:{0})", port(&ipv6)));
     let other = note("loopback2");
     assert_eq!(other, format!("measure.wrong-address(server=loopback2, address=127.0.0.1:{0}, listening=127.0.0.2:{0})", port(&other)));
     let elsewhere = note("elsewhere");
     assert!(
-        elsewhere.starts_with("measure.wrong-port(server=elsewhere, port=") && elsewhere.ends_with(&format!("listening=127.0.0.1:{taken})")),
+        elsewhere.starts_with("measure.wrong-port(server=elsewhere, port=")
+            && elsewhere.ends_with(&format!("listening=127.0.0.1:{taken})")),
         "{elsewhere}"
     );
     let refused = note("refused");
-    assert_eq!(refused, format!("measure.not-ready-refused(server=refused, seconds=1, address=127.0.0.1:{}, log=starting)", port(&refused)));
+    assert_eq!(
+        refused,
+        format!("measure.not-ready-refused(server=refused, seconds=1, address=127.0.0.1:{}, log=starting)", port(&refused))
+    );
     assert_nothing_left(&mark, Duration::ZERO);
 
     // The notes read as sentences in both languages.
@@ -334,7 +341,8 @@ fn a_server_that_is_not_ready_says_what_the_probe_got_and_where_it_listens_at_on
         ("ja", "no-rootは1秒たっても準備が整わなかった：GET &#x2F;への応答はステータス404。最後の出力：app has no &#x2F;"),
     ] {
         let report = tmp.path().join(format!("report-{lang}"));
-        let rendered = Command::new(analyze_bin()).arg("report").arg(&out).arg("--out").arg(&report).arg("--lang").arg(lang).output().unwrap();
+        let rendered =
+            Command::new(analyze_bin()).arg("report").arg(&out).arg("--out").arg(&report).arg("--lang").arg(lang).output().unwrap();
         assert_eq!(rendered.status.code(), Some(0), "{}", describe(&rendered));
         let page = std::fs::read_to_string(report.join("runs").join(format!("{}.html", runs["no-root"]["run_id"]))).unwrap();
         assert!(page.contains(sentence), "{lang}: {sentence:?} is not on the run's page");
@@ -360,8 +368,12 @@ fn a_study_killed_at_each_moment_leaves_no_process_and_loses_no_run() {
     let tmp = tempfile::tempdir().unwrap();
     let stubborn = stubborn(tmp.path());
     let servers = format!("[servers.stubborn]\ncommand = [\"{PYTHON}\", \"{}\", \"{{port}}\"]\nready = \"/\"\n", stubborn.display());
-    let text = plan_text(&servers, "server = [\"stubborn\"]\nconcurrency = [1, 2]", "tool = \"hey\"\nconcurrency = \"{concurrency}\"\nrequests = 100")
-        .replace("repetitions = 1", "repetitions = 3");
+    let text = plan_text(
+        &servers,
+        "server = [\"stubborn\"]\nconcurrency = [1, 2]",
+        "tool = \"hey\"\nconcurrency = \"{concurrency}\"\nrequests = 100",
+    )
+    .replace("repetitions = 1", "repetitions = 3");
     let plan = tmp.path().join("plan.toml");
     std::fs::write(&plan, text).unwrap();
     let out = tmp.path().join("dataset");

@@ -200,7 +200,7 @@ fn measure<W: Workload>(
     let dir = run_dir.path().canonicalize()?;
     let mut record = RunRecord::default();
     let front = workload.start_servers(run_id, &dir, servers, &mut record)?;
-    let groups = servers.iter().map(|s| Group { name: s.name.clone(), master_pid: s.pid() }).collect();
+    let groups = servers.iter().map(|s| Group { name: s.name.clone(), master_pid: s.main_pid() }).collect();
 
     // t = 0 of the run.
     let clock = RunClock::start();

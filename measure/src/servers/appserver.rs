@@ -129,9 +129,7 @@ pub fn start(run: &AppServerRun, path: &str) -> Result<ServerProcess> {
     let mut server = ServerProcess::spawn(name, command, libc::SIGTERM, &run.run_dir.join(format!("{name}.log")), vec![])?;
     let addr = loopback(run.port);
     match run.server.kind {
-        ServerKind::Fastcgi => {
-            server.wait_ready(addr, READY_TIMEOUT, |_| probe::tcp(addr))?
-        }
+        ServerKind::Fastcgi => server.wait_ready(addr, READY_TIMEOUT, |_| probe::tcp(addr))?,
         _ => server.wait_ready(addr, READY_TIMEOUT, |_| probe::http_200(addr, path))?,
     }
     // A prefork server forks its spare workers after it listens; give them a moment to settle before t = 0.

@@ -167,7 +167,10 @@ mod tests {
             not_ready(Probe::Refused { address: "127.0.0.1:8000".into() }).note(),
             "measure.not-ready-refused(server=mine, seconds=20, address=127.0.0.1:8000, log=booting)"
         );
-        assert_eq!(not_ready(Probe::Silent { path: "/".into() }).note(), "measure.not-ready-silent(server=mine, seconds=20, path=/, log=booting)");
+        assert_eq!(
+            not_ready(Probe::Silent { path: "/".into() }).note(),
+            "measure.not-ready-silent(server=mine, seconds=20, path=/, log=booting)"
+        );
         assert_eq!(not_ready(Probe::Waiting).note(), "measure.not-ready(server=mine, seconds=20, log=booting)");
         let wrong = ServerFailed::WrongAddress { server: "mine".into(), address: "127.0.0.1:8000".into(), listening: "[::1]:8000".into() };
         assert_eq!(wrong.note(), "measure.wrong-address(server=mine, address=127.0.0.1:8000, listening=[::1]:8000)");

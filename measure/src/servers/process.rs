@@ -148,6 +148,22 @@ impl ServerProcess {
         self.master
     }
 
+    /// The process whose family the sampler reads: the first process while it runs, else (daemonized) the
+    /// process it became, the supervisor's child.
+    pub fn main_pid(&self) -> u32 {
+        match &self.watch {
+            Watch::Supervised { .. } => {
+                let tops = supervisor::tops(self.child.id());
+                if tops.contains(&self.master) {
+                    self.master
+                } else {
+                    tops.first().copied().unwrap_or(self.master)
+                }
+            }
+            Watch::Group => self.master,
+        }
+    }
+
     /// Takes in what the supervisor said.
     fn poll(&mut self) {
         let Watch::Supervised { reports, master_status, gone, .. } = &mut self.watch else { return };
@@ -233,7 +249,12 @@ impl ServerProcess {
                 }
             }
             if Instant::now() >= deadline {
-                return Err(ServerFailed::NotReady { server: self.name.clone(), seconds: seconds_text(timeout), probe, log: self.log_tail() });
+                return Err(ServerFailed::NotReady {
+                    server: self.name.clone(),
+                    seconds: seconds_text(timeout),
+                    probe,
+                    log: self.log_tail(),
+                });
             }
             std::thread::sleep(Duration::from_millis(25));
         }
@@ -412,7 +433,8 @@ mod tests {
         cmd.arg("30");
         let mut server = ServerProcess::spawn("sleeper", cmd, libc::SIGTERM, &dir.path().join("out"), vec![]).unwrap();
         let target = loopback(4321);
-        let err = server.wait_ready(target, Duration::from_millis(300), |_| Err(Probe::Refused { address: target.to_string() })).unwrap_err();
+        let err =
+            server.wait_ready(target, Duration::from_millis(300), |_| Err(Probe::Refused { address: target.to_string() })).unwrap_err();
         let probe = Probe::Refused { address: "127.0.0.1:4321".into() };
         assert_eq!(err, ServerFailed::NotReady { server: "sleeper".into(), seconds: "0.3".into(), probe, log: String::new() });
         assert_eq!(err.note(), "measure.not-ready-refused(server=sleeper, seconds=0.3, address=127.0.0.1:4321, log=\"\")");

@@ -186,9 +186,7 @@ pub fn descendants(root: u32) -> Vec<u32> {
 
 /// The direct children of `root` that live: the server's first process, or what it daemonized into.
 pub fn tops(root: u32) -> Vec<u32> {
-    procfs::list_processes()
-        .map(|all| all.iter().filter(|p| p.ppid == root && p.state != 'Z').map(|p| p.pid).collect())
-        .unwrap_or_default()
+    procfs::list_processes().map(|all| all.iter().filter(|p| p.ppid == root && p.state != 'Z').map(|p| p.pid).collect()).unwrap_or_default()
 }
 
 /// `measure __supervise SIGNAL -- PROGRAM ARGS...`: the supervisor process (see the module doc). Its
@@ -308,7 +306,10 @@ mod tests {
     #[test]
     fn reports_are_read_line_by_line() {
         assert_eq!(Report::parse("pid 1234"), Some(Report::Pid(1234)));
-        assert_eq!(Report::parse("error No such file or directory (os error 2)"), Some(Report::Error("No such file or directory (os error 2)".into())));
+        assert_eq!(
+            Report::parse("error No such file or directory (os error 2)"),
+            Some(Report::Error("No such file or directory (os error 2)".into()))
+        );
         assert_eq!(Report::parse("master 768"), Some(Report::Master(768)));
         assert_eq!(Report::parse("gone"), Some(Report::Gone));
         assert_eq!(Report::parse("pid x"), None);
@@ -323,7 +324,8 @@ mod tests {
         let args: Vec<String> = c.get_args().map(|a| a.to_string_lossy().into_owned()).collect();
         assert_eq!(args, [SUBCOMMAND, "3", "--", "python3", "-m", "http.server"]);
         assert_eq!(c.get_current_dir(), Some(Path::new("/srv")));
-        let envs: Vec<_> = c.get_envs().map(|(k, v)| (k.to_string_lossy().into_owned(), v.map(|v| v.to_string_lossy().into_owned()))).collect();
+        let envs: Vec<_> =
+            c.get_envs().map(|(k, v)| (k.to_string_lossy().into_owned(), v.map(|v| v.to_string_lossy().into_owned()))).collect();
         assert_eq!(envs, [("A".to_string(), Some("1".to_string())), ("B".to_string(), None)]);
     }
 
