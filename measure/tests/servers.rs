@@ -231,6 +231,8 @@ fn a_failing_servers_reason_is_quoted_from_the_end_of_its_log_in_bounded_memory(
     std::fs::write(&plan, plan_text(&servers, "server = [\"loud\", \"long\"]", "tool = \"hey\"\nconcurrency = 1\nrequests = 10")).unwrap();
     let out = tmp.path().join("dataset");
     let mark = new_mark("logs");
+    // Reaped by wait4 below, which also gives its peak RSS.
+    #[allow(clippy::zombie_processes)]
     let mut child = measure(&plan, &out, &mark).stdout(Stdio::null()).stderr(Stdio::piped()).spawn().unwrap();
     let stderr = std::io::read_to_string(child.stderr.take().unwrap()).unwrap();
     // wait4: measure's peak RSS (and its children's, none of which holds the log either).
