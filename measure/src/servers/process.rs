@@ -317,7 +317,10 @@ impl ServerProcess {
     /// Lets go of the supervisor (it stops whatever is left and exits) and reaps it.
     fn release(&mut self) {
         if let Watch::Supervised { control, .. } = &mut self.watch {
-            drop(control.take());
+            // Shut down, not only closed: the report reader holds a clone of the socket.
+            if let Some(control) = control.take() {
+                let _ = control.shutdown(std::net::Shutdown::Write);
+            }
         }
         if !wait_for(supervisor::ORPHAN_GRACE + Duration::from_secs(3), || self.child.try_wait().ok().flatten().is_some()) {
             let _ = self.child.kill();
