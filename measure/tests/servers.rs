@@ -26,6 +26,8 @@ fn require(programs: &[(&str, &str)]) {
     }
 }
 
+const NGINX: (&str, &str) = ("/usr/sbin/nginx", "apt-get install -y nginx-light");
+
 fn require_python_and_hey() {
     require(&[(PYTHON, "apt-get install -y python3"), ("/usr/bin/hey", "apt-get install -y hey")]);
 }
@@ -113,6 +115,7 @@ fn by_server(runs: &[Row]) -> HashMap<&str, &Row> {
 fn a_server_that_daemonizes_is_measured_and_stopped() {
     let _serial = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
     require_python_and_hey();
+    require(&[NGINX]);
     let tmp = tempfile::tempdir().unwrap();
     // As nginx without `daemon off;` does: bind, fork, the first process exits 0, the child leaves the
     // session and forks again; the grandchild serves.
@@ -123,22 +126,36 @@ fn a_server_that_daemonizes_is_measured_and_stopped() {
             "{SERVE}server = serve()\nif os.fork() > 0:\n    os._exit(0)\nos.setsid()\nif os.fork() > 0:\n    os._exit(0)\nserver.serve_forever()\n"
         ),
     );
-    let servers = format!("[servers.daemon]\ncommand = [\"{PYTHON}\", \"{}\", \"{{port}}\"]\nready = \"/\"\n", daemon.display());
+    // And nginx itself without `daemon off;` (its default): the worked example's nginx, that line removed.
+    let example = std::fs::read_to_string(common::manifest().join("plans/static-file-servers.toml")).unwrap();
+    let start = example.find("[servers.nginx]").unwrap();
+    let end = example.find("# CPython's").unwrap();
+    let nginx = example[start..end].replace("daemon off;\n", "");
+    assert!(!nginx.contains("daemon") && nginx.contains("listen 127.0.0.1:{port};"), "{nginx}");
+    let servers = format!("[servers.daemon]\ncommand = [\"{PYTHON}\", \"{}\", \"{{port}}\"]\nready = \"/\"\n\n{nginx}", daemon.display());
     let plan = tmp.path().join("plan.toml");
-    std::fs::write(&plan, plan_text(&servers, "server = [\"daemon\"]", "tool = \"hey\"\nconcurrency = 2\nrequests = 50")).unwrap();
+    let load = "tool = \"hey\"\nconcurrency = 2\nrequests = 50";
+    std::fs::write(&plan, plan_text(&servers, "server = [\"daemon\", \"nginx\"]", load)).unwrap();
     let out = tmp.path().join("dataset");
     let mark = new_mark("daemon");
     let result = measure(&plan, &out, &mark).output().unwrap();
     assert!(result.status.success(), "{}", describe(&result));
     let runs = read_csv(&out.join("runs.csv"));
-    assert_eq!(runs.len(), 1, "{runs:?}");
-    assert_eq!(runs[0]["status"], "ok", "{runs:?}");
+    assert_eq!(runs.len(), 2, "{runs:?}");
+    assert!(runs.iter().all(|r| r["status"] == "ok"), "{runs:?}");
     let requests = read_csv(&out.join("requests.csv"));
-    assert_eq!(requests.len(), 50);
-    // The daemon, not its exited first process, is sampled.
+    assert_eq!(requests.len(), 100);
+    // The daemons, not their exited first processes, are sampled.
     let resources = read_csv(&out.join("resources.csv"));
-    assert!(resources.iter().any(|r| r["process"] == "daemon"), "{resources:?}");
-    // The daemon is stopped with the run: nothing of it listens once measure has exited.
+    for server in ["daemon", "nginx"] {
+        assert!(resources.iter().any(|r| r["process"] == server), "{server}: {resources:?}");
+    }
+    // The daemons are stopped with their runs: nothing listens on their ports once measure has exited
+    // (nginx rewrites its processes' environment, so the mark alone would not find it).
+    for server in read_csv(&out.join("servers.csv")) {
+        let addr = format!("127.0.0.1:{}", server["port"]);
+        assert!(std::net::TcpStream::connect(&addr).is_err(), "{} still listens on {addr}", server["server"]);
+    }
     assert_nothing_left(&mark, Duration::ZERO);
     let meta = std::fs::read_to_string(out.join("dataset.toml")).unwrap();
     assert!(meta.contains("server_stop = \"supervisor\""), "{meta}");

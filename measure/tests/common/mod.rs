@@ -79,8 +79,9 @@ pub fn assert_no_server_of_ours_left() {
 
 /// The environment variable a test sets on the `measure` it starts, with a value of its own: every
 /// process measure starts inherits it (supervisor, server, load tool, analyze import), so
-/// [`processes_marked`] finds whatever of them is left. (`just test` marks the whole run with
-/// MEASURE_TEST_RUN the same way and checks it at the end.)
+/// [`processes_marked`] finds whatever of them is left, unless it rewrites its environment (nginx's
+/// process titles do: check its port). (`just test` marks the whole run with MEASURE_TEST_RUN the same
+/// way and checks it at the end.)
 pub const MARK_VAR: &str = "MEASURE_TEST_MARK";
 
 /// The live processes whose environment holds `MARK_VAR=mark`: their pid and command line.
