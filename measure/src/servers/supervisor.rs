@@ -304,6 +304,14 @@ mod tests {
     use super::*;
 
     #[test]
+    fn without_the_binary_servers_are_stopped_by_process_group_and_the_dataset_says_so() {
+        // The unit tests' binary is not measure, and nothing here enables it.
+        assert!(matches!(keeper(), Keeper::ProcessGroup(_)), "{:?}", keeper());
+        assert_eq!(announce(), "process-group");
+        assert_eq!(Keeper::Supervisor("/usr/bin/measure".into()).record(), "supervisor");
+    }
+
+    #[test]
     fn reports_are_read_line_by_line() {
         assert_eq!(Report::parse("pid 1234"), Some(Report::Pid(1234)));
         assert_eq!(
