@@ -27,7 +27,7 @@ use std::time::{Duration, Instant};
 /// How long a supervisor may take to say that the server started.
 const START_REPORT: Duration = Duration::from_secs(10);
 /// How long a server's processes may listen only where measure does not look before it is told.
-const ELSEWHERE_PATIENCE: Duration = Duration::from_millis(500);
+const ELSEWHERE_PATIENCE: Duration = Duration::from_secs(1);
 /// How often the readiness wait looks at the sockets the server listens on.
 const LISTENERS_EVERY: Duration = Duration::from_millis(200);
 
