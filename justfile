@@ -4,6 +4,13 @@
 export CARGO_TARGET_DIR := env_var_or_default("CARGO_TARGET_DIR", env_var("HOME") + "/.cache/target")
 bin := CARGO_TARGET_DIR + "/release"
 
+# Marks every process started during one `just test` (inherited by the recipes it calls and by every
+# process a test starts), so its last step, `just leftover-processes`, can tell what a test left running.
+# The Rust tests also get their own temporary folder (TMPDIR), which every server's run folder and every
+# test's files are in: a process that rewrites its environment (nginx's title does) still names it.
+export MEASURE_TEST_RUN := env_var_or_default("MEASURE_TEST_RUN", "just-test-" + uuid())
+test_tmp := "/tmp/" + MEASURE_TEST_RUN
+
 # List the recipes.
 default:
     @just --list
@@ -24,13 +31,73 @@ check dataset="datasets/gunicorn-slow-client": build
 # formatting, clippy, the Rust unit/snapshot/end-to-end tests (measure against real servers), the
 # set-up's own tests, the benchmark's and the Spark job's references, then the built site in Chromium.
 test: system-packages fmt-check one-build lint build
-    cargo test --release --workspace
+    mkdir -p {{test_tmp}} && TMPDIR={{test_tmp}} cargo test --release --workspace
     just system-packages-test
     just bench-test
     just spark-test
     just report
     just browser-test
     just browser-checker-test
+    just leftover-processes
+
+# Fails, naming them, when processes started during this `just test` are still running: a server, load
+# tool, supervisor or browser a test left behind. A process counts when its environment carries
+# MEASURE_TEST_RUN (every process started from `just test` inherits it), when its command line names the
+# Rust tests' TMPDIR (the run folder of a server that rewrote its environment, as nginx's master does), or
+# when its parent counts (nginx's workers). This recipe and its callers are not counted; processes still
+# exiting get 5 s. The folder is removed when nothing is left.
+leftover-processes:
+    #!/usr/bin/env bash
+    set -euo pipefail
+    mark="MEASURE_TEST_RUN=$MEASURE_TEST_RUN"
+    folder={{quote(test_tmp)}}
+    ancestors=" "
+    pid=$$
+    while [ "$pid" -gt 1 ] 2>/dev/null; do
+        ancestors+="$pid "
+        read -r stat 2>/dev/null <"/proc/$pid/stat" || break
+        read -r _state pid _ <<<"${stat##*) }"
+    done
+    # Only shell builtins in the scan: it starts no process that could count itself.
+    left() {
+        local dir pid stat state ppid var round
+        local -A parent=() title=() counted=()
+        for dir in /proc/[0-9]*; do
+            pid=${dir#/proc/}
+            [[ "$ancestors" == *" $pid "* ]] && continue
+            read -r stat 2>/dev/null <"$dir/stat" || continue
+            read -r state ppid _ <<<"${stat##*) }"
+            [ "$state" != Z ] && [ "$ppid" != $$ ] || continue
+            mapfile -d '' cmdline 2>/dev/null <"$dir/cmdline" || continue
+            parent[$pid]=$ppid
+            title[$pid]="${cmdline[*]}"
+            [[ "${title[$pid]}" == *"$folder"* ]] && counted[$pid]=1 && continue
+            mapfile -d '' environ 2>/dev/null <"$dir/environ" || continue
+            for var in "${environ[@]}"; do
+                [ "$var" = "$mark" ] && counted[$pid]=1 && break
+            done
+        done
+        for round in 1 2 3; do
+            for pid in "${!parent[@]}"; do
+                [ -n "${counted[${parent[$pid]}]:-}" ] && counted[$pid]=1
+            done
+        done
+        for pid in "${!counted[@]}"; do
+            echo "  pid $pid: ${title[$pid]}"
+        done
+    }
+    for _ in $(seq 50); do
+        found=$(left)
+        if [ -z "$found" ]; then
+            rm -rf "$folder"
+            echo "no process of this test run is left"
+            exit 0
+        fi
+        sleep 0.1
+    done
+    echo "error: processes started by the tests are still running ($mark, or naming $folder):" >&2
+    echo "$found" >&2
+    exit 1
 
 # The browser checker's own tests: fixture sites it must pass and fail.
 browser-checker-test: python-tools (system-packages "chromium" "chromium-driver" "fonts-noto-cjk")
