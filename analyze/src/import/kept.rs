@@ -26,22 +26,37 @@ pub struct Kept {
     pub said: String,
 }
 
-/// Puts the run's files read from disk into `staged/raw/<run_id>/`, in place of what was there
-/// (a replaced run's files); files with the same name get `2-`, `3-`, ... before it.
-pub fn keep_sources(staged: &Path, run_id: &str, files: &[SourceFile]) -> Result<Kept, ImportError> {
+/// Puts the run's files read from disk into `staged/raw/<run_id>/`: with `replace`, in place of
+/// the replaced run's; else beside what is there, a name already taken getting `2-`, `3-`, ...
+/// before it. Files read from the dataset itself (`old`, the version being replaced) are in it
+/// already: measure runs a tool into raw/<run_id>/ beside its own files and imports from there,
+/// and its folder is left as it is.
+pub fn keep_sources(staged: &Path, old: Option<&Path>, run_id: &str, files: &[SourceFile], replace: bool) -> Result<Kept, ImportError> {
     let raw = staged.join("raw");
     let Some(folder) = raw_folder(run_id) else {
         return Ok(Kept { said: format!("the source files are not kept: the run id {run_id:?} is not a folder name") });
     };
+    let inside = |path: &Path| match (old.map(Path::canonicalize), path.canonicalize()) {
+        (Some(Ok(dataset)), Ok(file)) => file.starts_with(dataset),
+        _ => false,
+    };
+    if files.iter().filter_map(|f| f.path.as_deref()).any(inside) {
+        return Ok(Kept { said: format!("the source files are read from the dataset itself: raw/{folder}/ is left as it is") });
+    }
     let dir = raw.join(folder);
     let io = |what: &str, path: &Path, e: std::io::Error| ImportError::file(&path.display().to_string(), format!("cannot be {what}: {e}"));
-    match std::fs::remove_dir_all(&dir) {
-        Ok(()) => {}
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
-        Err(e) => return Err(io("removed", &dir, e)),
+    if replace {
+        match std::fs::remove_dir_all(&dir) {
+            Ok(()) => {}
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+            Err(e) => return Err(io("removed", &dir, e)),
+        }
     }
+    let mut names: std::collections::BTreeSet<String> = match std::fs::read_dir(&dir) {
+        Ok(entries) => entries.filter_map(|e| e.ok()).map(|e| e.file_name().to_string_lossy().into_owned()).collect(),
+        Err(_) => Default::default(),
+    };
     let (mut total, mut kept, mut left) = (0u64, Vec::new(), Vec::new());
-    let mut names = std::collections::BTreeSet::new();
     for file in files {
         let Some(path) = &file.path else { continue };
         let size = std::fs::metadata(path).map_err(|e| io("read", path, e))?.len();
@@ -51,7 +66,7 @@ pub fn keep_sources(staged: &Path, run_id: &str, files: &[SourceFile]) -> Result
             continue;
         }
         let name = (1..).map(|i| if i == 1 { base.clone() } else { format!("{i}-{base}") }).find(|n| !names.contains(n)).expect("a free name");
-        if kept.is_empty() {
+        if kept.is_empty() && !dir.exists() {
             std::fs::create_dir_all(&dir).map_err(|e| io("created", &dir, e))?;
         }
         std::fs::copy(path, dir.join(&name)).map_err(|e| io("copied", path, e))?;

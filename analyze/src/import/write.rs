@@ -249,7 +249,7 @@ pub fn import(run: &ImportedRun, target: &Target, verify: &dyn Fn(&Path) -> anyh
                 update.carry(entry)?;
             }
         }
-        let kept = super::kept::keep_sources(update.staged(), target.run_id, &run.files)?.said;
+        let kept = super::kept::keep_sources(update.staged(), old, target.run_id, &run.files, target.replace)?.said;
         verify(update.staged()).map_err(Refused::check)?;
         let summary = match (&run.rows, &run.reported) {
             (Some(rows), Some(_)) => format!("{} requests and the tool's printed numbers", rows.len()),
