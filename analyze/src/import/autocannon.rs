@@ -281,7 +281,8 @@ mod tests {
     fn real_runs_of_a_fast_server_import_whatever_their_sample_count() {
         // 10,551 responses in 1 sample printed as 10,548; 36,962 in 3 as 12,321.34 (the exact
         // mean is 12,320.67); 71,768 in 5 as 14,354.4 (14,353.6).
-        for (name, responses, average) in [("fast-1s.json", 10_551, 10_548.0), ("fast-3s.json", 36_962, 12_321.34), ("fast-5s.json", 71_768, 14_354.4)]
+        for (name, responses, average) in
+            [("fast-1s.json", 10_551, 10_548.0), ("fast-3s.json", 36_962, 12_321.34), ("fast-5s.json", 71_768, 14_354.4)]
         {
             let piece = json(name, &fixture(name)).unwrap_or_else(|e| panic!("{name}: {e}"));
             let r = piece.reported.unwrap();

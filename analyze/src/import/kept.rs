@@ -65,7 +65,8 @@ pub fn keep_sources(staged: &Path, old: Option<&Path>, run_id: &str, files: &[So
             left.push(base);
             continue;
         }
-        let name = (1..).map(|i| if i == 1 { base.clone() } else { format!("{i}-{base}") }).find(|n| !names.contains(n)).expect("a free name");
+        let name =
+            (1..).map(|i| if i == 1 { base.clone() } else { format!("{i}-{base}") }).find(|n| !names.contains(n)).expect("a free name");
         if kept.is_empty() && !dir.exists() {
             std::fs::create_dir_all(&dir).map_err(|e| io("created", &dir, e))?;
         }
@@ -135,7 +136,10 @@ mod tests {
         let text = manifest(Tool::Autocannon, &[("server".into(), "fastify".into()), ("route \"x\"".into(), "a".into())]);
         let manifest: crate::dataset::manifest::Manifest = toml::from_str(&text).unwrap();
         let title = manifest.title.unwrap();
-        assert_eq!((title.get(crate::model::Lang::En), title.get(crate::model::Lang::Ja)), ("Runs imported from autocannon", "autocannonから取り込んだ実行"));
+        assert_eq!(
+            (title.get(crate::model::Lang::En), title.get(crate::model::Lang::Ja)),
+            ("Runs imported from autocannon", "autocannonから取り込んだ実行")
+        );
         assert_eq!(manifest.factors.iter().map(|f| f.name.as_str()).collect::<Vec<_>>(), ["server", "route \"x\""]);
     }
 }
