@@ -30,7 +30,7 @@ check dataset="datasets/gunicorn-slow-client": build
 # Every check and test, installing what it lacks: the Debian packages (as root; else it names them),
 # formatting, clippy, the Rust unit/snapshot/end-to-end tests (measure against real servers), the
 # set-up's own tests, the benchmark's and the Spark job's references, then the built site in Chromium.
-test: system-packages fmt-check one-build lint build
+test: system-packages node-tools fmt-check one-build lint build
     mkdir -p {{test_tmp}} && TMPDIR={{test_tmp}} cargo test --release --workspace
     just system-packages-test
     just bench-test
@@ -98,6 +98,18 @@ leftover-processes:
     echo "error: processes started by the tests are still running ($mark, or naming $folder):" >&2
     echo "$found" >&2
     exit 1
+
+# The Node load generators of measure's autocannon test (tools/node/package.json and its lock file;
+# node_modules is git-ignored): npm ci without install scripts. Without npm it says so, and that test is
+# skipped with a notice.
+node-tools:
+    #!/usr/bin/env bash
+    set -euo pipefail
+    if ! command -v npm >/dev/null; then
+        echo "npm is not installed (apt-get install -y npm): measure's autocannon test will be skipped"
+        exit 0
+    fi
+    cd tools/node && npm ci --ignore-scripts --no-audit --no-fund --silent
 
 # The browser checker's own tests: fixture sites it must pass and fail.
 browser-checker-test: python-tools (system-packages "chromium" "chromium-driver" "fonts-noto-cjk")

@@ -256,11 +256,13 @@ fn a_locust_table_whose_names_do_not_add_up_is_refused_at_its_cell_and_changes_n
     assert!(said.contains(&format!("edited.json:{line}:9")) && said.contains("GET /page.html"), "{said}");
 }
 
-/// Every file of a dataset folder, by name, with its bytes.
+/// Every file of a dataset folder, by name, with its bytes (not the folder raw/ the imports keep
+/// their source files in).
 fn files_of(dataset: &Path) -> BTreeMap<String, Vec<u8>> {
     std::fs::read_dir(dataset)
         .unwrap()
         .map(|e| e.unwrap().path())
+        .filter(|p| p.is_file())
         .map(|p| (p.file_name().unwrap().to_string_lossy().into_owned(), std::fs::read(&p).unwrap()))
         .collect()
 }

@@ -10,8 +10,10 @@
 
 mod agree;
 mod decimal;
+mod doubts;
 pub mod error;
 mod json;
+pub mod kept;
 mod one_run;
 pub mod reported;
 pub mod stream;
@@ -103,7 +105,7 @@ impl Format {
             Format::OhaCsv => "oha --no-tui --output-format csv: one row per response (start and duration in s, bytes, status; requests without a response are not in it); no start time",
             Format::OhaSqlite => "oha --db-url FILE: one row per response of one run (its start from the run column); import it with the same run's --output-format json to check its counts and ranks",
             Format::JmeterCsv => "a JMeter JTL CSV (timeStamp,elapsed,...): one row per sample",
-            Format::AutocannonJson => "autocannon --json: its 15 percentiles (HdrHistogram's value at percentile over whole ms), mean, max, counts and start; latencies include non-2xx responses unless --excludeErrorStats; its min is the smallest non-zero time",
+            Format::AutocannonJson => "autocannon --json: its 15 percentiles (HdrHistogram's value at percentile over whole ms), mean, max, counts and start; latencies include non-2xx responses unless --excludeErrorStats; its min is the smallest non-zero time; its requests/s is the mean of its one-second counts read back from a histogram of 3 significant digits; its printed tables (without --json, or -l) do not import",
             Format::ArtilleryJson => "artillery run --output FILE: the aggregate counters and http.response_time (time to first byte; DDSketch estimates within 1 %); 4xx/5xx are responses for Artillery, errors here",
             Format::K6Summary => "k6 run --summary-export FILE or handleSummary()'s data as JSON: http_reqs, http_req_failed and http_req_duration's trend (k6 interpolates), thresholds kept in the note; with the same run's --out json or csv rows, one run (its trend ranks the requests without a response too)",
             Format::Wrk2Text => "wrk2 --latency's printed output: its Latency Distribution (HdrHistogram's C rule, rank round(p·n/100)) and spectrum; the histogram leaves out the first 10 s",
@@ -207,6 +209,14 @@ impl Format {
         }
         None
     }
+}
+
+/// What to do with a file that is a known tool's output in a form that does not import (the
+/// "matches no known format" refusal says it): `None` for any other file.
+pub fn undetected_hint(text: &str) -> Option<&'static str> {
+    autocannon::printed_table(text.trim_start_matches('\u{feff}')).then_some(
+        "it is autocannon's printed table, whose counts are rounded (\"13k requests\"): run autocannon with --json and import that output (autocannon-json)",
+    )
 }
 
 /// One request as a tool recorded it, in 32 bytes (a run may hold tens of millions): what is not
@@ -381,12 +391,14 @@ pub struct Start {
     pub at: Place,
 }
 
-/// One input file: its name as given, its format, and its sha256.
+/// One input file: its name as given, its format, its sha256, and its path when it was read from
+/// disk (the import keeps a copy of it under raw/<run_id>/, [`kept`]).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SourceFile {
     pub name: String,
     pub format: Format,
     pub sha256: String,
+    pub path: Option<std::path::PathBuf>,
 }
 
 /// One run of one tool, merged from the files of one invocation.
@@ -494,8 +506,12 @@ fn read_sources(files: Vec<(String, stream::Source)>, forced: Option<Format>) ->
     let mut problems = Vec::new();
     let mut parsed = Vec::new();
     for (name, source) in files {
+        let path = match &source {
+            stream::Source::Path(path) => Some(path.to_path_buf()),
+            _ => None,
+        };
         match read_file(&name, source, forced) {
-            Ok(read) => parsed.push((SourceFile { name, format: read.format, sha256: read.sha256 }, read.piece)),
+            Ok(read) => parsed.push((SourceFile { name, format: read.format, sha256: read.sha256, path }, read.piece)),
             Err(error) => problems.push(error),
         }
     }
