@@ -230,7 +230,10 @@ fn an_environment_key_that_changes_across_a_measurement_lacking_it_is_found() {
     let json: Value = serde_json::from_str(&stdout(&output)).unwrap();
     let change = &json["environment_changes"][0];
     assert_eq!((change["before"].as_u64(), change["after"].as_u64()), (Some(6), Some(8)), "{json}");
-    assert_eq!((change["differing"][0]["before"].as_str(), change["differing"][0]["after"].as_str()), (Some("AMD EPYC"), Some("Intel Xeon")));
+    assert_eq!(
+        (change["differing"][0]["before"].as_str(), change["differing"][0]["after"].as_str()),
+        (Some("AMD EPYC"), Some("Intel Xeon"))
+    );
     let text = stdout(&run(&[], &dirs));
     assert!(text.contains("cpu_model differs (AMD EPYC in measurement 6, Intel Xeon in measurement 8)"), "{text}");
     assert!(!text.contains("baseline") && !text.contains("candidate"), "{text}");
@@ -323,7 +326,9 @@ fn the_site_refuses_series_that_differ_only_in_case() {
 fn a_site_history_page_says_no_exit_status_and_no_baseline() {
     let tmp = tempfile::tempdir().unwrap();
     let datasets = tmp.path().join("datasets");
-    twelve(&datasets, |m, s| s.top.push_str(&format!("[environment]\ncpu_model = \"{}\"\n", if m >= 6 { "Intel Xeon" } else { "AMD EPYC" })));
+    twelve(&datasets, |m, s| {
+        s.top.push_str(&format!("[environment]\ncpu_model = \"{}\"\n", if m >= 6 { "Intel Xeon" } else { "AMD EPYC" }))
+    });
     let site = tmp.path().join("site");
     let output = Command::cargo_bin("analyze").unwrap().arg("site").arg(&datasets).arg("--out").arg(&site).output().unwrap();
     assert_exit(&output, 0);

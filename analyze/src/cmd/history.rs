@@ -90,10 +90,15 @@ impl Given {
 fn distinct_names(folders: &[&Path]) -> Vec<String> {
     let parts: Vec<Vec<String>> = folders
         .iter()
-        .map(|f| f.components().rev().filter_map(|c| match c {
-            std::path::Component::Normal(n) => Some(n.to_string_lossy().into_owned()),
-            _ => None,
-        }).collect())
+        .map(|f| {
+            f.components()
+                .rev()
+                .filter_map(|c| match c {
+                    std::path::Component::Normal(n) => Some(n.to_string_lossy().into_owned()),
+                    _ => None,
+                })
+                .collect()
+        })
         .collect();
     let name = |i: usize, depth: usize| -> String {
         let mut taken: Vec<&str> = parts[i].iter().take(depth).map(String::as_str).collect();

@@ -35,9 +35,9 @@ mod order;
 mod segment;
 
 pub use order::{natural, Order};
-pub use segment::{MAX_CHANGES, MIN_PERMUTATIONS, MIN_SEGMENT, SEQUENTIAL_STOP};
 #[cfg(test)]
 use segment::{permutation_p, strongest_split};
+pub use segment::{MAX_CHANGES, MIN_PERMUTATIONS, MIN_SEGMENT, SEQUENTIAL_STOP};
 
 use super::compare::Metric;
 use super::difference;
@@ -87,7 +87,9 @@ pub fn smallest_p(measurements: usize, permutations: u64) -> f64 {
 pub enum HistoryError {
     #[error("a history needs at least 2 measurements (distinct dataset folders); {0} given")]
     TooFew(usize),
-    #[error("the measurements lead with different metrics, {list}: a history follows one metric (dataset.toml: report.headline, percentile)")]
+    #[error(
+        "the measurements lead with different metrics, {list}: a history follows one metric (dataset.toml: report.headline, percentile)"
+    )]
     Metric { list: String },
     #[error("{first} is of the history {a:?} and {second} of {b:?} (dataset.toml: history.series): a history follows one series")]
     Series { first: String, a: String, second: String, b: String },

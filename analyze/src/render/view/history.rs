@@ -156,13 +156,26 @@ impl View<'_> {
                 self.w.ratio_interval,
                 &[("ratio", &format::factor(ratio)), ("low", &format::factor(low)), ("high", &format::factor(high))],
             )),
-            (Some(ratio), ..) => parts.push(fill(crate::render::i18n::history::words(self.lang).chart_change, &[("ratio", &format::factor(ratio))])),
+            (Some(ratio), ..) => {
+                parts.push(fill(crate::render::i18n::history::words(self.lang).chart_change, &[("ratio", &format::factor(ratio))]))
+            }
             _ => {}
         }
         if change.decided_by == DecidedBy::Failures || change.ratio.is_none() {
             parts.push(self.failed_shares(change));
         }
         parts.join(self.t.list_sep)
+    }
+
+    /// How many shuffles a first test draws, and up to how many where the rule needs them.
+    fn shuffles(&self) -> String {
+        let th = &self.report.thresholds;
+        let n = format::count(th.min_permutations);
+        if th.permutations > th.min_permutations {
+            fill(self.w.shuffles_up_to, &[("n", &n), ("max", &format::count(th.permutations))])
+        } else {
+            fill(self.w.shuffles, &[("n", &n)])
+        }
     }
 
     /// "failed 0.00% → 95.00%", compare's words.
@@ -249,7 +262,10 @@ impl View<'_> {
             }
             // A site build exits 0 and takes no --allow-env: the page says only what it shows.
             let template = if self.site.is_some() { w.incomparable_summary_site } else { w.incomparable_summary };
-            out.push(fill(template, &[("list", &prose::list(self.lang, &self.environment_lines())), ("keys", &unique.join(" --allow-env "))]));
+            out.push(fill(
+                template,
+                &[("list", &prose::list(self.lang, &self.environment_lines())), ("keys", &unique.join(" --allow-env "))],
+            ));
         }
         let total = format::count(r.conditions.len() as u64);
         let tested = r.conditions.iter().filter(|c| c.p_first.is_some()).count() as u64;
@@ -284,7 +300,6 @@ impl View<'_> {
         }
         out
     }
-
 
     fn changes_table(&self) -> Option<Table> {
         let (t, w) = (self.t, self.w);
@@ -360,16 +375,12 @@ impl View<'_> {
             fill(
                 w.rule,
                 &[
-                    ("min_permutations", &format::count(r.thresholds.min_permutations)),
-                    ("permutations", &format::count(r.thresholds.permutations)),
+                    ("shuffles", &self.shuffles()),
                     ("q", &format::percent(r.thresholds.fdr_q)),
                     ("min", &r.thresholds.min_segment.to_string()),
                 ],
             ),
-            fill(
-                w.failures_rule,
-                &[("metric", &self.metric_label()), ("margin", &format::percent_round(r.thresholds.error_share))],
-            ),
+            fill(w.failures_rule, &[("metric", &self.metric_label()), ("margin", &format::percent_round(r.thresholds.error_share))]),
         ];
         notes.extend(self.input_notes());
         if r.summary.too_few {
