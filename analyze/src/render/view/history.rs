@@ -283,7 +283,14 @@ impl View<'_> {
         } else if r.summary.changes == 0 {
             out.push(fill(w.no_change, &[("tested", &format::count(tested))]));
         } else {
-            let (worse, better) = self.directions();
+            // A change the failures decided is worse or better, not slower or faster.
+            let by_failures = r.conditions.iter().flat_map(|c| &c.changes).any(|c| c.decided_by == DecidedBy::Failures);
+            let (worse, better) = if by_failures {
+                let cw = crate::render::i18n::compare::words(self.lang);
+                (cw.worse.to_string(), cw.better.to_string())
+            } else {
+                self.directions()
+            };
             let changed = r.conditions.iter().filter(|c| !c.changes.is_empty()).count() as u64;
             out.push(fill(
                 w.changes_found,
