@@ -137,7 +137,7 @@ fn the_folder_has_the_json_both_languages_and_a_chart_per_condition() {
     let out = tmp.path().join("out");
     assert_exit(&history(&["--out", out.to_str().unwrap()], &dirs), 0);
     let json: Value = serde_json::from_str(&std::fs::read_to_string(out.join("history.json")).unwrap()).unwrap();
-    assert_eq!(json["schema_version"], 1);
+    assert_eq!(json["schema_version"], 2);
     for lang in ["en", "ja"] {
         let page = html(&out.join(lang).join("index.html"));
         assert!(page.contains("figures/history-1.svg") && page.contains("figures/history-2.svg"), "{lang}");

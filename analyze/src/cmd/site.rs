@@ -65,6 +65,7 @@ pub fn run(root: &Path, out: &Path, only: Option<&str>) -> Result<i32> {
     }
     let mut loaded = Vec::new();
     let mut baselines = Vec::new();
+    let mut series_places = Vec::new();
     for (folder, name) in folders.iter().zip(&names) {
         let rendered = only.is_none_or(|only| only == name);
         // The index needs every dataset's statistics; only rendered datasets need chart points.
@@ -74,6 +75,7 @@ pub fn run(root: &Path, out: &Path, only: Option<&str>) -> Result<i32> {
         dataset.name = name.clone();
         let report = stats::build(&mut dataset, detail);
         baselines.push(dataset.manifest.baseline.as_ref().map(|b| (b.get_ref().clone(), dataset.manifest.baseline_place)));
+        series_places.push(dataset.manifest.history.as_ref().map(|h| h.series_place));
         loaded.push((report, dataset.articles, rendered));
     }
     // Each dataset that names a baseline is compared with it; the comparison is rendered with
@@ -114,7 +116,7 @@ pub fn run(root: &Path, out: &Path, only: Option<&str>) -> Result<i32> {
         .iter()
         .map(|(b, c, comparison)| SiteComparison { baseline: &loaded[*b].0, candidate: &loaded[*c].0, comparison })
         .collect();
-    let histories = histories_of(&loaded.iter().map(|(r, ..)| r).collect::<Vec<_>>())?;
+    let histories = histories_of(&loaded.iter().map(|(r, ..)| r).collect::<Vec<_>>(), &folders, &series_places)?;
     let site_histories: Vec<SiteHistory> = histories.iter().map(|history| SiteHistory { history }).collect();
     let published: Vec<Published> =
         loaded.iter().map(|(report, articles, rendered)| Published { report, articles, rendered: *rendered }).collect();
@@ -148,8 +150,32 @@ pub fn run(root: &Path, out: &Path, only: Option<&str>) -> Result<i32> {
 }
 
 /// The history of each `[history] series` two or more datasets name, in the order of the series'
-/// names. A series one dataset names has no history page yet.
-fn histories_of(reports: &[&crate::Report]) -> Result<Vec<crate::report::history::HistoryReport>> {
+/// names. A series one dataset names has no history page yet. Two series whose names differ only
+/// in case would be one folder on macOS and Windows (as two dataset folders would), so they are
+/// refused at the later one's `history.series` (`places`, per report, from its dataset.toml).
+fn histories_of(
+    reports: &[&crate::Report],
+    folders: &[std::path::PathBuf],
+    places: &[Option<(u64, usize)>],
+) -> Result<Vec<crate::report::history::HistoryReport>> {
+    let mut first: std::collections::HashMap<String, (&str, &str)> = std::collections::HashMap::new();
+    for (i, report) in reports.iter().enumerate() {
+        let Some(h) = &report.dataset.history else { continue };
+        let (name, series) = (report.dataset.name.as_str(), h.series.as_str());
+        match first.get(&series.to_lowercase()) {
+            Some(&(other, seen)) if seen != series => {
+                let (line, column) = places.get(i).copied().flatten().unwrap_or((1, 1));
+                bail!(
+                    "{}:{line}:{column}: history.series: {series:?} and {other}'s {seen:?} differ only in case, so their history pages would be one folder on macOS and Windows: name the series alike, or apart by more than case",
+                    folders[i].join("dataset.toml").display()
+                );
+            }
+            Some(_) => {}
+            None => {
+                first.insert(series.to_lowercase(), (name, series));
+            }
+        }
+    }
     let mut series: std::collections::BTreeMap<&str, Vec<crate::Report>> = std::collections::BTreeMap::new();
     for report in reports {
         if let Some(h) = &report.dataset.history {

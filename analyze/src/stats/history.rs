@@ -1,32 +1,52 @@
 //! `analyze history`: when a measured condition changed, across many measurements of one study.
 //!
 //! Every run is a point; a measurement (one dataset, one sitting) is the unit a change is found
-//! between. Per condition, each measurement's runs give the mean of their logs, μ_i. A split of a
-//! segment of measurements at k is scored by Welch-free pooled t on those means,
+//! between. Per condition, each measurement's runs give the mean of their logs, μ_i (for a share
+//! metric, `error_rate`, the mean of the shares themselves: a share of 0 is a value, not a gap). A
+//! split of a segment of measurements at k is scored by Welch-free pooled t on those means,
 //! |mean(μ after) - mean(μ before)| / (s·sqrt(1/n₁ + 1/n₂)), with s² the pooled variance of the
 //! μ about their own side's mean; the strongest split of the segment is tested by permuting the
 //! segment's measurements (whole measurements, with their runs: runs of one sitting share that
 //! sitting, so shuffling runs one by one would call every day-to-day wobble a change) and
 //! re-taking the strongest split each time, p = (1 + as strong) / (1 + permutations). Binary
-//! segmentation (each test stops once [`SEQUENTIAL_STOP`] shuffles were as strong, Besag and
-//! Clifford's sequential p): the whole history of each condition is tested first and Benjamini-Hochberg at
-//! [`family_q`] runs over those first tests of every condition; a condition that passes is
-//! split, and each part with room for a split is tested in turn at the threshold the first
-//! tests' rule gave, up to [`MAX_CHANGES`] changes. A change must persist: both sides of a split
-//! hold at least [`MIN_SEGMENT`] measurements, so the newest measurement alone never makes one.
-//! Each change is reported between the two measurements it falls between, with the ratio of the
-//! geometric means of the measurements after and before it (up to the neighbouring changes) and
-//! its 95% Welch interval on their μ.
+//! segmentation ([`segment`]; each test stops once [`SEQUENTIAL_STOP`] shuffles were as strong,
+//! Besag and Clifford's sequential p): the whole history of each condition is tested first and
+//! Benjamini-Hochberg at [`family_q`] runs over those first tests of every condition; a condition
+//! that passes is split, and each part with room for a split is tested in turn at the threshold the
+//! first tests' rule gave, up to [`MAX_CHANGES`] changes. A change must persist: both sides of a
+//! split hold at least [`MIN_SEGMENT`] measurements, so the newest measurement alone never makes
+//! one. Each change is reported between the two measurements it falls between, with the ratio of
+//! the geometric means of the measurements after and before it (up to the neighbouring changes)
+//! and its 95% Welch interval on their μ.
+//!
+//! Failures first, as `analyze compare` judges them ([`crate::stats::failures`]): each
+//! measurement's share of failed requests is a second series per condition, segmented the same
+//! way in a family of its own, and every change, of either series, is judged by the failed
+//! requests on its two sides before its metric: more requests failed is worse whatever the
+//! latency of those that succeeded, fewer is better, a difference beyond the margin without
+//! support leaves it undecided; only failures within the margin let the metric decide. A
+//! measurement none of whose requests got a 2xx response has no latency to follow and is named.
 //!
 //! The permutations are drawn with a seed taken from the condition's id, so the same measurements
 //! give the same history.
 
+mod environment;
+mod order;
+mod segment;
+
+pub use order::{natural, Order};
+#[cfg(test)]
+use segment::{permutation_p, strongest_split};
+pub use segment::{MAX_CHANGES, MIN_PERMUTATIONS, MIN_SEGMENT, SEQUENTIAL_STOP};
+
 use super::compare::Metric;
 use super::difference;
-use crate::model::RunStatus;
+use super::failures::{self, RunFailures};
+use crate::model::{DecidedBy, FailureVerdict, RunStatus};
 use crate::report::compare::RunValue;
 use crate::report::history::*;
-use crate::report::Report;
+use crate::report::{ConditionResult, Report};
+use std::collections::{HashMap, HashSet};
 
 /// The false discovery rate over the conditions' first tests, at most: 5%, as the variance review
 /// and compare hold.
@@ -41,16 +61,10 @@ pub const FALSE_FINDINGS_PER_CONDITION: f64 = 0.01;
 pub fn family_q(conditions: usize) -> f64 {
     (FALSE_FINDINGS_PER_CONDITION * conditions.max(1) as f64).min(HISTORY_Q)
 }
-/// The fewest measurements on each side of a change.
-pub const MIN_SEGMENT: usize = 2;
-/// The most changes reported for one condition.
-pub const MAX_CHANGES: usize = 8;
-/// The fewest permutations of a test; more when many conditions share the false-discovery rule,
-/// so its per-test threshold can still be reached (`permutations_for`).
-pub const MIN_PERMUTATIONS: u64 = 1999;
 
-/// The permutations each test draws for `conditions` conditions: enough that the smallest p,
-/// 1 / (1 + permutations), lies at a fifth of the first threshold Benjamini-Hochberg sets.
+/// The most permutations a first test draws for `conditions` conditions: enough that the
+/// smallest p, 1 / (1 + permutations), lies at a fifth of the first threshold Benjamini-Hochberg
+/// sets. Only a test the rule needs it for draws this many ([`segment`]).
 pub fn permutations_for(conditions: usize) -> u64 {
     let needed = (5.0 * conditions.max(1) as f64 / family_q(conditions)).ceil() as u64;
     needed.max(MIN_PERMUTATIONS)
@@ -71,12 +85,12 @@ pub fn smallest_p(measurements: usize, permutations: u64) -> f64 {
 /// Why measurements cannot form one history.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum HistoryError {
-    #[error("a history needs at least 2 measurements; {0} given")]
+    #[error("a history needs at least 2 measurements (distinct dataset folders); {0} given")]
     TooFew(usize),
     #[error(
-        "{dataset} leads with {its}, the others with {metric}: a history follows one metric (dataset.toml: report.headline, percentile)"
+        "the measurements lead with different metrics, {list}: a history follows one metric (dataset.toml: report.headline, percentile)"
     )]
-    Metric { dataset: String, its: String, metric: String },
+    Metric { list: String },
     #[error("{first} is of the history {a:?} and {second} of {b:?} (dataset.toml: history.series): a history follows one series")]
     Series { first: String, a: String, second: String, b: String },
     #[error("--by revision: {dataset} names no revision (dataset.toml: [history] revision = \"...\")")]
@@ -85,38 +99,19 @@ pub enum HistoryError {
     SameRevision { first: String, second: String, revision: String },
 }
 
-/// How the measurements are ordered.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Order {
-    /// By the start of each measurement's earliest run.
-    StartedAt,
-    /// By `history.revision`, numbers within it compared as numbers (v1.9 before v1.10).
-    Revision,
-}
-
-impl Order {
-    fn name(self) -> &'static str {
-        match self {
-            Order::StartedAt => "started_at",
-            Order::Revision => "revision",
-        }
-    }
-}
+/// The seed of a condition's failure series differs from its metric series' by this.
+const FAILURE_SEED: u64 = 0x9e37_79b9_7f4a_7c15;
 
 /// The history of `measurements` (each a built report), ordered by `order`; `allow_env` keys may
-/// differ between consecutive measurements.
+/// differ between measurements.
 pub fn history(measurements: &[Report], order: Order, allow_env: &[String]) -> Result<HistoryReport, HistoryError> {
     if measurements.len() < 2 {
         return Err(HistoryError::TooFew(measurements.len()));
     }
-    let sorted = ordered(measurements, order)?;
+    let (sorted, by) = order::ordered(measurements, order)?;
     let newest = sorted[sorted.len() - 1];
     let metric = Metric::of(newest);
-    for m in &sorted {
-        if Metric::of(m).name() != metric.name() {
-            return Err(HistoryError::Metric { dataset: m.dataset.name.clone(), its: Metric::of(m).name(), metric: metric.name() });
-        }
-    }
+    one_metric(&sorted)?;
     let named: Vec<(&str, &str)> =
         sorted.iter().filter_map(|m| m.dataset.history.as_ref().map(|h| (m.dataset.name.as_str(), h.series.as_str()))).collect();
     if let Some(&(first, a)) = named.first() {
@@ -135,96 +130,86 @@ pub fn history(measurements: &[Report], order: Order, allow_env: &[String]) -> R
             title: m.dataset.title.clone(),
             measured: m.dataset.measured.clone(),
             revision: m.dataset.history.as_ref().and_then(|h| h.revision.clone()),
-            started_at: started_at(m),
+            started_at: order::started_at(m).map(|(_, text)| text.to_string()),
             ok_runs: m.runs.iter().filter(|r| r.status == RunStatus::Ok).count(),
         })
         .collect();
-    let environment_changes: Vec<EnvironmentChange> = sorted
-        .windows(2)
-        .enumerate()
-        .filter_map(|(i, pair)| {
-            let c = super::comparability::check(
-                &pair[1].dataset.must_match,
-                &pair[0].dataset.environment,
-                &pair[1].dataset.environment,
-                allow_env,
-            );
-            (!c.differing.is_empty()).then(|| EnvironmentChange { after: i + 2, differing: c.differing })
-        })
-        .collect();
+    let environment_changes = environment::changes(&sorted, &newest.dataset.must_match, allow_env);
+    let set_aside = environment::set_aside(&sorted);
+    let aside: HashSet<&str> = set_aside.iter().map(|s| s.factor.as_str()).collect();
 
-    // Every condition of any measurement, in the order they first appear from the newest back.
-    let mut ids: Vec<&str> = Vec::new();
+    // Every condition of any measurement, by its id without the factors set aside, in the order
+    // they first appear from the newest back.
+    let keyed: Vec<HashMap<String, &ConditionResult>> =
+        sorted.iter().map(|m| m.conditions.iter().map(|c| (key(c, &aside), c)).collect()).collect();
+    let mut ids: Vec<String> = Vec::new();
+    let mut seen: HashSet<String> = HashSet::new();
     for m in sorted.iter().rev() {
         for c in &m.conditions {
-            if !ids.contains(&c.id.as_str()) {
-                ids.push(&c.id);
+            let id = key(c, &aside);
+            if seen.insert(id.clone()) {
+                ids.push(id);
             }
         }
     }
-    let permutations = permutations_for(ids.len());
-    let mut conditions: Vec<ConditionHistory> = ids.iter().map(|id| condition_runs(&sorted, id, metric)).collect();
-    let means: Vec<Vec<f64>> = conditions.iter().map(measurement_means).collect();
-    let first: Vec<Option<(usize, f64)>> = conditions
-        .iter()
-        .zip(&means)
-        .map(|(c, mu)| {
-            strongest_split(mu, 0, mu.len()).map(|(k, t)| (k, permutation_p(mu, 0, mu.len(), t, permutations, seed(&c.condition_id))))
-        })
-        .collect();
-    let tested: Vec<usize> = (0..conditions.len()).filter(|&i| first[i].is_some()).collect();
-    let p: Vec<f64> = tested.iter().map(|&i| first[i].unwrap().1).collect();
+    let full = permutations_for(ids.len());
     let q = family_q(ids.len());
-    let passes = difference::benjamini_hochberg(&p, q);
-    // The per-test threshold the rule gave: the largest p it passed.
-    let threshold = tested.iter().zip(&passes).filter(|(_, &pass)| pass).map(|(&i, _)| first[i].unwrap().1).fold(0.0, f64::max);
+    let share = metric.headline.is_share();
+    let (mut conditions, run_failures): (Vec<ConditionHistory>, Vec<Vec<Vec<RunFailures>>>) =
+        ids.iter().map(|id| condition_runs(&sorted, &keyed, id, metric, &aside)).unzip();
+    let metric_family: Vec<(Vec<f64>, u64)> =
+        conditions.iter().map(|c| (measurement_means(c, share), segment::seed(&c.condition_id))).collect();
+    let failure_family: Vec<(Vec<f64>, u64)> =
+        conditions.iter().map(|c| (failure_shares(c), segment::seed(&c.condition_id) ^ FAILURE_SEED)).collect();
+    let found = segment::family(&metric_family, q, full);
+    let found_failures = segment::family(&failure_family, q, full);
+    let judge = Judge { margin: newest.standing.threshold, q, share, higher_is_better: metric.headline.higher_is_better() };
     for (i, c) in conditions.iter_mut().enumerate() {
-        c.p_first = first[i].map(|(_, p)| p);
-        let Some((k, p)) = first[i] else { continue };
-        if !tested.iter().zip(&passes).any(|(&t, &pass)| t == i && pass) {
-            continue;
+        c.p_first = found.first[i];
+        c.p_first_failures = found_failures.first[i];
+        let numbers: Vec<usize> = c.measurements.iter().map(|m| m.number).collect();
+        let mut changes = Vec::new();
+        for (before, after, p) in spans(&numbers, &found.splits[i]) {
+            changes.extend(judge.change(c, &run_failures[i], before, after, p, false, &environment_changes));
         }
-        let mu = &means[i];
-        let mut splits = vec![(k, p)];
-        let mut pending = vec![(0, k), (k, mu.len())];
-        while let Some((lo, hi)) = pending.pop() {
-            if splits.len() >= MAX_CHANGES {
-                break;
-            }
-            let Some((k, t)) = strongest_split(mu, lo, hi) else { continue };
-            let p = permutation_p(mu, lo, hi, t, permutations, seed(&c.condition_id) ^ ((lo as u64) << 20) ^ hi as u64);
-            if p <= threshold {
-                splits.push((k, p));
-                pending.extend([(lo, k), (k, hi)]);
+        let numbers: Vec<usize> = c.failures.iter().map(|f| f.number).collect();
+        for (before, after, p) in spans(&numbers, &found_failures.splits[i]) {
+            let at = (before[before.len() - 1], after[0]);
+            if !changes.iter().any(|ch: &Change| (ch.before, ch.after) == at) {
+                changes.extend(judge.change(c, &run_failures[i], before, after, p, true, &environment_changes));
             }
         }
-        splits.sort_by_key(|&(k, _)| k);
-        c.changes = changes(c, mu, &splits, metric.headline.higher_is_better(), &environment_changes);
+        changes.sort_by_key(|ch| (ch.after, ch.before));
+        c.changes = changes;
+        c.labels = super::compare::level_labels_of(newest, &c.factors);
     }
+    let all_changes = || conditions.iter().flat_map(|c| &c.changes);
     let summary = HistorySummary {
         measurements: listed.len(),
         conditions: conditions.len(),
-        changes: conditions.iter().map(|c| c.changes.len()).sum(),
-        worse: conditions.iter().flat_map(|c| &c.changes).filter(|c| c.worse).count(),
-        better: conditions.iter().flat_map(|c| &c.changes).filter(|c| !c.worse).count(),
+        changes: all_changes().count(),
+        worse: all_changes().filter(|c| c.worse).count(),
+        better: all_changes().filter(|c| !c.worse && !c.undecided).count(),
         incomparable: environment_changes.iter().any(|e| e.differing.iter().any(|d| !d.allowed)),
+        too_few: smallest_p(sorted.len(), full) > q / conditions.len().max(1) as f64,
     };
-    for c in &mut conditions {
-        c.labels = super::compare::level_labels_of(newest, &c.factors);
-    }
     Ok(HistoryReport {
         schema_version: HISTORY_SCHEMA_VERSION,
         series,
         series_named: !named.is_empty(),
-        by: order.name(),
+        by,
+        duplicates: Vec::new(),
+        set_aside,
         metric: metric.name(),
         higher_is_better: metric.headline.higher_is_better(),
         thresholds: HistoryThresholds {
             fdr_q: q,
             min_segment: MIN_SEGMENT,
-            permutations,
+            min_permutations: MIN_PERMUTATIONS.min(full),
+            permutations: full,
             interval_level: difference::INTERVAL_LEVEL,
-            smallest_p: smallest_p(sorted.len(), permutations),
+            error_share: judge.margin,
+            smallest_p: smallest_p(sorted.len(), full),
         },
         measurements: listed,
         must_match: newest.dataset.must_match.clone(),
@@ -236,197 +221,186 @@ pub fn history(measurements: &[Report], order: Order, allow_env: &[String]) -> R
     })
 }
 
-/// The measurements in order; an error when `--by revision` cannot order them.
-fn ordered(measurements: &[Report], order: Order) -> Result<Vec<&Report>, HistoryError> {
-    let mut sorted: Vec<&Report> = measurements.iter().collect();
-    match order {
-        Order::StartedAt => sorted.sort_by(|a, b| started_at(a).cmp(&started_at(b)).then_with(|| a.dataset.name.cmp(&b.dataset.name))),
-        Order::Revision => {
-            let revision = |m: &Report| m.dataset.history.as_ref().and_then(|h| h.revision.clone());
-            if let Some(m) = sorted.iter().find(|m| revision(m).is_none()) {
-                return Err(HistoryError::NoRevision { dataset: m.dataset.name.clone() });
-            }
-            sorted.sort_by(|a, b| natural(&revision(a).unwrap_or_default(), &revision(b).unwrap_or_default()));
-            for pair in sorted.windows(2) {
-                if revision(pair[0]) == revision(pair[1]) {
-                    return Err(HistoryError::SameRevision {
-                        first: pair[0].dataset.name.clone(),
-                        second: pair[1].dataset.name.clone(),
-                        revision: revision(pair[0]).unwrap_or_default(),
-                    });
-                }
-            }
+/// An error naming every metric the measurements lead with and which lead with each, when they
+/// lead with more than one.
+fn one_metric(sorted: &[&Report]) -> Result<(), HistoryError> {
+    let mut by_metric: Vec<(String, Vec<&str>)> = Vec::new();
+    for m in sorted {
+        let name = Metric::of(m).name();
+        match by_metric.iter_mut().find(|(n, _)| *n == name) {
+            Some((_, names)) => names.push(&m.dataset.name),
+            None => by_metric.push((name, vec![&m.dataset.name])),
         }
     }
-    Ok(sorted)
-}
-
-/// The earliest start of a measurement's runs (RFC 3339 in UTC, which sorts as text).
-fn started_at(m: &Report) -> Option<String> {
-    m.runs.iter().map(|r| r.started_at_utc.clone()).filter(|s| !s.is_empty()).min()
-}
-
-/// Text order with runs of digits compared as numbers: "v1.9" < "v1.10".
-pub fn natural(a: &str, b: &str) -> std::cmp::Ordering {
-    let (mut x, mut y) = (a.as_bytes(), b.as_bytes());
-    loop {
-        match (x.first(), y.first()) {
-            (None, None) => return std::cmp::Ordering::Equal,
-            (None, _) => return std::cmp::Ordering::Less,
-            (_, None) => return std::cmp::Ordering::Greater,
-            (Some(c), Some(d)) if c.is_ascii_digit() && d.is_ascii_digit() => {
-                let digits = |s: &[u8]| s.iter().take_while(|c| c.is_ascii_digit()).count();
-                let (n, m) = (digits(x), digits(y));
-                let (p, q) = (std::str::from_utf8(&x[..n]).unwrap_or("0"), std::str::from_utf8(&y[..m]).unwrap_or("0"));
-                let (p, q) = (p.trim_start_matches('0'), q.trim_start_matches('0'));
-                let ordering = p.len().cmp(&q.len()).then_with(|| p.cmp(q));
-                if ordering != std::cmp::Ordering::Equal {
-                    return ordering;
-                }
-                x = &x[n..];
-                y = &y[m..];
-            }
-            (Some(c), Some(d)) if c != d => return c.cmp(d),
-            _ => {
-                x = &x[1..];
-                y = &y[1..];
-            }
-        }
+    if by_metric.len() < 2 {
+        return Ok(());
     }
+    let list: Vec<String> = by_metric.iter().map(|(metric, names)| format!("{metric} ({})", names.join(", "))).collect();
+    Err(HistoryError::Metric { list: list.join(", ") })
 }
 
-/// A condition's ok runs in every measurement that has any with a value of the metric.
-fn condition_runs(sorted: &[&Report], id: &str, metric: Metric) -> ConditionHistory {
-    let mut factors = Default::default();
+/// A condition's id without the factors set aside (its own id when it has none of them).
+fn key(c: &ConditionResult, aside: &HashSet<&str>) -> String {
+    if !c.factors.keys().any(|f| aside.contains(f.as_str())) {
+        return c.id.clone();
+    }
+    let pairs = crate::model::parse_condition_pairs(&c.id).unwrap_or_default();
+    crate::model::condition_id(pairs.iter().filter(|(f, _)| !aside.contains(f.as_str())).map(|(f, v)| (f.as_str(), v.as_str())))
+}
+
+/// A condition's ok runs in every measurement that has any with a value of the metric, its
+/// failures in every measurement that counted requests of it, and the runs' failure counts per
+/// measurement of `failures` (for the judgement of a change).
+fn condition_runs(
+    sorted: &[&Report],
+    keyed: &[HashMap<String, &ConditionResult>],
+    id: &str,
+    metric: Metric,
+    aside: &HashSet<&str>,
+) -> (ConditionHistory, Vec<Vec<RunFailures>>) {
+    let mut factors = std::collections::BTreeMap::new();
     let mut measurements = Vec::new();
+    let mut counted = Vec::new();
+    let mut run_failures = Vec::new();
+    let mut all_failed = Vec::new();
+    let share = metric.headline.is_share();
     for (i, m) in sorted.iter().enumerate() {
-        let Some(c) = m.conditions.iter().find(|c| c.id == id) else { continue };
-        factors = c.factors.clone();
-        let runs: Vec<RunValue> = c
-            .runs
+        let Some(c) = keyed[i].get(id) else { continue };
+        factors = c.factors.iter().filter(|(f, _)| !aside.contains(f.as_str())).map(|(f, v)| (f.clone(), v.clone())).collect();
+        let indices: Vec<usize> = c.runs.iter().filter_map(|run| m.run_index(run)).collect();
+        let runs: Vec<RunValue> = indices
             .iter()
-            .filter_map(|run| m.run_index(run))
-            .filter_map(|r| {
-                metric.of_run(&m.runs[r]).filter(|v| *v > 0.0).map(|value| RunValue { run_id: m.runs[r].run_id.clone(), value })
+            .filter_map(|&r| {
+                let value = metric.of_run(&m.runs[r]).filter(|v| v.is_finite() && (*v > 0.0 || (share && *v >= 0.0)))?;
+                Some(RunValue { run_id: m.runs[r].run_id.clone(), value })
             })
             .collect();
-        let Some(spread) = crate::report::Spread::of(&runs.iter().map(|r| r.value).collect::<Vec<_>>()) else { continue };
-        measurements.push(MeasurementRuns { number: i + 1, runs, median: spread.median, min: spread.min, max: spread.max });
-    }
-    ConditionHistory { condition_id: id.to_string(), factors, measurements, p_first: None, changes: Vec::new(), labels: Vec::new() }
-}
-
-/// Each measurement's mean of its runs' logs.
-fn measurement_means(c: &ConditionHistory) -> Vec<f64> {
-    c.measurements.iter().map(|m| m.runs.iter().map(|r| r.value.ln()).sum::<f64>() / m.runs.len() as f64).collect()
-}
-
-/// The strongest split of `mu[lo..hi]` with [`MIN_SEGMENT`] on each side: its place (the first
-/// index after it) and score; `None` without room for one.
-fn strongest_split(mu: &[f64], lo: usize, hi: usize) -> Option<(usize, f64)> {
-    best_of(&mu[lo..hi]).map(|(k, t)| (lo + k, t))
-}
-
-/// The place and score of the strongest split of `values`, by prefix sums.
-fn best_of(values: &[f64]) -> Option<(usize, f64)> {
-    let n = values.len();
-    if n < 2 * MIN_SEGMENT {
-        return None;
-    }
-    let (total, total_sq) = values.iter().fold((0.0, 0.0), |(s, q), v| (s + v, q + v * v));
-    let (mut sum, mut sum_sq) = (0.0, 0.0);
-    let mut best: Option<(usize, f64)> = None;
-    for k in 1..n {
-        sum += values[k - 1];
-        sum_sq += values[k - 1] * values[k - 1];
-        if k < MIN_SEGMENT || n - k < MIN_SEGMENT {
-            continue;
-        }
-        let score = score(k, sum, sum_sq, n - k, total - sum, total_sq - sum_sq);
-        if best.is_none_or(|(_, b)| score > b) {
-            best = Some((k, score));
-        }
-    }
-    best
-}
-
-/// The pooled t of two groups from their counts, sums and sums of squares.
-fn score(n1: usize, s1: f64, q1: f64, n2: usize, s2: f64, q2: f64) -> f64 {
-    let (a, b) = (n1 as f64, n2 as f64);
-    let (m1, m2) = (s1 / a, s2 / b);
-    let squares = (q1 - s1 * m1).max(0.0) + (q2 - s2 * m2).max(0.0);
-    let pooled = squares / (a + b - 2.0);
-    let difference = (m2 - m1).abs();
-    let se = (pooled * (1.0 / a + 1.0 / b)).sqrt();
-    // Sums of squares are exact only to their rounding: below it, the segments do not vary.
-    let noise = 1e-12 * (q1 + q2).abs().max(1e-300);
-    if squares <= noise {
-        return if difference > 1e-12 * (m1.abs() + m2.abs()).max(1e-300) { f64::INFINITY } else { 0.0 };
-    }
-    difference / se
-}
-
-/// Shuffles as strong as the observed split after which a test stops early (Besag and Clifford's
-/// sequential p, 1991): an unchanged condition reaches them within a few dozen shuffles, so only a
-/// changed one pays for all of them.
-pub const SEQUENTIAL_STOP: u64 = 20;
-
-/// The permutation p of the strongest split of `mu[lo..hi]` scoring `observed`: the share of up to
-/// `permutations` shuffles at least as strong, (1 + as strong) / (1 + shuffles); or, once
-/// [`SEQUENTIAL_STOP`] shuffles were as strong, that many over the shuffles drawn.
-fn permutation_p(mu: &[f64], lo: usize, hi: usize, observed: f64, permutations: u64, seed: u64) -> f64 {
-    let mut values = mu[lo..hi].to_vec();
-    let mut rng = super::random::SplitMix64(seed);
-    let tolerance = 1e-9 * observed.abs().min(1e300);
-    let mut as_strong = 0u64;
-    for drawn in 1..=permutations {
-        for i in (1..values.len()).rev() {
-            let j = rng.below(i as u64 + 1) as usize;
-            values.swap(i, j);
-        }
-        if best_of(&values).is_some_and(|(_, t)| t >= observed - tolerance) {
-            as_strong += 1;
-            if as_strong == SEQUENTIAL_STOP {
-                return as_strong as f64 / drawn as f64;
+        let own: Vec<RunFailures> = indices.iter().filter_map(|&r| failures::of_run(&m.runs[r])).collect();
+        if !own.is_empty() {
+            let side = failures::side(&own);
+            if side.requests > 0 && side.errors == side.requests {
+                all_failed.push(i + 1);
             }
+            counted.push(MeasurementFailures { number: i + 1, requests: side.requests, errors: side.errors });
+            run_failures.push(own);
+        }
+        if let Some(spread) = crate::report::Spread::of(&runs.iter().map(|r| r.value).collect::<Vec<_>>()) {
+            measurements.push(MeasurementRuns { number: i + 1, runs, median: spread.median, min: spread.min, max: spread.max });
         }
     }
-    (1 + as_strong) as f64 / (1 + permutations) as f64
+    let history = ConditionHistory {
+        condition_id: id.to_string(),
+        factors,
+        measurements,
+        failures: counted,
+        all_failed,
+        p_first: None,
+        p_first_failures: None,
+        changes: Vec::new(),
+        labels: Vec::new(),
+    };
+    (history, run_failures)
 }
 
-/// A seed from a condition's id (FNV-1a), so each condition's permutations are its own and
-/// repeatable.
-fn seed(id: &str) -> u64 {
-    id.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3))
+/// Each measurement's mean of its runs' logs (of the values themselves for a share metric).
+fn measurement_means(c: &ConditionHistory, share: bool) -> Vec<f64> {
+    let of = |v: f64| if share { v } else { v.ln() };
+    c.measurements.iter().map(|m| m.runs.iter().map(|r| of(r.value)).sum::<f64>() / m.runs.len() as f64).collect()
 }
 
-/// The changes at `splits` (places in `mu`), each with its ratio and interval against the
-/// neighbouring splits.
-fn changes(c: &ConditionHistory, mu: &[f64], splits: &[(usize, f64)], higher_is_better: bool, env: &[EnvironmentChange]) -> Vec<Change> {
-    let bounds: Vec<usize> = std::iter::once(0).chain(splits.iter().map(|&(k, _)| k)).chain(std::iter::once(mu.len())).collect();
-    splits
-        .iter()
-        .enumerate()
-        .map(|(j, &(k, p))| {
-            let (lo, hi) = (bounds[j], bounds[j + 2]);
-            let before: Vec<f64> = mu[lo..k].iter().map(|v| v.exp()).collect();
-            let after: Vec<f64> = mu[k..hi].iter().map(|v| v.exp()).collect();
-            let ratio = difference::geometric_mean_ratio(&before, &after).unwrap_or(f64::NAN);
-            let (low, high) = difference::log_ratio(&before, &after).map_or((ratio, ratio), |r| (r.low, r.high));
-            let (b, a) = (c.measurements[k - 1].number, c.measurements[k].number);
-            Change {
-                before: b,
-                after: a,
-                ratio,
-                low,
-                high,
-                p,
-                persisted_for: hi - k,
-                environment_changed: env.iter().any(|e| e.after > b && e.after <= a),
-                worse: if higher_is_better { ratio < 1.0 } else { ratio > 1.0 },
+/// Each measurement's share of failed requests; empty (nothing to test) when none failed.
+fn failure_shares(c: &ConditionHistory) -> Vec<f64> {
+    if c.failures.iter().all(|f| f.errors == 0) {
+        return Vec::new();
+    }
+    c.failures.iter().map(|f| f.errors as f64 / f.requests as f64).collect()
+}
+
+/// The measurements (numbers) before and after each split of a series whose values are of the
+/// measurements `numbers`, up to the neighbouring splits, with the split's p.
+fn spans<'a>(numbers: &'a [usize], splits: &'a [(usize, f64)]) -> impl Iterator<Item = (&'a [usize], &'a [usize], f64)> + 'a {
+    let bounds: Vec<usize> = std::iter::once(0).chain(splits.iter().map(|&(k, _)| k)).chain(std::iter::once(numbers.len())).collect();
+    splits.iter().enumerate().map(move |(j, &(k, p))| (&numbers[bounds[j]..k], &numbers[k..bounds[j + 2]], p))
+}
+
+/// How a change found is judged.
+struct Judge {
+    /// The newest measurement's `thresholds.error_share`.
+    margin: f64,
+    /// The family's false discovery rate, which a change's failure test is held to.
+    q: f64,
+    share: bool,
+    higher_is_better: bool,
+}
+
+impl Judge {
+    /// The change between the measurements `before` and `after` (numbers, each side up to the
+    /// neighbouring changes), failures first; `None` for a change of the failures
+    /// (`by_failures`) within the margin.
+    #[allow(clippy::too_many_arguments)]
+    fn change(
+        &self,
+        c: &ConditionHistory,
+        run_failures: &[Vec<RunFailures>],
+        before: &[usize],
+        after: &[usize],
+        p: f64,
+        by_failures: bool,
+        env: &[EnvironmentChange],
+    ) -> Option<Change> {
+        let (b, a) = (before[before.len() - 1], after[0]);
+        let within = |side: &[usize], n: usize| side[0] <= n && n <= side[side.len() - 1];
+        let values = |side: &[usize]| -> Vec<f64> {
+            let mut out = Vec::new();
+            for m in c.measurements.iter().filter(|m| within(side, m.number)) {
+                let logs = m.runs.iter().map(|r| if self.share { r.value } else { r.value.ln() });
+                out.push(logs.sum::<f64>() / m.runs.len() as f64);
             }
+            out
+        };
+        let (x, y) = (values(before), values(after));
+        let (ratio, low, high) = if x.is_empty() || y.is_empty() {
+            (None, None, None)
+        } else if self.share {
+            let (mx, my) = (x.iter().sum::<f64>() / x.len() as f64, y.iter().sum::<f64>() / y.len() as f64);
+            ((mx > 0.0).then(|| my / mx), None, None)
+        } else {
+            let (x, y): (Vec<f64>, Vec<f64>) = (x.iter().map(|v| v.exp()).collect(), y.iter().map(|v| v.exp()).collect());
+            let ratio = difference::geometric_mean_ratio(&x, &y);
+            let interval = difference::log_ratio(&x, &y).ok();
+            (ratio, interval.as_ref().map(|i| i.low), interval.as_ref().map(|i| i.high))
+        };
+        let side_runs = |side: &[usize]| -> Vec<RunFailures> {
+            c.failures.iter().zip(run_failures).filter(|(f, _)| within(side, f.number)).flat_map(|(_, runs)| runs.iter().copied()).collect()
+        };
+        let mut compared = failures::compare(&side_runs(before), &side_runs(after));
+        compared.fdr_supported = by_failures || compared.p.is_some_and(|p| p <= self.q);
+        let verdict = failures::verdict(&compared, self.margin);
+        let (worse, decided_by, undecided) = match verdict {
+            FailureVerdict::Rise | FailureVerdict::NoResponses => (true, DecidedBy::Failures, false),
+            FailureVerdict::Fall => (false, DecidedBy::Failures, false),
+            FailureVerdict::NotShown => (false, DecidedBy::Failures, true),
+            FailureVerdict::Within | FailureVerdict::NoData if by_failures => return None,
+            FailureVerdict::Within | FailureVerdict::NoData => {
+                let ratio = ratio?;
+                (if self.higher_is_better { ratio < 1.0 } else { ratio > 1.0 }, DecidedBy::Metric, false)
+            }
+        };
+        Some(Change {
+            before: b,
+            after: a,
+            ratio,
+            low,
+            high,
+            p,
+            persisted_for: after.len(),
+            environment_changed: env.iter().any(|e| e.before < a && e.after > b),
+            worse,
+            decided_by,
+            failures: FailureShift { before: compared.base.share, after: compared.cand.share, p: compared.p, verdict },
+            undecided,
         })
-        .collect()
+    }
 }
 
 #[cfg(test)]

@@ -75,7 +75,15 @@ fn draw<DB: DrawingBackend>(
         let x = change.after as f64 - 0.5;
         chart.draw_series(DashedLineSeries::new(vec![(x, y_low), (x, y_high)], 5, 4, style::INK.mix(0.6).stroke_width(LINE)))?;
         let at = chart.backend_coord(&(x, y_high));
-        let label = fill(w.chart_change, &[("ratio", &crate::render::format::factor(change.ratio))]);
+        // A change the failures decided is labelled by its shares of failed requests.
+        let label = match change.ratio.filter(|_| change.decided_by == crate::model::DecidedBy::Metric) {
+            Some(ratio) => fill(w.chart_change, &[("ratio", &crate::render::format::factor(ratio))]),
+            None => {
+                let share = |s: Option<f64>| s.map_or_else(|| "–".to_string(), crate::render::format::percent_fine);
+                let cw = crate::render::i18n::compare::words(lang);
+                fill(cw.text_failures, &[("base", &share(change.failures.before)), ("cand", &share(change.failures.after))])
+            }
+        };
         text_at(root, label, (at.0 + 3, at.1 + 2), text_style(TEXT_PX, style::INK).pos(Pos::new(HPos::Left, VPos::Top)))?;
     }
     let dots = marks.layer(root)?;

@@ -4,7 +4,7 @@
 //! summary.
 
 use super::{Cell, Figure, KeyValue, Table};
-use crate::model::{HeadlineMetric, Lang};
+use crate::model::{DecidedBy, FailureVerdict, HeadlineMetric, Lang};
 use crate::render::format;
 use crate::render::i18n::history::{words, HistoryWords};
 use crate::render::i18n::{fill, prose, strings, Strings};
@@ -123,21 +123,66 @@ impl View<'_> {
     }
 
     /// "worse"/"better", or "slower"/"faster" for latency and requests/s.
-    fn directions(&self) -> (&'static str, &'static str) {
+    fn directions(&self) -> (String, String) {
         let w = crate::render::i18n::compare::words(self.lang);
         match self.report.headline {
-            HeadlineMetric::Percentile | HeadlineMetric::RequestsPerS => (w.slower, w.faster),
-            _ => (w.worse, w.better),
+            HeadlineMetric::Percentile | HeadlineMetric::RequestsPerS => (w.slower.to_string(), w.faster.to_string()),
+            _ => (w.worse.to_string(), w.better.to_string()),
         }
     }
 
-    fn direction(&self, change: &Change) -> &'static str {
-        let (worse, better) = self.directions();
-        if change.worse {
-            worse
-        } else {
-            better
+    /// The verdict of a change: failures first (more or fewer requests failed, or undecided),
+    /// else the metric's direction.
+    fn direction(&self, change: &Change) -> String {
+        let w = self.w;
+        if change.decided_by == DecidedBy::Failures {
+            return match change.failures.verdict {
+                FailureVerdict::NoResponses => w.no_responses.to_string(),
+                FailureVerdict::Rise => w.more_failed.to_string(),
+                FailureVerdict::Fall => w.fewer_failed.to_string(),
+                _ => fill(w.failures_undecided, &[("margin", &format::percent_round(self.report.thresholds.error_share))]),
+            };
         }
+        let (worse, better) = self.directions();
+        if change.worse { worse } else { better }.to_string()
+    }
+
+    /// What changed: the ratio with its interval, and the shares of failed requests when they
+    /// decided.
+    fn what(&self, change: &Change) -> String {
+        let mut parts = Vec::new();
+        match (change.ratio, change.low, change.high) {
+            (Some(ratio), Some(low), Some(high)) => parts.push(fill(
+                self.w.ratio_interval,
+                &[("ratio", &format::factor(ratio)), ("low", &format::factor(low)), ("high", &format::factor(high))],
+            )),
+            (Some(ratio), ..) => {
+                parts.push(fill(crate::render::i18n::history::words(self.lang).chart_change, &[("ratio", &format::factor(ratio))]))
+            }
+            _ => {}
+        }
+        if change.decided_by == DecidedBy::Failures || change.ratio.is_none() {
+            parts.push(self.failed_shares(change));
+        }
+        parts.join(self.t.list_sep)
+    }
+
+    /// How many shuffles a first test draws, and up to how many where the rule needs them.
+    fn shuffles(&self) -> String {
+        let th = &self.report.thresholds;
+        let n = format::count(th.min_permutations);
+        if th.permutations > th.min_permutations {
+            fill(self.w.shuffles_up_to, &[("n", &n), ("max", &format::count(th.permutations))])
+        } else {
+            fill(self.w.shuffles, &[("n", &n)])
+        }
+    }
+
+    /// "failed 0.00% → 95.00%", compare's words.
+    fn failed_shares(&self, change: &Change) -> String {
+        let share = |s: Option<f64>| s.map_or_else(|| "–".to_string(), format::percent_fine);
+        let cw = crate::render::i18n::compare::words(self.lang);
+        fill(cw.text_failures, &[("base", &share(change.failures.before)), ("cand", &share(change.failures.after))])
     }
 
     fn dataset_of(&self, number: usize) -> &str {
@@ -146,7 +191,11 @@ impl View<'_> {
 
     fn facts(&self) -> Vec<KeyValue> {
         let (r, w) = (self.report, self.w);
-        let order = if r.by == "revision" { w.by_revision } else { w.by_started_at };
+        let order = match r.by {
+            "revision" => w.by_revision,
+            "dataset_name" => w.by_dataset_name,
+            _ => w.by_started_at,
+        };
         let name = |m: &crate::report::history::Measurement| {
             m.revision.clone().or_else(|| m.measured.clone()).unwrap_or_else(|| m.dataset.clone())
         };
@@ -177,19 +226,16 @@ impl View<'_> {
             .environment_changes
             .iter()
             .map(|e| {
-                let cw = crate::render::i18n::compare::words(self.lang);
+                let (b, a) = (e.before.to_string(), e.after.to_string());
                 let list: Vec<String> = e
                     .differing
                     .iter()
                     .map(|d| {
-                        let template = if d.allowed { cw.env_allowed } else { cw.env_difference };
-                        fill(template, &[("key", &d.key), ("baseline", &d.baseline), ("candidate", &d.candidate)])
+                        let template = if d.allowed { w.env_allowed } else { w.env_difference };
+                        fill(template, &[("key", &d.key), ("before", &d.before), ("after", &d.after), ("b", &b), ("a", &a)])
                     })
                     .collect();
-                fill(
-                    w.environment_change,
-                    &[("before", &(e.after - 1).to_string()), ("after", &e.after.to_string()), ("list", &prose::list(self.lang, &list))],
-                )
+                fill(w.environment_change, &[("before", &b), ("after", &a), ("list", &prose::list(self.lang, &list))])
             })
             .collect()
     }
@@ -214,8 +260,10 @@ impl View<'_> {
                     unique.push(k);
                 }
             }
+            // A site build exits 0 and takes no --allow-env: the page says only what it shows.
+            let template = if self.site.is_some() { w.incomparable_summary_site } else { w.incomparable_summary };
             out.push(fill(
-                w.incomparable_summary,
+                template,
                 &[("list", &prose::list(self.lang, &self.environment_lines())), ("keys", &unique.join(" --allow-env "))],
             ));
         }
@@ -227,10 +275,22 @@ impl View<'_> {
                 w.none_tested,
                 &[("min", &min.to_string()), ("needed", &(2 * min).to_string()), ("n", &format::count(r.measurements.len() as u64))],
             ));
+        } else if r.summary.changes == 0 && r.summary.too_few {
+            out.push(fill(
+                w.too_few_summary,
+                &[("n", &format::count(r.measurements.len() as u64)), ("p", &format::p_value(r.thresholds.smallest_p))],
+            ));
         } else if r.summary.changes == 0 {
             out.push(fill(w.no_change, &[("tested", &format::count(tested))]));
         } else {
-            let (worse, better) = self.directions();
+            // A change the failures decided is worse or better, not slower or faster.
+            let by_failures = r.conditions.iter().flat_map(|c| &c.changes).any(|c| c.decided_by == DecidedBy::Failures);
+            let (worse, better) = if by_failures {
+                let cw = crate::render::i18n::compare::words(self.lang);
+                (cw.worse.to_string(), cw.better.to_string())
+            } else {
+                self.directions()
+            };
             let changed = r.conditions.iter().filter(|c| !c.changes.is_empty()).count() as u64;
             out.push(fill(
                 w.changes_found,
@@ -238,22 +298,14 @@ impl View<'_> {
                     ("changes", &format::count(r.summary.changes as u64)),
                     ("conditions", &format::count(changed)),
                     ("total", &total),
-                    ("worse", worse),
-                    ("better", better),
+                    ("worse", &worse),
+                    ("better", &better),
                     ("n_worse", &format::count(r.summary.worse as u64)),
                     ("n_better", &format::count(r.summary.better as u64)),
                 ],
             ));
         }
         out
-    }
-
-    fn ratio(&self, change: &Change) -> String {
-        format!("{} ({})", format::factor(change.ratio), self.range(&format::factor(change.low), &format::factor(change.high)))
-    }
-
-    fn range(&self, low: &str, high: &str) -> String {
-        format!("{low}{}{high}", self.t.range_dash)
     }
 
     fn changes_table(&self) -> Option<Table> {
@@ -269,7 +321,7 @@ impl View<'_> {
                 vec![
                     Cell::text(self.label(c)),
                     Cell { sub: Some(names), href: measurement_href(self.site, change.after, self.lang, 0), ..Cell::number(between) },
-                    Cell::number(self.ratio(change)),
+                    Cell::number(self.what(change)),
                     Cell::number(format::p_value(change.p)),
                     Cell::number(fill(w.held_cell, &[("n", &format::count(change.persisted_for as u64))])),
                     Cell::text(self.direction(change)).with_note(change.environment_changed.then(|| w.environment_changed.to_string())),
@@ -326,15 +378,19 @@ impl View<'_> {
 
     fn notes(&self) -> Vec<String> {
         let (r, w) = (self.report, self.w);
-        let mut notes = vec![fill(
-            w.rule,
-            &[
-                ("permutations", &format::count(r.thresholds.permutations)),
-                ("q", &format::percent(r.thresholds.fdr_q)),
-                ("min", &r.thresholds.min_segment.to_string()),
-            ],
-        )];
-        if r.thresholds.smallest_p > r.thresholds.fdr_q / r.conditions.len().max(1) as f64 {
+        let mut notes = vec![
+            fill(
+                w.rule,
+                &[
+                    ("shuffles", &self.shuffles()),
+                    ("q", &format::percent(r.thresholds.fdr_q)),
+                    ("min", &r.thresholds.min_segment.to_string()),
+                ],
+            ),
+            fill(w.failures_rule, &[("metric", &self.metric_label()), ("margin", &format::percent_round(r.thresholds.error_share))]),
+        ];
+        notes.extend(self.input_notes());
+        if r.summary.too_few {
             notes.push(fill(
                 w.too_few,
                 &[("n", &format::count(r.measurements.len() as u64)), ("p", &format::p_value(r.thresholds.smallest_p))],
@@ -359,10 +415,8 @@ impl View<'_> {
                     w.text_change,
                     &[
                         ("condition", &self.label(c)),
-                        ("direction", self.direction(change)),
-                        ("ratio", &format::factor(change.ratio)),
-                        ("low", &format::factor(change.low)),
-                        ("high", &format::factor(change.high)),
+                        ("direction", &self.direction(change)),
+                        ("what", &self.what(change)),
                         ("before", &change.before.to_string()),
                         ("before_name", self.dataset_of(change.before)),
                         ("after", &change.after.to_string()),
@@ -381,6 +435,35 @@ impl View<'_> {
         if !unchanged.is_empty() {
             lines.push(fill(w.text_unchanged, &[("list", &prose::list(self.lang, &unchanged))]));
         }
+        lines.extend(self.input_notes());
         lines
+    }
+
+    /// What the page and the terminal say about the input: the datasets given twice, the factors
+    /// set aside and the measurements whose requests all failed.
+    fn input_notes(&self) -> Vec<String> {
+        let (r, w) = (self.report, self.w);
+        let mut notes = Vec::new();
+        if !r.duplicates.is_empty() {
+            let items: Vec<String> =
+                r.duplicates.iter().map(|d| fill(w.duplicate_item, &[("given", &d.given), ("same_as", &d.same_as)])).collect();
+            notes.push(fill(w.duplicates, &[("list", &prose::list(self.lang, &items))]));
+        }
+        for s in &r.set_aside {
+            let held: Vec<String> = s.held_by.iter().map(ToString::to_string).collect();
+            notes.push(fill(w.set_aside, &[("factor", &s.factor), ("level", &s.level), ("list", &prose::list(self.lang, &held))]));
+        }
+        let failed: Vec<String> = r
+            .conditions
+            .iter()
+            .flat_map(|c| c.all_failed.iter().map(move |&n| (c, n)))
+            .map(|(c, n)| {
+                fill(w.all_failed_item, &[("condition", &self.label(c)), ("number", &n.to_string()), ("dataset", self.dataset_of(n))])
+            })
+            .collect();
+        if !failed.is_empty() {
+            notes.push(fill(w.all_failed, &[("metric", &self.metric_label()), ("list", &prose::list(self.lang, &failed))]));
+        }
+        notes
     }
 }

@@ -235,3 +235,54 @@ fn a_30_percent_step_is_found_within_two_measurements_in_90_percent_of_trials() 
     }
     assert!(found * 10 >= 200 * 9, "a 30% step found within two measurements in {found} of 200");
 }
+
+/// `count` series of 30 measurements, each stepping by a log of 0.3 after the 15th, with a wobble
+/// of 0.01: every condition changed.
+fn stepped_family(count: usize) -> Vec<(Vec<f64>, u64)> {
+    let mut rng = SplitMix64(46);
+    (0..count)
+        .map(|c| {
+            let values = (0..30).map(|m| if m >= 15 { 0.3 } else { 0.0 } + 0.01 * rng.normal()).collect();
+            (values, segment::seed(&format!("c{c}")))
+        })
+        .collect()
+}
+
+#[test]
+fn when_every_condition_changed_each_test_draws_the_fixed_shuffles_only() {
+    // 400 conditions: the rule's first threshold is 0.05/400, so a test could draw 40,000
+    // shuffles; with all 400 at the smallest p of 2,000 shuffles every one passes at rank 400's
+    // threshold of 5%, and no test needs more. Each p is then 1/2000, not 1/40001: the cost is
+    // 2,000 shuffles a condition, not 100 times the conditions.
+    let family = stepped_family(400);
+    let found = segment::family(&family, family_q(400), permutations_for(400));
+    assert_eq!(permutations_for(400), 40_000);
+    assert!(found.first.iter().all(|p| *p == Some(1.0 / (1 + MIN_PERMUTATIONS) as f64)), "{:?}", &found.first[..3]);
+    assert!(found.splits.iter().all(|s| s.len() == 1 && s[0].0 == 15), "{:?}", &found.splits[..3]);
+}
+
+#[test]
+fn one_changed_condition_among_many_still_draws_what_its_threshold_needs() {
+    // One step among 400 flat series: its p must reach 0.05/400; 2,000 shuffles cannot show it,
+    // so its test draws on to 40,000 and passes.
+    let mut family = stepped_family(1);
+    let mut rng = SplitMix64(7);
+    family.extend((1..400).map(|c| ((0..30).map(|_| 0.01 * rng.normal()).collect(), segment::seed(&format!("c{c}")))));
+    let found = segment::family(&family, family_q(400), permutations_for(400));
+    assert_eq!(found.first[0], Some(1.0 / 40_001.0));
+    assert_eq!(found.splits[0].len(), 1);
+}
+
+/// The figure in docs/performance.md: `cargo test --release -p analyze --lib
+/// history_cost_over_conditions -- --ignored --nocapture`.
+#[test]
+#[ignore]
+fn history_cost_over_conditions() {
+    for count in [100, 400, 1600] {
+        let family = stepped_family(count);
+        let started = std::time::Instant::now();
+        let found = segment::family(&family, family_q(count), permutations_for(count));
+        assert!(found.splits.iter().all(|s| !s.is_empty()));
+        eprintln!("{count} conditions × 30 measurements, all changed: {:.2} s", started.elapsed().as_secs_f64());
+    }
+}

@@ -1,0 +1,170 @@
+//! Binary segmentation of a family of series (one per condition): the strongest split of each
+//! series scored by the pooled t of its two sides, tested by shuffling the series' values
+//! (whole measurements), Benjamini-Hochberg over the first tests, and further splits of the
+//! series that pass at the threshold the first tests' rule gave.
+//!
+//! The cost grows about linearly with the series: every first test draws
+//! [`MIN_PERMUTATIONS`] shuffles at most (fewer once [`SEQUENTIAL_STOP`] were as strong), and
+//! only a test the false-discovery rule did not pass, yet whose p is within the rule's reach, draws
+//! on up to the `full` count the family's first threshold needs (the same seed, so its first
+//! shuffles are the same). When every condition changed, each passes on its first shuffles;
+//! before, each drew the full count, `5 · conditions / q`, and the whole history grew with the
+//! square of the conditions (docs/performance.md).
+
+use crate::stats::difference;
+
+/// The fewest measurements on each side of a change.
+pub const MIN_SEGMENT: usize = 2;
+/// The most changes reported for one condition.
+pub const MAX_CHANGES: usize = 8;
+/// The shuffles every first test draws; more only where the false-discovery rule needs a finer
+/// p (`permutations_for`).
+pub const MIN_PERMUTATIONS: u64 = 1999;
+/// Shuffles as strong as the observed split after which a test stops early (Besag and Clifford's
+/// sequential p, 1991): an unchanged condition reaches them within a few dozen shuffles, so only a
+/// changed one pays for all of them.
+pub const SEQUENTIAL_STOP: u64 = 20;
+
+/// What a family's tests found, per series.
+#[derive(Debug, Clone, Default)]
+pub struct Found {
+    /// The p of the first test (`None` without room for a split).
+    pub first: Vec<Option<f64>>,
+    /// The splits found (places in the series) with their p, in order of place.
+    pub splits: Vec<Vec<(usize, f64)>>,
+}
+
+/// Tests every series of `family` (its values and seed) at false discovery rate `q`, the first
+/// tests drawing up to `full` shuffles where the rule needs them.
+pub fn family(family: &[(Vec<f64>, u64)], q: f64, full: u64) -> Found {
+    let scored: Vec<Option<(usize, f64)>> = family.iter().map(|(v, _)| strongest_split(v, 0, v.len())).collect();
+    let mut first: Vec<Option<f64>> = family
+        .iter()
+        .zip(&scored)
+        .map(|((v, seed), s)| s.map(|(_, t)| permutation_p(v, 0, v.len(), t, MIN_PERMUTATIONS.min(full), *seed)))
+        .collect();
+    let passed = |first: &[Option<f64>]| -> Vec<bool> {
+        let tested: Vec<usize> = (0..first.len()).filter(|&i| first[i].is_some()).collect();
+        let p: Vec<f64> = tested.iter().filter_map(|&i| first[i]).collect();
+        let mut out = vec![false; first.len()];
+        for (&i, pass) in tested.iter().zip(difference::benjamini_hochberg(&p, q)) {
+            out[i] = pass;
+        }
+        out
+    };
+    let mut passes = passed(&first);
+    if full > MIN_PERMUTATIONS {
+        let mut refined = false;
+        for i in 0..family.len() {
+            let (Some(p), Some((_, t))) = (first[i], scored[i]) else { continue };
+            if !passes[i] && p <= q {
+                let (v, seed) = &family[i];
+                first[i] = Some(permutation_p(v, 0, v.len(), t, full, *seed));
+                refined = true;
+            }
+        }
+        if refined {
+            passes = passed(&first);
+        }
+    }
+    // The per-test threshold the rule gave: the largest p it passed; the later tests draw enough
+    // shuffles to reach a fifth of it.
+    let threshold = (0..first.len()).filter(|&i| passes[i]).filter_map(|i| first[i]).fold(0.0, f64::max);
+    let later = if threshold > 0.0 { ((5.0 / threshold).ceil() as u64).clamp(MIN_PERMUTATIONS.min(full), full) } else { full };
+    let splits = (0..family.len())
+        .map(|i| {
+            let (Some(p), Some((k, _)), true) = (first[i], scored[i], passes[i]) else { return Vec::new() };
+            let (mu, seed) = (&family[i].0, family[i].1);
+            let mut splits = vec![(k, p)];
+            let mut pending = vec![(0, k), (k, mu.len())];
+            while let Some((lo, hi)) = pending.pop() {
+                if splits.len() >= MAX_CHANGES {
+                    break;
+                }
+                let Some((k, t)) = strongest_split(mu, lo, hi) else { continue };
+                let p = permutation_p(mu, lo, hi, t, later, seed ^ ((lo as u64) << 20) ^ hi as u64);
+                if p <= threshold {
+                    splits.push((k, p));
+                    pending.extend([(lo, k), (k, hi)]);
+                }
+            }
+            splits.sort_by_key(|&(k, _)| k);
+            splits
+        })
+        .collect();
+    Found { first, splits }
+}
+
+/// The strongest split of `mu[lo..hi]` with [`MIN_SEGMENT`] on each side: its place (the first
+/// index after it) and score; `None` without room for one.
+pub fn strongest_split(mu: &[f64], lo: usize, hi: usize) -> Option<(usize, f64)> {
+    best_of(&mu[lo..hi]).map(|(k, t)| (lo + k, t))
+}
+
+/// The place and score of the strongest split of `values`, by prefix sums.
+fn best_of(values: &[f64]) -> Option<(usize, f64)> {
+    let n = values.len();
+    if n < 2 * MIN_SEGMENT {
+        return None;
+    }
+    let (total, total_sq) = values.iter().fold((0.0, 0.0), |(s, q), v| (s + v, q + v * v));
+    let (mut sum, mut sum_sq) = (0.0, 0.0);
+    let mut best: Option<(usize, f64)> = None;
+    for k in 1..n {
+        sum += values[k - 1];
+        sum_sq += values[k - 1] * values[k - 1];
+        if k < MIN_SEGMENT || n - k < MIN_SEGMENT {
+            continue;
+        }
+        let score = score(k, sum, sum_sq, n - k, total - sum, total_sq - sum_sq);
+        if best.is_none_or(|(_, b)| score > b) {
+            best = Some((k, score));
+        }
+    }
+    best
+}
+
+/// The pooled t of two groups from their counts, sums and sums of squares.
+fn score(n1: usize, s1: f64, q1: f64, n2: usize, s2: f64, q2: f64) -> f64 {
+    let (a, b) = (n1 as f64, n2 as f64);
+    let (m1, m2) = (s1 / a, s2 / b);
+    let squares = (q1 - s1 * m1).max(0.0) + (q2 - s2 * m2).max(0.0);
+    let pooled = squares / (a + b - 2.0);
+    let difference = (m2 - m1).abs();
+    let se = (pooled * (1.0 / a + 1.0 / b)).sqrt();
+    // Sums of squares are exact only to their rounding: below it, the segments do not vary.
+    let noise = 1e-12 * (q1 + q2).abs().max(1e-300);
+    if squares <= noise {
+        return if difference > 1e-12 * (m1.abs() + m2.abs()).max(1e-300) { f64::INFINITY } else { 0.0 };
+    }
+    difference / se
+}
+
+/// The permutation p of the strongest split of `mu[lo..hi]` scoring `observed`: the share of up to
+/// `permutations` shuffles at least as strong, (1 + as strong) / (1 + shuffles); or, once
+/// [`SEQUENTIAL_STOP`] shuffles were as strong, that many over the shuffles drawn.
+pub fn permutation_p(mu: &[f64], lo: usize, hi: usize, observed: f64, permutations: u64, seed: u64) -> f64 {
+    let mut values = mu[lo..hi].to_vec();
+    let mut rng = crate::stats::random::SplitMix64(seed);
+    let tolerance = 1e-9 * observed.abs().min(1e300);
+    let mut as_strong = 0u64;
+    for drawn in 1..=permutations {
+        for i in (1..values.len()).rev() {
+            let j = rng.below(i as u64 + 1) as usize;
+            values.swap(i, j);
+        }
+        if best_of(&values).is_some_and(|(_, t)| t >= observed - tolerance) {
+            as_strong += 1;
+            if as_strong == SEQUENTIAL_STOP {
+                return as_strong as f64 / drawn as f64;
+            }
+        }
+    }
+    (1 + as_strong) as f64 / (1 + permutations) as f64
+}
+
+/// A seed from a condition's id (FNV-1a), so each condition's permutations are its own and
+/// repeatable.
+pub fn seed(id: &str) -> u64 {
+    id.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3))
+}
