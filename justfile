@@ -4,6 +4,10 @@
 export CARGO_TARGET_DIR := env_var_or_default("CARGO_TARGET_DIR", env_var("HOME") + "/.cache/target")
 bin := CARGO_TARGET_DIR + "/release"
 
+# Marks every process started during one `just test` (inherited by the recipes it calls and by every
+# process a test starts), so its last step, `just leftover-processes`, can tell what a test left running.
+export MEASURE_TEST_RUN := env_var_or_default("MEASURE_TEST_RUN", "just-test-" + uuid())
+
 # List the recipes.
 default:
     @just --list
@@ -31,6 +35,51 @@ test: system-packages fmt-check one-build lint build
     just report
     just browser-test
     just browser-checker-test
+    just leftover-processes
+
+# Fails, naming them, when processes started during this `just test` are still running: a server, load
+# tool, supervisor or browser a test left behind. What it looks for is MEASURE_TEST_RUN in a process's
+# environment (every process started from `just test` inherits it; a process that clears its environment
+# would escape). This recipe and its callers carry it too and are not counted; processes still exiting get
+# 5 s. Only processes of the same user (or all, as root) can be read.
+leftover-processes:
+    #!/usr/bin/env bash
+    set -euo pipefail
+    mark="MEASURE_TEST_RUN=$MEASURE_TEST_RUN"
+    ancestors=" "
+    pid=$$
+    while [ "$pid" -gt 1 ] 2>/dev/null; do
+        ancestors+="$pid "
+        read -r stat 2>/dev/null <"/proc/$pid/stat" || break
+        read -r _state pid _ <<<"${stat##*) }"
+    done
+    # Only shell builtins in the scan: it starts no process that could count itself.
+    left() {
+        local dir pid stat state ppid var
+        for dir in /proc/[0-9]*; do
+            pid=${dir#/proc/}
+            [[ "$ancestors" == *" $pid "* ]] && continue
+            read -r stat 2>/dev/null <"$dir/stat" || continue
+            read -r state ppid _ <<<"${stat##*) }"
+            [ "$state" != Z ] && [ "$ppid" != $$ ] || continue
+            mapfile -d '' environ 2>/dev/null <"$dir/environ" || continue
+            for var in "${environ[@]}"; do
+                if [ "$var" = "$mark" ]; then
+                    mapfile -d '' cmdline 2>/dev/null <"$dir/cmdline" || true
+                    echo "  pid $pid: ${cmdline[*]}"
+                    break
+                fi
+            done
+        done
+    }
+    for _ in $(seq 50); do
+        found=$(left)
+        [ -n "$found" ] || { echo "no process of this test run is left"; exit 0; }
+        sleep 0.1
+    done
+    echo "error: processes started by the tests are still running ($mark):" >&2
+    echo "$found" >&2
+    exit 1
 
 # The browser checker's own tests: fixture sites it must pass and fail.
 browser-checker-test: python-tools (system-packages "chromium" "chromium-driver" "fonts-noto-cjk")

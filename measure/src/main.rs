@@ -3,10 +3,17 @@
 use clap::Parser;
 use measure::cli::{Cli, Command};
 use measure::input::{bad_input_report, is_bad_input};
+use measure::servers::supervisor;
 use measure::study::{self, StudyEnd};
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
+    // A server's supervisor is this binary again (measure/src/servers/supervisor.rs).
+    let args: Vec<std::ffi::OsString> = std::env::args_os().collect();
+    if args.get(1).is_some_and(|a| a == supervisor::SUBCOMMAND) {
+        return supervisor::main(&args[2..]);
+    }
+    supervisor::enable();
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Run(args) => study::run_study(&args),

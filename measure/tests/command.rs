@@ -374,8 +374,10 @@ fn a_server_that_fails_is_an_aborted_run_with_its_note_and_the_study_goes_on() {
         assert_eq!(by_server[server]["status"], "aborted", "{server}");
         by_server[server]["note"].clone()
     };
+    // It never listened: the note says nothing accepted connections where measure looked.
     assert!(
-        note("never-ready").starts_with("measure.not-ready(server=never-ready, seconds=1, log=\"waiting for nothing\")"),
+        note("never-ready").starts_with("measure.not-ready-refused(server=never-ready, seconds=1, address=127.0.0.1:")
+            && note("never-ready").contains(", log=\"waiting for nothing\")"),
         "{}",
         note("never-ready")
     );
@@ -412,6 +414,7 @@ fn a_server_that_fails_is_an_aborted_run_with_its_note_and_the_study_goes_on() {
 /// A live process: its pid, group and command name, from `/proc/<pid>/stat`.
 #[derive(Debug, Clone)]
 struct Proc {
+    pid: u32,
     ppid: u32,
     pgrp: u32,
     comm: String,
@@ -421,19 +424,17 @@ struct Proc {
 fn processes() -> Vec<Proc> {
     let mut out = Vec::new();
     for entry in std::fs::read_dir("/proc").unwrap().flatten() {
-        if entry.file_name().to_string_lossy().parse::<u32>().is_err() {
-            continue;
-        }
+        let Ok(pid) = entry.file_name().to_string_lossy().parse::<u32>() else { continue };
         let Ok(stat) = std::fs::read_to_string(entry.path().join("stat")) else { continue };
         let (Some(open), Some((_, rest))) = (stat.find('('), stat.rsplit_once(')')) else { continue };
         let comm = stat[open + 1..stat.len() - rest.len() - 1].to_string();
         let fields: Vec<&str> = rest.split_whitespace().collect();
-        out.push(Proc { ppid: fields[1].parse().unwrap_or(0), pgrp: fields[2].parse().unwrap_or(0), comm, zombie: fields[0] == "Z" });
+        out.push(Proc { pid, ppid: fields[1].parse().unwrap_or(0), pgrp: fields[2].parse().unwrap_or(0), comm, zombie: fields[0] == "Z" });
     }
     out
 }
 
-/// Waits until `out`'s runs.csv lists `rows` runs and then until measure has a child named `at` (the
+/// Waits until `out`'s runs.csv lists `rows` runs and then until measure has a descendant named `at` (the
 /// server starting, the load tool, `analyze import`), and kills measure with SIGKILL there. Returns the
 /// process groups measure had started (its servers and its tool), not what runs in measure's own group
 /// (`analyze import`, which finishes on its own, atomically).
@@ -442,7 +443,16 @@ fn kill_at(child: &mut std::process::Child, out: &Path, rows: usize, at: &[&str]
     let children = loop {
         let listed = std::fs::read_to_string(out.join("runs.csv")).map_or(0, |t| t.lines().count().saturating_sub(1));
         if listed >= rows {
-            let children: Vec<Proc> = processes().into_iter().filter(|p| p.ppid == child.id()).collect();
+            // Servers run under measure's supervisor: look at every descendant of measure.
+            let all = processes();
+            let mut below = vec![child.id()];
+            let mut children: Vec<Proc> = Vec::new();
+            while let Some(parent) = below.pop() {
+                for p in all.iter().filter(|p| p.ppid == parent) {
+                    below.push(p.pid);
+                    children.push(p.clone());
+                }
+            }
             if children.iter().any(|p| at.contains(&p.comm.as_str())) {
                 break children;
             }

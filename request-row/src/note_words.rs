@@ -89,7 +89,11 @@ note_keys! {
     MeasureImportRefused = "measure.import-refused" ["why"];
     MeasureExitedEarly = "measure.exited-early" ["server", "status", "log"];
     MeasureNotReady = "measure.not-ready" ["server", "seconds", "log"];
+    MeasureNotReadyStatus = "measure.not-ready-status" ["server", "seconds", "path", "status", "log"];
+    MeasureNotReadyRefused = "measure.not-ready-refused" ["server", "seconds", "address", "log"];
+    MeasureNotReadySilent = "measure.not-ready-silent" ["server", "seconds", "path", "log"];
     MeasureWrongPort = "measure.wrong-port" ["server", "port", "listening"];
+    MeasureWrongAddress = "measure.wrong-address" ["server", "address", "listening"];
     MeasureExited = "measure.exited" ["server", "status", "log"];
     MeasureRecipeChanged = "measure.recipe-changed" ["recipe", "now"];
 }
@@ -310,6 +314,22 @@ impl NoteKey {
             MeasureNotReady => (
                 "{server} was not ready after {seconds} s; its last output: {log}",
                 "{server}は{seconds}秒たっても準備が整わなかった。最後の出力：{log}",
+            ),
+            MeasureNotReadyStatus => (
+                "{server} was not ready after {seconds} s: GET {path} answered {status}; its last output: {log}",
+                "{server}は{seconds}秒たっても準備が整わなかった：GET {path}への応答はステータス{status}。最後の出力：{log}",
+            ),
+            MeasureNotReadyRefused => (
+                "{server} was not ready after {seconds} s: nothing accepted connections on {address}; its last output: {log}",
+                "{server}は{seconds}秒たっても準備が整わなかった：{address}で接続を受け付けるものがなかった。最後の出力：{log}",
+            ),
+            MeasureNotReadySilent => (
+                "{server} was not ready after {seconds} s: GET {path} got no response within 1 s; its last output: {log}",
+                "{server}は{seconds}秒たっても準備が整わなかった：GET {path}に1秒以内の応答がなかった。最後の出力：{log}",
+            ),
+            MeasureWrongAddress => (
+                "{server} listened on {listening}, not on {address} where measure connects",
+                "{server}はmeasureが接続する{address}ではなく{listening}で待ち受けた",
             ),
             MeasureWrongPort => (
                 "{server} listened on {listening}, not on the port {port} it was given",

@@ -10,6 +10,7 @@
 
 pub mod closed;
 pub mod command;
+pub mod hook;
 pub mod note;
 pub mod open;
 
@@ -211,6 +212,7 @@ fn measure<W: Workload>(
         SamplerConfig { groups, temp: front.temp, interval: workload.sampling_interval(), max_duration: bound + Duration::from_secs(5) };
     let sampler = spawn_sampler(sampler_config, clock, Arc::clone(&stop_sampling))?;
     let mut load = workload.start_load(front.addr, run_id, &dir, clock, &cancel)?;
+    hook::stop_at(hook::Moment::Load);
 
     let abort = watch(interrupted, servers, clock.origin() + bound, overdue, || W::finished(&mut load));
     if abort.is_some() {

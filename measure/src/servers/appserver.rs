@@ -5,10 +5,9 @@
 //! process group with the run's folder for its files, like the open-loop servers ([`super::ServerProcess`]).
 
 use super::python::PythonEnv;
-use super::{answers_ok, loopback, ServerProcess, READY_TIMEOUT};
+use super::{loopback, probe, ServerProcess, READY_TIMEOUT};
 use crate::plan::closed::{App, Server, ServerKind};
 use anyhow::{Context, Result};
-use std::net::TcpStream;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Duration, Instant};
@@ -131,9 +130,9 @@ pub fn start(run: &AppServerRun, path: &str) -> Result<ServerProcess> {
     let addr = loopback(run.port);
     match run.server.kind {
         ServerKind::Fastcgi => {
-            server.wait_ready(READY_TIMEOUT, |_| TcpStream::connect_timeout(&addr, Duration::from_millis(200)).is_ok())?
+            server.wait_ready(addr, READY_TIMEOUT, |_| probe::tcp(addr))?
         }
-        _ => server.wait_ready(READY_TIMEOUT, |_| answers_ok(addr, path))?,
+        _ => server.wait_ready(addr, READY_TIMEOUT, |_| probe::http_200(addr, path))?,
     }
     // A prefork server forks its spare workers after it listens; give them a moment to settle before t = 0.
     let settle = Instant::now() + Duration::from_millis(300);

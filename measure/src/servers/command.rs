@@ -3,15 +3,14 @@
 //! the dataset's `raw/<run_id>/`, and waited for until its readiness check passes.
 //!
 //! A server that exits while starting, is not ready in time, or listens on another port than `{port}`
-//! fails with the [`ServerFailed`] that says which: a server that binds its own default port would
+//! fails with the [`super::ServerFailed`] that says which: a server that binds its own default port would
 //! otherwise show as merely slow, or, were that port answered by something else, be measured as someone
 //! else's server.
 
-use super::{http_status, listening, loopback, ServerFailed, ServerProcess};
+use super::{loopback, probe, ServerProcess};
 use crate::plan::command::{Condition, Ready, Server};
 use crate::plan::template;
 use anyhow::{Context, Result};
-use std::net::TcpStream;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Duration;
@@ -118,24 +117,16 @@ pub fn start(run: &CommandServerRun) -> Result<ServerProcess> {
     let addr = loopback(run.port);
     let ready = run.server.ready();
     let timeout = Duration::from_secs(run.server.ready_timeout_s);
-    let waited = server.wait_ready(timeout, |_| match &ready {
-        Ready::Tcp => TcpStream::connect_timeout(&addr, Duration::from_millis(200)).is_ok(),
-        Ready::Http(path) => http_status(addr, path).is_some_and(|s| (200..300).contains(&s)),
-    });
-    let listeners = listening::of_group(server.pid());
-    let on_port = listeners.iter().any(|l| l.port == run.port);
-    match waited {
-        // Ready on the port, but not by the server's own socket: something else answered there.
-        Ok(()) if !on_port => Err(wrong_port(run, &listeners).into()),
-        Ok(()) => Ok(server),
-        // Never ready, but listening elsewhere: it ignored {port}.
-        Err(ServerFailed::NotReady { .. }) if !on_port && !listeners.is_empty() => Err(wrong_port(run, &listeners).into()),
-        Err(failed) => Err(failed.into()),
+    server.wait_ready(addr, timeout, |_| match &ready {
+        Ready::Tcp => probe::tcp(addr),
+        Ready::Http(path) => probe::http(addr, path, |s| (200..300).contains(&s)),
+    })?;
+    // Ready at the address, but not by the server's own socket: something else answered there.
+    let listeners = server.listeners();
+    if !listeners.iter().any(|l| l.reaches(addr)) {
+        return Err(server.elsewhere(addr, &listeners).into());
     }
-}
-
-fn wrong_port(run: &CommandServerRun, listeners: &[listening::Listener]) -> ServerFailed {
-    ServerFailed::WrongPort { server: run.name.to_string(), port: run.port, listening: listening::describe(listeners) }
+    Ok(server)
 }
 
 #[cfg(test)]

@@ -5,7 +5,7 @@
 //! only when the environment is missing or holds another version.
 
 use super::python::output;
-use super::{answers_ok, app_log, loopback, ServerProcess, READY_TIMEOUT};
+use super::{app_log, loopback, probe, Probe, ServerProcess, READY_TIMEOUT};
 use crate::plan::open::{OpenLoop, Worker};
 use anyhow::{bail, Context, Result};
 use std::path::{Path, PathBuf};
@@ -129,8 +129,11 @@ pub fn start(run: &GunicornRun) -> Result<ServerProcess> {
     let processes = run.plan.worker_shape(run.worker).processes as usize;
     let addr = loopback(run.port);
     // The listening socket accepts before the workers can serve; wait for each worker's boot line.
-    server.wait_ready(READY_TIMEOUT, |_| {
-        app_log::read(run.app_log).is_ok_and(|events| app_log::booted_pids(&events).len() >= processes) && answers_ok(addr, "/fast")
+    server.wait_ready(addr, READY_TIMEOUT, |_| {
+        if !app_log::read(run.app_log).is_ok_and(|events| app_log::booted_pids(&events).len() >= processes) {
+            return Err(Probe::Waiting);
+        }
+        probe::http_200(addr, "/fast")
     })?;
     Ok(server)
 }

@@ -4,8 +4,8 @@
 //! told apart from one that is slow to start, and a ready check answered by some other process on that
 //! port is not taken for the server's.
 
-use crate::sample::procfs;
 use std::collections::BTreeSet;
+use std::net::SocketAddr;
 use std::path::Path;
 
 /// A listening socket: its address as `127.0.0.1:8000` or `[::]:8000`, and its port.
@@ -61,14 +61,21 @@ fn socket_inodes(pid: u32) -> Vec<u64> {
         .collect()
 }
 
-/// The sockets the processes of group `pgid` listen on, sorted by port.
-pub fn of_group(pgid: u32) -> Vec<Listener> {
-    let mut inodes = BTreeSet::new();
-    if let Ok(all) = procfs::list_processes() {
-        for p in all.iter().filter(|p| p.pgrp == pgid && p.state != 'Z') {
-            inodes.extend(socket_inodes(p.pid));
-        }
+impl Listener {
+    /// Whether a connection to `target` reaches this socket: the same port, at the same address or at
+    /// the unspecified one (`0.0.0.0`, or `[::]`, which takes IPv4 too unless set IPv6-only).
+    pub fn reaches(&self, target: SocketAddr) -> bool {
+        let Ok(own) = self.addr.parse::<SocketAddr>() else { return false };
+        own.port() == target.port() && (own.ip() == target.ip() || own.ip().is_unspecified())
     }
+}
+
+/// The sockets the processes `pids` listen on, sorted by port (none when `pids` is empty).
+pub fn of_pids(pids: &[u32]) -> Vec<Listener> {
+    if pids.is_empty() {
+        return Vec::new();
+    }
+    let inodes: BTreeSet<u64> = pids.iter().flat_map(|&pid| socket_inodes(pid)).collect();
     let mut out: Vec<Listener> = ["/proc/net/tcp", "/proc/net/tcp6"]
         .iter()
         .filter_map(|path| std::fs::read_to_string(path).ok())
@@ -110,14 +117,25 @@ mod tests {
     }
 
     #[test]
-    fn finds_the_port_a_process_group_of_ours_listens_on() {
+    fn finds_the_port_a_process_of_ours_listens_on() {
         let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
         let port = listener.local_addr().unwrap().port();
-        // This test process is in the test runner's group.
-        let pgid = unsafe { libc::getpgrp() } as u32;
-        let found = of_group(pgid);
+        let found = of_pids(&[std::process::id()]);
         assert!(found.iter().any(|l| l.port == port && l.addr == format!("127.0.0.1:{port}")), "{found:?}");
         drop(listener);
-        assert!(!of_group(pgid).iter().any(|l| l.port == port));
+        assert!(!of_pids(&[std::process::id()]).iter().any(|l| l.port == port));
+        assert!(of_pids(&[]).is_empty());
+    }
+
+    #[test]
+    fn a_socket_is_reached_at_its_own_address_or_from_any() {
+        let at = |addr: &str| Listener { port: addr.parse::<SocketAddr>().unwrap().port(), addr: addr.into(), inode: 0 };
+        let target: SocketAddr = "127.0.0.1:8000".parse().unwrap();
+        assert!(at("127.0.0.1:8000").reaches(target));
+        assert!(at("0.0.0.0:8000").reaches(target));
+        assert!(at("[::]:8000").reaches(target));
+        assert!(!at("[::1]:8000").reaches(target));
+        assert!(!at("127.0.0.2:8000").reaches(target));
+        assert!(!at("127.0.0.1:8001").reaches(target));
     }
 }

@@ -5,7 +5,7 @@
 //! /etc/nginx or /var/lib/nginx and the temp files the sampler counts are ours alone. Connections are closed
 //! after each response on both sides, as in the study.
 
-use super::{answers_ok, loopback, ServerProcess, READY_TIMEOUT};
+use super::{loopback, probe, ServerProcess, READY_TIMEOUT};
 use crate::plan::open::Nginx;
 use anyhow::{bail, Context, Result};
 use std::fmt::Write as _;
@@ -199,7 +199,7 @@ fn launch(binary: &Path, prefix: &Path, config: &str, listen_port: u16, path: &s
         vec![prefix.join("error.log")],
     )?;
     let addr = loopback(listen_port);
-    server.wait_ready(READY_TIMEOUT, |_| answers_ok(addr, path))?;
+    server.wait_ready(addr, READY_TIMEOUT, |_| probe::http_200(addr, path))?;
     Ok(server)
 }
 

@@ -107,12 +107,13 @@ pub fn run_study(args: &RunArgs) -> Result<StudyEnd> {
         print!("{}", dry_run::describe(&plan, source, &out, args.resume, &runs)?);
         return Ok(StudyEnd::Complete);
     }
-    let tools = match &plan {
+    let mut tools = match &plan {
         Plan::Open(p) => open::preflight(p, args)?,
         Plan::Closed(p) => closed::preflight(p, args)?,
         Plan::Command(p) => command::preflight(p, args, source)?,
     };
 
+    tools.environment.insert("server_stop".into(), crate::servers::supervisor::announce().into());
     std::fs::create_dir_all(&out).with_context(|| format!("failed to create {}", out.display()))?;
     let recipes = recipe::recipes(&plan, &plan_text, &tools.versions)?;
     let (mut dataset, env) = if let Some((mut dataset, mut env, (kept_plan, kept_text))) = resumed {
@@ -185,6 +186,7 @@ pub fn run_study(args: &RunArgs) -> Result<StudyEnd> {
             let row = RunRow { recipe: recipe.clone(), ..start.row(slot.clone(), RunStatus::Ok, result.note.clone()) };
             Dataset::keep_pending(&out, &plan, &row, &result.record)?;
             let import = Import { analyze: tools.analyze.as_deref(), dataset: &out, plan: &plan, run_id, slot };
+            run::hook::stop_at(run::hook::Moment::Import);
             match import.run(files) {
                 // What import noted about the tool's output (e.g. ab's warnings) stays with the run.
                 Ok(note) if !note.is_empty() => result.note = run::note::join(&[result.note.clone(), note]),
@@ -200,6 +202,7 @@ pub fn run_study(args: &RunArgs) -> Result<StudyEnd> {
         }
         dataset.add(RunRow { recipe, ..start.row(slot.clone(), result.status, result.note.clone()) }, result.record);
         dataset.save(&out, &plan, &env)?;
+        run::hook::stop_at(run::hook::Moment::Save);
         crate::dataset::pending::remove(&out, run_id)?;
         Ok((result.status, result.note))
     })
@@ -437,6 +440,9 @@ impl Pass<'_> {
                 progress.finish();
                 eprintln!("interrupted between runs; {}: {resume_hint}", remain(pending.len() - i));
                 return Ok(StudyEnd::Interrupted);
+            }
+            if i > 0 {
+                run::hook::stop_at(run::hook::Moment::BetweenRuns);
             }
             let run_id = format!("r{:0width$}", self.first as usize + i);
             let load1_before = check_load(self.host, self.wait_for_idle, self.interrupted, &progress);

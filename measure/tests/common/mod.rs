@@ -76,3 +76,29 @@ pub fn assert_no_server_of_ours_left() {
     let left: Vec<String> = String::from_utf8_lossy(&left.stdout).lines().filter(|l| l.contains(&ours)).map(str::to_owned).collect();
     assert!(left.is_empty(), "servers left running: {left:?}");
 }
+
+/// The environment variable a test sets on the `measure` it starts, with a value of its own: every
+/// process measure starts inherits it (supervisor, server, load tool, analyze import), so
+/// [`processes_marked`] finds whatever of them is left. (`just test` marks the whole run with
+/// MEASURE_TEST_RUN the same way and checks it at the end.)
+pub const MARK_VAR: &str = "MEASURE_TEST_MARK";
+
+/// The live processes whose environment holds `MARK_VAR=mark`: their pid and command line.
+pub fn processes_marked(mark: &str) -> Vec<(u32, String)> {
+    let wanted = format!("{MARK_VAR}={mark}");
+    let mut found = Vec::new();
+    for entry in std::fs::read_dir("/proc").unwrap().flatten() {
+        let Ok(pid) = entry.file_name().to_string_lossy().parse::<u32>() else { continue };
+        let Ok(environ) = std::fs::read(entry.path().join("environ")) else { continue };
+        if !environ.split(|b| *b == 0).any(|var| var == wanted.as_bytes()) {
+            continue;
+        }
+        let stat = std::fs::read_to_string(entry.path().join("stat")).unwrap_or_default();
+        if stat.rsplit_once(')').is_some_and(|(_, rest)| rest.trim_start().starts_with('Z')) {
+            continue;
+        }
+        let cmdline = std::fs::read(entry.path().join("cmdline")).unwrap_or_default();
+        found.push((pid, String::from_utf8_lossy(&cmdline).replace('\0', " ").trim().to_string()));
+    }
+    found
+}
