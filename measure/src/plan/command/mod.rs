@@ -12,6 +12,7 @@ mod de;
 pub mod load;
 mod validate;
 
+pub use super::Problem;
 pub use load::{LoadTool, Param, RunLoad};
 
 use super::locate::KeyPath;
@@ -211,25 +212,6 @@ impl fmt::Display for Condition {
 /// Whether plan text is a command plan (it says `kind = "command"`).
 pub fn is_command(text: &str) -> bool {
     text.parse::<toml::Table>().is_ok_and(|t| t.get("kind").and_then(|k| k.as_str()) == Some(KIND))
-}
-
-/// A problem of a plan at its key.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Problem {
-    pub key: KeyPath,
-    pub message: String,
-}
-
-impl Problem {
-    pub fn new(key: KeyPath, message: impl Into<String>) -> Problem {
-        Problem { key, message: message.into() }
-    }
-}
-
-impl fmt::Display for Problem {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}: {}", self.key, self.message)
-    }
 }
 
 impl CommandPlan {
