@@ -287,6 +287,13 @@ impl CommandPlan {
         Duration::from_secs(self.load.run_timeout_s)
     }
 
+    /// The longest one run can take: its server's `ready_timeout_s` to start, the load's bound, and its
+    /// `stop_grace_s` to stop (the longest of the servers' waits).
+    pub fn run_at_most(&self) -> Duration {
+        let waits = self.servers.values().map(|s| s.ready_timeout_s.saturating_add(s.stop_grace_s)).max().unwrap_or(0);
+        self.run_bound() + Duration::from_secs(waits)
+    }
+
     /// The planned length of the load of a condition: its duration, or its requests at its rate; `None`
     /// when it depends on the server (a count of requests sent as fast as the server answers).
     pub fn planned_load(&self, condition: &Condition) -> Option<Duration> {
