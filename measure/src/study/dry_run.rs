@@ -13,7 +13,6 @@ use crate::progress::format_duration;
 use anyhow::Result;
 use std::fmt::Write as _;
 use std::path::Path;
-use std::time::Duration;
 
 /// The text `--dry-run` prints.
 pub fn describe(plan: &Plan, source: Source, out: &Path, resume: bool, runs: &[RunRow]) -> Result<String> {
@@ -103,16 +102,30 @@ fn duration_line(plan: &Plan, runs: usize) -> String {
             format_duration(total),
             format_duration(per_run)
         ),
-        Plan::Command(p) => {
-            let bound = p.run_bound() + Duration::from_secs(p.servers.values().map(|s| s.ready_timeout_s).max().unwrap_or(0));
-            format!(
-                "expected duration: unknown beforehand: each run's load lasts as long as the server takes to answer it \
-                 (bounded by load.run_timeout_s = {} s); about {} if each took a quarter of that, at most {}",
-                p.load.run_timeout_s,
-                format_duration(total),
-                format_duration(bound * runs as u32)
-            )
-        }
+        Plan::Command(p) => format!(
+            "expected duration: unknown beforehand: each run's load lasts as long as the server takes to answer it \
+             (bounded by load.run_timeout_s = {} s); about {} if each took a quarter of that, at most {} \
+             (each run's server start, load and stop at their bounds)",
+            p.load.run_timeout_s,
+            format_duration(total),
+            format_duration(p.run_at_most() * runs as u32)
+        ),
         _ => format!("expected duration: about {} ({runs} runs of about {})", format_duration(total), format_duration(per_run)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn at_most_counts_each_runs_server_start_load_and_stop_grace() {
+        let text = include_str!("../../plans/static-file-servers.toml");
+        let plan = Plan::parse(text).unwrap();
+        let Plan::Command(p) = &plan else { panic!("a command plan") };
+        // nginx: ready 20 s + grace 10 s (its defaults); http-server the same; the load's bound is 60 s.
+        assert_eq!((p.load.run_timeout_s, p.servers["nginx"].ready_timeout_s, p.servers["nginx"].stop_grace_s), (60, 20, 10));
+        let line = duration_line(&plan, 2);
+        assert!(line.contains("at most 3m 00s (each run's server start, load and stop at their bounds)"), "{line}");
     }
 }

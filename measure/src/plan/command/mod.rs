@@ -12,6 +12,7 @@ mod de;
 pub mod load;
 mod validate;
 
+pub use super::Problem;
 pub use load::{LoadTool, Param, RunLoad};
 
 use super::locate::KeyPath;
@@ -213,25 +214,6 @@ pub fn is_command(text: &str) -> bool {
     text.parse::<toml::Table>().is_ok_and(|t| t.get("kind").and_then(|k| k.as_str()) == Some(KIND))
 }
 
-/// A problem of a plan at its key.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Problem {
-    pub key: KeyPath,
-    pub message: String,
-}
-
-impl Problem {
-    pub fn new(key: KeyPath, message: impl Into<String>) -> Problem {
-        Problem { key, message: message.into() }
-    }
-}
-
-impl fmt::Display for Problem {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}: {}", self.key, self.message)
-    }
-}
-
 impl CommandPlan {
     /// Parses plan text (TOML errors only; [`CommandPlan::validate`] checks the rest).
     pub fn from_toml(text: &str) -> Result<CommandPlan, toml::de::Error> {
@@ -303,6 +285,13 @@ impl CommandPlan {
     /// The bound of one run's load, from its start.
     pub fn run_bound(&self) -> Duration {
         Duration::from_secs(self.load.run_timeout_s)
+    }
+
+    /// The longest one run can take: its server's `ready_timeout_s` to start, the load's bound, and its
+    /// `stop_grace_s` to stop (the longest of the servers' waits).
+    pub fn run_at_most(&self) -> Duration {
+        let waits = self.servers.values().map(|s| s.ready_timeout_s.saturating_add(s.stop_grace_s)).max().unwrap_or(0);
+        self.run_bound() + Duration::from_secs(waits)
     }
 
     /// The planned length of the load of a condition: its duration, or its requests at its rate; `None`
