@@ -42,7 +42,7 @@ note_keys! {
     AutocannonMinNonZero = "autocannon.min-nonzero" ["min", "percentile", "lowest"];
     AutocannonNon2xxIncluded = "autocannon.non2xx-included" ["count"];
     AutocannonRanked2xx = "autocannon.ranked-2xx" ["ranked", "responses"];
-    AutocannonResent = "autocannon.resent" ["sent", "responses", "errors"];
+    AutocannonUnanswered = "autocannon.unanswered" ["sent", "responses", "errors"];
     AutocannonTimeouts = "autocannon.timeouts" ["timeouts", "errors"];
     AutocannonDuration = "autocannon.duration" ["seconds"];
     HdrPrecision = "hdr.precision" ["digits", "sub_buckets", "exact"];
@@ -99,8 +99,14 @@ note_keys! {
 }
 
 impl NoteKey {
+    /// The key runs.csv spells `key`, or the one an older key was renamed to (a dataset written
+    /// before the rename keeps loading): `autocannon.resent` named the requests autocannon wrote
+    /// without an answer, most of them in flight when it stopped, not resent ones.
     pub fn from_key(key: &str) -> Option<NoteKey> {
-        NoteKey::ALL.iter().copied().find(|k| k.key() == key)
+        match key {
+            "autocannon.resent" => Some(NoteKey::AutocannonUnanswered),
+            _ => NoteKey::ALL.iter().copied().find(|k| k.key() == key),
+        }
     }
 
     /// The part before the first dot: the tool (or `measure`) the key belongs to.
@@ -169,9 +175,9 @@ impl NoteKey {
                 "autocannon ranked {ranked} of {responses} responses: the 2xx ones (--excludeErrorStats)",
                 "autocannonが順位を取ったのは{responses}件の応答のうち2xxの{ranked}件（--excludeErrorStats）",
             ),
-            AutocannonResent => (
-                "autocannon wrote {sent} requests for {responses} responses and {errors} without one (requests.sent counts a request resent on a new connection again)",
-                "autocannonは応答{responses}件と応答なし{errors}件に対して{sent}件のリクエストを送った（requests.sentは新しい接続で送り直したリクエストを重ねて数える）",
+            AutocannonUnanswered => (
+                "autocannon wrote {sent} requests for {responses} responses and {errors} errors: the others got neither, in flight when it stopped or written to a connection the server closed (requests.sent counts every request written)",
+                "autocannonは{sent}件のリクエストを書き込み、応答は{responses}件、エラーは{errors}件。残りはどちらにもならなかった（停止した時点で応答待ちだったか、サーバーが閉じた接続に書き込まれた。requests.sentは書き込んだリクエストをすべて数える）",
             ),
             AutocannonTimeouts => (
                 "{timeouts} of autocannon's {errors} errors are timeouts",

@@ -109,6 +109,13 @@ pub fn run(options: &Options) -> Result<i32> {
     for (file, rows) in &outcome.removed {
         eprintln!("{file}: {rows} rows of the replaced run {} removed", escape(run_id));
     }
+    for doubt in &outcome.doubts {
+        eprintln!("warning: {}", escape(doubt));
+    }
+    eprintln!("{}: {}", escape(run_id), escape(&outcome.kept));
+    if outcome.wrote_manifest {
+        eprintln!("dataset.toml written: its title and description name the tool; edit them (later imports leave the file alone)");
+    }
     eprintln!(
         "{} run {} into {}: {}, repetition {}, {}",
         if options.replace { "replaced" } else { "imported" },

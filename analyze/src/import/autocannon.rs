@@ -8,10 +8,13 @@
 //! non-2xx responses unless autocannon ran with `--excludeErrorStats` (`latency.totalCount` says
 //! how many were ranked); `min` is the smallest non-zero value, so a run of sub-millisecond
 //! responses has p0.001 = 0 below its `min` of 1; the mean and stddev are rounded up to two
-//! decimals; `requests.average` is the mean of the one-second samples, not the requests over the
-//! duration; `errors` counts requests without a response (timeouts included, also counted in
-//! `timeouts`); `requests.sent` counts requests written, resent ones too. The text table rounds
-//! counts ("76k") and is not read.
+//! decimals; `requests.average` is the mean of the one-second samples as read back from an
+//! HdrHistogram of 3 significant digits, not the requests over the duration (see
+//! [`average_range`]); `errors` counts requests without a response (timeouts included, also
+//! counted in `timeouts`); `requests.sent` counts every request written, those still in flight
+//! when it stopped and those written to a connection the server closed too. The printed tables
+//! (the default output and `-l`'s) round counts ("76k") and are not read: a file that is one is
+//! refused with the hint to run autocannon with `--json` ([`printed_table`]).
 
 use super::error::ImportError;
 use super::json::{document, place};
@@ -55,6 +58,9 @@ struct StatusCount {
 struct Output {
     start: String,
     duration: f64,
+    /// `-w`'s worker threads; 0 (or absent) without them.
+    #[serde(default)]
+    workers: Option<u64>,
     #[serde(deserialize_with = "super::json::count_field")]
     samples: u64,
     #[serde(deserialize_with = "super::json::count_field")]
@@ -82,7 +88,44 @@ struct Output {
     throughput: serde_json::Value,
 }
 
+/// Whether `text` is one of autocannon's printed tables (its default output on stderr, or `-l`'s
+/// with its percentile table): boxes of `Stat` rows with `Latency` and `Req/Sec`.
+pub fn printed_table(text: &str) -> bool {
+    text.trim_start().starts_with("Running ") && text.contains("│ Stat") && text.contains("│ Latency") && text.contains("│ Req/Sec")
+}
+
+/// The significant digits of autocannon's histogram of its one-second request counts (histUtil.js
+/// builds it with `numberOfSignificantValueDigits: 3`; its latencies have 5).
+const REQUESTS_DIGITS: u8 = 3;
+
+/// The lowest and highest `requests.average` a run of `responses` responses in `samples`
+/// one-second samples can print. autocannon records each second's count in an HdrHistogram and
+/// prints the histogram's mean rounded up to 0.01; hdr-histogram-js's mean adds up each value's
+/// median equivalent, the lowest value of its bucket plus half the bucket's width (rounded down).
+/// A count below the histogram's sub-buckets (2,048 at 3 digits) is its own bucket; a larger count
+/// v lies in a bucket at most v/1,024 wide, so its median equivalent is within v/2,048 of it. The
+/// seconds add up to every response, so the mean is within `responses`/2,048 over the samples of
+/// `responses/samples`. With `-w` workers `samples` adds up every worker's seconds while the
+/// histogram holds one value per second of all workers (a second some worker did not report is
+/// left out): the mean is then only known to lie between 0 and every response in one second.
+fn average_range(responses: u64, samples: u64, workers: u64) -> (f64, f64) {
+    if samples == 0 {
+        return (0.0, 0.0);
+    }
+    let sub_buckets = super::hdr::sub_buckets_of(REQUESTS_DIGITS);
+    // No second can count more than every response: below the sub-buckets, each is exact.
+    let spread = if responses < sub_buckets { 0.0 } else { responses as f64 / sub_buckets as f64 };
+    let (low, high) = match workers {
+        0 => ((responses as f64 - spread) / samples as f64, (responses as f64 + spread) / samples as f64),
+        _ => (0.0, responses as f64 + spread),
+    };
+    (low.max(0.0), (high * 100.0).ceil() / 100.0)
+}
+
 pub fn json(file: &str, text: &str) -> Result<Piece, ImportError> {
+    if let Some(hint) = super::undetected_hint(text) {
+        return Err(ImportError::at(file, 1, 1, format!("is not autocannon's --json result: {hint}")));
+    }
     let out: Output = document(file, text, "autocannon's --json result")?;
     let at = |path: &[&str]| place(file, text, path);
     let responses = out.requests.total;
@@ -121,12 +164,14 @@ pub fn json(file: &str, text: &str) -> Result<Piece, ImportError> {
         return Err(at(&["start"]).error(format!("start: {why}")));
     }
 
-    // requests.average is the mean of one-second samples, which together hold at most every
-    // response: it is at most requests.total over the samples (rounded up to 0.01).
-    let most = responses as f64 / out.samples.max(1) as f64 + 0.01;
-    if !(out.requests.average >= 0.0 && out.requests.average <= most * (1.0 + 1e-9)) {
+    if let Some(problem) = super::reported::duration_problem(&Printed::new(out.duration, 0.01, at(&["duration"]))) {
+        return Err(problem);
+    }
+    let (low, high) = average_range(responses, out.samples, out.workers.unwrap_or(0));
+    // A relative 1e-9 for the division's own rounding.
+    if !(out.requests.average >= low * (1.0 - 1e-9) && out.requests.average <= high * (1.0 + 1e-9)) {
         return Err(at(&["requests", "average"]).error(format!(
-            "requests.average {} is not the mean of {} one-second samples of {responses} responses (at {}): at most {most:.2}; is the file edited?",
+            "requests.average {} is not the mean of {} one-second samples of {responses} responses (at {}): autocannon reads it back from a histogram of {REQUESTS_DIGITS} significant digits, which puts it between {low:.2} and {high:.2}; is the file edited?",
             super::reported::shown(out.requests.average),
             out.samples,
             at(&["requests", "total"])
@@ -167,8 +212,8 @@ pub fn json(file: &str, text: &str) -> Result<Piece, ImportError> {
     } else {
         notes.push(Message::new(NoteKey::AutocannonRanked2xx, &[&out.latency.total_count, &responses]));
     }
-    if out.requests.sent != responses + out.errors {
-        notes.push(Message::new(NoteKey::AutocannonResent, &[&out.requests.sent, &responses, &out.errors]));
+    if out.requests.sent > responses + out.errors {
+        notes.push(Message::new(NoteKey::AutocannonUnanswered, &[&out.requests.sent, &responses, &out.errors]));
     }
     if out.timeouts > 0 {
         notes.push(Message::new(NoteKey::AutocannonTimeouts, &[&out.timeouts, &out.errors]));
@@ -230,5 +275,72 @@ mod tests {
         let edited = fixture("mixed.json").replace("\"5xx\":63", "\"5xx\":64");
         let error = json("mixed.json", &edited).unwrap_err();
         assert!(error.message.contains("requests.total (at mixed.json:1:"), "{error}");
+    }
+
+    #[test]
+    fn real_runs_of_a_fast_server_import_whatever_their_sample_count() {
+        // 10,551 responses in 1 sample printed as 10,548; 36,962 in 3 as 12,321.34 (the exact
+        // mean is 12,320.67); 71,768 in 5 as 14,354.4 (14,353.6).
+        for (name, responses, average) in [("fast-1s.json", 10_551, 10_548.0), ("fast-3s.json", 36_962, 12_321.34), ("fast-5s.json", 71_768, 14_354.4)]
+        {
+            let piece = json(name, &fixture(name)).unwrap_or_else(|e| panic!("{name}: {e}"));
+            let r = piece.reported.unwrap();
+            assert_eq!((r.requests.unwrap().value, r.requests_per_s.unwrap().value), (responses, average), "{name}");
+        }
+    }
+
+    #[test]
+    fn the_average_may_be_off_by_half_a_bucket_of_three_significant_digits_per_sample() {
+        // The run: 88,477 responses in 3 samples, printed as 29,497.34 (exact: 29,492.33).
+        let (low, high) = average_range(88_477, 3, 0);
+        assert!(low <= 29_492.33 && 29_497.34 <= high, "{low} {high}");
+        // Each second within 1/2,048 of its count: 88,477 x (1 ± 1/2,048) / 3.
+        assert_eq!((format!("{low:.2}"), format!("{high:.2}")), ("29477.93".to_string(), "29506.74".to_string()));
+        // Below 2,048 a second, every count is its own bucket: only the rounding up to 0.01.
+        assert_eq!(average_range(2_000, 3, 0), (2_000.0 / 3.0, 666.67));
+        // With -w, the histogram holds the seconds of all workers, samples those of each worker.
+        assert_eq!(average_range(1_000, 6, 2), (0.0, 1_000.0));
+        assert_eq!(average_range(4_096, 6, 2), (0.0, 4_098.0));
+        assert_eq!(average_range(0, 0, 0), (0.0, 0.0));
+    }
+
+    #[test]
+    fn an_average_no_run_can_print_is_refused_at_its_place() {
+        for edited in ["14454.4", "14254.4"] {
+            let text = fixture("fast-5s.json").replace("\"average\":14354.4", &format!("\"average\":{edited}"));
+            assert!(text.contains(edited));
+            let error = json("fast-5s.json", &text).unwrap_err();
+            assert!(error.message.contains("between 14346.59 and 14360.61"), "{error}");
+            assert!(error.message.starts_with(&format!("requests.average {edited} is not the mean of 5 one-second samples")), "{error}");
+        }
+    }
+
+    #[test]
+    fn a_negative_duration_is_refused_at_its_place() {
+        let text = fixture("fast-3s.json").replace("\"duration\":3.02", "\"duration\":-5");
+        let error = json("fast-3s.json", &text).unwrap_err();
+        assert_eq!(error.message, "the run's duration -5 s is negative: a run lasts no time or more");
+        assert_eq!(error.place, Some((1, text.find("\"duration\"").unwrap() as u64 + 1)));
+    }
+
+    #[test]
+    fn the_requests_written_without_an_answer_are_in_flight_not_resent() {
+        // -d 5: 71,778 written, 71,768 answered, no error: the 10 connections' last requests.
+        let piece = json("fast-5s.json", &fixture("fast-5s.json")).unwrap();
+        let note = piece.notes.iter().find(|n| n.key == NoteKey::AutocannonUnanswered).expect("a note of the unanswered");
+        assert_eq!(note, &Message::new(NoteKey::AutocannonUnanswered, &[&71_778, &71_768, &0]));
+        let (en, ja) = note.key.words();
+        assert!(en.contains("in flight when it stopped") && !en.contains("resen") && !ja.contains("送り直"), "{en} / {ja}");
+        // Every request answered: nothing to say.
+        let piece = json("autocannon.json", &fixture("autocannon.json")).unwrap();
+        assert!(piece.notes.iter().all(|n| n.key != NoteKey::AutocannonUnanswered), "{:?}", piece.notes);
+    }
+
+    #[test]
+    fn a_printed_table_is_refused_with_the_json_hint() {
+        for name in ["table.txt", "latency-table.txt"] {
+            let error = json(name, &fixture(name)).unwrap_err();
+            assert!(error.message.contains("run autocannon with --json"), "{name}: {error}");
+        }
     }
 }

@@ -77,7 +77,7 @@ impl Spectrum {
 
 /// The sub-buckets of a histogram of `digits` significant digits: the power of two that holds
 /// 2·10^digits (HdrHistogram's rule; 3 digits: 2,048).
-fn sub_buckets_of(digits: u8) -> u64 {
+pub(super) fn sub_buckets_of(digits: u8) -> u64 {
     2u64.pow((2.0 * 10f64.powi(i32::from(digits))).log2().ceil() as u32)
 }
 

@@ -10,8 +10,10 @@
 
 mod agree;
 mod decimal;
+mod doubts;
 pub mod error;
 mod json;
+pub mod kept;
 mod one_run;
 pub mod reported;
 pub mod stream;
@@ -209,6 +211,14 @@ impl Format {
     }
 }
 
+/// What to do with a file that is a known tool's output in a form that does not import (the
+/// "matches no known format" refusal says it): `None` for any other file.
+pub fn undetected_hint(text: &str) -> Option<&'static str> {
+    autocannon::printed_table(text.trim_start_matches('\u{feff}')).then_some(
+        "it is autocannon's printed table, whose counts are rounded (\"13k requests\"): run autocannon with --json and import that output (autocannon-json)",
+    )
+}
+
 /// One request as a tool recorded it, in 32 bytes (a run may hold tens of millions): what is not
 /// recorded is held as a value no file can give (checked when the row is made).
 #[derive(Clone, Copy)]
@@ -381,12 +391,14 @@ pub struct Start {
     pub at: Place,
 }
 
-/// One input file: its name as given, its format, and its sha256.
+/// One input file: its name as given, its format, its sha256, and its path when it was read from
+/// disk (the import keeps a copy of it under raw/<run_id>/, [`kept`]).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SourceFile {
     pub name: String,
     pub format: Format,
     pub sha256: String,
+    pub path: Option<std::path::PathBuf>,
 }
 
 /// One run of one tool, merged from the files of one invocation.
@@ -494,8 +506,12 @@ fn read_sources(files: Vec<(String, stream::Source)>, forced: Option<Format>) ->
     let mut problems = Vec::new();
     let mut parsed = Vec::new();
     for (name, source) in files {
+        let path = match &source {
+            stream::Source::Path(path) => Some(path.to_path_buf()),
+            _ => None,
+        };
         match read_file(&name, source, forced) {
-            Ok(read) => parsed.push((SourceFile { name, format: read.format, sha256: read.sha256 }, read.piece)),
+            Ok(read) => parsed.push((SourceFile { name, format: read.format, sha256: read.sha256, path }, read.piece)),
             Err(error) => problems.push(error),
         }
     }

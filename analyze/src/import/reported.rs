@@ -297,14 +297,8 @@ impl ToolReported {
                 problems.push(time.at.error(format!("{what} (ms): {why}")));
             }
         }
-        if let Some(duration) = &self.duration_s {
-            if !duration.value.is_finite() || duration.value < 0.0 {
-                problems.push(duration.at.error(format!(
-                    "the run's duration {} s is {}: a run lasts no time or more",
-                    shown(duration.value),
-                    if duration.value.is_finite() { "negative" } else { "not a finite number" }
-                )));
-            }
+        if let Some(problem) = self.duration_s.as_ref().and_then(duration_problem) {
+            problems.push(problem);
         }
         if let Some(rate) = &self.requests_per_s {
             if !rate.value.is_finite() || rate.value < 0.0 || rate.value > MAX_RATE {
@@ -341,6 +335,17 @@ pub fn locust_bucket_step(value_ms: f64) -> f64 {
         v if v < 10_000.0 => 100.0,
         _ => 1000.0,
     }
+}
+
+/// A run's duration no run can have (negative, or not a finite number), at its place.
+pub fn duration_problem(duration: &Printed) -> Option<ImportError> {
+    (!duration.value.is_finite() || duration.value < 0.0).then(|| {
+        duration.at.error(format!(
+            "the run's duration {} s is {}: a run lasts no time or more",
+            shown(duration.value),
+            if duration.value.is_finite() { "negative" } else { "not a finite number" }
+        ))
+    })
 }
 
 /// A requests/s that is not `requests` over `duration` within the precision both were printed with.

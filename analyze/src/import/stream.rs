@@ -111,6 +111,9 @@ pub fn read(name: &str, source: Source, forced: Option<Format>) -> Result<Read_,
     }
     let head_text = std::str::from_utf8(&head[..cut]).unwrap_or_default();
     let Some(format) = forced.or_else(|| Format::detect(head_text)) else {
+        if let Some(hint) = super::undetected_hint(head_text) {
+            return Err(ImportError::at(name, 1, 1, format!("matches no known format: {hint}")));
+        }
         return Err(ImportError::at(
             name,
             1,

@@ -1,5 +1,7 @@
 //! An [`ImportedRun`] becomes the next version of a dataset: a row of runs.csv, its requests in
-//! requests.csv, the tool's printed numbers in run_stats.csv, and its provenance in sources.csv.
+//! requests.csv, the tool's printed numbers in run_stats.csv, its provenance in sources.csv, and
+//! its source files under raw/<run_id>/ (with a dataset.toml when the import creates the dataset:
+//! `kept.rs`).
 //!
 //! The whole dataset is staged beside it and swapped in with one exchange, under the lock of its
 //! parent ([`outdir::update_folder`]): every table of the new version is written into the staged
@@ -76,6 +78,13 @@ pub struct Outcome {
     pub started: String,
     /// Rows of the replaced run left out of each side table (resources.csv, ...).
     pub removed: Vec<(String, usize)>,
+    /// What the import doubts but did (the same bytes as another run's file, a level one edit
+    /// away from an existing one), each a sentence.
+    pub doubts: Vec<String>,
+    /// Which source files raw/<run_id>/ keeps.
+    pub kept: String,
+    /// Whether the import wrote dataset.toml (it created the dataset).
+    pub wrote_manifest: bool,
 }
 
 /// Why an import was refused: its problems (exit 2), or the file system.
@@ -195,6 +204,12 @@ pub fn import(run: &ImportedRun, target: &Target, verify: &dyn Fn(&Path) -> anyh
                 }
             }
         }
+        let sources = match old {
+            Some(dir) => Table::read(dir, "sources.csv")?,
+            None => None,
+        };
+        let mut doubts = super::doubts::same_bytes(run, target.run_id, sources.as_ref());
+        doubts.extend(super::doubts::near_levels(target.factors, target.run_id, runs.as_ref()));
         let (runs_bytes, repetition, chosen) = runs_table(run, target, runs.as_ref(), &started)?;
         // The tables this import writes (or leaves out, when no row is left); every other entry is
         // carried over as it is.
@@ -224,11 +239,17 @@ pub fn import(run: &ImportedRun, target: &Target, verify: &dyn Fn(&Path) -> anyh
                 removed.push((file, gone));
             }
         }
+        let wrote_manifest = runs.is_none() && !entries.iter().any(|e| e == "dataset.toml");
+        if wrote_manifest {
+            written.push("dataset.toml".to_string());
+            update.write("dataset.toml", super::kept::manifest(run.tool, target.factors).as_bytes())?;
+        }
         for entry in &entries {
             if !written.contains(entry) {
                 update.carry(entry)?;
             }
         }
+        let kept = super::kept::keep_sources(update.staged(), target.run_id, &run.files)?.said;
         verify(update.staged()).map_err(Refused::check)?;
         let summary = match (&run.rows, &run.reported) {
             (Some(rows), Some(_)) => format!("{} requests and the tool's printed numbers", rows.len()),
@@ -236,7 +257,17 @@ pub fn import(run: &ImportedRun, target: &Target, verify: &dyn Fn(&Path) -> anyh
             (None, Some(_)) => "the tool's printed numbers (no rows)".to_string(),
             (None, None) => "nothing".to_string(),
         };
-        Ok(Outcome { dir: update.path().to_path_buf(), summary, repetition, chosen, started: started_said.clone(), removed })
+        Ok(Outcome {
+            dir: update.path().to_path_buf(),
+            summary,
+            repetition,
+            chosen,
+            started: started_said.clone(),
+            removed,
+            doubts,
+            kept,
+            wrote_manifest,
+        })
     })
 }
 
