@@ -35,16 +35,19 @@ pub struct InitArgs {
 #[derive(Debug, Clone, Args)]
 pub struct RunArgs {
     /// The plan (TOML). Default: measure/plans/study.toml; with --resume, the dataset's own plan.toml.
-    /// A plan with `kind = "closed-loop"` runs app servers under ab, hey or sessions.
+    /// A plan with `kind = "closed-loop"` runs app servers under ab, hey or sessions. With --resume, a
+    /// plan of the dataset's kind and factors (e.g. a fixed server command) goes on with the dataset: the
+    /// conditions whose recipe it changes are measured again whole, the old runs set aside.
     #[arg(long, value_name = "FILE")]
     pub plan: Option<PathBuf>,
 
-    /// The dataset folder to write. Default: the plan's `dataset` (closed-loop plans), else
-    /// datasets/gunicorn-slow-client.
+    /// The dataset folder to write: missing or empty for a new study. Default: the plan's `dataset`
+    /// (closed-loop plans), else datasets/gunicorn-slow-client.
     #[arg(long, value_name = "DIR")]
     pub out: Option<PathBuf>,
 
-    /// Complete the runs of an existing dataset that are not `ok` yet, keeping the finished ones.
+    /// Complete the runs of an existing dataset that are not `ok` yet, keeping the finished ones (a run of
+    /// another recipe than its condition's now is set aside, and its condition measured again whole).
     #[arg(long)]
     pub resume: bool,
 

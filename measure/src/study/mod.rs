@@ -5,9 +5,14 @@
 //!
 //! Resume model: the plan fixes a list of slots (condition × repetition). A slot is done when runs.csv has
 //! an `ok` row for it. `run_id`s number executions (`r01`, `r02`, ...), so a slot whose run was aborted is
-//! run again later under a new id, and the aborted row stays in runs.csv with its note. What an aborted run
-//! does to the study is the plan's [`OnAbort`]: the seeds' plans stop there (the cause, a crash or Ctrl-C,
-//! usually needs a look before going on with `--resume`); a command plan goes on with the next run.
+//! run again later under a new id and the same repetition, and the aborted row stays in runs.csv with its
+//! note (it holds no repetition: `analyze import` counts only `ok` runs). What an aborted run does to the
+//! study is the plan's [`OnAbort`]: the seeds' plans stop there (the cause, a crash or Ctrl-C, usually needs
+//! a look before going on with `--resume`); a command plan goes on with the next run. Each run records its
+//! condition's [`recipe`]; on `--resume` (with an edited plan.toml, a rebuilt server, or another plan of the
+//! same kind and factors given as `--plan`) the `ok` runs of another recipe are set aside and their
+//! conditions measured again whole. The whole study holds the dataset's [`lock`]; a new dataset goes only
+//! into a missing or empty folder.
 //!
 //! After each `ok` run of a load tool (ab, hey, ...), the tool's files (kept in `raw/<run_id>/`) are handed
 //! to `analyze import` ([`import`]), the one reader of those formats, which appends the run's request rows
@@ -246,8 +251,8 @@ fn refuse_dropped_conditions(plan: &Plan, source: &Path, runs: &[RunRow]) -> Res
 }
 
 /// The plan to follow, the text to keep as plan.toml, and the dataset folder: `--out`, else the plan's
-/// default (the default plan's without `--plan`). A resumed dataset keeps its own plan.toml (and `--plan`,
-/// if given, must be the same plan); a new one must not overwrite an existing dataset.
+/// default (the default plan's without `--plan`). A resumed dataset follows its own plan.toml, or `--plan`
+/// when that has the dataset's kind and factors; a new one goes only into a missing or empty folder.
 fn resolve_plan(args: &RunArgs) -> Result<(Plan, String, PathBuf)> {
     let resolved = plan_and_out(args)?;
     // An open-loop plan runs the one Gunicorn of --venv: an interpreter it would not use is refused,
@@ -320,9 +325,10 @@ fn plan_and_out(args: &RunArgs) -> Result<(Plan, String, PathBuf)> {
 }
 
 /// A new dataset goes into a folder that is missing or empty: measure writes plan.toml, the tables and
-/// `raw/` there and would overwrite or remove what another program (or the user) keeps in it. An empty
-/// `raw/` (or one holding only the [`lock`] file of a study that ended before its first write) counts as
-/// empty.
+/// `raw/` there and would overwrite or remove what another program (or the user) keeps in it. Counted as
+/// empty: dataset.toml and README.md, which measure merges its text into and never overwrites (so they can
+/// be written before the first run), and an empty `raw/` (or one holding only the [`lock`] file of a study
+/// that ended before its first write).
 fn refuse_foreign_folder(out: &Path) -> Result<()> {
     let entries = match std::fs::read_dir(out) {
         Ok(entries) => entries,
@@ -336,6 +342,9 @@ fn refuse_foreign_folder(out: &Path) -> Result<()> {
     for entry in entries {
         let entry = entry.with_context(|| format!("failed to read {}", out.display()))?;
         let name = entry.file_name().to_string_lossy().into_owned();
+        if (name == MANIFEST_FILE || name == crate::dataset::readme::README_FILE) && entry.path().is_file() {
+            continue;
+        }
         if name == RAW_DIR && entry.path().is_dir() {
             let inside = std::fs::read_dir(entry.path()).with_context(|| format!("failed to read {}", entry.path().display()))?;
             if inside.filter_map(|e| e.ok()).all(|e| e.file_name() == lock::LOCK_FILE) {
@@ -609,6 +618,9 @@ mod tests {
         std::fs::create_dir_all(out.join(RAW_DIR)).unwrap();
         std::fs::write(out.join(RAW_DIR).join(lock::LOCK_FILE), "").unwrap();
         assert!(new(&out).is_ok(), "an empty one (a raw/ holding only a lock file left by a study that wrote nothing)");
+        std::fs::write(out.join(MANIFEST_FILE), "[published]\n").unwrap();
+        std::fs::write(out.join(crate::dataset::readme::README_FILE), "# Mine\n").unwrap();
+        assert!(new(&out).is_ok(), "dataset.toml and README.md written before the first run, which measure merges into");
         std::fs::write(out.join("servers.csv"), "mine\n").unwrap();
         std::fs::create_dir_all(out.join(RAW_DIR).join("r01")).unwrap();
         let err = new(&out).unwrap_err().to_string();
