@@ -10,8 +10,10 @@ use crate::model::{Note, RunStatus, Text};
 use std::collections::{BTreeSet, HashMap};
 
 /// Columns of runs.csv that are not factors.
-/// `recipe` is measure's fingerprint of what measured the run (docs/commands.md, "Recipes").
-pub const RESERVED: [&str; 8] = ["run_id", "repetition", "started_at_utc", "status", "note", "load1_before", "load1_after", "recipe"];
+/// `recipe` is measure's fingerprint of what measured the run (docs/commands.md, "Recipes"); `round`
+/// the round of a plan in rounds (measure/plans/README.md, "Run order").
+pub const RESERVED: [&str; 9] =
+    ["run_id", "repetition", "started_at_utc", "status", "note", "load1_before", "load1_after", "recipe", "round"];
 
 /// One level of a factor.
 #[derive(Debug, Clone)]

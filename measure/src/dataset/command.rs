@@ -34,7 +34,7 @@ fn factor_label(plan: &CommandPlan, name: &str) -> Text {
 }
 
 /// What measure writes into dataset.toml: titles, the factors with their levels in the plan's order (the
-/// servers with their labels), the x axis, and the environment.
+/// servers with their labels), the x axis, the `[report]` ([`CommandPlan::report`]) and the environment.
 pub fn dataset_toml<'a>(plan: &CommandPlan, env: &'a Environment) -> Generated<'a> {
     let x = plan.x_factor();
     let factors = plan
@@ -66,6 +66,7 @@ pub fn dataset_toml<'a>(plan: &CommandPlan, env: &'a Environment) -> Generated<'
         factors,
         environment: env,
         session_steps: Vec::new(),
+        report: plan.report(),
     }
 }
 

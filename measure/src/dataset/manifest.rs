@@ -74,6 +74,8 @@ pub struct Generated<'a> {
     pub environment: &'a Environment,
     /// The sessions' step names, step 0 first (`[sessions] steps`); empty without sessions.
     pub session_steps: Vec<Text>,
+    /// `[report]`: how analyze leads the report (its headline metric); none: analyze's default.
+    pub report: Option<toml::Table>,
 }
 
 impl Generated<'_> {
@@ -91,6 +93,12 @@ impl Generated<'_> {
         }
         doc.insert("x", value(self.x.as_str()));
         doc.insert("series", value(Array::from_iter(self.series.iter().map(String::as_str))));
+        if let Some(report) = &self.report {
+            // Through text: the plan's TOML values as toml_edit lays out a table.
+            if let Ok(table) = toml::to_string(report).unwrap_or_default().parse::<DocumentMut>() {
+                doc.insert("report", Item::Table(table.as_table().clone()));
+            }
+        }
         let mut factors = ArrayOfTables::new();
         for factor in &self.factors {
             let mut table = Table::new();
@@ -284,6 +292,7 @@ mod tests {
             ],
             environment,
             session_steps: Vec::new(),
+            report: None,
         }
     }
 

@@ -104,6 +104,7 @@ fn run_row(plan: &Plan, i: usize, id: &str, status: RunStatus, note: &str) -> Ru
         load1_before: Some(0.25 * i as f64),
         load1_after: (i != 1).then_some(1.5),
         recipe: "5f2c0e1a9b3d".into(),
+        round: None,
     }
 }
 

@@ -36,6 +36,9 @@ pub struct ClosedLoop {
     pub seed: u64,
     /// Runs per condition.
     pub repetitions: u32,
+    /// How the runs are ordered (`"rounds"` or `"shuffled"`); none: shuffled, as before rounds.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub order: Option<super::Order>,
     /// Which app the servers load.
     pub app: App,
     /// The path ab and hey request (the sessions of seed 003 use `/`).

@@ -6,7 +6,9 @@
 //! `kind = "command"`). Each kind is parsed strictly (`deny_unknown_fields`, so a typo is an error, not a silent default) and
 //! validated once. What both share lives here: the seed, the repetitions, the sampler and host limits, and
 //! the run order (conditions × repetitions, shuffled with a seeded ChaCha generator, so the order is the
-//! same on every machine), which is computed once for both kinds.
+//! same on every machine), which is computed once for every kind: in rounds (`order = "rounds"`, each
+//! round runs every condition once in its own shuffled order) or as one shuffled list (`order =
+//! "shuffled"`, and a plan without `order`, as every plan was written before rounds).
 
 pub mod bounds;
 pub mod closed;
@@ -120,6 +122,30 @@ impl Text {
     }
 }
 
+/// How a study orders its runs: the plan's `order` key. A plan without the key is [`Order::Shuffled`],
+/// the order every plan had before rounds, so a kept plan.toml goes on in the order it was started with.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "snake_case")]
+pub enum Order {
+    /// A randomised complete block design: the repetitions are rounds, and round k runs every condition
+    /// once (its repetition k), in an order shuffled for that round. A drift of the host over the study
+    /// then falls on every condition alike.
+    Rounds,
+    /// Every condition × repetition shuffled as one list.
+    #[default]
+    Shuffled,
+}
+
+impl Order {
+    /// The value as a plan writes it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Order::Rounds => "rounds",
+            Order::Shuffled => "shuffled",
+        }
+    }
+}
+
 /// One combination of factor levels, of the plan's kind.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Condition {
@@ -144,6 +170,14 @@ pub struct Slot {
     pub condition: Condition,
     /// 1-based.
     pub repetition: u32,
+}
+
+impl Slot {
+    /// The round the slot belongs to in a plan of `order`: in rounds, its repetition k is run in round k;
+    /// a shuffled plan has no rounds.
+    pub fn round(&self, order: Order) -> Option<u32> {
+        (order == Order::Rounds).then_some(self.repetition)
+    }
 }
 
 impl Plan {
@@ -197,6 +231,16 @@ impl Plan {
         }
     }
 
+    /// How the runs are ordered: the plan's `order`, else [`Order::Shuffled`] (a plan written before rounds).
+    pub fn order(&self) -> Order {
+        match self {
+            Plan::Open(p) => p.order,
+            Plan::Closed(p) => p.order,
+            Plan::Command(p) => p.order,
+        }
+        .unwrap_or_default()
+    }
+
     /// How quiet the host must be before a run.
     pub fn host(&self) -> &Host {
         match self {
@@ -236,16 +280,30 @@ impl Plan {
         }
     }
 
-    /// All planned runs in execution order: every condition × repetition, shuffled with the seed.
+    /// All planned runs in execution order: every condition × repetition, shuffled with the seed as the
+    /// plan's [`Order`] says. In rounds, round k's order depends only on the seed, the conditions and k, so
+    /// a plan given more repetitions keeps the order of its first rounds.
     pub fn run_order(&self) -> Vec<Slot> {
         let repetitions = self.repetitions();
-        let mut slots: Vec<Slot> = self
-            .conditions()
-            .into_iter()
-            .flat_map(|condition| (1..=repetitions).map(move |repetition| Slot { condition: condition.clone(), repetition }))
-            .collect();
-        slots.shuffle(&mut ChaCha8Rng::seed_from_u64(self.seed()));
-        slots
+        let conditions = self.conditions();
+        let mut rng = ChaCha8Rng::seed_from_u64(self.seed());
+        match self.order() {
+            Order::Rounds => (1..=repetitions)
+                .flat_map(|repetition| {
+                    let mut round = conditions.clone();
+                    round.shuffle(&mut rng);
+                    round.into_iter().map(move |condition| Slot { condition, repetition })
+                })
+                .collect(),
+            Order::Shuffled => {
+                let mut slots: Vec<Slot> = conditions
+                    .into_iter()
+                    .flat_map(|condition| (1..=repetitions).map(move |repetition| Slot { condition: condition.clone(), repetition }))
+                    .collect();
+                slots.shuffle(&mut rng);
+                slots
+            }
+        }
     }
 
     /// A rough length of one run including server start and stop, for the time-left estimate.
@@ -348,6 +406,54 @@ mod tests {
             }
             assert_ne!(order, other.run_order());
         }
+    }
+
+    /// The worked example with `repetitions` rounds and `seed`.
+    fn in_rounds(repetitions: u32, seed: u64) -> Plan {
+        let text = include_str!("../../plans/static-file-servers.toml")
+            .replace("repetitions = 3", &format!("repetitions = {repetitions}"))
+            .replace("seed = 20261204", &format!("seed = {seed}"));
+        let plan = Plan::parse(&text).unwrap();
+        assert_eq!(plan.order(), Order::Rounds, "the committed plans write order = \"rounds\"");
+        plan
+    }
+
+    #[test]
+    fn rounds_run_every_condition_once_per_round_in_an_order_shuffled_per_round() {
+        let plan = in_rounds(6, 20261204);
+        let conditions = plan.conditions();
+        let order = plan.run_order();
+        assert_eq!(order.len(), conditions.len() * 6);
+        let rounds: Vec<&[Slot]> = order.chunks(conditions.len()).collect();
+        for (i, round) in rounds.iter().enumerate() {
+            let mut seen: Vec<Condition> = round.iter().map(|s| s.condition.clone()).collect();
+            seen.sort();
+            let mut all = conditions.clone();
+            all.sort();
+            assert_eq!(seen, all, "round {} runs every condition once", i + 1);
+            assert!(round.iter().all(|s| s.repetition == i as u32 + 1 && s.round(Order::Rounds) == Some(i as u32 + 1)));
+        }
+        let firsts: Vec<Vec<&Condition>> = rounds.iter().map(|r| r.iter().map(|s| &s.condition).collect()).collect();
+        assert!(firsts.iter().any(|r| *r != firsts[0]), "each round is shuffled on its own: {firsts:?}");
+        assert_eq!(order, plan.run_order(), "seeded");
+        assert_ne!(order, in_rounds(6, 20261205).run_order(), "another seed, another order");
+        // A plan given more rounds (a resumed study) keeps the order of the rounds it had.
+        assert_eq!(in_rounds(8, 20261204).run_order()[..order.len()], order[..]);
+    }
+
+    #[test]
+    fn a_plan_without_order_keeps_the_whole_study_shuffle() {
+        let text = include_str!("../../plans/static-file-servers.toml").replace("order = \"rounds\"\n", "");
+        let plan = Plan::parse(&text).unwrap();
+        assert_eq!(plan.order(), Order::Shuffled);
+        let order = plan.run_order();
+        let rounds = order.chunks(plan.conditions().len()).all(|r| r.iter().all(|s| s.repetition == r[0].repetition));
+        assert!(!rounds, "not in rounds: {order:?}");
+        assert!(order.iter().all(|s| s.round(plan.order()).is_none()));
+        let shuffled = Plan::parse(&text.replace("repetitions = 3", "repetitions = 3\norder = \"shuffled\"")).unwrap();
+        assert_eq!(shuffled.run_order(), order, "order = \"shuffled\" says the same");
+        let typo = problem_lines(Plan::parse(&text.replace("repetitions = 3", "repetitions = 3\norder = \"blocks\"")).map(|_| ()));
+        assert!(typo[0].starts_with("order: unknown variant `blocks`, expected `rounds` or `shuffled`"), "{typo:?}");
     }
 
     #[test]

@@ -26,6 +26,9 @@ pub struct OpenLoop {
     pub seed: u64,
     /// Runs per condition.
     pub repetitions: u32,
+    /// How the runs are ordered (`"rounds"` or `"shuffled"`); none: shuffled, as before rounds.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub order: Option<super::Order>,
     pub large: Large,
     pub download: Download,
     pub probe: Probe,

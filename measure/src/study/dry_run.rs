@@ -1,14 +1,15 @@
 //! `measure run --dry-run`: what a study would do, without starting or writing anything: its conditions
 //! (for a command plan, each with its server's command and the load's command line), the runs in the
-//! order they would go with the ids they would get, and the expected duration. A command plan's tool
-//! and server programs are looked for first, so a missing one is refused here as it would be by a run.
+//! order they would go with the ids they would get (and, in a plan in rounds, each run's round), and the
+//! expected duration. A command plan's tool and server programs are looked for first, so a missing one is
+//! refused here as it would be by a run.
 
 use super::command::{find_programs, Source};
 use super::{next_run_number, pending_slots};
 use crate::dataset::rows::{RunRow, RunStatus};
 use crate::load::tool;
 use crate::plan::command::{CommandPlan, LoadTool};
-use crate::plan::{Condition, Plan};
+use crate::plan::{Condition, Order, Plan};
 use crate::progress::format_duration;
 use anyhow::Result;
 use std::fmt::Write as _;
@@ -42,9 +43,17 @@ pub fn describe(plan: &Plan, source: Source, out: &Path, resume: bool, runs: &[R
     let pending = pending_slots(&order, runs);
     let first = next_run_number(runs) as usize;
     let width = order.len().to_string().len().max(2);
-    let _ = writeln!(t, "\nrun order (seed {}), {} of {} runs to go:", plan.seed(), pending.len(), order.len());
+    let how = match plan.order() {
+        Order::Rounds => format!("seed {}, in rounds: each round runs every condition once, in its own shuffled order", plan.seed()),
+        Order::Shuffled => format!("seed {}", plan.seed()),
+    };
+    let _ = writeln!(t, "\nrun order ({how}), {} of {} runs to go:", pending.len(), order.len());
     for (i, slot) in pending.iter().enumerate() {
-        let _ = writeln!(t, "  r{:0width$}  {}  (repetition {})", first + i, slot.condition, slot.repetition);
+        let which = match slot.round(plan.order()) {
+            Some(round) => format!("round {round}"),
+            None => format!("repetition {}", slot.repetition),
+        };
+        let _ = writeln!(t, "  r{:0width$}  {}  ({which})", first + i, slot.condition);
     }
     let _ = writeln!(t, "\n{}", duration_line(plan, pending.len()));
     let _ = writeln!(t, "nothing was started or written (--dry-run)");

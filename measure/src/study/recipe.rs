@@ -27,7 +27,7 @@ use std::collections::BTreeMap;
 pub type Recipes = BTreeMap<Condition, String>;
 
 /// Keys of a seed study's plan that say how it is shown or ordered, not how a run is measured.
-const NOT_RECIPE: [&str; 6] = ["title", "description", "dataset", "seed", "repetitions", "host"];
+const NOT_RECIPE: [&str; 7] = ["title", "description", "dataset", "seed", "repetitions", "order", "host"];
 
 /// Keys of a command plan's server table that do not change how it runs.
 const SERVER_NOT_RECIPE: [&str; 2] = ["label", "version"];
@@ -206,6 +206,7 @@ mod tests {
             load1_before: None,
             load1_after: None,
             recipe: recipe.into(),
+            round: None,
         }
     }
 

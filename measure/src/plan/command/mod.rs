@@ -45,6 +45,9 @@ pub struct CommandPlan {
     pub seed: u64,
     /// Runs per condition.
     pub repetitions: u32,
+    /// How the runs are ordered (`"rounds"` or `"shuffled"`); none: shuffled, as before rounds.
+    #[serde(default)]
+    pub order: Option<crate::plan::Order>,
     /// The factor on the report's x axis; default: the last factor other than `server`.
     pub x: Option<String>,
     /// Factor name → its levels, in the plan's order (the order of runs.csv's columns).
@@ -63,6 +66,10 @@ pub struct CommandPlan {
     pub sampling: Sampling,
     #[serde(default = "default_host")]
     pub host: Host,
+    /// dataset.toml's `[report]`, passed through as written (analyze checks its keys when it reads the
+    /// dataset); none: the headline that fits the load ([`CommandPlan::report`]).
+    #[serde(default)]
+    pub report: Option<toml::Table>,
 }
 
 fn default_sampling() -> Sampling {
@@ -275,6 +282,27 @@ impl CommandPlan {
         }
         let names = self.factor_names();
         names.iter().rev().find(|n| *n != SERVER_FACTOR).or(names.last()).cloned().unwrap_or_default()
+    }
+
+    /// What goes into dataset.toml's `[report]`: the plan's own `[report]`, else the headline that fits
+    /// the load. Load at a fixed rate (a `rate`: measure's open-loop client, oha -q, autocannon -R, vegeta)
+    /// is led by the latency percentile; closed-loop load (ab, hey, wrk, siege, k6's virtual users, oha and
+    /// autocannon without a rate), whose requests wait for the answers before them, by its requests per
+    /// second with the percentile beside. A plan without `order` (written before rounds, as a kept
+    /// plan.toml may be) gets none, so its dataset keeps the headline it was started with.
+    pub fn report(&self) -> Option<toml::Table> {
+        if let Some(report) = &self.report {
+            return Some(report.clone());
+        }
+        self.order?;
+        let mut report = toml::Table::new();
+        if self.load.rate.is_some() {
+            report.insert("headline".into(), "percentile".into());
+        } else {
+            report.insert("headline".into(), "requests_per_s".into());
+            report.insert("beside".into(), toml::Value::Array(vec!["percentile".into()]));
+        }
+        Some(report)
     }
 
     /// The load of one condition, its placeholders filled in (validated for every condition).
