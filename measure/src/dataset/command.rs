@@ -211,6 +211,58 @@ mod tests {
         assert!(text.contains("| server | nginx, http-server |\n| concurrency | 1, 10 |"), "{text}");
     }
 
+    /// The `[report]` measure writes for the worked example's load, `load` (TOML lines), without the plan's
+    /// own `[report]`.
+    fn report_for(load: &str, order: bool) -> String {
+        let text = include_str!("../../plans/static-file-servers.toml");
+        let text = text[..text.find("\n# The report leads").unwrap()].to_string() + "\n";
+        let start = text.find("[load]\n").unwrap();
+        let end = start + text[start..].find("\n\n").unwrap();
+        let mut text = format!("{}[load]\n{load}{}", &text[..start], &text[end..]);
+        if !order {
+            text = text.replace("order = \"rounds\"\n", "");
+        }
+        let plan = CommandPlan::from_toml(&text).unwrap();
+        assert_eq!(plan.validate(), [], "{text}");
+        let toml = dataset_toml(&plan, &Environment::new()).document().to_string();
+        toml.find("[report]").map_or_else(String::new, |at| toml[at..toml[at..].find("\n\n").map_or(toml.len(), |e| at + e)].to_string())
+    }
+
+    #[test]
+    fn closed_loop_load_leads_with_requests_per_s_and_load_at_a_fixed_rate_with_the_percentile() {
+        let closed = "headline = \"requests_per_s\"\nbeside = [\"percentile\"]";
+        for load in [
+            "tool = \"hey\"\nconcurrency = \"{concurrency}\"\nrequests = 2000\n",
+            "tool = \"ab\"\nrequests = 100\n",
+            "tool = \"wrk\"\nduration_s = 5\n",
+            "tool = \"oha\"\nrequests = 100\n",
+            "tool = \"k6\"\nduration_s = 5\n",
+        ] {
+            assert_eq!(report_for(load, true), format!("[report]\n{closed}"), "{load}");
+        }
+        let fixed = "[report]\nheadline = \"percentile\"";
+        for load in [
+            "tool = \"open-loop\"\nrate = 50\nrequests = 100\n",
+            "tool = \"oha\"\nrate = 50\nrequests = 100\n",
+            "tool = \"autocannon\"\nrate = 50\nduration_s = 5\n",
+            "tool = \"vegeta\"\nrate = 50\nduration_s = 5\n",
+        ] {
+            assert_eq!(report_for(load, true), fixed, "{load}");
+        }
+        // A plan written before rounds (a kept plan.toml) keeps the headline its dataset was started with.
+        assert_eq!(report_for("tool = \"hey\"\nrequests = 2000\n", false), "");
+    }
+
+    #[test]
+    fn a_plans_own_report_passes_through() {
+        let toml = dataset_toml(&plan(), &Environment::new()).document().to_string();
+        assert!(toml.contains("series = [\"server\"]\n\n[report]\nheadline = \"percentile\"\n\n[[factors]]"), "{toml}");
+        let text = include_str!("../../plans/static-file-servers.toml")
+            .replace("headline = \"percentile\"", "headline = \"error_rate\"\nbeside = [\"requests_per_s\"]\ncompare = false");
+        let toml = dataset_toml(&CommandPlan::from_toml(&text).unwrap(), &Environment::new()).document().to_string();
+        assert!(toml.contains("[report]\nheadline = \"error_rate\"\nbeside = [\"requests_per_s\"]\ncompare = false\n\n"), "{toml}");
+    }
+
     #[test]
     fn measure_writes_requests_only_for_its_own_client() {
         let mut p = plan();

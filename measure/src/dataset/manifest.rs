@@ -94,10 +94,16 @@ impl Generated<'_> {
         doc.insert("x", value(self.x.as_str()));
         doc.insert("series", value(Array::from_iter(self.series.iter().map(String::as_str))));
         if let Some(report) = &self.report {
-            // Through text: the plan's TOML values as toml_edit lays out a table.
-            if let Ok(table) = toml::to_string(report).unwrap_or_default().parse::<DocumentMut>() {
-                doc.insert("report", Item::Table(table.as_table().clone()));
+            // The headline first, then the other keys (in the order of their names); each value through
+            // its TOML text, which toml_edit reads back as it was.
+            let mut table = Table::new();
+            let keys = report.keys().filter(|k| *k == "headline").chain(report.keys().filter(|k| *k != "headline"));
+            for key in keys {
+                if let Ok(v) = report[key].to_string().parse::<Value>() {
+                    table.insert(key, value(v));
+                }
             }
+            doc.insert("report", Item::Table(table));
         }
         let mut factors = ArrayOfTables::new();
         for factor in &self.factors {

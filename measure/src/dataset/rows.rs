@@ -312,9 +312,11 @@ mod tests {
     fn closed_loop_run_rows_name_the_plans_factors_and_round_trip() {
         let plan = Plan::parse(include_str!("../../plans/fastcgi-vs-gunicorn.toml")).unwrap();
         assert_eq!(runs_header(&plan)[..5], ["run_id", "server", "python", "sessions", "repetition"]);
-        let row = RunRow { slot: plan.run_order()[0].clone(), ..run_row() };
+        assert_eq!(runs_header(&plan)[10..], ["recipe", "round"]);
+        let row = RunRow { slot: plan.run_order()[0].clone(), round: Some(1), ..run_row() };
         let cells = row.cells();
-        assert_eq!(cells[1..5], ["fastcgi-threaded", "3.11", "2000", "1"]);
+        assert_eq!(cells[1..5], ["gunicorn-5", "3.11", "1000", "1"]);
+        assert_eq!(cells[10..], ["0123456789ab", "1"]);
         assert_eq!(RunRow::from_cells(&plan, &cells).unwrap(), row);
         let bad = [&cells[..3], &["many".to_string()], &cells[4..]].concat();
         assert_eq!(RunRow::from_cells(&plan, &bad).unwrap_err(), "level \"many\" is not a count");
