@@ -77,7 +77,9 @@ fn a_plan_in_rounds_runs_every_condition_once_per_round_and_leads_with_requests_
     assert_eq!(dry.status.code(), Some(0), "{}", describe(&dry));
     let stdout = String::from_utf8_lossy(&dry.stdout).into_owned();
     assert!(
-        stdout.contains("run order (seed 11, in rounds: each round runs every condition once, in its own shuffled order), 12 of 12 runs to go:"),
+        stdout.contains(
+            "run order (seed 11, in rounds: each round runs every condition once, in its own shuffled order), 12 of 12 runs to go:"
+        ),
         "{stdout}"
     );
     let planned = dry_run_order(&dry);
@@ -86,7 +88,12 @@ fn a_plan_in_rounds_runs_every_condition_once_per_round_and_leads_with_requests_
     assert_eq!(all.len(), 4, "{stdout}");
     for (k, round) in planned.chunks(4).enumerate() {
         assert!(round.iter().all(|(_, which)| *which == format!("round {}", k + 1)), "{stdout}");
-        assert_eq!(round.iter().map(|(c, _)| c.as_str()).collect::<BTreeSet<_>>(), all, "round {} runs every condition once: {stdout}", k + 1);
+        assert_eq!(
+            round.iter().map(|(c, _)| c.as_str()).collect::<BTreeSet<_>>(),
+            all,
+            "round {} runs every condition once: {stdout}",
+            k + 1
+        );
     }
     let rounds: Vec<Vec<&str>> = planned.chunks(4).map(|r| r.iter().map(|(c, _)| c.as_str()).collect()).collect();
     assert!(rounds.iter().any(|r| *r != rounds[0]), "each round has its own order: {stdout}");

@@ -250,7 +250,9 @@ mod tests {
     #[test]
     fn measures_recipe_and_round_are_not_factors() {
         let head = "run_id,route,downloads,repetition,started_at_utc,status,note,load1_before,load1_after,recipe,round\n";
-        let csv = format!("{head}a,direct,10,1,2026-11-30T01:00:00Z,ok,,0.1,0.2,0123456789ab,1\nb,nginx,2,2,2026-11-30T01:00:10Z,ok,,,,0123456789ab,2\n");
+        let csv = format!(
+            "{head}a,direct,10,1,2026-11-30T01:00:00Z,ok,,0.1,0.2,0123456789ab,1\nb,nginx,2,2,2026-11-30T01:00:10Z,ok,,,,0123456789ab,2\n"
+        );
         let (factors, runs, problems) = parse(&csv, &Manifest::default());
         assert!(problems.is_empty(), "{problems:?}");
         assert_eq!(factors.iter().map(|f| f.name.as_str()).collect::<Vec<_>>(), vec!["route", "downloads"]);

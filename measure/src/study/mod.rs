@@ -461,8 +461,7 @@ impl Pass<'_> {
             }
             let run_id = format!("r{:0width$}", self.first as usize + i);
             let load1_before = check_load(self.host, self.wait_for_idle, self.interrupted, &progress);
-            let start =
-                RunStart { run_id, started_at_utc: rfc3339_utc(SystemTime::now()), load1_before, round: slot.round(self.order) };
+            let start = RunStart { run_id, started_at_utc: rfc3339_utc(SystemTime::now()), load1_before, round: slot.round(self.order) };
             progress.start_run(&start.run_id, &slot.condition);
             let started = Instant::now();
             let (status, note) = one(&start, slot)?;
@@ -606,14 +605,16 @@ mod tests {
         let plan = Plan::parse(include_str!("../../plans/static-file-servers.toml")).unwrap();
         let order = plan.run_order();
         let n = plan.conditions().len();
-        let mut runs: Vec<RunRow> = order[..n + 2].iter().enumerate().map(|(i, s)| row(&format!("r{:02}", i + 1), s.clone(), RunStatus::Ok)).collect();
+        let mut runs: Vec<RunRow> =
+            order[..n + 2].iter().enumerate().map(|(i, s)| row(&format!("r{:02}", i + 1), s.clone(), RunStatus::Ok)).collect();
         runs[1].status = RunStatus::Aborted;
         let pending = pending_slots(&order, &runs);
         let rounds: Vec<Option<u32>> = pending.iter().map(|s| s.round(plan.order())).collect();
         let expected: Vec<Option<u32>> = [vec![Some(1)], vec![Some(2); n - 2], vec![Some(3); n]].concat();
         assert_eq!(rounds, expected);
         assert_eq!(pending[0], order[1]);
-        let start = RunStart { run_id: "r07".into(), started_at_utc: String::new(), load1_before: None, round: pending[1].round(plan.order()) };
+        let start =
+            RunStart { run_id: "r07".into(), started_at_utc: String::new(), load1_before: None, round: pending[1].round(plan.order()) };
         assert_eq!(start.row(pending[1].clone(), RunStatus::Ok, String::new()).cells().last().map(String::as_str), Some("2"));
     }
 

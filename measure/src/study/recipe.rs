@@ -8,7 +8,7 @@
 //!   what the preflight found of the programs: the load tool's version and the server's
 //!   `<name>_version` and `<name>_sha256` (a rebuilt server is another recipe);
 //! - the seed studies' open- and closed-loop plans: the whole plan but its titles, `dataset`, `seed`,
-//!   `repetitions` and `[host]`, and every tool version the preflight recorded.
+//!   `repetitions`, `order` and `[host]`, and every tool version the preflight recorded.
 //!
 //! On `--resume` (with the dataset's plan.toml, edited or not, or with `--plan`), every `ok` run whose
 //! recorded recipe is not its condition's recipe now is set aside: its row becomes `excluded` with a
