@@ -6,6 +6,7 @@
 //! (requests.csv, run_stats.csv, sources.csv), or, for measure's own open-loop client, from measure.
 
 use super::manifest::{Environment, Factor, Generated, Level};
+use super::readme::order_words;
 use super::{Table, Tally};
 use crate::plan::command::{CommandPlan, LoadTool, SERVER_FACTOR};
 use crate::plan::Text;
@@ -111,12 +112,7 @@ pub fn render_readme(plan: &CommandPlan, env: &Environment, tally: &Tally) -> St
         tally.ok, tally.planned, tally.aborted
     );
     let _ = writeln!(t, "## What runs\n");
-    let _ = writeln!(
-        t,
-        "- Load: {}, from 127.0.0.1, one run at a time, in the plan's shuffled order (seed {}).",
-        load_summary(plan),
-        plan.seed
-    );
+    let _ = writeln!(t, "- Load: {}, from 127.0.0.1, one run at a time, {}.", load_summary(plan), order_words(plan.order, plan.seed));
     let _ = writeln!(
         t,
         "- Every run starts its server fresh from its command on a free 127.0.0.1 port (`{{port}}`), waits until it is ready, \
@@ -201,6 +197,12 @@ mod tests {
         let tally = Tally { planned: 12, ok: 11, aborted: 1, excluded: 0 };
         let text = render_readme(&plan, &Environment::new(), &tally);
         assert!(text.contains("11 of 12 planned runs ok, 1 aborted"), "{text}");
+        assert!(
+            text.contains(
+                "one run at a time, in rounds (each round runs every condition once, in its own order shuffled with the seed 20261204)."
+            ),
+            "{text}"
+        );
         assert!(
             text.contains(
                 "- Load: `hey` on `/index.html` (concurrency `{concurrency}`, requests `2000`, 10 s per request), from 127.0.0.1"

@@ -182,6 +182,11 @@ fn reserved_names_and_bad_levels_are_refused() {
             "factors.\"bad name\"[2]: a level may not start or end with a space",
         ]
     );
+    // runs.csv's own columns, `round` of a plan in rounds among them, are no factors' names either.
+    for name in ["round", "recipe"] {
+        let text = EXAMPLE.replace("concurrency = [1, 10]", &format!("concurrency = [1, 10]\n{name} = [1, 2]"));
+        assert_eq!(problems(&text), [format!("factors.{name}: \"{name}\" is measure's own name; call the factor otherwise")]);
+    }
 }
 
 #[test]
