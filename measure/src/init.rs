@@ -37,6 +37,10 @@ mod tests {
         let Plan::Command(plan) = Plan::parse(TEMPLATE).unwrap_or_else(|e| panic!("{e}")) else { panic!("not a command plan") };
         assert_eq!(plan.conditions().len(), 2);
         assert_eq!(plan.servers["mine"].command[0], "python3");
+        // A new plan says its order: rounds; and gets the headline of its closed-loop load (hey, no rate).
+        assert_eq!(plan.order, Some(crate::plan::Order::Rounds));
+        let report = plan.report().unwrap();
+        assert_eq!((report["headline"].as_str(), report["beside"].to_string().as_str()), (Some("requests_per_s"), "[\"percentile\"]"));
     }
 
     #[test]

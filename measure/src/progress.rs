@@ -71,10 +71,18 @@ impl Progress {
     }
 }
 
-/// Remaining runs times the mean duration so far (or the estimate before any run finished).
+/// How many runs the plan's estimate counts for in the blend of [`time_left`].
+const ESTIMATE_WEIGHT: u32 = 3;
+
+/// Remaining runs times a run's expected length: the plan's estimate blended with the runs measured so
+/// far, the estimate counting as [`ESTIMATE_WEIGHT`] runs. Before any run it is the estimate; one run
+/// moves it a quarter of the way to that run's length (the mean alone made "1m 00s left" read "36s left"
+/// after one short run); after many runs it is their mean.
 pub fn time_left(remaining: usize, took: &[Duration], estimate: Duration) -> Duration {
-    let per_run = if took.is_empty() { estimate } else { took.iter().sum::<Duration>() / took.len() as u32 };
-    per_run * remaining as u32
+    let measured: Duration = took.iter().sum();
+    let runs = u32::try_from(took.len()).unwrap_or(u32::MAX).saturating_add(ESTIMATE_WEIGHT);
+    let per_run = (estimate * ESTIMATE_WEIGHT + measured) / runs;
+    per_run * u32::try_from(remaining).unwrap_or(u32::MAX)
 }
 
 /// `6m 05s`, `42s`.
@@ -92,12 +100,20 @@ mod tests {
     use super::*;
 
     #[test]
-    fn time_left_uses_the_estimate_then_the_mean() {
+    fn time_left_starts_from_the_estimate_and_moves_steadily_to_the_measured_mean() {
         let est = Duration::from_secs(12);
-        assert_eq!(time_left(30, &[], est), Duration::from_secs(360));
-        let took = [Duration::from_secs(10), Duration::from_secs(14)];
-        assert_eq!(time_left(5, &took, est), Duration::from_secs(60));
-        assert_eq!(time_left(0, &took, est), Duration::ZERO);
+        assert_eq!(time_left(5, &[], est), Duration::from_secs(60));
+        // One run of 9 s: 4 runs of (3 x 12 + 9) / 4 = 11.25 s, not 4 x 9 = 36 s.
+        let one = [Duration::from_secs(9)];
+        assert_eq!(time_left(4, &one, est), Duration::from_secs(45));
+        // Each run left moves the figure by about a run's length, not by a third of the total.
+        let before = time_left(5, &[], est).as_secs_f64();
+        let after = time_left(4, &one, est).as_secs_f64();
+        assert!(before - after <= 12.0 + 3.0, "{before} -> {after}");
+        // Many runs of 9 s: their mean wins.
+        let many = [Duration::from_secs(9); 57];
+        assert_eq!(time_left(10, &many, est), Duration::from_secs(91) + Duration::from_millis(500));
+        assert_eq!(time_left(0, &many, est), Duration::ZERO);
     }
 
     #[test]

@@ -36,12 +36,55 @@ fn a_plan_that_is_not_toml_exits_2_at_its_line_and_column() {
 #[test]
 fn a_plan_that_breaks_a_rule_exits_2_naming_the_file_and_key() {
     let dir = tempfile::tempdir().unwrap();
-    let (plan, _) = smoke_plan_with_repetitions(dir.path(), "0");
+    let (plan, line) = smoke_plan_with_repetitions(dir.path(), "0");
     let out = dir.path().join("out");
     let result = measure(&["--plan".as_ref(), plan.as_os_str(), "--out".as_ref(), out.as_os_str()]);
     assert_eq!(result.status.code(), Some(2), "{}", describe(&result));
     let stderr = String::from_utf8_lossy(&result.stderr);
-    assert!(stderr.contains(&format!("{}: repetitions must be positive", plan.display())), "{}", describe(&result));
+    assert!(stderr.contains(&format!("{}:{line}:1: repetitions: must be positive", plan.display())), "{}", describe(&result));
+}
+
+#[test]
+fn a_plan_with_several_problems_reports_them_all_at_their_places_and_writes_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    // Before: the typos were reported one a run, and run_timeout_s = 2^63-1 passed, then --dry-run and run
+    // panicked on a Duration overflow after writing plan.toml, README.md and dataset.toml.
+    let text = std::fs::read_to_string(manifest().join("plans/static-file-servers.toml"))
+        .unwrap()
+        .replace("run_timeout_s = 60", "run_timeout_s = 9223372036854775807")
+        .replace("stop_signal = \"QUIT\"", "stop_signl = \"QUIT\"")
+        .replace("seed = ", "sead = 1\nseed = ");
+    let plan = dir.path().join("plan.toml");
+    std::fs::write(&plan, &text).unwrap();
+    let at = |needle: &str| text.lines().position(|l| l.starts_with(needle)).unwrap() + 1;
+    for dry_run in [true, false] {
+        let out = dir.path().join("out");
+        let mut args = vec!["--plan".as_ref(), plan.as_os_str(), "--out".as_ref(), out.as_os_str()];
+        if dry_run {
+            args.push("--dry-run".as_ref());
+        }
+        let result = measure(&args);
+        assert_eq!(result.status.code(), Some(2), "{}", describe(&result));
+        let stderr = String::from_utf8_lossy(&result.stderr);
+        let p = plan.display();
+        for expected in [
+            format!("error: {p}:{}:1: sead: unknown key (a typo?)", at("sead")),
+            format!("error: {p}:{}:1: servers.nginx.stop_signl: unknown key (a typo?)", at("stop_signl")),
+        ] {
+            assert!(stderr.contains(&expected), "{expected}\n{}", describe(&result));
+        }
+        assert!(!out.exists(), "nothing is written for a bad plan");
+        // With the typos fixed, the number out of bounds is refused at its place, again before anything is written.
+        let fixed = text.replace("sead = 1\n", "").replace("stop_signl", "stop_signal");
+        std::fs::write(&plan, &fixed).unwrap();
+        let result = measure(&args);
+        std::fs::write(&plan, &text).unwrap();
+        assert_eq!(result.status.code(), Some(2), "{}", describe(&result));
+        let line = fixed.lines().position(|l| l.starts_with("run_timeout_s")).unwrap() + 1;
+        let expected = format!("error: {p}:{line}:1: load.run_timeout_s: is 9223372036854775807; it must be 1 to 86400 seconds");
+        assert!(String::from_utf8_lossy(&result.stderr).contains(&expected), "{expected}\n{}", describe(&result));
+        assert!(!out.exists(), "nothing is written for a bad plan");
+    }
 }
 
 #[test]

@@ -10,8 +10,10 @@ use crate::model::{Note, RunStatus, Text};
 use std::collections::{BTreeSet, HashMap};
 
 /// Columns of runs.csv that are not factors.
-/// `recipe` is measure's fingerprint of what measured the run (docs/commands.md, "Recipes").
-pub const RESERVED: [&str; 8] = ["run_id", "repetition", "started_at_utc", "status", "note", "load1_before", "load1_after", "recipe"];
+/// `recipe` is measure's fingerprint of what measured the run (docs/commands.md, "Recipes"); `round`
+/// the round of a plan in rounds (measure/plans/README.md, "Run order").
+pub const RESERVED: [&str; 9] =
+    ["run_id", "repetition", "started_at_utc", "status", "note", "load1_before", "load1_after", "recipe", "round"];
 
 /// One level of a factor.
 #[derive(Debug, Clone)]
@@ -241,6 +243,20 @@ mod tests {
         assert_eq!(runs[2].status, RunStatus::Excluded);
         assert_eq!(runs[2].note.as_str(), "host busy");
         assert_eq!(runs[0].levels, vec![0, 2]);
+    }
+
+    /// measure's own columns (`recipe`, and `round` of a plan in rounds) are not factors; a runs.csv
+    /// without them (an older measure's) reads the same.
+    #[test]
+    fn measures_recipe_and_round_are_not_factors() {
+        let head = "run_id,route,downloads,repetition,started_at_utc,status,note,load1_before,load1_after,recipe,round\n";
+        let csv = format!(
+            "{head}a,direct,10,1,2026-11-30T01:00:00Z,ok,,0.1,0.2,0123456789ab,1\nb,nginx,2,2,2026-11-30T01:00:10Z,ok,,,,0123456789ab,2\n"
+        );
+        let (factors, runs, problems) = parse(&csv, &Manifest::default());
+        assert!(problems.is_empty(), "{problems:?}");
+        assert_eq!(factors.iter().map(|f| f.name.as_str()).collect::<Vec<_>>(), vec!["route", "downloads"]);
+        assert_eq!(runs.len(), 2);
     }
 
     #[test]

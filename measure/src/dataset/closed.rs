@@ -8,6 +8,7 @@
 //! touches those.
 
 use super::manifest::{Environment, Factor, Generated, Level};
+use super::readme::order_words;
 use super::{Table, Tally};
 use crate::plan::closed::{ClosedLoop, Tool};
 use crate::plan::Text;
@@ -58,6 +59,7 @@ pub fn dataset_toml<'a>(plan: &ClosedLoop, env: &'a Environment) -> Generated<'a
         ],
         environment: env,
         session_steps: if plan.load.tool == Tool::Sessions { crate::load::session::step_names().to_vec() } else { Vec::new() },
+        report: None,
     }
 }
 
@@ -94,7 +96,7 @@ pub fn render_readme(plan: &ClosedLoop, env: &Environment, tally: &Tally) -> Str
             plan.load.request_timeout_s
         ),
     };
-    let _ = writeln!(t, "- Load: {load}, from 127.0.0.1, one run at a time, in the plan's shuffled order (seed {}).", plan.seed);
+    let _ = writeln!(t, "- Load: {load}, from 127.0.0.1, one run at a time, {}.", order_words(plan.order, plan.seed));
     let _ = writeln!(t, "- Every run starts its servers fresh on free loopback ports and stops them by PID afterwards; CPU and RSS of every server process are sampled every {} ms (resources.csv).", plan.sampling.interval_ms);
     if plan.load.tool != Tool::Sessions {
         let _ = writeln!(t, "- The tool's own files are kept under `raw/<run_id>/` and imported with `analyze import` (requests.csv, run_stats.csv, sources.csv).");

@@ -6,6 +6,7 @@
 //! (requests.csv, run_stats.csv, sources.csv), or, for measure's own open-loop client, from measure.
 
 use super::manifest::{Environment, Factor, Generated, Level};
+use super::readme::order_words;
 use super::{Table, Tally};
 use crate::plan::command::{CommandPlan, LoadTool, SERVER_FACTOR};
 use crate::plan::Text;
@@ -34,7 +35,7 @@ fn factor_label(plan: &CommandPlan, name: &str) -> Text {
 }
 
 /// What measure writes into dataset.toml: titles, the factors with their levels in the plan's order (the
-/// servers with their labels), the x axis, and the environment.
+/// servers with their labels), the x axis, the `[report]` ([`CommandPlan::report`]) and the environment.
 pub fn dataset_toml<'a>(plan: &CommandPlan, env: &'a Environment) -> Generated<'a> {
     let x = plan.x_factor();
     let factors = plan
@@ -66,6 +67,7 @@ pub fn dataset_toml<'a>(plan: &CommandPlan, env: &'a Environment) -> Generated<'
         factors,
         environment: env,
         session_steps: Vec::new(),
+        report: plan.report(),
     }
 }
 
@@ -110,12 +112,7 @@ pub fn render_readme(plan: &CommandPlan, env: &Environment, tally: &Tally) -> St
         tally.ok, tally.planned, tally.aborted
     );
     let _ = writeln!(t, "## What runs\n");
-    let _ = writeln!(
-        t,
-        "- Load: {}, from 127.0.0.1, one run at a time, in the plan's shuffled order (seed {}).",
-        load_summary(plan),
-        plan.seed
-    );
+    let _ = writeln!(t, "- Load: {}, from 127.0.0.1, one run at a time, {}.", load_summary(plan), order_words(plan.order, plan.seed));
     let _ = writeln!(
         t,
         "- Every run starts its server fresh from its command on a free 127.0.0.1 port (`{{port}}`), waits until it is ready, \
@@ -202,12 +199,70 @@ mod tests {
         assert!(text.contains("11 of 12 planned runs ok, 1 aborted"), "{text}");
         assert!(
             text.contains(
+                "one run at a time, in rounds (each round runs every condition once, in its own order shuffled with the seed 20261204)."
+            ),
+            "{text}"
+        );
+        assert!(
+            text.contains(
                 "- Load: `hey` on `/index.html` (concurrency `{concurrency}`, requests `2000`, 10 s per request), from 127.0.0.1"
             ),
             "{text}"
         );
         assert!(text.contains("| http-server | `/usr/bin/python3 -m http.server --bind 127.0.0.1 --directory {run_dir}/www {port}` | `GET /` answers 2xx (at most 20 s) | SIGTERM (then SIGKILL after 10 s) |"), "{text}");
         assert!(text.contains("| server | nginx, http-server |\n| concurrency | 1, 10 |"), "{text}");
+    }
+
+    /// The `[report]` measure writes for the worked example's load, `load` (TOML lines), without the plan's
+    /// own `[report]`.
+    fn report_for(load: &str, order: bool) -> String {
+        let text = include_str!("../../plans/static-file-servers.toml");
+        let text = text[..text.find("\n# The report leads").unwrap()].to_string() + "\n";
+        let start = text.find("[load]\n").unwrap();
+        let end = start + text[start..].find("\n\n").unwrap();
+        let mut text = format!("{}[load]\n{load}{}", &text[..start], &text[end..]);
+        if !order {
+            text = text.replace("order = \"rounds\"\n", "");
+        }
+        let plan = CommandPlan::from_toml(&text).unwrap();
+        assert_eq!(plan.validate(), [], "{text}");
+        let toml = dataset_toml(&plan, &Environment::new()).document().to_string();
+        toml.find("[report]").map_or_else(String::new, |at| toml[at..toml[at..].find("\n\n").map_or(toml.len(), |e| at + e)].to_string())
+    }
+
+    #[test]
+    fn closed_loop_load_leads_with_requests_per_s_and_load_at_a_fixed_rate_with_the_percentile() {
+        let closed = "headline = \"requests_per_s\"\nbeside = [\"percentile\"]";
+        for load in [
+            "tool = \"hey\"\nconcurrency = \"{concurrency}\"\nrequests = 2000\n",
+            "tool = \"ab\"\nrequests = 100\n",
+            "tool = \"wrk\"\nduration_s = 5\n",
+            "tool = \"oha\"\nrequests = 100\n",
+            "tool = \"k6\"\nduration_s = 5\n",
+        ] {
+            assert_eq!(report_for(load, true), format!("[report]\n{closed}"), "{load}");
+        }
+        let fixed = "[report]\nheadline = \"percentile\"";
+        for load in [
+            "tool = \"open-loop\"\nrate = 50\nrequests = 100\n",
+            "tool = \"oha\"\nrate = 50\nrequests = 100\n",
+            "tool = \"autocannon\"\nrate = 50\nduration_s = 5\n",
+            "tool = \"vegeta\"\nrate = 50\nduration_s = 5\n",
+        ] {
+            assert_eq!(report_for(load, true), fixed, "{load}");
+        }
+        // A plan written before rounds (a kept plan.toml) keeps the headline its dataset was started with.
+        assert_eq!(report_for("tool = \"hey\"\nrequests = 2000\n", false), "");
+    }
+
+    #[test]
+    fn a_plans_own_report_passes_through() {
+        let toml = dataset_toml(&plan(), &Environment::new()).document().to_string();
+        assert!(toml.contains("series = [\"server\"]\n\n[report]\nheadline = \"percentile\"\n\n[[factors]]"), "{toml}");
+        let text = include_str!("../../plans/static-file-servers.toml")
+            .replace("headline = \"percentile\"", "headline = \"error_rate\"\nbeside = [\"requests_per_s\"]\ncompare = false");
+        let toml = dataset_toml(&CommandPlan::from_toml(&text).unwrap(), &Environment::new()).document().to_string();
+        assert!(toml.contains("[report]\nheadline = \"error_rate\"\nbeside = [\"requests_per_s\"]\ncompare = false\n\n"), "{toml}");
     }
 
     #[test]

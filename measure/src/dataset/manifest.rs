@@ -74,6 +74,8 @@ pub struct Generated<'a> {
     pub environment: &'a Environment,
     /// The sessions' step names, step 0 first (`[sessions] steps`); empty without sessions.
     pub session_steps: Vec<Text>,
+    /// `[report]`: how analyze leads the report (its headline metric); none: analyze's default.
+    pub report: Option<toml::Table>,
 }
 
 impl Generated<'_> {
@@ -91,6 +93,18 @@ impl Generated<'_> {
         }
         doc.insert("x", value(self.x.as_str()));
         doc.insert("series", value(Array::from_iter(self.series.iter().map(String::as_str))));
+        if let Some(report) = &self.report {
+            // The headline first, then the other keys (in the order of their names); each value through
+            // its TOML text, which toml_edit reads back as it was.
+            let mut table = Table::new();
+            let keys = report.keys().filter(|k| *k == "headline").chain(report.keys().filter(|k| *k != "headline"));
+            for key in keys {
+                if let Ok(v) = report[key].to_string().parse::<Value>() {
+                    table.insert(key, value(v));
+                }
+            }
+            doc.insert("report", Item::Table(table));
+        }
         let mut factors = ArrayOfTables::new();
         for factor in &self.factors {
             let mut table = Table::new();
@@ -284,6 +298,7 @@ mod tests {
             ],
             environment,
             session_steps: Vec::new(),
+            report: None,
         }
     }
 

@@ -174,13 +174,16 @@ impl Dataset {
         if !dir.join(RUNS_FILE).exists() && !complete_from_the_start(plan) {
             return Ok(dataset);
         }
-        // A dataset of an older measure has no `recipe` column yet; it is written with one from now on.
+        // A dataset of an older measure has no `round` column yet, or neither `recipe` nor `round`; it is
+        // written with both from now on.
         let header = rows::runs_header(plan);
-        let older = &header[..header.len() - 1];
-        let runs = match read_table(dir, RUNS_FILE, older) {
-            Ok(rows) => rows,
-            Err(_) => read_table(dir, RUNS_FILE, &header)?,
-        };
+        let mut runs = read_table(dir, RUNS_FILE, &header);
+        for lacking in 1..=rows::ADDED_SINCE {
+            if runs.is_err() {
+                runs = read_table(dir, RUNS_FILE, &header[..header.len() - lacking]).or(runs);
+            }
+        }
+        let runs = runs?;
         for (i, cells) in runs.into_iter().enumerate() {
             let row = RunRow::from_cells(plan, &cells).map_err(|e| BadInput::at(&dir.join(RUNS_FILE), i as u64 + 2, None, e))?;
             dataset.runs.push(row);
@@ -325,6 +328,7 @@ mod tests {
             load1_before: Some(0.5),
             load1_after: Some(0.25),
             recipe: String::new(),
+            round: None,
         }
     }
 
@@ -504,10 +508,10 @@ mod tests {
         ds.save(dir.path(), &plan, &Environment::new()).unwrap();
         let runs = std::fs::read_to_string(dir.path().join(RUNS_FILE)).unwrap();
         assert!(
-            runs.starts_with("run_id,server,python,sessions,repetition,started_at_utc,status,note,load1_before,load1_after,recipe\n"),
+            runs.starts_with("run_id,server,python,sessions,repetition,started_at_utc,status,note,load1_before,load1_after,recipe,round\n"),
             "{runs}"
         );
-        assert!(runs.contains(",aborted,\"interrupted, twice\",0.50,,\n"), "{runs}");
+        assert!(runs.contains(",aborted,\"interrupted, twice\",0.50,,,\n"), "{runs}");
         let requests = std::fs::read_to_string(dir.path().join("requests.csv")).unwrap();
         assert_eq!(requests.lines().count(), 2, "only the ok run's request: {requests}");
         assert!(requests.starts_with("run_id,seq,scheduled_ms,sent_ms,latency_ms,status,body_bytes,label\n"), "{requests}");
@@ -553,6 +557,7 @@ mod tests {
             load1_before: None,
             load1_after: None,
             recipe: String::new(),
+            round: None,
             ..mine.clone()
         };
         write_table(dir.path(), RUNS_FILE, &rows::runs_header(&plan), &[imported.cells()]).unwrap();

@@ -29,6 +29,17 @@ pub enum Merged {
     Keep(String),
 }
 
+/// How a README says the runs were ordered (`in rounds ...` / `in the plan's shuffled order (seed N)`): a
+/// plan without `order` (`None`) reads as it did before rounds.
+pub fn order_words(order: Option<crate::plan::Order>, seed: u64) -> String {
+    match order.unwrap_or_default() {
+        crate::plan::Order::Rounds => {
+            format!("in rounds (each round runs every condition once, in its own order shuffled with the seed {seed})")
+        }
+        crate::plan::Order::Shuffled => format!("in the plan's shuffled order (seed {seed})"),
+    }
+}
+
 /// `generated` placed into `existing` (None: no file yet). Pure, so the rule is tested without files.
 pub fn merge(existing: Option<&str>, generated: &str) -> Merged {
     let block = block(generated);

@@ -11,11 +11,18 @@ use crate::sample::{ResourceSample, TempSample};
 use crate::servers::app_log::AppEvent;
 
 /// runs.csv's columns after the factors and the repetition.
-const RUNS_TAIL: [&str; 6] = ["started_at_utc", "status", "note", "load1_before", "load1_after", RECIPE];
+const RUNS_TAIL: [&str; 7] = ["started_at_utc", "status", "note", "load1_before", "load1_after", RECIPE, ROUND];
 
-/// runs.csv's last column: the recipe the run was measured under ([`crate::study::recipe`]). Datasets
-/// of an older measure lack it; their runs read back with no recipe recorded.
+/// The recipe the run was measured under ([`crate::study::recipe`]). Datasets of an older measure lack
+/// it (and [`ROUND`]); their runs read back with no recipe recorded.
 pub const RECIPE: &str = "recipe";
+
+/// runs.csv's last column: the round of a plan in rounds ([`crate::plan::Order`]), empty for a shuffled
+/// plan. Datasets of an older measure lack it; their runs read back with no round.
+pub const ROUND: &str = "round";
+
+/// How many of runs.csv's last columns a dataset of an older measure may lack: [`ROUND`], then [`RECIPE`].
+pub const ADDED_SINCE: usize = 2;
 
 /// runs.csv: required columns, then the plan's factors and the repetition, then the optional ones.
 pub fn runs_header(plan: &Plan) -> Vec<String> {
@@ -95,6 +102,8 @@ pub struct RunRow {
     /// The fingerprint of the condition's recipe the run was measured under; empty when not recorded (a
     /// run of an older measure).
     pub recipe: String,
+    /// The round of a plan in rounds (the slot's repetition); none for a shuffled plan or an older measure.
+    pub round: Option<u32>,
 }
 
 impl RunRow {
@@ -109,24 +118,28 @@ impl RunRow {
             opt(self.load1_before, 2),
             opt(self.load1_after, 2),
             self.recipe.clone(),
+            self.round.map(|r| r.to_string()).unwrap_or_default(),
         ]);
         cells
     }
 
     /// Reads a row written by [`RunRow::cells`] for `plan` back (for `--resume`); a row of an older
-    /// measure, without the last column ([`RECIPE`]), reads back with no recipe.
+    /// measure, without the last columns ([`RECIPE`], [`ROUND`]), reads back with no recipe and no round.
     pub fn from_cells(plan: &Plan, cells: &[String]) -> Result<RunRow, String> {
         let width = runs_header(plan).len();
-        if cells.len() != width && cells.len() != width - 1 {
+        if cells.len() > width || cells.len() + ADDED_SINCE < width {
             return Err(format!("expected {width} columns"));
         }
         let (run_id, rest) = cells.split_first().ok_or("no run_id")?;
         let (slot, tail) = rest.split_at(width - 1 - RUNS_TAIL.len());
-        let (started, status, note, l1b, l1a, recipe) = match tail {
-            [started, status, note, l1b, l1a] => (started, status, note, l1b, l1a, String::new()),
-            [started, status, note, l1b, l1a, recipe] => (started, status, note, l1b, l1a, recipe.clone()),
+        let none = String::new();
+        let (started, status, note, l1b, l1a, recipe, round) = match tail {
+            [started, status, note, l1b, l1a] => (started, status, note, l1b, l1a, &none, &none),
+            [started, status, note, l1b, l1a, recipe] => (started, status, note, l1b, l1a, recipe, &none),
+            [started, status, note, l1b, l1a, recipe, round] => (started, status, note, l1b, l1a, recipe, round),
             _ => return Err(format!("expected {width} columns")),
         };
+        let round = if round.is_empty() { None } else { Some(round.parse().map_err(|_| format!("round {round:?} is not a count"))?) };
         let slot = parse_slot(plan, slot)?;
         let status = RunStatus::parse(status).ok_or_else(|| format!("unknown status {status:?}"))?;
         let load = |s: &String| if s.is_empty() { Ok(None) } else { s.parse().map(Some).map_err(|_| format!("load {s:?}")) };
@@ -138,7 +151,8 @@ impl RunRow {
             note: note.clone(),
             load1_before: load(l1b)?,
             load1_after: load(l1a)?,
-            recipe,
+            recipe: recipe.clone(),
+            round,
         })
     }
 
@@ -263,6 +277,7 @@ mod tests {
             load1_before: Some(0.12),
             load1_after: None,
             recipe: "0123456789ab".into(),
+            round: Some(3),
         }
     }
 
@@ -272,28 +287,36 @@ mod tests {
         let cells = row.cells();
         assert_eq!(cells.len(), runs_header(&open_plan()).len());
         assert_eq!(cells[1..5], ["nginx-off", "2", "sync", "3"]);
-        assert_eq!(cells[8..], ["0.12", "", "0123456789ab"]);
+        assert_eq!(cells[8..], ["0.12", "", "0123456789ab", "3"]);
         assert_eq!(RunRow::from_cells(&open_plan(), &cells).unwrap(), row);
         assert_eq!(row.number(), Some(7));
     }
 
-    /// A dataset of an older measure has no `recipe` column: its rows read back with none recorded.
+    /// A dataset of an older measure has no `round` column, or neither `recipe` nor `round`: its rows read
+    /// back with none recorded.
     #[test]
-    fn a_row_without_the_recipe_column_reads_back_with_no_recipe() {
+    fn a_row_without_the_recipe_or_round_column_reads_back_with_neither() {
         let row = run_row();
         let cells = row.cells();
-        let older = &cells[..cells.len() - 1];
-        assert_eq!(RunRow::from_cells(&open_plan(), older).unwrap(), RunRow { recipe: String::new(), ..row });
-        assert_eq!(RunRow::from_cells(&open_plan(), &cells[..cells.len() - 2]).unwrap_err(), "expected 11 columns");
+        let plan = open_plan();
+        let before_rounds = RunRow::from_cells(&plan, &cells[..cells.len() - 1]).unwrap();
+        assert_eq!(before_rounds, RunRow { round: None, ..row.clone() });
+        let before_recipes = RunRow::from_cells(&plan, &cells[..cells.len() - 2]).unwrap();
+        assert_eq!(before_recipes, RunRow { recipe: String::new(), round: None, ..row });
+        assert_eq!(RunRow::from_cells(&plan, &cells[..cells.len() - 3]).unwrap_err(), "expected 12 columns");
+        let bad_round = [&cells[..cells.len() - 1], &["first".to_string()]].concat();
+        assert_eq!(RunRow::from_cells(&plan, &bad_round).unwrap_err(), "round \"first\" is not a count");
     }
 
     #[test]
     fn closed_loop_run_rows_name_the_plans_factors_and_round_trip() {
         let plan = Plan::parse(include_str!("../../plans/fastcgi-vs-gunicorn.toml")).unwrap();
         assert_eq!(runs_header(&plan)[..5], ["run_id", "server", "python", "sessions", "repetition"]);
-        let row = RunRow { slot: plan.run_order()[0].clone(), ..run_row() };
+        assert_eq!(runs_header(&plan)[10..], ["recipe", "round"]);
+        let row = RunRow { slot: plan.run_order()[0].clone(), round: Some(1), ..run_row() };
         let cells = row.cells();
-        assert_eq!(cells[1..5], ["fastcgi-threaded", "3.11", "2000", "1"]);
+        assert_eq!(cells[1..5], ["gunicorn-5", "3.11", "1000", "1"]);
+        assert_eq!(cells[10..], ["0123456789ab", "1"]);
         assert_eq!(RunRow::from_cells(&plan, &cells).unwrap(), row);
         let bad = [&cells[..3], &["many".to_string()], &cells[4..]].concat();
         assert_eq!(RunRow::from_cells(&plan, &bad).unwrap_err(), "level \"many\" is not a count");

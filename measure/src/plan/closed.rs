@@ -6,7 +6,8 @@
 //! product (server × python × concurrency) is the set of conditions. Like the open-loop plan it is parsed
 //! strictly and validated once; it owns the run's time bound (the run order is [`super::Plan`]'s).
 
-use super::{positive, Host, PlanError, Sampling, Text};
+use super::locate::KeyPath;
+use super::{Host, PlanError, Problem, Sampling, Text};
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
@@ -35,6 +36,9 @@ pub struct ClosedLoop {
     pub seed: u64,
     /// Runs per condition.
     pub repetitions: u32,
+    /// How the runs are ordered (`"rounds"` or `"shuffled"`); none: shuffled, as before rounds.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub order: Option<super::Order>,
     /// Which app the servers load.
     pub app: App,
     /// The path ab and hey request (the sessions of seed 003 use `/`).
@@ -218,86 +222,118 @@ fn name_ok(s: &str) -> bool {
 }
 
 impl ClosedLoop {
-    /// Parses and validates plan text.
+    /// Parses and validates plan text: every problem at once.
     pub fn parse(text: &str) -> Result<ClosedLoop, PlanError> {
-        let plan: ClosedLoop = toml::from_str(text).map_err(PlanError::Toml)?;
+        let plan: ClosedLoop = super::strict::deserialize(text)?;
         plan.validate()?;
         Ok(plan)
     }
 
-    /// Checks the invariants the harness relies on.
+    /// Checks the invariants the harness relies on; every problem, each at its key.
     pub fn validate(&self) -> Result<(), PlanError> {
+        super::none_or(self.problems())
+    }
+
+    /// Every problem of the plan.
+    pub fn problems(&self) -> Vec<Problem> {
+        use super::bounds::{REQUESTS, RUN_S, WAIT_S, WORKERS};
+        let mut p = Vec::new();
+        let load = KeyPath::root("load");
         if self.kind != KIND {
-            return Err(PlanError::Kind);
+            p.push(Problem::new(KeyPath::root("kind"), format!("must be {KIND:?} in a closed-loop plan")));
         }
-        positive("repetitions", self.repetitions.into())?;
-        positive("sampling.interval_ms", self.sampling.interval_ms)?;
-        positive("load.request_timeout_s", self.load.request_timeout_s)?;
-        positive("load.run_timeout_s", self.load.run_timeout_s)?;
-        positive("nginx.worker_processes", self.nginx.worker_processes.into())?;
+        super::check_common(&mut p, self.repetitions, &self.sampling, &self.host);
+        WAIT_S.push(&mut p, load.key("request_timeout_s"), self.load.request_timeout_s);
+        RUN_S.push(&mut p, load.key("run_timeout_s"), self.load.run_timeout_s);
+        WORKERS.push(&mut p, KeyPath::root("nginx").key("worker_processes"), self.nginx.worker_processes.into());
         let l = &self.load;
+        let mut planned = None;
         match (l.tool, l.requests, l.duration_s, l.ramp_s) {
-            (Tool::Ab, Some(n), None, None) => positive("load.requests", n.into())?,
-            (Tool::Ab, ..) => return Err(PlanError::Load("ab takes `requests` (its -n) and nothing else".into())),
-            (Tool::Hey, Some(n), None, None) => positive("load.requests", n.into())?,
-            (Tool::Hey, None, Some(z), None) => positive("load.duration_s", z)?,
-            (Tool::Hey, ..) => return Err(PlanError::Load("hey takes either `requests` (-n) or `duration_s` (-z)".into())),
-            (Tool::Sessions, None, None, Some(ramp)) => positive("load.ramp_s", ramp)?,
-            (Tool::Sessions, ..) => return Err(PlanError::Load("sessions take `ramp_s` and nothing else".into())),
+            (Tool::Ab | Tool::Hey, Some(n), None, None) => REQUESTS.push(&mut p, load.key("requests"), n.into()),
+            (Tool::Ab, ..) => p.push(Problem::new(load.clone(), "ab takes `requests` (its -n) and nothing else")),
+            (Tool::Hey, None, Some(z), None) => {
+                RUN_S.push(&mut p, load.key("duration_s"), z);
+                planned = Some((z, "hey's duration_s"));
+            }
+            (Tool::Hey, ..) => p.push(Problem::new(load.clone(), "hey takes either `requests` (-n) or `duration_s` (-z)")),
+            (Tool::Sessions, None, None, Some(ramp)) => {
+                RUN_S.push(&mut p, load.key("ramp_s"), ramp);
+                planned = Some((ramp, "the sessions' ramp_s"));
+            }
+            (Tool::Sessions, ..) => p.push(Problem::new(load.clone(), "sessions take `ramp_s` and nothing else")),
+        }
+        if let Some((planned, what)) = planned {
+            p.extend(super::bounds::run_timeout_covers(load.key("run_timeout_s"), l.run_timeout_s, planned, l.request_timeout_s, what));
         }
         if !self.path.starts_with('/') || self.path.contains(char::is_whitespace) {
-            return Err(PlanError::Load(format!("path {:?} must start with '/' and hold no spaces", self.path)));
+            p.push(Problem::new(KeyPath::root("path"), format!("{:?} must start with '/' and hold no spaces", self.path)));
         }
         for (name, server) in &self.servers {
+            let key = KeyPath::root("servers").key(name);
             if !name_ok(name) {
-                return Err(PlanError::BadName(name.clone()));
+                p.push(Problem::new(
+                    key.clone(),
+                    format!("{name:?}: server names are written to runs.csv: use only letters, digits, '.', '-' and '_'"),
+                ));
             }
-            let bad = |why: &str| Err(PlanError::Server(name.clone(), why.into()));
-            if server.processes == 0 || server.threads == 0 {
-                return bad("processes and threads must be positive");
-            }
-            match server.kind {
+            WORKERS.push(&mut p, key.key("processes"), server.processes.into());
+            WORKERS.push(&mut p, key.key("threads"), server.threads.into());
+            let why = match server.kind {
                 ServerKind::Gunicorn => match server.worker.as_deref() {
-                    Some("sync") if server.threads != 1 => return bad("a sync worker has 1 thread (Gunicorn turns threads into gthread)"),
-                    Some("sync" | "gthread") => {}
-                    _ => return bad("gunicorn needs worker = \"sync\" or \"gthread\""),
+                    Some("sync") if server.threads != 1 => Some("a sync worker has 1 thread (Gunicorn turns threads into gthread)"),
+                    Some("sync" | "gthread") => None,
+                    _ => Some("gunicorn needs worker = \"sync\" or \"gthread\""),
                 },
                 ServerKind::Fastcgi if !matches!(server.method.as_deref(), Some("prefork" | "threaded")) => {
-                    return bad("fastcgi needs method = \"prefork\" or \"threaded\"")
+                    Some("fastcgi needs method = \"prefork\" or \"threaded\"")
                 }
                 ServerKind::Runserver | ServerKind::Fastcgi if self.app != App::Django => {
-                    return bad("runserver and fastcgi serve the Django app only (app = \"django\")")
+                    Some("runserver and fastcgi serve the Django app only (app = \"django\")")
                 }
-                _ => {}
+                _ => None,
+            };
+            if let Some(why) = why {
+                p.push(Problem::new(key, why));
             }
         }
         for label in self.interpreters.keys() {
             if !name_ok(label) {
-                return Err(PlanError::BadName(label.clone()));
+                p.push(Problem::new(
+                    KeyPath::root("interpreters").key(label),
+                    format!("{label:?}: interpreter labels are written to runs.csv: use only letters, digits, '.', '-' and '_'"),
+                ));
             }
         }
-        let conditions = self.conditions();
-        if conditions.is_empty() {
-            return Err(PlanError::NoConditions);
+        if self.conditions().is_empty() {
+            p.push(Problem::new(
+                KeyPath::root("conditions"),
+                "the plan has no condition (every [[conditions]] block needs at least one value per list)",
+            ));
         }
-        for c in &conditions {
-            if !self.servers.contains_key(&c.server) {
-                return Err(PlanError::UnknownServer(c.server.clone()));
+        for (i, block) in self.conditions.iter().enumerate() {
+            let key = KeyPath::root("conditions").index(i);
+            for (j, server) in block.server.iter().enumerate() {
+                if !self.servers.contains_key(server) {
+                    p.push(Problem::new(key.key("server").index(j), format!("{server:?} is not defined under [servers]")));
+                }
             }
-            if !self.interpreters.contains_key(&c.python) {
-                return Err(PlanError::UnknownPython(c.python.clone()));
+            for (j, python) in block.python.iter().enumerate() {
+                if !self.interpreters.contains_key(python) {
+                    p.push(Problem::new(key.key("python").index(j), format!("{python:?} is not defined under [interpreters]")));
+                }
             }
-            positive("conditions.concurrency", c.concurrency.into())?;
-            if c.concurrency > MAX_CONCURRENCY {
-                return Err(PlanError::TooMuchConcurrency(c.concurrency));
-            }
-            if let (Tool::Ab | Tool::Hey, Some(n)) = (self.load.tool, self.load.requests) {
-                if n < c.concurrency {
-                    return Err(PlanError::Load(format!("requests ({n}) must be at least the concurrency ({})", c.concurrency)));
+            for (j, &concurrency) in block.concurrency.iter().enumerate() {
+                let here = key.key("concurrency").index(j);
+                if let Some(problem) = super::bounds::range(1, u64::from(MAX_CONCURRENCY), "").check(here.clone(), concurrency.into()) {
+                    p.push(problem);
+                } else if let (Tool::Ab | Tool::Hey, Some(n)) = (self.load.tool, self.load.requests) {
+                    if n < concurrency {
+                        p.push(Problem::new(here, format!("{concurrency} is more than load.requests ({n}): each client needs a request")));
+                    }
                 }
             }
         }
-        Ok(())
+        p
     }
 
     /// Every distinct condition, in the order the blocks first name them.
@@ -411,19 +447,37 @@ mod tests {
         assert_eq!(p.servers["gunicorn-5"].processes, 5);
     }
 
+    fn problems(text: &str) -> Vec<String> {
+        crate::plan::problem_lines(ClosedLoop::parse(text).map(|_| ()))
+    }
+
     #[test]
     fn rejects_an_undefined_server_and_a_typo() {
         let text = PLANS[0].1.replace("server = [\"uwsgi-1x1\"", "server = [\"uwsgi-9\"");
-        assert_eq!(ClosedLoop::parse(&text), Err(PlanError::UnknownServer("uwsgi-9".into())));
+        assert_eq!(problems(&text), ["conditions[0].server[0]: \"uwsgi-9\" is not defined under [servers]"]);
         let text = PLANS[0].1.replace("repetitions =", "repetitionz =");
-        assert!(matches!(ClosedLoop::parse(&text), Err(PlanError::Toml(_))));
+        let p = problems(&text);
+        assert!(p[0].starts_with("repetitionz: unknown key (a typo?)"), "{p:?}");
+        assert_eq!(p[1], "repetitions: is required and missing (in the top level)");
     }
 
     #[test]
     fn rejects_ab_with_a_duration_and_runserver_without_django() {
         let text = PLANS[0].1.replace("requests = 10000", "duration_s = 10");
-        assert!(matches!(ClosedLoop::parse(&text), Err(PlanError::Load(_))));
+        assert_eq!(problems(&text), ["load: ab takes `requests` (its -n) and nothing else"]);
         let text = PLANS[0].1.replace("app = \"django\"", "app = \"hello\"");
-        assert!(matches!(ClosedLoop::parse(&text), Err(PlanError::Server(..))));
+        assert_eq!(problems(&text), ["servers.runserver: runserver and fastcgi serve the Django app only (app = \"django\")"]);
+    }
+
+    #[test]
+    fn a_run_bound_shorter_than_the_load_is_refused() {
+        // hey -z 10 with 20 s for its last requests: a 29 s bound aborts every run.
+        let text = PLANS[1].1.replace("run_timeout_s = 60", "run_timeout_s = 29");
+        let p = problems(&text);
+        assert_eq!(p.len(), 1, "{p:?}");
+        assert!(p[0].starts_with("load.run_timeout_s: 29 s would abort every run: hey's duration_s lasts 10 s"), "{p:?}");
+        assert_eq!(problems(&PLANS[1].1.replace("run_timeout_s = 60", "run_timeout_s = 30")), Vec::<String>::new());
+        let text = PLANS[1].1.replace("run_timeout_s = 60", "run_timeout_s = 9223372036854775807");
+        assert_eq!(problems(&text), ["load.run_timeout_s: is 9223372036854775807; it must be 1 to 86400 seconds"]);
     }
 }

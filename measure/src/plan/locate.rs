@@ -9,7 +9,7 @@ use toml_edit::{Array, ArrayOfTables, ImDocument, Item, TableLike, Value};
 
 /// One step of a key path.
 #[derive(Debug, Clone, PartialEq, Eq)]
-enum Step {
+pub(crate) enum Step {
     Key(String),
     Index(usize),
 }
@@ -19,6 +19,28 @@ enum Step {
 pub struct KeyPath(Vec<Step>);
 
 impl KeyPath {
+    /// The plan as a whole (its top-level table): a problem of no one key.
+    pub fn top() -> KeyPath {
+        KeyPath(Vec::new())
+    }
+
+    /// Whether this is [`KeyPath::top`].
+    pub fn is_top(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    /// The last key of the path (`None` at the top or after an index).
+    pub fn last_key(&self) -> Option<&str> {
+        match self.0.last() {
+            Some(Step::Key(k)) => Some(k),
+            _ => None,
+        }
+    }
+
+    pub(crate) fn steps(&self) -> &[Step] {
+        &self.0
+    }
+
     /// A top-level key.
     pub fn root(key: &str) -> KeyPath {
         KeyPath(vec![Step::Key(key.into())])

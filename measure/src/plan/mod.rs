@@ -6,15 +6,20 @@
 //! `kind = "command"`). Each kind is parsed strictly (`deny_unknown_fields`, so a typo is an error, not a silent default) and
 //! validated once. What both share lives here: the seed, the repetitions, the sampler and host limits, and
 //! the run order (conditions × repetitions, shuffled with a seeded ChaCha generator, so the order is the
-//! same on every machine), which is computed once for both kinds.
+//! same on every machine), which is computed once for every kind: in rounds (`order = "rounds"`, each
+//! round runs every condition once in its own shuffled order) or as one shuffled list (`order =
+//! "shuffled"`, and a plan without `order`, as every plan was written before rounds).
 
+pub mod bounds;
 pub mod closed;
 pub mod command;
 pub mod locate;
 pub mod open;
+mod strict;
 pub mod template;
 
 use crate::input::{BadInput, BadInputs};
+use locate::KeyPath;
 use rand::seq::SliceRandom;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
@@ -23,46 +28,55 @@ use std::fmt;
 use std::path::Path;
 use std::time::Duration;
 
-/// A plan that failed validation; the text names the key and what to change.
+/// A plan that does not parse or validate.
 #[derive(Debug, thiserror::Error, PartialEq)]
 pub enum PlanError {
-    #[error("{0}")]
-    Toml(toml::de::Error),
-    #[error("{key} must be positive")]
-    NotPositive { key: String },
-    #[error("conditions: the plan has no condition (every [[conditions]] block needs at least one value per list)")]
-    NoConditions,
-    #[error("large.bytes ({bytes}) must be a positive multiple of large.block_bytes ({block})")]
-    LargeNotWholeBlocks { bytes: u64, block: u64 },
-    #[error("gunicorn.sync.threads must be 1: Gunicorn turns sync workers with threads into gthread workers")]
-    SyncWithThreads,
-    #[error("conditions: downloads = {0} is more than {max}, the most this harness runs at once", max = open::MAX_DOWNLOADS)]
-    TooManyDownloads(u32),
-    #[error("kind must be \"{kind}\" in a closed-loop plan", kind = closed::KIND)]
-    Kind,
-    #[error("conditions: server {0:?} is not defined under [servers]")]
-    UnknownServer(String),
-    #[error("conditions: python {0:?} is not defined under [interpreters]")]
-    UnknownPython(String),
-    #[error("conditions: concurrency {0} is more than {max}, the most this harness runs at once", max = closed::MAX_CONCURRENCY)]
-    TooMuchConcurrency(u32),
-    #[error("servers.{0}: {1}")]
-    Server(String, String),
-    #[error("load: {0}")]
-    Load(String),
-    #[error("server names are written to runs.csv: {0:?} may use only letters, digits, '.', '-' and '_'")]
-    BadName(String),
-    /// A command plan's problems, each at its key.
+    /// The text is not TOML (one problem: nothing after it can be read).
+    #[error("{message}")]
+    Syntax { message: String, span: Option<std::ops::Range<usize>> },
+    /// Every problem of the plan, each at its key.
     #[error("{}", .0.iter().map(ToString::to_string).collect::<Vec<_>>().join("; "))]
-    Problems(Vec<command::Problem>),
+    Problems(Vec<Problem>),
 }
 
-/// `Err(NotPositive)` naming `key` when `value` is 0.
-pub(crate) fn positive(key: &str, value: u64) -> Result<(), PlanError> {
-    if value == 0 {
-        return Err(PlanError::NotPositive { key: key.into() });
+/// A problem of a plan at its key (`load.run_timeout_s: ...`), or of the whole plan at [`KeyPath::top`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Problem {
+    pub key: KeyPath,
+    pub message: String,
+}
+
+impl Problem {
+    pub fn new(key: KeyPath, message: impl Into<String>) -> Problem {
+        Problem { key, message: message.into() }
     }
-    Ok(())
+}
+
+impl fmt::Display for Problem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.key.is_top() {
+            f.write_str(&self.message)
+        } else {
+            write!(f, "{}: {}", self.key, self.message)
+        }
+    }
+}
+
+/// `Ok` when there is no problem.
+pub(crate) fn none_or(problems: Vec<Problem>) -> Result<(), PlanError> {
+    if problems.is_empty() {
+        Ok(())
+    } else {
+        Err(PlanError::Problems(problems))
+    }
+}
+
+/// The rules every kind shares: the repetitions, the sampler's period and the host limits.
+pub(crate) fn check_common(p: &mut Vec<Problem>, repetitions: u32, sampling: &Sampling, host: &Host) {
+    bounds::REPETITIONS.push(p, KeyPath::root("repetitions"), repetitions.into());
+    bounds::INTERVAL_MS.push(p, KeyPath::root("sampling").key("interval_ms"), sampling.interval_ms);
+    p.extend(bounds::load_per_cpu(KeyPath::root("host").key("load1_per_cpu_max"), host.load1_per_cpu_max));
+    bounds::range(0, bounds::MAX_RUN_S, "seconds").push(p, KeyPath::root("host").key("idle_wait_max_s"), host.idle_wait_max_s);
 }
 
 /// A study's recipe, of either kind.
@@ -108,6 +122,30 @@ impl Text {
     }
 }
 
+/// How a study orders its runs: the plan's `order` key. A plan without the key is [`Order::Shuffled`],
+/// the order every plan had before rounds, so a kept plan.toml goes on in the order it was started with.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "snake_case")]
+pub enum Order {
+    /// A randomised complete block design: the repetitions are rounds, and round k runs every condition
+    /// once (its repetition k), in an order shuffled for that round. A drift of the host over the study
+    /// then falls on every condition alike.
+    Rounds,
+    /// Every condition × repetition shuffled as one list.
+    #[default]
+    Shuffled,
+}
+
+impl Order {
+    /// The value as a plan writes it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Order::Rounds => "rounds",
+            Order::Shuffled => "shuffled",
+        }
+    }
+}
+
 /// One combination of factor levels, of the plan's kind.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Condition {
@@ -134,14 +172,23 @@ pub struct Slot {
     pub repetition: u32,
 }
 
+impl Slot {
+    /// The round the slot belongs to in a plan of `order`: in rounds, its repetition k is run in round k;
+    /// a shuffled plan has no rounds.
+    pub fn round(&self, order: Order) -> Option<u32> {
+        (order == Order::Rounds).then_some(self.repetition)
+    }
+}
+
 impl Plan {
     /// Parses and validates plan text of any kind (a closed-loop plan says `kind = "closed-loop"`, a command
-    /// plan `kind = "command"`).
+    /// plan `kind = "command"`). Every problem is reported: the unknown keys and values of the wrong type
+    /// first (then the plan cannot be checked further), else every rule the plan breaks.
     pub fn parse(text: &str) -> Result<Plan, PlanError> {
         if command::is_command(text) {
-            let plan = command::CommandPlan::from_toml(text).map_err(PlanError::Toml)?;
-            let problems = plan.validate();
-            return if problems.is_empty() { Ok(Plan::Command(plan)) } else { Err(PlanError::Problems(problems)) };
+            let plan: command::CommandPlan = strict::deserialize(text)?;
+            none_or(plan.validate())?;
+            return Ok(Plan::Command(plan));
         }
         if closed::is_closed_loop(text) {
             closed::ClosedLoop::parse(text).map(Plan::Closed)
@@ -151,16 +198,17 @@ impl Plan {
     }
 
     /// Reads, parses and validates a plan file, returning it with its text (copied verbatim into the dataset).
-    /// A plan that does not parse or validate is [`BadInput`], placed at its line and column when TOML
-    /// gives one.
+    /// A plan that does not parse or validate is [`BadInputs`]: every problem at its line and column.
     pub fn load(path: &Path) -> anyhow::Result<(Plan, String)> {
         use anyhow::Context;
         let text = std::fs::read_to_string(path).with_context(|| format!("failed to read plan {}", path.display()))?;
-        let plan = Plan::parse(&text).map_err(|e| match &e {
-            PlanError::Toml(error) => BadInputs(vec![BadInput::toml(path, &text, error)]),
-            PlanError::Problems(problems) => placed(path, &text, problems),
-            other if closed::is_closed_loop(&text) => BadInputs(vec![BadInput::file(path, format!("closed-loop plan: {other}"))]),
-            other => BadInputs(vec![BadInput::file(path, other)]),
+        let plan = Plan::parse(&text).map_err(|e| match e {
+            PlanError::Syntax { message, span: Some(span) } => {
+                let (line, column) = crate::input::line_column(&text, span.start);
+                BadInputs(vec![BadInput::at(path, line, Some(column), message)])
+            }
+            PlanError::Syntax { message, span: None } => BadInputs(vec![BadInput::file(path, message)]),
+            PlanError::Problems(problems) => placed(path, &text, &problems),
         })?;
         Ok((plan, text))
     }
@@ -181,6 +229,16 @@ impl Plan {
             Plan::Closed(p) => p.repetitions,
             Plan::Command(p) => p.repetitions,
         }
+    }
+
+    /// How the runs are ordered: the plan's `order`, else [`Order::Shuffled`] (a plan written before rounds).
+    pub fn order(&self) -> Order {
+        match self {
+            Plan::Open(p) => p.order,
+            Plan::Closed(p) => p.order,
+            Plan::Command(p) => p.order,
+        }
+        .unwrap_or_default()
     }
 
     /// How quiet the host must be before a run.
@@ -222,16 +280,30 @@ impl Plan {
         }
     }
 
-    /// All planned runs in execution order: every condition × repetition, shuffled with the seed.
+    /// All planned runs in execution order: every condition × repetition, shuffled with the seed as the
+    /// plan's [`Order`] says. In rounds, round k's order depends only on the seed, the conditions and k, so
+    /// a plan given more repetitions keeps the order of its first rounds.
     pub fn run_order(&self) -> Vec<Slot> {
         let repetitions = self.repetitions();
-        let mut slots: Vec<Slot> = self
-            .conditions()
-            .into_iter()
-            .flat_map(|condition| (1..=repetitions).map(move |repetition| Slot { condition: condition.clone(), repetition }))
-            .collect();
-        slots.shuffle(&mut ChaCha8Rng::seed_from_u64(self.seed()));
-        slots
+        let conditions = self.conditions();
+        let mut rng = ChaCha8Rng::seed_from_u64(self.seed());
+        match self.order() {
+            Order::Rounds => (1..=repetitions)
+                .flat_map(|repetition| {
+                    let mut round = conditions.clone();
+                    round.shuffle(&mut rng);
+                    round.into_iter().map(move |condition| Slot { condition, repetition })
+                })
+                .collect(),
+            Order::Shuffled => {
+                let mut slots: Vec<Slot> = conditions
+                    .into_iter()
+                    .flat_map(|condition| (1..=repetitions).map(move |repetition| Slot { condition: condition.clone(), repetition }))
+                    .collect();
+                slots.shuffle(&mut rng);
+                slots
+            }
+        }
     }
 
     /// A rough length of one run including server start and stop, for the time-left estimate.
@@ -272,8 +344,8 @@ pub struct OnAbort {
     pub keep_raw: bool,
 }
 
-/// A command plan's problems placed at their keys' lines and columns in `text`.
-pub fn placed(path: &Path, text: &str, problems: &[command::Problem]) -> BadInputs {
+/// A plan's problems placed at their keys' lines and columns in `text`.
+pub fn placed(path: &Path, text: &str, problems: &[Problem]) -> BadInputs {
     BadInputs(
         problems
             .iter()
@@ -285,6 +357,16 @@ pub fn placed(path: &Path, text: &str, problems: &[command::Problem]) -> BadInpu
     )
 }
 
+/// A check's outcome as `key: message` lines (none when it passed), for tests.
+#[cfg(test)]
+pub(crate) fn problem_lines(result: Result<(), PlanError>) -> Vec<String> {
+    match result {
+        Ok(()) => Vec::new(),
+        Err(PlanError::Problems(problems)) => problems.iter().map(ToString::to_string).collect(),
+        Err(other) => vec![other.to_string()],
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -294,7 +376,10 @@ mod tests {
         assert!(matches!(Plan::parse(include_str!("../../plans/study.toml")), Ok(Plan::Open(_))));
         assert!(matches!(Plan::parse(include_str!("../../plans/fastcgi-vs-gunicorn.toml")), Ok(Plan::Closed(_))));
         let typo = include_str!("../../plans/study.toml").replace("seed = ", "kind = \"closed\"\nseed = ");
-        assert!(matches!(Plan::parse(&typo), Err(PlanError::Toml(_))), "an unknown kind is an unknown key of the open-loop plan");
+        assert!(
+            problem_lines(Plan::parse(&typo).map(|_| ()))[0].starts_with("kind: unknown key"),
+            "an unknown kind is an unknown key of the open-loop plan"
+        );
     }
 
     #[test]
@@ -323,12 +408,62 @@ mod tests {
         }
     }
 
+    /// The worked example with `repetitions` rounds and `seed`.
+    fn in_rounds(repetitions: u32, seed: u64) -> Plan {
+        let text = include_str!("../../plans/static-file-servers.toml")
+            .replace("repetitions = 3", &format!("repetitions = {repetitions}"))
+            .replace("seed = 20261204", &format!("seed = {seed}"));
+        let plan = Plan::parse(&text).unwrap();
+        assert_eq!(plan.order(), Order::Rounds, "the committed plans write order = \"rounds\"");
+        plan
+    }
+
     #[test]
-    fn a_closed_loop_plans_rule_is_named_as_such() {
+    fn rounds_run_every_condition_once_per_round_in_an_order_shuffled_per_round() {
+        let plan = in_rounds(6, 20261204);
+        let conditions = plan.conditions();
+        let order = plan.run_order();
+        assert_eq!(order.len(), conditions.len() * 6);
+        let rounds: Vec<&[Slot]> = order.chunks(conditions.len()).collect();
+        for (i, round) in rounds.iter().enumerate() {
+            let mut seen: Vec<Condition> = round.iter().map(|s| s.condition.clone()).collect();
+            seen.sort();
+            let mut all = conditions.clone();
+            all.sort();
+            assert_eq!(seen, all, "round {} runs every condition once", i + 1);
+            assert!(round.iter().all(|s| s.repetition == i as u32 + 1 && s.round(Order::Rounds) == Some(i as u32 + 1)));
+        }
+        let firsts: Vec<Vec<&Condition>> = rounds.iter().map(|r| r.iter().map(|s| &s.condition).collect()).collect();
+        assert!(firsts.iter().any(|r| *r != firsts[0]), "each round is shuffled on its own: {firsts:?}");
+        assert_eq!(order, plan.run_order(), "seeded");
+        assert_ne!(order, in_rounds(6, 20261205).run_order(), "another seed, another order");
+        // A plan given more rounds (a resumed study) keeps the order of the rounds it had.
+        assert_eq!(in_rounds(8, 20261204).run_order()[..order.len()], order[..]);
+    }
+
+    #[test]
+    fn a_plan_without_order_keeps_the_whole_study_shuffle() {
+        let text = include_str!("../../plans/static-file-servers.toml").replace("order = \"rounds\"\n", "");
+        let plan = Plan::parse(&text).unwrap();
+        assert_eq!(plan.order(), Order::Shuffled);
+        let order = plan.run_order();
+        let rounds = order.chunks(plan.conditions().len()).all(|r| r.iter().all(|s| s.repetition == r[0].repetition));
+        assert!(!rounds, "not in rounds: {order:?}");
+        assert!(order.iter().all(|s| s.round(plan.order()).is_none()));
+        let shuffled = Plan::parse(&text.replace("repetitions = 3", "repetitions = 3\norder = \"shuffled\"")).unwrap();
+        assert_eq!(shuffled.run_order(), order, "order = \"shuffled\" says the same");
+        let typo = problem_lines(Plan::parse(&text.replace("repetitions = 3", "repetitions = 3\norder = \"blocks\"")).map(|_| ()));
+        assert!(typo[0].starts_with("order: unknown variant `blocks`, expected `rounds` or `shuffled`"), "{typo:?}");
+    }
+
+    #[test]
+    fn a_closed_loop_plans_rule_is_placed_at_its_key() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("plan.toml");
-        std::fs::write(&path, include_str!("../../plans/app-servers-ab.toml").replace("repetitions = 5", "repetitions = 0")).unwrap();
+        let text = include_str!("../../plans/app-servers-ab.toml").replace("repetitions = 5", "repetitions = 0");
+        std::fs::write(&path, &text).unwrap();
         let err = Plan::load(&path).unwrap_err().to_string();
-        assert_eq!(err, format!("{}: closed-loop plan: repetitions must be positive", path.display()));
+        let line = text.lines().position(|l| l.starts_with("repetitions = 0")).unwrap() + 1;
+        assert_eq!(err, format!("{}:{line}:1: repetitions: must be positive (1 to 1000 runs)", path.display()));
     }
 }

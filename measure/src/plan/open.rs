@@ -2,7 +2,8 @@
 //! server settings. [`OpenLoop::validate`] checks the invariants the rest of the harness relies on (e.g. the
 //! response is a whole number of blocks).
 
-use super::{Host, PlanError, Sampling};
+use super::locate::KeyPath;
+use super::{Host, PlanError, Problem, Sampling};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeSet;
 use std::fmt;
@@ -25,6 +26,9 @@ pub struct OpenLoop {
     pub seed: u64,
     /// Runs per condition.
     pub repetitions: u32,
+    /// How the runs are ordered (`"rounds"` or `"shuffled"`); none: shuffled, as before rounds.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub order: Option<super::Order>,
     pub large: Large,
     pub download: Download,
     pub probe: Probe,
@@ -199,48 +203,74 @@ impl fmt::Display for Condition {
 }
 
 impl OpenLoop {
-    /// Parses and validates plan text.
+    /// Parses and validates plan text: every problem at once.
     pub fn parse(text: &str) -> Result<OpenLoop, PlanError> {
-        let plan: OpenLoop = toml::from_str(text).map_err(PlanError::Toml)?;
+        let plan: OpenLoop = super::strict::deserialize(text)?;
         plan.validate()?;
         Ok(plan)
     }
 
-    /// Checks the invariants the harness relies on.
+    /// Checks the invariants the harness relies on; every problem, each at its key.
     pub fn validate(&self) -> Result<(), PlanError> {
-        let must_be_positive: [(&str, u64); 14] = [
-            ("repetitions", self.repetitions.into()),
-            ("large.block_bytes", self.large.block_bytes),
-            ("download.rate_bytes_per_s", self.download.rate_bytes_per_s),
-            ("download.read_chunk_bytes", self.download.read_chunk_bytes as u64),
-            ("download.so_rcvbuf_bytes", self.download.so_rcvbuf_bytes as u64),
-            ("download.timeout_s", self.download.timeout_s),
-            ("probe.rate_per_s", self.probe.rate_per_s.into()),
-            ("probe.count", self.probe.count.into()),
-            ("probe.timeout_s", self.probe.timeout_s),
-            ("sampling.interval_ms", self.sampling.interval_ms),
-            ("gunicorn.sync.processes", self.gunicorn.sync.processes.into()),
-            ("gunicorn.gthread.processes", self.gunicorn.gthread.processes.into()),
-            ("gunicorn.gthread.threads", self.gunicorn.gthread.threads.into()),
-            ("nginx.worker_processes", self.nginx.worker_processes.into()),
+        super::none_or(self.problems())
+    }
+
+    /// Every problem of the plan.
+    pub fn problems(&self) -> Vec<Problem> {
+        use super::bounds::{range, BYTES, MAX_RUN_S, RATE, RUN_S, WAIT_S, WORKERS};
+        let mut p = Vec::new();
+        let key = |table: &str, k: &str| KeyPath::root(table).key(k);
+        super::check_common(&mut p, self.repetitions, &self.sampling, &self.host);
+        let numbers = [
+            (key("large", "bytes"), self.large.bytes, BYTES),
+            (key("large", "block_bytes"), self.large.block_bytes, BYTES),
+            (key("download", "rate_bytes_per_s"), self.download.rate_bytes_per_s, BYTES),
+            (key("download", "read_chunk_bytes"), self.download.read_chunk_bytes as u64, BYTES),
+            (key("download", "so_rcvbuf_bytes"), self.download.so_rcvbuf_bytes as u64, range(1, 1 << 28, "bytes")),
+            (key("download", "timeout_s"), self.download.timeout_s, RUN_S),
+            (key("probe", "start_ms"), self.probe.start_ms, range(0, MAX_RUN_S * 1000, "ms")),
+            (key("probe", "rate_per_s"), self.probe.rate_per_s.into(), RATE),
+            (key("probe", "count"), self.probe.count.into(), range(1, 100_000, "requests")),
+            (key("probe", "timeout_s"), self.probe.timeout_s, WAIT_S),
+            (key("gunicorn", "timeout_s"), self.gunicorn.timeout_s, WAIT_S),
+            (key("gunicorn", "graceful_timeout_s"), self.gunicorn.graceful_timeout_s, range(0, super::bounds::MAX_WAIT_S, "seconds")),
+            (key("gunicorn", "sync").key("processes"), self.gunicorn.sync.processes.into(), WORKERS),
+            (key("gunicorn", "gthread").key("processes"), self.gunicorn.gthread.processes.into(), WORKERS),
+            (key("gunicorn", "gthread").key("threads"), self.gunicorn.gthread.threads.into(), WORKERS),
+            (key("nginx", "worker_processes"), self.nginx.worker_processes.into(), WORKERS),
         ];
-        for (key, value) in must_be_positive {
-            super::positive(key, value)?;
+        for (k, value, bound) in numbers {
+            bound.push(&mut p, k, value);
         }
-        if self.large.bytes == 0 || self.large.bytes % self.large.block_bytes != 0 {
-            return Err(PlanError::LargeNotWholeBlocks { bytes: self.large.bytes, block: self.large.block_bytes });
+        if self.large.block_bytes > 0 && (self.large.bytes == 0 || self.large.bytes % self.large.block_bytes != 0) {
+            p.push(Problem::new(
+                key("large", "bytes"),
+                format!("{} must be a positive multiple of large.block_bytes ({})", self.large.bytes, self.large.block_bytes),
+            ));
         }
         if self.gunicorn.sync.threads != 1 {
-            return Err(PlanError::SyncWithThreads);
+            p.push(Problem::new(
+                key("gunicorn", "sync").key("threads"),
+                "must be 1: Gunicorn turns sync workers with threads into gthread workers",
+            ));
         }
-        let conditions = self.conditions();
-        if conditions.is_empty() {
-            return Err(PlanError::NoConditions);
+        if self.conditions().is_empty() {
+            p.push(Problem::new(
+                KeyPath::root("conditions"),
+                "the plan has no condition (every [[conditions]] block needs at least one value per list)",
+            ));
         }
-        if let Some(c) = conditions.iter().find(|c| c.downloads > MAX_DOWNLOADS) {
-            return Err(PlanError::TooManyDownloads(c.downloads));
+        for (i, block) in self.conditions.iter().enumerate() {
+            for (j, &downloads) in block.downloads.iter().enumerate() {
+                if downloads > MAX_DOWNLOADS {
+                    p.push(Problem::new(
+                        KeyPath::root("conditions").index(i).key("downloads").index(j),
+                        format!("{downloads} is more than {MAX_DOWNLOADS}, the most this harness runs at once"),
+                    ));
+                }
+            }
         }
-        Ok(())
+        p
     }
 
     /// How many blocks the app yields for /large.
@@ -327,28 +357,47 @@ mod tests {
         assert_eq!(plan.conditions().len(), 10);
     }
 
+    fn problems(text: &str) -> Vec<String> {
+        crate::plan::problem_lines(OpenLoop::parse(text).map(|_| ()))
+    }
+
     #[test]
-    fn rejects_unknown_keys() {
-        let text = include_str!("../../plans/study.toml").replace("seed = ", "sead = ");
-        assert!(matches!(OpenLoop::parse(&text), Err(PlanError::Toml(_))));
+    fn rejects_unknown_keys_all_at_once() {
+        let text = include_str!("../../plans/study.toml").replace("seed = ", "sead = ").replace("count = ", "cuont = ");
+        let p = problems(&text);
+        assert_eq!(p.len(), 4, "{p:?}");
+        assert!(p[0].starts_with("sead: unknown key (a typo?); expected one of `seed`"), "{p:?}");
+        assert!(p[1].starts_with("probe.cuont: unknown key (a typo?); expected one of `start_ms`"), "{p:?}");
+        assert_eq!(p[2..], ["probe.count: is required and missing (in probe)", "seed: is required and missing (in the top level)"]);
     }
 
     #[test]
     fn rejects_response_that_is_not_whole_blocks() {
         let text = include_str!("../../plans/study.toml").replace("bytes = 16777216", "bytes = 16777217");
-        assert_eq!(OpenLoop::parse(&text), Err(PlanError::LargeNotWholeBlocks { bytes: 16777217, block: 65536 }));
+        assert_eq!(problems(&text), ["large.bytes: 16777217 must be a positive multiple of large.block_bytes (65536)"]);
     }
 
     #[test]
-    fn rejects_zero_rate() {
-        let text = include_str!("../../plans/study.toml").replace("rate_per_s = 8", "rate_per_s = 0");
-        assert_eq!(OpenLoop::parse(&text), Err(PlanError::NotPositive { key: "probe.rate_per_s".into() }));
+    fn rejects_zero_rate_and_every_other_number_out_of_bounds_at_once() {
+        let text = include_str!("../../plans/study.toml")
+            .replace("rate_per_s = 8", "rate_per_s = 0")
+            .replace("so_rcvbuf_bytes = 8192", "so_rcvbuf_bytes = 9223372036854775807")
+            .replace("timeout_s = 30\ngraceful", "timeout_s = 86400\ngraceful");
+        assert_eq!(
+            problems(&text),
+            [
+                "download.so_rcvbuf_bytes: is 9223372036854775807; it must be 1 to 268435456 bytes",
+                "probe.rate_per_s: must be positive (1 to 1000000 requests per second)",
+                "gunicorn.timeout_s: is 86400; it must be 1 to 600 seconds",
+            ]
+        );
     }
 
     #[test]
     fn rejects_unknown_route() {
         let text = include_str!("../../plans/study.toml").replace("\"nginx-on\"]", "\"nginx-maybe\"]");
-        assert!(matches!(OpenLoop::parse(&text), Err(PlanError::Toml(_))));
+        let p = problems(&text);
+        assert!(p[0].starts_with("conditions[0].route: unknown variant `nginx-maybe`"), "{p:?}");
     }
 
     #[test]

@@ -1,19 +1,19 @@
 //! `measure run --dry-run`: what a study would do, without starting or writing anything: its conditions
 //! (for a command plan, each with its server's command and the load's command line), the runs in the
-//! order they would go with the ids they would get, and the expected duration. A command plan's tool
-//! and server programs are looked for first, so a missing one is refused here as it would be by a run.
+//! order they would go with the ids they would get (and, in a plan in rounds, each run's round), and the
+//! expected duration. A command plan's tool and server programs are looked for first, so a missing one is
+//! refused here as it would be by a run.
 
 use super::command::{find_programs, Source};
 use super::{next_run_number, pending_slots};
 use crate::dataset::rows::{RunRow, RunStatus};
 use crate::load::tool;
 use crate::plan::command::{CommandPlan, LoadTool};
-use crate::plan::{Condition, Plan};
+use crate::plan::{Condition, Order, Plan};
 use crate::progress::format_duration;
 use anyhow::Result;
 use std::fmt::Write as _;
 use std::path::Path;
-use std::time::Duration;
 
 /// The text `--dry-run` prints.
 pub fn describe(plan: &Plan, source: Source, out: &Path, resume: bool, runs: &[RunRow]) -> Result<String> {
@@ -43,9 +43,17 @@ pub fn describe(plan: &Plan, source: Source, out: &Path, resume: bool, runs: &[R
     let pending = pending_slots(&order, runs);
     let first = next_run_number(runs) as usize;
     let width = order.len().to_string().len().max(2);
-    let _ = writeln!(t, "\nrun order (seed {}), {} of {} runs to go:", plan.seed(), pending.len(), order.len());
+    let how = match plan.order() {
+        Order::Rounds => format!("seed {}, in rounds: each round runs every condition once, in its own shuffled order", plan.seed()),
+        Order::Shuffled => format!("seed {}", plan.seed()),
+    };
+    let _ = writeln!(t, "\nrun order ({how}), {} of {} runs to go:", pending.len(), order.len());
     for (i, slot) in pending.iter().enumerate() {
-        let _ = writeln!(t, "  r{:0width$}  {}  (repetition {})", first + i, slot.condition, slot.repetition);
+        let which = match slot.round(plan.order()) {
+            Some(round) => format!("round {round}"),
+            None => format!("repetition {}", slot.repetition),
+        };
+        let _ = writeln!(t, "  r{:0width$}  {}  ({which})", first + i, slot.condition);
     }
     let _ = writeln!(t, "\n{}", duration_line(plan, pending.len()));
     let _ = writeln!(t, "nothing was started or written (--dry-run)");
@@ -103,16 +111,30 @@ fn duration_line(plan: &Plan, runs: usize) -> String {
             format_duration(total),
             format_duration(per_run)
         ),
-        Plan::Command(p) => {
-            let bound = p.run_bound() + Duration::from_secs(p.servers.values().map(|s| s.ready_timeout_s).max().unwrap_or(0));
-            format!(
-                "expected duration: unknown beforehand: each run's load lasts as long as the server takes to answer it \
-                 (bounded by load.run_timeout_s = {} s); about {} if each took a quarter of that, at most {}",
-                p.load.run_timeout_s,
-                format_duration(total),
-                format_duration(bound * runs as u32)
-            )
-        }
+        Plan::Command(p) => format!(
+            "expected duration: unknown beforehand: each run's load lasts as long as the server takes to answer it \
+             (bounded by load.run_timeout_s = {} s); about {} if each took a quarter of that, at most {} \
+             (each run's server start, load and stop at their bounds)",
+            p.load.run_timeout_s,
+            format_duration(total),
+            format_duration(p.run_at_most() * runs as u32)
+        ),
         _ => format!("expected duration: about {} ({runs} runs of about {})", format_duration(total), format_duration(per_run)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn at_most_counts_each_runs_server_start_load_and_stop_grace() {
+        let text = include_str!("../../plans/static-file-servers.toml");
+        let plan = Plan::parse(text).unwrap();
+        let Plan::Command(p) = &plan else { panic!("a command plan") };
+        // nginx: ready 20 s + grace 10 s (its defaults); http-server the same; the load's bound is 60 s.
+        assert_eq!((p.load.run_timeout_s, p.servers["nginx"].ready_timeout_s, p.servers["nginx"].stop_grace_s), (60, 20, 10));
+        let line = duration_line(&plan, 2);
+        assert!(line.contains("at most 3m 00s (each run's server start, load and stop at their bounds)"), "{line}");
     }
 }

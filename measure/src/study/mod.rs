@@ -33,7 +33,7 @@ use crate::dataset::rows::{RunRow, RunStatus};
 use crate::dataset::{write_atomic, Dataset, MANIFEST_FILE, PLAN_FILE, RAW_DIR, RUNS_FILE};
 use crate::host;
 use crate::input::BadInput;
-use crate::plan::{Host, OnAbort, Plan, Slot};
+use crate::plan::{Host, OnAbort, Order, Plan, Slot};
 use crate::progress::Progress;
 use crate::run::{self, Installed, RunEnv};
 use anyhow::{bail, Context, Result};
@@ -174,6 +174,7 @@ pub fn run_study(args: &RunArgs) -> Result<StudyEnd> {
         interrupted: &interrupted,
         estimate: plan.estimated_run(),
         on_abort,
+        order: plan.order(),
     };
     // Absolute: a server started in another folder (`cwd = "{run_dir}"`) is given `{raw_dir}`.
     let absolute_out = std::path::absolute(&out).with_context(|| format!("failed to resolve {}", out.display()))?;
@@ -393,6 +394,8 @@ pub(crate) struct RunStart {
     pub run_id: String,
     pub started_at_utc: String,
     pub load1_before: Option<f64>,
+    /// The run's round, in a plan in rounds.
+    pub round: Option<u32>,
 }
 
 impl RunStart {
@@ -407,6 +410,7 @@ impl RunStart {
             load1_before: self.load1_before,
             load1_after: host::load1(),
             recipe: String::new(),
+            round: self.round,
         }
     }
 }
@@ -425,6 +429,8 @@ pub(crate) struct Pass<'a> {
     pub interrupted: &'a AtomicBool,
     pub estimate: Duration,
     pub on_abort: OnAbort,
+    /// The plan's order: in rounds, each run records its slot's round.
+    pub order: Order,
 }
 
 impl Pass<'_> {
@@ -455,7 +461,7 @@ impl Pass<'_> {
             }
             let run_id = format!("r{:0width$}", self.first as usize + i);
             let load1_before = check_load(self.host, self.wait_for_idle, self.interrupted, &progress);
-            let start = RunStart { run_id, started_at_utc: rfc3339_utc(SystemTime::now()), load1_before };
+            let start = RunStart { run_id, started_at_utc: rfc3339_utc(SystemTime::now()), load1_before, round: slot.round(self.order) };
             progress.start_run(&start.run_id, &slot.condition);
             let started = Instant::now();
             let (status, note) = one(&start, slot)?;
@@ -557,6 +563,7 @@ mod tests {
             load1_before: None,
             load1_after: None,
             recipe: String::new(),
+            round: None,
         }
     }
 
@@ -574,6 +581,41 @@ mod tests {
         assert_eq!(pending[0], order[2], "the aborted slot comes first again");
         assert_eq!(pending[1..], order[3..]);
         assert!(pending_slots(&order, &[]).eq(&order));
+    }
+
+    /// Every committed dataset was measured before rounds: its kept plan.toml, without `order`, still gives
+    /// the order its runs.csv records, so a resumed study goes on in the order it was started with.
+    #[test]
+    fn a_kept_plan_without_order_gives_the_order_its_dataset_was_measured_in() {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../datasets");
+        for name in ["gunicorn-slow-client", "app-servers-ab", "gthread-python-versions", "fastcgi-vs-gunicorn", "static-file-servers"] {
+            let (plan, text) = Plan::load(&root.join(name).join(PLAN_FILE)).unwrap();
+            assert!(!text.contains("order ="), "{name}");
+            let runs = std::fs::read_to_string(root.join(name).join(RUNS_FILE)).unwrap();
+            let (_, cells) = crate::dataset::csv::parse(&runs).unwrap();
+            let measured: Vec<Slot> = cells.iter().map(|c| RunRow::from_cells(&plan, c).unwrap().slot).collect();
+            assert_eq!(measured, plan.run_order(), "{name}");
+        }
+    }
+
+    /// A study in rounds stopped in round 2, with a run of round 1 aborted: `--resume` finishes round 1
+    /// first, then the rest of round 2, then round 3; each run records its round.
+    #[test]
+    fn a_resumed_study_in_rounds_finishes_the_round_it_stopped_in_first() {
+        let plan = Plan::parse(include_str!("../../plans/static-file-servers.toml")).unwrap();
+        let order = plan.run_order();
+        let n = plan.conditions().len();
+        let mut runs: Vec<RunRow> =
+            order[..n + 2].iter().enumerate().map(|(i, s)| row(&format!("r{:02}", i + 1), s.clone(), RunStatus::Ok)).collect();
+        runs[1].status = RunStatus::Aborted;
+        let pending = pending_slots(&order, &runs);
+        let rounds: Vec<Option<u32>> = pending.iter().map(|s| s.round(plan.order())).collect();
+        let expected: Vec<Option<u32>> = [vec![Some(1)], vec![Some(2); n - 2], vec![Some(3); n]].concat();
+        assert_eq!(rounds, expected);
+        assert_eq!(pending[0], order[1]);
+        let start =
+            RunStart { run_id: "r07".into(), started_at_utc: String::new(), load1_before: None, round: pending[1].round(plan.order()) };
+        assert_eq!(start.row(pending[1].clone(), RunStatus::Ok, String::new()).cells().last().map(String::as_str), Some("2"));
     }
 
     #[test]

@@ -8,7 +8,7 @@
 //!   what the preflight found of the programs: the load tool's version and the server's
 //!   `<name>_version` and `<name>_sha256` (a rebuilt server is another recipe);
 //! - the seed studies' open- and closed-loop plans: the whole plan but its titles, `dataset`, `seed`,
-//!   `repetitions` and `[host]`, and every tool version the preflight recorded.
+//!   `repetitions`, `order` and `[host]`, and every tool version the preflight recorded.
 //!
 //! On `--resume` (with the dataset's plan.toml, edited or not, or with `--plan`), every `ok` run whose
 //! recorded recipe is not its condition's recipe now is set aside: its row becomes `excluded` with a
@@ -27,7 +27,7 @@ use std::collections::BTreeMap;
 pub type Recipes = BTreeMap<Condition, String>;
 
 /// Keys of a seed study's plan that say how it is shown or ordered, not how a run is measured.
-const NOT_RECIPE: [&str; 6] = ["title", "description", "dataset", "seed", "repetitions", "host"];
+const NOT_RECIPE: [&str; 7] = ["title", "description", "dataset", "seed", "repetitions", "order", "host"];
 
 /// Keys of a command plan's server table that do not change how it runs.
 const SERVER_NOT_RECIPE: [&str; 2] = ["label", "version"];
@@ -206,6 +206,7 @@ mod tests {
             load1_before: None,
             load1_after: None,
             recipe: recipe.into(),
+            round: None,
         }
     }
 

@@ -3,6 +3,7 @@
 //! in one table here ([`LoadTool::rules`]), so the plan's check and the command lines agree.
 
 use super::{Condition, Problem};
+use crate::plan::bounds::{self, Bound};
 use crate::plan::locate::KeyPath;
 use crate::plan::template;
 use serde::Deserialize;
@@ -210,9 +211,20 @@ impl RunLoad {
     pub fn asked_requests(&self) -> Option<u64> {
         match (self.requests, self.duration_s, self.rate) {
             (Some(n), ..) => Some(n),
-            (None, Some(d), Some(r)) if self.tool == LoadTool::OpenLoop => Some(d * u64::from(r)),
+            (None, Some(d), Some(r)) if self.tool == LoadTool::OpenLoop => Some(d.saturating_mul(u64::from(r))),
             _ => None,
         }
+    }
+}
+
+/// The bounds of a load setting.
+fn bound_of(name: &str) -> Bound {
+    match name {
+        "requests" => bounds::REQUESTS,
+        "duration_s" => bounds::RUN_S,
+        "rate" => bounds::RATE,
+        // concurrency and threads: MAX_CONCURRENCY, checked with what the tool does with them.
+        _ => bounds::range(1, u64::from(u32::MAX), ""),
     }
 }
 
@@ -244,7 +256,13 @@ impl Load {
             };
             match text.trim().parse::<u64>() {
                 Ok(0) => Err(Problem::new(key(name), format!("must be positive, and is 0 for {condition}"))),
-                Ok(n) => Ok(Some(n)),
+                Ok(n) => match bound_of(name).check(key(name), n) {
+                    Some(problem) if matches!(param, Some(Param::Template(_))) => {
+                        Err(Problem::new(problem.key, format!("{} (for {condition})", problem.message)))
+                    }
+                    Some(problem) => Err(problem),
+                    None => Ok(Some(n)),
+                },
                 Err(_) => Err(Problem::new(key(name), format!("{text:?} (for {condition}) is not a whole number"))),
             }
         };

@@ -12,6 +12,7 @@ mod de;
 pub mod load;
 mod validate;
 
+pub use super::Problem;
 pub use load::{LoadTool, Param, RunLoad};
 
 use super::locate::KeyPath;
@@ -44,6 +45,9 @@ pub struct CommandPlan {
     pub seed: u64,
     /// Runs per condition.
     pub repetitions: u32,
+    /// How the runs are ordered (`"rounds"` or `"shuffled"`); none: shuffled, as before rounds.
+    #[serde(default)]
+    pub order: Option<crate::plan::Order>,
     /// The factor on the report's x axis; default: the last factor other than `server`.
     pub x: Option<String>,
     /// Factor name → its levels, in the plan's order (the order of runs.csv's columns).
@@ -62,6 +66,10 @@ pub struct CommandPlan {
     pub sampling: Sampling,
     #[serde(default = "default_host")]
     pub host: Host,
+    /// dataset.toml's `[report]`, passed through as written (analyze checks its keys when it reads the
+    /// dataset); none: the headline that fits the load ([`CommandPlan::report`]).
+    #[serde(default)]
+    pub report: Option<toml::Table>,
 }
 
 fn default_sampling() -> Sampling {
@@ -213,25 +221,6 @@ pub fn is_command(text: &str) -> bool {
     text.parse::<toml::Table>().is_ok_and(|t| t.get("kind").and_then(|k| k.as_str()) == Some(KIND))
 }
 
-/// A problem of a plan at its key.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Problem {
-    pub key: KeyPath,
-    pub message: String,
-}
-
-impl Problem {
-    pub fn new(key: KeyPath, message: impl Into<String>) -> Problem {
-        Problem { key, message: message.into() }
-    }
-}
-
-impl fmt::Display for Problem {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}: {}", self.key, self.message)
-    }
-}
-
 impl CommandPlan {
     /// Parses plan text (TOML errors only; [`CommandPlan::validate`] checks the rest).
     pub fn from_toml(text: &str) -> Result<CommandPlan, toml::de::Error> {
@@ -295,6 +284,27 @@ impl CommandPlan {
         names.iter().rev().find(|n| *n != SERVER_FACTOR).or(names.last()).cloned().unwrap_or_default()
     }
 
+    /// What goes into dataset.toml's `[report]`: the plan's own `[report]`, else the headline that fits
+    /// the load. Load at a fixed rate (a `rate`: measure's open-loop client, oha -q, autocannon -R, vegeta)
+    /// is led by the latency percentile; closed-loop load (ab, hey, wrk, siege, k6's virtual users, oha and
+    /// autocannon without a rate), whose requests wait for the answers before them, by its requests per
+    /// second with the percentile beside. A plan without `order` (written before rounds, as a kept
+    /// plan.toml may be) gets none, so its dataset keeps the headline it was started with.
+    pub fn report(&self) -> Option<toml::Table> {
+        if let Some(report) = &self.report {
+            return Some(report.clone());
+        }
+        self.order?;
+        let mut report = toml::Table::new();
+        if self.load.rate.is_some() {
+            report.insert("headline".into(), "percentile".into());
+        } else {
+            report.insert("headline".into(), "requests_per_s".into());
+            report.insert("beside".into(), toml::Value::Array(vec!["percentile".into()]));
+        }
+        Some(report)
+    }
+
     /// The load of one condition, its placeholders filled in (validated for every condition).
     pub fn load_of(&self, condition: &Condition) -> Result<RunLoad, Problem> {
         self.load.resolve(condition)
@@ -303,6 +313,13 @@ impl CommandPlan {
     /// The bound of one run's load, from its start.
     pub fn run_bound(&self) -> Duration {
         Duration::from_secs(self.load.run_timeout_s)
+    }
+
+    /// The longest one run can take: its server's `ready_timeout_s` to start, the load's bound, and its
+    /// `stop_grace_s` to stop (the longest of the servers' waits).
+    pub fn run_at_most(&self) -> Duration {
+        let waits = self.servers.values().map(|s| s.ready_timeout_s.saturating_add(s.stop_grace_s)).max().unwrap_or(0);
+        self.run_bound() + Duration::from_secs(waits)
     }
 
     /// The planned length of the load of a condition: its duration, or its requests at its rate; `None`

@@ -100,7 +100,7 @@ fn every_problem_is_collected() {
     assert_eq!(
         problems(&text),
         [
-            "repetitions: must be positive",
+            "repetitions: must be positive (1 to 1000 runs)",
             "factors.server[2]: \"caddy\" is not defined under [servers]",
             "servers.http-server.ready: must be \"tcp\" or a path that answers with a 2xx status, such as \"/health\"",
             "servers.nginx.stop_signal: must be TERM, INT, QUIT, HUP, USR1, USR2, WINCH or KILL",
@@ -182,6 +182,11 @@ fn reserved_names_and_bad_levels_are_refused() {
             "factors.\"bad name\"[2]: a level may not start or end with a space",
         ]
     );
+    // runs.csv's own columns, `round` of a plan in rounds among them, are no factors' names either.
+    for name in ["round", "recipe"] {
+        let text = EXAMPLE.replace("concurrency = [1, 10]", &format!("concurrency = [1, 10]\n{name} = [1, 2]"));
+        assert_eq!(problems(&text), [format!("factors.{name}: \"{name}\" is measure's own name; call the factor otherwise")]);
+    }
 }
 
 #[test]
@@ -213,4 +218,79 @@ fn the_estimate_uses_the_planned_load_when_it_is_known() {
     assert!(open.load_length_known());
     assert_eq!(open.estimated_run(), Duration::from_secs(10 + 2), "1,000 requests at 100/s");
     assert_eq!(open.load_of(&open.conditions()[1]).unwrap().asked_requests(), Some(1000));
+}
+
+/// `EXAMPLE` with its `[load]` settings replaced by `load` (the timeouts stay).
+fn with_load(load: &str) -> String {
+    EXAMPLE.replace("tool = \"hey\"\npath = \"/index.html\"\nconcurrency = \"{concurrency}\"\nrequests = 2000", load)
+}
+
+#[test]
+fn an_open_loop_duration_times_rate_past_2_to_the_64_is_refused_not_wrapped_to_no_request() {
+    // 2^62 s at 4/s is 2^64 requests: wrapped, that was 0 requests, under the client's limit.
+    let text = with_load("tool = \"open-loop\"\nrate = 4\nduration_s = 4611686018427387904");
+    assert_eq!(problems(&text), ["load.duration_s: is 4611686018427387904; it must be 1 to 86400 seconds"]);
+    let plan = parse(&with_load("tool = \"open-loop\"\nrate = 4\nduration_s = 10"));
+    let load = plan.load_of(&plan.conditions()[0]).unwrap();
+    assert_eq!(RunLoad { duration_s: Some(u64::MAX / 2), ..load }.asked_requests(), Some(u64::MAX), "saturates");
+}
+
+#[test]
+fn every_number_is_bounded_at_its_key() {
+    let text = EXAMPLE
+        .replace("run_timeout_s = 60", "run_timeout_s = 9223372036854775807")
+        .replace("requests = 2000", "requests = \"{concurrency}00000000\"");
+    assert_eq!(
+        problems(&text),
+        [
+            "load.run_timeout_s: is 9223372036854775807; it must be 1 to 86400 seconds",
+            "load.requests: is 1000000000; it must be 1 to 100000000 requests (for server=nginx, concurrency=10)",
+        ]
+    );
+    let text = EXAMPLE.replace("stop_signal = \"QUIT\"", "stop_signal = \"QUIT\"\nstop_grace_s = 601\nready_timeout_s = 0");
+    assert_eq!(
+        problems(&text),
+        [
+            "servers.nginx.ready_timeout_s: must be positive (1 to 600 seconds)",
+            "servers.nginx.stop_grace_s: is 601; it must be 0 to 600 seconds"
+        ]
+    );
+}
+
+#[test]
+fn a_run_bound_shorter_than_the_planned_load_is_refused() {
+    let text = with_load("tool = \"wrk\"\nduration_s = 55\nconcurrency = \"{concurrency}\"");
+    let p = problems(&text);
+    assert_eq!(p.len(), 1, "{p:?}");
+    assert!(
+        p[0].starts_with("load.run_timeout_s: 60 s would abort every run: the load of server=nginx, concurrency=1 lasts 55 s")
+            && p[0].ends_with("request_timeout_s = 10 s more, so make it at least 65"),
+        "{p:?}"
+    );
+    assert_eq!(problems(&with_load("tool = \"wrk\"\nduration_s = 50\nconcurrency = \"{concurrency}\"")), Vec::<String>::new());
+    // A count at a rate is planned too: 1,000 requests at 10/s.
+    let p = problems(&with_load("tool = \"open-loop\"\nrate = 10\nrequests = \"{concurrency}00\""));
+    assert!(
+        p[0].starts_with("load.run_timeout_s: 60 s would abort every run: the load of server=nginx, concurrency=10 lasts 100 s"),
+        "{p:?}"
+    );
+}
+
+#[test]
+fn every_unknown_key_is_reported_at_once_with_its_place() {
+    let text = EXAMPLE
+        .replace("stop_signal = \"QUIT\"", "stop_signl = \"QUIT\"")
+        .replace("requests = 2000", "request = 2000\nrequests = 2000")
+        .replace("seed = ", "sead = 1\nseed = ");
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("plan.toml");
+    std::fs::write(&path, &text).unwrap();
+    let err = crate::plan::Plan::load(&path).unwrap_err();
+    let lines: Vec<String> = err.downcast_ref::<crate::input::BadInputs>().unwrap().0.iter().map(ToString::to_string).collect();
+    let at = |needle: &str| text.lines().position(|l| l.starts_with(needle)).unwrap() + 1;
+    let p = path.display();
+    assert_eq!(lines.len(), 3, "{lines:?}");
+    assert!(lines[0].starts_with(&format!("{p}:{}:1: sead: unknown key (a typo?); expected one of `kind`", at("sead"))), "{lines:?}");
+    assert!(lines[1].starts_with(&format!("{p}:{}:1: servers.nginx.stop_signl: unknown key (a typo?)", at("stop_signl"))), "{lines:?}");
+    assert!(lines[2].starts_with(&format!("{p}:{}:1: load.request: unknown key (a typo?)", at("request ="))), "{lines:?}");
 }

@@ -2,16 +2,15 @@
 //! look at the error shows everything to fix.
 
 use super::{excludes, CommandPlan, Problem, RUN_NAMES, SERVER_FACTOR};
+use crate::plan::bounds;
 use crate::plan::locate::KeyPath;
 use crate::plan::template;
 use std::collections::BTreeSet;
 use std::path::{Component, Path};
 
 /// runs.csv's own columns: a factor may not take their names.
-const RUNS_COLUMNS: [&str; 7] = ["run_id", "repetition", "started_at_utc", "status", "note", "load1_before", "load1_after"];
-
-/// Most seconds a server may take to start or to stop.
-const MAX_SERVER_WAIT_S: u64 = 600;
+const RUNS_COLUMNS: [&str; 9] =
+    ["run_id", "repetition", "started_at_utc", "status", "note", "load1_before", "load1_after", "recipe", "round"];
 
 /// A server name goes into runs.csv, servers.csv and `[environment]` keys.
 fn server_name_ok(s: &str) -> bool {
@@ -46,15 +45,7 @@ impl CommandPlan {
         if self.dataset.trim().is_empty() {
             p.push(Problem::new(root("dataset"), "must name a folder"));
         }
-        if self.repetitions == 0 {
-            p.push(Problem::new(root("repetitions"), "must be positive"));
-        }
-        if self.sampling.interval_ms == 0 {
-            p.push(Problem::new(root("sampling").key("interval_ms"), "must be positive"));
-        }
-        if !(self.host.load1_per_cpu_max.is_finite() && self.host.load1_per_cpu_max > 0.0) {
-            p.push(Problem::new(root("host").key("load1_per_cpu_max"), "must be a positive number"));
-        }
+        crate::plan::check_common(&mut p, self.repetitions, &self.sampling, &self.host);
         self.check_factors(&mut p);
         self.check_servers(&mut p);
         self.check_load(&mut p);
@@ -198,12 +189,8 @@ impl CommandPlan {
             if server.ready != "tcp" && (!server.ready.starts_with('/') || server.ready.contains(char::is_whitespace)) {
                 p.push(Problem::new(base.key("ready"), "must be \"tcp\" or a path that answers with a 2xx status, such as \"/health\""));
             }
-            if server.ready_timeout_s == 0 || server.ready_timeout_s > MAX_SERVER_WAIT_S {
-                p.push(Problem::new(base.key("ready_timeout_s"), format!("must be 1 to {MAX_SERVER_WAIT_S} seconds")));
-            }
-            if server.stop_grace_s > MAX_SERVER_WAIT_S {
-                p.push(Problem::new(base.key("stop_grace_s"), format!("must be at most {MAX_SERVER_WAIT_S} seconds")));
-            }
+            bounds::WAIT_S.push(p, base.key("ready_timeout_s"), server.ready_timeout_s);
+            bounds::range(0, bounds::MAX_WAIT_S, "seconds").push(p, base.key("stop_grace_s"), server.stop_grace_s);
             if super::signal_number(&server.stop_signal).is_none() {
                 p.push(Problem::new(base.key("stop_signal"), "must be TERM, INT, QUIT, HUP, USR1, USR2, WINCH or KILL"));
             }
@@ -222,12 +209,8 @@ impl CommandPlan {
 
     fn check_load(&self, p: &mut Vec<Problem>) {
         let load = KeyPath::root("load");
-        if self.load.request_timeout_s == 0 {
-            p.push(Problem::new(load.key("request_timeout_s"), "must be positive"));
-        }
-        if self.load.run_timeout_s == 0 {
-            p.push(Problem::new(load.key("run_timeout_s"), "must be positive"));
-        }
+        bounds::WAIT_S.push(p, load.key("request_timeout_s"), self.load.request_timeout_s);
+        bounds::RUN_S.push(p, load.key("run_timeout_s"), self.load.run_timeout_s);
         // Placeholders of the load name factors only: the server's port and folder are not the load's.
         let mut texts: Vec<(&str, &str)> = vec![("path", self.load.path.as_str())];
         for (name, param) in self.load.params() {
@@ -249,11 +232,17 @@ impl CommandPlan {
         }
         let mut seen = BTreeSet::new();
         for condition in self.conditions() {
-            if let Err(problem) = self.load.resolve(&condition) {
-                // One problem per key: the first condition that has it.
-                if seen.insert(problem.key.to_string()) {
-                    p.push(problem);
-                }
+            let problem = match self.load.resolve(&condition) {
+                Err(problem) => Some(problem),
+                Ok(_) => self.planned_load(&condition).and_then(|planned| {
+                    let what = format!("the load of {condition}");
+                    let (run, request) = (self.load.run_timeout_s, self.load.request_timeout_s);
+                    bounds::run_timeout_covers(load.key("run_timeout_s"), run, planned.as_secs(), request, &what)
+                }),
+            };
+            // One problem per key: the first condition that has it.
+            if let Some(problem) = problem.filter(|problem| seen.insert(problem.key.to_string())) {
+                p.push(problem);
             }
         }
     }
