@@ -74,6 +74,8 @@ pub struct Generated<'a> {
     pub environment: &'a Environment,
     /// The sessions' step names, step 0 first (`[sessions] steps`); empty without sessions.
     pub session_steps: Vec<Text>,
+    /// `[history]`: the series and the revision measured (a command plan's `[code] revision`).
+    pub history: Option<(String, String)>,
 }
 
 impl Generated<'_> {
@@ -106,6 +108,12 @@ impl Generated<'_> {
             let mut sessions = Table::new();
             sessions.insert("steps", value(one_a_line(self.session_steps.iter().map(inline))));
             doc.insert("sessions", Item::Table(sessions));
+        }
+        if let Some((series, revision)) = &self.history {
+            let mut history = Table::new();
+            history.insert("series", value(series.as_str()));
+            history.insert("revision", value(revision.as_str()));
+            doc.insert("history", Item::Table(history));
         }
         let mut environment = Table::new();
         for (k, v) in self.environment {
@@ -284,6 +292,7 @@ mod tests {
             ],
             environment,
             session_steps: Vec::new(),
+            history: None,
         }
     }
 

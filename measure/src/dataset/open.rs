@@ -108,6 +108,7 @@ pub fn dataset_toml<'a>(plan: &OpenLoop, env: &'a Environment) -> Generated<'a> 
         ],
         environment: env,
         session_steps: Vec::new(),
+        history: None,
     }
 }
 

@@ -289,3 +289,21 @@ fn every_unknown_key_is_reported_at_once_with_its_place() {
     assert!(lines[1].starts_with(&format!("{p}:{}:1: servers.nginx.stop_signl: unknown key (a typo?)", at("stop_signl"))), "{lines:?}");
     assert!(lines[2].starts_with(&format!("{p}:{}:1: load.request: unknown key (a typo?)", at("request ="))), "{lines:?}");
 }
+
+#[test]
+fn code_names_what_records_the_measured_code() {
+    let with_code = |code: &str| format!("{EXAMPLE}\n[code]\n{code}\n");
+    let plan = parse(&with_code("revision = [\"git\", \"rev-parse\", \"HEAD\"]\nhash = [\"www\"]"));
+    assert_eq!(plan.validate(), []);
+    assert_eq!(plan.history_series(), Some(plan.title.en.as_str()));
+    assert_eq!(parse(&with_code("hash = [\"www\"]")).history_series(), None, "no revision, no history");
+    assert_eq!(
+        problems(&with_code("revision = [\"git\", \"{port}\"]\nhash = [\"\"]\nseries = \"a/b\"")),
+        [
+            "code.revision[1]: runs once before the study: it cannot use placeholders",
+            "code.hash[0]: must name a file or a folder",
+            "code.series: \"a/b\" names the history (dataset.toml [history] series), so it must be one line of at most 200 bytes without a slash, a control character or a leading dot or space; set code.series",
+        ]
+    );
+    assert_eq!(problems(&with_code("")), ["code: records nothing: give `revision` (a command printing it) or `hash` (files and folders)"]);
+}
