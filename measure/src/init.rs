@@ -37,6 +37,10 @@ mod tests {
         let Plan::Command(plan) = Plan::parse(TEMPLATE).unwrap_or_else(|e| panic!("{e}")) else { panic!("not a command plan") };
         assert_eq!(plan.conditions().len(), 2);
         assert_eq!(plan.servers["mine"].command[0], "python3");
+        // Its commented [code] table is a valid one once uncommented.
+        let code = TEMPLATE.replace("# [code]\n# revision", "[code]\nrevision").replace("# hash = ", "hash = ");
+        let Plan::Command(plan) = Plan::parse(&code).unwrap_or_else(|e| panic!("{e}")) else { panic!("not a command plan") };
+        assert_eq!(plan.code.as_ref().map(|c| c.hash.clone()), Some(vec!["app".to_string()]));
     }
 
     #[test]
