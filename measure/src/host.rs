@@ -133,30 +133,106 @@ pub fn fingerprint() -> Environment {
     env
 }
 
-/// The first line a command prints (stdout, else stderr), bounded by `timeout`: a version string. `None`
-/// when it cannot run, prints nothing or outlives the bound (it is then killed).
-pub fn first_line(program: &Path, args: &[&str], timeout: Duration) -> Option<String> {
+/// What a command run by [`bounded_output`] did.
+struct Finished {
+    success: bool,
+    stdout: String,
+    stderr: String,
+}
+
+/// Runs a command with no input, bounded by `timeout` (then killed), keeping the first 64 KiB of each of
+/// its outputs. `None` when it cannot run or outlives the bound.
+fn bounded_output(program: &Path, args: &[&str], timeout: Duration) -> Option<Finished> {
     let out = tempfile::tempfile().ok()?;
     let err = tempfile::tempfile().ok()?;
     let mut child =
         Command::new(program).args(args).stdin(Stdio::null()).stdout(out.try_clone().ok()?).stderr(err.try_clone().ok()?).spawn().ok()?;
     let deadline = Instant::now() + timeout;
-    while child.try_wait().ok()?.is_none() {
+    let status = loop {
+        if let Some(status) = child.try_wait().ok()? {
+            break status;
+        }
         if Instant::now() > deadline {
             let _ = child.kill();
             let _ = child.wait();
             return None;
         }
         std::thread::sleep(Duration::from_millis(10));
-    }
-    [out, err].into_iter().find_map(|mut file| {
+    };
+    let read = |mut file: std::fs::File| {
         use std::io::{Read, Seek};
         let mut text = String::new();
         file.seek(std::io::SeekFrom::Start(0)).ok()?;
         file.take(64 * 1024).read_to_string(&mut text).ok()?;
-        let line = text.lines().map(str::trim).find(|l| !l.is_empty())?;
-        Some(line.chars().take(200).collect())
-    })
+        Some(text)
+    };
+    Some(Finished { success: status.success(), stdout: read(out).unwrap_or_default(), stderr: read(err).unwrap_or_default() })
+}
+
+/// The first line of `text` that is not blank, trimmed, at most 200 characters.
+fn first_nonblank(text: &str) -> Option<String> {
+    let line = text.lines().map(str::trim).find(|l| !l.is_empty())?;
+    Some(line.chars().take(200).collect())
+}
+
+/// The first line a command prints (stdout, else stderr), bounded by `timeout`: a version string. `None`
+/// when it cannot run, prints nothing or outlives the bound (it is then killed).
+pub fn first_line(program: &Path, args: &[&str], timeout: Duration) -> Option<String> {
+    let done = bounded_output(program, args, timeout)?;
+    first_nonblank(&done.stdout).or_else(|| first_nonblank(&done.stderr))
+}
+
+/// The first line a command prints on stdout when it succeeds (a revision: `git rev-parse HEAD`);
+/// otherwise why not, with the start of what it said on stderr.
+pub fn success_line(program: &Path, args: &[&str], timeout: Duration) -> Result<String, String> {
+    let done = bounded_output(program, args, timeout).ok_or_else(|| format!("could not run it, or it ran past {} s", timeout.as_secs()))?;
+    let said = first_nonblank(&done.stderr).map(|l| format!(": {l}")).unwrap_or_default();
+    match first_nonblank(&done.stdout) {
+        Some(line) if done.success => Ok(line),
+        Some(_) => Err(format!("it failed{said}")),
+        None => Err(format!("it printed nothing{said}")),
+    }
+}
+
+/// Names skipped inside a hashed folder: a repository's own data, and Python's byte-code caches, which
+/// running the server rewrites.
+const UNHASHED: [&str; 2] = [".git", "__pycache__"];
+
+/// The sha256 of the content of `paths` (files or folders, relative to `base`), one digest for all: each
+/// file's path as given (and, in a folder, below it, sorted), its length and its bytes. The same code
+/// gives the same digest wherever it is checked out; a symbolic link counts as the path it points to.
+pub fn tree_sha256(base: &Path, paths: &[String]) -> std::io::Result<String> {
+    let mut hasher = sha2::Sha256::new();
+    for path in paths {
+        hash_entry(&mut hasher, &base.join(path), path)?;
+    }
+    Ok(hasher.finalize().iter().map(|b| format!("{b:02x}")).collect())
+}
+
+fn hash_entry(hasher: &mut sha2::Sha256, path: &Path, name: &str) -> std::io::Result<()> {
+    let meta = std::fs::symlink_metadata(path)?;
+    if meta.file_type().is_symlink() {
+        let target = std::fs::read_link(path)?;
+        hasher.update(format!("link\0{name}\0{}\0", target.display()).as_bytes());
+    } else if meta.is_dir() {
+        let mut entries: Vec<String> =
+            std::fs::read_dir(path)?.map(|e| e.map(|e| e.file_name().to_string_lossy().into_owned())).collect::<std::io::Result<_>>()?;
+        entries.sort();
+        for entry in entries.iter().filter(|e| !UNHASHED.contains(&e.as_str())) {
+            hash_entry(hasher, &path.join(entry), &format!("{name}/{entry}"))?;
+        }
+    } else {
+        let bytes = std::fs::read(path)?;
+        hasher.update(format!("file\0{name}\0{}\0", bytes.len()).as_bytes());
+        hasher.update(&bytes);
+    }
+    Ok(())
+}
+
+/// The name a program is published by: its file name, without the folders (a user's home, a virtual
+/// environment) it was found in.
+pub fn program_name(program: &Path) -> String {
+    program.file_name().map_or_else(|| program.display().to_string(), |n| n.to_string_lossy().into_owned())
 }
 
 /// `program` as the OS would run it: a name without `/` found on PATH, else the path itself; `None` when
@@ -205,6 +281,43 @@ mod tests {
         assert_eq!(first_line(sh, &["-c", "echo on-stderr >&2"], Duration::from_secs(5)).as_deref(), Some("on-stderr"));
         assert_eq!(first_line(sh, &["-c", "sleep 5"], Duration::from_millis(200)), None, "bounded");
         assert_eq!(first_line(Path::new("/nonexistent/x"), &[], Duration::from_secs(1)), None);
+    }
+
+    #[test]
+    fn a_revision_is_what_a_command_that_succeeds_prints() {
+        let sh = Path::new("/bin/sh");
+        assert_eq!(success_line(sh, &["-c", "echo 1a2b3c"], Duration::from_secs(5)), Ok("1a2b3c".into()));
+        assert_eq!(
+            success_line(sh, &["-c", "echo 'fatal: not a git repository' >&2; exit 128"], Duration::from_secs(5)),
+            Err("it printed nothing: fatal: not a git repository".into()),
+            "what a failing git says on stderr is not a revision"
+        );
+        assert_eq!(success_line(sh, &["-c", "echo x; exit 1"], Duration::from_secs(5)), Err("it failed".into()));
+    }
+
+    #[test]
+    fn code_hashes_the_same_wherever_it_is_and_changes_with_a_byte() {
+        let (a, b) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+        for dir in [a.path(), b.path()] {
+            std::fs::create_dir_all(dir.join("app/__pycache__")).unwrap();
+            std::fs::write(dir.join("app/main.py"), "print('hi')\n").unwrap();
+            std::fs::write(dir.join("app/util.py"), "X = 1\n").unwrap();
+            std::fs::write(dir.join("pyproject.toml"), "[project]\n").unwrap();
+        }
+        std::fs::write(b.path().join("app/__pycache__/main.pyc"), "cache").unwrap();
+        let paths = ["app".to_string(), "pyproject.toml".to_string()];
+        let digest = tree_sha256(a.path(), &paths).unwrap();
+        assert_eq!(digest.len(), 64);
+        assert_eq!(tree_sha256(b.path(), &paths).unwrap(), digest, "another checkout, a byte-code cache: the same code");
+        std::fs::write(b.path().join("app/util.py"), "X = 2\n").unwrap();
+        assert_ne!(tree_sha256(b.path(), &paths).unwrap(), digest);
+        assert!(tree_sha256(a.path(), &["missing".to_string()]).is_err());
+    }
+
+    #[test]
+    fn a_program_is_published_by_its_name() {
+        assert_eq!(program_name(Path::new("/home/me/proj/.venv/bin/granian")), "granian");
+        assert_eq!(program_name(Path::new("nginx")), "nginx");
     }
 
     #[test]

@@ -41,6 +41,10 @@ mod tests {
         assert_eq!(plan.order, Some(crate::plan::Order::Rounds));
         let report = plan.report().unwrap();
         assert_eq!((report["headline"].as_str(), report["beside"].to_string().as_str()), (Some("requests_per_s"), "[\"percentile\"]"));
+        // Its commented [code] table is a valid one once uncommented.
+        let code = TEMPLATE.replace("# [code]\n# revision", "[code]\nrevision").replace("# hash = ", "hash = ");
+        let Plan::Command(plan) = Plan::parse(&code).unwrap_or_else(|e| panic!("{e}")) else { panic!("not a command plan") };
+        assert_eq!(plan.code.as_ref().map(|c| c.hash.clone()), Some(vec!["app".to_string()]));
     }
 
     #[test]

@@ -70,6 +70,7 @@ fn a_plan_with_several_problems_reports_them_all_at_their_places_and_writes_noth
         for expected in [
             format!("error: {p}:{}:1: sead: unknown key (a typo?)", at("sead")),
             format!("error: {p}:{}:1: servers.nginx.stop_signl: unknown key (a typo?)", at("stop_signl")),
+            format!("error: {p}:{}:1: load.run_timeout_s: is 9223372036854775807; it must be 1 to 86400 seconds", at("run_timeout_s")),
         ] {
             assert!(stderr.contains(&expected), "{expected}\n{}", describe(&result));
         }

@@ -225,7 +225,11 @@ fn a_refused_plan_names_file_line_and_key_exits_2_and_writes_nothing() {
     let plan = example_plan(tmp.path(), 200);
     let text = std::fs::read_to_string(&plan).unwrap();
     let cases = [
-        (text.replace("stop_signal = \"QUIT\"", "stop_signl = \"QUIT\""), "stop_signl = ", "servers.nginx.stop_signl: unknown key (a typo?)"),
+        (
+            text.replace("stop_signal = \"QUIT\"", "stop_signl = \"QUIT\""),
+            "stop_signl = ",
+            "servers.nginx.stop_signl: unknown key (a typo?)",
+        ),
         (
             text.replace("\"{run_dir}/www\", \"{port}\"]", "\"{run_dir}/www\", \"8000\"]"),
             "command = [\"/usr/bin/python3\"",

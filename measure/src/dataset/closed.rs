@@ -60,6 +60,7 @@ pub fn dataset_toml<'a>(plan: &ClosedLoop, env: &'a Environment) -> Generated<'a
         environment: env,
         session_steps: if plan.load.tool == Tool::Sessions { crate::load::session::step_names().to_vec() } else { Vec::new() },
         report: None,
+        history: None,
     }
 }
 

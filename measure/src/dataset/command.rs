@@ -68,6 +68,8 @@ pub fn dataset_toml<'a>(plan: &CommandPlan, env: &'a Environment) -> Generated<'
         environment: env,
         session_steps: Vec::new(),
         report: plan.report(),
+        // The revision measured, for `analyze history --by revision`: what `[code] revision` printed.
+        history: plan.history_series().zip(env.get("code_revision")).map(|(series, revision)| (series.to_string(), revision.clone())),
     }
 }
 
@@ -189,6 +191,21 @@ mod tests {
         assert!(toml.contains("label = { en = \"Concurrency (hey -c)\", ja = \"並列度（hey -c）\" }"), "{toml}");
         assert!(toml.contains("[environment]\ncores = \"2\"\n"), "{toml}");
         assert!(!toml.contains("[sessions]"));
+    }
+
+    #[test]
+    fn a_recorded_revision_is_the_measurements_place_in_its_history() {
+        let env = Environment::from([("code_revision".to_string(), "v1.2-3-gabc".to_string())]);
+        assert!(!dataset_toml(&plan(), &env).document().to_string().contains("[history]"), "the plan has no [code] revision");
+        let text = format!("{}\n[code]\nrevision = [\"git\", \"describe\"]\n", include_str!("../../plans/static-file-servers.toml"));
+        let with_code = CommandPlan::from_toml(&text).unwrap();
+        let toml = dataset_toml(&with_code, &env).document().to_string();
+        assert!(
+            toml.contains(
+                "[history]\nseries = \"A static file: nginx vs python -m http.server\"\nrevision = \"v1.2-3-gabc\"\n\n[environment]"
+            ),
+            "{toml}"
+        );
     }
 
     #[test]

@@ -76,6 +76,8 @@ pub struct Generated<'a> {
     pub session_steps: Vec<Text>,
     /// `[report]`: how analyze leads the report (its headline metric); none: analyze's default.
     pub report: Option<toml::Table>,
+    /// `[history]`: the series and the revision measured (a command plan's `[code] revision`).
+    pub history: Option<(String, String)>,
 }
 
 impl Generated<'_> {
@@ -120,6 +122,12 @@ impl Generated<'_> {
             let mut sessions = Table::new();
             sessions.insert("steps", value(one_a_line(self.session_steps.iter().map(inline))));
             doc.insert("sessions", Item::Table(sessions));
+        }
+        if let Some((series, revision)) = &self.history {
+            let mut history = Table::new();
+            history.insert("series", value(series.as_str()));
+            history.insert("revision", value(revision.as_str()));
+            doc.insert("history", Item::Table(history));
         }
         let mut environment = Table::new();
         for (k, v) in self.environment {
@@ -299,6 +307,7 @@ mod tests {
             environment,
             session_steps: Vec::new(),
             report: None,
+            history: None,
         }
     }
 

@@ -109,6 +109,7 @@ pub fn dataset_toml<'a>(plan: &OpenLoop, env: &'a Environment) -> Generated<'a> 
         environment: env,
         session_steps: Vec::new(),
         report: None,
+        history: None,
     }
 }
 

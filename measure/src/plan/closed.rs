@@ -224,8 +224,9 @@ fn name_ok(s: &str) -> bool {
 impl ClosedLoop {
     /// Parses and validates plan text: every problem at once.
     pub fn parse(text: &str) -> Result<ClosedLoop, PlanError> {
-        let plan: ClosedLoop = super::strict::deserialize(text)?;
-        plan.validate()?;
+        let (plan, mut problems): (ClosedLoop, _) = super::strict::deserialize(text)?;
+        problems.extend(plan.problems());
+        super::none_or(problems)?;
         Ok(plan)
     }
 

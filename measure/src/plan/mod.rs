@@ -182,12 +182,13 @@ impl Slot {
 
 impl Plan {
     /// Parses and validates plan text of any kind (a closed-loop plan says `kind = "closed-loop"`, a command
-    /// plan `kind = "command"`). Every problem is reported: the unknown keys and values of the wrong type
-    /// first (then the plan cannot be checked further), else every rule the plan breaks.
+    /// plan `kind = "command"`). Every problem is reported: the unknown keys, and every rule the plan
+    /// breaks (unless a value of the wrong type or a missing key leaves nothing to check them on).
     pub fn parse(text: &str) -> Result<Plan, PlanError> {
         if command::is_command(text) {
-            let plan: command::CommandPlan = strict::deserialize(text)?;
-            none_or(plan.validate())?;
+            let (plan, mut problems): (command::CommandPlan, _) = strict::deserialize(text)?;
+            problems.extend(plan.validate());
+            none_or(problems)?;
             return Ok(Plan::Command(plan));
         }
         if closed::is_closed_loop(text) {

@@ -205,8 +205,9 @@ impl fmt::Display for Condition {
 impl OpenLoop {
     /// Parses and validates plan text: every problem at once.
     pub fn parse(text: &str) -> Result<OpenLoop, PlanError> {
-        let plan: OpenLoop = super::strict::deserialize(text)?;
-        plan.validate()?;
+        let (plan, mut problems): (OpenLoop, _) = super::strict::deserialize(text)?;
+        problems.extend(plan.problems());
+        super::none_or(problems)?;
         Ok(plan)
     }
 

@@ -16,20 +16,25 @@ use toml_edit::{DocumentMut, ImDocument, Item, Table, TableLike, Value};
 /// At most this many structural problems are reported (each costs one more pass over the plan).
 const MAX_PROBLEMS: usize = 50;
 
-/// `text` as a `T`, or every structural problem found in it.
-pub fn deserialize<T: DeserializeOwned>(text: &str) -> Result<T, PlanError> {
+/// `text` as a `T`, with the unknown keys it holds (left out, they change nothing of the `T`, so the
+/// caller checks its rules too and reports everything at once); or every structural problem, when a value
+/// of the wrong type or a missing key leaves no `T` to check.
+pub fn deserialize<T: DeserializeOwned>(text: &str) -> Result<(T, Vec<Problem>), PlanError> {
     let doc = ImDocument::parse(text.to_owned())
         .map_err(|e| PlanError::Syntax { message: e.message().trim_end().to_string(), span: e.span() })?;
     let mut root: Table = doc.as_table().clone();
     let mut problems: Vec<Problem> = Vec::new();
     // Keys taken out for a problem already reported: their "missing field" is not a second problem.
     let mut removed: Vec<String> = Vec::new();
+    // Whether every problem so far is an unknown key.
+    let mut only_unknown = true;
     loop {
         let error = match toml_edit::de::from_document::<T>(DocumentMut::from(root.clone())) {
-            Ok(value) if problems.is_empty() => return Ok(value),
+            Ok(value) if only_unknown => return Ok((value, problems)),
             Ok(_) => return Err(PlanError::Problems(problems)),
             Err(error) => error,
         };
+        only_unknown &= error.message().starts_with("unknown field `");
         let message = error.message().trim_end().replace('\n', " ");
         let start = error.span().map(|s| s.start);
         if let Some(field) = missing_field(&message) {
@@ -217,15 +222,26 @@ mod tests {
 
     fn problems(text: &str) -> Vec<String> {
         match deserialize::<Plan>(text) {
-            Err(PlanError::Problems(p)) => p.iter().map(ToString::to_string).collect(),
+            Err(PlanError::Problems(p)) | Ok((_, p)) => p.iter().map(ToString::to_string).collect(),
             other => panic!("{other:?}"),
         }
     }
 
     #[test]
     fn a_good_plan_reads_as_its_struct() {
-        let plan: Plan = deserialize("seed = 1\n[load]\ntool = \"hey\"\nrequests = 5\n").unwrap();
-        assert_eq!(plan, Plan { seed: 1, load: Load { tool: Tool::Hey, requests: 5 }, blocks: Vec::new() });
+        let plan = deserialize::<Plan>("seed = 1\n[load]\ntool = \"hey\"\nrequests = 5\n").unwrap();
+        assert_eq!(plan, (Plan { seed: 1, load: Load { tool: Tool::Hey, requests: 5 }, blocks: Vec::new() }, Vec::new()));
+    }
+
+    #[test]
+    fn a_plan_with_only_unknown_keys_is_read_without_them_so_its_rules_can_be_checked_too() {
+        let (plan, unknown) = deserialize::<Plan>("seed = 1\nsead = 2\n[load]\ntool = \"hey\"\nrequests = 5\n").unwrap();
+        assert_eq!(plan.seed, 1);
+        assert_eq!(unknown.len(), 1);
+        assert!(matches!(
+            deserialize::<Plan>("seed = 1\nsead = 2\n[load]\ntool = \"hey\"\nrequests = \"5\"\n"),
+            Err(PlanError::Problems(_))
+        ));
     }
 
     #[test]

@@ -11,7 +11,7 @@ use crate::dataset::manifest::Environment;
 use crate::host;
 use crate::input::BadInputs;
 use crate::load::tool;
-use crate::plan::command::{CommandPlan, LoadTool, Problem, RUN_NAMES};
+use crate::plan::command::{Code, CommandPlan, LoadTool, Problem, RUN_NAMES};
 use crate::plan::locate::KeyPath;
 use crate::plan::{placed, template};
 use crate::run::{command::Installed, Installed as AnyInstalled};
@@ -97,6 +97,48 @@ pub fn find_programs(plan: &CommandPlan, base: &Path, source: Source) -> Result<
     }
 }
 
+/// `code_revision` (what `code.revision` prints) and `code_sha256` (the content of `code.hash`), run and
+/// read in `base`; a command that fails or a path that is not there is bad input at its key.
+pub fn record_code(code: &Code, base: &Path, source: Source) -> Result<Environment, BadInputs> {
+    let mut recorded = Environment::new();
+    let mut problems = Vec::new();
+    let key = KeyPath::root("code");
+    if let Some((program, rest)) = code.revision.as_ref().and_then(|r| r.split_first()) {
+        let args: Vec<&str> = rest.iter().map(String::as_str).collect();
+        let line = match host::which(&program_path(program, base)) {
+            None => Err(format!("{program:?} is not an executable file (nor one on PATH)")),
+            Some(found) => host::success_line(&found, &args, VERSION_TIMEOUT)
+                .map_err(|why| format!("`{}` gave no revision: {why}", code.revision.as_deref().unwrap_or_default().join(" "))),
+        };
+        match line {
+            Ok(line) => {
+                recorded.insert("code_revision".into(), line);
+            }
+            Err(why) => problems.push(Problem::new(key.key("revision"), why)),
+        }
+    }
+    if !code.hash.is_empty() {
+        let missing: Vec<usize> = (0..code.hash.len()).filter(|&i| std::fs::symlink_metadata(base.join(&code.hash[i])).is_err()).collect();
+        for &i in &missing {
+            problems
+                .push(Problem::new(key.key("hash").index(i), format!("{:?} is not there (relative to {})", code.hash[i], base.display())));
+        }
+        if missing.is_empty() {
+            match host::tree_sha256(base, &code.hash) {
+                Ok(digest) => {
+                    recorded.insert("code_sha256".into(), digest);
+                }
+                Err(e) => problems.push(Problem::new(key.key("hash"), format!("could not be read: {e}"))),
+            }
+        }
+    }
+    if problems.is_empty() {
+        Ok(recorded)
+    } else {
+        Err(placed(source.path, source.text, &problems))
+    }
+}
+
 /// The version of the plan's tool at `program`.
 fn tool_version(tool: LoadTool, program: &Path) -> String {
     let found = match (tool, tool.version_args()) {
@@ -147,11 +189,16 @@ pub fn preflight(plan: &CommandPlan, args: &RunArgs, source: Source) -> Result<T
             versions.insert(format!("{name}_version"), line.unwrap_or_else(|| "unknown".into()));
         }
         if let Some(Some(program)) = found.programs.get(name) {
-            versions.insert(format!("{name}_program"), program.display().to_string());
+            // Its name, not where it was found: a path is the user's home or virtual environment, and the
+            // dataset is published.
+            versions.insert(format!("{name}_program"), host::program_name(program));
             if let Some(sha) = host::file_sha256(program) {
                 versions.insert(format!("{name}_sha256"), sha);
             }
         }
+    }
+    if let Some(code) = &plan.code {
+        versions.extend(record_code(code, &base_dir, source)?);
     }
     let mut environment = host::fingerprint();
     environment.extend(versions.clone());
@@ -176,6 +223,28 @@ mod tests {
     fn found(text: &str) -> Result<Found, BadInputs> {
         let plan = CommandPlan::from_toml(text).unwrap();
         find_programs(&plan, Path::new("/"), Source { path: Path::new("plan.toml"), text })
+    }
+
+    #[test]
+    fn code_records_its_revision_and_digest_or_says_which_key_failed() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("app.py"), "app = 1\n").unwrap();
+        let text = format!("{EXAMPLE}\n[code]\nrevision = [\"sh\", \"-c\", \"echo v1.2-3-gabc\"]\nhash = [\"app.py\"]\n");
+        let plan = CommandPlan::from_toml(&text).unwrap();
+        let source = Source { path: Path::new("plan.toml"), text: &text };
+        let recorded = record_code(plan.code.as_ref().unwrap(), dir.path(), source).unwrap();
+        assert_eq!(recorded["code_revision"], "v1.2-3-gabc");
+        assert_eq!(recorded["code_sha256"], host::tree_sha256(dir.path(), &["app.py".into()]).unwrap());
+        let text = text.replace("echo v1.2-3-gabc", "exit 128").replace("[\"app.py\"]", "[\"app.py\", \"gone\"]");
+        let plan = CommandPlan::from_toml(&text).unwrap();
+        let source = Source { path: Path::new("plan.toml"), text: &text };
+        let err = record_code(plan.code.as_ref().unwrap(), dir.path(), source).unwrap_err().to_string();
+        let line = text.lines().position(|l| l.starts_with("revision = ")).unwrap() + 1;
+        assert!(
+            err.starts_with(&format!("plan.toml:{line}:1: code.revision: `sh -c exit 128` gave no revision: it printed nothing")),
+            "{err}"
+        );
+        assert!(err.contains(&format!("plan.toml:{}:19: code.hash[1]: \"gone\" is not there", line + 1)), "{err}");
     }
 
     #[test]

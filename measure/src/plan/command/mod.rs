@@ -70,6 +70,24 @@ pub struct CommandPlan {
     /// dataset); none: the headline that fits the load ([`CommandPlan::report`]).
     #[serde(default)]
     pub report: Option<toml::Table>,
+    /// Which code was measured, recorded in dataset.toml.
+    pub code: Option<Code>,
+}
+
+/// `[code]`: what records the code a study measured (the venv's launcher a server's command names says
+/// nothing of the app it loads).
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Code {
+    /// A command whose first line on stdout names the revision (`["git", "rev-parse", "HEAD"]`), run once
+    /// before the study in the folder measure runs in: `code_revision` in `[environment]` and dataset.toml's
+    /// `[history] revision`, which `analyze history --by revision` orders by.
+    pub revision: Option<Vec<String>>,
+    /// Files and folders, relative to the folder measure runs in, whose content is hashed into `code_sha256`.
+    #[serde(default)]
+    pub hash: Vec<String>,
+    /// The history the measurement belongs to (`[history] series`); default: the plan's English title.
+    pub series: Option<String>,
 }
 
 fn default_sampling() -> Sampling {
@@ -313,6 +331,12 @@ impl CommandPlan {
     /// The bound of one run's load, from its start.
     pub fn run_bound(&self) -> Duration {
         Duration::from_secs(self.load.run_timeout_s)
+    }
+
+    /// The history series of a plan that records a revision: `code.series`, else the English title.
+    pub fn history_series(&self) -> Option<&str> {
+        let code = self.code.as_ref().filter(|c| c.revision.is_some())?;
+        Some(code.series.as_deref().unwrap_or(&self.title.en))
     }
 
     /// The longest one run can take: its server's `ready_timeout_s` to start, the load's bound, and its

@@ -277,11 +277,12 @@ fn a_run_bound_shorter_than_the_planned_load_is_refused() {
 }
 
 #[test]
-fn every_unknown_key_is_reported_at_once_with_its_place() {
+fn every_unknown_key_is_reported_at_once_with_its_place_and_the_rules_too() {
     let text = EXAMPLE
         .replace("stop_signal = \"QUIT\"", "stop_signl = \"QUIT\"")
         .replace("requests = 2000", "request = 2000\nrequests = 2000")
-        .replace("seed = ", "sead = 1\nseed = ");
+        .replace("seed = ", "sead = 1\nseed = ")
+        .replace("run_timeout_s = 60", "run_timeout_s = 0");
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("plan.toml");
     std::fs::write(&path, &text).unwrap();
@@ -289,8 +290,28 @@ fn every_unknown_key_is_reported_at_once_with_its_place() {
     let lines: Vec<String> = err.downcast_ref::<crate::input::BadInputs>().unwrap().0.iter().map(ToString::to_string).collect();
     let at = |needle: &str| text.lines().position(|l| l.starts_with(needle)).unwrap() + 1;
     let p = path.display();
-    assert_eq!(lines.len(), 3, "{lines:?}");
+    assert_eq!(lines.len(), 4, "{lines:?}");
+    // Left out, the typos change nothing of the plan: its rules are checked too.
+    assert_eq!(lines[3], format!("{p}:{}:1: load.run_timeout_s: must be positive (1 to 86400 seconds)", at("run_timeout_s")));
     assert!(lines[0].starts_with(&format!("{p}:{}:1: sead: unknown key (a typo?); expected one of `kind`", at("sead"))), "{lines:?}");
     assert!(lines[1].starts_with(&format!("{p}:{}:1: servers.nginx.stop_signl: unknown key (a typo?)", at("stop_signl"))), "{lines:?}");
     assert!(lines[2].starts_with(&format!("{p}:{}:1: load.request: unknown key (a typo?)", at("request ="))), "{lines:?}");
+}
+
+#[test]
+fn code_names_what_records_the_measured_code() {
+    let with_code = |code: &str| format!("{EXAMPLE}\n[code]\n{code}\n");
+    let plan = parse(&with_code("revision = [\"git\", \"rev-parse\", \"HEAD\"]\nhash = [\"www\"]"));
+    assert_eq!(plan.validate(), []);
+    assert_eq!(plan.history_series(), Some(plan.title.en.as_str()));
+    assert_eq!(parse(&with_code("hash = [\"www\"]")).history_series(), None, "no revision, no history");
+    assert_eq!(
+        problems(&with_code("revision = [\"git\", \"{port}\"]\nhash = [\"\"]\nseries = \"a/b\"")),
+        [
+            "code.revision[1]: runs once before the study: it cannot use placeholders",
+            "code.hash[0]: must name a file or a folder",
+            "code.series: \"a/b\" names the history (dataset.toml [history] series), so it must be one line of at most 200 bytes without a slash, a control character or a leading dot or space; set code.series",
+        ]
+    );
+    assert_eq!(problems(&with_code("")), ["code: records nothing: give `revision` (a command printing it) or `hash` (files and folders)"]);
 }

@@ -28,6 +28,22 @@ fn level_problem(level: &str) -> Option<String> {
     }
 }
 
+/// Why `series` cannot name a history page, as analyze checks dataset.toml's `[history] series`
+/// (analyze/src/dataset/history.rs): one line of at most 200 bytes, no slash, no leading dot or space.
+fn series_problem(series: &str) -> Option<String> {
+    let bad = series.trim() != series
+        || series.is_empty()
+        || series.len() > 200
+        || series.chars().any(|c| c.is_control() || c == '/' || c == '\\')
+        || series.starts_with('.');
+    bad.then(|| {
+        format!(
+            "{series:?} names the history (dataset.toml [history] series), so it must be one line of at most 200 bytes \
+             without a slash, a control character or a leading dot or space; set code.series"
+        )
+    })
+}
+
 fn known_names(plan: &CommandPlan) -> String {
     let mut names: Vec<String> = plan.factor_names().iter().map(|n| format!("{{{n}}}")).collect();
     names.extend(RUN_NAMES.iter().map(|n| format!("{{{n}}}")));
@@ -49,7 +65,40 @@ impl CommandPlan {
         self.check_factors(&mut p);
         self.check_servers(&mut p);
         self.check_load(&mut p);
+        self.check_code(&mut p);
         p
+    }
+
+    fn check_code(&self, p: &mut Vec<Problem>) {
+        let Some(code) = &self.code else { return };
+        let key = KeyPath::root("code");
+        if code.revision.is_none() && code.hash.is_empty() {
+            p.push(Problem::new(key.clone(), "records nothing: give `revision` (a command printing it) or `hash` (files and folders)"));
+        }
+        if let Some(revision) = &code.revision {
+            if revision.first().is_none_or(|v| v.trim().is_empty()) {
+                p.push(Problem::new(key.key("revision"), "needs a program, e.g. [\"git\", \"rev-parse\", \"HEAD\"]"));
+            }
+            for (i, arg) in revision.iter().enumerate() {
+                if !template::names(arg).is_empty() {
+                    p.push(Problem::new(key.key("revision").index(i), "runs once before the study: it cannot use placeholders"));
+                }
+            }
+        }
+        for (i, path) in code.hash.iter().enumerate() {
+            if path.trim().is_empty() {
+                p.push(Problem::new(key.key("hash").index(i), "must name a file or a folder"));
+            }
+        }
+        if let (Some(series), true) = (self.history_series(), code.revision.is_some()) {
+            if let Some(why) = series_problem(series) {
+                let at = if code.series.is_some() { key.key("series") } else { KeyPath::root("title").key("en") };
+                p.push(Problem::new(at, why));
+            }
+        }
+        if code.series.is_some() && code.revision.is_none() {
+            p.push(Problem::new(key.key("series"), "names a history, which needs `revision` to order its measurements"));
+        }
     }
 
     fn check_factors(&self, p: &mut Vec<Problem>) {
