@@ -63,7 +63,12 @@ fn a_dataset_against_itself_or_its_copy_compares_nothing_and_its_gate_exits_4() 
         let output = compare(&fixture(), &candidate, &["--fail-on-regression", "5"]);
         assert_exit(&output, 4);
         let text = stdout(&output);
-        assert!(text.contains("The baseline and the candidate are one measurement (the same runs, start times and values): there is nothing to compare"), "{text}");
+        assert!(
+            text.contains(
+                "The baseline and the candidate are one measurement (the same runs, start times and values): there is nothing to compare"
+            ),
+            "{text}"
+        );
         assert!(!text.contains("cannot tell") && !text.contains("runs a side would"), "no verdict of a condition against itself: {text}");
         assert!(text.contains("so the gate does not pass: the exit status is 4."), "{text}");
         // Without a gate the comparison says the same and exits 0.
@@ -75,7 +80,11 @@ fn a_dataset_against_itself_or_its_copy_compares_nothing_and_its_gate_exits_4() 
     }
     let ja = compare(&fixture(), &fixture(), &["--fail-on-regression", "5", "--lang", "ja"]);
     assert_exit(&ja, 4);
-    assert!(stdout(&ja).contains("ベースラインと比較対象は同じ測定です") && stdout(&ja).contains("終了ステータスは4です"), "{}", stdout(&ja));
+    assert!(
+        stdout(&ja).contains("ベースラインと比較対象は同じ測定です") && stdout(&ja).contains("終了ステータスは4です"),
+        "{}",
+        stdout(&ja)
+    );
 }
 
 #[test]
@@ -161,7 +170,12 @@ fn runs_without_the_compared_percentile_fail_to_pass_the_gate_naming_what_they_h
     assert!(!text.contains("no ok run"), "each side has 3 ok runs: {text}");
     assert!(text.contains("baseline: no p95 in its ok runs, candidate: no p95 in its ok runs"), "{text}");
     assert!(text.contains("they have requests/s and p97.5 as autocannon printed it"), "{text}");
-    assert!(text.contains("--fail-on-regression 5.0%: a could not be compared by p95; a gate passes only what it compared, so the exit status is 4."), "{text}");
+    assert!(
+        text.contains(
+            "--fail-on-regression 5.0%: a could not be compared by p95; a gate passes only what it compared, so the exit status is 4."
+        ),
+        "{text}"
+    );
     let report = json(&compare(&base, &cand, &["--format", "json"]));
     assert_eq!(report["nothing_compared"], "no_value");
     assert_eq!(report["without_metric"]["available"], serde_json::json!(["requests_per_s", "p97.5"]));

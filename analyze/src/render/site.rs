@@ -212,7 +212,10 @@ pub fn emit_site(
                 .collect();
             // Its comparison with its baseline and its histories, which its report links too.
             if comparisons.iter().any(|c| &c.candidate.dataset.name == name) {
-                links.push((super::i18n::compare::words(lang).compared_with.to_string(), format!("{href}/compare/{}/index.html", lang.code())));
+                links.push((
+                    super::i18n::compare::words(lang).compared_with.to_string(),
+                    format!("{href}/compare/{}/index.html", lang.code()),
+                ));
             }
             for h in histories.iter().filter(|h| h.has(name)) {
                 let text = fill(super::i18n::history::words(lang).report_link, &[("series", &h.history.series)]);

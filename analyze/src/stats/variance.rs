@@ -208,7 +208,8 @@ fn dataset_flags<'r>(
         if count < MIN_RUNS_FOR_DATASET_FLAG || (count as f64) < DATASET_FLAG_SHARE * ok as f64 {
             continue;
         }
-        let own_load = *kind == "host_load" && !loaded_before && hits.iter().all(|(_, _, id)| run(id).is_some_and(|r| r.load.loads_the_host()));
+        let own_load =
+            *kind == "host_load" && !loaded_before && hits.iter().all(|(_, _, id)| run(id).is_some_and(|r| r.load.loads_the_host()));
         wide.push(DatasetFlag {
             kind,
             runs: count,

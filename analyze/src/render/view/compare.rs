@@ -10,7 +10,7 @@ use crate::render::format;
 use crate::render::i18n::compare::{words, CompareWords};
 use crate::render::i18n::{fill, metric_words, prose, strings, Strings};
 use crate::report::compare::{
-    ComparisonReport, NothingCompared, ConditionComparison, FailureSide, NeededFor, RunsNeeded, SideRuns, Unmatched, UnmatchedReason,
+    ComparisonReport, ConditionComparison, FailureSide, NeededFor, NothingCompared, RunsNeeded, SideRuns, Unmatched, UnmatchedReason,
 };
 use serde::Serialize;
 
@@ -413,7 +413,8 @@ impl View<'_> {
                 None => metric_label(self.lang, headline_of_name(name), name),
             })
             .collect();
-        let instead = if available.is_empty() { String::new() } else { fill(w.instead, &[("available", &prose::list(self.lang, &available))]) };
+        let instead =
+            if available.is_empty() { String::new() } else { fill(w.instead, &[("available", &prose::list(self.lang, &available))]) };
         Some(fill(
             w.without_metric,
             &[("list", &self.labels_of(&without.conditions)), ("metric", &self.metric_label), ("instead", &instead)],
