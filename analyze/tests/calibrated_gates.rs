@@ -115,13 +115,18 @@ fn a_re_measurement_given_with_aa_measures_the_gate_s_false_alarms() {
 
 #[test]
 fn conditions_of_four_runs_are_split_into_aa_pairs() {
-    // The app-servers-ab study has 5 runs a condition: 10 splits each, on both sides.
+    // The app-servers-ab study has 5 runs a condition: 10 splits each. Against itself it compares
+    // nothing (exit 4), and its conditions are split once, not once a side.
     let study = root().join("../datasets/app-servers-ab");
     let output = compare(&study, &study, &["--fail-on-regression", "10", "--format", "json"]);
-    assert_exit(&output, 0);
+    assert_exit(&output, 4);
     let json: Value = serde_json::from_str(&stdout(&output)).unwrap();
-    let conditions = json["summary"]["matched"].as_u64().unwrap();
+    assert_eq!(json["nothing_compared"], "same_measurement");
+    let sources = json["gate"]["sources"].as_array().unwrap();
+    assert!(sources.iter().all(|s| s["kind"] == "split"), "{sources:?}");
+    let conditions = sources.len() as u64;
+    assert!(conditions > 1, "{sources:?}");
     let rate = &json["gate"]["empirical_false_alarm"];
-    assert_eq!(rate["trials"].as_u64(), Some(2 * 10 * conditions), "{rate}");
+    assert_eq!(rate["trials"].as_u64(), Some(10 * conditions), "{rate}");
     assert!(rate["rate"].as_f64().unwrap() <= 0.05, "{rate}");
 }

@@ -99,12 +99,21 @@ fn verdicts_on_an_unresolved_percentile_say_so() {
 
 /// A comparison on a headline percentile that no run of a side resolves says so under each
 /// verdict, in the text, the JSON and both languages: the tiny fixture's runs of 20 requests
-/// against themselves (p95 needs 72).
+/// against the same values measured a day later (p95 needs 72; the fixture against itself would
+/// compare nothing).
 #[test]
 fn a_comparison_on_an_unresolved_percentile_says_so() {
     let fixture = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/tiny");
+    let tmp = tempfile::tempdir().unwrap();
+    let later = tmp.path().join("tiny-later");
+    std::fs::create_dir_all(&later).unwrap();
+    for entry in std::fs::read_dir(&fixture).unwrap() {
+        let path = entry.unwrap().path();
+        let text = std::fs::read_to_string(&path).unwrap().replace("2026-11-30T", "2026-12-01T");
+        std::fs::write(later.join(path.file_name().unwrap()), text).unwrap();
+    }
     let compare = |args: &[&str]| {
-        let output = Command::cargo_bin("analyze").unwrap().arg("compare").arg(&fixture).arg(&fixture).args(args).output().unwrap();
+        let output = Command::cargo_bin("analyze").unwrap().arg("compare").arg(&fixture).arg(&later).args(args).output().unwrap();
         assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
         String::from_utf8(output.stdout).unwrap()
     };

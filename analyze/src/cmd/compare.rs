@@ -1,7 +1,7 @@
 //! `analyze compare`: two datasets, their matched conditions compared run against run. Loads
 //! and builds both reports, compares them (`stats::compare`), prints the summary in the asked
 //! format, writes the folder when asked, and exits 1 when `--fail-on-regression` finds a
-//! supported regression.
+//! supported regression, 4 when it compared nothing it was asked to judge.
 
 use crate::cli::CompareFormat;
 use crate::model::Lang;
@@ -55,10 +55,12 @@ pub fn run(options: &Options) -> Result<i32> {
     };
     let code = if comparison.comparability.verdict == ComparabilityVerdict::Incomparable {
         super::EXIT_INCOMPARABLE
-    } else if comparison.summary.regressions.is_empty() {
-        0
-    } else {
+    } else if !comparison.summary.regressions.is_empty() {
         super::EXIT_FAILED
+    } else if comparison.gate_compared_nothing() {
+        super::EXIT_NOTHING_COMPARED
+    } else {
+        0
     };
     // A closed pipe (`| head`) ends the output, not the program or its exit status.
     match std::io::stdout().lock().write_all(printed.as_bytes()) {

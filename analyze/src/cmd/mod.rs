@@ -16,3 +16,8 @@ pub const EXIT_ERRORS: i32 = 2;
 /// `compare` and `history` across measurements whose environments differ in a key that must
 /// match (`stats::comparability`).
 pub const EXIT_INCOMPARABLE: i32 = 3;
+/// `compare --fail-on-regression` that compared nothing it was asked to judge: the two sides are
+/// one measurement, no condition matched, or a matched condition's runs have no value of the
+/// metric (`ComparisonReport::gate_compared_nothing`). Such a gate neither passes nor finds a
+/// regression.
+pub const EXIT_NOTHING_COMPARED: i32 = 4;

@@ -3,7 +3,7 @@
 use crate::dataset;
 use crate::output;
 use crate::render::paths;
-use crate::render::site::{emit_site, site_files, Published, SiteComparison, SiteHistory};
+use crate::render::site::{emit_site, site_files, Broken, Published, SiteComparison, SiteHistory};
 use crate::stats::compare::{compare, ComparePlan};
 use crate::stats::{self, Detail};
 use anyhow::{bail, Context as _, Result};
@@ -63,34 +63,70 @@ pub fn run(root: &Path, out: &Path, only: Option<&str>) -> Result<i32> {
             bail!("{} is not a site built by analyze yet: build the whole site once (just report)", out.display());
         }
     }
+    // A dataset that cannot be read is listed on the index with its error, and the others are
+    // rendered all the same; the site then exits 2.
+    let mut broken: Vec<Broken> = Vec::new();
     let mut loaded = Vec::new();
     let mut baselines = Vec::new();
     let mut series_places = Vec::new();
+    let mut kept = Vec::new();
     for (folder, name) in folders.iter().zip(&names) {
         let rendered = only.is_none_or(|only| only == name);
         // The index needs every dataset's statistics; only rendered datasets need chart points.
         let (keep, detail) =
             if rendered { (dataset::Keep::Points, Detail::WithFigures) } else { (dataset::Keep::Latencies, Detail::Statistics) };
-        let mut dataset = dataset::load_with(folder, keep).with_context(|| format!("dataset {}", folder.display()))?;
+        let mut dataset = match dataset::load_with(folder, keep).with_context(|| format!("dataset {}", folder.display())) {
+            Ok(dataset) => dataset,
+            Err(error) => {
+                broken.push(Broken { name: name.clone(), error: format!("{error:#}") });
+                continue;
+            }
+        };
         dataset.name = name.clone();
         let report = stats::build(&mut dataset, detail);
         baselines.push(dataset.manifest.baseline.as_ref().map(|b| (b.get_ref().clone(), dataset.manifest.baseline_place)));
         series_places.push(dataset.manifest.history.as_ref().map(|h| h.series_place));
         loaded.push((report, dataset.articles, rendered));
+        kept.push((folder.clone(), name.clone()));
     }
+    // A dataset whose baseline is not another readable dataset beside it is broken too, and so,
+    // in turn, is a dataset whose baseline that was.
+    loop {
+        let missing = baselines.iter().enumerate().find_map(|(c, baseline)| {
+            let (name, place) = baseline.as_ref()?;
+            let found = loaded.iter().enumerate().any(|(b, (r, ..))| &r.dataset.name == name && b != c);
+            (!found).then(|| (c, name.clone(), *place))
+        });
+        let Some((c, name, place)) = missing else { break };
+        let mut others: Vec<String> = loaded.iter().map(|(r, ..)| r.dataset.name.clone()).filter(|n| *n != kept[c].1).collect();
+        others.extend(broken.iter().map(|b| b.name.clone()));
+        others.sort();
+        let error = super::compare::no_baseline(&kept[c].0, &name, place, &others);
+        broken.push(Broken { name: kept[c].1.clone(), error: format!("{error:#}") });
+        loaded.remove(c);
+        baselines.remove(c);
+        series_places.remove(c);
+        kept.remove(c);
+    }
+    broken.sort_by(|a, b| a.name.cmp(&b.name));
+    for b in &broken {
+        eprintln!("error: {}", crate::terminal::escape(&b.error));
+    }
+    if loaded.is_empty() {
+        bail!("{}: no dataset could be read", root.display());
+    }
+    if let Some(name) = only.filter(|name| broken.iter().any(|b| b.name == *name)) {
+        bail!("{} could not be read, so nothing was rendered", root.join(name).display());
+    }
+    let (folders, names): (Vec<_>, Vec<_>) = kept.into_iter().unzip();
     // Each dataset that names a baseline is compared with it; the comparison is rendered with
     // the candidate and linked from both reports.
     let mut pairs = Vec::new();
     for (c, baseline) in baselines.iter().enumerate() {
-        let Some((name, (line, column))) = baseline else { continue };
-        let folder = &folders[c];
-        let b = loaded.iter().position(|(r, ..)| &r.dataset.name == name).filter(|&b| b != c);
-        let Some(b) = b else {
-            let names: Vec<String> =
-                loaded.iter().map(|(r, ..)| r.dataset.name.clone()).filter(|n| *n != loaded[c].0.dataset.name).collect();
-            return Err(super::compare::no_baseline(folder, name, (*line, *column), &names));
-        };
-        pairs.push((b, c));
+        let Some((name, _)) = baseline else { continue };
+        if let Some(b) = loaded.iter().position(|(r, ..)| &r.dataset.name == name).filter(|&b| b != c) {
+            pairs.push((b, c));
+        }
     }
     let mut comparisons = Vec::new();
     for &(b, c) in &pairs {
@@ -126,10 +162,10 @@ pub fn run(root: &Path, out: &Path, only: Option<&str>) -> Result<i32> {
                 let own = site_comparisons.iter().find(|c| c.candidate.dataset.name == dataset.report.dataset.name).map(|c| c.comparison);
                 crate::render::check_articles(dataset.report, dataset.articles, own)?;
             }
-            output::write_site(out, |emit| emit_site(&published, &site_comparisons, &site_histories, emit))?
+            output::write_site(out, |emit| emit_site(&published, &site_comparisons, &site_histories, &broken, emit))?
         }
         Some(name) => {
-            let files = site_files(&published, &site_comparisons, &site_histories)?;
+            let files = site_files(&published, &site_comparisons, &site_histories, &broken)?;
             let prefix = format!("{name}/");
             let subtree =
                 files.iter().filter_map(|(path, bytes)| path.strip_prefix(&prefix).map(|p| (p.to_string(), bytes.clone()))).collect();
@@ -145,8 +181,8 @@ pub fn run(root: &Path, out: &Path, only: Option<&str>) -> Result<i32> {
             }
         }
     }
-    eprintln!("rendered {} of {} datasets", loaded.iter().filter(|l| l.2).count(), folders.len());
-    Ok(0)
+    eprintln!("rendered {} of {} datasets", loaded.iter().filter(|l| l.2).count(), folders.len() + broken.len());
+    Ok(if broken.is_empty() { 0 } else { super::EXIT_ERRORS })
 }
 
 /// The history of each `[history] series` two or more datasets name, in the order of the series'

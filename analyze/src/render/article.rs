@@ -144,9 +144,9 @@ pub fn names(context: &Context) -> Value {
     }))
 }
 
-/// Requests/s to a tenth, as the headline table prints them.
+/// Requests/s as the headline table prints them.
 fn rate(value: f64) -> String {
-    format::decimal(value, 1)
+    format::rate(value, None)
 }
 
 /// A tool's printed numbers about a run: its rule, its requests/s, and per percentile its value

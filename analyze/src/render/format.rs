@@ -38,6 +38,24 @@ pub fn printed(value: f64) -> String {
     known(value, decimals_of(value))
 }
 
+/// Requests per second: a whole number from 1,000 up (`102,667`: the hundredths of a rate that
+/// size are noise no reader can use), below it at `decimals` (the digits a tool printed it with,
+/// [`known`]) or with one decimal when it is our own (`769.2`).
+pub fn rate(value: f64, decimals: Option<u8>) -> String {
+    if value.abs() >= 1000.0 {
+        return grouped(value, 0);
+    }
+    match decimals {
+        Some(d) => known(value, d),
+        None => grouped(value, 1),
+    }
+}
+
+/// A rate as a tool printed it ([`printed`]'s digits), whole from 1,000 up as [`rate`].
+pub fn rate_printed(value: f64) -> String {
+    rate(value, Some(decimals_of(value)))
+}
+
 /// Seconds with three decimals: `6.562`.
 pub fn seconds(value: f64) -> String {
     grouped(value, 3)
@@ -158,6 +176,9 @@ pub fn as_written(value: f64, unit: crate::model::Unit) -> String {
 /// A measured value in the unit of a published table: ms to a hundredth, s to a thousandth,
 /// requests/s to a tenth (as the headline table prints them) and percent to a tenth.
 pub fn in_unit(value: f64, unit: crate::model::Unit) -> String {
+    if unit == crate::model::Unit::RequestsPerS {
+        return rate(value, None);
+    }
     grouped(value, unit_decimals(unit))
 }
 
@@ -213,6 +234,17 @@ fn grouped(value: f64, decimals: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_rate_from_1000_up_is_whole_and_below_keeps_its_digits() {
+        assert_eq!(rate(102_666.666_7, Some(2)), "102,667");
+        assert_eq!(rate(1_000.4, None), "1,000");
+        assert_eq!(rate_printed(102_666.67), "102,667");
+        assert_eq!(rate(769.23, None), "769.2");
+        assert_eq!(rate(427.88, Some(2)), "427.88");
+        assert_eq!(rate_printed(427.8), "427.8");
+        assert_eq!(in_unit(10_032.08, crate::model::Unit::RequestsPerS), "10,032");
+    }
 
     #[test]
     fn formats_like_the_study_tables() {

@@ -16,6 +16,7 @@ pub mod lead;
 pub mod notes;
 pub mod prose;
 pub mod published;
+pub mod site;
 pub mod slo;
 
 use crate::model::Lang;

@@ -14,10 +14,14 @@ use std::collections::BTreeMap;
 /// One dataset's entry on the index page.
 #[derive(Debug, Serialize)]
 struct Entry {
+    /// The dataset's folder: what tells apart the cards of measurements with one title.
     name: String,
     title: String,
     other_titles: Vec<String>,
     measured: Option<String>,
+    /// dataset.toml's `history.revision`.
+    revision: Option<String>,
+    /// Its runs, with the aborted and excluded ones among them: "31 (14 aborted)".
     runs: String,
     links: Vec<(String, String)>,
     headline: Table,
@@ -30,7 +34,36 @@ struct IndexPage {
     /// The index in the other language, beside this one at the site's root.
     other_lang_href: String,
     other_lang: &'static str,
+    /// The words only the index uses.
+    s: &'static super::i18n::site::SiteWords,
     entries: Vec<Entry>,
+    /// The dataset folders that could not be read, each with its error.
+    broken: Vec<Broken>,
+}
+
+/// A dataset folder `analyze site` could not read: listed on the index with its error, while
+/// the site shows the others.
+#[derive(Debug, Clone, Serialize)]
+pub struct Broken {
+    pub name: String,
+    pub error: String,
+}
+
+/// "31" or "31 (14 aborted, 1 excluded)": a dataset's runs, with those left out of its statistics.
+fn runs_text(report: &Report, lang: Lang) -> String {
+    let (t, s) = (super::i18n::strings(lang), super::i18n::site::words(lang));
+    let runs = super::format::count(report.integrity.runs);
+    let status = |key: &str| report.integrity.runs_by_status.get(key).copied().unwrap_or(0);
+    let left_out: Vec<String> = [(status("aborted"), s.aborted), (status("excluded"), s.excluded)]
+        .into_iter()
+        .filter(|(n, _)| *n > 0)
+        .map(|(n, template)| fill(template, &[("n", &super::format::count(n))]))
+        .collect();
+    if left_out.is_empty() {
+        runs
+    } else {
+        fill(s.runs_left_out, &[("runs", &runs), ("left_out", &left_out.join(t.list_sep))])
+    }
 }
 
 /// A dataset ready to publish: its report and its articles.
@@ -102,9 +135,14 @@ fn comparison_links(name: &str, lang: Lang, comparisons: &[SiteComparison]) -> V
 }
 
 /// Every file of the site.
-pub fn site_files(datasets: &[Published], comparisons: &[SiteComparison], histories: &[SiteHistory]) -> Result<Files, RenderError> {
+pub fn site_files(
+    datasets: &[Published],
+    comparisons: &[SiteComparison],
+    histories: &[SiteHistory],
+    broken: &[Broken],
+) -> Result<Files, RenderError> {
     let mut files = Files::new();
-    emit_site(datasets, comparisons, histories, &mut |path, bytes| {
+    emit_site(datasets, comparisons, histories, broken, &mut |path, bytes| {
         files.insert(path, bytes);
         Ok(())
     })?;
@@ -116,6 +154,7 @@ pub fn emit_site(
     datasets: &[Published],
     comparisons: &[SiteComparison],
     histories: &[SiteHistory],
+    broken: &[Broken],
     emit: &mut Emit,
 ) -> Result<(), RenderError> {
     for dataset in datasets {
@@ -163,20 +202,33 @@ pub fn emit_site(
             // The page's own language first.
             let mut link_langs: Vec<Lang> = Lang::ALL.to_vec();
             link_langs.sort_by_key(|l| *l != lang);
+            let mut links: Vec<(String, String)> = link_langs
+                .iter()
+                .map(|l| {
+                    let t = super::i18n::strings(lang);
+                    let text = fill(t.aside, &[("main", t.report), ("note", super::i18n::strings(*l).lang_name)]);
+                    (text, format!("{href}/{}/index.html", l.code()))
+                })
+                .collect();
+            // Its comparison with its baseline and its histories, which its report links too.
+            if comparisons.iter().any(|c| &c.candidate.dataset.name == name) {
+                links.push((
+                    super::i18n::compare::words(lang).compared_with.to_string(),
+                    format!("{href}/compare/{}/index.html", lang.code()),
+                ));
+            }
+            for h in histories.iter().filter(|h| h.has(name)) {
+                let text = fill(super::i18n::history::words(lang).report_link, &[("series", &h.history.series)]);
+                links.push((text, format!("{}/{}/index.html", h.folder(), lang.code())));
+            }
             entries.push(Entry {
                 name: name.clone(),
                 other_titles,
                 title,
                 measured: dataset.report.dataset.measured.clone(),
-                runs: super::format::count(dataset.report.integrity.runs),
-                links: link_langs
-                    .iter()
-                    .map(|l| {
-                        let t = super::i18n::strings(lang);
-                        let text = fill(t.aside, &[("main", t.report), ("note", super::i18n::strings(*l).lang_name)]);
-                        (text, format!("{href}/{}/index.html", l.code()))
-                    })
-                    .collect(),
+                revision: dataset.report.dataset.history.as_ref().and_then(|h| h.revision.clone()),
+                runs: runs_text(dataset.report, lang),
+                links,
                 headline: context.headline_table(&format!("{href}/{}/", lang.code())),
             });
         }
@@ -190,7 +242,9 @@ pub fn emit_site(
             t: super::i18n::strings(lang),
             other_lang_href: super::paths::site_index(other),
             other_lang: other.code(),
+            s: super::i18n::site::words(lang),
             entries,
+            broken: broken.to_vec(),
         };
         let at = super::paths::site_index(lang);
         let bytes = render(templates(), "index.html", &page, &at)?;

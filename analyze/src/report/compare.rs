@@ -39,6 +39,14 @@ pub struct ComparisonReport {
     pub only_in_baseline: Vec<Unmatched>,
     pub only_in_candidate: Vec<Unmatched>,
     pub summary: CompareSummary,
+    /// Why nothing was compared, when nothing was: a gate then exits with a status of its own
+    /// ([`ComparisonReport::gate_compared_nothing`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub nothing_compared: Option<NothingCompared>,
+    /// Matched conditions with ok runs whose runs have no value of the compared metric, and
+    /// what their runs have instead.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub without_metric: Option<WithoutMetric>,
     /// Per matched condition (same index as `conditions`): the representative runs' ECDF
     /// points, for the overlay charts. Empty when the reports were built without figures.
     #[serde(skip)]
@@ -48,6 +56,42 @@ pub struct ComparisonReport {
     pub headline: crate::model::HeadlineMetric,
     #[serde(skip)]
     pub percentile: crate::model::Percentile,
+}
+
+impl ComparisonReport {
+    /// Whether `--fail-on-regression` was given and left something it was asked to judge
+    /// uncompared: the sides are one measurement, no condition matched, or a matched condition's
+    /// runs have no value of the metric. Such a gate does not pass: `analyze compare` exits with
+    /// a status of its own (4), not 0.
+    pub fn gate_compared_nothing(&self) -> bool {
+        self.thresholds.fail_on_regression.is_some() && (self.nothing_compared.is_some() || self.without_metric.is_some())
+    }
+}
+
+/// Why a comparison compared nothing.
+#[derive(Debug, Clone, Copy, Serialize, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum NothingCompared {
+    /// The two sides are one measurement: the same runs, started at the same times, with the same
+    /// values (the same folder twice, or a copy). Their conditions are not compared.
+    SameMeasurement,
+    /// No condition of one side matches a condition of the other.
+    NoMatch,
+    /// Conditions matched, but no matched condition has a value of the metric on both sides.
+    NoValue,
+}
+
+/// Matched conditions left uncompared because a side's ok runs have no value of the metric (a
+/// p95 where the tool printed p97.5).
+#[derive(Debug, Clone, Serialize, PartialEq, Default)]
+pub struct WithoutMetric {
+    /// The candidate's ids of those conditions.
+    pub conditions: Vec<String>,
+    /// What their runs have instead, as summary.json names it: `requests_per_s`, and `p97.5`
+    /// for a percentile a tool printed (in `printed_by`).
+    pub available: Vec<String>,
+    /// The tools that printed those percentiles, sorted.
+    pub printed_by: Vec<String>,
 }
 
 /// Whether the two measurements may be compared at all (`stats::comparability`).
@@ -98,6 +142,19 @@ pub struct GateCalibration {
     pub sources: Vec<AaSource>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub why_not: Option<&'static str>,
+    /// `--aa` datasets not counted: the same measurement as the baseline or as an `--aa` dataset
+    /// given before (a pair of one measurement with itself fires never, and
+    /// counting it would make the gate look calibrated).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub set_aside: Vec<AaSetAside>,
+}
+
+/// An `--aa` dataset that was not counted, and the dataset it is the same measurement as.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct AaSetAside {
+    pub dataset: String,
+    /// `baseline`, or the folder name of the earlier `--aa` dataset.
+    pub same_as: String,
 }
 
 /// How often the gate fired on A/A trials (one matched condition of one A/A pair each).
@@ -277,6 +334,8 @@ pub struct SideRuns {
     pub max: Option<f64>,
     /// Runs of the condition left out of the statistics (aborted, excluded, or without a value).
     pub left_out: usize,
+    /// Ok runs without a value of the metric (a tool that printed another percentile).
+    pub without_value: usize,
     /// The run the side's report shows as the condition's representative.
     pub representative_run: Option<String>,
     /// The decimals the side's values are known to, as its own report prints them: a

@@ -154,7 +154,11 @@ pub fn review(
         }
     }
     let ok = ok_runs().count() as u64;
-    (review.flags, review.dataset_flags) = dataset_flags(flags, ok, |id| runs.iter().find(|r| r.run_id == id));
+    // The host's load before the study's first run: above the gate, the load was there before the
+    // study loaded the host, so it is not (only) the study's own.
+    let first_load = runs.iter().min_by(|a, b| a.started_at_utc.cmp(&b.started_at_utc)).and_then(|r| r.load1_before);
+    let loaded_before = first_load.is_some_and(|load| load > thresholds.load1);
+    (review.flags, review.dataset_flags) = dataset_flags(flags, ok, loaded_before, |id| runs.iter().find(|r| r.run_id == id));
     review
 }
 
@@ -182,8 +186,14 @@ fn judged(kind: &FlagKind) -> Option<(&'static str, f64, Option<f64>)> {
 }
 
 /// Splits the per-run flags into those kept per run and the rules that hit most of the `ok`
-/// runs, which are reported once with their cause.
-fn dataset_flags<'r>(flags: Vec<Flag>, ok: u64, run: impl Fn(&str) -> Option<&'r RunResult>) -> (Vec<Flag>, Vec<DatasetFlag>) {
+/// runs, which are reported once with their cause. `loaded_before`: the host's load already
+/// exceeded the gate before the first run, so a load the runs share is not called their own.
+fn dataset_flags<'r>(
+    flags: Vec<Flag>,
+    ok: u64,
+    loaded_before: bool,
+    run: impl Fn(&str) -> Option<&'r RunResult>,
+) -> (Vec<Flag>, Vec<DatasetFlag>) {
     // Per rule: the value each hit judged, its threshold, and the run.
     type Hits<'f> = Vec<(f64, Option<f64>, &'f str)>;
     let mut by_kind: std::collections::BTreeMap<&'static str, Hits> = Default::default();
@@ -198,7 +208,8 @@ fn dataset_flags<'r>(flags: Vec<Flag>, ok: u64, run: impl Fn(&str) -> Option<&'r
         if count < MIN_RUNS_FOR_DATASET_FLAG || (count as f64) < DATASET_FLAG_SHARE * ok as f64 {
             continue;
         }
-        let own_load = *kind == "host_load" && hits.iter().all(|(_, _, id)| run(id).is_some_and(|r| r.load.loads_the_host()));
+        let own_load =
+            *kind == "host_load" && !loaded_before && hits.iter().all(|(_, _, id)| run(id).is_some_and(|r| r.load.loads_the_host()));
         wide.push(DatasetFlag {
             kind,
             runs: count,

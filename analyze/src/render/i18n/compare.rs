@@ -10,6 +10,8 @@ use serde::Serialize;
 pub struct CompareWords {
     /// The page's title: "{candidate}" and "{baseline}" are the datasets' titles.
     pub title: &'static str,
+    /// The title when both datasets have the same title: "{title}", and the two folder names.
+    pub title_same: &'static str,
     pub lead: &'static str,
     pub baseline: &'static str,
     pub candidate: &'static str,
@@ -44,6 +46,8 @@ pub struct CompareWords {
     pub regression_tag: &'static str,
     pub no_interval_one_run: &'static str,
     pub no_run: &'static str,
+    /// A side whose ok runs have no value of the metric: "{metric}".
+    pub no_metric: &'static str,
     pub every_request_failed: &'static str,
     /// How many runs would decide a comparison: "{runs}" is `runs_about` or `runs_more`.
     pub needed_difference: &'static str,
@@ -56,6 +60,23 @@ pub struct CompareWords {
     /// The same of exactly one matched condition.
     pub counts_one: &'static str,
     pub counts_none: &'static str,
+    /// Both sides are one measurement: nothing is compared.
+    pub same_measurement: &'static str,
+    /// Conditions not compared for want of the metric: "{list}", "{metric}", and "{instead}"
+    /// (`instead`, or nothing when their runs have nothing else).
+    pub without_metric: &'static str,
+    pub instead: &'static str,
+    /// A percentile a tool printed, among what the runs have instead: "{p}", "{tools}".
+    pub printed_by: &'static str,
+    /// A gate that compared nothing it was asked to judge, by why: exit status 4.
+    pub gate_same: &'static str,
+    pub gate_no_match: &'static str,
+    pub gate_without_metric: &'static str,
+    /// `--aa` datasets not counted: "{list}" of `aa_same_as`.
+    pub aa_set_aside: &'static str,
+    pub aa_same_as: &'static str,
+    pub aa_same_as_side: &'static str,
+    pub aa_repeated: &'static str,
     pub rule: &'static str,
     pub gate_rule: &'static str,
     pub gate_none: &'static str,
@@ -139,6 +160,7 @@ pub fn words(lang: Lang) -> &'static CompareWords {
 
 static EN: CompareWords = CompareWords {
     title: "Comparison: {candidate} against {baseline}",
+    title_same: "Comparison: {title}, {candidate} against {baseline}",
     lead: "Each condition measured in both datasets, compared by its runs' {metric}: the ratio of geometric means, candidate over baseline, with its 95% interval, and what the runs support. The runs are the sample, never the requests.",
     baseline: "Baseline",
     candidate: "Candidate",
@@ -168,6 +190,7 @@ static EN: CompareWords = CompareWords {
     regression_tag: "regression beyond {threshold}",
     no_interval_one_run: "no interval: a side has fewer than 2 runs",
     no_run: "no ok run",
+    no_metric: "no {metric} in its ok runs",
     every_request_failed: "every request failed",
     needed_difference: "{runs} would show a difference of this size",
     needed_negligible: "{runs} would show it negligible",
@@ -178,6 +201,17 @@ static EN: CompareWords = CompareWords {
     counts: "Of the {matched} matched conditions, the runs show the candidate {better} in {faster}, {worse} in {slower} and negligibly different in {negligible}; {not_shown} cannot tell.",
     counts_one: "Of the {matched} matched condition, the runs show the candidate {better} in {faster}, {worse} in {slower} and negligibly different in {negligible}; {not_shown} cannot tell.",
     counts_none: "No condition of one dataset matches a condition of the other: nothing is compared.",
+    same_measurement: "The baseline and the candidate are one measurement (the same runs, start times and values): there is nothing to compare, and no condition is compared.",
+    without_metric: "Not compared: {list}: their runs on a side have no {metric}{instead}. The baseline's dataset.toml chooses the metric both sides are compared by (report.headline, percentile).",
+    instead: "; they have {available}",
+    printed_by: "{p} as {tools} printed it",
+    gate_same: "--fail-on-regression {threshold}: a measurement against itself can show neither a regression nor its absence, so the gate does not pass: the exit status is 4.",
+    gate_no_match: "--fail-on-regression {threshold}: no condition was compared, so the gate does not pass: the exit status is 4.",
+    gate_without_metric: "--fail-on-regression {threshold}: {list} could not be compared by {metric}; a gate passes only what it compared, so the exit status is 4.",
+    aa_set_aside: "Not counted as A/A pairs: {list}; a measurement against itself never fires.",
+    aa_same_as: "{dataset} (the same measurement as {same_as})",
+    aa_same_as_side: "{dataset} (the same measurement as the {same_as})",
+    aa_repeated: "{dataset} (given more than once)",
     rule: "A difference is supported when its p passes Benjamini-Hochberg at a false discovery rate of {q} over the conditions with an interval ({with_p}) and the ratio is more than {threshold} away from 1; negligible when the ratio is within {threshold} of 1 and passes, or when the whole interval lies within {threshold} of 1 (the baseline's thresholds.negligible_difference); otherwise the runs cannot tell. It is the variance review's rule.",
     gate_rule: "A regression is a supported difference with the candidate {worse} whose whole 95% interval lies beyond {threshold}: above 1 + {threshold} where lower is better, below 1 - {threshold} where higher is better.",
     gate_none: "--fail-on-regression {threshold}: no condition has a supported regression beyond {threshold}, so the exit status is 0.",
@@ -246,6 +280,7 @@ static EN: CompareWords = CompareWords {
 
 static JA: CompareWords = CompareWords {
     title: "比較：{candidate}（ベースライン：{baseline}）",
+    title_same: "比較：{title}、{candidate}（ベースライン：{baseline}）",
     lead: "両方のデータセットで測定した条件ごとに、各測定の{metric}で比べます。幾何平均の比（比較対象／ベースライン）とその95%区間、そして測定から言えることを示します。標本は測定であり、リクエストではありません。",
     baseline: "ベースライン",
     candidate: "比較対象",
@@ -275,6 +310,7 @@ static JA: CompareWords = CompareWords {
     regression_tag: "{threshold}を超える悪化",
     no_interval_one_run: "区間なし：一方の測定が2回未満",
     no_run: "正常な測定なし",
+    no_metric: "正常な測定に{metric}なし",
     every_request_failed: "すべてのリクエストが失敗",
     needed_difference: "この大きさの差を示すには{runs}の測定が必要",
     needed_negligible: "実質同じと示すには{runs}の測定が必要",
@@ -285,6 +321,17 @@ static JA: CompareWords = CompareWords {
     counts: "対応する{matched}件の条件のうち、比較対象が{better}と言えるのが{faster}件、{worse}と言えるのが{slower}件、実質同じが{negligible}件、判断できないものが{not_shown}件です。",
     counts_one: "対応する{matched}件の条件のうち、比較対象が{better}と言えるのが{faster}件、{worse}と言えるのが{slower}件、実質同じが{negligible}件、判断できないものが{not_shown}件です。",
     counts_none: "二つのデータセットの間で対応する条件が一つもないため、何も比べていません。",
+    same_measurement: "ベースラインと比較対象は同じ測定です（測定、開始時刻、値がすべて同じ）。比べるものがないため、どの条件も比較していません。",
+    without_metric: "比較していないもの：{list}。一方の測定に{metric}がありません{instead}。両側を比べる指標はベースラインのdataset.tomlで選べます（report.headline、percentile）。",
+    instead: "（あるのは{available}）",
+    printed_by: "{tools}が出力した{p}",
+    gate_same: "--fail-on-regression {threshold}：同じ測定どうしでは悪化もその不在も示せないため、合格にはしません。終了ステータスは4です。",
+    gate_no_match: "--fail-on-regression {threshold}：比較した条件がないため、合格にはしません。終了ステータスは4です。",
+    gate_without_metric: "--fail-on-regression {threshold}：{list}は{metric}で比較できませんでした。比較したものだけを合格にするため、終了ステータスは4です。",
+    aa_set_aside: "A/Aの組として数えていないもの：{list}。同じ測定どうしの比較は決して失敗とならないためです。",
+    aa_same_as: "{dataset}（{same_as}と同じ測定）",
+    aa_same_as_side: "{dataset}（{same_as}と同じ測定）",
+    aa_repeated: "{dataset}（複数回指定）",
     rule: "差ありと判定するのは、区間のある{with_p}件の条件にベンジャミニ・ホッホベルグ法（偽発見率{q}）を適用してp値が有意となり、かつ比が1から{threshold}を超えて離れている場合です。比が1から{threshold}以内で有意となる場合、または区間全体が1から{threshold}以内に収まる場合は実質同じとします（ベースラインのdataset.tomlの thresholds.negligible_difference）。それ以外は判断できないとします。ばらつきの確認と同じ規則です。",
     gate_rule: "悪化とは、比較対象が{worse}という差ありの判定のうち、95%区間全体が{threshold}を超えるものです。小さいほど良い指標では1 + {threshold}より上、大きいほど良い指標では1 - {threshold}より下を指します。",
     gate_none: "--fail-on-regression {threshold}：{threshold}を超える悪化と言える条件はないため、終了ステータスは0です。",

@@ -85,6 +85,7 @@ pub fn every_string(lang: Lang) -> Vec<String> {
         serde_json::to_value(super::compare::words(lang)),
         serde_json::to_value(super::slo::words(lang)),
         serde_json::to_value(super::counted::words(lang)),
+        serde_json::to_value(super::site::words(lang)),
     ] {
         let Ok(serde_json::Value::Object(map)) = value else { panic!("the words serialize as an object") };
         out.extend(map.into_values().filter_map(|v| v.as_str().map(str::to_string)));
@@ -124,6 +125,7 @@ mod tests {
             ("compare.".to_string(), serde_json::to_value(super::super::compare::words(lang)).unwrap()),
             ("slo.".to_string(), serde_json::to_value(super::super::slo::words(lang)).unwrap()),
             ("counted.".to_string(), serde_json::to_value(super::super::counted::words(lang)).unwrap()),
+            ("site.".to_string(), serde_json::to_value(super::super::site::words(lang)).unwrap()),
             ("rules.".to_string(), serde_json::to_value(super::super::rule_words(lang)).unwrap()),
         ];
         for metric in crate::model::HeadlineMetric::ALL {

@@ -10,7 +10,7 @@ use crate::render::format;
 use crate::render::i18n::compare::{words, CompareWords};
 use crate::render::i18n::{fill, metric_words, prose, strings, Strings};
 use crate::report::compare::{
-    ComparisonReport, ConditionComparison, FailureSide, NeededFor, RunsNeeded, SideRuns, Unmatched, UnmatchedReason,
+    ComparisonReport, ConditionComparison, FailureSide, NeededFor, NothingCompared, RunsNeeded, SideRuns, Unmatched, UnmatchedReason,
 };
 use serde::Serialize;
 
@@ -89,7 +89,13 @@ impl View<'_> {
             baseline_href: site.map(|s| report_href(&s.baseline)),
             candidate_href: site.map(|s| report_href(&s.candidate)),
         };
-        let title = fill(w.title, &[("candidate", r.candidate.title.get(self.lang)), ("baseline", r.baseline.title.get(self.lang))]);
+        let (base_title, cand_title) = (r.baseline.title.get(self.lang), r.candidate.title.get(self.lang));
+        // Two equal titles tell the sides apart by nothing: their folders do.
+        let title = if base_title == cand_title {
+            fill(w.title_same, &[("title", cand_title), ("candidate", &r.candidate.dataset), ("baseline", &r.baseline.dataset)])
+        } else {
+            fill(w.title, &[("candidate", cand_title), ("baseline", base_title)])
+        };
         ComparePage {
             lang: self.lang.code(),
             t,
@@ -198,6 +204,8 @@ impl View<'_> {
             },
         ]
         .into_iter()
+        // One measurement on both sides matched its conditions with themselves: no fact.
+        .filter(|kv| !(kv.label == w.matched && r.nothing_compared == Some(NothingCompared::SameMeasurement)))
         .chain(r.thresholds.fail_on_regression.is_some().then(|| KeyValue {
             label: "--fail-on-regression".to_string(),
             value: self.threshold().unwrap_or_default(),
@@ -233,7 +241,24 @@ impl View<'_> {
     fn gate_note(&self) -> Vec<String> {
         let (g, w) = (&self.report.gate, self.w);
         let alpha = format::percent(g.nominal_alpha);
-        let Some(rate) = g.empirical_false_alarm else { return vec![fill(w.gate_uncalibrated, &[("alpha", &alpha)])] };
+        let set_aside = (!g.set_aside.is_empty()).then(|| {
+            let list: Vec<String> = g
+                .set_aside
+                .iter()
+                .map(|a| {
+                    let (template, same_as) = match a.same_as.as_str() {
+                        "baseline" => (w.aa_same_as_side, w.baseline_word),
+                        other if other == a.dataset => (w.aa_repeated, other),
+                        other => (w.aa_same_as, other),
+                    };
+                    fill(template, &[("dataset", &a.dataset), ("same_as", same_as)])
+                })
+                .collect();
+            fill(w.aa_set_aside, &[("list", &prose::list(self.lang, &list))])
+        });
+        let Some(rate) = g.empirical_false_alarm else {
+            return std::iter::once(fill(w.gate_uncalibrated, &[("alpha", &alpha)])).chain(set_aside).collect();
+        };
         let mut sources: Vec<String> = g
             .sources
             .iter()
@@ -262,6 +287,7 @@ impl View<'_> {
         if !splits.is_empty() {
             notes.push(w.gate_splits_overlap.to_string());
         }
+        notes.extend(set_aside);
         notes
     }
 
@@ -316,7 +342,12 @@ impl View<'_> {
             let keys: Vec<String> = differing.iter().map(|d| d.key.clone()).collect();
             out.push(fill(w.incomparable_summary, &[("list", &prose::list(self.lang, &list)), ("keys", &keys.join(" --allow-env "))]));
         }
-        out.push(self.counts());
+        if r.nothing_compared == Some(NothingCompared::SameMeasurement) {
+            out.push(w.same_measurement.to_string());
+        } else {
+            out.push(self.counts());
+        }
+        out.extend(self.without_metric());
         let (rise, fall) = (r.summary.failures_rise, r.summary.failures_fall);
         if rise + fall > 0 {
             out.push(fill(
@@ -330,7 +361,7 @@ impl View<'_> {
             r.conditions.iter().filter(|c| c.regression && c.decided_by == by).map(|c| c.condition_id.clone()).collect()
         };
         if r.summary.regressions.is_empty() {
-            out.push(fill(w.gate_none, &[("threshold", &threshold)]));
+            out.push(self.gate_passed_or_not(&threshold));
         }
         for (by, template) in [
             (DecidedBy::Failures, w.gate_failed_failures),
@@ -350,6 +381,44 @@ impl View<'_> {
             out.push(fill(w.gate_unsupported, &[("list", &self.labels_of(&unsupported)), ("worse", worse), ("threshold", &threshold)]));
         }
         out
+    }
+
+    /// What a gate without a regression says: it passes, or it compared nothing it was asked to
+    /// judge and does not (exit status 4).
+    fn gate_passed_or_not(&self, threshold: &str) -> String {
+        let (r, w) = (self.report, self.w);
+        if !r.gate_compared_nothing() {
+            return fill(w.gate_none, &[("threshold", threshold)]);
+        }
+        match (r.nothing_compared, &r.without_metric) {
+            (Some(NothingCompared::SameMeasurement), _) => fill(w.gate_same, &[("threshold", threshold)]),
+            (_, Some(without)) => fill(
+                w.gate_without_metric,
+                &[("threshold", threshold), ("list", &self.labels_of(&without.conditions)), ("metric", &self.metric_label)],
+            ),
+            _ => fill(w.gate_no_match, &[("threshold", threshold)]),
+        }
+    }
+
+    /// The conditions not compared for want of the metric, and what their runs have instead.
+    fn without_metric(&self) -> Option<String> {
+        let (r, w) = (self.report, self.w);
+        let without = r.without_metric.as_ref()?;
+        let tools = prose::list(self.lang, &without.printed_by);
+        let available: Vec<String> = without
+            .available
+            .iter()
+            .map(|name| match name.strip_prefix('p') {
+                Some(_) => fill(w.printed_by, &[("p", name), ("tools", &tools)]),
+                None => metric_label(self.lang, headline_of_name(name), name),
+            })
+            .collect();
+        let instead =
+            if available.is_empty() { String::new() } else { fill(w.instead, &[("available", &prose::list(self.lang, &available))]) };
+        Some(fill(
+            w.without_metric,
+            &[("list", &self.labels_of(&without.conditions)), ("metric", &self.metric_label), ("instead", &instead)],
+        ))
     }
 
     /// The factors only one side has, and the rules that would pair unmatched conditions.
@@ -419,9 +488,12 @@ impl View<'_> {
         notes
     }
 
-    /// Why a side has no value: every request of its ok runs failed, or it has no ok run.
-    fn missing(&self, failures: &FailureSide) -> String {
-        if failures.runs > 0 && failures.errors == failures.requests {
+    /// Why a side has no value: its ok runs have no value of the metric, every request of its ok
+    /// runs failed, or it has no ok run.
+    fn missing(&self, side: &SideRuns, failures: &FailureSide) -> String {
+        if side.without_value > 0 && !(failures.runs > 0 && failures.errors == failures.requests) {
+            fill(self.w.no_metric, &[("metric", &self.metric_label)])
+        } else if failures.runs > 0 && failures.errors == failures.requests {
             self.w.every_request_failed.to_string()
         } else {
             self.w.no_run.to_string()
@@ -440,16 +512,16 @@ impl View<'_> {
                 numeric: true,
                 ..Cell::default()
             },
-            _ => Cell::text("–").with_note(Some(self.missing(failures))),
+            _ => Cell::text("–").with_note(Some(self.missing(side, failures))),
         }
     }
 
     fn no_interval_text(&self, c: &ConditionComparison) -> Option<String> {
         if c.base.runs.is_empty() {
-            return Some(self.missing(&c.failures.base));
+            return Some(self.missing(&c.base, &c.failures.base));
         }
         if c.cand.runs.is_empty() {
-            return Some(self.missing(&c.failures.cand));
+            return Some(self.missing(&c.cand, &c.failures.cand));
         }
         match c.no_interval? {
             NoInterval::OneRun => Some(self.w.no_interval_one_run.to_string()),
@@ -683,7 +755,7 @@ impl View<'_> {
                     ("runs", &format::count(s.runs.len() as u64)),
                 ],
             ),
-            _ => fill(self.w.text_side_missing, &[("side", side), ("why", &self.missing(failures))]),
+            _ => fill(self.w.text_side_missing, &[("side", side), ("why", &self.missing(s, failures))]),
         }
     }
 

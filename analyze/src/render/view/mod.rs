@@ -42,8 +42,7 @@ pub fn metric_number_at(metric: HeadlineMetric, decimals: Option<u8>, value: f64
     match (metric, decimals) {
         (HeadlineMetric::Percentile, decimals) => format::ms_at(value, decimals),
         (HeadlineMetric::SessionMeanMs, _) => format::ms(value),
-        (HeadlineMetric::RequestsPerS, Some(decimals)) => format::known(value, decimals),
-        (HeadlineMetric::RequestsPerS, None) => format::decimal(value, 1),
+        (HeadlineMetric::RequestsPerS, decimals) => format::rate(value, decimals),
         (HeadlineMetric::ErrorRate, _) => format::percent_fine(value),
         (HeadlineMetric::FailedShare, _) => format::percent(value),
     }

@@ -561,7 +561,7 @@ impl<'a> Context<'a> {
                             let tool = run.throughput_from.is_some_and(|f| f.starts_with("tool"));
                             Cell::number(format!(
                                 "{}{}",
-                                if tool { format::printed(r) } else { format::decimal(r, 1) },
+                                if tool { format::rate_printed(r) } else { format::rate(r, None) },
                                 if tool { " *" } else { "" }
                             ))
                         },

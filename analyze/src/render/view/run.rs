@@ -132,7 +132,7 @@ impl<'a> Context<'a> {
         notes.extend(self.rate_difference(run, r, &tool_fill));
         let mut printed = Vec::new();
         if let Some(rate) = r.requests_per_s {
-            printed.push(prose::labelled(self.lang, w.requests_per_s, &format::decimal(rate, 2)));
+            printed.push(prose::labelled(self.lang, w.requests_per_s, &format::rate(rate, Some(2))));
         }
         match r.errors {
             Some(errors) => printed.push(prose::labelled(
@@ -246,10 +246,10 @@ impl<'a> Context<'a> {
         let mut text = fill(
             &tool_fill(w.rate_compared),
             &[
-                ("theirs", &format::decimal(theirs, 2)),
+                ("theirs", &format::rate(theirs, Some(2))),
                 ("requests", &format::count(r.requests)),
                 ("tool_span", &format::seconds(tool_span)),
-                ("ours", &format::decimal(ours, 1)),
+                ("ours", &format::rate(ours, None)),
                 ("responses", &format::count(run.requests - run.no_response)),
                 ("rows_span", &format::seconds(rows_span)),
             ],
@@ -337,7 +337,7 @@ impl<'a> Context<'a> {
         let rate_from_tool = run.throughput_from.is_some_and(|f| f.starts_with("tool"));
         let mean_from_tool = run.throughput_from == Some("tool");
         if let Some(rate) = run.requests_per_s {
-            let value = if rate_from_tool { format::printed(rate) } else { format::decimal(rate, 1) };
+            let value = if rate_from_tool { format::rate_printed(rate) } else { format::rate(rate, None) };
             let value = if rate_from_tool {
                 self.aside(
                     &value,

@@ -9,8 +9,8 @@
 //! runs, so their trials are not independent: the interval is then narrower than the truth, as the
 //! page says. Three runs a condition give no split: the model study's pairs need `--aa`.
 
-use super::{compare, ComparePlan};
-use crate::report::compare::{AaSource, FalseAlarm, GateCalibration};
+use super::{compare, same_measurement, ComparePlan};
+use crate::report::compare::{AaSetAside, AaSource, FalseAlarm, GateCalibration};
 use crate::report::Report;
 
 /// The most splits one condition contributes.
@@ -26,27 +26,45 @@ pub fn uncalibrated(fail_on_regression: Option<f64>) -> GateCalibration {
         empirical_false_alarm: None,
         sources: Vec::new(),
         why_not: Some("no_aa_pair"),
+        set_aside: Vec::new(),
     }
 }
 
 /// The calibration of the gate of `plan` from the A/A pairs `baseline`, `candidate` and the
-/// re-measurements `aa` of the baseline give.
+/// re-measurements `aa` of the baseline give. Each measurement counts once: an `--aa` dataset that
+/// is the baseline itself (or the candidate, or an `--aa` dataset before it) is set aside, since a
+/// measurement against itself never fires and would only make the rate look small; and when the
+/// candidate is the baseline, its conditions are split once.
 pub fn calibrate(baseline: &Report, candidate: &Report, aa: &[Report], plan: &ComparePlan) -> GateCalibration {
     let threshold = plan.fail_on_regression.unwrap_or(0.0);
     let gate = ComparePlan { rules: Vec::new(), fail_on_regression: Some(threshold), allow_env: Vec::new() };
     let mut sources = Vec::new();
+    let mut set_aside = Vec::new();
+    let mut counted: Vec<&Report> = Vec::new();
     for again in aa {
+        let same_as = if same_measurement(baseline, again) {
+            Some("baseline".to_string())
+        } else {
+            counted.iter().find(|earlier| same_measurement(earlier, again)).map(|earlier| earlier.dataset.name.clone())
+        };
+        if let Some(same_as) = same_as {
+            set_aside.push(AaSetAside { dataset: again.dataset.name.clone(), same_as });
+            continue;
+        }
+        counted.push(again);
         if let Ok(pair) = compare(baseline, again, &gate) {
             sources.push(AaSource {
                 kind: "aa_dataset",
                 dataset: again.dataset.name.clone(),
                 condition_id: None,
-                trials: pair.summary.matched,
+                // Conditions without a value of the metric were not compared: no trial.
+                trials: pair.summary.matched - pair.without_metric.as_ref().map_or(0, |w| w.conditions.len() as u64),
                 fired: pair.summary.regressions.len() as u64,
             });
         }
     }
-    for side in [baseline, candidate] {
+    let sides: &[&Report] = if same_measurement(baseline, candidate) { &[baseline] } else { &[baseline, candidate] };
+    for side in sides {
         sources.extend(splits(side, &gate));
     }
     let trials: u64 = sources.iter().map(|s| s.trials).sum();
@@ -58,6 +76,7 @@ pub fn calibrate(baseline: &Report, candidate: &Report, aa: &[Report], plan: &Co
         calibration.why_not = None;
     }
     calibration.sources = sources;
+    calibration.set_aside = set_aside;
     calibration
 }
 
@@ -95,7 +114,8 @@ fn splits(report: &Report, gate: &ComparePlan) -> Vec<AaSource> {
             };
             first.conditions[0] = crate::report::ConditionResult { runs: a, ..condition.clone() };
             second.conditions[0] = crate::report::ConditionResult { runs: b, ..condition.clone() };
-            if let Ok(pair) = compare(&first, &second, gate) {
+            // A half whose runs have no value of the metric compares nothing: no trial.
+            if let Some(pair) = compare(&first, &second, gate).ok().filter(|pair| pair.nothing_compared.is_none()) {
                 trials += 1;
                 fired += u64::from(!pair.summary.regressions.is_empty());
             }
@@ -129,7 +149,9 @@ fn halves(k: usize) -> Vec<Vec<usize>> {
     out
 }
 
-/// The Wilson score interval at 95% of `fired` of `trials`.
+/// The Wilson score interval at 95% of `fired` of `trials`. Its lower end for 0 fired is 0 and its
+/// upper end for all fired is 1 exactly (the formula's two terms cancel there only up to rounding,
+/// which printed as 0.0000000000000003%).
 pub fn wilson(fired: u64, trials: u64) -> (f64, f64) {
     let z = 1.959_963_984_540_054_f64;
     let n = trials as f64;
@@ -137,7 +159,9 @@ pub fn wilson(fired: u64, trials: u64) -> (f64, f64) {
     let denominator = 1.0 + z * z / n;
     let centre = (p + z * z / (2.0 * n)) / denominator;
     let half = z * (p * (1.0 - p) / n + z * z / (4.0 * n * n)).sqrt() / denominator;
-    ((centre - half).max(0.0), (centre + half).min(1.0))
+    let low = if fired == 0 { 0.0 } else { (centre - half).max(0.0) };
+    let high = if fired == trials { 1.0 } else { (centre + half).min(1.0) };
+    (low, high)
 }
 
 #[cfg(test)]
@@ -152,6 +176,14 @@ mod tests {
         // 5 of 100: centre (0.05 + 0.019207)/1.038415 = 0.066647, half 0.045030: [0.02154, 0.11175].
         let (low, high) = wilson(5, 100);
         assert!((low - 0.021_54).abs() < 1e-4 && (high - 0.111_75).abs() < 1e-4, "{low} {high}");
+    }
+
+    #[test]
+    fn wilson_ends_are_exact_at_none_and_all_fired() {
+        for trials in 1..=200 {
+            assert_eq!(wilson(0, trials).0, 0.0, "0 of {trials}");
+            assert_eq!(wilson(trials, trials).1, 1.0, "{trials} of {trials}");
+        }
     }
 
     #[test]

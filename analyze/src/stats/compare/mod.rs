@@ -114,6 +114,7 @@ pub fn compare(baseline: &Report, candidate: &Report, plan: &ComparePlan) -> Res
             metric: metric.name(),
         });
     }
+    let same = same_measurement(baseline, candidate);
     let matched =
         matching::match_conditions(&plan.rules, (&baseline.factors, &baseline.conditions), (&candidate.factors, &candidate.conditions))?;
     let negligible = baseline.variance.thresholds.negligible_difference;
@@ -200,6 +201,21 @@ pub fn compare(baseline: &Report, candidate: &Report, plan: &ComparePlan) -> Res
         }
     }
 
+    let without_metric = without_metric(baseline, candidate, &matched.pairs, &conditions);
+    let nothing_compared = if same {
+        // One measurement on both sides: its runs against themselves say nothing of a change.
+        conditions.clear();
+        figures.clear();
+        Some(NothingCompared::SameMeasurement)
+    } else if conditions.is_empty() {
+        Some(NothingCompared::NoMatch)
+    } else if without_metric.as_ref().is_some_and(|w| w.conditions.len() == conditions.len()) {
+        Some(NothingCompared::NoValue)
+    } else {
+        None
+    };
+    let without_metric = if same { None } else { without_metric };
+    let with_p = if same { Vec::new() } else { with_p };
     let count = |v: CompareVerdict| conditions.iter().filter(|c| c.verdict == v).count() as u64;
     let summary = CompareSummary {
         matched: conditions.len() as u64,
@@ -257,10 +273,68 @@ pub fn compare(baseline: &Report, candidate: &Report, plan: &ComparePlan) -> Res
         matching: matched.matching,
         conditions,
         summary,
+        nothing_compared,
+        without_metric,
         figures,
         headline: metric.headline,
         percentile: metric.percentile,
     })
+}
+
+/// Whether `a` and `b` are one measurement: the same runs (ids, factor levels, start times,
+/// statuses and every per-run value), whatever their folders are called or their titles say. The
+/// same folder given twice is, and so is a copy of it.
+/// Two halves of one condition's runs (`calibration`'s splits) share the runs but not the
+/// conditions' run lists, so they are not one measurement.
+pub fn same_measurement(a: &Report, b: &Report) -> bool {
+    let members = |r: &Report| r.conditions.iter().map(|c| (c.id.clone(), c.runs.clone())).collect::<Vec<_>>();
+    a.runs.len() == b.runs.len()
+        && members(a) == members(b)
+        && matches!((serde_json::to_value(&a.runs), serde_json::to_value(&b.runs)), (Ok(x), Ok(y)) if x == y)
+}
+
+/// The matched conditions whose ok runs on a side have no value of the metric, so that they were
+/// not compared by it (their failures did not decide them either), with what those runs have
+/// instead; `None` when every matched condition with ok runs had its values.
+fn without_metric(
+    baseline: &Report,
+    candidate: &Report,
+    pairs: &[(usize, usize)],
+    conditions: &[ConditionComparison],
+) -> Option<WithoutMetric> {
+    let lacks = |side: &SideRuns| side.runs.is_empty() && side.without_value > 0;
+    let mut out = WithoutMetric::default();
+    let mut available = std::collections::BTreeSet::new();
+    let mut tools = std::collections::BTreeSet::new();
+    let mut rate = false;
+    for (c, &(b, k)) in conditions.iter().zip(pairs) {
+        if c.decided_by != DecidedBy::Metric || c.ratio.is_some() || !(lacks(&c.base) || lacks(&c.cand)) {
+            continue;
+        }
+        out.conditions.push(c.condition_id.clone());
+        for (report, i) in [(baseline, b), (candidate, k)] {
+            for run in report.conditions[i].runs.iter().filter_map(|id| report.run_index(id)).map(|i| &report.runs[i]) {
+                rate |= run.requests_per_s.is_some();
+                if let Some(printed) = &run.headline_printed {
+                    available.insert(printed.percentile.clone());
+                    tools.insert(printed.tool.clone());
+                }
+            }
+        }
+    }
+    if out.conditions.is_empty() {
+        return None;
+    }
+    let mut percentiles: Vec<String> = available.into_iter().collect();
+    // By the percentile's value, not its text: p99.9 after p97.5.
+    percentiles.sort_by(|x, y| x.parse::<f64>().unwrap_or(f64::MAX).total_cmp(&y.parse::<f64>().unwrap_or(f64::MAX)));
+    out.available = rate
+        .then(|| crate::model::HeadlineMetric::RequestsPerS.name().to_string())
+        .into_iter()
+        .chain(percentiles.into_iter().map(|p| format!("p{p}")))
+        .collect();
+    out.printed_by = tools.into_iter().collect();
+    Some(out)
 }
 
 /// Failures first: a supported rise of the candidate's failures (or no 2xx response at all) is
@@ -334,6 +408,7 @@ fn side_runs(report: &Report, condition: usize, metric: Metric) -> (SideRuns, Ve
     let values: Vec<f64> = runs.iter().map(|r| r.value).collect();
     let side = SideRuns {
         left_out: c.left_out_runs.len() + (c.runs.len() - runs.len()),
+        without_value: c.runs.len() - runs.len(),
         median: spread.map(|s| s.median),
         min: spread.map(|s| s.min),
         max: spread.map(|s| s.max),

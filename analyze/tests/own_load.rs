@@ -1,0 +1,43 @@
+//! `check`'s note on a host load most runs share (issue 46, item 27): it calls the load the
+//! study's own only when the host was below the gate before the first run.
+
+use assert_cmd::Command;
+use std::path::{Path, PathBuf};
+
+/// A copy of the committed app-servers-ab dataset (its files, not raw/) with r01's load average
+/// before it set to `load`.
+fn app_servers_ab(dir: &Path, load: &str) -> PathBuf {
+    let source = Path::new(env!("CARGO_MANIFEST_DIR")).join("../datasets/app-servers-ab");
+    let dataset = dir.join("app-servers-ab");
+    std::fs::create_dir_all(&dataset).unwrap();
+    for entry in std::fs::read_dir(&source).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_file() {
+            std::fs::copy(&path, dataset.join(path.file_name().unwrap())).unwrap();
+        }
+    }
+    let runs = std::fs::read_to_string(dataset.join("runs.csv")).unwrap();
+    let first = runs.lines().nth(1).unwrap();
+    assert!(first.starts_with("r01,") && first.ends_with(",0.78,1.28"), "r01 is the first run, at 0.78 before it: {first}");
+    let edited = first.replace(",0.78,1.28", &format!(",{load},1.28"));
+    std::fs::write(dataset.join("runs.csv"), runs.replacen(first, &edited, 1)).unwrap();
+    dataset
+}
+
+fn check(dataset: &Path) -> String {
+    let output = Command::cargo_bin("analyze").unwrap().arg("check").arg(dataset).output().unwrap();
+    String::from_utf8_lossy(&output.stdout).into_owned() + &String::from_utf8_lossy(&output.stderr)
+}
+
+#[test]
+fn a_load_already_above_the_gate_before_the_first_run_is_not_called_the_studys_own() {
+    let tmp = tempfile::tempdir().unwrap();
+    // As measured: 0.78 before the first run, so the load above 1.00 is the runs' own.
+    let printed = check(&app_servers_ab(&tmp.path().join("calm"), "0.78"));
+    assert!(printed.contains("54 of 55 runs started with the host's 1-minute load average above 1.00"), "{printed}");
+    assert!(printed.contains("the load is the study's own"), "{printed}");
+    // The host at 2.77 before the first run: the load was there before the study began.
+    let printed = check(&app_servers_ab(&tmp.path().join("busy"), "2.77"));
+    assert!(!printed.contains("the study's own"), "{printed}");
+    assert!(printed.contains("55 of 55 runs: the host's 1-minute load average was above 1.00 (1.22–3.17)"), "{printed}");
+}
