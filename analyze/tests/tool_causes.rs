@@ -38,8 +38,8 @@ fn ab_run_page_explains_its_requests_per_s_by_the_whole_second_send_times() {
     let out = tempfile::tempdir().unwrap();
     report(&repo().join("datasets/tools-compared"), out.path(), "en");
     let notes = notes(&std::fs::read_to_string(out.path().join("runs/ab.html")).unwrap());
-    // 2,000 requests at ab's 1,929.89/s is 1.036 s; the rows' 997.5/s over 2,000 responses is 2.005 s.
-    let rate = notes.iter().find(|n| n.starts_with("ab printed 1,929.89 requests/s")).expect("the rate sentence");
+    // 2,000 requests at ab's 1,929.89/s (shown whole from 1,000 up) is 1.036 s; the rows' 997.5/s over 2,000 responses is 2.005 s.
+    let rate = notes.iter().find(|n| n.starts_with("ab printed 1,930 requests/s")).expect("the rate sentence");
     assert!(rate.contains("2,000 requests over the 1.036 s it timed"), "{rate}");
     assert!(rate.contains("From the rows, 997.5: 2,000 responses over 2.005 s"), "{rate}");
     assert!(rate.contains("to the whole second") && rate.contains("here by 0.969 s"), "{rate}");
@@ -68,7 +68,7 @@ fn a_summary_only_run_page_ends_with_a_capitalised_sentence() {
     report(&repo().join("datasets/tools-compared"), out.path(), "en");
     let notes = notes(&std::fs::read_to_string(out.path().join("runs/oha.html")).unwrap());
     assert!(notes.iter().any(|n| n.contains("This run has no rows")), "{notes:#?}");
-    assert!(notes.last().unwrap().starts_with("Printed by oha: Requests/s 554.45"), "{notes:#?}");
+    assert!(notes.last().unwrap().starts_with("Printed by oha: Requests/s 554.447 "), "{notes:#?}");
 }
 
 #[test]
