@@ -80,6 +80,9 @@ pub(crate) fn check_common(p: &mut Vec<Problem>, repetitions: u32, sampling: &Sa
 }
 
 /// A study's recipe, of either kind.
+// One plan lives per study, so the command plan's size (its `[code]` and `[report]` tables) costs nothing
+// worth a box.
+#[allow(clippy::large_enum_variant)]
 #[derive(Debug, Clone, PartialEq)]
 pub enum Plan {
     /// The slow-download study: Gunicorn, directly or behind nginx, under slow downloads and an open-loop probe.
