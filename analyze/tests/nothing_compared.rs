@@ -183,3 +183,37 @@ fn runs_without_the_compared_percentile_fail_to_pass_the_gate_naming_what_they_h
     let ja = stdout(&compare(&base, &cand, &["--fail-on-regression", "5", "--lang", "ja"]));
     assert!(ja.contains("あるのは毎秒リクエスト数、autocannonが出力したp97.5") && ja.contains("終了ステータスは4です"), "{ja}");
 }
+
+#[test]
+fn a_report_of_runs_with_only_their_tools_summaries_says_why_none_is_ranked_and_what_would_rank_them() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dataset = autocannon(&tmp.path().join("base"), 1);
+    // A second route, so the study compares two conditions.
+    for k in 1..=3 {
+        let file = tmp.path().join(format!("base/run{k}.json"));
+        let output = analyze(&[
+            "import".as_ref(),
+            file.as_os_str(),
+            "--into".as_ref(),
+            dataset.as_os_str(),
+            "--run-id".as_ref(),
+            format!("s{k}").as_ref(),
+            "--factor".as_ref(),
+            "route=b".as_ref(),
+            "--repetition".as_ref(),
+            k.to_string().as_ref(),
+        ]);
+        assert_exit(&output, 0);
+    }
+    for (lang, words) in [
+        ("en", "No condition is ranked by p95: its runs hold only their tools' summaries, not the rows p95 is taken from (requests/s ranks them"),
+        ("ja", "どの条件にもp95による順位は付かない。どの測定もツールの集計値だけで、p95を求める行がないため（毎秒リクエスト数なら順位が付く"),
+    ] {
+        let out = tmp.path().join(format!("report-{lang}"));
+        let output = analyze(&["report".as_ref(), dataset.as_os_str(), "--out".as_ref(), out.as_os_str(), "--lang".as_ref(), lang.as_ref()]);
+        assert_exit(&output, 0);
+        let md = std::fs::read_to_string(out.join("report.md")).unwrap();
+        assert!(md.contains(words), "{md}");
+        assert!(md.contains("p97.5"), "the percentile autocannon printed is named: {md}");
+    }
+}

@@ -267,7 +267,7 @@ pub fn build(dataset: &mut Dataset, detail: Detail) -> Report {
             description: dataset.manifest.description.clone(),
             default_lang: dataset.manifest.lang.unwrap_or(Lang::En),
             measured,
-            environment: dataset.manifest.environment.clone(),
+            environment: published_environment(&dataset.manifest.environment),
             large_response_bytes: expected_large,
             session_steps: dataset.manifest.session_steps().to_vec(),
             must_match: dataset.manifest.must_match(),
@@ -559,5 +559,50 @@ mod tests {
         assert_eq!(percentiles_at_maximum(&keys, &runs), ["99.9"]);
         assert_eq!(percentiles_at_maximum(&keys, &runs[1..]), ["99", "99.9"]);
         assert!(percentiles_at_maximum(&keys, &[]).is_empty());
+    }
+}
+
+/// The environment as a report publishes it: a `<server>_program` is the path of the program on the
+/// machine that measured (inside a user's virtual environment, say), so only its file name is shown;
+/// its `_sha256` and `_version` say which program it was.
+fn published_environment(environment: &BTreeMap<String, Text>) -> BTreeMap<String, Text> {
+    let name = |path: &str| path.rsplit('/').next().filter(|n| !n.is_empty()).unwrap_or(path).to_string();
+    environment
+        .iter()
+        .map(|(key, value)| {
+            let value = match value {
+                Text::Plain(path) if key.ends_with("_program") => Text::Plain(name(path)),
+                Text::PerLang(paths) if key.ends_with("_program") => Text::PerLang(paths.iter().map(|(l, p)| (*l, name(p))).collect()),
+                other => other.clone(),
+            };
+            (key.clone(), value)
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod published_environment_tests {
+    use super::*;
+
+    #[test]
+    fn a_program_is_published_by_its_file_name_and_other_keys_as_written() {
+        let environment: BTreeMap<String, Text> = [
+            ("granian_program", "/home/me/app/.venv/bin/granian"),
+            ("nginx_program", "nginx"),
+            ("nginx_version", "nginx/1.22.1"),
+            ("kernel", "6.1.0/amd64"),
+        ]
+        .into_iter()
+        .map(|(k, v)| (k.to_string(), Text::Plain(v.to_string())))
+        .collect();
+        let published = published_environment(&environment);
+        let value = |key: &str| match &published[key] {
+            Text::Plain(v) => v.clone(),
+            Text::PerLang(_) => panic!("plain"),
+        };
+        assert_eq!(value("granian_program"), "granian");
+        assert_eq!(value("nginx_program"), "nginx");
+        assert_eq!(value("nginx_version"), "nginx/1.22.1");
+        assert_eq!(value("kernel"), "6.1.0/amd64");
     }
 }

@@ -50,6 +50,9 @@ pub struct LeadWords {
     pub none_compared: &'static str,
     pub only_ranked: &'static str,
     pub none_ranked: &'static str,
+    /// The group line when no condition is ranked because every one has only its tools' printed
+    /// summaries, not the rows the headline percentile is taken from.
+    pub none_ranked_summaries: &'static str,
     /// In a failing condition's cell: what its value leaves out, and its share.
     pub failing_sessions_cell: &'static str,
     pub failing_requests_cell: &'static str,
@@ -100,6 +103,7 @@ static EN: LeadWords = LeadWords {
     none_compared: "Each condition stands alone: the study compares no two of them, so none is ranked. By {metric}:",
     only_ranked: "only {condition} is ranked, {value}",
     none_ranked: "no condition is ranked",
+    none_ranked_summaries: "no condition is ranked by {metric}: its runs hold only their tools' summaries, not the rows {metric} is taken from (requests/s ranks them: headline = \"requests_per_s\" in dataset.toml's [report])",
     failing_sessions_cell: "{excludes}; {share} failed",
     failing_requests_cell: "{excludes}; {share} errors",
     heading_beside: "By condition: {list}",
@@ -138,6 +142,7 @@ static JA: LeadWords = LeadWords {
     none_compared: "どの条件もほかと比較する組がなく、順位は付けません。{metric}は次のとおりです。",
     only_ranked: "順位が付くのは{condition}の{value}のみ",
     none_ranked: "順位の付く条件はない",
+    none_ranked_summaries: "どの条件にも{metric}による順位は付かない。どの測定もツールの集計値だけで、{metric}を求める行がないため（毎秒リクエスト数なら順位が付く：dataset.tomlの[report]にheadline = \"requests_per_s\"）",
     failing_sessions_cell: "{excludes}。{share}が失敗",
     failing_requests_cell: "{excludes}。エラー{share}",
     heading_beside: "条件別：{list}",

@@ -225,7 +225,14 @@ impl Context<'_> {
                 ))
             })
             .collect();
+        let summaries_only = self.report.headline.is_percentile()
+            && group
+                .conditions
+                .iter()
+                .filter(|c| !group.failing.contains(c))
+                .all(|&c| self.report.conditions[c].headline_printed.is_some());
         findings.push(match group.ranked.as_slice() {
+            [] if summaries_only => fill(w.none_ranked_summaries, &[("metric", &self.headline_label)]),
             [] => w.none_ranked.to_string(),
             [only] => fill(w.only_ranked, &[("condition", &label(*only)), ("value", &self.lead_value(*only, &[]))]),
             ranked => {
