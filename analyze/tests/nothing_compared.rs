@@ -134,6 +134,7 @@ fn the_baseline_and_a_repeated_aa_dataset_count_once() {
 
 /// A dataset of condition `route=a` with 3 runs imported from autocannon's JSON (p97.5, no p95,
 /// no rows), each started on `day` of December 2026.
+/// A dataset of three autocannon runs of route `a`, measured on day `day` of December 2026.
 fn autocannon(dir: &Path, day: u32) -> PathBuf {
     let source = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/import/autocannon/autocannon.json");
     let text = std::fs::read_to_string(source).unwrap();
@@ -142,21 +143,26 @@ fn autocannon(dir: &Path, day: u32) -> PathBuf {
     for k in 1..=3 {
         let file = dir.join(format!("run{k}.json"));
         std::fs::write(&file, text.replace("2026-12-01T12:02:51", &format!("2026-12-{day:02}T12:0{k}:51"))).unwrap();
-        let output = analyze(&[
-            "import".as_ref(),
-            file.as_os_str(),
-            "--into".as_ref(),
-            dataset.as_os_str(),
-            "--run-id".as_ref(),
-            format!("r{k}").as_ref(),
-            "--factor".as_ref(),
-            "route=a".as_ref(),
-            "--repetition".as_ref(),
-            k.to_string().as_ref(),
-        ]);
-        assert_exit(&output, 0);
+        import_run(&file, &dataset, &format!("r{k}"), "a", k);
     }
     dataset
+}
+
+/// Imports one autocannon file into `dataset` as run `run_id`, repetition `repetition` of `route`.
+fn import_run(file: &Path, dataset: &Path, run_id: &str, route: &str, repetition: u32) {
+    let output = analyze(&[
+        "import".as_ref(),
+        file.as_os_str(),
+        "--into".as_ref(),
+        dataset.as_os_str(),
+        "--run-id".as_ref(),
+        run_id.as_ref(),
+        "--factor".as_ref(),
+        format!("route={route}").as_ref(),
+        "--repetition".as_ref(),
+        repetition.to_string().as_ref(),
+    ]);
+    assert_exit(&output, 0);
 }
 
 #[test]
@@ -190,20 +196,7 @@ fn a_report_of_runs_with_only_their_tools_summaries_says_why_none_is_ranked_and_
     let dataset = autocannon(&tmp.path().join("base"), 1);
     // A second route, so the study compares two conditions.
     for k in 1..=3 {
-        let file = tmp.path().join(format!("base/run{k}.json"));
-        let output = analyze(&[
-            "import".as_ref(),
-            file.as_os_str(),
-            "--into".as_ref(),
-            dataset.as_os_str(),
-            "--run-id".as_ref(),
-            format!("s{k}").as_ref(),
-            "--factor".as_ref(),
-            "route=b".as_ref(),
-            "--repetition".as_ref(),
-            k.to_string().as_ref(),
-        ]);
-        assert_exit(&output, 0);
+        import_run(&tmp.path().join(format!("base/run{k}.json")), &dataset, &format!("s{k}"), "b", k);
     }
     for (lang, words) in [
         ("en", "No condition is ranked by p95: its runs hold only their tools' summaries, not the rows p95 is taken from (requests/s ranks them"),
