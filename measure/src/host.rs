@@ -18,6 +18,36 @@ pub fn parse_loadavg(text: &str) -> Option<f64> {
     text.split_whitespace().next()?.parse().ok()
 }
 
+/// The host's CPU time so far, from the `cpu` line of `/proc/stat`, in clock ticks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CpuTimes {
+    /// Every state's ticks summed (guest time is already inside user and nice).
+    pub total: u64,
+    /// Ticks a hypervisor ran something else while this VM wanted the CPU.
+    pub steal: u64,
+}
+
+impl CpuTimes {
+    /// Now; `None` where `/proc/stat` cannot be read or has no steal field (kernels before 2.6.11).
+    pub fn now() -> Option<CpuTimes> {
+        parse_proc_stat(&std::fs::read_to_string("/proc/stat").ok()?)
+    }
+
+    /// The percentage of the host's CPU time stolen between `self` and `later`; `None` when no time passed.
+    pub fn steal_pct(self, later: CpuTimes) -> Option<f64> {
+        let total = later.total.checked_sub(self.total).filter(|&t| t > 0)?;
+        Some(100.0 * later.steal.saturating_sub(self.steal) as f64 / total as f64)
+    }
+}
+
+/// The `cpu` line of a `/proc/stat` text: user nice system idle iowait irq softirq steal [guest guest_nice].
+pub fn parse_proc_stat(text: &str) -> Option<CpuTimes> {
+    let line = text.lines().find(|l| l.starts_with("cpu "))?;
+    let fields: Vec<u64> = line.split_whitespace().skip(1).map(str::parse).collect::<Result<_, _>>().ok()?;
+    let steal = *fields.get(7)?;
+    Some(CpuTimes { total: fields.iter().take(8).sum(), steal })
+}
+
 /// CPUs available to this process.
 pub fn cpus() -> usize {
     std::thread::available_parallelism().map_or(1, |n| n.get())
@@ -255,6 +285,17 @@ pub fn harness() -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn steal_is_its_share_of_the_cpu_time_between_two_readings() {
+        let before = parse_proc_stat("cpu  100 0 50 800 10 0 0 40 0 0\ncpu0 1 2 3\n").unwrap();
+        assert_eq!(before, CpuTimes { total: 1000, steal: 40 });
+        let after = parse_proc_stat("cpu  200 0 100 1600 10 0 0 90 0 0\n").unwrap();
+        assert_eq!(before.steal_pct(after), Some(5.0), "50 of 1,000 ticks");
+        assert_eq!(before.steal_pct(before), None, "no time passed");
+        assert_eq!(parse_proc_stat("cpu  1 2 3 4\n"), None, "no steal field");
+        assert!(CpuTimes::now().is_some());
+    }
 
     #[test]
     fn parses_load1() {

@@ -12,6 +12,7 @@
 
 pub mod cli;
 pub mod clock;
+pub mod cpus;
 pub mod dataset;
 pub mod host;
 pub mod init;

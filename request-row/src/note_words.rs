@@ -96,6 +96,8 @@ note_keys! {
     MeasureWrongAddress = "measure.wrong-address" ["server", "address", "listening"];
     MeasureExited = "measure.exited" ["server", "status", "log"];
     MeasureRecipeChanged = "measure.recipe-changed" ["recipe", "now"];
+    MeasureWarmup = "measure.warmup" ["what"];
+    MeasureLoadSaturated = "measure.load-saturated" ["tool", "share", "cpus"];
 }
 
 impl NoteKey {
@@ -340,6 +342,14 @@ impl NoteKey {
             MeasureWrongPort => (
                 "{server} listened on {listening}, not on the port {port} it was given",
                 "{server}は渡されたポート{port}ではなく{listening}で待ち受けた",
+            ),
+            MeasureWarmup => (
+                "a warm-up load of {what} ran before the measured load; its responses are not in the run's rows",
+                "測定する負荷の前に{what}のウォームアップ負荷をかけた。その応答はこの測定の行に含まない",
+            ),
+            MeasureLoadSaturated => (
+                "{tool} kept its CPUs ({cpus}) {share}% busy: its requests/s may measure the load tool, not the server",
+                "{tool}は割り当てられたCPU（{cpus}）を{share}%使い切っていた。この1秒あたりリクエスト数はサーバーではなく負荷ツールの限界かもしれない",
             ),
             MeasureExited => (
                 "{server} exited during the run (status {status}); its last output: {log}",

@@ -329,6 +329,7 @@ mod tests {
             load1_after: Some(0.25),
             recipe: String::new(),
             round: None,
+            contention: Default::default(),
         }
     }
 
@@ -508,10 +509,10 @@ mod tests {
         ds.save(dir.path(), &plan, &Environment::new()).unwrap();
         let runs = std::fs::read_to_string(dir.path().join(RUNS_FILE)).unwrap();
         assert!(
-            runs.starts_with("run_id,server,python,sessions,repetition,started_at_utc,status,note,load1_before,load1_after,recipe,round\n"),
+            runs.starts_with("run_id,server,python,sessions,repetition,started_at_utc,status,note,load1_before,load1_after,recipe,round,server_cpu_share,load_cpu_share,steal_pct\n"),
             "{runs}"
         );
-        assert!(runs.contains(",aborted,\"interrupted, twice\",0.50,,,\n"), "{runs}");
+        assert!(runs.contains(",aborted,\"interrupted, twice\",0.50,,,,,,\n"), "{runs}");
         let requests = std::fs::read_to_string(dir.path().join("requests.csv")).unwrap();
         assert_eq!(requests.lines().count(), 2, "only the ok run's request: {requests}");
         assert!(requests.starts_with("run_id,seq,scheduled_ms,sent_ms,latency_ms,status,body_bytes,label\n"), "{requests}");
@@ -558,6 +559,7 @@ mod tests {
             load1_after: None,
             recipe: String::new(),
             round: None,
+            contention: Default::default(),
             ..mine.clone()
         };
         write_table(dir.path(), RUNS_FILE, &rows::runs_header(&plan), &[imported.cells()]).unwrap();

@@ -11,7 +11,20 @@ use crate::sample::{ResourceSample, TempSample};
 use crate::servers::app_log::AppEvent;
 
 /// runs.csv's columns after the factors and the repetition.
-const RUNS_TAIL: [&str; 7] = ["started_at_utc", "status", "note", "load1_before", "load1_after", RECIPE, ROUND];
+const RUNS_TAIL: [&str; 10] =
+    ["started_at_utc", "status", "note", "load1_before", "load1_after", RECIPE, ROUND, SERVER_CPU_SHARE, LOAD_CPU_SHARE, STEAL_PCT];
+
+/// The CPU seconds the server's processes used per wall second of the load, from the run's CPU samples
+/// (resources.csv): 1.0 is one CPU kept busy. A run whose server got markedly less than its condition's
+/// other runs was starved by something else on the host (analyze flags it).
+pub const SERVER_CPU_SHARE: &str = "server_cpu_share";
+/// The share of its CPUs' time the load tool used (its CPU seconds, with the children it waited for, over
+/// its wall seconds times the CPUs it could run on); empty for measure's own clients. At 0.9 or more the
+/// run's note says the tool saturated its CPUs.
+pub const LOAD_CPU_SHARE: &str = "load_cpu_share";
+/// The percentage of the host's CPU time a hypervisor stole during the load (`/proc/stat`); empty where
+/// unreadable.
+pub const STEAL_PCT: &str = "steal_pct";
 
 /// The recipe the run was measured under ([`crate::study::recipe`]). Datasets of an older measure lack
 /// it (and [`ROUND`]); their runs read back with no recipe recorded.
@@ -21,8 +34,20 @@ pub const RECIPE: &str = "recipe";
 /// plan. Datasets of an older measure lack it; their runs read back with no round.
 pub const ROUND: &str = "round";
 
-/// How many of runs.csv's last columns a dataset of an older measure may lack: [`ROUND`], then [`RECIPE`].
-pub const ADDED_SINCE: usize = 2;
+/// How many of runs.csv's last columns a dataset of an older measure may lack: the contention columns
+/// ([`SERVER_CPU_SHARE`], [`LOAD_CPU_SHARE`], [`STEAL_PCT`]), [`ROUND`], then [`RECIPE`].
+pub const ADDED_SINCE: usize = 5;
+
+/// What a run's host contention was, as runs.csv records it (each empty when not measured).
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct Contention {
+    /// [`SERVER_CPU_SHARE`].
+    pub server_cpu_share: Option<f64>,
+    /// [`LOAD_CPU_SHARE`].
+    pub load_cpu_share: Option<f64>,
+    /// [`STEAL_PCT`].
+    pub steal_pct: Option<f64>,
+}
 
 /// runs.csv: required columns, then the plan's factors and the repetition, then the optional ones.
 pub fn runs_header(plan: &Plan) -> Vec<String> {
@@ -104,6 +129,8 @@ pub struct RunRow {
     pub recipe: String,
     /// The round of a plan in rounds (the slot's repetition); none for a shuffled plan or an older measure.
     pub round: Option<u32>,
+    /// The host contention during the run's load; none for a run of an older measure or an aborted one.
+    pub contention: Contention,
 }
 
 impl RunRow {
@@ -119,6 +146,9 @@ impl RunRow {
             opt(self.load1_after, 2),
             self.recipe.clone(),
             self.round.map(|r| r.to_string()).unwrap_or_default(),
+            opt(self.contention.server_cpu_share, 3),
+            opt(self.contention.load_cpu_share, 3),
+            opt(self.contention.steal_pct, 2),
         ]);
         cells
     }
@@ -133,16 +163,17 @@ impl RunRow {
         let (run_id, rest) = cells.split_first().ok_or("no run_id")?;
         let (slot, tail) = rest.split_at(width - 1 - RUNS_TAIL.len());
         let none = String::new();
-        let (started, status, note, l1b, l1a, recipe, round) = match tail {
-            [started, status, note, l1b, l1a] => (started, status, note, l1b, l1a, &none, &none),
-            [started, status, note, l1b, l1a, recipe] => (started, status, note, l1b, l1a, recipe, &none),
-            [started, status, note, l1b, l1a, recipe, round] => (started, status, note, l1b, l1a, recipe, round),
-            _ => return Err(format!("expected {width} columns")),
-        };
+        let at = |i: usize| tail.get(i).unwrap_or(&none);
+        if tail.len() < RUNS_TAIL.len() - ADDED_SINCE {
+            return Err(format!("expected {width} columns"));
+        }
+        let (started, status, note, l1b, l1a, recipe, round) = (at(0), at(1), at(2), at(3), at(4), at(5), at(6));
         let round = if round.is_empty() { None } else { Some(round.parse().map_err(|_| format!("round {round:?} is not a count"))?) };
         let slot = parse_slot(plan, slot)?;
         let status = RunStatus::parse(status).ok_or_else(|| format!("unknown status {status:?}"))?;
         let load = |s: &String| if s.is_empty() { Ok(None) } else { s.parse().map(Some).map_err(|_| format!("load {s:?}")) };
+        let share = |s: &String| if s.is_empty() { Ok(None) } else { s.parse().map(Some).map_err(|_| format!("{s:?} is not a number")) };
+        let contention = Contention { server_cpu_share: share(at(7))?, load_cpu_share: share(at(8))?, steal_pct: share(at(9))? };
         Ok(RunRow {
             run_id: run_id.clone(),
             slot,
@@ -153,6 +184,7 @@ impl RunRow {
             load1_after: load(l1a)?,
             recipe: recipe.clone(),
             round,
+            contention,
         })
     }
 
@@ -278,6 +310,7 @@ mod tests {
             load1_after: None,
             recipe: "0123456789ab".into(),
             round: Some(3),
+            contention: Contention { server_cpu_share: Some(0.925), load_cpu_share: None, steal_pct: Some(0.5) },
         }
     }
 
@@ -287,23 +320,27 @@ mod tests {
         let cells = row.cells();
         assert_eq!(cells.len(), runs_header(&open_plan()).len());
         assert_eq!(cells[1..5], ["nginx-off", "2", "sync", "3"]);
-        assert_eq!(cells[8..], ["0.12", "", "0123456789ab", "3"]);
+        assert_eq!(cells[8..], ["0.12", "", "0123456789ab", "3", "0.925", "", "0.50"]);
         assert_eq!(RunRow::from_cells(&open_plan(), &cells).unwrap(), row);
         assert_eq!(row.number(), Some(7));
     }
 
-    /// A dataset of an older measure has no `round` column, or neither `recipe` nor `round`: its rows read
-    /// back with none recorded.
+    /// A dataset of an older measure has no contention columns, then no `round` column, or neither
+    /// `recipe` nor `round`: its rows read back with none recorded.
     #[test]
     fn a_row_without_the_recipe_or_round_column_reads_back_with_neither() {
         let row = run_row();
         let cells = row.cells();
         let plan = open_plan();
+        let before_contention = RunRow::from_cells(&plan, &cells[..cells.len() - 3]).unwrap();
+        let row = RunRow { contention: Contention::default(), ..row };
+        assert_eq!(before_contention, row);
+        let cells = &cells[..cells.len() - 3];
         let before_rounds = RunRow::from_cells(&plan, &cells[..cells.len() - 1]).unwrap();
         assert_eq!(before_rounds, RunRow { round: None, ..row.clone() });
         let before_recipes = RunRow::from_cells(&plan, &cells[..cells.len() - 2]).unwrap();
         assert_eq!(before_recipes, RunRow { recipe: String::new(), round: None, ..row });
-        assert_eq!(RunRow::from_cells(&plan, &cells[..cells.len() - 3]).unwrap_err(), "expected 12 columns");
+        assert_eq!(RunRow::from_cells(&plan, &cells[..cells.len() - 3]).unwrap_err(), "expected 15 columns");
         let bad_round = [&cells[..cells.len() - 1], &["first".to_string()]].concat();
         assert_eq!(RunRow::from_cells(&plan, &bad_round).unwrap_err(), "round \"first\" is not a count");
     }
@@ -312,11 +349,11 @@ mod tests {
     fn closed_loop_run_rows_name_the_plans_factors_and_round_trip() {
         let plan = Plan::parse(include_str!("../../plans/fastcgi-vs-gunicorn.toml")).unwrap();
         assert_eq!(runs_header(&plan)[..5], ["run_id", "server", "python", "sessions", "repetition"]);
-        assert_eq!(runs_header(&plan)[10..], ["recipe", "round"]);
+        assert_eq!(runs_header(&plan)[10..], ["recipe", "round", "server_cpu_share", "load_cpu_share", "steal_pct"]);
         let row = RunRow { slot: plan.run_order()[0].clone(), round: Some(1), ..run_row() };
         let cells = row.cells();
         assert_eq!(cells[1..5], ["gunicorn-5", "3.11", "1000", "1"]);
-        assert_eq!(cells[10..], ["0123456789ab", "1"]);
+        assert_eq!(cells[10..], ["0123456789ab", "1", "0.925", "", "0.50"]);
         assert_eq!(RunRow::from_cells(&plan, &cells).unwrap(), row);
         let bad = [&cells[..3], &["many".to_string()], &cells[4..]].concat();
         assert_eq!(RunRow::from_cells(&plan, &bad).unwrap_err(), "level \"many\" is not a count");

@@ -113,6 +113,7 @@ fn run_row(plan: &Plan, i: usize, id: &str, status: RunStatus, note: &str) -> Ru
         load1_after: (i != 1).then_some(1.5),
         recipe: "5f2c0e1a9b3d".into(),
         round: None,
+        contention: Default::default(),
     }
 }
 

@@ -6,13 +6,16 @@
 //! in its own process group, so a Ctrl-C reaches only the harness, which then stops the tool by PID; and
 //! it dies with the harness (PR_SET_PDEATHSIG), so a killed study leaves no load running.
 
+use crate::cpus::CpuSet;
 use crate::plan::closed::{Load, Tool};
 use crate::plan::command::{LoadTool, RunLoad};
+use crate::sample::procfs;
 use anyhow::{Context, Result};
 use std::fs::File;
 use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, ExitStatus, Stdio};
+use std::time::Instant;
 
 /// Debian's ab (package apache2-utils).
 pub const AB: &str = "/usr/bin/ab";
@@ -206,17 +209,67 @@ pub struct ToolProcess {
     invocation: Invocation,
     pub files: ToolFiles,
     done: bool,
+    /// The CPUs every step runs on, when the run is pinned.
+    cpus: Option<CpuSet>,
+    started: Instant,
+    /// The CPU time of the steps that have exited (each with the children it waited for), in clock ticks.
+    cpu_ticks: u64,
+    /// When the last step was seen to have exited.
+    ended: Option<Instant>,
+}
+
+/// What a tool used of the CPUs it had: its CPU seconds (every step and the children each waited for)
+/// over its wall seconds and the CPUs it could run on.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ToolCpu {
+    pub cpu_s: f64,
+    pub wall_s: f64,
+    pub cpus: usize,
+}
+
+impl ToolCpu {
+    /// The share of its CPUs' time the tool used: 1 when it kept every one busy for its whole run.
+    pub fn share(&self) -> Option<f64> {
+        (self.wall_s > 0.0 && self.cpus > 0).then(|| self.cpu_s / (self.wall_s * self.cpus as f64))
+    }
 }
 
 impl ToolProcess {
     /// Writes the invocation's inputs and starts its first step.
     pub fn start(invocation: Invocation) -> Result<ToolProcess> {
+        ToolProcess::start_on(invocation, None)
+    }
+
+    /// [`ToolProcess::start`], every step on `cpus` when given.
+    pub fn start_on(invocation: Invocation, cpus: Option<CpuSet>) -> Result<ToolProcess> {
         for (path, text) in &invocation.inputs {
             std::fs::write(path, text).with_context(|| format!("failed to write {}", path.display()))?;
         }
         let first = invocation.steps.first().context("a tool invocation without a program (a bug in measure)")?;
-        let child = spawn(first)?;
-        Ok(ToolProcess { child, step: 0, files: invocation.files.clone(), invocation, done: false })
+        let started = Instant::now();
+        let child = spawn(first, cpus.as_ref())?;
+        Ok(ToolProcess {
+            child,
+            step: 0,
+            files: invocation.files.clone(),
+            invocation,
+            done: false,
+            cpus,
+            started,
+            cpu_ticks: 0,
+            ended: None,
+        })
+    }
+
+    /// The CPU the tool used, once it has exited by itself (a killed tool is not measured).
+    pub fn cpu(&self) -> Option<ToolCpu> {
+        let ended = self.ended?;
+        let cpus = self.cpus.as_ref().map_or_else(crate::host::cpus, CpuSet::len);
+        Some(ToolCpu {
+            cpu_s: self.cpu_ticks as f64 / procfs::ticks_per_second(),
+            wall_s: ended.duration_since(self.started).as_secs_f64(),
+            cpus,
+        })
     }
 
     /// `Some` once the tool has exited: the first step that failed, or the last one. A step that succeeds
@@ -225,10 +278,14 @@ impl ToolProcess {
         if self.done {
             return self.child.try_wait().ok().flatten();
         }
+        // Its CPU time is read while it is a zombie, before it is reaped.
+        let ticks = exited_ticks(self.child.id())?;
         let status = self.child.try_wait().ok().flatten()?;
+        self.cpu_ticks += ticks;
+        self.ended = Some(Instant::now());
         let next = self.step + 1;
         if status.success() && next < self.invocation.steps.len() {
-            match spawn(&self.invocation.steps[next]) {
+            match spawn(&self.invocation.steps[next], self.cpus.as_ref()) {
                 Ok(child) => {
                     self.child = child;
                     self.step = next;
@@ -275,9 +332,24 @@ impl Drop for ToolProcess {
     }
 }
 
+/// The CPU time, in clock ticks, of our child `pid` once it has exited and before it is reaped (with the
+/// children it waited for); `None` while it runs.
+fn exited_ticks(pid: u32) -> Option<u64> {
+    // SAFETY: siginfo_t is plain data; waitid writes into it. WNOWAIT leaves the child to be reaped by
+    // `Child::try_wait`.
+    let mut info: libc::siginfo_t = unsafe { std::mem::zeroed() };
+    let r = unsafe { libc::waitid(libc::P_PID, pid as libc::id_t, &mut info, libc::WEXITED | libc::WNOHANG | libc::WNOWAIT) };
+    // SAFETY: si_pid is set by waitid for an exited child and left 0 (zeroed) otherwise.
+    if r != 0 || unsafe { info.si_pid() } == 0 {
+        // An error (already reaped) is not "still running": let try_wait say what it is.
+        return if r != 0 { Some(0) } else { None };
+    }
+    Some(procfs::read_stat(pid).ok().flatten().map_or(0, |s| s.utime + s.stime + s.children_ticks))
+}
+
 /// Starts one step in its own process group, its output going to its files; it gets SIGKILL when the
-/// harness dies.
-fn spawn(step: &Step) -> Result<Child> {
+/// harness dies. With `cpus`, it runs on those CPUs.
+fn spawn(step: &Step, cpus: Option<&CpuSet>) -> Result<Child> {
     let out = File::create(&step.stdout).with_context(|| format!("failed to create {}", step.stdout.display()))?;
     // Steps may share a stderr file (vegeta's attack and encode): append.
     let err = File::options()
@@ -295,6 +367,9 @@ fn spawn(step: &Step) -> Result<Child> {
             }
             Ok(())
         });
+    }
+    if let Some(cpus) = cpus {
+        cpus.apply_to(&mut command);
     }
     command.spawn().with_context(|| format!("failed to start {}", step.program.display()))
 }

@@ -3,7 +3,12 @@
 //! (importing them is the study's next step), or measure's own open-loop client, whose requests are rows
 //! here. The server's stdout and stderr are kept in the same folder.
 
-use super::{join, CleanRun, Front, Verdict, Workload};
+use super::{join, note, CleanRun, Front, Verdict, Workload};
+use crate::cpus::{CpuSet, Pinning};
+use crate::load::tool::ToolCpu;
+use request_row::note_words::NoteKey;
+use std::sync::atomic::Ordering;
+use std::time::Instant;
 use crate::clock::RunClock;
 use crate::dataset::rows;
 use crate::dataset::{RunRecord, Table};
@@ -29,6 +34,8 @@ pub struct Installed {
     pub tool: Option<PathBuf>,
     /// The folder measure runs in: relative programs and working directories start here.
     pub base_dir: PathBuf,
+    /// Where the server and the tool run, when the plan pins them (`load.pin`, 2 or more CPUs).
+    pub pinning: Option<Pinning>,
 }
 
 /// One condition of a command plan, with what it runs on.
@@ -48,11 +55,22 @@ pub(super) enum Running {
 
 /// What the load left.
 pub(super) enum Ended {
-    Tool(ToolFiles),
+    /// The tool's files, and what it used of its CPUs when it ended by itself.
+    Tool(ToolFiles, Option<(&'static str, ToolCpu, String)>),
     OpenLoop(Vec<Option<ProbeResult>>),
 }
 
 impl CommandRun<'_> {
+    /// The CPUs the load tool runs on, when pinned.
+    fn load_set(&self) -> Option<CpuSet> {
+        self.installed.pinning.as_ref().map(|p| p.load.clone())
+    }
+
+    /// How many CPUs the tool may use (wrk's default threads).
+    fn tool_cpus(&self) -> usize {
+        self.installed.pinning.as_ref().map_or_else(crate::host::cpus, |p| p.load.len())
+    }
+
     fn load(&self) -> Result<RunLoad> {
         self.plan.load_of(self.condition).map_err(|p| anyhow::anyhow!("{p} (the plan's check should have refused it: a bug in measure)"))
     }
@@ -89,6 +107,7 @@ impl Workload for CommandRun<'_> {
             run_dir: dir,
             raw_dir: self.raw_dir,
             base_dir: &self.installed.base_dir,
+            cpus: self.installed.pinning.as_ref().map(|p| &p.server),
         };
         servers.push(server::start(&run)?);
         record.push(Table::Servers, rows::server_cells(run_id, name, port, servers[0].pid()));
@@ -114,9 +133,50 @@ impl Workload for CommandRun<'_> {
         }
         let program = self.installed.tool.as_deref().context("the plan's tool was not found by the preflight (a bug in measure)")?;
         let url = format!("http://{addr}{}", load.path);
-        let invocation =
-            tool::invocation(&load, program, &url, self.raw_dir, crate::host::cpus()).context("no invocation of the plan's tool")?;
-        Ok(Running::Tool(ToolProcess::start(invocation)?))
+        let invocation = tool::invocation(&load, program, &url, self.raw_dir, self.tool_cpus()).context("no invocation of the plan's tool")?;
+        Ok(Running::Tool(ToolProcess::start_on(invocation, self.load_set())?))
+    }
+
+    fn warm_up(&self, addr: SocketAddr, dir: &Path, interrupted: &AtomicBool) -> Result<Option<String>> {
+        let load = self.load()?;
+        let Some(warm) = self.plan.load.warmup_of(&load).map_err(|p| anyhow::anyhow!("{p} (a bug in measure)"))? else {
+            return Ok(None);
+        };
+        let program = self.installed.tool.as_deref().context("the plan's tool was not found by the preflight (a bug in measure)")?;
+        let folder = dir.join("warmup");
+        std::fs::create_dir_all(&folder).with_context(|| format!("failed to create {}", folder.display()))?;
+        let url = format!("http://{addr}{}", warm.path);
+        let invocation = tool::invocation(&warm, program, &url, &folder, self.tool_cpus()).context("no invocation of the warm-up")?;
+        let mut process = ToolProcess::start_on(invocation, self.load_set())?;
+        let deadline = Instant::now() + self.plan.run_bound();
+        let status = loop {
+            if let Some(status) = process.exit_status() {
+                break status;
+            }
+            if interrupted.load(Ordering::Relaxed) {
+                anyhow::bail!("interrupted (SIGINT/SIGTERM) during the warm-up");
+            }
+            if Instant::now() > deadline {
+                anyhow::bail!("the warm-up did not finish within load.run_timeout_s");
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        };
+        if !status.success() {
+            anyhow::bail!("the warm-up's load tool failed ({status}): {}", process.output_tail());
+        }
+        let what = match (warm.duration_s, warm.requests) {
+            (Some(s), _) => format!("{s} s"),
+            (None, Some(n)) => format!("{n} requests"),
+            (None, None) => String::new(),
+        };
+        Ok(Some(note::message(NoteKey::MeasureWarmup, &[("what", &what)])))
+    }
+
+    fn tool_cpu(ended: &Ended) -> Option<(&'static str, ToolCpu, String)> {
+        match ended {
+            Ended::Tool(_, cpu) => cpu.clone(),
+            Ended::OpenLoop(_) => None,
+        }
     }
 
     fn finished(running: &mut Running) -> Option<Option<String>> {
@@ -131,8 +191,10 @@ impl Workload for CommandRun<'_> {
     fn end_load(&self, running: Running, _run_id: &str, _clean: bool) -> Result<Ended> {
         match running {
             Running::Tool(mut process) => {
+                let cpu = process.cpu();
                 process.kill();
-                Ok(Ended::Tool(process.files.clone()))
+                let set = self.load_set().map_or_else(|| "all".to_string(), |s| s.to_string());
+                Ok(Ended::Tool(process.files.clone(), cpu.map(|c| (self.plan.load.tool.as_str(), c, set))))
             }
             Running::OpenLoop(handles) => Ok(Ended::OpenLoop(handles.into_iter().map(join).collect::<Result<_>>()?)),
         }
@@ -140,7 +202,7 @@ impl Workload for CommandRun<'_> {
 
     fn record(&self, ended: Ended, run: &CleanRun, record: &mut RunRecord, _notes: &mut Vec<String>) -> Result<Verdict> {
         let probes = match ended {
-            Ended::Tool(files) => return Ok(Ok(Some(files))),
+            Ended::Tool(files, _) => return Ok(Ok(Some(files))),
             Ended::OpenLoop(probes) => probes,
         };
         for p in probes.iter().flatten() {

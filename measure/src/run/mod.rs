@@ -15,11 +15,12 @@ pub mod note;
 pub mod open;
 
 use crate::clock::RunClock;
-use crate::dataset::rows::{self, RunStatus};
+use crate::dataset::rows::{self, Contention, RunStatus};
+use crate::host;
 use crate::dataset::{RunRecord, Table};
-use crate::load::tool::ToolFiles;
+use crate::load::tool::{ToolCpu, ToolFiles};
 use crate::plan::{Condition, Plan};
-use crate::sample::{spawn_sampler, Group, SamplerConfig, TempWatch};
+use crate::sample::{spawn_sampler, Group, ResourceSample, SamplerConfig, TempWatch};
 use crate::servers::gunicorn::GunicornInstall;
 use crate::servers::python::PythonEnv;
 use crate::servers::{ServerFailed, ServerProcess};
@@ -66,6 +67,8 @@ pub struct RunResult {
     pub record: RunRecord,
     /// The load tool's files to import (ab, hey), present for an `ok` run.
     pub tool_files: Option<ToolFiles>,
+    /// The host contention during the load, measured for a run that ended cleanly.
+    pub contention: Contention,
 }
 
 /// Runs one condition under `run_id`; a load tool writes its files into `raw_dir`.
@@ -102,6 +105,15 @@ trait Workload {
     fn bound(&self) -> (Duration, &'static str);
     /// The period of the samples.
     fn sampling_interval(&self) -> Duration;
+    /// Runs a warm-up load against `addr` before t = 0, its output left in `dir` (the run's folder, removed
+    /// after the run) and never in the run's rows; returns the note that says it ran. None by default.
+    fn warm_up(&self, _addr: SocketAddr, _dir: &Path, _interrupted: &AtomicBool) -> Result<Option<String>> {
+        Ok(None)
+    }
+    /// What the load tool used of its CPUs, once it has ended by itself (none for measure's own clients).
+    fn tool_cpu(_ended: &Self::Ended) -> Option<(&'static str, ToolCpu, String)> {
+        None
+    }
     /// Starts the load at t = 0 against `addr` (`dir` is the run's folder); it stops early once `cancel` is set.
     fn start_load(&self, addr: SocketAddr, run_id: &str, dir: &Path, clock: RunClock, cancel: &Arc<AtomicBool>) -> Result<Self::Load>;
     /// `Some(None)` once the load is over, `Some(Some(why))` when it failed.
@@ -162,7 +174,9 @@ fn drive<W: Workload>(interrupted: &AtomicBool, run_id: &str, workload: &W) -> R
         }
     }
     match (outcome, stop_failed) {
-        (Ok(Ok((record, tool_files))), None) => RunResult { status: RunStatus::Ok, note: note::join(&notes), record, tool_files },
+        (Ok(Ok((record, tool_files, contention))), None) => {
+            RunResult { status: RunStatus::Ok, note: note::join(&notes), record, tool_files, contention }
+        }
         (Ok(Ok(_)), Some(why)) | (Ok(Err(why)), _) => aborted(why, notes),
         (Err(e), _) => aborted(Abort::of_error(&e), notes),
     }
@@ -175,7 +189,13 @@ fn aborted(why: Abort, mut notes: Vec<String>) -> RunResult {
         Abort::Note(item) => item,
     };
     notes.insert(0, first);
-    RunResult { status: RunStatus::Aborted, note: note::join(&notes), record: RunRecord::default(), tool_files: None }
+    RunResult {
+        status: RunStatus::Aborted,
+        note: note::join(&notes),
+        record: RunRecord::default(),
+        tool_files: None,
+        contention: Contention::default(),
+    }
 }
 
 /// Sets the cancel and stop flags when dropped, so an early `?` never leaves client threads running on.
@@ -195,15 +215,19 @@ fn measure<W: Workload>(
     workload: &W,
     servers: &mut Vec<ServerProcess>,
     notes: &mut Vec<String>,
-) -> Result<std::result::Result<(RunRecord, Option<ToolFiles>), Abort>> {
+) -> Result<std::result::Result<(RunRecord, Option<ToolFiles>, Contention), Abort>> {
     let run_dir = tempfile::Builder::new().prefix("measure-run-").tempdir().context("failed to create the run folder")?;
     let dir = run_dir.path().canonicalize()?;
     let mut record = RunRecord::default();
     let front = workload.start_servers(run_id, &dir, servers, &mut record)?;
     let groups = servers.iter().map(|s| Group { name: s.name.clone(), master_pid: s.main_pid() }).collect();
+    if let Some(warmed) = workload.warm_up(front.addr, &dir, interrupted)? {
+        notes.push(warmed);
+    }
 
     // t = 0 of the run.
     let clock = RunClock::start();
+    let cpu_before = host::CpuTimes::now();
     let cancel = Arc::new(AtomicBool::new(false));
     let stop_sampling = Arc::new(AtomicBool::new(false));
     let _guard = StopOnDrop(vec![Arc::clone(&cancel), Arc::clone(&stop_sampling)]);
@@ -219,11 +243,24 @@ fn measure<W: Workload>(
         cancel.store(true, Ordering::Relaxed);
     }
     let ended = workload.end_load(load, run_id, abort.is_none())?;
+    let cpu_after = host::CpuTimes::now();
     stop_sampling.store(true, Ordering::Relaxed);
     let samples = join(sampler)?;
     if let Some(why) = abort {
         return Ok(Err(why));
     }
+    let tool = W::tool_cpu(&ended);
+    if let Some((name, cpu, set)) = &tool {
+        if let Some(share) = cpu.share().filter(|s| *s >= SATURATED) {
+            let pct = format!("{:.0}", (100.0 * share).min(100.0));
+            notes.push(note::message(NoteKey::MeasureLoadSaturated, &[("tool", name), ("share", &pct), ("cpus", set)]));
+        }
+    }
+    let contention = Contention {
+        server_cpu_share: server_cpu_share(&samples.resources),
+        load_cpu_share: tool.and_then(|(_, cpu, _)| cpu.share()),
+        steal_pct: cpu_before.zip(cpu_after).and_then(|(a, b)| a.steal_pct(b)),
+    };
     let clean = CleanRun { run_id, clock, servers };
     let tool_files = match workload.record(ended, &clean, &mut record, notes)? {
         Ok(files) => files,
@@ -235,7 +272,26 @@ fn measure<W: Workload>(
     for r in &samples.resources {
         record.push(Table::Resources, rows::resource_cells(run_id, r));
     }
-    Ok(Ok((record, tool_files)))
+    Ok(Ok((record, tool_files, contention)))
+}
+
+/// A load tool that kept at least this share of its CPUs busy measured itself as much as the server.
+pub const SATURATED: f64 = 0.9;
+
+/// The CPU seconds the server's processes used per wall second of the sampled span: for each process,
+/// its last cumulative CPU time less its first, summed, over the time between the first and the last
+/// sample. `None` below two samples or without time between them.
+pub fn server_cpu_share(samples: &[ResourceSample]) -> Option<f64> {
+    let mut by_pid: BTreeMap<u32, (f64, f64)> = BTreeMap::new();
+    for s in samples {
+        let entry = by_pid.entry(s.pid).or_insert((s.cpu_s, s.cpu_s));
+        entry.0 = entry.0.min(s.cpu_s);
+        entry.1 = entry.1.max(s.cpu_s);
+    }
+    let first = samples.iter().map(|s| s.t_ms).fold(f64::INFINITY, f64::min);
+    let last = samples.iter().map(|s| s.t_ms).fold(f64::NEG_INFINITY, f64::max);
+    let span_s = (last - first) / 1000.0;
+    (span_s > 0.0).then(|| by_pid.values().map(|(lo, hi)| hi - lo).sum::<f64>() / span_s)
 }
 
 /// Polls every 20 ms until `finished` says the load is over (`Some(None)`, or `Some(Some(why))` when it
@@ -291,6 +347,28 @@ pub(crate) fn one_line(s: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn sample(t_ms: f64, pid: u32, cpu_s: f64) -> ResourceSample {
+        ResourceSample { t_ms, process: "server".into(), pid, cpu_s, rss_bytes: 0 }
+    }
+
+    #[test]
+    fn the_servers_cpu_share_sums_each_process_over_the_sampled_span() {
+        // Over 2 s: the master used 0.2 s, a worker 1.0 s, a worker that appeared at 1 s another 0.4 s.
+        let samples = [
+            sample(0.0, 1, 5.0),
+            sample(0.0, 2, 10.0),
+            sample(1000.0, 1, 5.1),
+            sample(1000.0, 2, 10.5),
+            sample(1000.0, 3, 0.1),
+            sample(2000.0, 1, 5.2),
+            sample(2000.0, 2, 11.0),
+            sample(2000.0, 3, 0.5),
+        ];
+        let share = server_cpu_share(&samples).unwrap();
+        assert!((share - 0.8).abs() < 1e-9, "{share}");
+        assert_eq!(server_cpu_share(&samples[..2]), None, "one instant is no span");
+    }
 
     #[test]
     fn notes_are_single_line_and_bounded() {

@@ -21,6 +21,8 @@ pub struct ProcStat {
     pub utime: u64,
     /// System CPU time in clock ticks (field 15).
     pub stime: u64,
+    /// User and system CPU time of its children it has waited for, in clock ticks (fields 16 and 17).
+    pub children_ticks: u64,
     /// Resident set size in pages (field 24).
     pub rss_pages: u64,
 }
@@ -53,6 +55,7 @@ pub fn parse_stat(line: &str) -> Result<ProcStat, StatError> {
         pgrp: field(5)? as u32,
         utime: field(14)?,
         stime: field(15)?,
+        children_ticks: field(16)? + field(17)?,
         rss_pages: field(24)?,
     })
 }
@@ -134,7 +137,17 @@ mod tests {
         let s = parse_stat(&format!("1234 (nginx) {TAIL}")).unwrap();
         assert_eq!(
             s,
-            ProcStat { pid: 1234, comm: "nginx".into(), state: 'S', ppid: 1, pgrp: 1234, utime: 250, stime: 75, rss_pages: 2048 }
+            ProcStat {
+                pid: 1234,
+                comm: "nginx".into(),
+                state: 'S',
+                ppid: 1,
+                pgrp: 1234,
+                utime: 250,
+                stime: 75,
+                children_ticks: 0,
+                rss_pages: 2048
+            }
         );
     }
 

@@ -8,6 +8,7 @@
 //! else's server.
 
 use super::{loopback, probe, ServerProcess};
+use crate::cpus::CpuSet;
 use crate::plan::command::{Condition, Ready, Server};
 use crate::plan::template;
 use anyhow::{Context, Result};
@@ -34,6 +35,8 @@ pub struct CommandServerRun<'a> {
     pub raw_dir: &'a Path,
     /// The folder measure runs in: a relative program and the default working directory.
     pub base_dir: &'a Path,
+    /// The CPUs the server's processes run on, when the run is pinned.
+    pub cpus: Option<&'a CpuSet>,
 }
 
 impl CommandServerRun<'_> {
@@ -113,7 +116,7 @@ pub fn start(run: &CommandServerRun) -> Result<ServerProcess> {
     }
     std::fs::create_dir_all(run.raw_dir).with_context(|| format!("failed to create {}", run.raw_dir.display()))?;
     let mut server =
-        ServerProcess::spawn_split(run.name, command, run.server.stop_signal(), &run.raw_dir.join(STDOUT), &run.raw_dir.join(STDERR))?;
+        ServerProcess::spawn_split(run.name, command, run.server.stop_signal(), (&run.raw_dir.join(STDOUT), &run.raw_dir.join(STDERR)), run.cpus)?;
     let addr = loopback(run.port);
     let ready = run.server.ready();
     let timeout = Duration::from_secs(run.server.ready_timeout_s);
@@ -151,6 +154,7 @@ mod tests {
             run_id: "r07",
             run_dir: Path::new("/tmp/run"),
             raw_dir: Path::new("/d/raw/r07"),
+            cpus: None,
             base_dir: Path::new("/repo"),
         };
         let (program, args) = run.argv().unwrap();
@@ -178,6 +182,7 @@ mod tests {
             run_dir: dir.path(),
             raw_dir: dir.path(),
             base_dir: dir.path(),
+            cpus: None,
         };
         run.write_files().unwrap();
         let conf = std::fs::read_to_string(dir.path().join("nginx.conf")).unwrap();

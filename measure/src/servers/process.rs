@@ -10,6 +10,7 @@ use super::listening::{self, Listener};
 use super::probe::Probe;
 use super::supervisor::{self, Keeper, Report};
 use super::{exit_text, log_tail, seconds_text, ServerFailed};
+use crate::cpus::CpuSet;
 use crate::run::hook::{self, Moment};
 use crate::sample::procfs;
 use anyhow::{bail, Context, Result};
@@ -74,20 +75,21 @@ impl ServerProcess {
         let out = File::create(output_log).with_context(|| format!("failed to create {}", output_log.display()))?;
         let mut logs = vec![output_log.to_path_buf()];
         logs.extend(extra_logs);
-        ServerProcess::spawn_with(name.into(), command, stop_signal, (out.try_clone()?, out), logs)
+        ServerProcess::spawn_with(name.into(), command, stop_signal, (out.try_clone()?, out), logs, None)
     }
 
-    /// Spawns `command` as [`ServerProcess::spawn`] does, its stdout and stderr each to its own file.
+    /// Spawns `command` as [`ServerProcess::spawn`] does, its stdout and stderr each to its own file, and
+    /// (with `cpus`) its supervisor and every process of the server on those CPUs.
     pub fn spawn_split(
         name: impl Into<String>,
         command: Command,
         stop_signal: libc::c_int,
-        stdout: &Path,
-        stderr: &Path,
+        (stdout, stderr): (&Path, &Path),
+        cpus: Option<&CpuSet>,
     ) -> Result<ServerProcess> {
         let create = |path: &Path| File::create(path).with_context(|| format!("failed to create {}", path.display()));
         let files = (create(stdout)?, create(stderr)?);
-        ServerProcess::spawn_with(name.into(), command, stop_signal, files, vec![stderr.to_path_buf(), stdout.to_path_buf()])
+        ServerProcess::spawn_with(name.into(), command, stop_signal, files, vec![stderr.to_path_buf(), stdout.to_path_buf()], cpus)
     }
 
     fn spawn_with(
@@ -96,6 +98,7 @@ impl ServerProcess {
         stop_signal: libc::c_int,
         (out, err): (File, File),
         logs: Vec<PathBuf>,
+        cpus: Option<&CpuSet>,
     ) -> Result<ServerProcess> {
         let program = command.get_program().to_string_lossy().into_owned();
         let server = match supervisor::keeper() {
@@ -103,6 +106,9 @@ impl ServerProcess {
                 let (ours, theirs) = UnixStream::pair().context("failed to create the supervisor's socket")?;
                 let mut sup = supervisor::command(&exe, stop_signal, &command);
                 sup.stdin(Stdio::from(OwnedFd::from(theirs))).stdout(out).stderr(err).process_group(0);
+                if let Some(cpus) = cpus {
+                    cpus.apply_to(&mut sup);
+                }
                 let mut child = sup.spawn().with_context(|| format!("failed to start the supervisor of {name} ({})", exe.display()))?;
                 let reports = supervisor::reader(ours.try_clone()?)?;
                 let master = match reports.recv_timeout(START_REPORT) {
@@ -124,6 +130,9 @@ impl ServerProcess {
             Keeper::ProcessGroup(_) => {
                 let mut command = command;
                 command.stdin(Stdio::null()).stdout(out).stderr(err).process_group(0);
+                if let Some(cpus) = cpus {
+                    cpus.apply_to(&mut command);
+                }
                 // SAFETY: prctl is async-signal-safe and touches no memory of the parent. If measure dies
                 // without stopping its servers, the kernel kills them (SIGKILL: a server may ignore SIGTERM).
                 unsafe {

@@ -8,6 +8,7 @@ use super::Tools;
 use crate::cli::RunArgs;
 use crate::clock::date_utc;
 use crate::dataset::manifest::Environment;
+use crate::cpus::Pinning;
 use crate::host;
 use crate::input::BadInputs;
 use crate::load::tool;
@@ -202,10 +203,12 @@ pub fn preflight(plan: &CommandPlan, args: &RunArgs, source: Source) -> Result<T
     }
     let mut environment = host::fingerprint();
     environment.extend(versions.clone());
+    let pinning = Pinning::for_host(plan.load.pin);
+    environment.extend(Pinning::environment(pinning.as_ref(), plan.load.pin));
     environment.insert("measured_on".into(), date_utc(SystemTime::now()));
     environment.insert("harness".into(), host::harness());
     Ok(Tools {
-        installed: AnyInstalled::Command(Installed { tool: found.tool, base_dir: base_dir.clone() }),
+        installed: AnyInstalled::Command(Installed { tool: found.tool, base_dir: base_dir.clone(), pinning }),
         nginx_bin: None,
         analyze,
         app_dir: base_dir,

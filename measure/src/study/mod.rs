@@ -189,7 +189,11 @@ pub fn run_study(args: &RunArgs) -> Result<StudyEnd> {
         }
         let mut result = run::execute(&run_env, run_id, &slot.condition, &raw);
         if let (RunStatus::Ok, Some(files)) = (result.status, &result.tool_files) {
-            let row = RunRow { recipe: recipe.clone(), ..start.row(slot.clone(), RunStatus::Ok, result.note.clone()) };
+            let row = RunRow {
+                recipe: recipe.clone(),
+                contention: result.contention,
+                ..start.row(slot.clone(), RunStatus::Ok, result.note.clone())
+            };
             Dataset::keep_pending(&out, &plan, &row, &result.record)?;
             let import = Import { analyze: tools.analyze.as_deref(), dataset: &out, plan: &plan, run_id, slot };
             run::hook::stop_at(run::hook::Moment::Import);
@@ -206,7 +210,8 @@ pub fn run_study(args: &RunArgs) -> Result<StudyEnd> {
         if result.status != RunStatus::Ok && raw.exists() && !on_abort.keep_raw {
             std::fs::remove_dir_all(&raw).with_context(|| format!("failed to remove {}", raw.display()))?;
         }
-        dataset.add(RunRow { recipe, ..start.row(slot.clone(), result.status, result.note.clone()) }, result.record);
+        let contention = if result.status == RunStatus::Ok { result.contention } else { Default::default() };
+        dataset.add(RunRow { recipe, contention, ..start.row(slot.clone(), result.status, result.note.clone()) }, result.record);
         dataset.save(&out, &plan, &env)?;
         run::hook::stop_at(run::hook::Moment::Save);
         crate::dataset::pending::remove(&out, run_id)?;
@@ -411,6 +416,7 @@ impl RunStart {
             load1_after: host::load1(),
             recipe: String::new(),
             round: self.round,
+            contention: Default::default(),
         }
     }
 }
@@ -564,6 +570,7 @@ mod tests {
             load1_after: None,
             recipe: String::new(),
             round: None,
+            contention: Default::default(),
         }
     }
 
@@ -615,7 +622,7 @@ mod tests {
         assert_eq!(pending[0], order[1]);
         let start =
             RunStart { run_id: "r07".into(), started_at_utc: String::new(), load1_before: None, round: pending[1].round(plan.order()) };
-        assert_eq!(start.row(pending[1].clone(), RunStatus::Ok, String::new()).cells().last().map(String::as_str), Some("2"));
+        assert_eq!(start.row(pending[1].clone(), RunStatus::Ok, String::new()).cells().iter().rev().nth(3).map(String::as_str), Some("2"));
     }
 
     #[test]

@@ -207,6 +207,7 @@ mod tests {
             load1_after: None,
             recipe: recipe.into(),
             round: None,
+            contention: Default::default(),
         }
     }
 

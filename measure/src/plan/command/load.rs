@@ -179,6 +179,21 @@ pub struct Load {
     pub run_timeout_s: u64,
     /// The tool's program, when it is not on PATH under its own name.
     pub binary: Option<String>,
+    /// Pin the server and the tool to disjoint CPU sets where the host has 2 or more ([`crate::cpus`]).
+    #[serde(default = "default_pin")]
+    pub pin: bool,
+    /// A warm-up of this many seconds before each measured load: the tool run the same way, its output
+    /// discarded.
+    pub warmup_s: Option<u64>,
+    /// A warm-up of this many requests before each measured load (for tools that take no duration).
+    pub warmup_requests: Option<u64>,
+}
+
+/// The most seconds of a warm-up.
+pub const MAX_WARMUP_S: u64 = 3_600;
+
+fn default_pin() -> bool {
+    true
 }
 
 fn default_path() -> String {
@@ -243,6 +258,49 @@ impl Load {
             ("rate", self.rate.as_ref()),
             ("threads", self.threads.as_ref()),
         ]
+    }
+
+    /// The warm-up before `load` (one condition's measured load): the same load for `warmup_s` seconds or
+    /// `warmup_requests` requests. `None` without a warm-up; a warm-up the tool cannot run is a problem at
+    /// its key.
+    pub fn warmup_of(&self, load: &RunLoad) -> Result<Option<RunLoad>, Problem> {
+        let key = |k: &str| KeyPath::root("load").key(k);
+        let rules = load.tool.rules();
+        let tool = load.tool.as_str();
+        match (self.warmup_s, self.warmup_requests) {
+            (None, None) => Ok(None),
+            (Some(_), Some(_)) => {
+                Err(Problem::new(key("warmup_s"), "give `warmup_s` or `warmup_requests`, not both".to_string()))
+            }
+            _ if load.tool == LoadTool::OpenLoop => {
+                Err(Problem::new(key(if self.warmup_s.is_some() { "warmup_s" } else { "warmup_requests" }), "measure's open-loop client has no warm-up; leave it out".to_string()))
+            }
+            (Some(s), None) => {
+                if let Some(problem) = bounds::range(1, MAX_WARMUP_S, "s").check(key("warmup_s"), s) {
+                    return Err(problem);
+                }
+                if rules.duration_s == Need::Refused {
+                    return Err(Problem::new(key("warmup_s"), format!("{tool} takes no duration: give `warmup_requests`")));
+                }
+                Ok(Some(RunLoad { requests: None, duration_s: Some(s), ..load.clone() }))
+            }
+            (None, Some(n)) => {
+                if let Some(problem) = bounds::REQUESTS.check(key("warmup_requests"), n) {
+                    return Err(problem);
+                }
+                if rules.requests == Need::Refused {
+                    return Err(Problem::new(key("warmup_requests"), format!("{tool} takes no request count: give `warmup_s`")));
+                }
+                let c = u64::from(load.concurrency);
+                if n < c || (rules.per_client && n % c != 0) {
+                    return Err(Problem::new(
+                        key("warmup_requests"),
+                        format!("{n} must be a multiple of the concurrency ({c}), at least one request a client"),
+                    ));
+                }
+                Ok(Some(RunLoad { requests: Some(n), duration_s: None, ..load.clone() }))
+            }
+        }
     }
 
     /// The load of `condition`, or the first setting that does not resolve to what the tool takes.

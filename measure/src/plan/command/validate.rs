@@ -283,6 +283,7 @@ impl CommandPlan {
         for condition in self.conditions() {
             let problem = match self.load.resolve(&condition) {
                 Err(problem) => Some(problem),
+                Ok(run) if self.load.warmup_of(&run).is_err() => self.load.warmup_of(&run).err(),
                 Ok(_) => self.planned_load(&condition).and_then(|planned| {
                     let what = format!("the load of {condition}");
                     let (run, request) = (self.load.run_timeout_s, self.load.request_timeout_s);
