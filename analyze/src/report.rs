@@ -244,6 +244,9 @@ pub struct RunResult {
     pub resources: Vec<ProcessUsage>,
     pub load1_before: Option<f64>,
     pub load1_after: Option<f64>,
+    /// The server's CPU seconds per wall second of the load (runs.csv's `server_cpu_share`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub server_cpu_share: Option<f64>,
     /// The run's sessions (sessions.csv), when the dataset has them.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub sessions: Option<Box<RunSessions>>,

@@ -21,6 +21,35 @@ pub enum Command {
     Run(RunArgs),
     /// Write a commented example plan for your own server (a command plan) to start from.
     Init(InitArgs),
+    /// A/A rounds of a command plan's first condition with pinning and a warm-up each on and off: what
+    /// each knob does to the run-to-run spread, with its 95% interval and the change it lets you detect.
+    Doctor(DoctorArgs),
+}
+
+/// Options of `measure doctor`.
+#[derive(Debug, Clone, Args)]
+pub struct DoctorArgs {
+    /// The command plan whose first condition is run.
+    #[arg(long, value_name = "FILE")]
+    pub plan: PathBuf,
+
+    /// Rounds; each runs the condition once under each of the 4 settings (2 to 100).
+    #[arg(long, default_value_t = 6)]
+    pub rounds: u32,
+
+    /// The folder of the four datasets (and their reports); new or empty. Default: the plan's dataset
+    /// with `-doctor` appended.
+    #[arg(long, value_name = "DIR")]
+    pub out: Option<PathBuf>,
+
+    /// Print what would run and its expected duration, and start nothing.
+    #[arg(long)]
+    pub dry_run: bool,
+
+    /// The `analyze` binary that imports the tool's files and reads the datasets back. Default: the one
+    /// beside this `measure` binary.
+    #[arg(long, value_name = "FILE")]
+    pub analyze: Option<PathBuf>,
 }
 
 /// Options of `measure init`.

@@ -13,6 +13,7 @@
 pub mod cli;
 pub mod clock;
 pub mod cpus;
+pub mod doctor;
 pub mod dataset;
 pub mod host;
 pub mod init;

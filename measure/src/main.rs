@@ -18,6 +18,7 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Run(args) => study::run_study(&args),
         Command::Init(args) => measure::init::write_plan(&args.file).map(|()| StudyEnd::Complete),
+        Command::Doctor(args) => measure::doctor::run(&args),
     };
     match result {
         Ok(StudyEnd::Complete) => ExitCode::SUCCESS,

@@ -11,9 +11,23 @@ use std::collections::{BTreeSet, HashMap};
 
 /// Columns of runs.csv that are not factors.
 /// `recipe` is measure's fingerprint of what measured the run (docs/commands.md, "Recipes"); `round`
-/// the round of a plan in rounds (measure/plans/README.md, "Run order").
-pub const RESERVED: [&str; 9] =
-    ["run_id", "repetition", "started_at_utc", "status", "note", "load1_before", "load1_after", "recipe", "round"];
+/// the round of a plan in rounds (measure/plans/README.md, "Run order"); `server_cpu_share`,
+/// `load_cpu_share` and `steal_pct` the host contention measure measured during the run's load
+/// (measure/plans/README.md, "Noise measure controls").
+pub const RESERVED: [&str; 12] = [
+    "run_id",
+    "repetition",
+    "started_at_utc",
+    "status",
+    "note",
+    "load1_before",
+    "load1_after",
+    "recipe",
+    "round",
+    "server_cpu_share",
+    "load_cpu_share",
+    "steal_pct",
+];
 
 /// One level of a factor.
 #[derive(Debug, Clone)]
@@ -50,6 +64,8 @@ pub struct Run {
     pub note: Note,
     pub load1_before: Option<f64>,
     pub load1_after: Option<f64>,
+    /// The server's CPU seconds per wall second of the load, as measure measured it.
+    pub server_cpu_share: Option<f64>,
     /// The line (or row) in runs.csv, for messages.
     pub line: u64,
 }
@@ -73,6 +89,7 @@ pub fn parse_runs(table: &TextTable, manifest: &Manifest, problems: &mut Problem
     let note = table.column("note");
     let load_before = table.column("load1_before");
     let load_after = table.column("load1_after");
+    let server_share = table.column("server_cpu_share");
 
     let factor_columns: Vec<(String, usize)> = if manifest.factors.is_empty() {
         table.columns.iter().enumerate().filter(|(_, name)| !RESERVED.contains(&name.as_str())).map(|(i, name)| (name.clone(), i)).collect()
@@ -137,6 +154,7 @@ pub fn parse_runs(table: &TextTable, manifest: &Manifest, problems: &mut Problem
         let load = |column: Option<usize>, problems: &mut Problems| column.and_then(|c| table.optional_number(row, c, problems));
         let load1_before = load(load_before, problems);
         let load1_after = load(load_after, problems);
+        let server_cpu_share = load(server_share, problems);
         let mut values = Vec::with_capacity(factor_columns.len());
         for (name, column) in &factor_columns {
             let empty = format!("is empty: every run needs a level of the factor `{name}`");
@@ -165,7 +183,16 @@ pub fn parse_runs(table: &TextTable, manifest: &Manifest, problems: &mut Problem
             rejected_ids.push(id.clone());
         }
         if let (true, Some(rep), Some(run_status), Some(parsed_note)) = (ok, rep, run_status, parsed_note) {
-            raw_runs.push((id, values, rep, (started_at, instant), run_status, parsed_note, load1_before, load1_after, row.place));
+            raw_runs.push((
+                id,
+                values,
+                rep,
+                (started_at, instant),
+                run_status,
+                parsed_note,
+                (load1_before, load1_after, server_cpu_share),
+                row.place,
+            ));
         }
     }
 
@@ -179,13 +206,13 @@ pub fn parse_runs(table: &TextTable, manifest: &Manifest, problems: &mut Problem
         factors.iter().map(|f| f.levels.iter().enumerate().map(|(i, l)| (l.value.as_str(), i)).collect()).collect();
     let runs = raw_runs
         .into_iter()
-        .map(|(run_id, values, repetition, (started_at_utc, started), status, note, load1_before, load1_after, line)| {
+        .map(|(run_id, values, repetition, (started_at_utc, started), status, note, (load1_before, load1_after, server_cpu_share), line)| {
             let levels = values
                 .iter()
                 .zip(&level_index)
                 .map(|(value, index)| *index.get(value.as_str()).expect("every seen level is listed"))
                 .collect();
-            Run { run_id, levels, repetition, started_at_utc, started, status, note, load1_before, load1_after, line }
+            Run { run_id, levels, repetition, started_at_utc, started, status, note, load1_before, load1_after, server_cpu_share, line }
         })
         .collect();
     ParsedRuns { factors, runs, rejected_ids, usable: true }
@@ -245,18 +272,25 @@ mod tests {
         assert_eq!(runs[0].levels, vec![0, 2]);
     }
 
-    /// measure's own columns (`recipe`, and `round` of a plan in rounds) are not factors; a runs.csv
-    /// without them (an older measure's) reads the same.
+    /// measure's own columns (`recipe`, `round` of a plan in rounds, and the contention it
+    /// measured) are not factors; a runs.csv without them (an older measure's) reads the same.
     #[test]
-    fn measures_recipe_and_round_are_not_factors() {
-        let head = "run_id,route,downloads,repetition,started_at_utc,status,note,load1_before,load1_after,recipe,round\n";
+    fn measures_recipe_round_and_contention_are_not_factors() {
+        let head = "run_id,route,downloads,repetition,started_at_utc,status,note,load1_before,load1_after,recipe,round,\
+                    server_cpu_share,load_cpu_share,steal_pct\n";
         let csv = format!(
-            "{head}a,direct,10,1,2026-11-30T01:00:00Z,ok,,0.1,0.2,0123456789ab,1\nb,nginx,2,2,2026-11-30T01:00:10Z,ok,,,,0123456789ab,2\n"
+            "{head}a,direct,10,1,2026-11-30T01:00:00Z,ok,,0.1,0.2,0123456789ab,1,0.950,0.412,0.00\n\
+             b,nginx,2,2,2026-11-30T01:00:10Z,ok,,,,0123456789ab,2,,,\n"
         );
         let (factors, runs, problems) = parse(&csv, &Manifest::default());
         assert!(problems.is_empty(), "{problems:?}");
         assert_eq!(factors.iter().map(|f| f.name.as_str()).collect::<Vec<_>>(), vec!["route", "downloads"]);
         assert_eq!(runs.len(), 2);
+        assert_eq!((runs[0].server_cpu_share, runs[1].server_cpu_share), (Some(0.95), None));
+        let old = "run_id,route,downloads,repetition,started_at_utc,status,note,load1_before,load1_after,recipe,round\n\
+                   a,direct,10,1,2026-11-30T01:00:00Z,ok,,0.1,0.2,0123456789ab,1\n";
+        let (factors, runs, problems) = parse(old, &Manifest::default());
+        assert!(problems.is_empty() && factors.len() == 2 && runs[0].server_cpu_share.is_none(), "{problems:?}");
     }
 
     #[test]

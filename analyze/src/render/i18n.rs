@@ -315,6 +315,8 @@ pub struct Strings {
     pub flag_host_load: &'static str,
     /// A flag's reason: a run far from its condition's median.
     pub flag_outlier: &'static str,
+    /// A flag's reason: a run whose server got markedly less CPU than its condition's other runs.
+    pub flag_starved: &'static str,
     /// A flag's reason: an aborted run and its note.
     /// In place of an aborted or excluded run's missing note.
     pub no_note: &'static str,
@@ -331,6 +333,8 @@ pub struct Strings {
     pub dataset_flag_own_load: &'static str,
     /// The host-load rule's sentence in `dataset_flag`.
     pub dataset_flag_host_load: &'static str,
+    /// The host-load rule on most runs when the host was loaded before the first run.
+    pub dataset_flag_loaded_before: &'static str,
     /// The errors rule's sentence in `dataset_flag`.
     pub dataset_flag_errors: &'static str,
     /// The incomplete-large-responses rule's sentence in `dataset_flag`.
@@ -584,6 +588,7 @@ static EN: Strings = Strings {
     flag_noisy_load: "the host's load average was {load}, above this dataset's usual load (median of the runs {median}, limit {limit})",
     flag_host_load: "the host's load average was {load} (threshold {threshold})",
     flag_outlier: "{headline} = {value} is {factor} away from its condition's median {median}",
+    flag_starved: "the server got {share} CPU seconds per second of the load, markedly less than in its condition's other runs (median {median}, limit {limit}): another program on the host may have taken its CPU",
     no_note: "no note",
     flag_aborted: "aborted: {note}",
     flag_excluded: "excluded: {note}",
@@ -592,6 +597,7 @@ static EN: Strings = Strings {
     dataset_flag: "{runs} of {of} runs: {what}. Reported once here, not on each run.",
     dataset_flag_own_load: "{runs} of {of} runs started with the host's 1-minute load average above {threshold} ({span}). These runs load the host themselves (the load generator and the server keep both cores busy for the whole run) and were measured back to back, so the load average, which takes minutes to decay, still held the previous run: the load is the study's own, not another program's. Reported once here, not on each run.",
     dataset_flag_host_load: "the host's 1-minute load average was above {threshold} ({span})",
+    dataset_flag_loaded_before: "{runs} of {of} runs started with the host's 1-minute load average above {threshold} ({span}). The host was already loaded before the study began (load average {before} before the first run), so this load is not only the study's own. Reported once here, not on each run.",
     dataset_flag_errors: "requests without a 2xx response ({span} per run)",
     dataset_flag_incomplete: "large responses did not deliver the expected bytes",
     dataset_flag_schedule_lag: "requests were sent more than {threshold} ms behind their schedule ({span})",
@@ -824,6 +830,7 @@ static JA: Strings = Strings {
     flag_noisy_load: "ホストの負荷平均が{load}で、このデータセットの通常の値（全測定の中央値{median}、上限{limit}）を超えていた",
     flag_host_load: "ホストの負荷平均が{load}だった（閾値{threshold}）",
     flag_outlier: "{headline} = {value}が条件の中央値{median}から{factor}離れている",
+    flag_starved: "負荷をかけた1秒あたりにサーバーが使ったCPU時間が{share}秒で、同じ条件のほかの測定より目立って少なかった（中央値{median}、下限{limit}）。ホスト上の別のプログラムがCPUを使っていたのかもしれない",
     no_note: "備考なし",
     flag_aborted: "中断：{note}",
     flag_excluded: "除外：{note}",
@@ -832,6 +839,7 @@ static JA: Strings = Strings {
     dataset_flag: "{of}回中{runs}回の測定で、{what}。各測定ではなく、ここでまとめて示します。",
     dataset_flag_own_load: "{of}回中{runs}回の測定で、開始時のホストの1分間の負荷平均が{threshold}を超えていました（{span}）。これらの測定では負荷生成ツールとサーバーが測定中ずっと両方のコアを使い、しかも間を置かずに続けて測定したため、数分かけて下がる負荷平均に直前の測定の負荷が残っていました。この負荷は測定自体によるもので、ほかのプログラムによるものではありません。各測定ではなく、ここでまとめて示します。",
     dataset_flag_host_load: "ホストの1分間の負荷平均が{threshold}を超えていた（{span}）",
+    dataset_flag_loaded_before: "{of}回中{runs}回の測定で、開始時のホストの1分間の負荷平均が{threshold}を超えていました（{span}）。最初の測定の前にすでに負荷平均が{before}あり、測定を始める前からホストには負荷がかかっていました。この負荷は測定自体によるものだけではありません。各測定ではなく、ここでまとめて示します。",
     dataset_flag_errors: "2xx応答を得られなかったリクエストがあった（1測定あたり{span}件）",
     dataset_flag_incomplete: "大きな応答が予定のバイト数を受信できなかった",
     dataset_flag_schedule_lag: "リクエストの送信が予定より{threshold} ms以上遅れた（{span}）",

@@ -43,13 +43,16 @@ pub struct DatasetFlag {
 }
 
 /// Why a flag rule hits most runs.
-#[derive(Debug, Clone, Copy, Serialize, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, Serialize, PartialEq)]
 #[serde(rename_all = "snake_case")]
 pub enum FlagCause {
     /// Closed-loop or session runs keep both cores busy for their whole length, and measured back
     /// to back they start while the 1-minute load average still holds the previous run: the load
     /// is the study's own.
     OwnLoad,
+    /// The host's load average was already above the threshold before the study's first run
+    /// (`load1`): the host was loaded before the study began, so the load is not (only) its own.
+    LoadedBefore { load1: f64 },
 }
 
 /// The median of the runs' values and the limit above which a run stands out.
@@ -206,6 +209,14 @@ pub enum FlagKind {
     /// The host's load average stood out from the dataset's other runs by the same rule.
     NoisyLoad {
         load1: f64,
+        median: f64,
+        limit: f64,
+    },
+    /// The server got markedly less CPU during the load than in its condition's other runs
+    /// (`share` below `limit` = median - k · max(1.4826 · MAD, floor · median) of the condition's
+    /// shares): something else on the host took the CPU it would have used.
+    Starved {
+        share: f64,
         median: f64,
         limit: f64,
     },

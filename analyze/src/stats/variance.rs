@@ -104,6 +104,14 @@ pub fn review(
     review.load1_limit =
         load_limit.map(|(median, limit)| RobustLimit { median, limit, k: thresholds.noisy_k, floor: thresholds.noisy_load1_floor });
 
+    // Each condition's lower limit of the server's CPU share, from its own ok runs.
+    let starved_limits: Vec<Option<(f64, f64)>> = ok_runs_of
+        .iter()
+        .map(|runs| {
+            let shares: Vec<f64> = runs.iter().filter_map(|r| r.server_cpu_share).collect();
+            starved_limit(&shares, thresholds.noisy_k)
+        })
+        .collect();
     let mut flags = Vec::new();
     for run in runs {
         let mut flag = |kind: FlagKind| flags.push(Flag { run_id: run.run_id.clone(), kind });
@@ -143,6 +151,11 @@ pub fn review(
                 flag(FlagKind::NoisyLoad { load1, median, limit });
             }
         }
+        if let Some((share, (median, limit))) = run.server_cpu_share.zip(starved_limits[run.condition]) {
+            if share < limit {
+                flag(FlagKind::Starved { share, median, limit });
+            }
+        }
         if let (Some(value), Some(spread)) = (metric.of_run(run), metric.of_condition(&conditions[run.condition])) {
             let median = spread.median;
             if spread.n >= 3 && median > 0.0 && value > 0.0 {
@@ -157,7 +170,7 @@ pub fn review(
     // The host's load before the study's first run: above the gate, the load was there before the
     // study loaded the host, so it is not (only) the study's own.
     let first_load = runs.iter().min_by(|a, b| a.started_at_utc.cmp(&b.started_at_utc)).and_then(|r| r.load1_before);
-    let loaded_before = first_load.is_some_and(|load| load > thresholds.load1);
+    let loaded_before = first_load.filter(|load| *load > thresholds.load1);
     (review.flags, review.dataset_flags) = dataset_flags(flags, ok, loaded_before, |id| runs.iter().find(|r| r.run_id == id));
     review
 }
@@ -181,17 +194,18 @@ fn judged(kind: &FlagKind) -> Option<(&'static str, f64, Option<f64>)> {
         FlagKind::HostLoad { load1, threshold } => Some(("host_load", *load1, Some(*threshold))),
         FlagKind::NoisyLag { max_lag_ms, limit_ms, .. } => Some(("noisy_lag", *max_lag_ms, Some(*limit_ms))),
         FlagKind::NoisyLoad { load1, limit, .. } => Some(("noisy_load", *load1, Some(*limit))),
-        FlagKind::Outlier { .. } | FlagKind::Aborted { .. } | FlagKind::Excluded { .. } => None,
+        FlagKind::Outlier { .. } | FlagKind::Starved { .. } | FlagKind::Aborted { .. } | FlagKind::Excluded { .. } => None,
     }
 }
 
 /// Splits the per-run flags into those kept per run and the rules that hit most of the `ok`
-/// runs, which are reported once with their cause. `loaded_before`: the host's load already
-/// exceeded the gate before the first run, so a load the runs share is not called their own.
+/// runs, which are reported once with their cause. `loaded_before`: the host's load before the
+/// first run, when it already exceeded the gate, so a load the runs share is not called their own
+/// but the host's before the study began.
 fn dataset_flags<'r>(
     flags: Vec<Flag>,
     ok: u64,
-    loaded_before: bool,
+    loaded_before: Option<f64>,
     run: impl Fn(&str) -> Option<&'r RunResult>,
 ) -> (Vec<Flag>, Vec<DatasetFlag>) {
     // Per rule: the value each hit judged, its threshold, and the run.
@@ -208,8 +222,13 @@ fn dataset_flags<'r>(
         if count < MIN_RUNS_FOR_DATASET_FLAG || (count as f64) < DATASET_FLAG_SHARE * ok as f64 {
             continue;
         }
-        let own_load =
-            *kind == "host_load" && !loaded_before && hits.iter().all(|(_, _, id)| run(id).is_some_and(|r| r.load.loads_the_host()));
+        let own_load = *kind == "host_load"
+            && loaded_before.is_none()
+            && hits.iter().all(|(_, _, id)| run(id).is_some_and(|r| r.load.loads_the_host()));
+        let cause = match loaded_before {
+            Some(load1) if *kind == "host_load" => Some(FlagCause::LoadedBefore { load1 }),
+            _ => own_load.then_some(FlagCause::OwnLoad),
+        };
         wide.push(DatasetFlag {
             kind,
             runs: count,
@@ -217,7 +236,7 @@ fn dataset_flags<'r>(
             min: hits.iter().map(|h| h.0).fold(f64::INFINITY, f64::min),
             max: hits.iter().map(|h| h.0).fold(f64::NEG_INFINITY, f64::max),
             threshold: hits.iter().find_map(|h| h.1),
-            cause: own_load.then_some(FlagCause::OwnLoad),
+            cause,
         });
     }
     let per_run = flags.into_iter().filter(|f| judged(&f.kind).is_none_or(|(kind, ..)| !wide.iter().any(|w| w.kind == kind))).collect();
@@ -430,6 +449,26 @@ pub fn robust_limit(values: &[f64], k: f64, floor: f64) -> Option<(f64, f64)> {
     Some((median, median + k * (MAD_SCALE * mad).max(floor)))
 }
 
+/// Below this many runs of a condition with a server CPU share, none is judged starved.
+pub const MIN_RUNS_FOR_STARVED: usize = 3;
+/// The floor of the starved rule's spread, as a share of the condition's median: a run is judged
+/// starved only once its server got less than median · (1 - k · floor) (65% of the median at k = 3.5).
+pub const STARVED_FLOOR: f64 = 0.1;
+
+/// The lower limit of a condition's server CPU shares: median - k · max(1.4826 · MAD, floor ·
+/// median), the robust rule of [`robust_limit`] turned downwards, with a floor relative to the
+/// median (a share is a rate: what counts as "markedly less" scales with it). Returns (median,
+/// limit); `None` below [`MIN_RUNS_FOR_STARVED`] shares.
+pub fn starved_limit(shares: &[f64], k: f64) -> Option<(f64, f64)> {
+    if shares.len() < MIN_RUNS_FOR_STARVED {
+        return None;
+    }
+    let median = super::summary::median(shares)?;
+    let deviations: Vec<f64> = shares.iter().map(|v| (v - median).abs()).collect();
+    let mad = super::summary::median(&deviations)?;
+    Some((median, median - k * (MAD_SCALE * mad).max(STARVED_FLOOR * median)))
+}
+
 /// Whether the closed ranges [a_min, a_max] and [b_min, b_max] share a point.
 pub fn ranges_overlap(a: (f64, f64), b: (f64, f64)) -> bool {
     a.0 <= b.1 && b.0 <= a.1
@@ -438,6 +477,40 @@ pub fn ranges_overlap(a: (f64, f64), b: (f64, f64)) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_server_with_markedly_less_cpu_than_its_conditions_other_runs_is_below_the_limit() {
+        // Three runs at 0.90-0.94 CPU s/s: the MAD (0.02) is below the 10% floor, so the limit is
+        // 0.92 - 3.5 * 0.092 = 0.598; a run at 0.41 is starved, one at 0.70 is not.
+        let (median, limit) = starved_limit(&[0.90, 0.92, 0.94, 0.41], 3.5).unwrap();
+        assert!((median - 0.91).abs() < 1e-12, "{median}");
+        assert!((limit - (0.91 - 3.5 * 0.091)).abs() < 1e-12, "{limit}");
+        assert!(0.41 < limit && 0.70 > limit);
+        assert_eq!(starved_limit(&[0.9, 0.3], 3.5), None, "two runs cannot say which one is odd");
+    }
+
+    /// A seeded simulation of the rule, 6 runs a condition: at a 5% spread of the server's share run
+    /// to run, a run at half the CPU is found at least 95 times in 100; at 5% and at 10%, at most 1
+    /// steady run in 200 is flagged. (At 10%, a halved run is found about 7 times in 10: the MAD of
+    /// 6 runs is itself noisy.)
+    #[test]
+    fn the_starved_rule_rarely_flags_steady_runs_and_finds_a_halved_one() {
+        let mut rng = crate::stats::random::SplitMix64(47);
+        let trials = 2_000;
+        for (spread, finds) in [(0.05, 0.95), (0.10, 0.5)] {
+            let (mut false_flags, mut found) = (0, 0);
+            for _ in 0..trials {
+                let mut shares: Vec<f64> = (0..6).map(|_| 0.9 * (1.0 + spread * rng.normal())).collect();
+                let (_, limit) = starved_limit(&shares, 3.5).unwrap();
+                false_flags += shares.iter().filter(|s| **s < limit).count();
+                shares[0] *= 0.5;
+                let (_, limit) = starved_limit(&shares, 3.5).unwrap();
+                found += usize::from(shares[0] < limit);
+            }
+            assert!(false_flags as f64 / (6 * trials) as f64 <= 0.005, "{spread}: {false_flags} steady runs flagged");
+            assert!(found as f64 / trials as f64 >= finds, "{spread}: {found} of {trials} halved runs found");
+        }
+    }
 
     #[test]
     fn no_interval_below_six_runs() {

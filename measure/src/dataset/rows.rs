@@ -14,8 +14,8 @@ use crate::servers::app_log::AppEvent;
 const RUNS_TAIL: [&str; 10] =
     ["started_at_utc", "status", "note", "load1_before", "load1_after", RECIPE, ROUND, SERVER_CPU_SHARE, LOAD_CPU_SHARE, STEAL_PCT];
 
-/// The CPU seconds the server's processes used per wall second of the load, from the run's CPU samples
-/// (resources.csv): 1.0 is one CPU kept busy. A run whose server got markedly less than its condition's
+/// The CPU seconds the server's processes used per wall second of the load, read from `/proc` at its
+/// start and end: 1.0 is one CPU kept busy. A run whose server got markedly less than its condition's
 /// other runs was starved by something else on the host (analyze flags it).
 pub const SERVER_CPU_SHARE: &str = "server_cpu_share";
 /// The share of its CPUs' time the load tool used (its CPU seconds, with the children it waited for, over

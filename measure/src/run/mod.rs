@@ -20,7 +20,7 @@ use crate::host;
 use crate::dataset::{RunRecord, Table};
 use crate::load::tool::{ToolCpu, ToolFiles};
 use crate::plan::{Condition, Plan};
-use crate::sample::{spawn_sampler, Group, ResourceSample, SamplerConfig, TempWatch};
+use crate::sample::{procfs, spawn_sampler, Group, SamplerConfig, TempWatch};
 use crate::servers::gunicorn::GunicornInstall;
 use crate::servers::python::PythonEnv;
 use crate::servers::{ServerFailed, ServerProcess};
@@ -228,6 +228,7 @@ fn measure<W: Workload>(
     // t = 0 of the run.
     let clock = RunClock::start();
     let cpu_before = host::CpuTimes::now();
+    let server_before = server_ticks(servers);
     let cancel = Arc::new(AtomicBool::new(false));
     let stop_sampling = Arc::new(AtomicBool::new(false));
     let _guard = StopOnDrop(vec![Arc::clone(&cancel), Arc::clone(&stop_sampling)]);
@@ -242,6 +243,8 @@ fn measure<W: Workload>(
     if abort.is_some() {
         cancel.store(true, Ordering::Relaxed);
     }
+    let load_s = clock.origin().elapsed().as_secs_f64();
+    let server_after = server_ticks(servers);
     let ended = workload.end_load(load, run_id, abort.is_none())?;
     let cpu_after = host::CpuTimes::now();
     stop_sampling.store(true, Ordering::Relaxed);
@@ -257,7 +260,7 @@ fn measure<W: Workload>(
         }
     }
     let contention = Contention {
-        server_cpu_share: server_cpu_share(&samples.resources),
+        server_cpu_share: server_cpu_share(&server_before, &server_after, load_s, procfs::ticks_per_second()),
         load_cpu_share: tool.and_then(|(_, cpu, _)| cpu.share()),
         steal_pct: cpu_before.zip(cpu_after).and_then(|(a, b)| a.steal_pct(b)),
     };
@@ -278,20 +281,24 @@ fn measure<W: Workload>(
 /// A load tool that kept at least this share of its CPUs busy measured itself as much as the server.
 pub const SATURATED: f64 = 0.9;
 
-/// The CPU seconds the server's processes used per wall second of the sampled span: for each process,
-/// its last cumulative CPU time less its first, summed, over the time between the first and the last
-/// sample. `None` below two samples or without time between them.
-pub fn server_cpu_share(samples: &[ResourceSample]) -> Option<f64> {
-    let mut by_pid: BTreeMap<u32, (f64, f64)> = BTreeMap::new();
-    for s in samples {
-        let entry = by_pid.entry(s.pid).or_insert((s.cpu_s, s.cpu_s));
-        entry.0 = entry.0.min(s.cpu_s);
-        entry.1 = entry.1.max(s.cpu_s);
+/// Each live process of the servers with its CPU time so far (user + system, in clock ticks).
+fn server_ticks(servers: &[ServerProcess]) -> BTreeMap<u32, u64> {
+    servers
+        .iter()
+        .flat_map(ServerProcess::processes)
+        .filter_map(|pid| procfs::read_stat(pid).ok().flatten().map(|s| (pid, s.utime + s.stime)))
+        .collect()
+}
+
+/// The CPU seconds the server's processes used per wall second of the load: for each process alive at
+/// its end, its CPU time then less its CPU time at the start (0 for one born during the load), summed,
+/// over the load's `wall_s`. A process that exited during the load is not counted. `None` without time.
+pub fn server_cpu_share(before: &BTreeMap<u32, u64>, after: &BTreeMap<u32, u64>, wall_s: f64, ticks_per_s: f64) -> Option<f64> {
+    if wall_s <= 0.0 || ticks_per_s <= 0.0 {
+        return None;
     }
-    let first = samples.iter().map(|s| s.t_ms).fold(f64::INFINITY, f64::min);
-    let last = samples.iter().map(|s| s.t_ms).fold(f64::NEG_INFINITY, f64::max);
-    let span_s = (last - first) / 1000.0;
-    (span_s > 0.0).then(|| by_pid.values().map(|(lo, hi)| hi - lo).sum::<f64>() / span_s)
+    let ticks: u64 = after.iter().map(|(pid, t)| t.saturating_sub(before.get(pid).copied().unwrap_or(0))).sum();
+    Some(ticks as f64 / ticks_per_s / wall_s)
 }
 
 /// Polls every 20 ms until `finished` says the load is over (`Some(None)`, or `Some(Some(why))` when it
@@ -348,26 +355,14 @@ pub(crate) fn one_line(s: &str) -> String {
 mod tests {
     use super::*;
 
-    fn sample(t_ms: f64, pid: u32, cpu_s: f64) -> ResourceSample {
-        ResourceSample { t_ms, process: "server".into(), pid, cpu_s, rss_bytes: 0 }
-    }
-
     #[test]
-    fn the_servers_cpu_share_sums_each_process_over_the_sampled_span() {
-        // Over 2 s: the master used 0.2 s, a worker 1.0 s, a worker that appeared at 1 s another 0.4 s.
-        let samples = [
-            sample(0.0, 1, 5.0),
-            sample(0.0, 2, 10.0),
-            sample(1000.0, 1, 5.1),
-            sample(1000.0, 2, 10.5),
-            sample(1000.0, 3, 0.1),
-            sample(2000.0, 1, 5.2),
-            sample(2000.0, 2, 11.0),
-            sample(2000.0, 3, 0.5),
-        ];
-        let share = server_cpu_share(&samples).unwrap();
-        assert!((share - 0.8).abs() < 1e-9, "{share}");
-        assert_eq!(server_cpu_share(&samples[..2]), None, "one instant is no span");
+    fn the_servers_cpu_share_sums_each_process_over_the_load() {
+        // Over 2 s at 100 ticks/s: the master used 20 ticks, a worker 100, a worker born during the load 40.
+        let before: BTreeMap<u32, u64> = [(1, 500), (2, 1000), (9, 70)].into();
+        let after: BTreeMap<u32, u64> = [(1, 520), (2, 1100), (3, 40)].into();
+        let share = server_cpu_share(&before, &after, 2.0, 100.0).unwrap();
+        assert!((share - 0.8).abs() < 1e-12, "{share}");
+        assert_eq!(server_cpu_share(&before, &after, 0.0, 100.0), None, "no time");
     }
 
     #[test]

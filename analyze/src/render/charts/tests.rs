@@ -119,6 +119,7 @@ fn run_result(run_id: String, condition: usize, factors: BTreeMap<String, String
         resources: Vec::new(),
         load1_before: Some(0.1),
         load1_after: Some(0.2),
+        server_cpu_share: None,
         sessions: None,
         requests_per_s: None,
         error_rate: None,

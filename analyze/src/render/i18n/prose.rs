@@ -66,6 +66,10 @@ pub fn flag_reason(lang: Lang, kind: &FlagKind, headline: &str, value: &dyn Fn(f
             t.flag_outlier,
             &[("headline", headline), ("value", &value(*value_ms)), ("factor", &format::ratio(*factor)), ("median", &value(*median_ms))],
         ),
+        FlagKind::Starved { share, median, limit } => fill(
+            t.flag_starved,
+            &[("share", &format::decimal(*share, 2)), ("median", &format::decimal(*median, 2)), ("limit", &format::decimal(*limit, 2))],
+        ),
         FlagKind::Aborted { note } => fill(t.flag_aborted, &[("note", &noted(note, lang, none))]),
         FlagKind::Excluded { note } => fill(t.flag_excluded, &[("note", &noted(note, lang, none))]),
     }
@@ -109,6 +113,16 @@ pub fn dataset_flag(lang: Lang, flag: &DatasetFlag) -> String {
     let (template, span) = match flag.kind {
         "host_load" if flag.cause == Some(FlagCause::OwnLoad) => {
             return fill(t.dataset_flag_own_load, &[("runs", &runs), ("of", &of), ("threshold", &threshold(2)), ("span", &span(2, ""))]);
+        }
+        "host_load" if matches!(flag.cause, Some(FlagCause::LoadedBefore { .. })) => {
+            let before = match flag.cause {
+                Some(FlagCause::LoadedBefore { load1 }) => format::decimal(load1, 2),
+                _ => String::new(),
+            };
+            return fill(
+                t.dataset_flag_loaded_before,
+                &[("runs", &runs), ("of", &of), ("threshold", &threshold(2)), ("span", &span(2, "")), ("before", &before)],
+            );
         }
         "host_load" => (t.dataset_flag_host_load, span(2, "")),
         "errors" => (t.dataset_flag_errors, span(0, "")),
@@ -175,6 +189,7 @@ pub fn samples(lang: Lang) -> Vec<String> {
         FlagKind::NoisyLoad { load1: 1.8, median: 0.3, limit: 0.9 },
         FlagKind::HostLoad { load1: 1.5, threshold: 1.0 },
         FlagKind::Outlier { value_ms: 900.0, median_ms: 100.0, factor: 9.0 },
+        FlagKind::Starved { share: 0.41, median: 0.93, limit: 0.6 },
         FlagKind::Aborted { note: crate::model::Note::default() },
         FlagKind::Excluded { note: crate::model::Note::default() },
     ];

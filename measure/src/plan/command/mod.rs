@@ -367,7 +367,8 @@ impl CommandPlan {
         } else {
             self.run_bound() / 4
         };
-        load + Duration::from_secs(2)
+        // A warm-up by time runs before each measured load.
+        load + Duration::from_secs(2 + self.load.warmup_s.unwrap_or(0))
     }
 
     /// Whether every condition's load length is known beforehand (see [`CommandPlan::planned_load`]).
