@@ -47,3 +47,30 @@ fn a_load_already_above_the_gate_before_the_first_run_is_not_called_the_studys_o
         "{printed}"
     );
 }
+
+/// A run whose server got markedly less CPU than its condition's other runs (runs.csv's
+/// `server_cpu_share`, measured by measure) is flagged with the figures; the column is no factor.
+#[test]
+fn a_run_whose_server_got_markedly_less_cpu_than_its_conditions_others_is_flagged() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dataset = app_servers_ab(tmp.path(), "0.78");
+    let runs = std::fs::read_to_string(dataset.join("runs.csv")).unwrap();
+    let mut lines: Vec<String> = runs.lines().map(str::to_owned).collect();
+    lines[0].push_str(",server_cpu_share");
+    let starved = lines[2].split(',').next().unwrap().to_string();
+    for (i, line) in lines.iter_mut().enumerate().skip(1) {
+        line.push_str(if i == 2 { ",0.300" } else { ",0.900" });
+    }
+    std::fs::write(dataset.join("runs.csv"), lines.join("\n") + "\n").unwrap();
+    let printed = check(&dataset);
+    let flagged: Vec<&str> = printed.lines().filter(|l| l.contains("CPU seconds per second of the load")).collect();
+    assert_eq!(flagged.len(), 1, "{printed}");
+    assert!(flagged[0].contains(&starved), "{starved}: {printed}");
+    assert!(
+        flagged[0].contains(
+            "the server got 0.30 CPU seconds per second of the load, markedly less than in its condition's other runs (median 0.90, limit "
+        ),
+        "{printed}"
+    );
+    assert!(!printed.contains("factor `server_cpu_share`"), "{printed}");
+}

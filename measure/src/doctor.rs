@@ -215,7 +215,9 @@ pub fn run(args: &DoctorArgs) -> Result<StudyEnd> {
     }
     let (plan, text) = Plan::load(&args.plan)?;
     let Plan::Command(command) = &plan else {
-        return Err(BadInput::file(&args.plan, "doctor runs command plans (`kind = \"command\"`); the seed studies' plans run unpinned").into());
+        return Err(
+            BadInput::file(&args.plan, "doctor runs command plans (`kind = \"command\"`); the seed studies' plans run unpinned").into()
+        );
     };
     let first = plan.conditions().into_iter().next().context("the plan has no condition")?;
     let warmup = warmup_for(command, &first)?;
@@ -259,7 +261,12 @@ pub fn run(args: &DoctorArgs) -> Result<StudyEnd> {
             }
             let log = std::fs::OpenOptions::new().create(true).append(true).open(out.join(format!("{}.log", setting.folder())))?;
             let status = run.stdin(Stdio::null()).stdout(log.try_clone()?).stderr(log).status().context("failed to run measure run")?;
-            eprintln!("round {round}/{}: {} {}", args.rounds, setting.folder(), if status.success() { "ok" } else { "not ok (see its .log)" });
+            eprintln!(
+                "round {round}/{}: {} {}",
+                args.rounds,
+                setting.folder(),
+                if status.success() { "ok" } else { "not ok (see its .log)" }
+            );
             if status.code() == Some(130) {
                 eprintln!("interrupted");
                 return Ok(StudyEnd::Interrupted);

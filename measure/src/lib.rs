@@ -13,8 +13,8 @@
 pub mod cli;
 pub mod clock;
 pub mod cpus;
-pub mod doctor;
 pub mod dataset;
+pub mod doctor;
 pub mod host;
 pub mod init;
 pub mod input;

@@ -102,10 +102,7 @@ fn a_warm_up_the_tool_cannot_run_is_refused_at_its_line() {
     assert_eq!(out.status.code(), Some(2), "{}", describe(&out));
     let line = text.lines().position(|l| l.starts_with("warmup_requests")).unwrap() + 1;
     let err = String::from_utf8_lossy(&out.stderr);
-    assert!(
-        err.contains(&format!("plan.toml:{line}:1: load.warmup_requests: 31 must be a multiple of the concurrency (2)")),
-        "{err}"
-    );
+    assert!(err.contains(&format!("plan.toml:{line}:1: load.warmup_requests: 31 must be a multiple of the concurrency (2)")), "{err}");
 }
 
 #[test]

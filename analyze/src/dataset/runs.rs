@@ -206,14 +206,16 @@ pub fn parse_runs(table: &TextTable, manifest: &Manifest, problems: &mut Problem
         factors.iter().map(|f| f.levels.iter().enumerate().map(|(i, l)| (l.value.as_str(), i)).collect()).collect();
     let runs = raw_runs
         .into_iter()
-        .map(|(run_id, values, repetition, (started_at_utc, started), status, note, (load1_before, load1_after, server_cpu_share), line)| {
-            let levels = values
-                .iter()
-                .zip(&level_index)
-                .map(|(value, index)| *index.get(value.as_str()).expect("every seen level is listed"))
-                .collect();
-            Run { run_id, levels, repetition, started_at_utc, started, status, note, load1_before, load1_after, server_cpu_share, line }
-        })
+        .map(
+            |(run_id, values, repetition, (started_at_utc, started), status, note, (load1_before, load1_after, server_cpu_share), line)| {
+                let levels = values
+                    .iter()
+                    .zip(&level_index)
+                    .map(|(value, index)| *index.get(value.as_str()).expect("every seen level is listed"))
+                    .collect();
+                Run { run_id, levels, repetition, started_at_utc, started, status, note, load1_before, load1_after, server_cpu_share, line }
+            },
+        )
         .collect();
     ParsedRuns { factors, runs, rejected_ids, usable: true }
 }

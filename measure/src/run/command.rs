@@ -3,13 +3,9 @@
 //! (importing them is the study's next step), or measure's own open-loop client, whose requests are rows
 //! here. The server's stdout and stderr are kept in the same folder.
 
-use super::{join, note, CleanRun, Front, Verdict, Workload};
-use crate::cpus::{CpuSet, Pinning};
-use crate::load::tool::ToolCpu;
-use request_row::note_words::NoteKey;
-use std::sync::atomic::Ordering;
-use std::time::Instant;
+use super::{join, note, CleanRun, Front, ToolUse, Verdict, Workload};
 use crate::clock::RunClock;
+use crate::cpus::{CpuSet, Pinning};
 use crate::dataset::rows;
 use crate::dataset::{RunRecord, Table};
 use crate::load::probe::{spawn_probes, ProbeResult};
@@ -19,13 +15,16 @@ use crate::plan::open::Probe;
 use crate::servers::command::{self as server, CommandServerRun};
 use crate::servers::{free_port, loopback, ServerProcess};
 use anyhow::{Context, Result};
+use request_row::note_words::NoteKey;
 use std::net::SocketAddr;
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
+use std::sync::atomic::Ordering;
 use std::sync::Arc;
 use std::thread::JoinHandle;
 use std::time::Duration;
+use std::time::Instant;
 
 /// What the preflight made ready for every run of a command plan.
 #[derive(Debug, Clone)]
@@ -56,7 +55,7 @@ pub(super) enum Running {
 /// What the load left.
 pub(super) enum Ended {
     /// The tool's files, and what it used of its CPUs when it ended by itself.
-    Tool(ToolFiles, Option<(&'static str, ToolCpu, String)>),
+    Tool(ToolFiles, Option<ToolUse>),
     OpenLoop(Vec<Option<ProbeResult>>),
 }
 
@@ -133,7 +132,8 @@ impl Workload for CommandRun<'_> {
         }
         let program = self.installed.tool.as_deref().context("the plan's tool was not found by the preflight (a bug in measure)")?;
         let url = format!("http://{addr}{}", load.path);
-        let invocation = tool::invocation(&load, program, &url, self.raw_dir, self.tool_cpus()).context("no invocation of the plan's tool")?;
+        let invocation =
+            tool::invocation(&load, program, &url, self.raw_dir, self.tool_cpus()).context("no invocation of the plan's tool")?;
         Ok(Running::Tool(ToolProcess::start_on(invocation, self.load_set())?))
     }
 
@@ -172,7 +172,7 @@ impl Workload for CommandRun<'_> {
         Ok(Some(note::message(NoteKey::MeasureWarmup, &[("what", &what)])))
     }
 
-    fn tool_cpu(ended: &Ended) -> Option<(&'static str, ToolCpu, String)> {
+    fn tool_cpu(ended: &Ended) -> Option<ToolUse> {
         match ended {
             Ended::Tool(_, cpu) => cpu.clone(),
             Ended::OpenLoop(_) => None,

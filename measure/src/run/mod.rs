@@ -16,8 +16,8 @@ pub mod open;
 
 use crate::clock::RunClock;
 use crate::dataset::rows::{self, Contention, RunStatus};
-use crate::host;
 use crate::dataset::{RunRecord, Table};
+use crate::host;
 use crate::load::tool::{ToolCpu, ToolFiles};
 use crate::plan::{Condition, Plan};
 use crate::sample::{procfs, spawn_sampler, Group, SamplerConfig, TempWatch};
@@ -111,7 +111,7 @@ trait Workload {
         Ok(None)
     }
     /// What the load tool used of its CPUs, once it has ended by itself (none for measure's own clients).
-    fn tool_cpu(_ended: &Self::Ended) -> Option<(&'static str, ToolCpu, String)> {
+    fn tool_cpu(_ended: &Self::Ended) -> Option<ToolUse> {
         None
     }
     /// Starts the load at t = 0 against `addr` (`dir` is the run's folder); it stops early once `cancel` is set.
@@ -138,6 +138,12 @@ struct CleanRun<'a> {
     clock: RunClock,
     servers: &'a [ServerProcess],
 }
+
+/// What a clean run leaves: its rows, the tool's files to import, and the host contention.
+type Measured = (RunRecord, Option<ToolFiles>, Contention);
+
+/// A load tool's name, what it used of its CPUs, and those CPUs (`0-1`, or `all` unpinned).
+pub(crate) type ToolUse = (&'static str, ToolCpu, String);
 
 /// What [`Workload::record`] decided: keep the run (with the tool's files, if any) or abort it, and why.
 type Verdict = std::result::Result<Option<ToolFiles>, String>;
@@ -215,7 +221,7 @@ fn measure<W: Workload>(
     workload: &W,
     servers: &mut Vec<ServerProcess>,
     notes: &mut Vec<String>,
-) -> Result<std::result::Result<(RunRecord, Option<ToolFiles>, Contention), Abort>> {
+) -> Result<std::result::Result<Measured, Abort>> {
     let run_dir = tempfile::Builder::new().prefix("measure-run-").tempdir().context("failed to create the run folder")?;
     let dir = run_dir.path().canonicalize()?;
     let mut record = RunRecord::default();

@@ -115,8 +115,13 @@ pub fn start(run: &CommandServerRun) -> Result<ServerProcess> {
         command.env(key, run.fill(value)?);
     }
     std::fs::create_dir_all(run.raw_dir).with_context(|| format!("failed to create {}", run.raw_dir.display()))?;
-    let mut server =
-        ServerProcess::spawn_split(run.name, command, run.server.stop_signal(), (&run.raw_dir.join(STDOUT), &run.raw_dir.join(STDERR)), run.cpus)?;
+    let mut server = ServerProcess::spawn_split(
+        run.name,
+        command,
+        run.server.stop_signal(),
+        (&run.raw_dir.join(STDOUT), &run.raw_dir.join(STDERR)),
+        run.cpus,
+    )?;
     let addr = loopback(run.port);
     let ready = run.server.ready();
     let timeout = Duration::from_secs(run.server.ready_timeout_s);

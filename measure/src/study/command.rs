@@ -7,8 +7,8 @@
 use super::Tools;
 use crate::cli::RunArgs;
 use crate::clock::date_utc;
-use crate::dataset::manifest::Environment;
 use crate::cpus::Pinning;
+use crate::dataset::manifest::Environment;
 use crate::host;
 use crate::input::BadInputs;
 use crate::load::tool;

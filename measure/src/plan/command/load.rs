@@ -269,12 +269,11 @@ impl Load {
         let tool = load.tool.as_str();
         match (self.warmup_s, self.warmup_requests) {
             (None, None) => Ok(None),
-            (Some(_), Some(_)) => {
-                Err(Problem::new(key("warmup_s"), "give `warmup_s` or `warmup_requests`, not both".to_string()))
-            }
-            _ if load.tool == LoadTool::OpenLoop => {
-                Err(Problem::new(key(if self.warmup_s.is_some() { "warmup_s" } else { "warmup_requests" }), "measure's open-loop client has no warm-up; leave it out".to_string()))
-            }
+            (Some(_), Some(_)) => Err(Problem::new(key("warmup_s"), "give `warmup_s` or `warmup_requests`, not both".to_string())),
+            _ if load.tool == LoadTool::OpenLoop => Err(Problem::new(
+                key(if self.warmup_s.is_some() { "warmup_s" } else { "warmup_requests" }),
+                "measure's open-loop client has no warm-up; leave it out".to_string(),
+            )),
             (Some(s), None) => {
                 if let Some(problem) = bounds::range(1, MAX_WARMUP_S, "s").check(key("warmup_s"), s) {
                     return Err(problem);
