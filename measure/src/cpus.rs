@@ -2,8 +2,9 @@
 //! the load tool, and the `sched_setaffinity` that puts a child on its set before it runs its program.
 //!
 //! Pinning keeps the load tool and the server off each other's CPUs, so a run's figures stop depending on
-//! where the scheduler happened to put them (on a 2-core VM, an A/A of 8 rounds of 2-s runs had a spread
-//! of requests/s 2-3x smaller pinned; measure/plans/README.md, "Pinning"). The set is applied in the
+//! where the scheduler happened to put them (issue 47 reports, on a 2-core VM with two CPU-bound programs
+//! coming and going, an A/A of 8 rounds of 2-s runs whose SD of log requests/s fell from 0.025 to 0.008
+//! pinned; `measure doctor` measures it on the host at hand). The set is applied in the
 //! child between fork and exec, so every process the server forks later inherits it; the supervisor
 //! ([`crate::servers::supervisor`]) is pinned with its server and idles.
 
