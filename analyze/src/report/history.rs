@@ -81,8 +81,13 @@ pub struct HistoryThresholds {
     /// The threshold every test was held to: Benjamini-Hochberg's cut-off R·q/m (q/m when none
     /// passed), never above 1% (the false findings a series may give).
     pub cut_off: f64,
-    /// The fewest measurements a change can be tested in: `min_segment` on each side.
+    /// The fewest measurements a change can be found in: `min_segment` on each side for log
+    /// values; for shares, the fewest whose shuffles reach the first threshold.
     pub min_measurements: usize,
+    /// From this many measurements on a segment of log values is tested by shuffling whole
+    /// measurements (their floor then lies at a fifth of the first threshold or below); below,
+    /// against normal means.
+    pub shuffled_from: usize,
     /// A series' detectable step is found this often...
     pub detect_power: f64,
     /// ...within this many measurements of its place...

@@ -210,7 +210,7 @@ pub fn history(measurements: &[Report], order: Order, allow_env: &[String]) -> R
         incomparable: environment_changes.iter().any(|e| e.differing.iter().any(|d| !d.allowed)),
         too_few: if share { smallest_p(sorted.len(), full) > q / conditions.len().max(1) as f64 } else { sorted.len() < 2 * MIN_SEGMENT },
     };
-    let test_smallest_p = if share { smallest_p(sorted.len(), full) } else { normal.smallest_p() };
+    let test_smallest_p = if share { smallest_p(sorted.len(), full) } else { normal.smallest_p(sorted.len()) };
     Ok(HistoryReport {
         schema_version: HISTORY_SCHEMA_VERSION,
         series,
@@ -223,13 +223,14 @@ pub fn history(measurements: &[Report], order: Order, allow_env: &[String]) -> R
         thresholds: HistoryThresholds {
             fdr_q: q,
             min_segment: MIN_SEGMENT,
-            min_permutations: if share { MIN_PERMUTATIONS.min(full) } else { normal.draws() },
-            permutations: if share { full } else { normal.draws() },
+            min_permutations: if share { MIN_PERMUTATIONS.min(full) } else { normal.draws(sorted.len()) },
+            permutations: if share { full } else { normal.draws(sorted.len()) },
             interval_level: difference::INTERVAL_LEVEL,
             error_share: judge.margin,
             smallest_p: test_smallest_p,
             test: if share { HistoryTest::Shuffled } else { HistoryTest::NormalMeans },
             cut_off: found.threshold,
+            shuffled_from: (2 * MIN_SEGMENT..400).find(|&n| segment::shuffles_reach(n, alone)).unwrap_or(400),
             min_measurements: if share { shuffled_needed(full, q / conditions.len().max(1) as f64) } else { 2 * MIN_SEGMENT },
             detect_power: DETECT_POWER,
             detect_within: WITHIN,

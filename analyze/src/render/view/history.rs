@@ -388,16 +388,16 @@ impl View<'_> {
                 w.rule_normal,
                 &[
                     ("draws", &format::count(th.permutations)),
+                    ("shuffled_from", &format::count(th.shuffled_from as u64)),
                     ("q", &format::percent(th.fdr_q)),
                     ("cut_off", &format::p_value(th.cut_off)),
                     ("min", &th.min_segment.to_string()),
                     ("needed", &format::count(th.min_measurements as u64)),
                 ],
             ),
-            HistoryTest::Shuffled => fill(
-                w.rule,
-                &[("shuffles", &self.shuffles()), ("q", &format::percent(th.fdr_q)), ("min", &th.min_segment.to_string())],
-            ),
+            HistoryTest::Shuffled => {
+                fill(w.rule, &[("shuffles", &self.shuffles()), ("q", &format::percent(th.fdr_q)), ("min", &th.min_segment.to_string())])
+            }
         };
         let mut notes = vec![
             rule,

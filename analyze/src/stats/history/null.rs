@@ -40,6 +40,11 @@ const NULL_SEED: u64 = 0x6e75_6c6c_2026_1207;
 /// 30-measurement table let through 1.5% of unchanged series in the calibration; at 99,999 that
 /// error is about 0.03%.
 pub const NULL_DRAWS: u64 = 99_999;
+/// The most simulated values a table is built from: a history of 1,000 measurements gets 20,000
+/// draws of 1,000 (its smallest p 1/20,001), so the cost stays about linear in the measurements.
+const TABLE_VALUES: u64 = 20_000_000;
+/// The fewest draws a table holds whatever its count of measurements.
+const MIN_TABLE_DRAWS: u64 = 9_999;
 
 /// Tables by (count of measurements, draws), shared by every history the process builds: a
 /// table depends on nothing else.
@@ -61,23 +66,26 @@ impl NormalNull {
         NormalNull { draws: draws.max(NULL_DRAWS) }
     }
 
-    /// The simulated histories a table holds.
-    pub fn draws(&self) -> u64 {
-        self.draws
+    /// The simulated histories the table of `n` measurements holds: the draws asked for, fewer
+    /// where `n` is so large that [`TABLE_VALUES`] bounds them, never fewer than
+    /// [`MIN_TABLE_DRAWS`].
+    pub fn draws(&self, n: usize) -> u64 {
+        (TABLE_VALUES / n.max(1) as u64).clamp(MIN_TABLE_DRAWS, self.draws)
     }
 
-    /// The smallest p a test can give.
-    pub fn smallest_p(&self) -> f64 {
-        1.0 / (1 + self.draws) as f64
+    /// The smallest p a test of `n` measurements can give.
+    pub fn smallest_p(&self, n: usize) -> f64 {
+        1.0 / (1 + self.draws(n)) as f64
     }
 
     fn table(&mut self, n: usize) -> Arc<Vec<f64>> {
+        let draws = self.draws(n);
         let cache = TABLES.get_or_init(|| Mutex::new(HashMap::new()));
-        if let Some(table) = cache.lock().unwrap_or_else(|e| e.into_inner()).get(&(n, self.draws)) {
+        if let Some(table) = cache.lock().unwrap_or_else(|e| e.into_inner()).get(&(n, draws)) {
             return Arc::clone(table);
         }
-        let table = Arc::new(scores(n, self.draws));
-        cache.lock().unwrap_or_else(|e| e.into_inner()).insert((n, self.draws), Arc::clone(&table));
+        let table = Arc::new(scores(n, draws));
+        cache.lock().unwrap_or_else(|e| e.into_inner()).insert((n, draws), Arc::clone(&table));
         table
     }
 
@@ -196,9 +204,7 @@ fn scores(n: usize, draws: u64) -> Vec<f64> {
 pub fn selected(step: f64, se: f64, df: f64, critical: f64, level: f64) -> (f64, f64, f64) {
     let normal = Normal::new(0.0, 1.0).expect("a standard normal");
     let tail = (1.0 - level) / 2.0;
-    let widen = StudentsT::new(0.0, 1.0, df.max(1.0))
-        .map_or(1.0, |t| t.inverse_cdf(1.0 - tail) / normal.inverse_cdf(1.0 - tail))
-        .max(1.0);
+    let widen = StudentsT::new(0.0, 1.0, df.max(1.0)).map_or(1.0, |t| t.inverse_cdf(1.0 - tail) / normal.inverse_cdf(1.0 - tail)).max(1.0);
     let se = se * widen;
     if !(se > 0.0 && se.is_finite()) {
         return (step, step, step);

@@ -42,8 +42,10 @@ pub struct Found {
 
 /// What a split's score is referred to.
 pub enum Null<'a> {
-    /// The strongest split of as many independent normal means ([`NormalNull`]): no floor on p
-    /// but the draws'.
+    /// Measurement means: shuffled where the shuffles' floor lies at a fifth of the first
+    /// threshold or below ([`shuffles_reach`]: they adapt to the values, and gain power where a
+    /// step makes them far from normal), else the strongest split of as many independent normal
+    /// means ([`NormalNull`]), with no floor on p but the draws'.
     Normal(&'a mut NormalNull),
     /// Shuffles of the series' own values (whole measurements): for shares of failed requests,
     /// whose many zeros no normal distribution describes.
@@ -54,11 +56,14 @@ pub enum Null<'a> {
 /// tests drawing up to `full` shuffles where the rule needs them (with [`Null::Shuffle`]).
 pub fn family(family: &[(Vec<f64>, u64)], q: f64, full: u64, mut null: Null) -> Found {
     let scored: Vec<Option<(usize, f64)>> = family.iter().map(|(v, _)| strongest_split(v, 0, v.len())).collect();
-    let shuffled = matches!(null, Null::Shuffle);
+    let tested = family.iter().filter(|(v, _)| v.len() >= 2 * MIN_SEGMENT).count().max(1);
+    // Shuffles, which adapt to the values a history holds, where their floor lies at a fifth of
+    // the first threshold or below; simulated normal means where it does not.
+    let first_threshold = (q / tested as f64).min(FALSE_FINDINGS_PER_CONDITION);
     let mut test = |values: &[f64], lo: usize, hi: usize, t: f64, draws: u64, seed: u64| -> f64 {
         match &mut null {
-            Null::Normal(null) => null.p(hi - lo, t),
-            Null::Shuffle => permutation_p(values, lo, hi, t, draws, seed),
+            Null::Normal(null) if !shuffles_reach(hi - lo, first_threshold) => null.p(hi - lo, t),
+            _ => permutation_p(values, lo, hi, t, draws, seed),
         }
     };
     let mut first: Vec<Option<f64>> = family
@@ -66,7 +71,6 @@ pub fn family(family: &[(Vec<f64>, u64)], q: f64, full: u64, mut null: Null) -> 
         .zip(&scored)
         .map(|((v, seed), s)| s.map(|(_, t)| test(v, 0, v.len(), t, MIN_PERMUTATIONS.min(full), *seed)))
         .collect();
-    let tested = first.iter().filter(|p| p.is_some()).count().max(1);
     // Benjamini-Hochberg's cut-off, R·q/m, held to the false findings a series may give.
     let cut_off = |passes: &[bool]| -> f64 {
         let passed = passes.iter().filter(|p| **p).count().max(1);
@@ -82,7 +86,7 @@ pub fn family(family: &[(Vec<f64>, u64)], q: f64, full: u64, mut null: Null) -> 
         out
     };
     let mut passes = passed(&first);
-    if full > MIN_PERMUTATIONS && shuffled {
+    if full > MIN_PERMUTATIONS {
         let mut refined = false;
         for i in 0..family.len() {
             let (Some(p), Some((_, t))) = (first[i], scored[i]) else { continue };
@@ -125,6 +129,17 @@ pub fn family(family: &[(Vec<f64>, u64)], q: f64, full: u64, mut null: Null) -> 
         })
         .collect();
     Found { first, splits, threshold }
+}
+
+/// Whether shuffling `n` whole measurements can give a p of a fifth of `alpha`: the perfect step
+/// and its mirror, 2 / C(n, n/2), at most `alpha` / 5 (14 measurements at 0.5%, 13 at 1%).
+pub fn shuffles_reach(n: usize, alpha: f64) -> bool {
+    let half = n / 2;
+    let mut arrangements = 1.0f64;
+    for i in 0..half {
+        arrangements = arrangements * (n - i) as f64 / (i + 1) as f64;
+    }
+    2.0 / arrangements <= alpha / 5.0
 }
 
 /// The strongest split of `mu[lo..hi]` with [`MIN_SEGMENT`] on each side: its place (the first

@@ -112,7 +112,14 @@ fn synthetic(template: &Report, count: usize, spreads: &[f64], stepped: Option<(
 /// As [`synthetic`], with any number of steps (condition, first measurement after it, factor)
 /// and each sitting shifted by a normal log of standard deviation `shift`, shared by all its
 /// conditions and runs.
-fn sittings(template: &Report, count: usize, spreads: &[f64], steps: &[(usize, usize, f64)], shift: f64, rng: &mut SplitMix64) -> Vec<Report> {
+fn sittings(
+    template: &Report,
+    count: usize,
+    spreads: &[f64],
+    steps: &[(usize, usize, f64)],
+    shift: f64,
+    rng: &mut SplitMix64,
+) -> Vec<Report> {
     (0..count)
         .map(|m| {
             let mut report = template.clone();
@@ -289,18 +296,20 @@ fn when_every_condition_changed_each_shuffled_test_draws_the_fixed_shuffles_only
 
 #[test]
 fn one_changed_condition_among_many_still_reaches_what_its_threshold_needs() {
-    // One step among 400 flat series: its p must reach 0.05/400; the normal means' table holds
-    // 99,999 simulated scores, so its p is 1/100,000 and it passes.
+    // One step among 400 flat series: its p must reach 0.05/400.
     let mut family = stepped_family(1);
     let mut rng = SplitMix64(7);
     family.extend((1..400).map(|c| ((0..30).map(|_| 0.01 * rng.normal()).collect(), segment::seed(&format!("c{c}")))));
+    // 30 measurements' shuffles reach that threshold, so they are drawn, on to 40,000.
     let mut normal = null::NormalNull::new(permutations_for(400));
     let found = segment::family(&family, family_q(400), permutations_for(400), segment::Null::Normal(&mut normal));
-    assert_eq!(found.first[0], Some(1.0 / (1 + null::NULL_DRAWS) as f64));
-    assert_eq!(found.splits[0].len(), 1);
-    // Shuffled, the same test draws on to 40,000 shuffles.
-    let found = segment::family(&family, family_q(400), permutations_for(400), segment::Null::Shuffle);
     assert_eq!(found.first[0], Some(1.0 / 40_001.0));
+    assert_eq!(found.splits[0].len(), 1);
+    // 12 measurements' cannot (2/C(12,6) = 0.0022): the normal means' table gives 1/100,000.
+    let short: Vec<(Vec<f64>, u64)> = family.iter().map(|(v, seed)| (v[9..21].to_vec(), *seed)).collect();
+    let found = segment::family(&short, family_q(400), permutations_for(400), segment::Null::Normal(&mut normal));
+    assert_eq!(found.first[0], Some(1.0 / (1 + null::NULL_DRAWS) as f64));
+    assert!(!segment::shuffles_reach(12, 0.05 / 400.0) && segment::shuffles_reach(30, 0.05 / 400.0));
 }
 
 /// The figure in docs/performance.md: `cargo test --release -p analyze --lib
@@ -437,22 +446,32 @@ fn found_changes_read_their_true_size_and_unchanged_conditions_hold_1_false_find
 #[test]
 fn a_further_split_is_held_to_the_cut_off_not_to_the_largest_p_that_passed() {
     // Ten conditions; the first steps by a log of 1 after measurement 10 (its first test's p is
-    // the table's smallest) and by 0.3 more after measurement 20, each measurement ±0.1. The
-    // second step's own test has a p above the first's: the old rule, the largest p that passed,
-    // refused it; Benjamini-Hochberg's cut-off, q/m = 0.005 with one condition passing, keeps it.
+    // the smallest its shuffles give) and by d more after measurement 20, each measurement ±0.1;
+    // d is the first of 0.10, 0.11, ... whose own test has a p above the first's and within
+    // q/m = 0.005. The old rule, the largest p that passed, refused that second step;
+    // Benjamini-Hochberg's cut-off, q/m with one condition passing, keeps it.
     let mut rng = SplitMix64(4801);
-    let mut family: Vec<(Vec<f64>, u64)> = vec![(
-        (0..30).map(|m| if m >= 20 { 1.3 } else if m >= 10 { 1.0 } else { 0.0 } + 0.1 * rng.normal()).collect(),
-        segment::seed("c0"),
-    )];
-    family.extend((1..10).map(|c| ((0..30).map(|_| 0.1 * rng.normal()).collect(), segment::seed(&format!("c{c}")))));
+    let noise: Vec<f64> = (0..300).map(|_| 0.1 * rng.normal()).collect();
     let mut normal = null::NormalNull::new(permutations_for(10));
-    let found = segment::family(&family, family_q(10), permutations_for(10), segment::Null::Normal(&mut normal));
-    let first = found.first[0].unwrap();
-    let (_, t) = strongest_split(&family[0].0, 10, 30).unwrap();
-    let second = normal.p(20, t);
-    assert!(first < second && second <= 0.005, "first {first}, second {second}");
-    assert_eq!(found.threshold, 0.005);
-    let places: Vec<usize> = found.splits[0].iter().map(|&(k, _)| k).collect();
-    assert_eq!(places, [10, 20], "{:?}", found.splits[0]);
+    let mut tried = Vec::new();
+    for step in (10..=40).map(|d| f64::from(d) / 100.0) {
+        let mut family: Vec<(Vec<f64>, u64)> = vec![(
+            (0..30).map(|m| if m >= 20 { 1.0 + step } else if m >= 10 { 1.0 } else { 0.0 } + noise[m]).collect(),
+            segment::seed("c0"),
+        )];
+        family.extend((1..10).map(|c| (noise[30 * c..30 * c + 30].to_vec(), segment::seed(&format!("c{c}")))));
+        let found = segment::family(&family, family_q(10), permutations_for(10), segment::Null::Normal(&mut normal));
+        let first = found.first[0].unwrap();
+        let (k, t) = strongest_split(&family[0].0, 10, 30).unwrap();
+        let seed = family[0].1 ^ (10u64 << 20) ^ 30;
+        let second = permutation_p(&family[0].0, 10, 30, t, MIN_PERMUTATIONS, seed);
+        tried.push((step, first, second));
+        if k == 20 && first < second && second <= 0.005 {
+            assert_eq!(found.threshold, 0.005);
+            let places: Vec<usize> = found.splits[0].iter().map(|&(k, _)| k).collect();
+            assert_eq!(places, [10, 20], "step {step}: {:?}", found.splits[0]);
+            return;
+        }
+    }
+    panic!("no step gave a second p between the first and 0.005: {tried:?}");
 }
