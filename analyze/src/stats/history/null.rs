@@ -51,7 +51,8 @@ const MIN_TABLE_DRAWS: u64 = 9_999;
 type Tables = HashMap<(usize, u64), Arc<Vec<f64>>>;
 static TABLES: OnceLock<Mutex<Tables>> = OnceLock::new();
 /// Detectable steps by (count of measurements, threshold's bits, draws).
-static DETECTABLE: OnceLock<Mutex<HashMap<(usize, u64, u64), Option<f64>>>> = OnceLock::new();
+type Detectable = HashMap<(usize, u64, u64), Option<f64>>;
+static DETECTABLE: OnceLock<Mutex<Detectable>> = OnceLock::new();
 
 /// The simulated strongest-split scores of independent normal series, one sorted table per count
 /// of measurements, and the detectable steps found from them.
