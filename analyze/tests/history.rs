@@ -137,7 +137,7 @@ fn the_folder_has_the_json_both_languages_and_a_chart_per_condition() {
     let out = tmp.path().join("out");
     assert_exit(&history(&["--out", out.to_str().unwrap()], &dirs), 0);
     let json: Value = serde_json::from_str(&std::fs::read_to_string(out.join("history.json")).unwrap()).unwrap();
-    assert_eq!(json["schema_version"], 2);
+    assert_eq!(json["schema_version"], 3);
     for lang in ["en", "ja"] {
         let page = html(&out.join(lang).join("index.html"));
         assert!(page.contains("figures/history-1.svg") && page.contains("figures/history-2.svg"), "{lang}");
@@ -165,4 +165,47 @@ fn the_site_renders_a_history_page_for_datasets_that_name_a_series() {
     assert!(report.contains("href=\"../../history/probe/en/index.html\""), "each report links its history");
     let chart = std::fs::read_to_string(site.join("history/probe/ja/figures/history-1.svg")).unwrap();
     assert!(chart.contains("href=\"../../../../m06/ja/index.html\""), "the chart's marks link the reports");
+}
+
+#[test]
+fn eight_measurements_split_four_and_four_by_30_percent_in_every_condition_are_found() {
+    // Issue 48: every one of the first four measurements below every one of the last four, in
+    // both conditions. Shuffling whole measurements could not go below p = 2/C(8,4) = 1/35, above
+    // the 1% a history of two conditions asks of its first test: "No change found". Against
+    // normal measurement means the step stands out as far as it is.
+    let tmp = tempfile::tempdir().unwrap();
+    let dirs: Vec<PathBuf> = (0..8)
+        .map(|m| {
+            let dir = measurement(tmp.path(), m, if m >= 4 { 1.3 } else { 1.0 }, "");
+            if m >= 4 {
+                // route=b too: rewrite its latencies 1.3 times slower.
+                let requests = dir.join("requests.csv");
+                let text = std::fs::read_to_string(&requests).unwrap();
+                let slower: Vec<String> = text
+                    .lines()
+                    .map(|line| {
+                        let mut cells: Vec<String> = line.split(',').map(str::to_string).collect();
+                        if cells[0].starts_with("r2") {
+                            cells[4] = format!("{:.3}", cells[4].parse::<f64>().unwrap() * 1.3);
+                        }
+                        cells.join(",")
+                    })
+                    .collect();
+                std::fs::write(&requests, slower.join("\n") + "\n").unwrap();
+            }
+            dir
+        })
+        .collect();
+    let output = history(&["--format", "json"], &dirs);
+    assert_exit(&output, 0);
+    let json: Value = serde_json::from_str(&stdout(&output)).unwrap();
+    for c in json["conditions"].as_array().unwrap() {
+        let changes = c["changes"].as_array().unwrap();
+        assert_eq!(changes.len(), 1, "{c}");
+        assert_eq!((changes[0]["before"].as_u64(), changes[0]["after"].as_u64()), (Some(4), Some(5)), "{c}");
+        let (low, high) = (changes[0]["low"].as_f64().unwrap(), changes[0]["high"].as_f64().unwrap());
+        assert!(low < 1.3 && 1.3 < high, "{c}");
+    }
+    let text = stdout(&history(&[], &dirs));
+    assert!(!text.contains("No change found"), "{text}");
 }

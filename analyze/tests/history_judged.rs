@@ -259,13 +259,51 @@ fn a_factor_added_at_one_level_is_set_aside() {
 
 #[test]
 fn too_few_measurements_do_not_read_as_no_change() {
+    // Three measurements leave no room for 2 on each side of a change: nothing is tested.
+    let tmp = tempfile::tempdir().unwrap();
+    let dirs: Vec<PathBuf> = (0..3).map(|m| write(tmp.path(), m, &spec(m))).collect();
+    let text = stdout(&run(&[], &dirs));
+    assert!(!text.contains("No change found"), "{text}");
+    assert!(text.contains("Nothing could be tested yet"), "{text}");
+}
+
+#[test]
+fn six_measurements_can_show_a_change_and_say_what_step_they_would_find() {
+    // Against normal measurement means, 6 measurements have no floor on p: "No change found" is
+    // true of them, and each condition states the step it would find 90% of the time.
     let tmp = tempfile::tempdir().unwrap();
     let dirs: Vec<PathBuf> = (0..6).map(|m| write(tmp.path(), m, &spec(m))).collect();
     let text = stdout(&run(&[], &dirs));
-    assert!(!text.contains("No change found"), "{text}");
-    assert!(text.contains("No change can be shown yet: whole measurements are shuffled, so 6 measurements"), "{text}");
+    assert!(text.contains("No change found"), "{text}");
+    assert!(text.contains("The step each condition would find 90% of the time within 2 measurements"), "{text}");
+    let json = json(&[], &dirs);
+    let step = condition(&json, "route=a")["detectable_step"].as_f64().unwrap();
+    assert!(step > 1.0 && step < 2.0, "{step}");
     let ja = stdout(&run(&["--lang", "ja"], &dirs));
-    assert!(ja.contains("まだ変化を示せません"), "{ja}");
+    assert!(ja.contains("90%の確率で見つける段差"), "{ja}");
+}
+
+#[test]
+fn an_error_rate_history_says_from_how_many_measurements_its_shuffles_can_show_a_change() {
+    // Shares are tested by shuffling whole measurements: 6 cannot give a p below 2/C(6,3) = 0.1,
+    // and the count the page names is the fewest whose smallest p passes the first threshold.
+    let tmp = tempfile::tempdir().unwrap();
+    let dirs: Vec<PathBuf> = (0..6)
+        .map(|m| {
+            let mut s = spec(m);
+            s.top.push_str("[report]\nheadline = \"error_rate\"\n");
+            write(tmp.path(), m, &s)
+        })
+        .collect();
+    let json = json(&[], &dirs);
+    let needed = json["thresholds"]["min_measurements"].as_u64().unwrap();
+    // Two conditions at q = 2%: the first threshold is 1%, which 2/C(10,5) = 0.0079 first reaches.
+    assert_eq!(needed, 10);
+    let text = stdout(&run(&[], &dirs));
+    assert!(text.contains("No change can be shown yet: whole measurements are shuffled, so 6 measurements"), "{text}");
+    assert!(text.contains("from 10 measurements on, a change can be shown"), "{text}");
+    let ja = stdout(&run(&["--lang", "ja"], &dirs));
+    assert!(ja.contains("まだ変化を示せません") && ja.contains("10件の測定から"), "{ja}");
 }
 
 #[test]

@@ -11,7 +11,10 @@ use std::collections::BTreeMap;
 /// 2: `by` may be `dataset_name`; environment changes name both measurements and each key's
 /// `before` and `after`; changes say what decided them (`decided_by`) and the failures beside
 /// them; conditions list their failures; `duplicates` and `set_aside`.
-pub const HISTORY_SCHEMA_VERSION: u32 = 2;
+/// 3: log series are tested against normal measurement means (`thresholds.test`); `ratio`, `low`
+/// and `high` are corrected for the split's selection (`observed_ratio` is not); each condition's
+/// `mean_spread` and `detectable_step`; `thresholds.cut_off`, `min_measurements`, `detect_*`.
+pub const HISTORY_SCHEMA_VERSION: u32 = 3;
 
 #[derive(Debug, Clone, Serialize)]
 pub struct HistoryReport {
@@ -70,8 +73,37 @@ pub struct HistoryThresholds {
     /// The margin failed requests are judged by (the newest measurement's
     /// `thresholds.error_share`).
     pub error_share: f64,
-    /// The smallest p the first test of the whole history can give (`stats::history::smallest_p`).
+    /// The smallest p the first test of the whole history can give: 1 / (1 + draws) against
+    /// normal measurement means, `stats::history::smallest_p` for shuffled shares.
     pub smallest_p: f64,
+    /// What a split's score is referred to.
+    pub test: HistoryTest,
+    /// The threshold every test was held to: Benjamini-Hochberg's cut-off R·q/m (q/m when none
+    /// passed), never above 1% (the false findings a series may give).
+    pub cut_off: f64,
+    /// The fewest measurements a change can be found in: `min_segment` on each side for log
+    /// values; for shares, the fewest whose shuffles reach the first threshold.
+    pub min_measurements: usize,
+    /// From this many measurements on a segment of log values is tested by shuffling whole
+    /// measurements (their floor then lies at a fifth of the first threshold or below); below,
+    /// against normal means.
+    pub shuffled_from: usize,
+    /// A series' detectable step is found this often...
+    pub detect_power: f64,
+    /// ...within this many measurements of its place...
+    pub detect_within: usize,
+    /// ...at this threshold (a change found alone: q/m).
+    pub detect_alpha: f64,
+}
+
+/// What the strongest split of a series is tested against.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum HistoryTest {
+    /// The strongest split of as many independent normal measurement means, simulated (log values).
+    NormalMeans,
+    /// Shuffles of whole measurements (shares, such as `error_rate`).
+    Shuffled,
 }
 
 /// One measurement (a dataset).
@@ -149,6 +181,14 @@ pub struct ConditionHistory {
     pub p_first: Option<f64>,
     /// The same for the measurements' shares of failed requests (`None` when none failed).
     pub p_first_failures: Option<f64>,
+    /// The standard deviation of its measurement means (of their logs) within the segments its
+    /// changes make: the spread a change must stand out from, its sittings' shifts included
+    /// (`None` for a share metric or too few measurements).
+    pub mean_spread: Option<f64>,
+    /// The step (a ratio, ×) this series would find [`HistoryThresholds::detect_power`] of the
+    /// time within `detect_within` measurements of its place, at its count of measurements and
+    /// `mean_spread` (`None` where none can be found so often).
+    pub detectable_step: Option<f64>,
     /// The changes found, oldest first.
     pub changes: Vec<Change>,
     #[serde(skip)]
@@ -193,9 +233,14 @@ pub struct Change {
     pub after: usize,
     /// The ratio of the geometric means of the measurements after (up to the next change) over
     /// those before (back to the previous one), each measurement's geometric mean of its runs
-    /// one value, with its 95% Welch interval; `None` when a side has no value of the metric
+    /// one value, corrected for the split having been chosen because it was strong (the
+    /// conditional median given the score reached the threshold, `stats::history::null`), with
+    /// its 95% interval corrected the same way; `None` when a side has no value of the metric
     /// (every request failed) or, for a share metric, a side's values are all 0.
     pub ratio: Option<f64>,
+    /// The ratio of the geometric means as measured, before the correction for the split having
+    /// been chosen because it was strong (`ratio`, `low` and `high` are corrected).
+    pub observed_ratio: Option<f64>,
     pub low: Option<f64>,
     pub high: Option<f64>,
     /// The permutation p of the split, which measurements of its segment were shuffled for.

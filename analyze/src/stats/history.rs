@@ -31,9 +31,11 @@
 //! give the same history.
 
 mod environment;
+mod null;
 mod order;
 mod segment;
 
+pub use null::{DETECT_POWER, WITHIN};
 pub use order::{natural, Order};
 #[cfg(test)]
 use segment::{permutation_p, strongest_split};
@@ -80,6 +82,11 @@ pub fn smallest_p(measurements: usize, permutations: u64) -> f64 {
         arrangements = arrangements * (measurements - i) as f64 / (i + 1) as f64;
     }
     (2.0 / arrangements).min(1.0).max(1.0 / (1 + permutations) as f64)
+}
+
+/// The fewest measurements whose smallest shuffled p ([`smallest_p`]) reaches `alpha`.
+pub fn shuffled_needed(permutations: u64, alpha: f64) -> usize {
+    (2 * MIN_SEGMENT..200).find(|&n| smallest_p(n, permutations) <= alpha).unwrap_or(200)
 }
 
 /// Why measurements cannot form one history.
@@ -161,22 +168,32 @@ pub fn history(measurements: &[Report], order: Order, allow_env: &[String]) -> R
         conditions.iter().map(|c| (measurement_means(c, share), segment::seed(&c.condition_id))).collect();
     let failure_family: Vec<(Vec<f64>, u64)> =
         conditions.iter().map(|c| (failure_shares(c), segment::seed(&c.condition_id) ^ FAILURE_SEED)).collect();
-    let found = segment::family(&metric_family, q, full);
-    let found_failures = segment::family(&failure_family, q, full);
+    // Log values are tested against normal measurement means, shares against their own shuffles.
+    let mut normal = null::NormalNull::new(full);
+    let found = segment::family(&metric_family, q, full, if share { segment::Null::Shuffle } else { segment::Null::Normal(&mut normal) });
+    let found_failures = segment::family(&failure_family, q, full, segment::Null::Shuffle);
     let judge = Judge { margin: newest.standing.threshold, q, share, higher_is_better: metric.headline.higher_is_better() };
+    // A change found alone passes at Benjamini-Hochberg's first threshold, q/m.
+    let alone = (q / conditions.len().max(1) as f64).min(FALSE_FINDINGS_PER_CONDITION);
     for (i, c) in conditions.iter_mut().enumerate() {
         c.p_first = found.first[i];
         c.p_first_failures = found_failures.first[i];
         let numbers: Vec<usize> = c.measurements.iter().map(|m| m.number).collect();
+        if !share {
+            c.mean_spread = mean_spread(&metric_family[i].0, &found.splits[i]);
+            c.detectable_step = c.mean_spread.and_then(|sd| normal.detectable(numbers.len(), alone).map(|d| (d * sd).exp()));
+        }
         let mut changes = Vec::new();
         for (before, after, p) in spans(&numbers, &found.splits[i]) {
-            changes.extend(judge.change(c, &run_failures[i], before, after, p, false, &environment_changes));
+            let critical = if share { None } else { Some(normal.critical(before.len() + after.len(), found.threshold)) };
+            changes.extend(judge.change(c, &run_failures[i], before, after, p, false, critical, &environment_changes));
         }
         let numbers: Vec<usize> = c.failures.iter().map(|f| f.number).collect();
         for (before, after, p) in spans(&numbers, &found_failures.splits[i]) {
             let at = (before[before.len() - 1], after[0]);
             if !changes.iter().any(|ch: &Change| (ch.before, ch.after) == at) {
-                changes.extend(judge.change(c, &run_failures[i], before, after, p, true, &environment_changes));
+                let critical = if share { None } else { Some(normal.critical(before.len() + after.len(), found_failures.threshold)) };
+                changes.extend(judge.change(c, &run_failures[i], before, after, p, true, critical, &environment_changes));
             }
         }
         changes.sort_by_key(|ch| (ch.after, ch.before));
@@ -191,8 +208,9 @@ pub fn history(measurements: &[Report], order: Order, allow_env: &[String]) -> R
         worse: all_changes().filter(|c| c.worse).count(),
         better: all_changes().filter(|c| !c.worse && !c.undecided).count(),
         incomparable: environment_changes.iter().any(|e| e.differing.iter().any(|d| !d.allowed)),
-        too_few: smallest_p(sorted.len(), full) > q / conditions.len().max(1) as f64,
+        too_few: if share { smallest_p(sorted.len(), full) > q / conditions.len().max(1) as f64 } else { sorted.len() < 2 * MIN_SEGMENT },
     };
+    let test_smallest_p = if share { smallest_p(sorted.len(), full) } else { normal.smallest_p(sorted.len()) };
     Ok(HistoryReport {
         schema_version: HISTORY_SCHEMA_VERSION,
         series,
@@ -205,11 +223,18 @@ pub fn history(measurements: &[Report], order: Order, allow_env: &[String]) -> R
         thresholds: HistoryThresholds {
             fdr_q: q,
             min_segment: MIN_SEGMENT,
-            min_permutations: MIN_PERMUTATIONS.min(full),
-            permutations: full,
+            min_permutations: if share { MIN_PERMUTATIONS.min(full) } else { normal.draws(sorted.len()) },
+            permutations: if share { full } else { normal.draws(sorted.len()) },
             interval_level: difference::INTERVAL_LEVEL,
             error_share: judge.margin,
-            smallest_p: smallest_p(sorted.len(), full),
+            smallest_p: test_smallest_p,
+            test: if share { HistoryTest::Shuffled } else { HistoryTest::NormalMeans },
+            cut_off: found.threshold,
+            shuffled_from: (2 * MIN_SEGMENT..400).find(|&n| segment::shuffles_reach(n, alone)).unwrap_or(400),
+            min_measurements: if share { shuffled_needed(full, q / conditions.len().max(1) as f64) } else { 2 * MIN_SEGMENT },
+            detect_power: DETECT_POWER,
+            detect_within: WITHIN,
+            detect_alpha: alone,
         },
         measurements: listed,
         must_match: newest.dataset.must_match.clone(),
@@ -296,6 +321,8 @@ fn condition_runs(
         all_failed,
         p_first: None,
         p_first_failures: None,
+        mean_spread: None,
+        detectable_step: None,
         changes: Vec::new(),
         labels: Vec::new(),
     };
@@ -306,6 +333,22 @@ fn condition_runs(
 fn measurement_means(c: &ConditionHistory, share: bool) -> Vec<f64> {
     let of = |v: f64| if share { v } else { v.ln() };
     c.measurements.iter().map(|m| m.runs.iter().map(|r| of(r.value)).sum::<f64>() / m.runs.len() as f64).collect()
+}
+
+/// The standard deviation of a series' measurement means about the means of the segments its
+/// splits make (pooled, so a change found does not count as spread); `None` without two values
+/// more than segments.
+fn mean_spread(values: &[f64], splits: &[(usize, f64)]) -> Option<f64> {
+    let bounds: Vec<usize> = std::iter::once(0).chain(splits.iter().map(|&(k, _)| k)).chain(std::iter::once(values.len())).collect();
+    let mut squares = 0.0;
+    for w in bounds.windows(2) {
+        let part = &values[w[0]..w[1]];
+        let mean = part.iter().sum::<f64>() / part.len().max(1) as f64;
+        squares += part.iter().map(|v| (v - mean).powi(2)).sum::<f64>();
+    }
+    let df = values.len().checked_sub(bounds.len() - 1).filter(|df| *df > 0)?;
+    let sd = (squares / df as f64).sqrt();
+    sd.is_finite().then_some(sd)
 }
 
 /// Each measurement's share of failed requests; empty (nothing to test) when none failed.
@@ -346,6 +389,7 @@ impl Judge {
         after: &[usize],
         p: f64,
         by_failures: bool,
+        critical: Option<f64>,
         env: &[EnvironmentChange],
     ) -> Option<Change> {
         let (b, a) = (before[before.len() - 1], after[0]);
@@ -359,16 +403,19 @@ impl Judge {
             out
         };
         let (x, y) = (values(before), values(after));
-        let (ratio, low, high) = if x.is_empty() || y.is_empty() {
-            (None, None, None)
+        let (observed_ratio, ratio, low, high) = if x.is_empty() || y.is_empty() {
+            (None, None, None, None)
         } else if self.share {
             let (mx, my) = (x.iter().sum::<f64>() / x.len() as f64, y.iter().sum::<f64>() / y.len() as f64);
-            ((mx > 0.0).then(|| my / mx), None, None)
+            let ratio = (mx > 0.0).then(|| my / mx);
+            (ratio, ratio, None, None)
         } else {
-            let (x, y): (Vec<f64>, Vec<f64>) = (x.iter().map(|v| v.exp()).collect(), y.iter().map(|v| v.exp()).collect());
-            let ratio = difference::geometric_mean_ratio(&x, &y);
-            let interval = difference::log_ratio(&x, &y).ok();
-            (ratio, interval.as_ref().map(|i| i.low), interval.as_ref().map(|i| i.high))
+            let observed = selected_step(&x, &y, critical.unwrap_or(0.0));
+            let raw = (y.iter().sum::<f64>() / y.len() as f64 - x.iter().sum::<f64>() / x.len() as f64).exp();
+            match observed {
+                Some((point, low, high)) => (Some(raw), Some(point.exp()), Some(low.exp()), Some(high.exp())),
+                None => (Some(raw), Some(raw), None, None),
+            }
         };
         let side_runs = |side: &[usize]| -> Vec<RunFailures> {
             c.failures.iter().zip(run_failures).filter(|(f, _)| within(side, f.number)).flat_map(|(_, runs)| runs.iter().copied()).collect()
@@ -390,6 +437,7 @@ impl Judge {
             before: b,
             after: a,
             ratio,
+            observed_ratio,
             low,
             high,
             p,
@@ -401,6 +449,24 @@ impl Judge {
             undecided,
         })
     }
+}
+
+/// The step between the mean logs `x` (before) and `y` (after), corrected for the split having
+/// been chosen for reaching `critical` ([`null::selected`]), with its interval; `None` when a side
+/// has one value or neither varies.
+fn selected_step(x: &[f64], y: &[f64], critical: f64) -> Option<(f64, f64, f64)> {
+    let (n1, n2) = (x.len() as f64, y.len() as f64);
+    if x.len() + y.len() < 3 || x.is_empty() || y.is_empty() {
+        return None;
+    }
+    let (mx, my) = (x.iter().sum::<f64>() / n1, y.iter().sum::<f64>() / n2);
+    let squares = x.iter().map(|v| (v - mx).powi(2)).sum::<f64>() + y.iter().map(|v| (v - my).powi(2)).sum::<f64>();
+    let df = n1 + n2 - 2.0;
+    let se = (squares / df * (1.0 / n1 + 1.0 / n2)).sqrt();
+    if !(se > 0.0 && se.is_finite()) {
+        return None;
+    }
+    Some(null::selected(my - mx, se, df, critical, difference::INTERVAL_LEVEL))
 }
 
 #[cfg(test)]

@@ -8,7 +8,7 @@ use crate::model::{DecidedBy, FailureVerdict, HeadlineMetric, Lang};
 use crate::render::format;
 use crate::render::i18n::history::{words, HistoryWords};
 use crate::render::i18n::{fill, prose, strings, Strings};
-use crate::report::history::{Change, ConditionHistory, HistoryReport};
+use crate::report::history::{Change, ConditionHistory, HistoryReport, HistoryTest};
 use serde::Serialize;
 
 /// Where the history sits in a site: each measurement's report, from the history's language
@@ -278,7 +278,11 @@ impl View<'_> {
         } else if r.summary.changes == 0 && r.summary.too_few {
             out.push(fill(
                 w.too_few_summary,
-                &[("n", &format::count(r.measurements.len() as u64)), ("p", &format::p_value(r.thresholds.smallest_p))],
+                &[
+                    ("n", &format::count(r.measurements.len() as u64)),
+                    ("p", &format::p_value(r.thresholds.smallest_p)),
+                    ("needed", &format::count(r.thresholds.min_measurements as u64)),
+                ],
             ));
         } else if r.summary.changes == 0 {
             out.push(fill(w.no_change, &[("tested", &format::count(tested))]));
@@ -378,24 +382,39 @@ impl View<'_> {
 
     fn notes(&self) -> Vec<String> {
         let (r, w) = (self.report, self.w);
-        let mut notes = vec![
-            fill(
-                w.rule,
+        let th = &r.thresholds;
+        let rule = match th.test {
+            HistoryTest::NormalMeans => fill(
+                w.rule_normal,
                 &[
-                    ("shuffles", &self.shuffles()),
-                    ("q", &format::percent(r.thresholds.fdr_q)),
-                    ("min", &r.thresholds.min_segment.to_string()),
+                    ("draws", &format::count(th.permutations)),
+                    ("shuffled_from", &format::count(th.shuffled_from as u64)),
+                    ("q", &format::percent(th.fdr_q)),
+                    ("cut_off", &format::p_value(th.cut_off)),
+                    ("min", &th.min_segment.to_string()),
+                    ("needed", &format::count(th.min_measurements as u64)),
                 ],
             ),
+            HistoryTest::Shuffled => {
+                fill(w.rule, &[("shuffles", &self.shuffles()), ("q", &format::percent(th.fdr_q)), ("min", &th.min_segment.to_string())])
+            }
+        };
+        let mut notes = vec![
+            rule,
             fill(w.failures_rule, &[("metric", &self.metric_label()), ("margin", &format::percent_round(r.thresholds.error_share))]),
         ];
         notes.extend(self.input_notes());
-        if r.summary.too_few {
+        if r.summary.too_few && th.test == HistoryTest::Shuffled {
             notes.push(fill(
                 w.too_few,
-                &[("n", &format::count(r.measurements.len() as u64)), ("p", &format::p_value(r.thresholds.smallest_p))],
+                &[
+                    ("n", &format::count(r.measurements.len() as u64)),
+                    ("p", &format::p_value(th.smallest_p)),
+                    ("needed", &format::count(th.min_measurements as u64)),
+                ],
             ));
         }
+        notes.extend(self.detectable());
         let untested: Vec<String> = r.conditions.iter().filter(|c| c.p_first.is_none()).map(|c| self.label(c)).collect();
         if !untested.is_empty() {
             notes.push(fill(
@@ -435,8 +454,36 @@ impl View<'_> {
         if !unchanged.is_empty() {
             lines.push(fill(w.text_unchanged, &[("list", &prose::list(self.lang, &unchanged))]));
         }
+        lines.extend(self.detectable());
         lines.extend(self.input_notes());
         lines
+    }
+
+    /// Each tested condition's detectable step, in one sentence (none for a share metric).
+    fn detectable(&self) -> Option<String> {
+        let (r, w) = (self.report, self.w);
+        if r.thresholds.test != HistoryTest::NormalMeans {
+            return None;
+        }
+        let items: Vec<String> = r
+            .conditions
+            .iter()
+            .filter(|c| c.p_first.is_some())
+            .map(|c| match c.detectable_step {
+                Some(step) => fill(w.detectable_item, &[("condition", &self.label(c)), ("step", &format::factor(step))]),
+                None => fill(w.detectable_none, &[("condition", &self.label(c))]),
+            })
+            .collect();
+        (!items.is_empty()).then(|| {
+            fill(
+                w.detectable,
+                &[
+                    ("power", &format::percent_round(r.thresholds.detect_power)),
+                    ("within", &r.thresholds.detect_within.to_string()),
+                    ("list", &prose::list(self.lang, &items)),
+                ],
+            )
+        })
     }
 
     /// What the page and the terminal say about the input: the datasets given twice, the factors

@@ -11,6 +11,8 @@
 //! before, each drew the full count, `5 · conditions / q`, and the whole history grew with the
 //! square of the conditions (docs/performance.md).
 
+use super::null::NormalNull;
+use super::FALSE_FINDINGS_PER_CONDITION;
 use crate::stats::difference;
 
 /// The fewest measurements on each side of a change.
@@ -32,17 +34,48 @@ pub struct Found {
     pub first: Vec<Option<f64>>,
     /// The splits found (places in the series) with their p, in order of place.
     pub splits: Vec<Vec<(usize, f64)>>,
+    /// The threshold every test of the family was held to: Benjamini-Hochberg's cut-off, R·q/m
+    /// for R of m first tests passing (q/m when none passed), and never above
+    /// [`FALSE_FINDINGS_PER_CONDITION`].
+    pub threshold: f64,
+}
+
+/// What a split's score is referred to.
+pub enum Null<'a> {
+    /// Measurement means: shuffled where the shuffles' floor lies at a fifth of the first
+    /// threshold or below ([`shuffles_reach`]: they adapt to the values, and gain power where a
+    /// step makes them far from normal), else the strongest split of as many independent normal
+    /// means ([`NormalNull`]), with no floor on p but the draws'.
+    Normal(&'a mut NormalNull),
+    /// Shuffles of the series' own values (whole measurements): for shares of failed requests,
+    /// whose many zeros no normal distribution describes.
+    Shuffle,
 }
 
 /// Tests every series of `family` (its values and seed) at false discovery rate `q`, the first
-/// tests drawing up to `full` shuffles where the rule needs them.
-pub fn family(family: &[(Vec<f64>, u64)], q: f64, full: u64) -> Found {
+/// tests drawing up to `full` shuffles where the rule needs them (with [`Null::Shuffle`]).
+pub fn family(family: &[(Vec<f64>, u64)], q: f64, full: u64, mut null: Null) -> Found {
     let scored: Vec<Option<(usize, f64)>> = family.iter().map(|(v, _)| strongest_split(v, 0, v.len())).collect();
+    let tested = family.iter().filter(|(v, _)| v.len() >= 2 * MIN_SEGMENT).count().max(1);
+    // Shuffles, which adapt to the values a history holds, where their floor lies at a fifth of
+    // the first threshold or below; simulated normal means where it does not.
+    let first_threshold = (q / tested as f64).min(FALSE_FINDINGS_PER_CONDITION);
+    let mut test = |values: &[f64], lo: usize, hi: usize, t: f64, draws: u64, seed: u64| -> f64 {
+        match &mut null {
+            Null::Normal(null) if !shuffles_reach(hi - lo, first_threshold) => null.p(hi - lo, t),
+            _ => permutation_p(values, lo, hi, t, draws, seed),
+        }
+    };
     let mut first: Vec<Option<f64>> = family
         .iter()
         .zip(&scored)
-        .map(|((v, seed), s)| s.map(|(_, t)| permutation_p(v, 0, v.len(), t, MIN_PERMUTATIONS.min(full), *seed)))
+        .map(|((v, seed), s)| s.map(|(_, t)| test(v, 0, v.len(), t, MIN_PERMUTATIONS.min(full), *seed)))
         .collect();
+    // Benjamini-Hochberg's cut-off, R·q/m, held to the false findings a series may give.
+    let cut_off = |passes: &[bool]| -> f64 {
+        let passed = passes.iter().filter(|p| **p).count().max(1);
+        (passed as f64 * q / tested as f64).min(FALSE_FINDINGS_PER_CONDITION)
+    };
     let passed = |first: &[Option<f64>]| -> Vec<bool> {
         let tested: Vec<usize> = (0..first.len()).filter(|&i| first[i].is_some()).collect();
         let p: Vec<f64> = tested.iter().filter_map(|&i| first[i]).collect();
@@ -59,7 +92,7 @@ pub fn family(family: &[(Vec<f64>, u64)], q: f64, full: u64) -> Found {
             let (Some(p), Some((_, t))) = (first[i], scored[i]) else { continue };
             if !passes[i] && p <= q {
                 let (v, seed) = &family[i];
-                first[i] = Some(permutation_p(v, 0, v.len(), t, full, *seed));
+                first[i] = Some(test(v, 0, v.len(), t, full, *seed));
                 refined = true;
             }
         }
@@ -67,10 +100,13 @@ pub fn family(family: &[(Vec<f64>, u64)], q: f64, full: u64) -> Found {
             passes = passed(&first);
         }
     }
-    // The per-test threshold the rule gave: the largest p it passed; the later tests draw enough
-    // shuffles to reach a fifth of it.
-    let threshold = (0..first.len()).filter(|&i| passes[i]).filter_map(|i| first[i]).fold(0.0, f64::max);
-    let later = if threshold > 0.0 { ((5.0 / threshold).ceil() as u64).clamp(MIN_PERMUTATIONS.min(full), full) } else { full };
+    // Every further split is held to the cut-off the first tests' rule gave; shuffles are drawn
+    // to reach a fifth of it.
+    let threshold = cut_off(&passes);
+    for (pass, p) in passes.iter_mut().zip(&first) {
+        *pass = *pass && p.is_some_and(|p| p <= threshold);
+    }
+    let later = ((5.0 / threshold).ceil() as u64).clamp(MIN_PERMUTATIONS.min(full), full.max(MIN_PERMUTATIONS.min(full)));
     let splits = (0..family.len())
         .map(|i| {
             let (Some(p), Some((k, _)), true) = (first[i], scored[i], passes[i]) else { return Vec::new() };
@@ -82,7 +118,7 @@ pub fn family(family: &[(Vec<f64>, u64)], q: f64, full: u64) -> Found {
                     break;
                 }
                 let Some((k, t)) = strongest_split(mu, lo, hi) else { continue };
-                let p = permutation_p(mu, lo, hi, t, later, seed ^ ((lo as u64) << 20) ^ hi as u64);
+                let p = test(mu, lo, hi, t, later, seed ^ ((lo as u64) << 20) ^ hi as u64);
                 if p <= threshold {
                     splits.push((k, p));
                     pending.extend([(lo, k), (k, hi)]);
@@ -92,7 +128,18 @@ pub fn family(family: &[(Vec<f64>, u64)], q: f64, full: u64) -> Found {
             splits
         })
         .collect();
-    Found { first, splits }
+    Found { first, splits, threshold }
+}
+
+/// Whether shuffling `n` whole measurements can give a p of a fifth of `alpha`: the perfect step
+/// and its mirror, 2 / C(n, n/2), at most `alpha` / 5 (14 measurements at 0.5%, 13 at 1%).
+pub fn shuffles_reach(n: usize, alpha: f64) -> bool {
+    let half = n / 2;
+    let mut arrangements = 1.0f64;
+    for i in 0..half {
+        arrangements = arrangements * (n - i) as f64 / (i + 1) as f64;
+    }
+    2.0 / arrangements <= alpha / 5.0
 }
 
 /// The strongest split of `mu[lo..hi]` with [`MIN_SEGMENT`] on each side: its place (the first
@@ -102,7 +149,7 @@ pub fn strongest_split(mu: &[f64], lo: usize, hi: usize) -> Option<(usize, f64)>
 }
 
 /// The place and score of the strongest split of `values`, by prefix sums.
-fn best_of(values: &[f64]) -> Option<(usize, f64)> {
+pub(super) fn best_of(values: &[f64]) -> Option<(usize, f64)> {
     let n = values.len();
     if n < 2 * MIN_SEGMENT {
         return None;
