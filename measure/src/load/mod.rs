@@ -6,6 +6,7 @@
 
 pub mod download;
 pub mod http;
+pub mod open_loop;
 pub mod pace;
 pub mod probe;
 pub mod session;

@@ -7,7 +7,7 @@
 //! it dies with the harness (PR_SET_PDEATHSIG), so a killed study leaves no load running.
 
 use crate::plan::closed::{Load, Tool};
-use crate::plan::command::{LoadTool, RunLoad};
+use crate::plan::command::{Connection, LoadTool, RunLoad};
 use anyhow::{Context, Result};
 use std::fs::File;
 use std::os::unix::process::CommandExt;
@@ -68,6 +68,7 @@ pub fn command_line(tool: Tool, load: &Load, concurrency: u32, url: &str, dir: &
         rate: None,
         threads: None,
         request_timeout_s: load.request_timeout_s,
+        connection: Connection::PerRequest,
     };
     invocation(&run, Path::new(program), url, dir, 1).unwrap_or_else(|| unreachable!("ab and hey are tools"))
 }
@@ -330,6 +331,7 @@ mod tests {
             rate: None,
             threads: None,
             request_timeout_s: 10,
+            connection: Connection::PerRequest,
         }
     }
 

@@ -3,11 +3,11 @@
 //! (importing them is the study's next step), or measure's own open-loop client, whose requests are rows
 //! here. The server's stdout and stderr are kept in the same folder.
 
-use super::{join, CleanRun, Front, Verdict, Workload};
+use super::{CleanRun, Front, Verdict, Workload};
 use crate::clock::RunClock;
 use crate::dataset::rows;
 use crate::dataset::{RunRecord, Table};
-use crate::load::probe::{spawn_probes, ProbeResult};
+use crate::load::probe::{spawn_probes, ProbeResult, Probes};
 use crate::load::tool::{self, ToolFiles, ToolProcess};
 use crate::plan::command::{CommandPlan, Condition, LoadTool, RunLoad};
 use crate::plan::open::Probe;
@@ -19,7 +19,6 @@ use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
-use std::thread::JoinHandle;
 use std::time::Duration;
 
 /// What the preflight made ready for every run of a command plan.
@@ -43,13 +42,13 @@ pub(super) struct CommandRun<'a> {
 /// The load while it runs.
 pub(super) enum Running {
     Tool(ToolProcess),
-    OpenLoop(Vec<JoinHandle<Option<ProbeResult>>>),
+    OpenLoop(Probes),
 }
 
 /// What the load left.
 pub(super) enum Ended {
     Tool(ToolFiles),
-    OpenLoop(Vec<Option<ProbeResult>>),
+    OpenLoop(Vec<ProbeResult>),
 }
 
 impl CommandRun<'_> {
@@ -110,7 +109,7 @@ impl Workload for CommandRun<'_> {
     fn start_load(&self, addr: SocketAddr, _run_id: &str, _dir: &Path, clock: RunClock, cancel: &Arc<AtomicBool>) -> Result<Running> {
         let load = self.load()?;
         if load.tool == LoadTool::OpenLoop {
-            return Ok(Running::OpenLoop(spawn_probes(addr, &load.path, &open_loop_probe(&load), clock, Arc::clone(cancel))?));
+            return Ok(Running::OpenLoop(spawn_probes(addr, &load.path, &open_loop_probe(&load), load.connection, clock, Arc::clone(cancel))?));
         }
         let program = self.installed.tool.as_deref().context("the plan's tool was not found by the preflight (a bug in measure)")?;
         let url = format!("http://{addr}{}", load.path);
@@ -124,7 +123,7 @@ impl Workload for CommandRun<'_> {
             Running::Tool(process) => process
                 .exit_status()
                 .map(|status| (!status.success()).then(|| format!("the load tool failed ({status}): {}", process.output_tail()))),
-            Running::OpenLoop(handles) => handles.iter().all(JoinHandle::is_finished).then_some(None),
+            Running::OpenLoop(probes) => probes.is_finished().then_some(None),
         }
     }
 
@@ -134,7 +133,7 @@ impl Workload for CommandRun<'_> {
                 process.kill();
                 Ok(Ended::Tool(process.files.clone()))
             }
-            Running::OpenLoop(handles) => Ok(Ended::OpenLoop(handles.into_iter().map(join).collect::<Result<_>>()?)),
+            Running::OpenLoop(probes) => Ok(Ended::OpenLoop(probes.join()?)),
         }
     }
 
@@ -143,7 +142,7 @@ impl Workload for CommandRun<'_> {
             Ended::Tool(files) => return Ok(Ok(Some(files))),
             Ended::OpenLoop(probes) => probes,
         };
-        for p in probes.iter().flatten() {
+        for p in &probes {
             match rows::request_cells(run.run_id, p) {
                 Ok(cells) => record.push(Table::Requests, cells),
                 Err(violation) => return Ok(Err(format!("request {} cannot be recorded: {violation}", p.seq))),
