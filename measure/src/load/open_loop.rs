@@ -65,6 +65,20 @@ struct Conn {
     start: Instant,
     /// Counts the requests the slot has carried, so a stale deadline is told from the current one.
     generation: u64,
+    /// The response is complete and the connection is not reused: it waits for the server's FIN (until
+    /// the request's deadline) before closing, so the server, which closes first, keeps the TIME_WAIT
+    /// and no ephemeral port of this host is held for a minute per request.
+    draining: bool,
+}
+
+/// What becomes of a connection whose response is complete.
+enum After {
+    /// Kept alive: the next request due may use it.
+    Reuse,
+    /// Closed once the server has closed its side (see [`Conn::draining`]).
+    Drain,
+    /// The server has closed it already.
+    Close,
 }
 
 /// One thread's share: requests `worker`, `worker + workers`, ... of the schedule.
@@ -229,7 +243,7 @@ impl<'a> Worker<'a> {
         }
         let slot = self.free.pop().unwrap_or(self.slots.len());
         self.poll.registry().register(&mut stream, Token(slot), Interest::READABLE | Interest::WRITABLE)?;
-        let conn = Conn { stream, request: None, written: 0, reading: Reading::default(), start, generation: 0 };
+        let conn = Conn { stream, request: None, written: 0, reading: Reading::default(), start, generation: 0, draining: false };
         if slot == self.slots.len() {
             self.slots.push(Some(conn));
         } else {
@@ -243,8 +257,8 @@ impl<'a> Worker<'a> {
     fn progress(&mut self, slot: usize, read: bool) {
         let Some(conn) = self.slots.get_mut(slot).and_then(Option::as_mut) else { return };
         if conn.request.is_none() {
-            // An event on an idle kept-alive connection: when the server closed it (or sent what was not
-            // asked), it is not used again.
+            // An event on an idle kept-alive connection, or on one waiting for the server to close: when
+            // the server closed it (or sent what was not asked), it is closed here too.
             match conn.stream.read(&mut self.buf) {
                 Err(e) if matches!(e.kind(), io::ErrorKind::WouldBlock | io::ErrorKind::Interrupted) => {}
                 _ => self.close(slot),
@@ -265,12 +279,12 @@ impl<'a> Worker<'a> {
             match conn.stream.read(&mut self.buf) {
                 Ok(0) => {
                     let outcome = conn.reading.at_eof();
-                    return self.finish(slot, outcome.map(|()| false));
+                    return self.finish(slot, outcome.map(|()| After::Close));
                 }
                 Ok(n) => match conn.reading.feed(&self.buf[..n]) {
                     Ok(true) => {
-                        let reusable = conn.reading.reusable();
-                        return self.finish(slot, Ok(reusable));
+                        let reuse = self.spec.connection == Connection::KeepAlive && conn.reading.reusable();
+                        return self.finish(slot, Ok(if reuse { After::Reuse } else { After::Drain }));
                     }
                     Ok(false) => {}
                     Err(e) => return self.finish(slot, Err(e)),
@@ -282,8 +296,8 @@ impl<'a> Worker<'a> {
         }
     }
 
-    /// Records the end of the request on `slot`: `Ok(reusable)` when its response is complete.
-    fn finish(&mut self, slot: usize, outcome: Result<bool, HttpError>) {
+    /// Records the end of the request on `slot`, `Ok` when its response is complete.
+    fn finish(&mut self, slot: usize, outcome: Result<After, HttpError>) {
         let Some(conn) = self.slots[slot].as_mut() else { return };
         let Some(index) = conn.request.take() else { return };
         self.in_flight -= 1;
@@ -293,10 +307,14 @@ impl<'a> Worker<'a> {
             row.latency_ms = Some(conn.start.elapsed().as_secs_f64() * 1e3);
             row.status = conn.reading.status();
         }
-        if self.spec.connection == Connection::KeepAlive && matches!(outcome, Ok(true)) {
-            self.idle.push(slot);
-        } else {
-            self.close(slot);
+        match outcome {
+            Ok(After::Reuse) => self.idle.push(slot),
+            Ok(After::Drain) => {
+                conn.draining = true;
+                // The server's FIN may be here already: its event came with the response's.
+                self.progress(slot, true);
+            }
+            Ok(After::Close) | Err(_) => self.close(slot),
         }
     }
 
@@ -315,9 +333,11 @@ impl<'a> Worker<'a> {
                 break;
             }
             self.deadlines.pop_front();
-            let current = self.slots[slot].as_ref().is_some_and(|c| c.generation == generation && c.request.is_some());
-            if current {
+            let Some(conn) = self.slots[slot].as_ref().filter(|c| c.generation == generation) else { continue };
+            if conn.request.is_some() {
                 self.finish(slot, Err(HttpError::Timeout));
+            } else if conn.draining {
+                self.close(slot);
             }
         }
     }
