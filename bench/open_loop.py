@@ -279,9 +279,10 @@ def render(samples: list[dict], meta: dict) -> str:
         lines += ["", "**Taken on a busy host** (load average at or above 1.5, or a build running): other helpers' builds",
                   "shared the two cores, so every figure here is worse than a quiet machine gives."]
     lines += ["", "## Highest rate held", "", "| client | connection | highest rate held (requests/s) |", "| --- | --- | ---: |"]
+    stepped = [s for s in samples if not s.get("million")]
     for tool in ("measure", "oha"):
         for keep_alive in (False, True):
-            mine = [s for s in samples if s["tool"] == tool and s["keep_alive"] == keep_alive]
+            mine = [s for s in stepped if s["tool"] == tool and s["keep_alive"] == keep_alive]
             if not mine:
                 continue
             held = [s["rate"] for s in mine if s["held"]]
@@ -298,6 +299,12 @@ def render(samples: list[dict], meta: dict) -> str:
             f"{s['lag_p50_ms']:.3f} | {s['lag_p99_ms']:.3f} | {s['lag_max_ms']:.1f} | {'yes' if s['held'] else 'no'} | "
             f"{tw['client_side']:,}/{tw['server_side']:,} | {s.get('peak_rss_mb', '')} | {s['load1']:.2f} |"
         )
+    for s in samples:
+        if s.get("million"):
+            lines += ["", "## A million requests", "",
+                      f"One run of measure's client, {s['asked']:,} requests kept alive at {s['rate']:,}/s: {s['sent']:,} sent, "
+                      f"{s['failed']:,} failed, send lag p99 {s['lag_p99_ms']:.3f} ms, measure's peak RSS {s['peak_rss_mb']} MB "
+                      "(the client's results, the rows as text and the CSV written at the end)."]
     lines += ["", "## TIME_WAIT and ephemeral ports", "", meta["ports"], ""]
     return "\n".join(lines)
 
@@ -306,6 +313,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--rates", type=int, nargs="+", default=[5_000, 10_000, 20_000, 30_000, 40_000])
     ap.add_argument("--seconds", type=int, default=5)
+    ap.add_argument("--million", action="store_true", help="also one run of 1,000,000 kept-alive requests (25,000/s for 40 s): measure's peak RSS")
     ap.add_argument("--tools", nargs="+", choices=["measure", "oha"], default=["measure", "oha"])
     target = Path(os.environ.get("CARGO_TARGET_DIR", Path.home() / ".cache/target"))
     ap.add_argument("--measure-bin", type=Path, default=target / "release/measure")
@@ -342,6 +350,11 @@ def main() -> None:
                 results += run_measure(args.measure_bin.resolve(), args.rates, args.seconds, keep_alive, work)
             if "oha" in args.tools:
                 results += run_oha(args.oha, args.rates, args.seconds, keep_alive, work)
+        if args.million:
+            million = run_measure(args.measure_bin.resolve(), [25_000], 40, True, work)
+            for s in million:
+                s["million"] = True
+            results += million
     meta["busy"] = start["load1"] >= 1.5 or any(s["build_processes"] > 0 or s["load1"] >= 1.5 for s in results)
     (HERE / "open_loop_results.json").write_text(json.dumps({"meta": meta, "samples": results}, indent=1) + "\n")
     (HERE / "OPEN_LOOP_RESULTS.md").write_text(render(results, meta))

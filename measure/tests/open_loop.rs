@@ -165,4 +165,3 @@ fn a_server_that_closes_kept_alive_connections_gets_every_request_on_a_fresh_one
     assert_every_request_recorded(&results, 1_000, count);
     server.join().unwrap();
 }
-

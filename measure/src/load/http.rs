@@ -230,8 +230,7 @@ impl Reading {
                         Chunks::Trailer => Chunks::Trailer,
                         _ => {
                             let size = text.split(';').next().unwrap_or_default().trim();
-                            let size = u64::from_str_radix(size, 16)
-                                .map_err(|_| HttpError::Malformed(format!("chunk size {text:?}")))?;
+                            let size = u64::from_str_radix(size, 16).map_err(|_| HttpError::Malformed(format!("chunk size {text:?}")))?;
                             if size == 0 {
                                 Chunks::Trailer
                             } else {
@@ -259,9 +258,10 @@ impl Reading {
     /// say it closes, and no byte came beyond the response.
     pub fn reusable(&self) -> bool {
         self.complete()
-            && self.head.as_ref().is_some_and(|h| {
-                !h.close && !(100..=199).contains(&h.status) && h.content_length.is_none_or(|cl| self.body == cl)
-            })
+            && self
+                .head
+                .as_ref()
+                .is_some_and(|h| !h.close && !(100..=199).contains(&h.status) && h.content_length.is_none_or(|cl| self.body == cl))
     }
 
     /// What the connection's end (EOF) means for the response read so far.
@@ -362,10 +362,7 @@ mod tests {
     fn parses_status_and_length() {
         let raw = b"HTTP/1.1 200 OK\r\nServer: x\r\ncontent-length: 12\r\n\r\n{\"ok\": true}";
         let head = parse_head(raw).unwrap().unwrap();
-        assert_eq!(
-            head,
-            Head { status: 200, content_length: Some(12), len: raw.len() - 12, location: None, close: false, chunked: false }
-        );
+        assert_eq!(head, Head { status: 200, content_length: Some(12), len: raw.len() - 12, location: None, close: false, chunked: false });
         let redirect = parse_head(b"HTTP/1.1 302 Found\r\nLocation: /\r\nContent-Length: 0\r\n\r\n").unwrap().unwrap();
         assert_eq!((redirect.status, redirect.location.as_deref()), (302, Some("/")));
     }

@@ -209,7 +209,7 @@ impl<'a> Worker<'a> {
             body_bytes: 0,
         });
         self.generation += 1;
-        let (slot, reused) = match self.idle.pop() {
+        let (slot, reused) = match self.take_idle() {
             Some(slot) => (slot, true),
             None => {
                 let start = Instant::now();
@@ -275,7 +275,10 @@ impl<'a> Worker<'a> {
                 Err(e) => return self.finish(slot, Err(e.into())),
             }
         }
-        while read {
+        if !read {
+            return;
+        }
+        loop {
             match conn.stream.read(&mut self.buf) {
                 Ok(0) => {
                     let outcome = conn.reading.at_eof();
@@ -318,10 +321,20 @@ impl<'a> Worker<'a> {
         }
     }
 
+    /// The most recently used idle connection. `idle` may name slots closed (or reused) since they were
+    /// put there: they are skipped here rather than searched for at each close.
+    fn take_idle(&mut self) -> Option<usize> {
+        while let Some(slot) = self.idle.pop() {
+            if self.slots[slot].as_ref().is_some_and(|c| c.request.is_none() && !c.draining) {
+                return Some(slot);
+            }
+        }
+        None
+    }
+
     /// Closes the connection on `slot` (closing the descriptor takes it out of the epoll set).
     fn close(&mut self, slot: usize) {
         if self.slots[slot].take().is_some() {
-            self.idle.retain(|&s| s != slot);
             self.free.push(slot);
         }
     }

@@ -109,7 +109,14 @@ impl Workload for CommandRun<'_> {
     fn start_load(&self, addr: SocketAddr, _run_id: &str, _dir: &Path, clock: RunClock, cancel: &Arc<AtomicBool>) -> Result<Running> {
         let load = self.load()?;
         if load.tool == LoadTool::OpenLoop {
-            return Ok(Running::OpenLoop(spawn_probes(addr, &load.path, &open_loop_probe(&load), load.connection, clock, Arc::clone(cancel))?));
+            return Ok(Running::OpenLoop(spawn_probes(
+                addr,
+                &load.path,
+                &open_loop_probe(&load),
+                load.connection,
+                clock,
+                Arc::clone(cancel),
+            )?));
         }
         let program = self.installed.tool.as_deref().context("the plan's tool was not found by the preflight (a bug in measure)")?;
         let url = format!("http://{addr}{}", load.path);
