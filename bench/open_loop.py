@@ -104,7 +104,7 @@ rate = "{{rate}}"
 duration_s = {seconds}
 keep_alive = {"true" if keep_alive else "false"}
 request_timeout_s = 10
-run_timeout_s = {seconds + 30}
+run_timeout_s = {seconds * 4 + 60}
 
 [sampling]
 interval_ms = 1000

@@ -5,7 +5,8 @@
 //! A thread sends every request of its share that is due, then waits for the next due time or a socket
 //! event, whichever comes first. The due time is a `timerfd` armed to the nanosecond, because `epoll_wait`
 //! counts whole milliseconds and would send up to a millisecond late. A request is never held back for an
-//! earlier one: when a thread falls behind, it sends all that is due at once, and the lag says by how much.
+//! earlier one: when a thread falls behind, it sends what is due as fast as it can (in bursts of
+//! [`BURST`], reading the responses between them), and the lag says by how much.
 //!
 //! What a request records is [`ProbeResult`]: `sent_ms` is when its exchange began (the `connect` call on
 //! a new connection, the write on a kept-alive one), `latency_ms` runs from there to the response's last
@@ -50,6 +51,11 @@ impl Spec {
 /// The longest a thread waits before it looks at the cancel flag and the deadlines again.
 const TICK: Duration = Duration::from_millis(20);
 
+/// The most requests sent in a row before the sockets are looked at: a thread that has fallen behind
+/// its schedule still reads the responses (and sees their deadlines) while it catches up, instead of
+/// sending until every response has timed out unread.
+const BURST: usize = 32;
+
 /// The token of the timer; sockets use their slot's index.
 const TIMER: Token = Token(usize::MAX);
 
@@ -91,18 +97,26 @@ pub fn run(spec: &Spec, worker: u32, workers: u32, clock: RunClock, cancel: &Ato
             w.abandon();
             break;
         }
-        while next < spec.count && clock.at_ms(spec.due_ms(next)) <= Instant::now() {
+        let mut burst = 0;
+        while burst < BURST && next < spec.count && clock.at_ms(spec.due_ms(next)) <= Instant::now() {
             w.start(next);
             next = next.saturating_add(workers);
+            burst += 1;
         }
         w.expire(Instant::now());
         if next >= spec.count && w.in_flight == 0 {
             break;
         }
-        if next < spec.count {
-            w.arm(clock.at_ms(spec.due_ms(next)))?;
-        }
-        match w.poll.poll(&mut events, Some(TICK)) {
+        // Behind schedule: look at the sockets without waiting, then send on.
+        let wait = match (next < spec.count).then(|| clock.at_ms(spec.due_ms(next))) {
+            Some(due) if due <= Instant::now() => Duration::ZERO,
+            Some(due) => {
+                w.arm(due)?;
+                TICK
+            }
+            None => TICK,
+        };
+        match w.poll.poll(&mut events, Some(wait)) {
             Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
             other => other?,
         }
