@@ -146,6 +146,18 @@ mod tests {
     }
 
     #[test]
+    fn a_sent_requests_result_is_48_bytes() {
+        // What a thread keeps per request sent (measure/plans/README.md, "Memory").
+        assert_eq!(std::mem::size_of::<ProbeResult>(), 48);
+    }
+
+    #[test]
+    fn a_thread_per_20000_requests_a_second_up_to_the_cores() {
+        assert_eq!([threads_for(8, 2), threads_for(20_000, 2), threads_for(20_001, 2), threads_for(90_000, 2)], [1, 1, 2, 2]);
+        assert_eq!([threads_for(90_000, 8), threads_for(1_000_000, 8), threads_for(5, 0)], [5, 8, 1]);
+    }
+
+    #[test]
     fn cancelled_requests_are_not_sent() {
         let probe = Probe { start_ms: 10_000, rate_per_s: 1, count: 3, timeout_s: 1 };
         let cancel = Arc::new(AtomicBool::new(true));
