@@ -97,8 +97,14 @@ pub fn run(spec: &Spec, worker: u32, workers: u32, clock: RunClock, cancel: &Ato
             w.abandon();
             break;
         }
-        let mut burst = 0;
+        let (mut burst, mut harvested) = (0, false);
         while burst < BURST && next < spec.count && clock.at_ms(spec.due_ms(next)) <= Instant::now() {
+            if spec.connection == Connection::KeepAlive && !harvested && !w.has_idle() {
+                // Every connection looks busy: read the responses that have arrived before opening
+                // another, so a thread that fell behind does not open one per late request.
+                w.wait(&mut events, Duration::ZERO)?;
+                harvested = true;
+            }
             w.start(next);
             next = next.saturating_add(workers);
             burst += 1;
@@ -116,16 +122,7 @@ pub fn run(spec: &Spec, worker: u32, workers: u32, clock: RunClock, cancel: &Ato
             }
             None => TICK,
         };
-        match w.poll.poll(&mut events, Some(wait)) {
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-            other => other?,
-        }
-        for event in events.iter() {
-            match event.token() {
-                TIMER => w.disarm(),
-                Token(slot) => w.progress(slot, true),
-            }
-        }
+        w.wait(&mut events, wait)?;
     }
     Ok(w.results)
 }
@@ -333,6 +330,27 @@ impl<'a> Worker<'a> {
             }
             Ok(After::Close) | Err(_) => self.close(slot),
         }
+    }
+
+    /// Waits at most `timeout` for the timer or the sockets, and handles what happened.
+    fn wait(&mut self, events: &mut Events, timeout: Duration) -> io::Result<()> {
+        match self.poll.poll(events, Some(timeout)) {
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => return Ok(()),
+            other => other?,
+        }
+        for event in events.iter() {
+            match event.token() {
+                TIMER => self.disarm(),
+                Token(slot) => self.progress(slot, true),
+            }
+        }
+        Ok(())
+    }
+
+    /// Whether a kept-alive connection may be idle (a stale entry makes it say yes; [`Self::take_idle`]
+    /// tells).
+    fn has_idle(&self) -> bool {
+        !self.idle.is_empty()
     }
 
     /// The most recently used idle connection. `idle` may name slots closed (or reused) since they were
