@@ -339,7 +339,8 @@ def main() -> None:
             "second is the most a client that closes first sustains to one server address without reuse "
             "(tcp_tw_reuse = 1, or 2 on loopback, lets connect() take a TIME_WAIT port a second old, about "
             f"{ports:,} a second). measure's client waits for the server to close first, so the TIME_WAIT "
-            "sockets are the server's (the column above), which hold no port of the client's; oha closes first."
+            "sockets are the server's, which hold no port of the client's. The TIME_WAIT column above counts, after "
+            "each run, the sockets on each side of that run's server port: the side that holds them closed first."
         ),
     }
     results = []
