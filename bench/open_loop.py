@@ -140,7 +140,8 @@ def summary(lags_ms: list[float], asked: int, failed: int) -> dict:
 def busy() -> dict:
     load1 = os.getloadavg()[0]
     builds = subprocess.run(["pgrep", "-c", "-x", "rustc|cargo|cc1|ld"], capture_output=True, text=True).stdout.strip()
-    return {"load1": round(load1, 2), "build_processes": int(builds or 0)}
+    utc = dt.datetime.now(dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+    return {"load1": round(load1, 2), "build_processes": int(builds or 0), "utc": utc}
 
 
 def time_wait(port: int) -> dict:
@@ -247,10 +248,15 @@ def oha_once(oha: str, rate: int, seconds: int, keep_alive: bool, work: Path, po
     report = json.loads(done.stdout)
     tw = time_wait(port)
     con = sqlite3.connect(db)
-    rows = con.execute("SELECT start - start_latency_correction, status FROM oha").fetchall()
+    # oha's rate limiter sleeps until t0 + i/q for tick i and stamps start_latency_correction when it wakes,
+    # so start - start_latency_correction leaves out the limiter's own lateness. The intended time is
+    # rebuilt from the schedule: tick i (the i-th stamp) was due at the first stamp + i/q.
+    rows = con.execute("SELECT start, start_latency_correction, status FROM oha ORDER BY start_latency_correction, start").fetchall()
     con.close()
-    lags = [lag * 1e3 for lag, _ in rows if lag is not None]
-    failed = sum(1 for _, status in rows if status != 200) + sum(report.get("errorDistribution", {}).values())
+    stamped = [(start, corr) for start, corr, _ in rows if corr is not None]
+    t0 = stamped[0][1] if stamped else 0.0
+    lags = [(start - (t0 + i / rate)) * 1e3 for i, (start, _) in enumerate(stamped)]
+    failed = sum(1 for *_, status in rows if status != 200) + sum(report.get("errorDistribution", {}).values())
     s = summary(lags, rate * seconds, failed)
     s.update(tool="oha", keep_alive=keep_alive, rate=rate, seconds=seconds, time_wait=tw, **before)
     s["latency_p99_ms"] = (report.get("latencyPercentiles", {}).get("p99") or float("nan")) * 1e3
@@ -266,14 +272,15 @@ def render(samples: list[dict], meta: dict) -> str:
         "(one worker, a 12-byte file), each rate for "
         f"{meta['seconds']} s. A rate is **held** when the send lag's p99 is under {HELD_P99_MS:g} ms, no request",
         "failed and at least 99% of the scheduled requests were sent. Send lag: measure's `sent_ms - scheduled_ms`",
-        "(`sent_ms` is the connect on a new connection, the write on a kept-alive one); oha's `start -",
-        "start_latency_correction` in its `--db-url` database (with `--latency-correction`, the second is when its",
-        "rate limiter scheduled the request, the first when a worker began it, connect included). oha runs with",
-        "its default 50 workers.",
+        "(`sent_ms` is the connect on a new connection, the write on a kept-alive one); oha's `start` in its",
+        "`--db-url` database (when a worker began the request, connect included) minus the time its schedule",
+        "gave the request: with `--latency-correction` oha stamps `start_latency_correction` when its rate limiter",
+        "wakes for request i, which leaves the limiter's own lateness out, so the intended time is the first stamp",
+        "+ i/rate. oha runs with its default 50 workers.",
         "",
-        f"Taken {meta['taken_utc']} on {meta['cpus']} CPUs; load average before the first sample "
-        f"{meta['load1_start']:.2f}, highest before any sample {max(s['load1'] for s in samples):.2f}; "
-        f"build processes seen: {max(s['build_processes'] for s in samples)}.",
+        f"Taken {min(s['utc'] for s in samples)} to {max(s['utc'] for s in samples)} on {meta['cpus']} CPUs; "
+        f"load average before each sample {min(s['load1'] for s in samples):.2f} to {max(s['load1'] for s in samples):.2f}; "
+        f"build processes seen before a sample: up to {max(s['build_processes'] for s in samples)}.",
     ]
     if meta["busy"]:
         lines += ["", "**Taken on a busy host** (load average at or above 1.5, or a build running): other helpers' builds",
@@ -314,6 +321,7 @@ def main() -> None:
     ap.add_argument("--rates", type=int, nargs="+", default=[5_000, 10_000, 20_000, 30_000, 40_000])
     ap.add_argument("--seconds", type=int, default=5)
     ap.add_argument("--million", action="store_true", help="also one run of 1,000,000 kept-alive requests (25,000/s for 40 s): measure's peak RSS")
+    ap.add_argument("--merge", action="store_true", help="keep the samples of open_loop_results.json of the tools not run now")
     ap.add_argument("--tools", nargs="+", choices=["measure", "oha"], default=["measure", "oha"])
     target = Path(os.environ.get("CARGO_TARGET_DIR", Path.home() / ".cache/target"))
     ap.add_argument("--measure-bin", type=Path, default=target / "release/measure")
@@ -323,15 +331,12 @@ def main() -> None:
         sys.exit(f"{args.measure_bin} does not exist: cargo build --release -p measure (or --measure-bin)")
     if "oha" in args.tools and not Path(args.oha).exists():
         sys.exit(f"oha is not installed: cargo install --locked oha (or --oha)")
-    start = busy()
     port_range = Path("/proc/sys/net/ipv4/ip_local_port_range").read_text().split()
     tw_reuse = Path("/proc/sys/net/ipv4/tcp_tw_reuse").read_text().strip()
     ports = int(port_range[1]) - int(port_range[0]) + 1
     meta = {
-        "taken_utc": dt.datetime.now(dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
         "cpus": os.cpu_count(),
         "seconds": args.seconds,
-        "load1_start": start["load1"],
         "ports": (
             f"This host: ip_local_port_range {port_range[0]}-{port_range[1]} ({ports:,} ephemeral ports), "
             f"tcp_tw_reuse = {tw_reuse}. A connection's TIME_WAIT lasts 60 s on the side that closes first and, "
@@ -356,7 +361,11 @@ def main() -> None:
             for s in million:
                 s["million"] = True
             results += million
-    meta["busy"] = start["load1"] >= 1.5 or any(s["build_processes"] > 0 or s["load1"] >= 1.5 for s in results)
+    if args.merge and (HERE / "open_loop_results.json").exists():
+        kept = json.loads((HERE / "open_loop_results.json").read_text())["samples"]
+        kept = [s for s in kept if s["tool"] not in args.tools and not (s.get("million") and args.million)]
+        results = kept + results
+    meta["busy"] = any(s["build_processes"] > 0 or s["load1"] >= 1.5 for s in results)
     (HERE / "open_loop_results.json").write_text(json.dumps({"meta": meta, "samples": results}, indent=1) + "\n")
     (HERE / "OPEN_LOOP_RESULTS.md").write_text(render(results, meta))
     print(f"wrote {HERE / 'OPEN_LOOP_RESULTS.md'}")
