@@ -173,7 +173,16 @@ def run_measure(measure: Path, rates: list[int], seconds: int, keep_alive: bool,
         wrapped = ["/usr/bin/time", "-f", "%M", "-o", str(work / "rss.txt"), str(measure), "run", "--plan", str(plan), "--out", str(out)]
         done = subprocess.run(wrapped, capture_output=True, text=True, cwd=work)
         if done.returncode != 0:
-            sys.exit(f"measure failed:\n{done.stdout}\n{done.stderr}")
+            # An aborted run (its load outlived run_timeout_s: the client fell far behind) holds nothing.
+            nan = float("nan")
+            s = {"asked": rate * seconds, "sent": 0, "failed": rate * seconds, "lag_p50_ms": nan, "lag_p99_ms": nan, "lag_max_ms": nan, "held": False}
+            why = (done.stdout + done.stderr).strip().splitlines()
+            s.update(tool="measure", keep_alive=keep_alive, rate=rate, seconds=seconds, time_wait={"client_side": 0, "server_side": 0}, **before)
+            s["aborted"] = why[-2] if len(why) > 1 else "measure failed"
+            s["peak_rss_mb"] = ""
+            samples.append(s)
+            print(json.dumps(s), flush=True)
+            continue
         servers = list(csv.DictReader(open(out / "servers.csv")))
         port = int(servers[0]["port"]) if servers else 0
         tw = time_wait(port)
@@ -306,6 +315,9 @@ def render(samples: list[dict], meta: dict) -> str:
             f"{s['lag_p50_ms']:.3f} | {s['lag_p99_ms']:.3f} | {s['lag_max_ms']:.1f} | {'yes' if s['held'] else 'no'} | "
             f"{tw['client_side']:,}/{tw['server_side']:,} | {s.get('peak_rss_mb', '')} | {s['load1']:.2f} |"
         )
+    for s in samples:
+        if s.get("aborted"):
+            lines.append(f"\nmeasure at {s['rate']:,}/s ({'kept alive' if s['keep_alive'] else 'new'}): {s['aborted']}")
     for s in samples:
         if s.get("million"):
             lines += ["", "## A million requests", "",
