@@ -305,6 +305,9 @@ def render(samples: list[dict], meta: dict) -> str:
             tried = ", ".join(f"{s['rate']:,}" for s in mine)
             best = f"{max(held):,}" if held else f"none of {tried}"
             lines.append(f"| {tool} | {'kept alive' if keep_alive else 'new per request'} | {best} |")
+    for tool in ("measure", "oha"):
+        if not any(s["tool"] == tool for s in stepped):
+            lines.append(f"| {tool} | both | not measured in this file (`--tools`; oha must be installed) |")
     lines += ["", "## Every sample", "",
               "| client | connection | rate/s | sent | failed | lag p50 ms | lag p99 ms | lag max ms | held | TIME_WAIT client/server | measure RSS MB | load1 |",
               "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | --- | ---: | ---: | ---: |"]
@@ -316,10 +319,13 @@ def render(samples: list[dict], meta: dict) -> str:
             f"{tw['client_side']:,}/{tw['server_side']:,} | {s.get('peak_rss_mb', '')} | {s['load1']:.2f} |"
         )
     for s in samples:
-        if s.get("aborted"):
+        if s.get("aborted") and not s.get("million"):
             lines.append(f"\nmeasure at {s['rate']:,}/s ({'kept alive' if s['keep_alive'] else 'new'}): {s['aborted']}")
     for s in samples:
-        if s.get("million"):
+        if s.get("million") and s.get("aborted"):
+            lines += ["", "## A million requests", "", f"One run of measure's client, {s['asked']:,} requests kept alive at "
+                      f"{s['rate']:,}/s: aborted ({s['aborted']})."]
+        elif s.get("million"):
             lines += ["", "## A million requests", "",
                       f"One run of measure's client, {s['asked']:,} requests kept alive at {s['rate']:,}/s: {s['sent']:,} sent, "
                       f"{s['failed']:,} failed, send lag p99 {s['lag_p99_ms']:.3f} ms, measure's peak RSS {s['peak_rss_mb']} MB "
