@@ -211,7 +211,13 @@ def start_nginx(work: Path) -> tuple[subprocess.Popen, int]:
     (run_dir / "www" / "fast").write_text(BODY)
     port = free_port()
     (run_dir / "nginx.conf").write_text(NGINX_CONF.format(run_dir=run_dir, port=port))
-    proc = subprocess.Popen([NGINX, "-p", str(run_dir), "-c", str(run_dir / "nginx.conf"), "-e", "stderr"], start_new_session=True)
+    # nginx's workers run as `nobody` under a root master: the folders must be theirs to read (as measure
+    # opens a run's folder up).
+    for path in (work, run_dir, run_dir / "www"):
+        path.chmod(0o755)
+    (run_dir / "www" / "fast").chmod(0o644)
+    log = open(work / "nginx.log", "ab")
+    proc = subprocess.Popen([NGINX, "-p", str(run_dir), "-c", str(run_dir / "nginx.conf"), "-e", "stderr"], start_new_session=True, stderr=log)
     deadline = time.monotonic() + 10
     while time.monotonic() < deadline:
         try:
