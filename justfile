@@ -138,6 +138,14 @@ measure plan="measure/plans/study.toml" *args: build (system-packages "nginx-lig
 bench-cost reps="5": build
     python3 bench/cost.py --reps {{reps}}
 
+# measure's open-loop client beside `oha -q` on the same nginx (issue 47): the highest rate each holds with
+# send lag p99 under 1 ms, new connection per request and kept alive (bench/open_loop.py,
+# bench/OPEN_LOOP_RESULTS.md). oha is installed with cargo when missing (its own target dir).
+bench-open-loop rates="5000 10000 20000 30000 40000" seconds="5": (system-packages "nginx-light")
+    command -v oha >/dev/null || test -x "$HOME/.cargo/bin/oha" || CARGO_TARGET_DIR="$HOME/.cache/target-oha" cargo install --locked oha
+    cargo build --release -p measure
+    python3 bench/open_loop.py --rates {{rates}} --seconds {{seconds}}
+
 # Benchmark analyze against DuckDB and polars on generated data (bench/README.md): 1M, 10M and 100M
 # rows (100M only when the disk has room for its 6.5 GB), or the sizes given; and the import case:
 # `analyze import` of a 10M-row hey CSV against DuckDB loading it (import_size="" leaves it out);

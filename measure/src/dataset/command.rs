@@ -92,6 +92,9 @@ pub fn load_summary(plan: &CommandPlan) -> String {
     }
     parts.push(format!("{} s per request", l.request_timeout_s));
     let who = match l.tool {
+        LoadTool::OpenLoop if l.keep_alive => {
+            "measure's own open-loop client (requests on kept-alive connections, each sent at its scheduled time)".to_string()
+        }
         LoadTool::OpenLoop => "measure's own open-loop client (each request on a new connection, sent at its scheduled time)".to_string(),
         tool => format!("`{}`", tool.as_str()),
     };

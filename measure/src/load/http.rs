@@ -1,8 +1,11 @@
-//! Just enough HTTP/1.1 for `GET` with `Connection: close` over loopback.
+//! Just enough HTTP/1.1 for `GET` over loopback: with `Connection: close`, or kept alive by the open-loop
+//! client when its plan asks.
 //!
 //! Our own code rather than an HTTP library because the experiment is about the socket: we set SO_RCVBUF
 //! before `connect`, read at most a chunk per call so pacing is exact, and time connect and last byte
-//! ourselves. Head parsing is a pure function over bytes so it is tested without a server.
+//! ourselves. Head parsing and when a response is complete ([`Reading`]) are pure functions over bytes, so
+//! they are tested without a server, and the blocking reader here and the event-driven open-loop client
+//! share them.
 
 use socket2::{Domain, SockAddr, Socket, Type};
 use std::io::{self, Read, Write};
@@ -39,6 +42,10 @@ pub struct Head {
     pub len: usize,
     /// Where a redirect points (the `Location` header), as sent.
     pub location: Option<String>,
+    /// The server said `Connection: close`: the connection ends with this response.
+    pub close: bool,
+    /// The body is sent in chunks (`Transfer-Encoding: chunked`).
+    pub chunked: bool,
 }
 
 /// Parses a response head from the start of `buf`; `Ok(None)` while the blank line has not arrived.
@@ -56,24 +63,37 @@ pub fn parse_head(buf: &[u8]) -> Result<Option<Head>, HttpError> {
     }
     let status =
         parts.next().and_then(|s| s.parse::<u16>().ok()).ok_or_else(|| HttpError::Malformed(format!("status line {status_line:?}")))?;
-    let mut content_length = None;
-    let mut location = None;
+    let mut head = Head { status, content_length: None, len: end + 4, location: None, close: false, chunked: false };
     for line in lines {
         if let Some((name, value)) = line.split_once(':') {
-            if name.trim().eq_ignore_ascii_case("content-length") {
-                let n = value.trim().parse::<u64>().map_err(|_| HttpError::Malformed(format!("{line:?}")))?;
-                content_length = Some(n);
-            } else if name.trim().eq_ignore_ascii_case("location") {
-                location = Some(value.trim().to_string());
+            let (name, value) = (name.trim(), value.trim());
+            if name.eq_ignore_ascii_case("content-length") {
+                let n = value.parse::<u64>().map_err(|_| HttpError::Malformed(format!("{line:?}")))?;
+                head.content_length = Some(n);
+            } else if name.eq_ignore_ascii_case("location") {
+                head.location = Some(value.to_string());
+            } else if name.eq_ignore_ascii_case("connection") {
+                head.close |= value.split(',').any(|t| t.trim().eq_ignore_ascii_case("close"));
+            } else if name.eq_ignore_ascii_case("transfer-encoding") {
+                head.chunked |= value.split(',').any(|t| t.trim().eq_ignore_ascii_case("chunked"));
             }
         }
     }
-    Ok(Some(Head { status, content_length, len: end + 4, location }))
+    // A head that has both: the chunks frame the body (RFC 9112 6.3).
+    if head.chunked {
+        head.content_length = None;
+    }
+    Ok(Some(head))
 }
 
 /// The request line and headers of a `GET` that asks the server to close afterwards.
 pub fn get_request(addr: SocketAddr, path: &str) -> Vec<u8> {
     format!("GET {path} HTTP/1.1\r\nHost: {addr}\r\nUser-Agent: measure\r\nConnection: close\r\n\r\n").into_bytes()
+}
+
+/// A `GET` that leaves the connection open for the next request (HTTP/1.1's default).
+pub fn get_request_keep_alive(addr: SocketAddr, path: &str) -> Vec<u8> {
+    format!("GET {path} HTTP/1.1\r\nHost: {addr}\r\nUser-Agent: measure\r\n\r\n").into_bytes()
 }
 
 /// A `POST` of a form (`application/x-www-form-urlencoded` body) that asks the server to close afterwards.
@@ -125,9 +145,155 @@ pub struct Response {
     pub location: Option<String>,
 }
 
-/// Reads one response, at most `chunk` bytes per `read`, until the body is complete, `deadline` passes,
-/// `cancel` is set or `after_read(total bytes read so far)` returns false. `after_read` is where a slow
-/// client sleeps. Reads wait at most [`CANCEL_CHECK`] at a time so a cancel is seen promptly.
+/// A response as far as it has arrived: fed the bytes as they come, it says when the response is complete
+/// (the one home of that rule). Complete means: the body reached its Content-Length, the last chunk of a
+/// chunked body arrived, or the status has no body (1xx, 204, 304); otherwise it ends at EOF.
+#[derive(Debug, Default)]
+pub struct Reading {
+    head_buf: Vec<u8>,
+    head: Option<Head>,
+    /// Bytes after the head (a chunked body's framing included).
+    body: u64,
+    chunks: Chunks,
+}
+
+/// Where a chunked body is.
+#[derive(Debug, Default)]
+enum Chunks {
+    /// Reading a chunk-size line (the bytes so far).
+    #[default]
+    Size,
+    /// This many bytes of chunk data and its CRLF are still to come.
+    Data(u64),
+    /// After the last chunk: trailer lines until an empty one (the bytes so far).
+    Trailer,
+    Done,
+}
+
+/// The longest head (or chunk-size line) read before the response is called malformed.
+const MAX_HEAD: usize = 64 * 1024;
+
+impl Reading {
+    /// Takes the next bytes read; `Ok(true)` once the response is complete.
+    pub fn feed(&mut self, bytes: &[u8]) -> Result<bool, HttpError> {
+        if self.head.is_some() {
+            self.body += bytes.len() as u64;
+            self.frame(bytes)?;
+            return Ok(self.complete());
+        }
+        self.head_buf.extend_from_slice(bytes);
+        match parse_head(&self.head_buf)? {
+            Some(h) => {
+                let rest = self.head_buf.split_off(h.len);
+                self.body = rest.len() as u64;
+                self.head = Some(h);
+                self.head_buf.clear();
+                self.frame(&rest)?;
+            }
+            None if self.head_buf.len() > MAX_HEAD => return Err(HttpError::Malformed("head longer than 64 KiB".into())),
+            None => {}
+        }
+        Ok(self.complete())
+    }
+
+    /// Follows a chunked body's framing over `bytes` of it (`head_buf` holds a partial size or trailer line).
+    fn frame(&mut self, mut bytes: &[u8]) -> Result<(), HttpError> {
+        if !self.head.as_ref().is_some_and(|h| h.chunked) {
+            return Ok(());
+        }
+        while !bytes.is_empty() {
+            match self.chunks {
+                Chunks::Done => return Ok(()),
+                Chunks::Data(n) => {
+                    let take = n.min(bytes.len() as u64);
+                    bytes = &bytes[take as usize..];
+                    self.chunks = if take == n { Chunks::Size } else { Chunks::Data(n - take) };
+                }
+                Chunks::Size | Chunks::Trailer => {
+                    let (line_end, rest) = match bytes.iter().position(|&b| b == b'\n') {
+                        Some(i) => (true, i + 1),
+                        None => (false, bytes.len()),
+                    };
+                    self.head_buf.extend_from_slice(&bytes[..rest]);
+                    bytes = &bytes[rest..];
+                    if self.head_buf.len() > MAX_HEAD {
+                        return Err(HttpError::Malformed("chunk line longer than 64 KiB".into()));
+                    }
+                    if !line_end {
+                        continue;
+                    }
+                    let line = std::mem::take(&mut self.head_buf);
+                    let text = String::from_utf8_lossy(&line);
+                    let text = text.trim_end_matches(['\r', '\n']);
+                    self.chunks = match self.chunks {
+                        Chunks::Trailer if text.is_empty() => Chunks::Done,
+                        Chunks::Trailer => Chunks::Trailer,
+                        _ => {
+                            let size = text.split(';').next().unwrap_or_default().trim();
+                            let size = u64::from_str_radix(size, 16).map_err(|_| HttpError::Malformed(format!("chunk size {text:?}")))?;
+                            if size == 0 {
+                                Chunks::Trailer
+                            } else {
+                                Chunks::Data(size.saturating_add(2))
+                            }
+                        }
+                    };
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Whether the response is complete without waiting for EOF.
+    pub fn complete(&self) -> bool {
+        match &self.head {
+            None => false,
+            Some(h) if matches!(h.status, 100..=199 | 204 | 304) => true,
+            Some(h) if h.chunked => matches!(self.chunks, Chunks::Done),
+            Some(h) => h.content_length.is_some_and(|cl| self.body >= cl),
+        }
+    }
+
+    /// Whether the connection may carry another request after this complete response: the server did not
+    /// say it closes, and no byte came beyond the response.
+    pub fn reusable(&self) -> bool {
+        self.complete()
+            && self
+                .head
+                .as_ref()
+                .is_some_and(|h| !h.close && !(100..=199).contains(&h.status) && h.content_length.is_none_or(|cl| self.body == cl))
+    }
+
+    /// What the connection's end (EOF) means for the response read so far.
+    pub fn at_eof(&self) -> Result<(), HttpError> {
+        match &self.head {
+            _ if self.complete() => Ok(()),
+            None => Err(HttpError::NoHead),
+            Some(Head { content_length: Some(cl), .. }) => Err(HttpError::Truncated { expected: *cl, got: self.body }),
+            Some(Head { chunked: true, .. }) => Err(HttpError::Malformed("connection closed before the last chunk".into())),
+            Some(_) => Ok(()),
+        }
+    }
+
+    /// The status; 0 while no head has arrived.
+    pub fn status(&self) -> u16 {
+        self.head.as_ref().map_or(0, |h| h.status)
+    }
+
+    /// Bytes after the head so far.
+    pub fn body_bytes(&self) -> u64 {
+        self.body
+    }
+
+    /// The `Location` header, when the head had one.
+    pub fn location(&self) -> Option<String> {
+        self.head.as_ref().and_then(|h| h.location.clone())
+    }
+}
+
+/// Reads one response, at most `chunk` bytes per `read`, until it is complete (see [`Reading`]), `deadline`
+/// passes, `cancel` is set or `after_read(total bytes read so far)` returns false. `after_read` is where a
+/// slow client sleeps. Reads wait at most [`CANCEL_CHECK`] at a time so a cancel is seen promptly.
 pub fn read_response(
     stream: &mut TcpStream,
     deadline: Instant,
@@ -136,67 +302,44 @@ pub fn read_response(
     mut after_read: impl FnMut(u64) -> bool,
 ) -> Response {
     let mut buf = vec![0u8; chunk.max(1)];
-    let mut head_buf: Vec<u8> = Vec::new();
-    let mut head: Option<Head> = None;
-    let (mut total, mut body) = (0u64, 0u64);
-    let response = |head: &Option<Head>, body: u64, result: Result<(), HttpError>| Response {
-        status: head.as_ref().map_or(0, |h| h.status),
-        body_bytes: body,
+    let mut reading = Reading::default();
+    let mut total = 0u64;
+    let response = |reading: &Reading, result: Result<(), HttpError>| Response {
+        status: reading.status(),
+        body_bytes: reading.body_bytes(),
         result,
-        location: head.as_ref().and_then(|h| h.location.clone()),
+        location: reading.location(),
     };
     loop {
-        if let Some(h) = &head {
-            if h.content_length.is_some_and(|cl| body >= cl) {
-                return response(&head, body, Ok(()));
-            }
+        if reading.complete() {
+            return response(&reading, Ok(()));
         }
         if cancel.load(Ordering::Relaxed) {
-            return response(&head, body, Err(HttpError::Cancelled));
+            return response(&reading, Err(HttpError::Cancelled));
         }
         let timeout = deadline.saturating_duration_since(Instant::now());
         if timeout.is_zero() {
-            return response(&head, body, Err(HttpError::Timeout));
+            return response(&reading, Err(HttpError::Timeout));
         }
         if let Err(e) = stream.set_read_timeout(Some(timeout.min(CANCEL_CHECK))) {
-            return response(&head, body, Err(e.into()));
+            return response(&reading, Err(e.into()));
         }
         let n = match stream.read(&mut buf) {
             Ok(n) => n,
             Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
             // A slice ran out: look at the deadline and the cancel flag again.
             Err(e) if matches!(e.kind(), io::ErrorKind::WouldBlock | io::ErrorKind::TimedOut) => continue,
-            Err(e) => return response(&head, body, Err(e.into())),
+            Err(e) => return response(&reading, Err(e.into())),
         };
         if n == 0 {
-            let result = match &head {
-                None => Err(HttpError::NoHead),
-                Some(Head { content_length: Some(cl), .. }) => Err(HttpError::Truncated { expected: *cl, got: body }),
-                Some(_) => Ok(()),
-            };
-            return response(&head, body, result);
+            return response(&reading, reading.at_eof());
         }
         total += n as u64;
-        match &head {
-            Some(_) => body += n as u64,
-            None => {
-                head_buf.extend_from_slice(&buf[..n]);
-                match parse_head(&head_buf) {
-                    Ok(Some(h)) => {
-                        body = (head_buf.len() - h.len) as u64;
-                        head = Some(h);
-                        head_buf = Vec::new();
-                    }
-                    Ok(None) if head_buf.len() > 64 * 1024 => {
-                        return response(&None, 0, Err(HttpError::Malformed("head longer than 64 KiB".into())))
-                    }
-                    Ok(None) => {}
-                    Err(e) => return response(&None, 0, Err(e)),
-                }
-            }
+        if let Err(e) = reading.feed(&buf[..n]) {
+            return response(&Reading::default(), Err(e));
         }
         if !after_read(total) {
-            return response(&head, body, Err(HttpError::Cancelled));
+            return response(&reading, Err(HttpError::Cancelled));
         }
     }
 }
@@ -219,7 +362,7 @@ mod tests {
     fn parses_status_and_length() {
         let raw = b"HTTP/1.1 200 OK\r\nServer: x\r\ncontent-length: 12\r\n\r\n{\"ok\": true}";
         let head = parse_head(raw).unwrap().unwrap();
-        assert_eq!(head, Head { status: 200, content_length: Some(12), len: raw.len() - 12, location: None });
+        assert_eq!(head, Head { status: 200, content_length: Some(12), len: raw.len() - 12, location: None, close: false, chunked: false });
         let redirect = parse_head(b"HTTP/1.1 302 Found\r\nLocation: /\r\nContent-Length: 0\r\n\r\n").unwrap().unwrap();
         assert_eq!((redirect.status, redirect.location.as_deref()), (302, Some("/")));
     }
@@ -233,6 +376,52 @@ mod tests {
     fn rejects_garbage_status_line() {
         assert!(matches!(parse_head(b"SSH-2.0-x\r\n\r\n"), Err(HttpError::Malformed(_))));
         assert!(matches!(parse_head(b"HTTP/1.1 abc\r\n\r\n"), Err(HttpError::Malformed(_))));
+    }
+
+    /// `raw` fed in pieces of `piece` bytes: whether each feed said complete.
+    fn feed_in_pieces(raw: &[u8], piece: usize) -> (Reading, Vec<bool>) {
+        let mut reading = Reading::default();
+        let done = raw.chunks(piece).map(|p| reading.feed(p).unwrap()).collect();
+        (reading, done)
+    }
+
+    #[test]
+    fn a_response_is_complete_at_its_content_length_whatever_the_pieces() {
+        let raw = b"HTTP/1.1 200 OK\r\nContent-Length: 12\r\n\r\n{\"ok\": true}";
+        for piece in [1, 3, 7, raw.len()] {
+            let (reading, done) = feed_in_pieces(raw, piece);
+            assert_eq!(done.iter().position(|&d| d), Some(done.len() - 1), "complete at the last byte, piece {piece}");
+            assert_eq!((reading.status(), reading.body_bytes(), reading.reusable()), (200, 12, true));
+        }
+    }
+
+    #[test]
+    fn a_chunked_response_is_complete_at_its_last_chunk_and_counts_its_bytes_as_sent() {
+        let raw = b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5;x=1\r\nhello\r\nA\r\n0123456789\r\n0\r\nX-T: 1\r\n\r\n";
+        let body = raw.len() - raw.windows(4).position(|w| w == b"\r\n\r\n").unwrap() - 4;
+        for piece in [1, 2, 5, raw.len()] {
+            let (reading, done) = feed_in_pieces(raw, piece);
+            assert_eq!(done.iter().position(|&d| d), Some(done.len() - 1), "complete at the last byte, piece {piece}");
+            assert_eq!((reading.body_bytes(), reading.reusable()), (body as u64, true));
+        }
+        let (reading, done) = feed_in_pieces(b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n", 4);
+        assert!(!done.iter().any(|&d| d));
+        assert!(matches!(reading.at_eof(), Err(HttpError::Malformed(_))), "closed before the last chunk");
+        let mut bad = Reading::default();
+        assert!(matches!(bad.feed(b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n"), Err(HttpError::Malformed(_))));
+    }
+
+    #[test]
+    fn a_response_without_a_body_is_complete_at_its_head_and_one_that_says_close_is_not_reused() {
+        let (reading, done) = feed_in_pieces(b"HTTP/1.1 204 No Content\r\n\r\n", 100);
+        assert_eq!((done, reading.reusable()), (vec![true], true));
+        let (reading, done) = feed_in_pieces(b"HTTP/1.1 200 OK\r\nConnection: close\r\nContent-Length: 2\r\n\r\nok", 100);
+        assert_eq!((done, reading.reusable()), (vec![true], false));
+        // Without a length, only the end of the connection ends the body.
+        let (reading, done) = feed_in_pieces(b"HTTP/1.1 200 OK\r\n\r\nsome", 100);
+        assert_eq!(done, [false]);
+        assert!(reading.at_eof().is_ok());
+        assert!(!reading.reusable());
     }
 
     /// A one-shot server on loopback that writes `reply` in pieces and closes.

@@ -1,19 +1,21 @@
 //! The open-loop probe: one path (`/fast` in the slow-download study, a command plan's path for its
-//! `open-loop` load) at a fixed rate, each request on a new TCP connection.
+//! `open-loop` load) at a fixed rate, each request on a new TCP connection (or, when a command plan asks,
+//! on kept-alive ones).
 //!
 //! Open loop means request k starts at its scheduled time whether or not earlier ones have finished: a
 //! closed loop would stop sending while a worker is blocked and hide exactly the delay we measure
-//! (coordinated omission). So every request has its own thread, started at the beginning of the run and
-//! sleeping until its time; none waits for another.
+//! (coordinated omission). The requests are sent by a few event-driven threads ([`super::open_loop`]),
+//! each owning a share of the schedule; none waits for another request.
 
-use super::http;
-use crate::clock::{sleep_until, RunClock};
+use super::open_loop::{self, Connection, Spec};
+use crate::clock::RunClock;
 use crate::plan::open::Probe;
+use anyhow::Context;
 use std::net::SocketAddr;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::thread::JoinHandle;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// One probe request as written to requests.csv.
 #[derive(Debug, Clone, PartialEq)]
@@ -21,9 +23,10 @@ pub struct ProbeResult {
     pub seq: u32,
     /// When the schedule wanted it sent, ms from the run's start.
     pub scheduled_ms: f64,
-    /// When connect started, ms from the run's start.
+    /// When its exchange began, ms from the run's start: the start of connect on a new connection, the
+    /// write of the request on a kept-alive one. `sent_ms - scheduled_ms` is the send lag.
     pub sent_ms: f64,
-    /// From the start of connect until the body was read; `None` when it failed or timed out.
+    /// From `sent_ms` until the body was read; `None` when it failed or timed out.
     pub latency_ms: Option<f64>,
     /// HTTP status; 0 when there was no complete response.
     pub status: u16,
@@ -32,63 +35,74 @@ pub struct ProbeResult {
 
 /// The open-loop schedule: request k is due at `start_ms + k * 1000 / rate_per_s` ms.
 pub fn schedule_ms(probe: &Probe) -> Vec<f64> {
-    let period = 1000.0 / f64::from(probe.rate_per_s);
-    (0..probe.count).map(|k| probe.start_ms as f64 + f64::from(k) * period).collect()
+    let spec = spec(SocketAddr::from(([127, 0, 0, 1], 0)), "/", probe, Connection::PerRequest);
+    (0..probe.count).map(|k| spec.due_ms(k)).collect()
 }
 
-/// Starts one thread per scheduled request. A thread returns `None` when the run was cancelled before its
-/// request was due (the run is then aborted and its rows are not kept).
+fn spec(addr: SocketAddr, path: &str, probe: &Probe, connection: Connection) -> Spec {
+    Spec {
+        addr,
+        path: path.to_string(),
+        connection,
+        start_ms: probe.start_ms as f64,
+        period_ms: 1000.0 / f64::from(probe.rate_per_s),
+        count: probe.count,
+        timeout: Duration::from_secs(probe.timeout_s),
+    }
+}
+
+/// Requests per second one sending thread is given: a thread keeps a schedule of tens of thousands a
+/// second on loopback (bench/OPEN_LOOP_RESULTS.md), more threads than cores only take turns.
+const RATE_PER_THREAD: u32 = 20_000;
+
+/// How many threads send a schedule of `rate_per_s`: one per [`RATE_PER_THREAD`], at most one per core.
+pub fn threads_for(rate_per_s: u32, cores: usize) -> u32 {
+    let cores = u32::try_from(cores.max(1)).unwrap_or(u32::MAX);
+    rate_per_s.div_ceil(RATE_PER_THREAD).clamp(1, cores)
+}
+
+/// The sending threads of one run.
+pub struct Probes {
+    threads: Vec<JoinHandle<std::io::Result<Vec<ProbeResult>>>>,
+}
+
+impl Probes {
+    /// Whether every thread has sent its share and seen every answer (or deadline, or the cancel).
+    pub fn is_finished(&self) -> bool {
+        self.threads.iter().all(JoinHandle::is_finished)
+    }
+
+    /// Every request that was sent, in schedule order. Requests not yet due when the run was cancelled
+    /// were not sent and are not there (the run is then aborted and its rows are not kept).
+    pub fn join(self) -> anyhow::Result<Vec<ProbeResult>> {
+        let mut all = Vec::new();
+        for thread in self.threads {
+            let share = thread.join().map_err(|_| anyhow::anyhow!("an open-loop sending thread panicked"))?;
+            all.extend(share.context("the open-loop client failed")?);
+        }
+        all.sort_unstable_by_key(|r| r.seq);
+        Ok(all)
+    }
+}
+
+/// Starts the threads that send `probe`'s schedule to `path` on `addr`.
 pub fn spawn_probes(
     addr: SocketAddr,
     path: &str,
     probe: &Probe,
+    connection: Connection,
     clock: RunClock,
     cancel: Arc<AtomicBool>,
-) -> std::io::Result<Vec<JoinHandle<Option<ProbeResult>>>> {
-    let timeout = Duration::from_secs(probe.timeout_s);
-    schedule_ms(probe)
-        .into_iter()
-        .enumerate()
-        .map(|(k, scheduled_ms)| {
-            let cancel = Arc::clone(&cancel);
-            let path = path.to_string();
-            std::thread::Builder::new().name(format!("probe-{k}")).stack_size(128 * 1024).spawn(move || {
-                let due = clock.at_ms(scheduled_ms);
-                if !sleep_until(due, Duration::from_millis(50), || cancel.load(Ordering::Relaxed)) {
-                    return None;
-                }
-                Some(probe_once(addr, &path, k as u32, scheduled_ms, clock, timeout, &cancel))
-            })
+) -> std::io::Result<Probes> {
+    let spec = Arc::new(spec(addr, path, probe, connection));
+    let workers = threads_for(probe.rate_per_s, crate::host::cpus());
+    let threads = (0..workers)
+        .map(|w| {
+            let (spec, cancel) = (Arc::clone(&spec), Arc::clone(&cancel));
+            std::thread::Builder::new().name(format!("open-loop-{w}")).spawn(move || open_loop::run(&spec, w, workers, clock, &cancel))
         })
-        .collect()
-}
-
-/// One request on a fresh connection, bounded by `timeout`.
-fn probe_once(
-    addr: SocketAddr,
-    path: &str,
-    seq: u32,
-    scheduled_ms: f64,
-    clock: RunClock,
-    timeout: Duration,
-    cancel: &AtomicBool,
-) -> ProbeResult {
-    let start = Instant::now();
-    let deadline = start + timeout;
-    let mut result = ProbeResult { seq, scheduled_ms, sent_ms: clock.ms(start), latency_ms: None, status: 0, body_bytes: 0 };
-    let Ok((mut stream, _)) = http::connect(addr, None, deadline) else {
-        return result;
-    };
-    if http::send(&mut stream, &http::get_request(addr, path), deadline).is_err() {
-        return result;
-    }
-    let response = http::read_response(&mut stream, deadline, 64 * 1024, cancel, |_| true);
-    result.body_bytes = response.body_bytes;
-    if response.result.is_ok() {
-        result.latency_ms = Some(start.elapsed().as_secs_f64() * 1e3);
-        result.status = response.status;
-    }
-    result
+        .collect::<std::io::Result<_>>()?;
+    Ok(Probes { threads })
 }
 
 #[cfg(test)]
@@ -118,8 +132,8 @@ mod tests {
         let probe = Probe { start_ms: 20, rate_per_s: 50, count: 5, timeout_s: 1 };
         let clock = RunClock::start();
         let cancel = Arc::new(AtomicBool::new(false));
-        let handles = spawn_probes(addr, "/fast", &probe, clock, cancel).unwrap();
-        let results: Vec<ProbeResult> = handles.into_iter().map(|h| h.join().unwrap().unwrap()).collect();
+        let results = spawn_probes(addr, "/fast", &probe, Connection::PerRequest, clock, cancel).unwrap().join().unwrap();
+        assert_eq!(results.len(), 5);
         let first_gave_up_ms = results[0].sent_ms + probe.timeout_s as f64 * 1000.0;
         for (k, r) in results.iter().enumerate() {
             assert_eq!(r.scheduled_ms, 20.0 + 20.0 * k as f64);
@@ -132,11 +146,23 @@ mod tests {
     }
 
     #[test]
+    fn a_sent_requests_result_is_48_bytes() {
+        // What a thread keeps per request sent (measure/plans/README.md, "Memory").
+        assert_eq!(std::mem::size_of::<ProbeResult>(), 48);
+    }
+
+    #[test]
+    fn a_thread_per_20000_requests_a_second_up_to_the_cores() {
+        assert_eq!([threads_for(8, 2), threads_for(20_000, 2), threads_for(20_001, 2), threads_for(90_000, 2)], [1, 1, 2, 2]);
+        assert_eq!([threads_for(90_000, 8), threads_for(1_000_000, 8), threads_for(5, 0)], [5, 8, 1]);
+    }
+
+    #[test]
     fn cancelled_requests_are_not_sent() {
         let probe = Probe { start_ms: 10_000, rate_per_s: 1, count: 3, timeout_s: 1 };
         let cancel = Arc::new(AtomicBool::new(true));
         let addr: SocketAddr = "127.0.0.1:9".parse().unwrap();
-        let handles = spawn_probes(addr, "/fast", &probe, RunClock::start(), cancel).unwrap();
-        assert!(handles.into_iter().all(|h| h.join().unwrap().is_none()));
+        let sent = spawn_probes(addr, "/fast", &probe, Connection::PerRequest, RunClock::start(), cancel).unwrap().join().unwrap();
+        assert!(sent.is_empty(), "{sent:?}");
     }
 }

@@ -8,7 +8,7 @@
 
 use crate::cpus::CpuSet;
 use crate::plan::closed::{Load, Tool};
-use crate::plan::command::{LoadTool, RunLoad};
+use crate::plan::command::{Connection, LoadTool, RunLoad};
 use crate::sample::procfs;
 use anyhow::{Context, Result};
 use std::fs::File;
@@ -71,6 +71,7 @@ pub fn command_line(tool: Tool, load: &Load, concurrency: u32, url: &str, dir: &
         rate: None,
         threads: None,
         request_timeout_s: load.request_timeout_s,
+        connection: Connection::PerRequest,
     };
     invocation(&run, Path::new(program), url, dir, 1).unwrap_or_else(|| unreachable!("ab and hey are tools"))
 }
@@ -405,6 +406,7 @@ mod tests {
             rate: None,
             threads: None,
             request_timeout_s: 10,
+            connection: Connection::PerRequest,
         }
     }
 

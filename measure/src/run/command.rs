@@ -3,12 +3,12 @@
 //! (importing them is the study's next step), or measure's own open-loop client, whose requests are rows
 //! here. The server's stdout and stderr are kept in the same folder.
 
-use super::{join, note, CleanRun, Front, ToolUse, Verdict, Workload};
+use super::{note, CleanRun, Front, ToolUse, Verdict, Workload};
 use crate::clock::RunClock;
 use crate::cpus::{CpuSet, Pinning};
 use crate::dataset::rows;
 use crate::dataset::{RunRecord, Table};
-use crate::load::probe::{spawn_probes, ProbeResult};
+use crate::load::probe::{spawn_probes, ProbeResult, Probes};
 use crate::load::tool::{self, ToolFiles, ToolProcess};
 use crate::plan::command::{CommandPlan, Condition, LoadTool, RunLoad};
 use crate::plan::open::Probe;
@@ -22,7 +22,6 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
-use std::thread::JoinHandle;
 use std::time::Duration;
 use std::time::Instant;
 
@@ -49,14 +48,14 @@ pub(super) struct CommandRun<'a> {
 /// The load while it runs.
 pub(super) enum Running {
     Tool(ToolProcess),
-    OpenLoop(Vec<JoinHandle<Option<ProbeResult>>>),
+    OpenLoop(Probes),
 }
 
 /// What the load left.
 pub(super) enum Ended {
     /// The tool's files, and what it used of its CPUs when it ended by itself.
     Tool(ToolFiles, Option<ToolUse>),
-    OpenLoop(Vec<Option<ProbeResult>>),
+    OpenLoop(Vec<ProbeResult>),
 }
 
 impl CommandRun<'_> {
@@ -128,7 +127,14 @@ impl Workload for CommandRun<'_> {
     fn start_load(&self, addr: SocketAddr, _run_id: &str, _dir: &Path, clock: RunClock, cancel: &Arc<AtomicBool>) -> Result<Running> {
         let load = self.load()?;
         if load.tool == LoadTool::OpenLoop {
-            return Ok(Running::OpenLoop(spawn_probes(addr, &load.path, &open_loop_probe(&load), clock, Arc::clone(cancel))?));
+            return Ok(Running::OpenLoop(spawn_probes(
+                addr,
+                &load.path,
+                &open_loop_probe(&load),
+                load.connection,
+                clock,
+                Arc::clone(cancel),
+            )?));
         }
         let program = self.installed.tool.as_deref().context("the plan's tool was not found by the preflight (a bug in measure)")?;
         let url = format!("http://{addr}{}", load.path);
@@ -184,7 +190,7 @@ impl Workload for CommandRun<'_> {
             Running::Tool(process) => process
                 .exit_status()
                 .map(|status| (!status.success()).then(|| format!("the load tool failed ({status}): {}", process.output_tail()))),
-            Running::OpenLoop(handles) => handles.iter().all(JoinHandle::is_finished).then_some(None),
+            Running::OpenLoop(probes) => probes.is_finished().then_some(None),
         }
     }
 
@@ -196,7 +202,7 @@ impl Workload for CommandRun<'_> {
                 let set = self.load_set().map_or_else(|| "all".to_string(), |s| s.to_string());
                 Ok(Ended::Tool(process.files.clone(), cpu.map(|c| (self.plan.load.tool.as_str(), c, set))))
             }
-            Running::OpenLoop(handles) => Ok(Ended::OpenLoop(handles.into_iter().map(join).collect::<Result<_>>()?)),
+            Running::OpenLoop(probes) => Ok(Ended::OpenLoop(probes.join()?)),
         }
     }
 
@@ -205,7 +211,7 @@ impl Workload for CommandRun<'_> {
             Ended::Tool(files, _) => return Ok(Ok(Some(files))),
             Ended::OpenLoop(probes) => probes,
         };
-        for p in probes.iter().flatten() {
+        for p in &probes {
             match rows::request_cells(run.run_id, p) {
                 Ok(cells) => record.push(Table::Requests, cells),
                 Err(violation) => return Ok(Err(format!("request {} cannot be recorded: {violation}", p.seq))),

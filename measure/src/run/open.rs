@@ -10,7 +10,8 @@ use crate::clock::RunClock;
 use crate::dataset::rows::{self, ServerWrite};
 use crate::dataset::{RunRecord, Table};
 use crate::load::download::{spawn_download, DownloadResult, DownloadSpec};
-use crate::load::probe::{self, spawn_probes, ProbeResult};
+use crate::load::open_loop::Connection;
+use crate::load::probe::{self, spawn_probes, ProbeResult, Probes};
 use crate::plan::open::{Condition, OpenLoop};
 use crate::sample::TempWatch;
 use crate::servers::app_log::{self, AppEvent};
@@ -39,14 +40,14 @@ pub(super) struct OpenRun<'a> {
 /// The downloads and the probes while they run; the app log they are matched to comes with them.
 pub(super) struct Clients {
     downloads: Vec<JoinHandle<DownloadResult>>,
-    probes: Vec<JoinHandle<Option<ProbeResult>>>,
+    probes: Probes,
     app_log: PathBuf,
 }
 
 /// What the clients and the app logged.
 pub(super) struct Ended {
     downloads: Vec<DownloadResult>,
-    probes: Vec<Option<ProbeResult>>,
+    probes: Vec<ProbeResult>,
     events: Vec<AppEvent>,
 }
 
@@ -108,17 +109,17 @@ impl Workload for OpenRun<'_> {
         let downloads = (1..=self.condition.downloads)
             .map(|i| spawn_download(addr, run_id, format!("d{i}"), spec, Arc::clone(cancel)))
             .collect::<std::io::Result<Vec<_>>>()?;
-        let probes = spawn_probes(addr, "/fast", &self.plan.probe, clock, Arc::clone(cancel))?;
+        let probes = spawn_probes(addr, "/fast", &self.plan.probe, Connection::PerRequest, clock, Arc::clone(cancel))?;
         Ok(Clients { downloads, probes, app_log: dir.join(APP_LOG) })
     }
 
     fn finished(clients: &mut Clients) -> Option<Option<String>> {
-        (clients.downloads.iter().all(JoinHandle::is_finished) && clients.probes.iter().all(JoinHandle::is_finished)).then_some(None)
+        (clients.downloads.iter().all(JoinHandle::is_finished) && clients.probes.is_finished()).then_some(None)
     }
 
     fn end_load(&self, clients: Clients, run_id: &str, clean: bool) -> Result<Ended> {
         let downloads: Vec<DownloadResult> = clients.downloads.into_iter().map(join).collect::<Result<_>>()?;
-        let probes: Vec<Option<ProbeResult>> = clients.probes.into_iter().map(join).collect::<Result<_>>()?;
+        let probes = clients.probes.join()?;
         let events = if clean { wait_for_app_log(&clients.app_log, run_id, &downloads)? } else { Vec::new() };
         Ok(Ended { downloads, probes, events })
     }
@@ -132,7 +133,7 @@ impl Workload for OpenRun<'_> {
                 run.servers[0].log_tail()
             )));
         }
-        for p in ended.probes.iter().flatten() {
+        for p in &ended.probes {
             match rows::request_cells(run.run_id, p) {
                 Ok(cells) => record.push(Table::Requests, cells),
                 Err(violation) => return Ok(Err(format!("probe request {} cannot be recorded: {violation}", p.seq))),

@@ -13,7 +13,7 @@ pub mod load;
 mod validate;
 
 pub use super::Problem;
-pub use load::{LoadTool, Param, RunLoad};
+pub use load::{Connection, LoadTool, Param, RunLoad};
 
 use super::locate::KeyPath;
 use super::{Host, Sampling, Text};

@@ -315,3 +315,42 @@ fn code_names_what_records_the_measured_code() {
     );
     assert_eq!(problems(&with_code("")), ["code: records nothing: give `revision` (a command printing it) or `hash` (files and folders)"]);
 }
+
+#[test]
+fn an_open_loop_run_of_a_minute_at_5000_a_second_and_of_a_million_requests_is_planned() {
+    // Refused while the client started a thread per request (at most 20,000 a run).
+    use load::MAX_OPEN_LOOP_REQUESTS;
+    let minute = with_load("tool = \"open-loop\"\nrate = 5000\nduration_s = 60").replace("run_timeout_s = 60", "run_timeout_s = 120");
+    assert_eq!(problems(&minute), Vec::<String>::new());
+    let million = with_load("tool = \"open-loop\"\nrate = 30000\nrequests = 1000000").replace("run_timeout_s = 60", "run_timeout_s = 120");
+    assert_eq!(problems(&million), Vec::<String>::new());
+    let plan = parse(&million);
+    assert_eq!(plan.load_of(&plan.conditions()[0]).unwrap().asked_requests(), Some(1_000_000));
+    let too_many = with_load(&format!("tool = \"open-loop\"\nrate = 30000\nrequests = {}", MAX_OPEN_LOOP_REQUESTS + 1));
+    let p = problems(&too_many);
+    assert!(
+        p[0].starts_with(&format!(
+            "load: {} requests for server=nginx, concurrency=1 is more than {MAX_OPEN_LOOP_REQUESTS}, the most one run of measure's open-loop client keeps",
+            MAX_OPEN_LOOP_REQUESTS + 1
+        )),
+        "{p:?}"
+    );
+}
+
+#[test]
+fn keep_alive_is_the_open_loop_clients_choice_and_a_new_connection_per_request_its_default() {
+    let of = |load: &str| {
+        let plan = parse(&with_load(load));
+        assert_eq!(plan.validate(), []);
+        plan.load_of(&plan.conditions()[0]).unwrap().connection
+    };
+    assert_eq!(of("tool = \"open-loop\"\nrate = 50\nrequests = 100"), Connection::PerRequest);
+    assert_eq!(of("tool = \"open-loop\"\nrate = 50\nrequests = 100\nkeep_alive = false"), Connection::PerRequest);
+    assert_eq!(of("tool = \"open-loop\"\nrate = 50\nrequests = 100\nkeep_alive = true"), Connection::KeepAlive);
+    assert_eq!(
+        problems(&with_load("tool = \"hey\"\nrequests = 100\nkeep_alive = true")),
+        ["load.keep_alive: hey does not take `keep_alive` (only measure's open-loop client does; hey keeps its own connections)"]
+    );
+    let typed = CommandPlan::from_toml(&with_load("tool = \"open-loop\"\nrate = 50\nrequests = 100\nkeep_alive = \"yes\"")).unwrap_err();
+    assert!(typed.to_string().contains("keep_alive"), "{typed}");
+}
