@@ -40,7 +40,7 @@ pub use axis::Scale;
 pub use axis::LOG_FROM_RATIO;
 pub use compare::compare_condition;
 pub use ecdf::ecdf;
-pub use ecdf_conditions::{ecdf_by_condition, overlays_levels};
+pub use ecdf_conditions::ecdf_by_condition;
 pub use ecdf_labels::ecdf_by_label;
 pub use headline::{headline_by_condition, headline_scale};
 pub use history::history_condition;
@@ -49,14 +49,6 @@ pub use resources::resources_over_time;
 pub use send_lag::send_lag;
 pub use tempfiles::tempfiles_over_time;
 pub use time_series::latency_over_time;
-
-/// Whether a run gets charts of its own (its ECDF and its latency over time): from two 2xx
-/// responses on. One response is one point in both, a chart with nothing to read beside the
-/// table, so the run page says its value in words instead; drawn anyway, the two charts of each of
-/// 30,000 one-request runs were 60,000 files and half the work of their report.
-pub fn draws_run_charts(run: &crate::report::RunResult) -> bool {
-    run.ok_responses > 1
-}
 
 use crate::model::Lang;
 use crate::report::Report;

@@ -4,6 +4,7 @@
 
 mod compare;
 mod counted;
+mod figures;
 mod history;
 mod labels;
 mod lead;
@@ -209,6 +210,8 @@ pub struct Context<'a> {
     pub shared_notes: Vec<&'a crate::model::Note>,
     /// The dataset's comparison with the baseline its dataset.toml names, for its article.
     pub comparison: Option<&'a crate::report::compare::ComparisonReport>,
+    /// Which figures the report and each run have, decided once.
+    pub figures: crate::render::figures::FigurePlan,
 }
 
 impl<'a> Context<'a> {
@@ -245,6 +248,7 @@ impl<'a> Context<'a> {
             run_flags,
             shared_notes,
             comparison: None,
+            figures: crate::render::figures::FigurePlan::new(report),
         }
     }
 
@@ -459,13 +463,6 @@ impl<'a> Context<'a> {
 
     fn x_label(&self) -> String {
         self.report.layout.x_factor.map_or_else(String::new, |x| self.report.factors[x].label.get(self.lang).to_string())
-    }
-
-    /// Whether run `run` has send lags to chart: an open loop with more than one 2xx response.
-    pub fn has_send_lags(&self, run: usize) -> bool {
-        self.report.runs[run].load == crate::model::LoadKind::OpenLoop
-            // One lag is the run's max lag, already a fact of the page: no chart for it.
-            && self.report.figures.send_lags.get(run).is_some_and(|s| s.points.len() > 1)
     }
 
     /// Whether any run is an open loop, whose requests are the probe rather than the load.

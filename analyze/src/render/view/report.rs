@@ -3,7 +3,6 @@
 
 use super::*;
 use crate::model::Percentile;
-use crate::render::charts::Scale;
 use crate::render::i18n::notes;
 use crate::render::i18n::published as published_words;
 use crate::report::{OrderCheck, OrderPair, OrderRelation, PublishedTableResult};
@@ -765,95 +764,9 @@ impl<'a> Context<'a> {
             .collect()
     }
 
+    /// The report page's figures, from the figure plan.
     pub fn report_figures(&self, root: &str) -> Vec<Figure> {
-        let t = self.t;
-        let mut figures = vec![Figure {
-            src: format!("{root}{}", paths::HEADLINE_FIGURE),
-            alt: prose::headline_alt(self.lang, &self.headline_label, crate::render::charts::headline_scale(self.report) == Scale::Log),
-        }];
-        if let Some(run) = self.representative_of_worst().filter(|&r| crate::render::charts::draws_run_charts(&self.report.runs[r])) {
-            figures.push(Figure {
-                src: format!("{root}{}", paths::time_series_figure(&self.slugs[run])),
-                alt: prose::worst_time_series_alt(self.lang, &self.report.runs[run].run_id, self.worst_words()),
-            });
-        }
-        for level in self.ecdf_levels() {
-            figures.push(Figure { src: format!("{root}{}", paths::ecdf_conditions_figure(level)), alt: self.ecdf_alt(level) });
-        }
-        if self.report.conditions.iter().any(|c| c.write_s.is_some()) {
-            figures.push(Figure { src: format!("{root}{}", paths::LARGE_FIGURE), alt: self.caption(t.large_table, t.large_caption) });
-        }
-        if self.report.conditions.iter().any(|c| c.tempfile_peak_bytes.is_some_and(|s| s.max > 0.0)) {
-            figures.push(Figure { src: format!("{root}{}", paths::TEMPFILE_FIGURE), alt: t.tempfile_table.to_string() });
-        }
-        figures
-    }
-
-    /// The x levels that get an ECDF of their conditions: those where some condition's
-    /// representative run has responses (every level at once without an x factor: level 0).
-    /// With one series the levels are what the study compares, and one chart overlays them
-    /// all (`charts::overlays_levels`): its figure is level 0's, when any level has one.
-    pub fn ecdf_levels(&self) -> Vec<usize> {
-        let columns = self.report.layout.rows.iter().map(|r| r.cells.len()).max().unwrap_or(0);
-        let levels = (0..columns).filter(|&level| {
-            self.report.layout.rows.iter().filter_map(|r| r.cells.get(level).copied().flatten()).any(|c| {
-                let run = self.report.conditions[c].representative_run.as_deref().and_then(|id| self.run_index(id));
-                run.is_some_and(|r| self.report.runs[r].ok_responses > 0)
-            })
-        });
-        if crate::render::charts::overlays_levels(self.report) {
-            levels.take(1).map(|_| 0).collect()
-        } else {
-            levels.collect()
-        }
-    }
-
-    fn ecdf_alt(&self, level: usize) -> String {
-        if crate::render::charts::overlays_levels(self.report) {
-            return fill(self.t.ecdf_conditions_alt, &[("level", &crate::render::i18n::charts::each_level(self.lang, &self.x_label()))]);
-        }
-        let level_label = self
-            .report
-            .layout
-            .x_factor
-            .and_then(|x| {
-                self.report.factors[x].levels.get(level).map(|l| prose::factor_level(self.lang, &self.x_label(), l.label.get(self.lang)))
-            })
-            .unwrap_or_default();
-        fill(self.t.ecdf_conditions_alt, &[("level", &level_label)])
-    }
-
-    /// The representative run of the worst condition (`standing.worst`: the failing one with the
-    /// largest share, else the worst median): the run the report's time-series chart shows.
-    pub fn representative_of_worst(&self) -> Option<usize> {
-        let report = self.report;
-        report
-            .standing
-            .worst
-            .and_then(|c| report.conditions.get(c))
-            .and_then(|c| c.representative_run.as_deref())
-            .and_then(|id| self.run_index(id))
-    }
-
-    /// How the time-series chart's condition is named: the metric's worst, or the one that failed most.
-    fn worst_words(&self) -> &'static str {
-        let failing = self.report.standing.worst.and_then(|c| self.report.standing.conditions.get(c)).is_some_and(|c| c.failing);
-        if failing {
-            crate::render::i18n::lead::lead_words(self.lang).worst_failing
-        } else {
-            self.metric.worst
-        }
-    }
-
-    /// The runs whose temp-file series the report's temp-file chart shows: each condition's
-    /// representative run, where it has samples.
-    pub fn tempfile_runs(&self) -> Vec<usize> {
-        self.report
-            .conditions
-            .iter()
-            .filter(|c| c.tempfile_peak_bytes.is_some_and(|s| s.max > 0.0))
-            .filter_map(|c| c.representative_run.as_deref().and_then(|id| self.run_index(id)))
-            .collect()
+        self.figures.report.iter().map(|&f| self.figure(f, root)).collect()
     }
 
     pub fn report_page(&self, article: Option<String>) -> ReportPage {
