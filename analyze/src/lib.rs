@@ -9,6 +9,7 @@ pub mod dataset;
 pub mod import;
 pub mod model;
 pub mod output;
+pub mod pipeline;
 pub mod render;
 pub mod report;
 pub mod stats;
