@@ -11,15 +11,15 @@ use crate::sample::{ResourceSample, TempSample};
 use crate::servers::app_log::AppEvent;
 
 /// runs.csv's columns after the factors and the repetition.
-const RUNS_TAIL: [&str; 7] = ["started_at_utc", "status", "note", "load1_before", "load1_after", RECIPE, ROUND];
+use request_row::columns::RUNS_TAIL;
 
 /// The recipe the run was measured under ([`crate::study::recipe`]). Datasets of an older measure lack
 /// it (and [`ROUND`]); their runs read back with no recipe recorded.
-pub const RECIPE: &str = "recipe";
+pub const RECIPE: &str = request_row::columns::RECIPE;
 
 /// runs.csv's last column: the round of a plan in rounds ([`crate::plan::Order`]), empty for a shuffled
 /// plan. Datasets of an older measure lack it; their runs read back with no round.
-pub const ROUND: &str = "round";
+pub const ROUND: &str = request_row::columns::ROUND;
 
 /// How many of runs.csv's last columns a dataset of an older measure may lack: [`ROUND`], then [`RECIPE`].
 pub const ADDED_SINCE: usize = 2;
@@ -29,7 +29,7 @@ pub fn runs_header(plan: &Plan) -> Vec<String> {
     let mut header = vec!["run_id".to_string()];
     header.extend(plan.factors());
     header.push("repetition".into());
-    header.extend(RUNS_TAIL.map(String::from));
+    header.extend(RUNS_TAIL.iter().map(|c| c.to_string()));
     header
 }
 /// requests.csv: the request-row contract's columns, the ones `analyze` reads.

@@ -186,7 +186,7 @@ fn plan(report: &Report, lang: Lang) -> Plan {
 /// "p95 = 12.00 ms".
 fn value_words(report: &Report, condition: usize, drawn: f64, lang: Lang) -> String {
     let decimals = report.conditions.get(condition).and_then(|c| c.latency_decimals).filter(|_| report.headline.is_percentile());
-    let value = crate::render::view::metric_value_at(report.headline, decimals, drawn / display_scale(report));
+    let value = crate::render::format::metric_value_at(report.headline, decimals, drawn / display_scale(report));
     labels::mark_value(lang, report.headline, &percentile(report), &value)
 }
 

@@ -28,6 +28,7 @@ mod style;
 mod svg;
 mod tempfiles;
 mod time_series;
+mod xml;
 
 /// The charts' words live with every other word of the report, in `i18n`.
 use super::i18n::charts as labels;

@@ -289,6 +289,7 @@ pub(crate) fn fixture() -> Report {
         figures,
         percentile_keys: vec!["95".into()],
         percentiles_at_maximum: Vec::new(),
+        resource_sampling: None,
     }
 }
 

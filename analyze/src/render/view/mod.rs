@@ -36,28 +36,8 @@ use crate::report::Spread;
 use crate::report::{ConditionResult, Report, RunResult};
 use serde::Serialize;
 
-/// A value of `metric` as the tables print it, known to `decimals` (the condition's latency
-/// decimals for a percentile, the tool's printed ones for requests/s; `None`: the metric's own
-/// digits): what [`Context::metric_number`] and the comparison's view print.
-pub fn metric_number_at(metric: HeadlineMetric, decimals: Option<u8>, value: f64) -> String {
-    match (metric, decimals) {
-        (HeadlineMetric::Percentile, decimals) => format::ms_at(value, decimals),
-        (HeadlineMetric::SessionMeanMs, _) => format::ms(value),
-        (HeadlineMetric::RequestsPerS, decimals) => format::rate(value, decimals),
-        (HeadlineMetric::ErrorRate, _) => format::percent_fine(value),
-        (HeadlineMetric::FailedShare, _) => format::percent(value),
-    }
-}
-
-/// [`metric_number_at`] with its unit in running text: "12.00 ms", "769.2", "64.9%".
-pub fn metric_value_at(metric: HeadlineMetric, decimals: Option<u8>, value: f64) -> String {
-    let number = metric_number_at(metric, decimals, value);
-    if metric.is_time() {
-        format!("{number} ms")
-    } else {
-        number
-    }
-}
+/// A metric's value as the tables and charts print it: its one home is [`format`].
+pub use super::format::{metric_number_at, metric_value_at};
 
 /// A table cell: text, an optional link, and an optional second line (the range).
 #[derive(Debug, Clone, Serialize, Default)]
@@ -163,7 +143,7 @@ impl Context<'_> {
             title: format!("{} – {}{untranslated}", self.report.dataset.title.get(self.lang), self.t.readme_title),
             readme_title: format!("{}{untranslated}", self.t.readme_title),
             readme_lang: if own_language { self.lang.code() } else { Lang::En.code() },
-            html: super::article::markdown_to_html(readme, self.t.table_n, self.t.scroll_cue),
+            html: super::markdown::markdown_to_html(readme, self.t.table_n, self.t.scroll_cue),
         })
     }
 

@@ -585,29 +585,21 @@ impl<'a> Context<'a> {
         })
     }
 
-    /// The Methods paragraph on CPU and memory, with the sampling interval the runs had (the
-    /// median gap of each run's process groups, whole milliseconds; a range where they differ)
-    /// and the step a clock tick makes of a CPU share at it.
+    /// The Methods paragraph on CPU and memory, with the sampling interval the runs had (a range
+    /// where they differ) and the step a clock tick makes of a CPU share at it.
     fn methods_resources(&self, report: &Report) -> Option<String> {
-        use crate::stats::resources::{cpu_step_percent, CLOCK_TICK_MS};
-        let intervals: Vec<f64> = report
-            .runs
-            .iter()
-            .flat_map(|r| r.resources.iter().filter_map(|u| u.sample_interval_ms))
-            .map(f64::round)
-            .filter(|v| *v > 0.0)
-            .collect();
-        let (Some(low), Some(high)) = (intervals.iter().copied().reduce(f64::min), intervals.iter().copied().reduce(f64::max)) else {
-            return None;
-        };
+        let sampling = report.resource_sampling?;
         let whole = |v: f64| format::count(v as u64);
-        let step = |v: f64| format!("{}%", format::known(cpu_step_percent(v), 0));
-        let (interval, steps) = if low == high {
-            (whole(low), step(low))
+        let step = |v: f64| format!("{}%", format::known(v, 0));
+        let (interval, steps) = if sampling.interval_low_ms == sampling.interval_high_ms {
+            (whole(sampling.interval_low_ms), step(sampling.step_coarse_percent))
         } else {
-            (format!("{}{}{}", whole(low), self.t.range_dash, whole(high)), format!("{}{}{}", step(high), self.t.range_dash, step(low)))
+            (
+                format!("{}{}{}", whole(sampling.interval_low_ms), self.t.range_dash, whole(sampling.interval_high_ms)),
+                format!("{}{}{}", step(sampling.step_fine_percent), self.t.range_dash, step(sampling.step_coarse_percent)),
+            )
         };
-        Some(fill(self.t.methods_resources, &[("tick", &whole(CLOCK_TICK_MS)), ("interval", &interval), ("step", &steps)]))
+        Some(fill(self.t.methods_resources, &[("tick", &whole(sampling.tick_ms)), ("interval", &interval), ("step", &steps)]))
     }
 
     /// The Methods paragraphs: every definition, stated with the actual n, ranks and limits.
