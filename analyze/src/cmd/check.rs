@@ -2,10 +2,10 @@
 //! data error.
 
 use crate::dataset;
+use crate::pipeline;
 use crate::render::i18n::fill;
 use crate::render::view::Context;
 use crate::render::{self, format};
-use crate::pipeline;
 use crate::stats::Detail;
 use anyhow::Result;
 use std::fmt::Write as _;

@@ -2,9 +2,9 @@
 
 use crate::dataset;
 use crate::output;
+use crate::pipeline;
 use crate::render::paths;
 use crate::render::site::{emit_site, site_files, Broken, Published, SiteComparison, SiteHistory};
-use crate::pipeline;
 use crate::stats::Detail;
 use anyhow::{bail, Context as _, Result};
 use std::path::Path;

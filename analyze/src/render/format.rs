@@ -5,8 +5,8 @@
 //! a number a tool printed prints as it printed it ([`printed`]), and a median of two such values
 //! or a mean gets one decimal more ([`known`]); everything else has the fixed digits below.
 
-pub use crate::stats::precision::decimals_of;
 use crate::model::HeadlineMetric;
+pub use crate::stats::precision::decimals_of;
 use crate::stats::precision::MAX_DECIMALS;
 
 /// Milliseconds with two decimals and thousands separators: `5,945.11`.

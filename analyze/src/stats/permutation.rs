@@ -10,7 +10,6 @@
 //! 2 / C(n + m, n) when no two values tie: 0.10 at 3 runs a side, so a "p < 0.05" from Welch's
 //! test at 3 against 3 rests on its assumption, never on the labels alone.
 
-
 /// The most relabellings enumerated; C(14, 7) = 3,432 and C(16, 8) = 12,870 are.
 pub const EXACT_LIMIT: u64 = 20_000;
 /// How many relabellings are drawn beyond the limit.

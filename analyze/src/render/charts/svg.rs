@@ -3,9 +3,9 @@
 //! opening tag. A drawing error becomes a small SVG that says so, never a panic.
 
 use super::labels;
-use super::xml::escape;
 use super::marks::Pointable;
 use super::style::{font_size, FONT, INK, TEXT_PX};
+use super::xml::escape;
 use crate::model::Lang;
 use plotters::coord::Shift;
 use plotters::prelude::*;

@@ -107,6 +107,17 @@ pub struct KeyValue {
     pub href: Option<String>,
 }
 
+/// One section of a page: its anchor, heading, table and the notes under it, drawn the same way
+/// by every page (`macros.html`'s `section`). A section file's entry (`slo::section`) gives one,
+/// or `None` when the report has nothing for it.
+#[derive(Debug, Clone, Serialize)]
+pub struct Section {
+    pub id: &'static str,
+    pub heading: String,
+    pub table: Table,
+    pub notes: Vec<String>,
+}
+
 /// The dataset's README as a page of the report: its Markdown rendered (raw HTML shown as text).
 #[derive(Debug, Clone, Serialize)]
 pub struct ReadmePage {

@@ -49,10 +49,9 @@ pub struct ReportPage {
     pub large: Option<Table>,
     pub tempfiles: Option<Table>,
     /// Per condition, how its sessions ended and how long the successful ones took.
-    pub sessions: Option<Table>,
-    /// Per condition and process group, CPU and peak RSS over its runs, with the table's heading.
-    pub resources: Option<Table>,
-    pub resources_heading: &'static str,
+    pub sessions: Option<Section>,
+    /// Per condition and process group, CPU and peak RSS over its runs.
+    pub resources: Option<Section>,
     /// Every run, when they fit on one page ([`paths::RUNS_PER_PAGE`]); else `run_pages`.
     pub runs: Option<Table>,
     /// The pages of the run list, with what the section says of them, when the runs do not fit.
@@ -74,17 +73,11 @@ pub struct ReportPage {
     /// The author's article, rendered: HTML for the HTML page, Markdown for the twin.
     pub article: Option<String>,
     /// dataset.toml's service-level objectives per condition, and what they add up to.
-    pub slo_heading: &'static str,
-    pub slo: Option<Table>,
-    pub slo_notes: Vec<String>,
+    pub slo: Option<Section>,
     /// Per condition and request label, when the runs mix labels (`stats::labels`).
-    pub labels_heading: &'static str,
-    pub labels: Option<Table>,
-    pub labels_notes: Vec<String>,
+    pub labels: Option<Section>,
     /// Per run and request label, the tool's own figures (runs without rows: Locust).
-    pub tool_labels_heading: &'static str,
-    pub tool_labels: Option<Table>,
-    pub tool_labels_notes: Vec<String>,
+    pub tool_labels: Option<Section>,
     /// In a site: links to this dataset's comparison with its baseline, and to the comparisons
     /// of the datasets that name this one their baseline (set by the site, empty otherwise).
     pub comparisons: Vec<KeyValue>,
@@ -783,9 +776,8 @@ impl<'a> Context<'a> {
             figures: self.report_figures(""),
             large: self.large_table(""),
             tempfiles: self.tempfile_table(""),
-            sessions: self.sessions_table(),
-            resources: self.resources_table(),
-            resources_heading: crate::render::i18n::lead::lead_words(self.lang).resources_table,
+            sessions: super::sessions::section(self),
+            resources: super::resources::section(self),
             runs: (!self.runs_paged()).then(|| self.run_table("")),
             run_pages_intro: self.runs_paged().then(|| {
                 fill(
@@ -810,15 +802,9 @@ impl<'a> Context<'a> {
             }),
             downloads: self.downloads(),
             article,
-            slo_heading: crate::render::i18n::slo::words(self.lang).heading,
-            slo: self.slo_table(""),
-            slo_notes: self.slo_notes(),
-            labels_heading: crate::render::i18n::labels::words(self.lang).heading,
-            labels: self.labels_table(""),
-            labels_notes: self.labels_notes(),
-            tool_labels_heading: crate::render::i18n::labels::words(self.lang).tool_heading,
-            tool_labels: self.tool_labels_table(""),
-            tool_labels_notes: self.tool_labels_notes(&report.runs.iter().collect::<Vec<_>>()),
+            slo: super::slo::section(self),
+            labels: super::labels::section(self),
+            tool_labels: super::labels::tool_section(self),
             comparisons: Vec::new(),
         }
     }
