@@ -15,6 +15,9 @@ use crate::report::{Report, RunResult};
 pub enum Figure {
     /// The headline percentile by condition (`charts::headline_by_condition`).
     Headline,
+    /// The headline chart of one level of the factor that separates the values' scale
+    /// ([`HeadlineSplit`], `charts::headline_at_level`).
+    HeadlineAt(usize),
     /// On the report page: the time series of the worst condition's representative run (a run's
     /// figure, drawn with its run).
     WorstTimeSeries(usize),
@@ -43,6 +46,7 @@ impl Figure {
     pub fn path(self, slugs: &[String]) -> String {
         match self {
             Figure::Headline => paths::HEADLINE_FIGURE.to_string(),
+            Figure::HeadlineAt(level) => paths::headline_level_figure(level),
             Figure::WorstTimeSeries(run) | Figure::RunTimeSeries(run) => paths::time_series_figure(&slugs[run]),
             Figure::EcdfConditions(level) => paths::ecdf_conditions_figure(level),
             Figure::Large => paths::LARGE_FIGURE.to_string(),
@@ -63,6 +67,9 @@ pub struct FigurePlan {
     pub headline_scale: Scale,
     /// Whether one ECDF chart overlays every x level ([`overlays_levels`]).
     pub overlays_levels: bool,
+    /// The factor the headline chart is drawn once per level of, when one separates the values'
+    /// scale ([`headline_split`]).
+    pub headline_split: Option<HeadlineSplit>,
     /// The report page's figures, in page order.
     pub report: Vec<Figure>,
     /// The runs whose temp-file series the report's temp-file chart shows.
@@ -76,7 +83,11 @@ impl FigurePlan {
     /// The plan of `report`.
     pub fn new(report: &Report) -> FigurePlan {
         let overlays_levels = overlays_levels(report);
-        let mut figures = vec![Figure::Headline];
+        let headline_split = headline_split(report);
+        let mut figures = match &headline_split {
+            Some(split) => split.levels.iter().map(|&(level, _)| Figure::HeadlineAt(level)).collect(),
+            None => vec![Figure::Headline],
+        };
         if let Some(run) = representative_of_worst(report).filter(|&r| draws_run_charts(&report.runs[r])) {
             figures.push(Figure::WorstTimeSeries(run));
         }
@@ -94,7 +105,7 @@ impl FigurePlan {
             .filter_map(|c| c.representative_run.as_deref().and_then(|id| report.run_index(id)))
             .collect();
         let runs = (0..report.runs.len()).map(|run| run_figures(report, run)).collect();
-        FigurePlan { headline_scale: charts::headline_scale(report), overlays_levels, report: figures, tempfile_runs, runs }
+        FigurePlan { headline_scale: charts::headline_scale(report), overlays_levels, headline_split, report: figures, tempfile_runs, runs }
     }
 
     /// Run `run`'s figures, in page order.
@@ -114,6 +125,93 @@ impl FigurePlan {
     pub fn draws_run_charts(&self, run: usize) -> bool {
         self.run(run).contains(&Figure::RunEcdf(run))
     }
+}
+
+/// A factor whose levels the headline chart is drawn apart at, each with its own value axis.
+#[derive(Debug, Clone, PartialEq)]
+pub struct HeadlineSplit {
+    /// Index into `report.factors`: an x or a series factor of the layout.
+    pub factor: usize,
+    /// Its levels that have a condition with a headline value, each with its chart's scale.
+    pub levels: Vec<(usize, Scale)>,
+}
+
+/// The factor that separates the scale of the headline values, when one does: the values (each
+/// condition's runs, min to max) span at least [`charts::LOG_FROM_RATIO`] times, so one axis is
+/// logarithmic and differences within a part look alike (two routes 100x apart: the servers on
+/// each route), while at each level of the factor they span less, and some level holds more
+/// than one condition. The factor is not the compared one: every group of conditions the report
+/// compares (`standing.groups`) lies within one of its levels. Of several such factors, the one
+/// whose widest level spans least (ties: the x factor, then the series factors in order).
+/// `None` otherwise: one chart.
+pub fn headline_split(report: &Report) -> Option<HeadlineSplit> {
+    let layout = &report.layout;
+    let level_of = |factor: usize, row: &crate::report::LayoutRow, x: usize| -> Option<usize> {
+        if layout.x_factor == Some(factor) {
+            Some(x)
+        } else {
+            layout.series_factors.iter().position(|&f| f == factor).and_then(|k| row.levels.get(k).copied())
+        }
+    };
+    // Each condition with a headline value: its place (row, x level) and its range.
+    let spreads: Vec<(&crate::report::LayoutRow, usize, f64, f64)> = layout
+        .rows
+        .iter()
+        .flat_map(|row| row.cells.iter().enumerate().filter_map(move |(x, c)| Some((row, x, (*c)?))))
+        .filter_map(|(row, x, c)| report.headline_of(report.conditions.get(c)?).map(|s| (row, x, s.min, s.max)))
+        .collect();
+    let span = |values: &[(f64, f64)]| {
+        let low = values.iter().map(|v| v.0).fold(f64::INFINITY, f64::min);
+        let high = values.iter().map(|v| v.1).fold(f64::NEG_INFINITY, f64::max);
+        (low > 0.0 && high.is_finite()).then(|| high / low)
+    };
+    let all: Vec<(f64, f64)> = spreads.iter().map(|s| (s.2, s.3)).collect();
+    if span(&all)? < charts::LOG_FROM_RATIO {
+        return None;
+    }
+    // Each condition's place in the layout, to find its level of a factor.
+    let mut places = std::collections::HashMap::new();
+    for row in &layout.rows {
+        for (x, cell) in row.cells.iter().enumerate() {
+            if let Some(c) = cell {
+                places.insert(*c, (row, x));
+            }
+        }
+    }
+    // The compared factor is never drawn apart: the conditions each group of the standing
+    // compares (the series at an x level, or the x levels of one series) must share a level.
+    let keeps_groups = |factor: usize| {
+        report.standing.groups.iter().all(|group| {
+            let levels: std::collections::BTreeSet<Option<usize>> =
+                group.conditions.iter().map(|c| places.get(c).and_then(|&(row, x)| level_of(factor, row, x))).collect();
+            levels.len() <= 1
+        })
+    };
+    let candidates = layout.x_factor.into_iter().chain(layout.series_factors.iter().copied()).filter(|&f| keeps_groups(f));
+    let mut best: Option<(f64, usize, Vec<usize>)> = None;
+    for factor in candidates {
+        let mut by_level: std::collections::BTreeMap<usize, Vec<(f64, f64)>> = std::collections::BTreeMap::new();
+        for &(row, x, low, high) in &spreads {
+            if let Some(level) = level_of(factor, row, x) {
+                by_level.entry(level).or_default().push((low, high));
+            }
+        }
+        if by_level.len() < 2 || by_level.values().all(|v| v.len() < 2) {
+            continue;
+        }
+        let Some(widest) = by_level.values().map(|v| span(v)).collect::<Option<Vec<f64>>>().map(|s| s.into_iter().fold(1.0, f64::max))
+        else {
+            continue;
+        };
+        if widest < charts::LOG_FROM_RATIO && best.as_ref().is_none_or(|b| widest < b.0) {
+            best = Some((widest, factor, by_level.keys().copied().collect()));
+        }
+    }
+    let (_, factor, levels) = best?;
+    Some(HeadlineSplit {
+        factor,
+        levels: levels.into_iter().map(|level| (level, charts::headline_scale_at_level(report, factor, level))).collect(),
+    })
 }
 
 /// A run's figures, in page order.
@@ -177,7 +275,12 @@ fn ecdf_levels(report: &Report, overlays: bool) -> Vec<usize> {
 /// The representative run of the worst condition (`standing.worst`: the failing one with the
 /// largest share, else the worst median): the run the report's time-series chart shows.
 pub fn representative_of_worst(report: &Report) -> Option<usize> {
-    report.standing.worst.and_then(|c| report.conditions.get(c)).and_then(|c| c.representative_run.as_deref()).and_then(|id| report.run_index(id))
+    report
+        .standing
+        .worst
+        .and_then(|c| report.conditions.get(c))
+        .and_then(|c| c.representative_run.as_deref())
+        .and_then(|id| report.run_index(id))
 }
 
 #[cfg(test)]
@@ -205,5 +308,77 @@ mod tests {
         assert!(!plan.draws_run_charts(0));
         assert!(plan.draws_run_charts(1));
         assert_eq!(&plan.run(1)[..2], [Figure::RunEcdf(1), Figure::RunTimeSeries(1)]);
+    }
+
+    /// The numbers a chart writes as text (tick labels, level names that are numbers).
+    fn numbers(svg: &str) -> Vec<f64> {
+        svg.split("</text>").filter_map(|piece| piece.rsplit('>').next()?.replace(',', "").trim().parse::<f64>().ok()).collect()
+    }
+
+    #[test]
+    fn two_routes_100x_apart_get_one_headline_chart_each_with_its_own_axis() {
+        let mut report = crate::render::charts::tests::fixture();
+        // Two routes on x, the download levels compared at each (the series): route 1 is 100
+        // times route 0.
+        let by_route: Vec<Vec<usize>> = report.layout.rows[..2].iter().map(|r| r.cells.iter().flatten().copied().collect()).collect();
+        report.layout.x_factor = Some(0);
+        report.layout.series_factors = vec![1];
+        report.layout.rows = (0..3)
+            .map(|d| crate::report::LayoutRow { levels: vec![d], cells: by_route.iter().map(|cells| cells.get(d).copied()).collect() })
+            .collect();
+        report.standing.groups = by_route
+            .iter()
+            .map(|cells| crate::report::standing::StandingGroup { conditions: cells.clone(), ..Default::default() })
+            .collect();
+        for (route, base) in [(0, 1.0), (1, 100.0)] {
+            for (i, &c) in by_route[route].iter().enumerate() {
+                let value = base * (1.0 + 0.25 * i as f64);
+                report.conditions[c].headline_ms =
+                    Some(crate::report::Spread { median: value, min: value * 0.95, max: value * 1.05, n: 3 });
+                for run in report.runs.iter_mut().filter(|r| r.condition == c) {
+                    run.headline_ms = Some(value);
+                }
+            }
+        }
+        let plan = FigurePlan::new(&report);
+        let split = plan.headline_split.clone().expect("the routes separate the scale");
+        assert_eq!(report.factors[split.factor].name, "route");
+        assert_eq!(split.levels, [(0, Scale::Linear), (1, Scale::Linear)]);
+        assert_eq!(plan.report[..2], [Figure::HeadlineAt(0), Figure::HeadlineAt(1)], "no chart of both routes on one axis");
+        assert_eq!(Figure::HeadlineAt(1).path(&[]), "figures/headline-by-condition-1.svg");
+
+        // One axis for both: a log scale from about 1 to about 100.
+        let both = numbers(&crate::render::charts::headline_by_condition(&report, crate::model::Lang::En));
+        assert!(both.contains(&1.0) && both.contains(&100.0), "{both:?}");
+        // Each route its own: route 0's ticks stay near 1, route 1's near 100.
+        let direct = crate::render::charts::headline_at_level(&report, split.factor, 0, crate::model::Lang::En);
+        let proxied = crate::render::charts::headline_at_level(&report, split.factor, 1, crate::model::Lang::En);
+        let (low, high) = (numbers(&direct), numbers(&proxied));
+        assert!(low.iter().all(|&v| v <= 2.0), "route 0's axis: {low:?}");
+        assert!(high.iter().filter(|&&v| v > 2.0).count() >= 3, "route 1's axis has ticks of its own: {high:?}");
+        assert!(high.iter().all(|&v| v <= 2.0 || (90.0..=160.0).contains(&v)), "route 1's axis: {high:?}");
+        assert!(direct.contains("Route = direct only; one chart per level, each with its own axis"), "{direct}");
+        // The routes are not what is compared: drawn apart by download level (the compared
+        // factor), the plan keeps one chart.
+        report.standing.groups = (0..3)
+            .map(|d| crate::report::standing::StandingGroup {
+                conditions: by_route.iter().filter_map(|cells| cells.get(d).copied()).collect(),
+                ..Default::default()
+            })
+            .collect();
+        assert_eq!(headline_split(&report), None, "routes compared: one axis, however far apart");
+        assert!(direct.contains("Linear scale on the y axis"));
+        let ja = crate::render::charts::headline_at_level(&report, split.factor, 1, crate::model::Lang::Ja);
+        assert!(ja.contains("経路：nginx バッファリングなしのみ。水準ごとに1つの図で、軸はそれぞれ独自"), "{ja}");
+    }
+
+    #[test]
+    fn values_within_tenfold_or_a_factor_that_does_not_separate_them_keep_one_headline_chart() {
+        // The model study: 1.49 to 6,590 ms, and no route or download level keeps its values
+        // within tenfold.
+        let report = crate::render::charts::tests::fixture();
+        let plan = FigurePlan::new(&report);
+        assert_eq!(plan.headline_split, None);
+        assert_eq!(plan.report[0], Figure::Headline);
     }
 }

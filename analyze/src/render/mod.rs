@@ -178,8 +178,7 @@ pub fn emit_report_with(
             use rayon::prelude::*;
             let runs: Vec<usize> = (0..report.runs.len()).collect();
             for batch in runs.chunks(RUNS_PER_BATCH) {
-                let rendered: Vec<Result<RunFiles, RenderError>> =
-                    batch.par_iter().map(|&run| run_files(tera, context, run)).collect();
+                let rendered: Vec<Result<RunFiles, RenderError>> = batch.par_iter().map(|&run| run_files(tera, context, run)).collect();
                 for run in rendered {
                     // An error is sent as the last item; a failed send means the writer stopped.
                     let (files, error) = match run {
@@ -297,6 +296,9 @@ fn draw(context: &Context, figure: figures::Figure) -> Option<String> {
     let (report, lang) = (context.report, context.lang);
     match figure {
         Figure::Headline => Some(charts::headline_by_condition(report, lang)),
+        Figure::HeadlineAt(level) => {
+            context.figures.headline_split.as_ref().map(|split| charts::headline_at_level(report, split.factor, level, lang))
+        }
         Figure::WorstTimeSeries(_) => None,
         Figure::EcdfConditions(level) => charts::ecdf_by_condition(report, level, context.figures.overlays_levels, &context.slugs, lang),
         Figure::Large => charts::write_vs_completion(report, lang),

@@ -43,7 +43,7 @@ pub use compare::compare_condition;
 pub use ecdf::ecdf;
 pub use ecdf_conditions::ecdf_by_condition;
 pub use ecdf_labels::ecdf_by_label;
-pub use headline::{headline_by_condition, headline_scale};
+pub use headline::{headline_at_level, headline_by_condition, headline_scale, headline_scale_at_level};
 pub use history::history_condition;
 pub use large_responses::write_vs_completion;
 pub use resources::resources_over_time;

@@ -12,6 +12,7 @@ impl Context<'_> {
         let t = self.t;
         let alt = match figure {
             Planned::Headline => prose::headline_alt(self.lang, &self.headline_label, self.figures.headline_scale == Scale::Log),
+            Planned::HeadlineAt(level) => self.headline_level_alt(level),
             Planned::WorstTimeSeries(run) => prose::worst_time_series_alt(self.lang, run_id(run), self.worst_words()),
             Planned::EcdfConditions(level) => self.ecdf_alt(level),
             Planned::Large => self.caption(t.large_table, t.large_caption),
@@ -24,6 +25,19 @@ impl Context<'_> {
             Planned::RunTempfiles(run) => prose::run_tempfile_alt(self.lang, run_id(run)),
         };
         Figure { src: format!("{root}{}", figure.path(&self.slugs)), alt }
+    }
+
+    /// The alt words of the headline chart of one level of the factor it is drawn apart at.
+    fn headline_level_alt(&self, level: usize) -> String {
+        let Some(split) = &self.figures.headline_split else { return String::new() };
+        let log = split.levels.iter().any(|&(l, scale)| l == level && scale == Scale::Log);
+        let alt = prose::headline_alt(self.lang, &self.headline_label, log);
+        let factor = &self.report.factors[split.factor];
+        let words = factor
+            .levels
+            .get(level)
+            .map_or_else(String::new, |l| prose::factor_level(self.lang, factor.label.get(self.lang), l.label.get(self.lang)));
+        crate::render::i18n::charts::at_level(self.lang, &alt, &words)
     }
 
     fn ecdf_alt(&self, level: usize) -> String {
