@@ -79,6 +79,24 @@ pub struct Report {
     /// again, which no reader should take for a tail estimate.
     #[serde(skip)]
     pub percentiles_at_maximum: Vec<String>,
+    /// How often the runs' CPU and memory were sampled, and the step a clock tick makes of a CPU
+    /// share at that interval (`stats::resources::sampling`); `None` without samples.
+    #[serde(skip)]
+    pub resource_sampling: Option<ResourceSampling>,
+}
+
+/// The sampling of the runs' CPU and memory, for the words that state its limits: the median gap
+/// of each run's process groups in whole milliseconds, lowest and highest over the runs, and the
+/// step of a CPU share (in % of one core) that one clock tick makes at each.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ResourceSampling {
+    /// The kernel's clock tick, in ms: CPU time is counted in these.
+    pub tick_ms: f64,
+    pub interval_low_ms: f64,
+    pub interval_high_ms: f64,
+    /// The step at the highest interval (the finest) and at the lowest (the coarsest).
+    pub step_fine_percent: f64,
+    pub step_coarse_percent: f64,
 }
 
 impl Report {

@@ -8,7 +8,7 @@ pub fn escape(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {
         // A page's hidden characters, and a carriage return, which would overwrite the line.
-        if crate::render::bidi::is_hidden(c) || c == '\r' {
+        if request_row::name::is_hidden(c) || c == '\r' {
             out.push_str(&c.escape_unicode().to_string());
         } else {
             out.push(c);

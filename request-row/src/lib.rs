@@ -15,6 +15,7 @@
 use std::collections::HashMap;
 use std::fmt;
 
+pub mod columns;
 pub mod name;
 pub mod note;
 pub mod note_words;

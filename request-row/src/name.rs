@@ -67,6 +67,14 @@ pub fn is_bidi_control(c: char) -> bool {
     matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
 }
 
+/// Whether `c` is shown as its `\u{..}` escape wherever free text is shown (a page, a figure, the
+/// terminal): a bidirectional control ([`is_bidi_control`]), or a control character other than
+/// tab, line feed and carriage return. A name holds none of them ([`check_name`]); free text may,
+/// and is shown with them escaped.
+pub fn is_hidden(c: char) -> bool {
+    (c.is_control() && !matches!(c, '\t' | '\n' | '\r')) || is_bidi_control(c)
+}
+
 /// The name `text` stands for (trimmed), or why it is none.
 pub fn check_name(text: &str) -> Result<&str, NameError> {
     let name = text.trim();

@@ -2,10 +2,11 @@
 //! data error.
 
 use crate::dataset;
+use crate::pipeline;
 use crate::render::i18n::fill;
 use crate::render::view::Context;
 use crate::render::{self, format};
-use crate::stats::{self, Detail};
+use crate::stats::Detail;
 use anyhow::Result;
 use std::fmt::Write as _;
 use std::io::Write as _;
@@ -14,10 +15,9 @@ use std::path::Path;
 /// Everything `check` validates, on a folder nobody else writes while it is read (a dataset
 /// `analyze import` has staged, under its own lock): what an import runs before it publishes.
 pub fn verify(dir: &Path) -> Result<()> {
-    let mut loaded = dataset::load_unlocked(dir, dataset::Keep::Latencies)?;
-    let report = stats::build(&mut loaded, Detail::Statistics);
+    let pipeline::Built { dataset: loaded, report } = pipeline::build_unlocked(dir, dataset::Keep::Latencies, Detail::Statistics)?;
     let read = |folder: &Path| dataset::load_unlocked(folder, dataset::Keep::Latencies);
-    let comparison = super::compare::of_baseline_read_by(dir, &loaded.manifest, &report, &read)?;
+    let comparison = pipeline::of_baseline_read_by(dir, &loaded.manifest, &report, &read)?;
     render::check_articles(&report, &loaded.articles, comparison.as_ref())?;
     Ok(())
 }
@@ -44,9 +44,8 @@ fn listed(out: &mut String, lines: Vec<String>, all: bool, what: &str) -> std::f
 }
 
 pub fn run(dir: &Path, strict: bool, slo: bool, all: bool) -> Result<i32> {
-    let mut loaded = dataset::load(dir)?;
-    let report = stats::build(&mut loaded, Detail::Statistics);
-    let comparison = super::compare::of_baseline(dir, &loaded.manifest, &report)?;
+    let pipeline::Built { dataset: loaded, report } = pipeline::build(dir, dataset::Keep::Latencies, Detail::Statistics)?;
+    let comparison = pipeline::of_baseline(dir, &loaded.manifest, &report)?;
     render::check_articles(&report, &loaded.articles, comparison.as_ref())?;
     let context = Context::new(&report, crate::model::Lang::En, false);
     let i = &report.integrity;

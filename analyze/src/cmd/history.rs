@@ -4,50 +4,42 @@
 //! environments differ in a key that must match.
 
 use crate::cli::{CompareFormat, HistoryOrder};
-use crate::model::Lang;
 use crate::report::history::Duplicate;
 use crate::stats::history::{history, Order};
-use crate::stats::{self, Detail};
-use crate::{dataset, output, render};
+use crate::stats::Detail;
+use crate::{dataset, output, pipeline, render};
 use anyhow::{Context as _, Result};
 use rayon::prelude::*;
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
 
-pub struct Options<'a> {
-    pub datasets: &'a [PathBuf],
-    pub out: Option<&'a Path>,
-    pub by: HistoryOrder,
-    pub allow_env: &'a [String],
-    pub format: CompareFormat,
-    pub lang: Lang,
-}
+/// The subcommand's options, as parsed.
+pub use crate::cli::HistoryArgs as Options;
 
 pub fn run(options: &Options) -> Result<i32> {
-    let given = Given::of(options.datasets);
+    let given = Given::of(&options.datasets);
     let reports = given
         .kept
         .par_iter()
         .zip(&given.names)
         .map(|(dir, name)| -> Result<crate::Report> {
-            let mut loaded = dataset::load_with(dir, dataset::Keep::Latencies).with_context(|| format!("dataset {}", dir.display()))?;
-            loaded.name = name.clone();
-            Ok(stats::build(&mut loaded, Detail::Statistics))
+            let built = pipeline::build_named(dir, Some(name), dataset::Keep::Latencies, Detail::Statistics);
+            Ok(built.with_context(|| format!("dataset {}", dir.display()))?.report)
         })
         .collect::<Result<Vec<_>>>()?;
     let order = match options.by {
         HistoryOrder::StartedAt => Order::StartedAt,
         HistoryOrder::Revision => Order::Revision,
     };
-    let mut found = history(&reports, order, options.allow_env)?;
+    let mut found = history(&reports, order, &options.allow_env)?;
     found.duplicates = given.duplicates;
-    if let Some(out) = options.out {
+    if let Some(out) = options.out.as_deref() {
         let files = render::history::history_files(&found, None)?;
         output::write_report(out, |emit| files.into_iter().try_for_each(|(path, bytes)| emit(path, bytes)))?;
     }
     let printed = match options.format {
-        CompareFormat::Text => crate::terminal::escape(&render::history::history_text(&found, options.lang)),
-        CompareFormat::Md => crate::terminal::escape(&render::history::history_md(&found, options.lang)?),
+        CompareFormat::Text => crate::terminal::escape(&render::history::history_text(&found, options.lang.into())),
+        CompareFormat::Md => crate::terminal::escape(&render::history::history_md(&found, options.lang.into())?),
         CompareFormat::Json => render::history::history_json(&found),
     };
     let code = if found.summary.incomparable { super::EXIT_INCOMPARABLE } else { 0 };

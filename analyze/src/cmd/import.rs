@@ -6,19 +6,10 @@
 use crate::import::{self, write, Format, ImportErrors};
 use crate::terminal::escape;
 use anyhow::{bail, Context as _, Result};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
-/// The validated plan of one import.
-pub struct Options<'a> {
-    pub files: &'a [PathBuf],
-    pub into: &'a Path,
-    pub run_id: &'a str,
-    pub factors: &'a [String],
-    pub repetition: Option<i64>,
-    pub format: Option<&'a str>,
-    pub started_at: Option<&'a str>,
-    pub replace: bool,
-}
+/// The subcommand's options, as parsed.
+pub use crate::cli::ImportArgs as Options;
 
 /// `--factor KEY=VALUE` pairs, each key once and none a column runs.csv reserves.
 fn factors(given: &[String]) -> Result<Vec<(String, String)>> {
@@ -56,7 +47,7 @@ fn factors(given: &[String]) -> Result<Vec<(String, String)>> {
 }
 
 pub fn run(options: &Options) -> Result<i32> {
-    let forced = match options.format {
+    let forced = match options.format.as_deref() {
         Some(name) => Some(Format::from_name(name).with_context(|| {
             format!(
                 "--format {}: not a format; one of {} (see analyze import --help)",
@@ -66,7 +57,7 @@ pub fn run(options: &Options) -> Result<i32> {
         })?),
         None => None,
     };
-    let factors = factors(options.factors)?;
+    let factors = factors(&options.factors)?;
     // Run ids are read trimmed everywhere (runs.csv, requests.csv): this one too.
     let run_id = options.run_id.trim();
     if run_id.is_empty() || run_id.contains([',', '"']) || run_id.chars().any(char::is_control) {
@@ -78,7 +69,7 @@ pub fn run(options: &Options) -> Result<i32> {
     if let Some(repetition) = options.repetition.filter(|r| *r < 1) {
         bail!("--repetition {repetition}: repetitions count from 1");
     }
-    if let Some(t) = options.started_at {
+    if let Some(t) = options.started_at.as_deref() {
         if crate::dataset::time::parse_rfc3339(t).is_none() {
             bail!("--started-at {}: not an RFC 3339 time (a date, `T`, a time and a zone such as `Z`)", escape(&format!("{t:?}")));
         }
@@ -95,11 +86,11 @@ pub fn run(options: &Options) -> Result<i32> {
         );
     }
     let target = write::Target {
-        dir: options.into,
+        dir: &options.into,
         run_id,
         factors: &factors,
         repetition: options.repetition,
-        started_at: options.started_at,
+        started_at: options.started_at.as_deref(),
         replace: options.replace,
     };
     let outcome = write::import(&imported, &target, &|staged| super::check::verify(staged))?;

@@ -3,15 +3,15 @@
 use crate::dataset;
 use crate::model::Lang;
 use crate::output;
+use crate::pipeline;
 use crate::render;
-use crate::stats::{self, Detail};
+use crate::stats::Detail;
 use anyhow::Result;
 use std::path::Path;
 
 pub fn run(dir: &Path, out: &Path, lang: Option<Lang>) -> Result<i32> {
-    let mut loaded = dataset::load_with(dir, dataset::Keep::Points)?;
-    let report = stats::build(&mut loaded, Detail::WithFigures);
-    let comparison = super::compare::of_baseline(dir, &loaded.manifest, &report)?;
+    let pipeline::Built { dataset: mut loaded, report } = pipeline::build(dir, dataset::Keep::Points, Detail::WithFigures)?;
+    let comparison = pipeline::of_baseline(dir, &loaded.manifest, &report)?;
     // Everything the pages need is in the report now: the rows' memory goes before rendering.
     let articles = std::mem::take(&mut loaded.articles);
     drop(loaded);

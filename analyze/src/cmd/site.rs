@@ -2,10 +2,10 @@
 
 use crate::dataset;
 use crate::output;
+use crate::pipeline;
 use crate::render::paths;
 use crate::render::site::{emit_site, site_files, Broken, Published, SiteComparison, SiteHistory};
-use crate::stats::compare::{compare, ComparePlan};
-use crate::stats::{self, Detail};
+use crate::stats::Detail;
 use anyhow::{bail, Context as _, Result};
 use std::path::Path;
 
@@ -75,15 +75,14 @@ pub fn run(root: &Path, out: &Path, only: Option<&str>) -> Result<i32> {
         // The index needs every dataset's statistics; only rendered datasets need chart points.
         let (keep, detail) =
             if rendered { (dataset::Keep::Points, Detail::WithFigures) } else { (dataset::Keep::Latencies, Detail::Statistics) };
-        let mut dataset = match dataset::load_with(folder, keep).with_context(|| format!("dataset {}", folder.display())) {
-            Ok(dataset) => dataset,
+        let built = pipeline::build_named(folder, Some(name), keep, detail).with_context(|| format!("dataset {}", folder.display()));
+        let pipeline::Built { dataset, report } = match built {
+            Ok(built) => built,
             Err(error) => {
                 broken.push(Broken { name: name.clone(), error: format!("{error:#}") });
                 continue;
             }
         };
-        dataset.name = name.clone();
-        let report = stats::build(&mut dataset, detail);
         baselines.push(dataset.manifest.baseline.as_ref().map(|b| (b.get_ref().clone(), dataset.manifest.baseline_place)));
         series_places.push(dataset.manifest.history.as_ref().map(|h| h.series_place));
         loaded.push((report, dataset.articles, rendered));
@@ -101,7 +100,7 @@ pub fn run(root: &Path, out: &Path, only: Option<&str>) -> Result<i32> {
         let mut others: Vec<String> = loaded.iter().map(|(r, ..)| r.dataset.name.clone()).filter(|n| *n != kept[c].1).collect();
         others.extend(broken.iter().map(|b| b.name.clone()));
         others.sort();
-        let error = super::compare::no_baseline(&kept[c].0, &name, place, &others);
+        let error = pipeline::no_baseline(&kept[c].0, &name, place, &others);
         broken.push(Broken { name: kept[c].1.clone(), error: format!("{error:#}") });
         loaded.remove(c);
         baselines.remove(c);
@@ -137,15 +136,11 @@ pub fn run(root: &Path, out: &Path, only: Option<&str>) -> Result<i32> {
         let baseline = if loaded[b].2 {
             None
         } else {
-            let mut dataset = dataset::load_with(&folders[b], dataset::Keep::Points)?;
-            dataset.name = names[b].clone();
-            Some(stats::build(&mut dataset, Detail::WithFigures))
+            Some(pipeline::build_named(&folders[b], Some(&names[b]), dataset::Keep::Points, Detail::WithFigures)?.report)
         };
         let base = baseline.as_ref().unwrap_or(&loaded[b].0);
-        let plan = ComparePlan::default();
-        let mut comparison = compare(base, &loaded[c].0, &plan)
+        let comparison = pipeline::with_baseline(base, &loaded[c].0)
             .with_context(|| format!("dataset {}: its comparison with the baseline {}", folders[c].display(), folders[b].display()))?;
-        comparison.gate = crate::stats::compare::calibration::calibrate(base, &loaded[c].0, &[], &plan);
         comparisons.push((b, c, comparison));
     }
     let site_comparisons: Vec<SiteComparison> = comparisons

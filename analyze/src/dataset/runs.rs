@@ -9,25 +9,8 @@ use super::time::{parse_rfc3339, Instant};
 use crate::model::{Note, RunStatus, Text};
 use std::collections::{BTreeSet, HashMap};
 
-/// Columns of runs.csv that are not factors.
-/// `recipe` is measure's fingerprint of what measured the run (docs/commands.md, "Recipes"); `round`
-/// the round of a plan in rounds (measure/plans/README.md, "Run order"); `server_cpu_share`,
-/// `load_cpu_share` and `steal_pct` the host contention measure measured during the run's load
-/// (measure/plans/README.md, "Noise measure controls").
-pub const RESERVED: [&str; 12] = [
-    "run_id",
-    "repetition",
-    "started_at_utc",
-    "status",
-    "note",
-    "load1_before",
-    "load1_after",
-    "recipe",
-    "round",
-    "server_cpu_share",
-    "load_cpu_share",
-    "steal_pct",
-];
+/// Columns of runs.csv that are not factors: their one home is the crate both programs share.
+pub use request_row::columns::RUNS_RESERVED as RESERVED;
 
 /// One level of a factor.
 #[derive(Debug, Clone)]

@@ -31,12 +31,11 @@ pub const RUN_STATS_EXTRA_PERCENTILES: [u32; 7] = [1, 10, 100, 1_000, 2_500, 97_
 
 /// The column of run_stats.csv for how many response times the tool ranked; tables written
 /// before it existed get it, empty, when an import adds a row.
-pub const RANKED: &str = "ranked";
+pub const RANKED: &str = request_row::columns::RUN_STATS_RANKED;
 
 /// run_stats.csv's columns, in order (datasets/README.md documents each).
 pub fn run_stats_columns() -> Vec<String> {
-    let mut columns: Vec<String> =
-        ["run_id", "tool", "rule", "requests", "errors", "requests_per_s", "min_ms", "mean_ms", "max_ms"].map(String::from).to_vec();
+    let mut columns: Vec<String> = request_row::columns::RUN_STATS_LEADING.iter().map(|c| c.to_string()).collect();
     columns.extend(RUN_STATS_PERCENTILES.iter().map(|&p| percentile_column(p)));
     columns.push(RANKED.to_string());
     columns

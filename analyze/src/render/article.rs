@@ -7,7 +7,6 @@
 //! Markdown (`markdown.rs`), so a factor value written as a link stays text.
 
 use super::format;
-use super::i18n::fill;
 use super::markdown;
 use super::sandbox;
 use super::view::Context;
@@ -15,14 +14,8 @@ use crate::report::Report;
 use crate::report::Spread;
 use serde_json::{json, Map, Value};
 
-/// The article could not be rendered.
-#[derive(Debug, thiserror::Error)]
-#[error("{file}:{line}: {message}")]
-pub struct ArticleError {
-    pub file: String,
-    pub line: usize,
-    pub message: String,
-}
+/// The article could not be rendered (its one home is the sandbox that renders it).
+pub use super::sandbox::ArticleError;
 
 fn spread(spread: Option<Spread>, text: fn(f64) -> String, dash: &str) -> Value {
     match spread {
@@ -359,46 +352,8 @@ pub fn join_cjk_lines(markdown: &str) -> String {
     out
 }
 
-/// Markdown to HTML, with the author's raw HTML shown as text: dataset text is always escaped.
-/// Tables get a scrolling wrapper with its cue (`scroll_cue`, shown while the wrapper can scroll)
-/// and a caption (`caption` with `{n}` numbering them), as every table of the report has.
-pub fn markdown_to_html(markdown: &str, caption: &str, scroll_cue: &str) -> String {
-    use pulldown_cmark::{Event, Options, Parser, Tag};
-    // `markdown` comes through `render_markdown`, which already made it inert; these two rules
-    // hold again here so no path to this function can emit raw HTML or a dangerous href.
-    let parser = Parser::new_ext(markdown, Options::ENABLE_TABLES).map(|event| match event {
-        // A one-line comment is a note to whoever edits the file (measure marks its block in a dataset's
-        // README with two), not text for the reader: it is dropped, as a browser would not show it either.
-        Event::Html(html) | Event::InlineHtml(html) if is_comment(&html) => Event::Text("".into()),
-        Event::Html(html) | Event::InlineHtml(html) => Event::Text(html),
-        Event::Start(Tag::Link { link_type, dest_url, title, id }) if !markdown::safe_url(&dest_url) => {
-            Event::Start(Tag::Link { link_type, dest_url: "".into(), title, id })
-        }
-        Event::Start(Tag::Image { link_type, dest_url, title, id }) if !markdown::safe_url(&dest_url) => {
-            Event::Start(Tag::Image { link_type, dest_url: "".into(), title, id })
-        }
-        other => other,
-    });
-    let mut html = String::new();
-    pulldown_cmark::html::push_html(&mut html, parser);
-    let mut out = String::with_capacity(html.len());
-    for (n, piece) in html.split("<table>").enumerate() {
-        if n > 0 {
-            out.push_str(&format!(
-                "<div class=\"table-wrap\"><p class=\"scroll-cue\" aria-hidden=\"true\">{scroll_cue}</p><table><caption>{}</caption>",
-                fill(caption, &[("n", &n.to_string())])
-            ));
-        }
-        out.push_str(&piece.replace("</table>", "</table></div>"));
-    }
-    out
-}
-
-/// `<!-- ... -->` whole (a comment spread over several lines reaches here a line at a time, and is shown).
-fn is_comment(html: &str) -> bool {
-    let html = html.trim();
-    html.starts_with("<!--") && html.ends_with("-->") && !html[4..].trim_end_matches("-->").contains("-->")
-}
+/// Markdown to HTML: its one home is [`markdown::markdown_to_html`].
+pub use super::markdown::markdown_to_html;
 
 #[cfg(test)]
 mod tests {

@@ -13,16 +13,9 @@
 //! Tab, line feed and carriage return are the templates' own layout (and whitespace to HTML);
 //! dataset text in Markdown has its line breaks made spaces by `markdown::escape`.
 
-/// Whether `c` is a bidirectional embedding, override or isolate control.
-pub fn is_control(c: char) -> bool {
-    request_row::name::is_bidi_control(c)
-}
-
-/// Whether `c` is shown as its `\u{..}` escape on a page: a bidirectional control, or a control
-/// character other than tab, line feed and carriage return.
-pub fn is_hidden(c: char) -> bool {
-    (c.is_control() && !matches!(c, '\t' | '\n' | '\r')) || is_control(c)
-}
+/// Which characters are hidden is the names rule's (`request_row::name`), so the terminal
+/// ([`crate::terminal::escape`]) and the pages show the same ones.
+pub use request_row::name::is_hidden;
 
 /// `text` with every [`is_hidden`] character written as a visible `\u{..}` escape.
 pub fn neutralised(text: String) -> String {

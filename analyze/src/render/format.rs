@@ -5,6 +5,7 @@
 //! a number a tool printed prints as it printed it ([`printed`]), and a median of two such values
 //! or a mean gets one decimal more ([`known`]); everything else has the fixed digits below.
 
+use crate::model::HeadlineMetric;
 pub use crate::stats::precision::decimals_of;
 use crate::stats::precision::MAX_DECIMALS;
 
@@ -229,6 +230,29 @@ fn grouped(value: f64, decimals: usize) -> String {
         out.push_str(fraction);
     }
     out
+}
+
+/// A value of `metric` as the tables print it, known to `decimals` (the condition's latency
+/// decimals for a percentile, the tool's printed ones for requests/s; `None`: the metric's own
+/// digits): what the views (`view::Context::metric_number`) and the charts print.
+pub fn metric_number_at(metric: HeadlineMetric, decimals: Option<u8>, value: f64) -> String {
+    match (metric, decimals) {
+        (HeadlineMetric::Percentile, decimals) => ms_at(value, decimals),
+        (HeadlineMetric::SessionMeanMs, _) => ms(value),
+        (HeadlineMetric::RequestsPerS, decimals) => rate(value, decimals),
+        (HeadlineMetric::ErrorRate, _) => percent_fine(value),
+        (HeadlineMetric::FailedShare, _) => percent(value),
+    }
+}
+
+/// [`metric_number_at`] with its unit in running text: "12.00 ms", "769.2", "64.9%".
+pub fn metric_value_at(metric: HeadlineMetric, decimals: Option<u8>, value: f64) -> String {
+    let number = metric_number_at(metric, decimals, value);
+    if metric.is_time() {
+        format!("{number} ms")
+    } else {
+        number
+    }
 }
 
 #[cfg(test)]

@@ -6,6 +6,7 @@ pub mod bidi;
 pub mod charts;
 pub mod compare;
 pub mod exports;
+pub mod figures;
 pub mod format;
 pub mod history;
 pub mod i18n;
@@ -177,8 +178,7 @@ pub fn emit_report_with(
             use rayon::prelude::*;
             let runs: Vec<usize> = (0..report.runs.len()).collect();
             for batch in runs.chunks(RUNS_PER_BATCH) {
-                let rendered: Vec<Result<RunFiles, RenderError>> =
-                    batch.par_iter().map(|&run| run_files(tera, context, report, run, lang)).collect();
+                let rendered: Vec<Result<RunFiles, RenderError>> = batch.par_iter().map(|&run| run_files(tera, context, run)).collect();
                 for run in rendered {
                     // An error is sent as the last item; a failed send means the writer stopped.
                     let (files, error) = match run {
@@ -249,18 +249,11 @@ fn report_files_of(
         Box::new(|| file(paths::SUMMARY_JSON.into(), exports::summary_json(report).into_bytes())),
         Box::new(|| file(paths::RUNS_CSV.into(), exports::runs_csv(report).into_bytes())),
         Box::new(|| file(paths::CONDITIONS_CSV.into(), exports::conditions_csv(report).into_bytes())),
-        Box::new(move || file(paths::HEADLINE_FIGURE.into(), charts::headline_by_condition(report, lang).into_bytes())),
-        Box::new(move || Ok(charts::write_vs_completion(report, lang).map(|svg| (paths::LARGE_FIGURE.into(), svg.into_bytes())))),
-        Box::new(move || {
-            Ok(charts::tempfiles_over_time(report, &context.tempfile_runs(), lang)
-                .map(|svg| (paths::TEMPFILE_FIGURE.into(), svg.into_bytes())))
-        }),
     ];
-    for level in context.ecdf_levels() {
-        jobs.push(Box::new(move || {
-            Ok(charts::ecdf_by_condition(report, level, &context.slugs, lang)
-                .map(|svg| (paths::ecdf_conditions_figure(level), svg.into_bytes())))
-        }));
+    // The report's own figures, as the plan names them (a run's figure it shows is drawn with
+    // its run).
+    for &figure in &context.figures.report {
+        jobs.push(Box::new(move || Ok(draw(context, figure).map(|svg| (figure.path(&context.slugs), svg.into_bytes())))));
     }
     if context.runs_paged() {
         for page in 1..=report.runs.len().div_ceil(paths::RUNS_PER_PAGE) {
@@ -285,26 +278,36 @@ fn report_files_of(
 type RunFiles = Vec<(String, Vec<u8>)>;
 
 /// One run's page and figures.
-fn run_files(tera: &tera::Tera, context: &Context, report: &Report, run: usize, lang: Lang) -> Result<RunFiles, RenderError> {
+fn run_files(tera: &tera::Tera, context: &Context, run: usize) -> Result<RunFiles, RenderError> {
     let slug = &context.slugs[run];
     let page = paths::run_page(slug);
     let bytes = render(tera, "run.html", &context.run_page(run), &page)?;
     let mut files = vec![(page, bytes)];
-    if charts::draws_run_charts(&report.runs[run]) {
-        files.push((paths::time_series_figure(slug), charts::latency_over_time(report, run, slug, lang).into_bytes()));
-        files.push((paths::ecdf_figure(slug), charts::ecdf(report, run, slug, lang).into_bytes()));
-    }
-    if context.has_send_lags(run) {
-        files.push((paths::send_lag_figure(slug), charts::send_lag(report, run, lang).into_bytes()));
-    }
-    if let Some(svg) = charts::ecdf_by_label(report, run, &|name| context.label_text(name), lang) {
-        files.push((paths::label_ecdf_figure(slug), svg.into_bytes()));
-    }
-    if let Some(svg) = charts::tempfiles_over_time(report, &[run], lang) {
-        files.push((paths::run_tempfile_figure(slug), svg.into_bytes()));
-    }
-    if let Some(svg) = charts::resources_over_time(report, run, lang) {
-        files.push((paths::resources_figure(slug), svg.into_bytes()));
+    for &figure in context.figures.run(run) {
+        files.extend(draw(context, figure).map(|svg| (figure.path(&context.slugs), svg.into_bytes())));
     }
     Ok(files)
+}
+
+/// Figure `figure` of the plan, drawn: `None` when its chart has nothing to draw, or when the
+/// figure is drawn elsewhere (the report page's time series is its run's).
+fn draw(context: &Context, figure: figures::Figure) -> Option<String> {
+    use figures::Figure;
+    let (report, lang) = (context.report, context.lang);
+    match figure {
+        Figure::Headline => Some(charts::headline_by_condition(report, lang)),
+        Figure::HeadlineAt(level) => {
+            context.figures.headline_split.as_ref().map(|split| charts::headline_at_level(report, split.factor, level, lang))
+        }
+        Figure::WorstTimeSeries(_) => None,
+        Figure::EcdfConditions(level) => charts::ecdf_by_condition(report, level, context.figures.overlays_levels, &context.slugs, lang),
+        Figure::Large => charts::write_vs_completion(report, lang),
+        Figure::Tempfiles => charts::tempfiles_over_time(report, &context.figures.tempfile_runs, lang),
+        Figure::RunEcdf(run) => Some(charts::ecdf(report, run, &context.slugs[run], lang)),
+        Figure::RunTimeSeries(run) => Some(charts::latency_over_time(report, run, &context.slugs[run], lang)),
+        Figure::LabelEcdf(run) => charts::ecdf_by_label(report, run, &|name| context.label_text(name), lang),
+        Figure::SendLag(run) => Some(charts::send_lag(report, run, lang)),
+        Figure::Resources(run) => charts::resources_over_time(report, run, lang),
+        Figure::RunTempfiles(run) => charts::tempfiles_over_time(report, &[run], lang),
+    }
 }

@@ -188,6 +188,11 @@ pub fn time_series_figure(slug: &str) -> String {
 }
 
 /// The ECDF of the conditions at one x level (its index among the x factor's levels).
+/// The headline chart of level `level` of the factor the report draws it once per level of.
+pub fn headline_level_figure(level: usize) -> String {
+    format!("figures/headline-by-condition-{level}.svg")
+}
+
 pub fn ecdf_conditions_figure(level: usize) -> String {
     format!("figures/ecdf-by-condition-{level}.svg")
 }

@@ -6,7 +6,6 @@
 //! against a budget, and the output stops at a size limit: a runaway article fails fast with its
 //! file and line instead of hanging the build.
 
-use super::article::ArticleError;
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
@@ -247,6 +246,15 @@ fn mark_ranges(span: &str, line: usize) -> String {
 
 fn line_of(source: &str, at: usize) -> usize {
     source[..at].bytes().filter(|b| *b == b'\n').count() + 1
+}
+
+/// The article could not be rendered.
+#[derive(Debug, thiserror::Error)]
+#[error("{file}:{line}: {message}")]
+pub struct ArticleError {
+    pub file: String,
+    pub line: usize,
+    pub message: String,
 }
 
 #[cfg(test)]

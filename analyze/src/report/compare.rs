@@ -262,7 +262,7 @@ pub struct ConditionComparison {
     pub chance_if_no_difference: Option<f64>,
     /// The permutation p of the log ratio over the relabellings of the runs, beside Welch's p
     /// (`stats::permutation`); `None` when a side has fewer than 2 runs or a value is 0.
-    pub permutation: Option<crate::stats::permutation::Permutation>,
+    pub permutation: Option<Permutation>,
     /// Whether the two min-max ranges share a point; `None` when a side has no run.
     pub ranges_overlap: Option<bool>,
     /// Whether Benjamini-Hochberg over the matched conditions with a p counts this a discovery.
@@ -424,4 +424,18 @@ pub struct CompareSummary {
 pub struct ConditionFigures {
     pub base: Option<PointSeries>,
     pub cand: Option<PointSeries>,
+}
+
+/// The permutation test of two groups of run values.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct Permutation {
+    /// Two-sided p.
+    pub p: f64,
+    /// C(n + m, n): every way to relabel the runs.
+    pub relabellings: u64,
+    /// The smallest p these group sizes allow: 2 / C(n + m, n) when n = m (the labelling that
+    /// swaps the groups is always as extreme as the observed one), else 1 / C(n + m, n).
+    pub smallest_p: f64,
+    /// Whether every relabelling was enumerated (else `stats::permutation::SAMPLED` were drawn).
+    pub exact: bool,
 }

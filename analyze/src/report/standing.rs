@@ -49,7 +49,7 @@ impl ConditionStanding {
 }
 
 /// One group of compared conditions.
-#[derive(Debug, Clone, Serialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, PartialEq, Default)]
 pub struct StandingGroup {
     /// Its conditions (indices into the report's conditions), in display order.
     #[serde(skip)]

@@ -260,6 +260,7 @@ pub fn build(dataset: &mut Dataset, detail: Detail) -> Report {
     let run_lookup = RunLookup::of(&runs);
     let percentile_keys = percentile_keys(percentile, &conditions);
     let percentiles_at_maximum = percentiles_at_maximum(&percentile_keys, &runs);
+    let resource_sampling = super::resources::sampling(&runs);
     Report {
         schema_version: SCHEMA_VERSION,
         dataset: DatasetInfo {
@@ -298,6 +299,7 @@ pub fn build(dataset: &mut Dataset, detail: Detail) -> Report {
         run_lookup,
         percentile_keys,
         percentiles_at_maximum,
+        resource_sampling,
     }
 }
 

@@ -10,26 +10,14 @@
 //! 2 / C(n + m, n) when no two values tie: 0.10 at 3 runs a side, so a "p < 0.05" from Welch's
 //! test at 3 against 3 rests on its assumption, never on the labels alone.
 
-use serde::Serialize;
-
 /// The most relabellings enumerated; C(14, 7) = 3,432 and C(16, 8) = 12,870 are.
 pub const EXACT_LIMIT: u64 = 20_000;
 /// How many relabellings are drawn beyond the limit.
 pub const SAMPLED: u64 = 9_999;
 
-/// The permutation test of two groups of run values.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
-pub struct Permutation {
-    /// Two-sided p.
-    pub p: f64,
-    /// C(n + m, n): every way to relabel the runs.
-    pub relabellings: u64,
-    /// The smallest p these group sizes allow: 2 / C(n + m, n) when n = m (the labelling that
-    /// swaps the groups is always as extreme as the observed one), else 1 / C(n + m, n).
-    pub smallest_p: f64,
-    /// Whether every relabelling was enumerated (else [`SAMPLED`] were drawn).
-    pub exact: bool,
-}
+/// The test's result is the report's plain type: the report holds it, and a lower layer imports
+/// nothing of the statistics.
+pub use crate::report::compare::Permutation;
 
 /// The permutation test of `a` against `b`; `None` when a side has fewer than 2 runs or a value is
 /// not positive (no logarithm).

@@ -75,6 +75,22 @@ fn sample_interval_ms(samples: &[&ResourceSample]) -> Option<f64> {
     super::summary::median(&gaps)
 }
 
+/// The sampling interval of the runs' resource samples (each process group's median gap, in whole
+/// ms), lowest and highest, with the CPU step at each; `None` when no run has two samples.
+pub fn sampling(runs: &[crate::report::RunResult]) -> Option<crate::report::ResourceSampling> {
+    let intervals: Vec<f64> =
+        runs.iter().flat_map(|r| r.resources.iter().filter_map(|u| u.sample_interval_ms)).map(f64::round).filter(|v| *v > 0.0).collect();
+    let low = intervals.iter().copied().reduce(f64::min)?;
+    let high = intervals.iter().copied().reduce(f64::max)?;
+    Some(crate::report::ResourceSampling {
+        tick_ms: CLOCK_TICK_MS,
+        interval_low_ms: low,
+        interval_high_ms: high,
+        step_fine_percent: cpu_step_percent(high),
+        step_coarse_percent: cpu_step_percent(low),
+    })
+}
+
 /// The step, in % of one core, in which a CPU share between two samples `interval_ms` apart moves:
 /// the kernel counts CPU time in clock ticks of [`CLOCK_TICK_MS`].
 pub fn cpu_step_percent(interval_ms: f64) -> f64 {

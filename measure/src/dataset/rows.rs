@@ -11,28 +11,18 @@ use crate::sample::{ResourceSample, TempSample};
 use crate::servers::app_log::AppEvent;
 
 /// runs.csv's columns after the factors and the repetition.
-const RUNS_TAIL: [&str; 10] =
-    ["started_at_utc", "status", "note", "load1_before", "load1_after", RECIPE, ROUND, SERVER_CPU_SHARE, LOAD_CPU_SHARE, STEAL_PCT];
-
-/// The CPU seconds the server's processes used per wall second of the load, read from `/proc` at its
-/// start and end: 1.0 is one CPU kept busy. A run whose server got markedly less than its condition's
-/// other runs was starved by something else on the host (analyze flags it).
-pub const SERVER_CPU_SHARE: &str = "server_cpu_share";
-/// The share of its CPUs' time the load tool used (its CPU seconds, with the children it waited for, over
-/// its wall seconds times the CPUs it could run on); empty for measure's own clients. At 0.9 or more the
-/// run's note says the tool saturated its CPUs.
-pub const LOAD_CPU_SHARE: &str = "load_cpu_share";
-/// The percentage of the host's CPU time a hypervisor stole during the load (`/proc/stat`); empty where
-/// unreadable.
-pub const STEAL_PCT: &str = "steal_pct";
+use request_row::columns::RUNS_TAIL;
 
 /// The recipe the run was measured under ([`crate::study::recipe`]). Datasets of an older measure lack
 /// it (and [`ROUND`]); their runs read back with no recipe recorded.
-pub const RECIPE: &str = "recipe";
+pub const RECIPE: &str = request_row::columns::RECIPE;
 
 /// runs.csv's last column: the round of a plan in rounds ([`crate::plan::Order`]), empty for a shuffled
 /// plan. Datasets of an older measure lack it; their runs read back with no round.
-pub const ROUND: &str = "round";
+pub const ROUND: &str = request_row::columns::ROUND;
+
+/// The host contention measure measured during the run's load (request_row::columns documents each).
+pub use request_row::columns::{LOAD_CPU_SHARE, SERVER_CPU_SHARE, STEAL_PCT};
 
 /// How many of runs.csv's last columns a dataset of an older measure may lack: the contention columns
 /// ([`SERVER_CPU_SHARE`], [`LOAD_CPU_SHARE`], [`STEAL_PCT`]), [`ROUND`], then [`RECIPE`].
@@ -54,7 +44,7 @@ pub fn runs_header(plan: &Plan) -> Vec<String> {
     let mut header = vec!["run_id".to_string()];
     header.extend(plan.factors());
     header.push("repetition".into());
-    header.extend(RUNS_TAIL.map(String::from));
+    header.extend(RUNS_TAIL.iter().map(|c| c.to_string()));
     header
 }
 /// requests.csv: the request-row contract's columns, the ones `analyze` reads.

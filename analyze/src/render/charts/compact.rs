@@ -334,7 +334,7 @@ fn push_text(out: &mut String, item: &str, defaults: &[(&str, String)]) {
     };
     let mut tag = item[..open_end].replace(" opacity=\"1\"", "");
     for (name, value) in defaults {
-        tag = tag.replace(&format!(" {name}=\"{}\"", super::svg::escape(value)), "");
+        tag = tag.replace(&format!(" {name}=\"{}\"", super::xml::escape(value)), "");
     }
     let content = &item[open_end + 2..];
     let content = content.strip_suffix("\n</text>\n").unwrap_or(content);
@@ -353,7 +353,7 @@ fn push_root(out: &mut String, item: &str, defaults: &[(&str, String)]) {
     };
     out.push_str(open);
     for (name, value) in defaults {
-        let _ = write!(out, " {name}=\"{}\"", super::svg::escape(value));
+        let _ = write!(out, " {name}=\"{}\"", super::xml::escape(value));
     }
     out.push_str(">\n");
 }

@@ -2,7 +2,8 @@
 //! run of each series' condition as a step line, on a log latency axis. Where a condition's p50
 //! and its p99 sit tells the reader more than its p95 alone (most requests blocked, or a few).
 //! When there is one series only, the conditions compared are the x factor's levels: one chart
-//! then overlays them all ([`overlays_levels`]), rather than one chart of one line per level.
+//! then overlays them all (`overlays`, the figure plan's `overlays_levels`), rather than one
+//! chart of one line per level.
 //! Each line is a link to its run's page, with a title naming the run and its percentiles.
 
 use super::axis::LogAxis;
@@ -28,23 +29,16 @@ struct Line<'a> {
     points: &'a [(f64, f64)],
 }
 
-/// Whether one chart overlays every x level: the layout has one series, so the levels of x are
-/// what the study compares.
-pub fn overlays_levels(report: &Report) -> bool {
-    let levels = report.layout.x_factor.and_then(|x| report.factors.get(x)).map_or(0, |f| f.levels.len());
-    report.layout.rows.len() == 1 && levels > 1
-}
-
 /// The conditions at x level `level` (an index into the x factor's levels), or every condition
-/// when the dataset has no x factor. `None` when no condition there has a representative run
-/// with responses.
+/// when the dataset has no x factor; every x level at once when `overlays`. `None` when no
+/// condition there has a representative run with responses.
 /// `slugs` are the runs' page names (`paths::run_slugs`), for the lines' links.
-pub fn ecdf_by_condition(report: &Report, level: usize, slugs: &[String], lang: Lang) -> Option<String> {
-    let lines = lines(report, level, lang);
+pub fn ecdf_by_condition(report: &Report, level: usize, overlays: bool, slugs: &[String], lang: Lang) -> Option<String> {
+    let lines = lines(report, level, overlays, lang);
     if lines.is_empty() {
         return None;
     }
-    let level_label = level_label(report, level, lang);
+    let level_label = level_label(report, level, overlays, lang);
     let about = About {
         id: figure_id("ecdf-by-condition", &[level], lang),
         title: labels::ecdf_conditions_title(lang, &level_label),
@@ -59,8 +53,8 @@ pub fn ecdf_by_condition(report: &Report, level: usize, slugs: &[String], lang: 
 
 /// "Slow downloads = 2", "each Python" when the chart overlays the levels, or "" without an x
 /// factor.
-fn level_label(report: &Report, level: usize, lang: Lang) -> String {
-    if overlays_levels(report) {
+fn level_label(report: &Report, level: usize, overlays: bool, lang: Lang) -> String {
+    if overlays {
         let factor = report.layout.x_factor.and_then(|x| report.factors.get(x)).map_or("", |f| f.label.get(lang));
         return labels::each_level(lang, factor);
     }
@@ -72,14 +66,14 @@ fn level_label(report: &Report, level: usize, lang: Lang) -> String {
         .unwrap_or_default()
 }
 
-fn lines(report: &Report, level: usize, lang: Lang) -> Vec<Line<'_>> {
+fn lines(report: &Report, level: usize, overlays: bool, lang: Lang) -> Vec<Line<'_>> {
     let line = |style: usize, condition: usize, name: String| {
         let id = report.conditions.get(condition)?.representative_run.as_deref()?;
         let run = report.run_index(id)?;
         let points = report.figures.ecdf.get(run).map(|s| s.points.as_slice()).filter(|p| !p.is_empty())?;
         Some(Line { label: labels::run_name(lang, id, &name), style, run, points })
     };
-    if overlays_levels(report) {
+    if overlays {
         let Some(factor) = report.layout.x_factor.and_then(|x| report.factors.get(x)) else { return Vec::new() };
         let row = &report.layout.rows[0];
         return (0..factor.levels.len())

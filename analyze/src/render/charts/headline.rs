@@ -54,6 +54,52 @@ pub fn shown_rows(report: &Report) -> (Vec<usize>, Vec<usize>) {
 /// slowest run and a faint point per run (a link to the run's page). The y axis is linear or
 /// log as the values call for ([`Scale::for_values`]), and the caption says which.
 pub fn headline_by_condition(report: &Report, lang: Lang) -> String {
+    headline_chart(report, None, lang)
+}
+
+/// [`headline_by_condition`] of the conditions at level `level` of factor `factor` only (an x
+/// or a series factor of the layout), with its own value axis: one of the charts a report draws
+/// when that factor separates values too far apart for one axis (the figure plan decides). The
+/// title names the level.
+pub fn headline_at_level(report: &Report, factor: usize, level: usize, lang: Lang) -> String {
+    let at = at_level(report, factor, level);
+    let named = report.factors.get(factor).and_then(|f| Some((f.label.get(lang), f.levels.get(level)?.label.get(lang))));
+    let level_words = named.map(|(f, l)| crate::render::i18n::prose::factor_level(lang, f, l)).unwrap_or_default();
+    headline_chart(&at, Some((level, &level_words)), lang)
+}
+
+/// The scale of [`headline_at_level`]'s value axis.
+pub fn headline_scale_at_level(report: &Report, factor: usize, level: usize) -> Scale {
+    plan(&at_level(report, factor, level), Lang::En).axis.scale()
+}
+
+/// The report with only the conditions at `level` of `factor` in its layout: an x factor keeps
+/// that level alone, a series factor its rows at that level (and leaves the series labels, as
+/// the title names it). What the chart draws of each condition is unchanged.
+fn at_level(report: &Report, factor: usize, level: usize) -> Report {
+    let mut layout = report.layout.clone();
+    let mut factors = report.factors.clone();
+    if layout.x_factor == Some(factor) {
+        for row in &mut layout.rows {
+            row.cells = vec![row.cells.get(level).copied().flatten()];
+        }
+        layout.rows.retain(|row| row.cells[0].is_some());
+        if let Some(f) = factors.get_mut(factor) {
+            f.levels = f.levels.get(level).cloned().into_iter().collect();
+        }
+    } else if let Some(k) = layout.series_factors.iter().position(|&f| f == factor) {
+        layout.rows.retain(|row| row.levels.get(k) == Some(&level));
+        layout.series_factors.remove(k);
+        for row in &mut layout.rows {
+            row.levels.remove(k);
+        }
+    }
+    Report { layout, factors, figures: Default::default(), ..report.clone() }
+}
+
+/// The headline chart of `report`; `level`: the level (index, words) it is drawn at, when the
+/// report draws one per level.
+fn headline_chart(report: &Report, level: Option<(usize, &str)>, lang: Lang) -> String {
     let p = percentile(report);
     let runs: Vec<usize> = report.conditions.iter().filter_map(|c| report.headline_of(c).map(|s| s.n)).collect();
     let runs = runs.iter().min().zip(runs.iter().max()).map(|(&fewest, &most)| (fewest, most));
@@ -65,11 +111,16 @@ pub fn headline_by_condition(report: &Report, lang: Lang) -> String {
     }
     let plan = plan(report, lang);
     let log = plan.axis.scale() == Scale::Log;
-    let about = About {
+    let mut about = About {
         id: figure_id("headline-by-condition", &[], lang),
         title: labels::headline_title(lang, report.headline, &p),
         desc: labels::headline_desc(lang, report.headline, &p, runs, &x_axis_title(report, lang), &series, log),
     };
+    if let Some((index, words)) = level {
+        about.id = figure_id("headline-by-condition", &[index], lang);
+        about.title = labels::at_level(lang, &about.title, words);
+        about.desc = labels::at_level(lang, &about.desc, words);
+    }
     let slugs = crate::render::paths::run_slugs(report);
     svg::render_pointable((WIDTH, HEIGHT), lang, &about, |root, pointable| draw(root, report, &plan, &slugs, lang, pointable))
 }
@@ -186,7 +237,7 @@ fn plan(report: &Report, lang: Lang) -> Plan {
 /// "p95 = 12.00 ms".
 fn value_words(report: &Report, condition: usize, drawn: f64, lang: Lang) -> String {
     let decimals = report.conditions.get(condition).and_then(|c| c.latency_decimals).filter(|_| report.headline.is_percentile());
-    let value = crate::render::view::metric_value_at(report.headline, decimals, drawn / display_scale(report));
+    let value = crate::render::format::metric_value_at(report.headline, decimals, drawn / display_scale(report));
     labels::mark_value(lang, report.headline, &percentile(report), &value)
 }
 

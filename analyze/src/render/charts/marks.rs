@@ -18,7 +18,7 @@
 //! of the report, not inside the figure's frame.
 
 use super::style::{self, BACKGROUND};
-use super::svg::push_escaped;
+use super::xml::push_escaped;
 use crate::render::paths;
 use plotters::coord::Shift;
 use plotters::prelude::*;

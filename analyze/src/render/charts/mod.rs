@@ -28,6 +28,7 @@ mod style;
 mod svg;
 mod tempfiles;
 mod time_series;
+mod xml;
 
 /// The charts' words live with every other word of the report, in `i18n`.
 use super::i18n::charts as labels;
@@ -40,23 +41,15 @@ pub use axis::Scale;
 pub use axis::LOG_FROM_RATIO;
 pub use compare::compare_condition;
 pub use ecdf::ecdf;
-pub use ecdf_conditions::{ecdf_by_condition, overlays_levels};
+pub use ecdf_conditions::ecdf_by_condition;
 pub use ecdf_labels::ecdf_by_label;
-pub use headline::{headline_by_condition, headline_scale};
+pub use headline::{headline_at_level, headline_by_condition, headline_scale, headline_scale_at_level};
 pub use history::history_condition;
 pub use large_responses::write_vs_completion;
 pub use resources::resources_over_time;
 pub use send_lag::send_lag;
 pub use tempfiles::tempfiles_over_time;
 pub use time_series::latency_over_time;
-
-/// Whether a run gets charts of its own (its ECDF and its latency over time): from two 2xx
-/// responses on. One response is one point in both, a chart with nothing to read beside the
-/// table, so the run page says its value in words instead; drawn anyway, the two charts of each of
-/// 30,000 one-request runs were 60,000 files and half the work of their report.
-pub fn draws_run_charts(run: &crate::report::RunResult) -> bool {
-    run.ok_responses > 1
-}
 
 use crate::model::Lang;
 use crate::report::Report;

@@ -5,6 +5,7 @@
 use super::labels;
 use super::marks::Pointable;
 use super::style::{font_size, FONT, INK, TEXT_PX};
+use super::xml::escape;
 use crate::model::Lang;
 use plotters::coord::Shift;
 use plotters::prelude::*;
@@ -102,33 +103,6 @@ pub fn accessible(svg: &str, about: &About, lang: Lang) -> String {
     out.push_str(&format!("<desc id=\"{id}-desc\">{}</desc>", escape(&about.desc)));
     out.push_str(rest);
     out
-}
-
-/// Text for XML content and attribute values.
-pub fn escape(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    push_escaped(&mut out, text);
-    out
-}
-
-/// [`escape`] onto the end of `out`.
-pub fn push_escaped(out: &mut String, text: &str) {
-    // The five are ASCII, so the text between them is copied as whole slices, not char by char.
-    let mut plain = 0;
-    for (at, byte) in text.bytes().enumerate() {
-        let entity = match byte {
-            b'<' => "&lt;",
-            b'>' => "&gt;",
-            b'&' => "&amp;",
-            b'"' => "&quot;",
-            b'\'' => "&apos;",
-            _ => continue,
-        };
-        out.push_str(&text[plain..at]);
-        out.push_str(entity);
-        plain = at + 1;
-    }
-    out.push_str(&text[plain..]);
 }
 
 fn hex(color: RGBColor) -> String {

@@ -290,6 +290,7 @@ pub(crate) fn fixture() -> Report {
         figures,
         percentile_keys: vec!["95".into()],
         percentiles_at_maximum: Vec::new(),
+        resource_sampling: None,
     }
 }
 
@@ -873,7 +874,7 @@ fn every_ecdf_line_names_its_run_and_values_and_links_to_its_page() {
     }
     let slugs = crate::render::paths::run_slugs(&report);
     for level in 0..3 {
-        let svg = ecdf_by_condition(&report, level, &slugs, Lang::En).expect("a chart");
+        let svg = ecdf_by_condition(&report, level, false, &slugs, Lang::En).expect("a chart");
         let marks = pointed(&svg);
         let expected: Vec<usize> = report
             .layout
@@ -928,15 +929,13 @@ fn one_series_overlays_every_level_on_one_ecdf() {
     let mut report = fixture();
     // Only the direct route: one series, so the downloads are what is compared.
     report.layout.rows.truncate(1);
-    assert!(overlays_levels(&report));
     let slugs = crate::render::paths::run_slugs(&report);
-    let svg = ecdf_by_condition(&report, 0, &slugs, Lang::En).expect("a chart");
+    let svg = ecdf_by_condition(&report, 0, true, &slugs, Lang::En).expect("a chart");
     assert_eq!(pointed(&svg).len(), 3, "one line per downloads level");
     assert!(svg.contains("each Concurrent 1 GiB downloads"), "{svg}");
     for level in ["(0)", "(1)", "(2)"] {
         assert!(svg.contains(level), "the legend names level {level}");
     }
-    assert!(!overlays_levels(&fixture()), "several series: one chart per level");
 }
 
 #[test]

@@ -51,6 +51,9 @@ pub struct Labels {
     pub all_runs: &'static str,
     /// Filled by `charts::each_level`.
     pub each_level: &'static str,
+    /// A headline chart of one level of the factor the report draws one chart per level of
+    /// (`at_level`): `{text}` is the chart's title or description, `{level}` "Route = small".
+    pub at_level: &'static str,
     /// Filled by `charts::run_mark`.
     pub run_mark: &'static str,
     /// Filled by `charts::range_mark`.
@@ -209,6 +212,7 @@ const EN: Labels = Labels {
     rss_axis: "RSS (MiB)",
     all_runs: "All runs",
     each_level: "each {factor}",
+    at_level: "{text} ({level} only; one chart per level, each with its own axis)",
     run_mark: "{run}: {value}",
     range_mark: "{condition}: runs from {low} to {high}",
     point_mark: "sent at {sent_s} s, {latency} ms",
@@ -311,6 +315,7 @@ const JA: Labels = Labels {
     rss_axis: "RSS（MiB）",
     all_runs: "全測定",
     each_level: "{factor}の各水準",
+    at_level: "{text}（{level}のみ。水準ごとに1つの図で、軸はそれぞれ独自）",
     run_mark: "{run}：{value}",
     range_mark: "{condition}：測定の最小{low}〜最大{high}",
     point_mark: "送信{sent_s}秒、{latency} ms",
@@ -434,6 +439,12 @@ pub fn mark_value(lang: Lang, metric: HeadlineMetric, p: &str, value: &str) -> S
 /// The x levels of a chart that overlays them all: "each Python".
 pub fn each_level(lang: Lang, factor: &str) -> String {
     fill(labels(lang).each_level, &[("factor", factor)])
+}
+
+/// A headline chart's title or description at one level: "p95 latency by condition (Route = small
+/// only; one chart per level, each with its own axis)".
+pub fn at_level(lang: Lang, text: &str, level: &str) -> String {
+    fill(labels(lang).at_level, &[("text", text), ("level", level)])
 }
 
 /// The title of a run's mark: "run r1 (nginx · 2): p95 = 12.00 ms".
@@ -779,6 +790,7 @@ pub fn samples(lang: Lang) -> Vec<String> {
         scale_note(lang, false, false, axis_names(lang).1),
         run_mark(lang, "r06", "p95 = 12.00 ms"),
         each_level(lang, "Python"),
+        at_level(lang, "p95 latency by condition", "Route = small"),
         median_mark(lang, "nginx", 1, "p95 = 12.00 ms"),
         median_mark(lang, "nginx", 3, "p95 = 12.00 ms"),
         range_mark(lang, "nginx", "11.00 ms", "13.00 ms"),

@@ -6,6 +6,19 @@ use super::*;
 use crate::render::i18n::labels::words;
 use crate::report::{LabelName, LabelResult};
 
+/// The request labels section: per condition and label, when the runs mix labels.
+pub fn section(page: &Context) -> Option<Section> {
+    let table = page.labels_table("")?;
+    Some(Section { id: "labels-section", heading: words(page.lang).heading.to_string(), table, notes: page.labels_notes() })
+}
+
+/// The tool's own figures per run and label (runs without rows: Locust).
+pub fn tool_section(page: &Context) -> Option<Section> {
+    let table = page.tool_labels_table("")?;
+    let notes = page.tool_labels_notes(&page.report.runs.iter().collect::<Vec<_>>());
+    Some(Section { id: "tool-labels-section", heading: words(page.lang).tool_heading.to_string(), table, notes })
+}
+
 impl Context<'_> {
     /// A label as a table shows it: its name, "(no name)" for the empty one, "4 other labels"
     /// for the group beyond the limit. Tera escapes the text like every cell.

@@ -4,6 +4,7 @@
 
 mod compare;
 mod counted;
+mod figures;
 mod history;
 mod labels;
 mod lead;
@@ -35,28 +36,8 @@ use crate::report::Spread;
 use crate::report::{ConditionResult, Report, RunResult};
 use serde::Serialize;
 
-/// A value of `metric` as the tables print it, known to `decimals` (the condition's latency
-/// decimals for a percentile, the tool's printed ones for requests/s; `None`: the metric's own
-/// digits): what [`Context::metric_number`] and the comparison's view print.
-pub fn metric_number_at(metric: HeadlineMetric, decimals: Option<u8>, value: f64) -> String {
-    match (metric, decimals) {
-        (HeadlineMetric::Percentile, decimals) => format::ms_at(value, decimals),
-        (HeadlineMetric::SessionMeanMs, _) => format::ms(value),
-        (HeadlineMetric::RequestsPerS, decimals) => format::rate(value, decimals),
-        (HeadlineMetric::ErrorRate, _) => format::percent_fine(value),
-        (HeadlineMetric::FailedShare, _) => format::percent(value),
-    }
-}
-
-/// [`metric_number_at`] with its unit in running text: "12.00 ms", "769.2", "64.9%".
-pub fn metric_value_at(metric: HeadlineMetric, decimals: Option<u8>, value: f64) -> String {
-    let number = metric_number_at(metric, decimals, value);
-    if metric.is_time() {
-        format!("{number} ms")
-    } else {
-        number
-    }
-}
+/// A metric's value as the tables and charts print it: its one home is [`format`].
+pub use super::format::{metric_number_at, metric_value_at};
 
 /// A table cell: text, an optional link, and an optional second line (the range).
 #[derive(Debug, Clone, Serialize, Default)]
@@ -126,6 +107,17 @@ pub struct KeyValue {
     pub href: Option<String>,
 }
 
+/// One section of a page: its anchor, heading, table and the notes under it, drawn the same way
+/// by every page (`macros.html`'s `section`). A section file's entry (`slo::section`) gives one,
+/// or `None` when the report has nothing for it.
+#[derive(Debug, Clone, Serialize)]
+pub struct Section {
+    pub id: &'static str,
+    pub heading: String,
+    pub table: Table,
+    pub notes: Vec<String>,
+}
+
 /// The dataset's README as a page of the report: its Markdown rendered (raw HTML shown as text).
 #[derive(Debug, Clone, Serialize)]
 pub struct ReadmePage {
@@ -162,7 +154,7 @@ impl Context<'_> {
             title: format!("{} – {}{untranslated}", self.report.dataset.title.get(self.lang), self.t.readme_title),
             readme_title: format!("{}{untranslated}", self.t.readme_title),
             readme_lang: if own_language { self.lang.code() } else { Lang::En.code() },
-            html: super::article::markdown_to_html(readme, self.t.table_n, self.t.scroll_cue),
+            html: super::markdown::markdown_to_html(readme, self.t.table_n, self.t.scroll_cue),
         })
     }
 
@@ -209,6 +201,8 @@ pub struct Context<'a> {
     pub shared_notes: Vec<&'a crate::model::Note>,
     /// The dataset's comparison with the baseline its dataset.toml names, for its article.
     pub comparison: Option<&'a crate::report::compare::ComparisonReport>,
+    /// Which figures the report and each run have, decided once.
+    pub figures: crate::render::figures::FigurePlan,
 }
 
 impl<'a> Context<'a> {
@@ -245,6 +239,7 @@ impl<'a> Context<'a> {
             run_flags,
             shared_notes,
             comparison: None,
+            figures: crate::render::figures::FigurePlan::new(report),
         }
     }
 
@@ -459,13 +454,6 @@ impl<'a> Context<'a> {
 
     fn x_label(&self) -> String {
         self.report.layout.x_factor.map_or_else(String::new, |x| self.report.factors[x].label.get(self.lang).to_string())
-    }
-
-    /// Whether run `run` has send lags to chart: an open loop with more than one 2xx response.
-    pub fn has_send_lags(&self, run: usize) -> bool {
-        self.report.runs[run].load == crate::model::LoadKind::OpenLoop
-            // One lag is the run's max lag, already a fact of the page: no chart for it.
-            && self.report.figures.send_lags.get(run).is_some_and(|s| s.points.len() > 1)
     }
 
     /// Whether any run is an open loop, whose requests are the probe rather than the load.

@@ -3,7 +3,6 @@
 
 use super::*;
 use crate::model::Percentile;
-use crate::render::charts::Scale;
 use crate::render::i18n::notes;
 use crate::render::i18n::published as published_words;
 use crate::report::{OrderCheck, OrderPair, OrderRelation, PublishedTableResult};
@@ -50,10 +49,9 @@ pub struct ReportPage {
     pub large: Option<Table>,
     pub tempfiles: Option<Table>,
     /// Per condition, how its sessions ended and how long the successful ones took.
-    pub sessions: Option<Table>,
-    /// Per condition and process group, CPU and peak RSS over its runs, with the table's heading.
-    pub resources: Option<Table>,
-    pub resources_heading: &'static str,
+    pub sessions: Option<Section>,
+    /// Per condition and process group, CPU and peak RSS over its runs.
+    pub resources: Option<Section>,
     /// Every run, when they fit on one page ([`paths::RUNS_PER_PAGE`]); else `run_pages`.
     pub runs: Option<Table>,
     /// The pages of the run list, with what the section says of them, when the runs do not fit.
@@ -75,17 +73,11 @@ pub struct ReportPage {
     /// The author's article, rendered: HTML for the HTML page, Markdown for the twin.
     pub article: Option<String>,
     /// dataset.toml's service-level objectives per condition, and what they add up to.
-    pub slo_heading: &'static str,
-    pub slo: Option<Table>,
-    pub slo_notes: Vec<String>,
+    pub slo: Option<Section>,
     /// Per condition and request label, when the runs mix labels (`stats::labels`).
-    pub labels_heading: &'static str,
-    pub labels: Option<Table>,
-    pub labels_notes: Vec<String>,
+    pub labels: Option<Section>,
     /// Per run and request label, the tool's own figures (runs without rows: Locust).
-    pub tool_labels_heading: &'static str,
-    pub tool_labels: Option<Table>,
-    pub tool_labels_notes: Vec<String>,
+    pub tool_labels: Option<Section>,
     /// In a site: links to this dataset's comparison with its baseline, and to the comparisons
     /// of the datasets that name this one their baseline (set by the site, empty otherwise).
     pub comparisons: Vec<KeyValue>,
@@ -586,29 +578,21 @@ impl<'a> Context<'a> {
         })
     }
 
-    /// The Methods paragraph on CPU and memory, with the sampling interval the runs had (the
-    /// median gap of each run's process groups, whole milliseconds; a range where they differ)
-    /// and the step a clock tick makes of a CPU share at it.
+    /// The Methods paragraph on CPU and memory, with the sampling interval the runs had (a range
+    /// where they differ) and the step a clock tick makes of a CPU share at it.
     fn methods_resources(&self, report: &Report) -> Option<String> {
-        use crate::stats::resources::{cpu_step_percent, CLOCK_TICK_MS};
-        let intervals: Vec<f64> = report
-            .runs
-            .iter()
-            .flat_map(|r| r.resources.iter().filter_map(|u| u.sample_interval_ms))
-            .map(f64::round)
-            .filter(|v| *v > 0.0)
-            .collect();
-        let (Some(low), Some(high)) = (intervals.iter().copied().reduce(f64::min), intervals.iter().copied().reduce(f64::max)) else {
-            return None;
-        };
+        let sampling = report.resource_sampling?;
         let whole = |v: f64| format::count(v as u64);
-        let step = |v: f64| format!("{}%", format::known(cpu_step_percent(v), 0));
-        let (interval, steps) = if low == high {
-            (whole(low), step(low))
+        let step = |v: f64| format!("{}%", format::known(v, 0));
+        let (interval, steps) = if sampling.interval_low_ms == sampling.interval_high_ms {
+            (whole(sampling.interval_low_ms), step(sampling.step_coarse_percent))
         } else {
-            (format!("{}{}{}", whole(low), self.t.range_dash, whole(high)), format!("{}{}{}", step(high), self.t.range_dash, step(low)))
+            (
+                format!("{}{}{}", whole(sampling.interval_low_ms), self.t.range_dash, whole(sampling.interval_high_ms)),
+                format!("{}{}{}", step(sampling.step_fine_percent), self.t.range_dash, step(sampling.step_coarse_percent)),
+            )
         };
-        Some(fill(self.t.methods_resources, &[("tick", &whole(CLOCK_TICK_MS)), ("interval", &interval), ("step", &steps)]))
+        Some(fill(self.t.methods_resources, &[("tick", &whole(sampling.tick_ms)), ("interval", &interval), ("step", &steps)]))
     }
 
     /// The Methods paragraphs: every definition, stated with the actual n, ranks and limits.
@@ -765,95 +749,9 @@ impl<'a> Context<'a> {
             .collect()
     }
 
+    /// The report page's figures, from the figure plan.
     pub fn report_figures(&self, root: &str) -> Vec<Figure> {
-        let t = self.t;
-        let mut figures = vec![Figure {
-            src: format!("{root}{}", paths::HEADLINE_FIGURE),
-            alt: prose::headline_alt(self.lang, &self.headline_label, crate::render::charts::headline_scale(self.report) == Scale::Log),
-        }];
-        if let Some(run) = self.representative_of_worst().filter(|&r| crate::render::charts::draws_run_charts(&self.report.runs[r])) {
-            figures.push(Figure {
-                src: format!("{root}{}", paths::time_series_figure(&self.slugs[run])),
-                alt: prose::worst_time_series_alt(self.lang, &self.report.runs[run].run_id, self.worst_words()),
-            });
-        }
-        for level in self.ecdf_levels() {
-            figures.push(Figure { src: format!("{root}{}", paths::ecdf_conditions_figure(level)), alt: self.ecdf_alt(level) });
-        }
-        if self.report.conditions.iter().any(|c| c.write_s.is_some()) {
-            figures.push(Figure { src: format!("{root}{}", paths::LARGE_FIGURE), alt: self.caption(t.large_table, t.large_caption) });
-        }
-        if self.report.conditions.iter().any(|c| c.tempfile_peak_bytes.is_some_and(|s| s.max > 0.0)) {
-            figures.push(Figure { src: format!("{root}{}", paths::TEMPFILE_FIGURE), alt: t.tempfile_table.to_string() });
-        }
-        figures
-    }
-
-    /// The x levels that get an ECDF of their conditions: those where some condition's
-    /// representative run has responses (every level at once without an x factor: level 0).
-    /// With one series the levels are what the study compares, and one chart overlays them
-    /// all (`charts::overlays_levels`): its figure is level 0's, when any level has one.
-    pub fn ecdf_levels(&self) -> Vec<usize> {
-        let columns = self.report.layout.rows.iter().map(|r| r.cells.len()).max().unwrap_or(0);
-        let levels = (0..columns).filter(|&level| {
-            self.report.layout.rows.iter().filter_map(|r| r.cells.get(level).copied().flatten()).any(|c| {
-                let run = self.report.conditions[c].representative_run.as_deref().and_then(|id| self.run_index(id));
-                run.is_some_and(|r| self.report.runs[r].ok_responses > 0)
-            })
-        });
-        if crate::render::charts::overlays_levels(self.report) {
-            levels.take(1).map(|_| 0).collect()
-        } else {
-            levels.collect()
-        }
-    }
-
-    fn ecdf_alt(&self, level: usize) -> String {
-        if crate::render::charts::overlays_levels(self.report) {
-            return fill(self.t.ecdf_conditions_alt, &[("level", &crate::render::i18n::charts::each_level(self.lang, &self.x_label()))]);
-        }
-        let level_label = self
-            .report
-            .layout
-            .x_factor
-            .and_then(|x| {
-                self.report.factors[x].levels.get(level).map(|l| prose::factor_level(self.lang, &self.x_label(), l.label.get(self.lang)))
-            })
-            .unwrap_or_default();
-        fill(self.t.ecdf_conditions_alt, &[("level", &level_label)])
-    }
-
-    /// The representative run of the worst condition (`standing.worst`: the failing one with the
-    /// largest share, else the worst median): the run the report's time-series chart shows.
-    pub fn representative_of_worst(&self) -> Option<usize> {
-        let report = self.report;
-        report
-            .standing
-            .worst
-            .and_then(|c| report.conditions.get(c))
-            .and_then(|c| c.representative_run.as_deref())
-            .and_then(|id| self.run_index(id))
-    }
-
-    /// How the time-series chart's condition is named: the metric's worst, or the one that failed most.
-    fn worst_words(&self) -> &'static str {
-        let failing = self.report.standing.worst.and_then(|c| self.report.standing.conditions.get(c)).is_some_and(|c| c.failing);
-        if failing {
-            crate::render::i18n::lead::lead_words(self.lang).worst_failing
-        } else {
-            self.metric.worst
-        }
-    }
-
-    /// The runs whose temp-file series the report's temp-file chart shows: each condition's
-    /// representative run, where it has samples.
-    pub fn tempfile_runs(&self) -> Vec<usize> {
-        self.report
-            .conditions
-            .iter()
-            .filter(|c| c.tempfile_peak_bytes.is_some_and(|s| s.max > 0.0))
-            .filter_map(|c| c.representative_run.as_deref().and_then(|id| self.run_index(id)))
-            .collect()
+        self.figures.report.iter().map(|&f| self.figure(f, root)).collect()
     }
 
     pub fn report_page(&self, article: Option<String>) -> ReportPage {
@@ -878,9 +776,8 @@ impl<'a> Context<'a> {
             figures: self.report_figures(""),
             large: self.large_table(""),
             tempfiles: self.tempfile_table(""),
-            sessions: self.sessions_table(),
-            resources: self.resources_table(),
-            resources_heading: crate::render::i18n::lead::lead_words(self.lang).resources_table,
+            sessions: super::sessions::section(self),
+            resources: super::resources::section(self),
             runs: (!self.runs_paged()).then(|| self.run_table("")),
             run_pages_intro: self.runs_paged().then(|| {
                 fill(
@@ -905,15 +802,9 @@ impl<'a> Context<'a> {
             }),
             downloads: self.downloads(),
             article,
-            slo_heading: crate::render::i18n::slo::words(self.lang).heading,
-            slo: self.slo_table(""),
-            slo_notes: self.slo_notes(),
-            labels_heading: crate::render::i18n::labels::words(self.lang).heading,
-            labels: self.labels_table(""),
-            labels_notes: self.labels_notes(),
-            tool_labels_heading: crate::render::i18n::labels::words(self.lang).tool_heading,
-            tool_labels: self.tool_labels_table(""),
-            tool_labels_notes: self.tool_labels_notes(&report.runs.iter().collect::<Vec<_>>()),
+            slo: super::slo::section(self),
+            labels: super::labels::section(self),
+            tool_labels: super::labels::tool_section(self),
             comparisons: Vec::new(),
         }
     }

@@ -4,6 +4,12 @@
 use super::*;
 use crate::render::i18n::lead::lead_words;
 
+/// The CPU and memory section: per condition and process group, over its runs.
+pub fn section(page: &Context) -> Option<Section> {
+    let heading = lead_words(page.lang).resources_table.to_string();
+    Some(Section { id: "resources-section", heading, table: page.resources_table()?, notes: Vec::new() })
+}
+
 impl Context<'_> {
     /// One row per condition and process group; `None` when no run sampled its processes.
     pub fn resources_table(&self) -> Option<Table> {

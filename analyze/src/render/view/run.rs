@@ -456,44 +456,9 @@ impl<'a> Context<'a> {
                 .collect(),
         };
         let intended_note = self.intended_note(run);
-        let slug = &self.slugs[run_index];
-        let mut figures = Vec::new();
+        let figures: Vec<Figure> = self.figures.run(run_index).iter().map(|&f| self.figure(f, root)).collect();
         // One response: its value in words, not two charts of one point.
         let figures_note = (run.ok_responses == 1).then(|| self.one_response_note(run)).flatten();
-        if crate::render::charts::draws_run_charts(run) {
-            figures.push(Figure {
-                src: format!("{root}{}", paths::ecdf_figure(slug)),
-                alt: prose::run_ecdf_alt(self.lang, &run.run_id, &self.p_label),
-            });
-            figures.push(Figure {
-                src: format!("{root}{}", paths::time_series_figure(slug)),
-                alt: prose::run_time_series_alt(self.lang, &run.run_id),
-            });
-        }
-        if report.figures.label_ecdf.get(run_index).is_some_and(|l| !l.is_empty()) {
-            figures.push(Figure {
-                src: format!("{root}{}", paths::label_ecdf_figure(slug)),
-                alt: fill(crate::render::i18n::labels::words(self.lang).ecdf_alt, &[("run", &run.run_id)]),
-            });
-        }
-        if self.has_send_lags(run_index) {
-            figures.push(Figure {
-                src: format!("{root}{}", paths::send_lag_figure(slug)),
-                alt: prose::run_send_lag_alt(self.lang, &run.run_id),
-            });
-        }
-        if report.figures.resources.get(run_index).is_some_and(|r| !r.is_empty()) {
-            figures.push(Figure {
-                src: format!("{root}{}", paths::resources_figure(slug)),
-                alt: prose::run_resources_alt(self.lang, &run.run_id),
-            });
-        }
-        if report.figures.tempfiles.get(run_index).is_some_and(|series| !series.is_empty()) {
-            figures.push(Figure {
-                src: format!("{root}{}", paths::run_tempfile_figure(slug)),
-                alt: prose::run_tempfile_alt(self.lang, &run.run_id),
-            });
-        }
         let large_rows: Vec<Vec<Cell>> = report
             .figures
             .large_responses
@@ -541,7 +506,7 @@ impl<'a> Context<'a> {
             nav: self.nav(root, &paths::run_page(&self.slugs[run_index])),
             title: format!("{} – {}", prose::run_title(self.lang, &run.run_id), report.dataset.title.get(self.lang)),
             run_id: run.run_id.clone(),
-            anchor: format!("run-{slug}"),
+            anchor: format!("run-{}", self.slugs[run_index]),
             back_href: self.run_row_href(root, run_index),
             facts,
             percentiles,

@@ -3,6 +3,11 @@
 use super::*;
 use crate::report::RunSessions;
 
+/// The sessions section: per condition, how its sessions ended and how long the successful took.
+pub fn section(page: &Context) -> Option<Section> {
+    Some(Section { id: "sessions-section", heading: page.t.sessions_table.to_string(), table: page.sessions_table()?, notes: Vec::new() })
+}
+
 impl Context<'_> {
     /// Per condition: sessions, the share that failed, and the successful sessions' min, mean, max,
     /// p50 and p95, each the median of the runs with the min-max range.

@@ -6,6 +6,11 @@ use crate::model::SloBound;
 use crate::render::i18n::slo::words;
 use crate::report::slo::{SloResult, SloStatus};
 
+/// The objectives section: every objective of every condition, and what they add up to.
+pub fn section(page: &Context) -> Option<Section> {
+    Some(Section { id: "slo-section", heading: words(page.lang).heading.to_string(), table: page.slo_table("")?, notes: page.slo_notes() })
+}
+
 impl Context<'_> {
     /// A value of an objective's metric of condition `condition`, as the report's tables print
     /// that metric: "250.00 ms" ("250 ms" for ab's whole ms), "500.0", "1.00%".

@@ -9,8 +9,7 @@ use std::collections::BTreeSet;
 use std::path::{Component, Path};
 
 /// runs.csv's own columns: a factor may not take their names.
-const RUNS_COLUMNS: [&str; 9] =
-    ["run_id", "repetition", "started_at_utc", "status", "note", "load1_before", "load1_after", "recipe", "round"];
+use request_row::columns::RUNS_RESERVED as RUNS_COLUMNS;
 
 /// A server name goes into runs.csv, servers.csv and `[environment]` keys.
 fn server_name_ok(s: &str) -> bool {
