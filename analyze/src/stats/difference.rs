@@ -88,7 +88,7 @@ pub fn within(ratio: f64, negligible: f64) -> bool {
 /// threshold (equivalence), else supported when discovered, else not shown.
 pub fn verdict(ratio: f64, interval: Option<(f64, f64)>, discovery: bool, negligible: f64) -> Verdict {
     let Some((low, high)) = interval else { return Verdict::NotShown };
-    if !(ratio > 0.0) {
+    if ratio.partial_cmp(&0.0) != Some(std::cmp::Ordering::Greater) {
         return Verdict::NotShown;
     }
     if within(low, negligible) && within(high, negligible) {

@@ -126,11 +126,8 @@ impl SittingVariance {
         }
         let tau2 = all.iter().map(|v| v.tau2 * (v.sittings - 1) as f64).sum::<f64>() / weight;
         // The variance of a weighted mean of independent estimates, each Var(τ̂²ᵢ) = 2τ̂ᵢ⁴/dfᵢ.
-        let var: f64 = all
-            .iter()
-            .filter(|v| v.df > 0.0)
-            .map(|v| ((v.sittings - 1) as f64 / weight).powi(2) * 2.0 * v.tau2 * v.tau2 / v.df)
-            .sum();
+        let var: f64 =
+            all.iter().filter(|v| v.df > 0.0).map(|v| ((v.sittings - 1) as f64 / weight).powi(2) * 2.0 * v.tau2 * v.tau2 / v.df).sum();
         // The conditions of one sitting share its shift, so their estimates are not independent:
         // the pooled estimate has no more degrees of freedom than one condition's sittings - 1.
         let sittings = all.iter().map(|v| v.sittings).max().unwrap_or(0);
@@ -222,13 +219,7 @@ impl Estimate {
         let se2 = wa + wb + wt;
         let tau_term = if v.df > 0.0 { wt * wt / v.df } else { 0.0 };
         let df = se2 * se2 / (wa * wa / (n - 1.0) + wb * wb / (m - 1.0) + tau_term);
-        Ok(Estimate {
-            se: se2.sqrt(),
-            df,
-            design: Design::WelchWithSittingVariance,
-            sitting_variance: Some(v),
-            ..welch
-        })
+        Ok(Estimate { se: se2.sqrt(), df, design: Design::WelchWithSittingVariance, sitting_variance: Some(v), ..welch })
     }
 
     /// Several sittings a side (each a list of positive run values; `a` the baseline's
@@ -247,9 +238,7 @@ impl Estimate {
         if a.iter().chain(&b).any(|s| s.iter().any(|&v| v.partial_cmp(&0.0) != Some(std::cmp::Ordering::Greater))) {
             return Err(NoInterval::ZeroValue);
         }
-        let means = |side: &[&Vec<f64>]| -> Vec<f64> {
-            side.iter().map(|s| mean_and_variance(s.iter().map(|v| v.ln())).0).collect()
-        };
+        let means = |side: &[&Vec<f64>]| -> Vec<f64> { side.iter().map(|s| mean_and_variance(s.iter().map(|v| v.ln())).0).collect() };
         let (ma, mb) = (means(&a), means(&b));
         let (mean_a, var_a) = mean_and_variance(ma.iter().copied());
         let (mean_b, var_b) = mean_and_variance(mb.iter().copied());
@@ -360,14 +349,20 @@ impl Estimate {
         let var = sd * sd;
         let (tau2, tau_df) = self.sitting_variance.map_or((0.0, 0.0), |v| (v.tau2, v.df));
         let spread_df = self.run_log_sd_df.min(if tau2 > 0.0 { self.df.max(1.0) } else { f64::INFINITY });
-        plan(target, |n| {
-            let n = n as f64;
-            let (w, wt) = (var / n, 2.0 * tau2);
-            let se2 = 2.0 * w + wt;
-            let tau_term = if tau_df > 0.0 { wt * wt / tau_df } else { 0.0 };
-            let df = se2 * se2 / (2.0 * w * w / (n - 1.0) + tau_term);
-            (se2.sqrt(), df)
-        }, spread_df, alpha, power)
+        plan(
+            target,
+            |n| {
+                let n = n as f64;
+                let (w, wt) = (var / n, 2.0 * tau2);
+                let se2 = 2.0 * w + wt;
+                let tau_term = if tau_df > 0.0 { wt * wt / tau_df } else { 0.0 };
+                let df = se2 * se2 / (2.0 * w * w / (n - 1.0) + tau_term);
+                (se2.sqrt(), df)
+            },
+            spread_df,
+            alpha,
+            power,
+        )
     }
 
     /// The fewest interleaved rounds (both levels once a round) that would detect `target` at

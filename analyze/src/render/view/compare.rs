@@ -380,8 +380,7 @@ impl View<'_> {
         }
         // A gate's reader needs its false alarms beside its verdict.
         out.extend(self.gate_note());
-        let unsupported: Vec<String> =
-            r.conditions.iter().filter(|c| c.regression_undecided).map(|c| c.condition_id.clone()).collect();
+        let unsupported: Vec<String> = r.conditions.iter().filter(|c| c.regression_undecided).map(|c| c.condition_id.clone()).collect();
         if !unsupported.is_empty() {
             out.push(fill(w.gate_unsupported, &[("list", &self.labels_of(&unsupported)), ("worse", worse), ("threshold", &threshold)]));
         }
@@ -604,7 +603,9 @@ impl View<'_> {
         }
         let limit = format::count(crate::stats::model::MAX_PLANNED);
         let plan = match (d.runs_a_side, d.rounds) {
-            (Some(runs), Some(rounds)) => fill(w.plan_runs_and_rounds, &[("runs", &format::count(runs)), ("rounds", &format::count(rounds))]),
+            (Some(runs), Some(rounds)) => {
+                fill(w.plan_runs_and_rounds, &[("runs", &format::count(runs)), ("rounds", &format::count(rounds))])
+            }
             (None, Some(rounds)) => fill(w.plan_rounds_only, &[("rounds", &format::count(rounds))]),
             _ => fill(w.plan_none, &[("n", &limit)]),
         };

@@ -25,8 +25,8 @@ pub mod calibration;
 pub mod matching;
 
 use super::difference::{self, FDR_Q, INTERVAL_LEVEL};
-use super::model::{Design, Estimate, SittingVariance};
 use super::failures::{self, RunFailures};
+use super::model::{Design, Estimate, SittingVariance};
 use super::variance::{chance_if_no_difference, ranges_overlap};
 use crate::model::{CompareVerdict, DecidedBy, FailureVerdict, HeadlineMetric, Percentile, Verdict};
 use crate::report::compare::*;

@@ -29,12 +29,12 @@ fn welch_is_the_variance_reviews_rule_to_the_last_bit() {
 #[test]
 fn paired_rounds_by_hand() {
     // d = 0.1, 0.05, 0.2: mean 0.116667, s² = (0.016667² + 0.066667² + 0.083333²)/2 = 0.0058333,
-    // se = sqrt(0.0058333/3) = 0.0440959, t = 2.645751 on 2 df: p = 0.118 (scipy.stats.ttest_rel).
+    // se = sqrt(0.0058333/3) = 0.0440959, t = 2.645751 on 2 df: p = 1 - t/sqrt(t² + 2) = 1 - 2.645751/3 = 0.1180829.
     let rounds = [(0.0, 0.1), (0.2, 0.25), (0.1, 0.3)];
     let e = Estimate::paired(&rounds).unwrap();
     assert!(close(e.log_ratio, 0.116_666_667, 1e-8) && close(e.se, 0.044_095_855, 1e-7) && e.df == 2.0, "{e:?}");
     assert!(close(e.t(), 2.645_751_3, 1e-7));
-    assert!(close(e.p(), 0.118_126_8, 1e-5), "{}", e.p());
+    assert!(close(e.p(), 0.118_082_9, 1e-6), "{}", e.p());
     // Unpaired: s_a² = 0.01 (0, 0.2, 0.1), s_b² = 0.0108333 (0.1, 0.25, 0.3): the drift the
     // pairing removed is (0.01 + 0.0108333 - 0.0058333)/2 = 0.0075.
     let pairing = e.pairing.unwrap();
@@ -78,11 +78,11 @@ fn sittings_a_side_are_welch_on_the_sitting_means() {
 fn sitting_variance_by_the_balanced_anova() {
     // Three sittings of 2: logs (0, 0.2), (0.3, 0.5), (0.1, 0.1). Means 0.1, 0.4, 0.1, grand
     // 0.2; MSB = 2·(0.01 + 0.04 + 0.01)/2 = 0.06; MSW = (0.02 + 0.02 + 0)/3 = 0.013333;
-    // τ² = (0.06 - 0.013333)/2 = 0.023333; df = 0.046667² / (0.06²/2 + 0.013333²/3) = 1.1538.
+    // τ² = (0.06 - 0.013333)/2 = 0.023333; df = 0.046667² / (0.06²/2 + 0.013333²/3) = 1.171315.
     let e = |v: &[f64]| v.iter().map(|x| x.exp()).collect::<Vec<f64>>();
     let v = SittingVariance::of_sittings(&[e(&[0.0, 0.2]), e(&[0.3, 0.5]), e(&[0.1, 0.1])]).unwrap();
-    assert!(close(v.tau2, 0.023_333_333, 1e-8) && close(v.run_variance, 0.013_333_333, 1e-8), "{v:?}");
-    assert!(close(v.df, 0.046_666_667f64.powi(2) / (0.0018 + 0.000_177_777_8 / 3.0 * 1.0), 1e-6), "{v:?}");
+    assert!(close(v.tau2, 0.023_333_333, 1e-7) && close(v.run_variance, 0.013_333_333, 1e-7), "{v:?}");
+    assert!(close(v.df, 1.171_315, 1e-6), "{v:?}");
     assert_eq!((v.sittings, v.run_df), (3, 3.0));
     // Sittings that agree more than their runs do: τ² truncated at 0, adding nothing.
     let flat = SittingVariance::of_sittings(&[e(&[0.0, 0.2]), e(&[0.2, 0.0])]).unwrap();
@@ -108,7 +108,9 @@ fn an_external_sitting_variance_widens_welch_by_two_tau_squared() {
     assert!(close(wide.se, 0.041_111_11f64.sqrt(), 1e-6), "{wide:?}");
     let df = 0.041_111_11f64.powi(2) / (0.013_333_33f64.powi(2) / 2.0 + 0.007_777_78f64.powi(2) / 2.0 + 0.0004 / 3.0);
     assert!(close(wide.df, df, 1e-5), "{wide:?} {df}");
-    assert!(wide.p() > welch.p());
+    // Wider, though not always a larger p: its degrees of freedom grew too (3.7 to 6.7).
+    let (low, high) = (welch.interval(0.95), wide.interval(0.95));
+    assert!(wide.se > welch.se && high.0 < low.0 && high.1 > low.1);
 }
 
 #[test]
@@ -131,7 +133,7 @@ fn the_multiplier_is_z_plus_z_with_a_known_spread_and_grows_with_its_uncertainty
 #[test]
 fn the_detectable_change_is_detected_80_percent_of_the_time_at_three_runs_a_side() {
     let trials = 600;
-    let mut rng = SplitMix64(2026_12_07);
+    let mut rng = SplitMix64(20_261_207);
     let mut fired = 0;
     for _ in 0..trials {
         let sd = 0.08;
