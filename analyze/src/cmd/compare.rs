@@ -6,7 +6,7 @@
 use crate::cli::CompareFormat;
 use crate::report::compare::ComparabilityVerdict;
 use crate::stats::compare::calibration::calibrate;
-use crate::stats::compare::{compare, ComparePlan, MatchRule};
+use crate::stats::compare::{compare_sittings, ComparePlan, MatchRule};
 use crate::stats::Detail;
 use crate::{dataset, output, pipeline, render};
 use anyhow::{Context as _, Result};
@@ -21,6 +21,8 @@ pub fn run(options: &Options) -> Result<i32> {
         rules: options.rules.iter().map(|r| MatchRule::parse(r)).collect::<Result<_, _>>()?,
         fail_on_regression: options.fail_on_regression,
         allow_env: options.allow_env.to_vec(),
+        skip_planning: false,
+        verdicts_only: false,
     };
     // The overlay charts need each representative run's latencies; the summaries do not.
     let (keep, detail) =
@@ -30,8 +32,9 @@ pub fn run(options: &Options) -> Result<i32> {
     };
     let baseline = load(&options.baseline, "baseline")?;
     let candidate = load(&options.candidate, "candidate")?;
-    let mut comparison = compare(&baseline, &candidate, &plan)?;
     let aa = options.aa.iter().map(|dir| load(dir, "--aa")).collect::<Result<Vec<_>>>()?;
+    let bb = options.bb.iter().map(|dir| load(dir, "--bb")).collect::<Result<Vec<_>>>()?;
+    let mut comparison = compare_sittings(&baseline, &candidate, &aa, &bb, &plan)?;
     comparison.gate = calibrate(&baseline, &candidate, &aa, &plan);
     if let Some(out) = options.out.as_deref() {
         let files = render::compare::compare_files(&comparison, None)?;
