@@ -50,6 +50,9 @@ pub struct Run {
     pub note: Note,
     pub load1_before: Option<f64>,
     pub load1_after: Option<f64>,
+    /// The round of a plan in rounds (measure/plans/README.md, "Run order"): a whole number from 1;
+    /// `None` when runs.csv has no `round` column or the cell is empty (a shuffled plan's runs).
+    pub round: Option<i64>,
     /// The line (or row) in runs.csv, for messages.
     pub line: u64,
 }
@@ -73,6 +76,7 @@ pub fn parse_runs(table: &TextTable, manifest: &Manifest, problems: &mut Problem
     let note = table.column("note");
     let load_before = table.column("load1_before");
     let load_after = table.column("load1_after");
+    let round_column = table.column("round");
 
     let factor_columns: Vec<(String, usize)> = if manifest.factors.is_empty() {
         table.columns.iter().enumerate().filter(|(_, name)| !RESERVED.contains(&name.as_str())).map(|(i, name)| (name.clone(), i)).collect()
@@ -137,6 +141,22 @@ pub fn parse_runs(table: &TextTable, manifest: &Manifest, problems: &mut Problem
         let load = |column: Option<usize>, problems: &mut Problems| column.and_then(|c| table.optional_number(row, c, problems));
         let load1_before = load(load_before, problems);
         let load1_after = load(load_after, problems);
+        // Empty: a run of a shuffled plan, which has no round.
+        let round = match round_column {
+            Some(column) if !row.cells[column].trim().is_empty() => match table.integer(row, column, problems) {
+                Some(k) if k >= 1 => Some(k),
+                Some(k) => {
+                    problems.push(table.cell_error(row, column, format!("round {k} is not a round: rounds count from 1")));
+                    ok = false;
+                    None
+                }
+                None => {
+                    ok = false;
+                    None
+                }
+            },
+            _ => None,
+        };
         let mut values = Vec::with_capacity(factor_columns.len());
         for (name, column) in &factor_columns {
             let empty = format!("is empty: every run needs a level of the factor `{name}`");
@@ -165,7 +185,7 @@ pub fn parse_runs(table: &TextTable, manifest: &Manifest, problems: &mut Problem
             rejected_ids.push(id.clone());
         }
         if let (true, Some(rep), Some(run_status), Some(parsed_note)) = (ok, rep, run_status, parsed_note) {
-            raw_runs.push((id, values, rep, (started_at, instant), run_status, parsed_note, load1_before, load1_after, row.place));
+            raw_runs.push((id, values, rep, (started_at, instant), run_status, parsed_note, (load1_before, load1_after, round), row.place));
         }
     }
 
@@ -179,13 +199,13 @@ pub fn parse_runs(table: &TextTable, manifest: &Manifest, problems: &mut Problem
         factors.iter().map(|f| f.levels.iter().enumerate().map(|(i, l)| (l.value.as_str(), i)).collect()).collect();
     let runs = raw_runs
         .into_iter()
-        .map(|(run_id, values, repetition, (started_at_utc, started), status, note, load1_before, load1_after, line)| {
+        .map(|(run_id, values, repetition, (started_at_utc, started), status, note, (load1_before, load1_after, round), line)| {
             let levels = values
                 .iter()
                 .zip(&level_index)
                 .map(|(value, index)| *index.get(value.as_str()).expect("every seen level is listed"))
                 .collect();
-            Run { run_id, levels, repetition, started_at_utc, started, status, note, load1_before, load1_after, line }
+            Run { run_id, levels, repetition, started_at_utc, started, status, note, load1_before, load1_after, round, line }
         })
         .collect();
     ParsedRuns { factors, runs, rejected_ids, usable: true }
@@ -257,6 +277,19 @@ mod tests {
         assert!(problems.is_empty(), "{problems:?}");
         assert_eq!(factors.iter().map(|f| f.name.as_str()).collect::<Vec<_>>(), vec!["route", "downloads"]);
         assert_eq!(runs.len(), 2);
+        assert_eq!(runs.iter().map(|r| r.round).collect::<Vec<_>>(), vec![Some(1), Some(2)], "each run's round");
+    }
+
+    #[test]
+    fn an_empty_round_is_none_and_a_bad_one_is_refused_at_its_cell() {
+        let head = "run_id,route,repetition,started_at_utc,status,note,round\n";
+        let csv = format!("{head}a,direct,1,,ok,,\nb,direct,1,,ok,,0\nc,direct,1,,ok,,x\nd,direct,2,,ok,,2\n");
+        let (_, runs, problems) = parse(&csv, &Manifest::default());
+        assert_eq!(
+            problems,
+            vec!["runs.csv:3:7: round: round 0 is not a round: rounds count from 1", "runs.csv:4:7: round: \"x\" is not a whole number",]
+        );
+        assert_eq!(runs.iter().map(|r| (r.run_id.as_str(), r.round)).collect::<Vec<_>>(), vec![("a", None), ("d", Some(2))]);
     }
 
     #[test]

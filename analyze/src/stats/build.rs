@@ -201,6 +201,7 @@ pub fn build(dataset: &mut Dataset, detail: Detail) -> Report {
             resources: super::resources::usage(side.resources.get(index)),
             load1_before: run.load1_before,
             load1_after: run.load1_after,
+            round: run.round,
             sessions: run_sessions,
             requests_per_s: throughput.rate,
             error_rate: throughput.error_rate,
