@@ -4,10 +4,11 @@ For pairs of datasets (committed ones, and copies of them with known changes mad
 values are read from the datasets' own files (each run's nearest-rank p95 of its 2xx latencies from
 requests.csv, or the tool's requests/s from run_stats.csv), and everything compare.json states is
 recomputed from them: the ratio of geometric means candidate/baseline, its 95% interval (Welch's t on
-the logs: scipy.stats.ttest_ind with equal_var=False, t.ppf), p, Benjamini-Hochberg
-(scipy.stats.false_discovery_control), the verdict and its direction, the distribution-free chance
-2/C(n+m, n), the --fail-on-regression decision, and the approximate runs a side (a brute-force search
-over n with t.ppf at the pooled log spread). The failed requests, judged first, are recomputed too: each
+the logs: scipy.stats.ttest_ind with equal_var=False, t.ppf) at the false-coverage-rate level that
+matches the Benjamini-Hochberg verdicts (1 - R·q/m for the R discoveries of m, 1 - (R + 1)·q/m for
+the others), p, Benjamini-Hochberg (scipy.stats.false_discovery_control), the verdict (negligible by
+equivalence: the whole interval within the threshold) and its direction, the distribution-free
+chance 2/C(n+m, n), the --fail-on-regression decision, and the detectable change's alpha. The failed requests, judged first, are recomputed too: each
 run's requests and non-2xx from requests.csv, the overdispersion from the runs' Pearson χ², twice the
 smaller tail of scipy.stats.hypergeom on the counts divided by it, Benjamini-Hochberg, and the verdict.
 
@@ -35,7 +36,6 @@ ROOT = Path(__file__).resolve().parent.parent
 DATASETS = ROOT / "datasets"
 TINY = ROOT / "analyze" / "tests" / "fixtures" / "tiny"
 Q = 0.05
-MAX_RUNS = 1000
 
 
 def analyze_binary() -> Path:
@@ -115,20 +115,6 @@ def within(ratio: float, negligible: float) -> bool:
     return ratio > 0 and max(ratio, 1 / ratio) - 1 < negligible
 
 
-def half_width(sd: float, n: int) -> float:
-    return stats.t.ppf(0.975, 2 * n - 2) * sd * math.sqrt(2 / n)
-
-
-def runs_needed(sd: float, margin: float):
-    """(per_side, more_than) by brute force, or None without a spread or a margin."""
-    if not (sd > 0 and margin > 0):
-        return None
-    for n in range(2, MAX_RUNS + 1):
-        if half_width(sd, n) < margin:
-            return n, None
-    return None, MAX_RUNS
-
-
 class Compare(unittest.TestCase):
     def check_failures(self, report: dict, base_counts: dict, cand_counts: dict, gate: float | None) -> dict[str, str]:
         """Checks every condition's failures against scipy; returns the verdicts the failures decide."""
@@ -199,12 +185,18 @@ class Compare(unittest.TestCase):
             se = math.sqrt(va + vb)
             df = (va + vb) ** 2 / (va**2 / (len(a) - 1) + vb**2 / (len(b) - 1))
             d = lb.mean() - la.mean()
-            critical = stats.t.ppf(0.975, df)
             p = float(stats.ttest_ind(lb, la, equal_var=False).pvalue)
-            computed.append((math.exp(d), math.exp(d - critical * se), math.exp(d + critical * se), p))
+            computed.append((d, se, df, p))
         with_p = [i for i, e in enumerate(computed) if e is not None]
         adjusted = stats.false_discovery_control([computed[i][3] for i in with_p], method="bh") if with_p else []
         discovered = {i: bool(q <= Q) for i, q in zip(with_p, adjusted)}
+        # The false-coverage-rate level of each interval (Benjamini and Yekutieli 2005).
+        selected = sum(discovered.values())
+        for i in with_p:
+            d, se, df, p = computed[i]
+            level = 1 - (selected if discovered[i] else selected + 1) * Q / len(with_p)
+            critical = stats.t.ppf(1 - (1 - level) / 2, df)
+            computed[i] = (math.exp(d), math.exp(d - critical * se), math.exp(d + critical * se), p, level)
         self.assertEqual(report["summary"]["with_interval"], len(with_p))
 
         regressions = []
@@ -220,7 +212,7 @@ class Compare(unittest.TestCase):
                 self.assertEqual(c["verdict"], "not_shown", label)
                 self.assertFalse(c["regression"], label)
                 continue
-            ratio, low, high, p = e
+            ratio, low, high, p, level = e
             self.assertAlmostEqual(c["ratio"], ratio, delta=1e-9 * ratio, msg=label)
             if c["decided_by"] == "failures":
                 # Its verdict is the failures' (check_failures); the ratio is still the runs'.
@@ -231,11 +223,12 @@ class Compare(unittest.TestCase):
             self.assertAlmostEqual(c["ratio_high"], high, delta=1e-7 * high, msg=label)
             self.assertAlmostEqual(c["p_log_t"], p, delta=1e-7 + 1e-6 * p, msg=label)
             self.assertEqual(c["fdr_supported"], discovered[i], label)
-            if discovered[i] and not within(ratio, negligible):
+            self.assertAlmostEqual(c["interval_level"], level, delta=1e-12, msg=label)
+            if within(low, negligible) and within(high, negligible):
+                verdict = "negligible"
+            elif discovered[i]:
                 better = ratio > 1 if higher else ratio < 1
                 verdict = "supported_faster" if better else "supported_slower"
-            elif (discovered[i] and within(ratio, negligible)) or (within(low, negligible) and within(high, negligible)):
-                verdict = "negligible"
             else:
                 verdict = "not_shown"
             self.assertEqual(c["verdict"], verdict, label)
@@ -245,27 +238,15 @@ class Compare(unittest.TestCase):
             if regression:
                 regressions.append(label)
 
-            la, lb = np.log(a), np.log(b)
-            sd = math.sqrt(((n - 1) * np.var(la, ddof=1) + (m - 1) * np.var(lb, ddof=1)) / (n + m - 2))
-            d = math.log(ratio)
-            if verdict == "not_shown":
-                edge = math.log1p(negligible)
-                to_show, margin = ("difference", abs(d)) if abs(d) >= edge else ("negligible", edge - abs(d))
-                expected = runs_needed(sd, margin)
-                stated = c.get("runs_needed")
-                self.assertEqual(stated is None, expected is None, label)
-                if stated is not None:
-                    self.assertEqual(stated["to_show"], to_show, label)
-                    self.assertEqual((stated["per_side"], stated.get("more_than")), expected, label)
-                    self.assertAlmostEqual(stated["pooled_log_sd"], sd, delta=1e-9 * sd, msg=label)
-            else:
-                self.assertNotIn("runs_needed", c, label)
+            # A verdict never disagrees with its interval.
+            self.assertEqual(low > 1 or high < 1, discovered[i], label)
+            self.assertAlmostEqual(c["detectable"]["alpha"], 1 - level, delta=1e-12, msg=label)
+            self.assertGreater(c["detectable"]["change"], 1, label)
             if gate is not None and not regression:
                 limit = math.log(1 - gate) if higher else math.log(1 + gate)
+                d = math.log(ratio)
                 margin = limit - d if higher else d - limit
-                expected = runs_needed(sd, margin) if margin > 0 else None
-                stated = c.get("runs_needed_for_regression")
-                self.assertEqual(None if stated is None else (stated["per_side"], stated.get("more_than")), expected, label)
+                self.assertEqual(c["regression_undecided"], margin > 0, label)
 
         self.assertEqual(report["summary"]["regressions"], regressions)
         self.assertEqual(exit_status, 1 if regressions else 0)

@@ -83,10 +83,11 @@ class Verdicts(unittest.TestCase):
             self.assertAlmostEqual(c["ratio_high"], high, delta=1e-7 * high, msg=label)
             self.assertAlmostEqual(c["p_log_t"], p, delta=1e-7 + 1e-6 * p, msg=label)
             self.assertEqual(c["fdr_supported"], discovered[i], label)
-            if discovered[i] and not within(ratio, negligible):
-                verdict = "supported"
-            elif (discovered[i] and within(ratio, negligible)) or (within(low, negligible) and within(high, negligible)):
+            # Negligible only by equivalence (issue 48): the whole interval within the threshold.
+            if within(low, negligible) and within(high, negligible):
                 verdict = "negligible"
+            elif discovered[i]:
+                verdict = "supported"
             else:
                 verdict = "not_shown"
             self.assertEqual(c["verdict"], verdict, label)

@@ -66,11 +66,17 @@ pub enum Command {
         /// e.g. --allow-env kernel after a kernel update you mean to measure across.
         #[arg(long = "allow-env", value_name = "KEY")]
         allow_env: Vec<String>,
-        /// A re-measurement of the baseline (same code, another sitting): the baseline against it
-        /// is an A/A pair, on which the gate's false-alarm rate is measured (compare.json's
-        /// gate.empirical_false_alarm). Repeatable.
+        /// A re-measurement of the baseline (same code, another sitting). The baseline's sittings
+        /// give the sitting-to-sitting variance, which every verdict then allows for; and the
+        /// baseline against each is an A/A pair, on which the gate's false-alarm rate is measured
+        /// (compare.json's gate.empirical_false_alarm). Repeatable.
         #[arg(long = "aa", value_name = "DATASET")]
         aa: Vec<PathBuf>,
+        /// A re-measurement of the candidate (same code, another sitting): with it the verdicts
+        /// compare several sittings a side, each sitting's mean a unit (the baseline's sittings
+        /// are it and its --aa ones). Repeatable.
+        #[arg(long = "bb", value_name = "DATASET")]
+        bb: Vec<PathBuf>,
         /// What to print: a text summary, Markdown for a pull-request comment, or compare.json.
         #[arg(long, value_enum, default_value_t = CompareFormat::Text)]
         format: CompareFormat,

@@ -6,7 +6,7 @@ fn main() {
     let cli = Cli::parse();
     let outcome = match cli.command {
         Command::Check { dataset, strict, slo, all } => cmd::check::run(&dataset, strict, slo, all),
-        Command::Compare { baseline, candidate, out, rules, fail_on_regression, allow_env, aa, format, lang } => {
+        Command::Compare { baseline, candidate, out, rules, fail_on_regression, allow_env, aa, bb, format, lang } => {
             cmd::compare::run(&cmd::compare::Options {
                 baseline: &baseline,
                 candidate: &candidate,
@@ -15,6 +15,7 @@ fn main() {
                 fail_on_regression,
                 allow_env: &allow_env,
                 aa: &aa,
+                bb: &bb,
                 format,
                 lang: lang.into(),
             })

@@ -7,7 +7,7 @@ use crate::cli::CompareFormat;
 use crate::model::Lang;
 use crate::report::compare::ComparabilityVerdict;
 use crate::stats::compare::calibration::calibrate;
-use crate::stats::compare::{compare, ComparePlan, MatchRule};
+use crate::stats::compare::{compare, compare_sittings, ComparePlan, MatchRule};
 use crate::stats::{self, Detail};
 use crate::{dataset, output, render};
 use anyhow::{Context as _, Result};
@@ -22,6 +22,8 @@ pub struct Options<'a> {
     pub fail_on_regression: Option<f64>,
     pub allow_env: &'a [String],
     pub aa: &'a [std::path::PathBuf],
+    /// Re-measurements of the candidate: several sittings a side.
+    pub bb: &'a [std::path::PathBuf],
     pub format: CompareFormat,
     pub lang: Lang,
 }
@@ -31,6 +33,8 @@ pub fn run(options: &Options) -> Result<i32> {
         rules: options.rules.iter().map(|r| MatchRule::parse(r)).collect::<Result<_, _>>()?,
         fail_on_regression: options.fail_on_regression,
         allow_env: options.allow_env.to_vec(),
+        skip_planning: false,
+        verdicts_only: false,
     };
     // The overlay charts need each representative run's latencies; the summaries do not.
     let (keep, detail) =
@@ -41,8 +45,9 @@ pub fn run(options: &Options) -> Result<i32> {
     };
     let baseline = load(options.baseline, "baseline")?;
     let candidate = load(options.candidate, "candidate")?;
-    let mut comparison = compare(&baseline, &candidate, &plan)?;
     let aa = options.aa.iter().map(|dir| load(dir, "--aa")).collect::<Result<Vec<_>>>()?;
+    let bb = options.bb.iter().map(|dir| load(dir, "--bb")).collect::<Result<Vec<_>>>()?;
+    let mut comparison = compare_sittings(&baseline, &candidate, &aa, &bb, &plan)?;
     comparison.gate = calibrate(&baseline, &candidate, &aa, &plan);
     if let Some(out) = options.out {
         let files = render::compare::compare_files(&comparison, None)?;

@@ -11,7 +11,7 @@ use serde::Serialize;
 use std::collections::BTreeMap;
 
 /// Version of the compare.json layout; bumped when a field changes meaning.
-pub const COMPARE_SCHEMA_VERSION: u32 = 2;
+pub const COMPARE_SCHEMA_VERSION: u32 = 3;
 
 #[derive(Debug, Clone, Serialize)]
 pub struct ComparisonReport {
@@ -32,6 +32,9 @@ pub struct ComparisonReport {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub candidate_headline: Option<String>,
     pub thresholds: CompareThresholds,
+    /// How many sittings each side has and what the verdicts allow for sitting effects
+    /// (`stats::model`).
+    pub sittings: Sittings,
     pub matching: Matching,
     /// The matched conditions, in the candidate's order.
     pub conditions: Vec<ConditionComparison>,
@@ -272,9 +275,16 @@ pub struct ConditionComparison {
     pub decided_by: DecidedBy,
     /// The two sides' failed requests, judged before the metric (`stats::failures`).
     pub failures: FailureComparison,
-    /// For a verdict of `not_shown`: about how many runs a side would decide it.
+    /// The level of its interval (`ratio_low`, `ratio_high`): the false-coverage-rate level that
+    /// matches the Benjamini-Hochberg verdicts (Benjamini and Yekutieli 2005), 1 - R·q/m for the
+    /// R discoveries of m comparisons, 1 - (R + 1)·q/m for the others; `None` without an interval.
+    pub interval_level: Option<f64>,
+    /// The design of its estimate (`stats::model::Design`); `None` without an interval.
+    pub design: Option<crate::stats::model::Design>,
+    /// The smallest change its runs could detect, and the runs that would detect the target
+    /// change; `None` without an interval.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub runs_needed: Option<RunsNeeded>,
+    pub detectable: Option<Detectable>,
     /// When the compared metric is a percentile that no ok run of one side resolves
     /// (`ConditionResult::unresolved_percentiles`): the requests a run needs to resolve it (the
     /// larger of the two sides'), so the verdict compares values as good as the runs' maxima.
@@ -283,10 +293,9 @@ pub struct ConditionComparison {
     /// Whether this condition fails `--fail-on-regression`: supported slower, with the whole
     /// interval beyond the threshold.
     pub regression: bool,
-    /// With `--fail-on-regression`, when the observed ratio lies beyond the threshold on the
-    /// worse side but the regression is not supported: about how many runs a side would decide it.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub runs_needed_for_regression: Option<RunsNeeded>,
+    /// With `--fail-on-regression`, whether the observed ratio lies beyond the threshold on the
+    /// worse side without the regression being supported.
+    pub regression_undecided: bool,
     /// The labels of its levels, in the candidate's factor order.
     #[serde(skip)]
     pub labels: Vec<Text>,
@@ -351,28 +360,44 @@ pub struct RunValue {
     pub value: f64,
 }
 
-/// An approximate number of runs a side that would decide a comparison (`stats::difference::runs_needed`).
+/// The smallest change a comparison could detect (`stats::model::Estimate::detectable`): at
+/// [`DETECT_POWER`] and its interval's alpha, from the spread it saw, allowing for that spread's
+/// own uncertainty; and what would detect the target change (the regression threshold, else the
+/// negligible threshold).
 #[derive(Debug, Clone, Copy, Serialize, PartialEq)]
-pub struct RunsNeeded {
-    /// What those runs would show.
-    pub to_show: NeededFor,
-    /// Runs a side; `None` when more than `more_than` would be needed.
-    pub per_side: Option<u64>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub more_than: Option<u64>,
-    /// The pooled standard deviation of the logs it assumes.
-    pub pooled_log_sd: f64,
+pub struct Detectable {
+    /// The smallest ratio change (≥ 1: 1.33 for a change of 33% either way) detected with
+    /// probability `power`.
+    pub change: f64,
+    /// The two-sided alpha it is detected at (1 - the interval's level).
+    pub alpha: f64,
+    pub power: f64,
+    /// The change the runs below are planned for, as a ratio ≥ 1 (1 + threshold).
+    pub target: f64,
+    /// Runs a side, one sitting a side, that would detect `target`; `None` when more than
+    /// `stats::model::MAX_PLANNED` would (or no number would, with a sitting variance).
+    pub runs_a_side: Option<u64>,
+    /// Interleaved rounds (both builds once a round, one sitting) that would detect `target`.
+    pub rounds: Option<u64>,
 }
 
-#[derive(Debug, Clone, Copy, Serialize, PartialEq, Eq)]
-#[serde(rename_all = "snake_case")]
-pub enum NeededFor {
-    /// An interval that excludes no difference (a ratio of 1).
-    Difference,
-    /// An interval within the negligible band.
-    Negligible,
-    /// An interval wholly beyond the regression threshold.
-    Regression,
+/// The power at which [`Detectable::change`] is detected.
+pub const DETECT_POWER: f64 = 0.8;
+
+/// The sittings of each side and what the verdicts allow for sitting-to-sitting variation.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct Sittings {
+    /// The datasets of each side: the baseline and its `--aa` re-measurements, the candidate
+    /// and its `--bb` ones.
+    pub baseline: Vec<String>,
+    pub candidate: Vec<String>,
+    /// How the verdicts were estimated: `welch_one_sitting` (assumes no sitting effect),
+    /// `welch_with_sitting_variance` (τ² from the baseline's sittings), `sittings_a_side`.
+    pub design: crate::stats::model::Design,
+    /// The sitting-to-sitting variance of the log level the verdicts include, pooled over the
+    /// conditions, where it was estimated.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub sitting_variance: Option<crate::stats::model::SittingVariance>,
 }
 
 /// A condition of one side without a match on the other.

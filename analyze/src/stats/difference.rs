@@ -7,18 +7,19 @@
 //! Welch-Satterthwaite degrees of freedom) and its two-sided p. The assumption is that run-to-run
 //! variation is log-normal: multiplicative, as latencies and rates vary. Over the comparisons of
 //! one review, the false discovery rate is held at [`FDR_Q`] by Benjamini and Hochberg's step-up
-//! rule (1995). A verdict is *supported* when that rule passes and the ratio lies beyond the
-//! practical threshold, *negligible* when the difference is shown to be within it, and *not
-//! shown* otherwise.
+//! rule (1995). A verdict is *negligible* only by equivalence: the interval lies wholly inside
+//! the practical threshold (±5% by default), whatever the p; *supported* when the rule passes and
+//! it is not negligible; *not shown* otherwise. (A significant difference whose point ratio lies
+//! within the threshold was once called negligible whatever its interval: a true 6% difference
+//! then read "negligible" 12-23% of the time.) The estimate itself, and the detectable change
+//! that replaced "runs needed", live in [`super::model`].
 //!
-//! `analyze compare` adds three things on the same footing: the direction of a supported
-//! difference ([`directed`]), whether an interval lies wholly beyond a regression threshold
-//! ([`regression_beyond`]), and an approximate number of runs that would decide a comparison
-//! this one could not ([`runs_needed`], from the pooled log spread and the Welch interval).
+//! `analyze compare` adds two things on the same footing: the direction of a supported
+//! difference ([`directed`]) and whether an interval lies wholly beyond a regression threshold
+//! ([`regression_beyond`]).
 
 use crate::model::{CompareVerdict, NoInterval, Verdict};
 use serde::Serialize;
-use statrs::distribution::{ContinuousCDF, StudentsT};
 
 /// The false discovery rate the verdicts of one review keep.
 pub const FDR_Q: f64 = 0.05;
@@ -40,34 +41,16 @@ pub struct LogRatio {
 
 /// The ratio b/a of geometric means with its 95% interval and p, or why there is none.
 pub fn log_ratio(a: &[f64], b: &[f64]) -> Result<LogRatio, NoInterval> {
-    if a.len() < 2 || b.len() < 2 {
-        return Err(NoInterval::OneRun);
-    }
-    if a.iter().chain(b).any(|&v| v.partial_cmp(&0.0) != Some(std::cmp::Ordering::Greater)) {
-        return Err(NoInterval::ZeroValue);
-    }
-    let (mean_a, var_a) = mean_and_variance(a.iter().map(|v| v.ln()));
-    let (mean_b, var_b) = mean_and_variance(b.iter().map(|v| v.ln()));
-    let (n, m) = (a.len() as f64, b.len() as f64);
-    let (wa, wb) = (var_a / n, var_b / m);
-    let se2 = wa + wb;
-    if se2 <= 0.0 {
-        return Err(NoInterval::NoSpread);
-    }
-    let se = se2.sqrt();
-    let df = se2 * se2 / (wa * wa / (n - 1.0) + wb * wb / (m - 1.0));
-    let difference = mean_b - mean_a;
-    let t = StudentsT::new(0.0, 1.0, df).map_err(|_| NoInterval::NoSpread)?;
-    let p = (2.0 * t.cdf(-(difference / se).abs())).min(1.0);
-    let critical = t.inverse_cdf(1.0 - (1.0 - INTERVAL_LEVEL) / 2.0);
-    Ok(LogRatio { ratio: difference.exp(), low: (difference - critical * se).exp(), high: (difference + critical * se).exp(), p, df })
+    let estimate = super::model::Estimate::welch(a, b)?;
+    let (low, high) = estimate.interval(INTERVAL_LEVEL);
+    Ok(LogRatio { ratio: estimate.ratio(), low, high, p: estimate.p(), df: estimate.df })
 }
 
 /// The mean and the sample variance (n - 1 in the denominator), two passes for accuracy. Equal
 /// values have a variance of exactly 0: the mean of three ln(5) need not be ln(5) to the last
 /// bit, and that rounding must not decide whether runs vary (5 ms against 6 ms would then be
 /// "supported" and 52 against 60 ms "no spread").
-fn mean_and_variance(values: impl Iterator<Item = f64> + Clone) -> (f64, f64) {
+pub(crate) fn mean_and_variance(values: impl Iterator<Item = f64> + Clone) -> (f64, f64) {
     let mut all = values.clone();
     if let Some(first) = all.next() {
         if all.all(|v| v == first) {
@@ -99,16 +82,19 @@ pub fn within(ratio: f64, negligible: f64) -> bool {
     ratio > 0.0 && ratio.max(1.0 / ratio) - 1.0 < negligible
 }
 
-/// The verdict of one comparison from its ratio b/a and 95% interval (`None`: no interval),
-/// whether it passed the false-discovery rule, and the practical threshold (a fraction,
-/// dataset.toml's `thresholds.negligible_difference`).
+/// The verdict of one comparison from its ratio b/a and interval (`None`: no interval), whether
+/// it passed the false-discovery rule, and the practical threshold (a fraction, dataset.toml's
+/// `thresholds.negligible_difference`): negligible when the whole interval lies within the
+/// threshold (equivalence), else supported when discovered, else not shown.
 pub fn verdict(ratio: f64, interval: Option<(f64, f64)>, discovery: bool, negligible: f64) -> Verdict {
     let Some((low, high)) = interval else { return Verdict::NotShown };
-    let inside = within(ratio, negligible);
-    if discovery && !inside {
-        Verdict::Supported
-    } else if (discovery && inside) || (within(low, negligible) && within(high, negligible)) {
+    if !(ratio > 0.0) {
+        return Verdict::NotShown;
+    }
+    if within(low, negligible) && within(high, negligible) {
         Verdict::Negligible
+    } else if discovery {
+        Verdict::Supported
     } else {
         Verdict::NotShown
     }
@@ -153,69 +139,6 @@ pub fn regression_log_limit(threshold: f64, higher_is_better: bool) -> Option<f6
     (limit > 0.0).then(|| limit.ln())
 }
 
-/// The pooled standard deviation of the natural logs of two groups' values:
-/// sqrt(((n - 1)·s_a² + (m - 1)·s_b²) / (n + m - 2)), the run-to-run spread both sides are
-/// assumed to share. A side of one run adds nothing (n - 1 = 0), so one run against several
-/// still has a spread. `None` below three values in all, when a value is not positive, or when
-/// the spread is 0.
-pub fn pooled_log_sd(a: &[f64], b: &[f64]) -> Option<f64> {
-    let (n, m) = (a.len(), b.len());
-    if n == 0 || m == 0 || n + m < 3 || a.iter().chain(b).any(|&v| v.partial_cmp(&0.0) != Some(std::cmp::Ordering::Greater)) {
-        return None;
-    }
-    let squares = |v: &[f64]| -> f64 {
-        if v.len() < 2 {
-            return 0.0;
-        }
-        let (_, variance) = mean_and_variance(v.iter().map(|x| x.ln()));
-        variance * (v.len() - 1) as f64
-    };
-    let pooled = ((squares(a) + squares(b)) / (n + m - 2) as f64).sqrt();
-    (pooled > 0.0 && pooled.is_finite()).then_some(pooled)
-}
-
-/// The most runs a side [`runs_needed`] looks for; beyond it the answer is "more than this".
-pub const MAX_RUNS_NEEDED: u64 = 1000;
-
-/// The half-width, on the log scale, of the 95% Welch interval of two groups of `n` runs whose
-/// logs both have standard deviation `sd`: t(0.975, 2n - 2)·sd·sqrt(2/n). With equal sizes and
-/// equal variances Welch's degrees of freedom are exactly 2n - 2.
-pub fn half_width(sd: f64, n: u64) -> f64 {
-    let df = 2.0 * n as f64 - 2.0;
-    let critical = StudentsT::new(0.0, 1.0, df).map_or(f64::INFINITY, |t| t.inverse_cdf(1.0 - (1.0 - INTERVAL_LEVEL) / 2.0));
-    critical * sd * (2.0 / n as f64).sqrt()
-}
-
-/// An approximation of the runs a side that would decide a comparison: the fewest n ≥ 2 whose
-/// interval [`half_width`] at the observed pooled log spread `sd` is less than `margin`, the
-/// distance on the log scale from the observed log ratio to the point the interval must clear
-/// (0 to show a difference, the negligible band's edge to show it negligible, the regression
-/// threshold to show a regression). It assumes the observed ratio and spread would hold, and
-/// leaves the false-discovery rule out; a true difference of the observed size would then be
-/// shown about half the time. `Ok(None)` when more than [`MAX_RUNS_NEEDED`] would be needed;
-/// `Err(())` when `sd` or `margin` is not a positive finite number (no spread to go by, or the
-/// observed ratio already on the wrong side of the point).
-#[allow(clippy::result_unit_err)]
-pub fn runs_needed(sd: f64, margin: f64) -> Result<Option<u64>, ()> {
-    if !(sd.is_finite() && sd > 0.0 && margin.is_finite() && margin > 0.0) {
-        return Err(());
-    }
-    if half_width(sd, MAX_RUNS_NEEDED) >= margin {
-        return Ok(None);
-    }
-    // The half-width falls as n grows (both the t quantile and sqrt(2/n) do): bisect.
-    let (mut low, mut high) = (1u64, MAX_RUNS_NEEDED);
-    while high - low > 1 {
-        let middle = (low + high) / 2;
-        if half_width(sd, middle) < margin {
-            high = middle;
-        } else {
-            low = middle;
-        }
-    }
-    Ok(Some(high.max(2)))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -254,7 +177,6 @@ mod tests {
             let a = [5.0 * scale; 3];
             let b = [6.0 * scale; 3];
             assert_eq!(log_ratio(&a, &b), Err(NoInterval::NoSpread), "scale {scale}");
-            assert_eq!(pooled_log_sd(&a, &b), None, "scale {scale}");
             let a = [52.0 * scale; 5];
             assert_eq!(log_ratio(&a, &[60.0 * scale; 5]), Err(NoInterval::NoSpread), "scale {scale}");
         }
@@ -335,8 +257,11 @@ mod tests {
         assert_eq!(verdict(interval(1.39, 1.3, 1.5), true, 0.05), Verdict::Supported);
         // The same ratio not discovered: not shown.
         assert_eq!(verdict(interval(1.39, 0.9, 2.1), false, 0.05), Verdict::NotShown);
-        // Discovered but 2% apart: negligible.
+        // Discovered but 2% apart, the whole interval within ±5%: negligible.
         assert_eq!(verdict(interval(1.02, 1.01, 1.03), true, 0.05), Verdict::Negligible);
+        // Discovered, 2% apart, but the interval reaching 8%: not shown negligible, so supported
+        // (the old rule called it negligible by its point ratio).
+        assert_eq!(verdict(interval(1.02, 1.001, 1.08), true, 0.05), Verdict::Supported);
         // Not discovered, but the whole interval within ±5%: negligible.
         assert_eq!(verdict(interval(1.0, 0.97, 1.04), false, 0.05), Verdict::Negligible);
         // Not discovered, interval reaching beyond 5%: not shown.
@@ -375,41 +300,5 @@ mod tests {
         assert_eq!(regression_log_limit(0.1, false), Some(1.1f64.ln()));
         assert_eq!(regression_log_limit(0.1, true), Some(0.9f64.ln()));
         assert_eq!(regression_log_limit(1.0, true), None);
-    }
-
-    #[test]
-    fn pooled_log_sd_by_hand() {
-        // Logs 0, 0.2, 0.4 (s² = 0.04) and 1.0, 1.1, 1.3 (s² = 0.023333): pooled
-        // (2·0.04 + 2·0.023333) / 4 = 0.0316667, sd = 0.1779513.
-        let a = [0.0f64, 0.2, 0.4].map(f64::exp);
-        let b = [1.0f64, 1.1, 1.3].map(f64::exp);
-        assert!(close(pooled_log_sd(&a, &b).unwrap(), 0.177_951_3, 1e-6));
-        // One run against three: the three carry the spread alone.
-        let one = pooled_log_sd(&[5.0], &a).unwrap();
-        assert!(close(one, 0.2, 1e-12), "{one}");
-        assert_eq!(pooled_log_sd(&[5.0], &[6.0]), None);
-        assert_eq!(pooled_log_sd(&[5.0, 5.0], &[6.0, 6.0]), None, "no spread");
-        assert_eq!(pooled_log_sd(&[0.0, 5.0], &[6.0, 7.0]), None);
-    }
-
-    #[test]
-    fn runs_needed_is_the_first_n_whose_interval_clears_the_margin() {
-        // sd 0.1, margin 0.1: n = 10 gives t(0.975, 18)·0.1·sqrt(0.2) = 2.100922·0.0447214 =
-        // 0.0939549 < 0.1; n = 9 gives t(0.975, 16)·0.1·sqrt(2/9) = 2.119905·0.0471405 =
-        // 0.0999333 < 0.1 as well; n = 8 gives t(0.975, 14)·0.1·0.5 = 2.144787·0.05 = 0.1072394.
-        // (scipy.stats.t.ppf(0.975, [14, 16, 18]) = 2.144787, 2.119905, 2.100922.)
-        assert!(close(half_width(0.1, 8), 0.107_239_4, 1e-6), "{}", half_width(0.1, 8));
-        assert!(close(half_width(0.1, 9), 0.099_933_3, 1e-6), "{}", half_width(0.1, 9));
-        assert_eq!(runs_needed(0.1, 0.1), Ok(Some(9)));
-        // A brute-force count agrees on a range of spreads and margins.
-        for (sd, margin) in [(0.05, 0.3), (0.2, 0.05), (0.01, 0.5), (0.3, 0.31)] {
-            let brute = (2..=MAX_RUNS_NEEDED).find(|&n| half_width(sd, n) < margin);
-            assert_eq!(runs_needed(sd, margin), Ok(brute), "sd {sd}, margin {margin}");
-        }
-        assert_eq!(runs_needed(1.0, 0.001), Ok(None), "more than the bound");
-        assert_eq!(runs_needed(0.0, 0.1), Err(()));
-        assert_eq!(runs_needed(0.1, -0.1), Err(()));
-        // A huge margin is cleared by the smallest design with an interval: 2 runs a side.
-        assert_eq!(runs_needed(0.01, 10.0), Ok(Some(2)));
     }
 }

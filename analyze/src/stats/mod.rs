@@ -13,6 +13,7 @@ pub mod history;
 pub mod intended;
 pub mod labels;
 pub mod large;
+pub mod model;
 pub mod percentile;
 pub mod permutation;
 pub mod precision;

@@ -10,7 +10,7 @@ use crate::render::format;
 use crate::render::i18n::compare::{words, CompareWords};
 use crate::render::i18n::{fill, metric_words, prose, strings, Strings};
 use crate::report::compare::{
-    ComparisonReport, ConditionComparison, FailureSide, NeededFor, NothingCompared, RunsNeeded, SideRuns, Unmatched, UnmatchedReason,
+    ComparisonReport, ConditionComparison, Detectable, FailureSide, NothingCompared, SideRuns, Unmatched, UnmatchedReason,
 };
 use serde::Serialize;
 
@@ -55,6 +55,11 @@ pub struct ComparePage {
 }
 
 /// The figure of matched condition `k`, relative to a language folder.
+/// A ratio change as the verdicts print it: ×1.33.
+fn times(ratio: f64) -> String {
+    format!("×{}", format::factor(ratio))
+}
+
 pub fn figure_path(k: usize) -> String {
     format!("figures/compare-{}.svg", k + 1)
 }
@@ -376,7 +381,7 @@ impl View<'_> {
         // A gate's reader needs its false alarms beside its verdict.
         out.extend(self.gate_note());
         let unsupported: Vec<String> =
-            r.conditions.iter().filter(|c| c.runs_needed_for_regression.is_some()).map(|c| c.condition_id.clone()).collect();
+            r.conditions.iter().filter(|c| c.regression_undecided).map(|c| c.condition_id.clone()).collect();
         if !unsupported.is_empty() {
             out.push(fill(w.gate_unsupported, &[("list", &self.labels_of(&unsupported)), ("worse", worse), ("threshold", &threshold)]));
         }
@@ -478,8 +483,9 @@ impl View<'_> {
         if let Some(threshold) = self.threshold() {
             notes.push(fill(w.gate_rule, &[("worse", self.directions().1), ("threshold", &threshold)]));
         }
-        if r.conditions.iter().any(|c| c.runs_needed.is_some() || c.runs_needed_for_regression.is_some()) {
-            notes.push(w.approximation.to_string());
+        notes.push(self.sittings_note());
+        if let Some(d) = r.conditions.iter().find_map(|c| c.detectable) {
+            notes.push(fill(w.detectable_rule, &[("power", &format::percent(d.power)), ("target", &times(d.target))]));
         }
         notes.extend(self.permutation_note());
         if self.threshold().is_none() {
@@ -584,18 +590,42 @@ impl View<'_> {
         }
     }
 
-    fn needed_text(&self, needed: &RunsNeeded) -> String {
+    /// The smallest change the runs could detect and what would detect the target change:
+    /// "cannot tell: with these runs only a change beyond ×1.33 was detectable; 13 runs a side,
+    /// or 6 interleaved rounds, would detect ×1.10" (the first part alone beside a verdict).
+    fn detectable_text(&self, d: &Detectable, cannot_tell: bool) -> Option<String> {
         let w = self.w;
-        let runs = match (needed.per_side, needed.more_than) {
-            (Some(n), _) => fill(w.runs_about, &[("n", &format::count(n))]),
-            (None, more) => fill(w.runs_more, &[("n", &format::count(more.unwrap_or_default()))]),
+        if !d.change.is_finite() {
+            return None;
+        }
+        let change = times(d.change);
+        if !cannot_tell {
+            return Some(fill(w.detectable_note, &[("change", &change)]));
+        }
+        let limit = format::count(crate::stats::model::MAX_PLANNED);
+        let plan = match (d.runs_a_side, d.rounds) {
+            (Some(runs), Some(rounds)) => fill(w.plan_runs_and_rounds, &[("runs", &format::count(runs)), ("rounds", &format::count(rounds))]),
+            (None, Some(rounds)) => fill(w.plan_rounds_only, &[("rounds", &format::count(rounds))]),
+            _ => fill(w.plan_none, &[("n", &limit)]),
         };
-        let template = match needed.to_show {
-            NeededFor::Difference => w.needed_difference,
-            NeededFor::Negligible => w.needed_negligible,
-            NeededFor::Regression => w.needed_regression,
-        };
-        fill(template, &[("runs", &runs), ("threshold", &self.threshold().unwrap_or_default())])
+        Some(fill(w.detectable_cannot_tell, &[("change", &change), ("plan", &plan), ("target", &times(d.target))]))
+    }
+
+    /// What the verdicts assume or allow of sitting-to-sitting variation.
+    fn sittings_note(&self) -> String {
+        let (r, w) = (self.report, self.w);
+        let tau = r.sittings.sitting_variance.map_or_else(|| "–".to_string(), |v| format::percent(v.tau2.sqrt().exp_m1()));
+        match r.sittings.design {
+            crate::stats::model::Design::SittingsASide => fill(
+                w.sittings_both,
+                &[("a", &format::count(r.sittings.baseline.len() as u64)), ("b", &format::count(r.sittings.candidate.len() as u64))],
+            ),
+            crate::stats::model::Design::WelchWithSittingVariance => fill(
+                w.sittings_aa,
+                &[("n", &format::count(r.sittings.baseline.len() as u64)), ("tau", &tau), ("metric", &self.metric_label)],
+            ),
+            _ => w.sittings_none.to_string(),
+        }
     }
 
     /// The notes under a verdict: why an interval that excludes 1 is no verdict, and the runs
@@ -608,11 +638,8 @@ impl View<'_> {
         let excludes_one = matches!((c.ratio_low, c.ratio_high), (Some(low), Some(high)) if low > 1.0 || high < 1.0);
         if c.verdict == CompareVerdict::NotShown && excludes_one && !c.fdr_supported {
             notes.push(fill(self.w.excludes_but_fdr, &[("with_p", &format::count(self.report.summary.with_interval))]));
-        } else if let Some(needed) = &c.runs_needed {
-            notes.push(self.needed_text(needed));
-        }
-        if let Some(needed) = &c.runs_needed_for_regression {
-            notes.push(self.needed_text(needed));
+        } else if let Some(text) = c.detectable.and_then(|d| self.detectable_text(&d, c.verdict == CompareVerdict::NotShown)) {
+            notes.push(text);
         }
         if let Some(requests) = c.unresolved_needs {
             let needs = super::needs_text(self.t, requests);

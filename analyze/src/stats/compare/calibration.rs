@@ -37,7 +37,7 @@ pub fn uncalibrated(fail_on_regression: Option<f64>) -> GateCalibration {
 /// candidate is the baseline, its conditions are split once.
 pub fn calibrate(baseline: &Report, candidate: &Report, aa: &[Report], plan: &ComparePlan) -> GateCalibration {
     let threshold = plan.fail_on_regression.unwrap_or(0.0);
-    let gate = ComparePlan { rules: Vec::new(), fail_on_regression: Some(threshold), allow_env: Vec::new() };
+    let gate = ComparePlan { rules: Vec::new(), fail_on_regression: Some(threshold), allow_env: Vec::new(), skip_planning: true, verdicts_only: true };
     let mut sources = Vec::new();
     let mut set_aside = Vec::new();
     let mut counted: Vec<&Report> = Vec::new();

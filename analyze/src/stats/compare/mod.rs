@@ -4,15 +4,28 @@
 //! Welch interval on the logs and p, Benjamini-Hochberg at 5% over the matched conditions, the
 //! verdict with the baseline's negligible threshold, and its direction from the metric. The
 //! distribution-free chance of apart ranges ([`crate::stats::variance::chance_if_no_difference`])
-//! stands beside it, and a comparison that could not tell gets an approximate number of runs
-//! that would ([`crate::stats::difference::runs_needed`]).
+//! stands beside it.
+//!
+//! The estimate follows the sittings given ([`crate::stats::model`]): one sitting a side is
+//! Welch's t on the runs and assumes no sitting effect; re-measurements of the baseline (`--aa`)
+//! give the sitting-to-sitting variance τ², pooled over the conditions, which widens each
+//! comparison by 2τ²; re-measurements of the candidate (`--bb`) make several sittings a side,
+//! each sitting's mean log a unit. Each interval is at the false-coverage-rate level that matches
+//! the Benjamini-Hochberg verdicts (Benjamini and Yekutieli 2005): with R discoveries of m,
+//! 1 - R·q/m for a discovery (its interval excludes 1), 1 - (R + 1)·q/m for the others (theirs
+//! holds 1), so a verdict and its interval never disagree. A verdict is a function of that
+//! interval: negligible when it lies inside ±threshold (equivalence), supported when it excludes
+//! 1, not shown otherwise. Every comparison states the smallest change it could detect at 80%
+//! power and its interval's alpha, and the runs a side or interleaved rounds that would detect
+//! the target change (the regression threshold, else the negligible one).
 //!
 //! The metric is the baseline's headline; each side's sample is its ok runs' values of it.
 
 pub mod calibration;
 pub mod matching;
 
-use super::difference::{self, FDR_Q, INTERVAL_LEVEL, MAX_RUNS_NEEDED};
+use super::difference::{self, FDR_Q, INTERVAL_LEVEL};
+use super::model::{Design, Estimate, SittingVariance};
 use super::failures::{self, RunFailures};
 use super::variance::{chance_if_no_difference, ranges_overlap};
 use crate::model::{CompareVerdict, DecidedBy, FailureVerdict, HeadlineMetric, Percentile, Verdict};
@@ -28,6 +41,12 @@ pub struct ComparePlan {
     pub fail_on_regression: Option<f64>,
     /// `--allow-env KEY`: `[environment]` keys that may differ between the two.
     pub allow_env: Vec<String>,
+    /// Leave out the runs and rounds that would detect the target change (A/A calibration and
+    /// simulations, which read only the verdicts; each plan searches up to 1,000 runs).
+    pub skip_planning: bool,
+    /// Leave out the detectable change as well (A/A calibration, which reads only whether the
+    /// gate fired).
+    pub verdicts_only: bool,
 }
 
 /// Why two reports cannot be compared.
@@ -102,8 +121,43 @@ impl Metric {
     }
 }
 
-/// Compares `candidate` against `baseline`.
+/// Compares `candidate` against `baseline`, one sitting a side.
 pub fn compare(baseline: &Report, candidate: &Report, plan: &ComparePlan) -> Result<ComparisonReport, CompareError> {
+    compare_sittings(baseline, candidate, &[], &[], plan)
+}
+
+/// The re-measurements in `extra` that are neither `side` again nor an earlier one again: a
+/// measurement given twice is no new sitting.
+fn fresh<'a>(extra: &'a [Report], side: &Report) -> Vec<&'a Report> {
+    let mut kept: Vec<&Report> = Vec::new();
+    for r in extra {
+        if !same_measurement(r, side) && !kept.iter().any(|k| same_measurement(k, r)) {
+            kept.push(r);
+        }
+    }
+    kept
+}
+
+/// The values of the metric in the condition `id` of each of `sittings` (empty where a sitting
+/// lacks the condition).
+fn sittings_of(sittings: &[&Report], id: &str, metric: Metric) -> Vec<Vec<f64>> {
+    sittings
+        .iter()
+        .filter_map(|r| r.conditions.iter().position(|c| c.id == id).map(|i| side_runs(r, i, metric).1))
+        .filter(|v| !v.is_empty())
+        .collect()
+}
+
+/// Compares `candidate` against `baseline`, with re-measurements of the baseline (`aa`: its
+/// sitting-to-sitting variance) and of the candidate (`bb`: several sittings a side), matched to
+/// each side's conditions by condition id.
+pub fn compare_sittings(
+    baseline: &Report,
+    candidate: &Report,
+    aa: &[Report],
+    bb: &[Report],
+    plan: &ComparePlan,
+) -> Result<ComparisonReport, CompareError> {
     let metric = Metric::of(baseline);
     let own = Metric::of(candidate);
     let ok_runs = |r: &Report| r.runs.iter().filter(|run| run.status == crate::model::RunStatus::Ok).count();
@@ -120,15 +174,51 @@ pub fn compare(baseline: &Report, candidate: &Report, plan: &ComparePlan) -> Res
     let negligible = baseline.variance.thresholds.negligible_difference;
     let higher_is_better = metric.headline.higher_is_better();
 
+    // A re-measurement that is one of the sides (or an earlier one) again is no new sitting.
+    let (aa, bb) = (fresh(aa, baseline), fresh(bb, candidate));
     let mut conditions = Vec::new();
     let mut figures = Vec::new();
-    let mut samples = Vec::new();
+    let mut estimates = Vec::new();
     let error_share = baseline.standing.threshold;
+    // Several sittings of the candidate: sittings a side; else re-measurements of the baseline:
+    // τ² pooled over the conditions; else Welch in one sitting a side.
+    let design = if !bb.is_empty() {
+        Design::SittingsASide
+    } else if !aa.is_empty() {
+        Design::WelchWithSittingVariance
+    } else {
+        Design::WelchOneSitting
+    };
+    let base_sittings = |b: usize| -> Vec<Vec<f64>> {
+        let mut all = vec![side_runs(baseline, b, metric).1];
+        all.extend(sittings_of(&aa, &baseline.conditions[b].id, metric));
+        all.retain(|v| !v.is_empty());
+        all
+    };
+    let sitting_variance = match design {
+        Design::WelchWithSittingVariance => SittingVariance::pool(
+            &matched.pairs.iter().filter_map(|&(b, _)| SittingVariance::of_sittings(&base_sittings(b))).collect::<Vec<_>>(),
+        ),
+        _ => None,
+    };
     for &(b, c) in &matched.pairs {
         let failures = failures::compare(&side_failures(baseline, b), &side_failures(candidate, c));
         let (base, base_values) = side_runs(baseline, b, metric);
         let (cand, cand_values) = side_runs(candidate, c, metric);
-        let interval = difference::log_ratio(&base_values, &cand_values);
+        let estimate = match (design, sitting_variance) {
+            (Design::SittingsASide, _) => {
+                let mut cand_sittings = vec![cand_values.clone()];
+                cand_sittings.extend(sittings_of(&bb, &candidate.conditions[c].id, metric));
+                cand_sittings.retain(|v| !v.is_empty());
+                Estimate::sittings(&base_sittings(b), &cand_sittings)
+            }
+            (Design::WelchWithSittingVariance, Some(v)) => Estimate::with_sitting_variance(&base_values, &cand_values, v),
+            _ => Estimate::welch(&base_values, &cand_values),
+        };
+        let interval = estimate.map(|e| {
+            let (low, high) = e.interval(INTERVAL_LEVEL);
+            difference::LogRatio { ratio: e.ratio(), low, high, p: e.p(), df: e.df }
+        });
         let (n, m) = (base_values.len(), cand_values.len());
         let range = |v: &[f64]| (v.iter().copied().fold(f64::INFINITY, f64::min), v.iter().copied().fold(f64::NEG_INFINITY, f64::max));
         let condition = &candidate.conditions[c];
@@ -136,7 +226,10 @@ pub fn compare(baseline: &Report, candidate: &Report, plan: &ComparePlan) -> Res
             condition_id: condition.id.clone(),
             baseline_condition_id: baseline.conditions[b].id.clone(),
             factors: condition.factors.clone(),
-            ratio: difference::geometric_mean_ratio(&base_values, &cand_values),
+            ratio: match estimate {
+                Ok(e) if e.design == Design::SittingsASide => Some(e.ratio()),
+                _ => difference::geometric_mean_ratio(&base_values, &cand_values),
+            },
             ratio_low: interval.as_ref().ok().map(|i| i.low),
             ratio_high: interval.as_ref().ok().map(|i| i.high),
             p_log_t: interval.as_ref().ok().map(|i| i.p),
@@ -148,16 +241,18 @@ pub fn compare(baseline: &Report, candidate: &Report, plan: &ComparePlan) -> Res
             verdict: CompareVerdict::NotShown,
             decided_by: DecidedBy::Metric,
             failures,
-            runs_needed: None,
+            interval_level: None,
+            design: estimate.ok().map(|e| e.design),
+            detectable: None,
             unresolved_needs: metric.unresolved_needs(&baseline.conditions[b], condition),
             regression: false,
-            runs_needed_for_regression: None,
+            regression_undecided: false,
             labels: level_labels(candidate, condition),
             base,
             cand,
         });
         figures.push(ConditionFigures { base: representative_ecdf(baseline, b), cand: representative_ecdf(candidate, c) });
-        samples.push((base_values, cand_values));
+        estimates.push(estimate.ok());
     }
 
     let with_p: Vec<usize> = (0..conditions.len()).filter(|&i| conditions[i].p_log_t.is_some()).collect();
@@ -170,8 +265,28 @@ pub fn compare(baseline: &Report, candidate: &Report, plan: &ComparePlan) -> Res
     for (&i, passes) in failure_tests.iter().zip(difference::benjamini_hochberg(&failure_p, FDR_Q)) {
         conditions[i].failures.fdr_supported = passes;
     }
-    for (condition, (a, b)) in conditions.iter_mut().zip(&samples) {
+    // The false-coverage-rate level of each interval (module doc): R discoveries of m.
+    let (discoveries, tested) = (with_p.iter().filter(|&&i| conditions[i].fdr_supported).count(), with_p.len());
+    let target = 1.0 + plan.fail_on_regression.unwrap_or(negligible);
+    for (condition, estimate) in conditions.iter_mut().zip(&estimates) {
         condition.failures.verdict = failures::verdict(&condition.failures, error_share);
+        if let Some(e) = estimate {
+            let selected = if condition.fdr_supported { discoveries } else { discoveries + 1 };
+            let level = 1.0 - selected as f64 * FDR_Q / tested.max(1) as f64;
+            let (low, high) = e.interval(level);
+            condition.ratio_low = Some(low);
+            condition.ratio_high = Some(high);
+            condition.interval_level = Some(level);
+            let alpha = 1.0 - level;
+            condition.detectable = (!plan.verdicts_only).then(|| Detectable {
+                change: e.detectable(alpha, DETECT_POWER),
+                alpha,
+                power: DETECT_POWER,
+                target,
+                runs_a_side: if plan.skip_planning { None } else { e.runs_a_side_for(target, alpha, DETECT_POWER) },
+                rounds: if plan.skip_planning { None } else { e.rounds_for(target, alpha, DETECT_POWER) },
+            });
+        }
         let interval = condition.ratio_low.zip(condition.ratio_high);
         let verdict =
             condition.ratio.map_or(Verdict::NotShown, |ratio| difference::verdict(ratio, interval, condition.fdr_supported, negligible));
@@ -184,20 +299,11 @@ pub fn compare(baseline: &Report, candidate: &Report, plan: &ComparePlan) -> Res
         if decide_by_failures(condition, plan.fail_on_regression.is_some()) {
             continue;
         }
-        let sd = difference::pooled_log_sd(a, b);
-        let (Some(ratio), Some(sd)) = (condition.ratio, sd) else { continue };
-        let d = ratio.ln();
-        if condition.verdict == CompareVerdict::NotShown {
-            let edge = negligible.ln_1p();
-            let (to_show, margin) =
-                if d.abs() >= edge { (NeededFor::Difference, d.abs()) } else { (NeededFor::Negligible, edge - d.abs()) };
-            condition.runs_needed = needed(to_show, sd, margin);
-        }
-        if let Some(limit) = plan.fail_on_regression.and_then(|t| difference::regression_log_limit(t, higher_is_better)) {
+        let limit = plan.fail_on_regression.and_then(|t| difference::regression_log_limit(t, higher_is_better));
+        if let (Some(limit), Some(ratio)) = (limit, condition.ratio) {
+            let d = ratio.ln();
             let beyond = if higher_is_better { limit - d } else { d - limit };
-            if beyond > 0.0 && !condition.regression {
-                condition.runs_needed_for_regression = needed(NeededFor::Regression, sd, beyond);
-            }
+            condition.regression_undecided = beyond > 0.0 && !condition.regression;
         }
     }
 
@@ -261,6 +367,12 @@ pub fn compare(baseline: &Report, candidate: &Report, plan: &ComparePlan) -> Res
         metric: metric.name(),
         higher_is_better,
         candidate_headline: (own.name() != metric.name()).then(|| own.name()),
+        sittings: Sittings {
+            baseline: std::iter::once(baseline).chain(aa.iter().copied()).map(|r| r.dataset.name.clone()).collect(),
+            candidate: std::iter::once(candidate).chain(bb.iter().copied()).map(|r| r.dataset.name.clone()).collect(),
+            design,
+            sitting_variance,
+        },
         thresholds: CompareThresholds {
             negligible_difference: negligible,
             fdr_q: FDR_Q,
@@ -373,15 +485,6 @@ fn side_failures(report: &Report, condition: usize) -> Vec<RunFailures> {
         .filter_map(|id| report.run_index(id))
         .filter_map(|i| failures::of_run(&report.runs[i]))
         .collect()
-}
-
-/// The runs needed to show `to_show`, or `None` when the spread or the margin gives no answer.
-fn needed(to_show: NeededFor, sd: f64, margin: f64) -> Option<RunsNeeded> {
-    match difference::runs_needed(sd, margin) {
-        Ok(Some(n)) => Some(RunsNeeded { to_show, per_side: Some(n), more_than: None, pooled_log_sd: sd }),
-        Ok(None) => Some(RunsNeeded { to_show, per_side: None, more_than: Some(MAX_RUNS_NEEDED), pooled_log_sd: sd }),
-        Err(()) => None,
-    }
 }
 
 fn side(report: &Report, ok_runs: usize) -> Side {
