@@ -198,6 +198,9 @@ pub struct RunResult {
     /// Factor name to level, as text.
     pub factors: SortedMap<String, String>,
     pub repetition: i64,
+    /// The run's round in a plan in rounds (runs.csv's `round`); absent for a shuffled plan's runs.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub round: Option<i64>,
     #[serde(serialize_with = "crate::model::run_status::serialize")]
     pub status: RunStatus,
     pub note: crate::model::Note,

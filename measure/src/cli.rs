@@ -58,6 +58,18 @@ pub struct InitArgs {
     /// The plan file to write (refused when it exists).
     #[arg(value_name = "FILE", default_value = "measure-plan.toml")]
     pub file: PathBuf,
+
+    /// Write a plan that compares two builds of one server in one sitting instead ("did my change make it
+    /// slower"): OLD and NEW are their command lines, split as a shell would (quote an argument with
+    /// spaces), each listening at `{port}` (also in $PORT). Both run once per round, in a fresh shuffled
+    /// order, and the report compares them within rounds.
+    #[arg(long, num_args = 2, value_names = ["OLD", "NEW"])]
+    pub compare: Option<Vec<String>>,
+
+    /// With --compare: the rounds (each runs both builds once). 6 is the fewest that can decide; more
+    /// detect smaller changes (measure/plans/README.md, "Did my change make it slower").
+    #[arg(long, value_name = "N", default_value_t = crate::init::DEFAULT_ROUNDS, requires = "compare")]
+    pub rounds: u32,
 }
 
 /// Options of `measure run`. Relative defaults assume the repository root as working directory.

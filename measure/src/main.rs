@@ -17,7 +17,7 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Run(args) => study::run_study(&args),
-        Command::Init(args) => measure::init::write_plan(&args.file).map(|()| StudyEnd::Complete),
+        Command::Init(args) => measure::init::init(&args).map(|()| StudyEnd::Complete),
         Command::Doctor(args) => measure::doctor::run(&args),
     };
     match result {

@@ -49,6 +49,9 @@ pub struct Run {
     pub load1_after: Option<f64>,
     /// The server's CPU seconds per wall second of the load, as measure measured it.
     pub server_cpu_share: Option<f64>,
+    /// The round of a plan in rounds (measure/plans/README.md, "Run order"): a whole number from 1;
+    /// `None` when runs.csv has no `round` column or the cell is empty (a shuffled plan's runs).
+    pub round: Option<i64>,
     /// The line (or row) in runs.csv, for messages.
     pub line: u64,
 }
@@ -73,6 +76,7 @@ pub fn parse_runs(table: &TextTable, manifest: &Manifest, problems: &mut Problem
     let load_before = table.column("load1_before");
     let load_after = table.column("load1_after");
     let server_share = table.column("server_cpu_share");
+    let round_column = table.column("round");
 
     let factor_columns: Vec<(String, usize)> = if manifest.factors.is_empty() {
         table.columns.iter().enumerate().filter(|(_, name)| !RESERVED.contains(&name.as_str())).map(|(i, name)| (name.clone(), i)).collect()
@@ -138,6 +142,22 @@ pub fn parse_runs(table: &TextTable, manifest: &Manifest, problems: &mut Problem
         let load1_before = load(load_before, problems);
         let load1_after = load(load_after, problems);
         let server_cpu_share = load(server_share, problems);
+        // Empty: a run of a shuffled plan, which has no round.
+        let round = match round_column {
+            Some(column) if !row.cells[column].trim().is_empty() => match table.integer(row, column, problems) {
+                Some(k) if k >= 1 => Some(k),
+                Some(k) => {
+                    problems.push(table.cell_error(row, column, format!("round {k} is not a round: rounds count from 1")));
+                    ok = false;
+                    None
+                }
+                None => {
+                    ok = false;
+                    None
+                }
+            },
+            _ => None,
+        };
         let mut values = Vec::with_capacity(factor_columns.len());
         for (name, column) in &factor_columns {
             let empty = format!("is empty: every run needs a level of the factor `{name}`");
@@ -173,7 +193,7 @@ pub fn parse_runs(table: &TextTable, manifest: &Manifest, problems: &mut Problem
                 (started_at, instant),
                 run_status,
                 parsed_note,
-                (load1_before, load1_after, server_cpu_share),
+                (load1_before, load1_after, server_cpu_share, round),
                 row.place,
             ));
         }
@@ -190,13 +210,13 @@ pub fn parse_runs(table: &TextTable, manifest: &Manifest, problems: &mut Problem
     let runs = raw_runs
         .into_iter()
         .map(
-            |(run_id, values, repetition, (started_at_utc, started), status, note, (load1_before, load1_after, server_cpu_share), line)| {
+            |(run_id, values, repetition, (started_at_utc, started), status, note, (load1_before, load1_after, server_cpu_share, round), line)| {
                 let levels = values
                     .iter()
                     .zip(&level_index)
                     .map(|(value, index)| *index.get(value.as_str()).expect("every seen level is listed"))
                     .collect();
-                Run { run_id, levels, repetition, started_at_utc, started, status, note, load1_before, load1_after, server_cpu_share, line }
+                Run { run_id, levels, repetition, started_at_utc, started, status, note, load1_before, load1_after, server_cpu_share, round, line }
             },
         )
         .collect();
@@ -272,10 +292,23 @@ mod tests {
         assert_eq!(factors.iter().map(|f| f.name.as_str()).collect::<Vec<_>>(), vec!["route", "downloads"]);
         assert_eq!(runs.len(), 2);
         assert_eq!((runs[0].server_cpu_share, runs[1].server_cpu_share), (Some(0.95), None));
+        assert_eq!(runs.iter().map(|r| r.round).collect::<Vec<_>>(), vec![Some(1), Some(2)], "each run's round");
         let old = "run_id,route,downloads,repetition,started_at_utc,status,note,load1_before,load1_after,recipe,round\n\
                    a,direct,10,1,2026-11-30T01:00:00Z,ok,,0.1,0.2,0123456789ab,1\n";
         let (factors, runs, problems) = parse(old, &Manifest::default());
         assert!(problems.is_empty() && factors.len() == 2 && runs[0].server_cpu_share.is_none(), "{problems:?}");
+    }
+
+    #[test]
+    fn an_empty_round_is_none_and_a_bad_one_is_refused_at_its_cell() {
+        let head = "run_id,route,repetition,started_at_utc,status,note,round\n";
+        let csv = format!("{head}a,direct,1,,ok,,\nb,direct,1,,ok,,0\nc,direct,1,,ok,,x\nd,direct,2,,ok,,2\n");
+        let (_, runs, problems) = parse(&csv, &Manifest::default());
+        assert_eq!(
+            problems,
+            vec!["runs.csv:3:7: round: round 0 is not a round: rounds count from 1", "runs.csv:4:7: round: \"x\" is not a whole number",]
+        );
+        assert_eq!(runs.iter().map(|r| (r.run_id.as_str(), r.round)).collect::<Vec<_>>(), vec![("a", None), ("d", Some(2))]);
     }
 
     #[test]

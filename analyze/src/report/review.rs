@@ -11,6 +11,10 @@ pub struct VarianceReview {
     /// The condition whose (max - min) / median is largest.
     pub widest_condition: Option<String>,
     pub comparisons: Vec<Comparison>,
+    /// Where runs carry rounds (a plan in rounds): the pairs of `comparisons` compared again within
+    /// rounds, by the log ratios of each round (`stats::variance::paired`). Empty without rounds.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub paired: Vec<PairedComparison>,
     /// What the comparisons add up to, and which pairs were left out.
     pub comparison_summary: ComparisonSummary,
     /// The robust limits the noisy-run flags used; `None` with too few runs.
@@ -172,6 +176,50 @@ pub struct Comparison {
     pub no_interval: Option<NoInterval>,
     /// Whether Benjamini-Hochberg over the review's comparisons with a p counts this one a
     /// discovery at `fdr_q`.
+    pub fdr_supported: bool,
+    pub verdict: Verdict,
+}
+
+/// Two conditions compared within the rounds of one sitting: per round, the difference of the mean
+/// logs of their headline values (b over a), which removes the drift both shared in that round.
+#[derive(Debug, Clone, Serialize)]
+pub struct PairedComparison {
+    /// Indices into the report's conditions, and their ids: b is compared over a.
+    pub a: usize,
+    pub b: usize,
+    pub a_id: String,
+    pub b_id: String,
+    /// The rounds in which both have an ok run with a value (at least 2).
+    pub rounds: usize,
+    /// exp(mean over rounds of ln b - ln a): the ratio b over a; `None` when it is not finite.
+    pub ratio: Option<f64>,
+    /// Its 95% interval and two-sided p, by t on the rounds' log ratios (rounds - 1 degrees of
+    /// freedom); `None` with the reason in `no_interval`.
+    pub ratio_low: Option<f64>,
+    pub ratio_high: Option<f64>,
+    pub p_t: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub no_interval: Option<NoInterval>,
+    /// The exact p of swapping the two labels within rounds (every sign flip of the rounds' log
+    /// ratios), beside the t's; it cannot go below `smallest_permutation_p` = 2/2^rounds.
+    pub p_permutation: f64,
+    pub smallest_permutation_p: f64,
+    /// The standard deviation (log, about a relative one) of the level both shared round to round:
+    /// the drift across the sitting that pairing removed; 0 when the rounds showed none.
+    pub round_drift: Option<f64>,
+    /// How many times narrower the paired interval's standard error is than the same rounds'
+    /// unpaired one.
+    pub narrower_by: Option<f64>,
+    /// The smallest change (a ratio of at least 1, either way) a sitting of these rounds would
+    /// detect with 80% power at 5%, from the spread these rounds showed, allowing for that
+    /// spread's own uncertainty; `None` when none is.
+    pub detectable: Option<f64>,
+    /// The rounds that would detect a 5% change at 80% power, from the same spread.
+    pub rounds_for_5_percent: Option<u64>,
+    /// Fewer than 6 rounds (`stats::variance::paired::MIN_ROUNDS_FOR_VERDICT`): the permutation p
+    /// cannot reach 5%, so no verdict is given.
+    pub too_few_rounds: bool,
+    /// Benjamini-Hochberg over the paired comparisons with enough rounds and a p, at `fdr_q`.
     pub fdr_supported: bool,
     pub verdict: Verdict,
 }

@@ -202,6 +202,7 @@ pub fn build(dataset: &mut Dataset, detail: Detail) -> Report {
             load1_before: run.load1_before,
             load1_after: run.load1_after,
             server_cpu_share: run.server_cpu_share,
+            round: run.round,
             sessions: run_sessions,
             requests_per_s: throughput.rate,
             error_rate: throughput.error_rate,

@@ -18,6 +18,8 @@
 //! The review's types are named in [`crate::report::review`]; this module fills them, flag rules
 //! included ([`review`]).
 
+pub mod paired;
+
 use super::difference::{self, FDR_Q};
 use crate::dataset::manifest::CompareChoice;
 use crate::dataset::Dataset;
@@ -87,6 +89,12 @@ pub fn review(
     let ids: Vec<String> = conditions.iter().map(|c| c.id.clone()).collect();
     let (comparisons, mut summary) = compare(&ids, &groups, &values, thresholds.negligible_difference);
     summary.compared = compared.map(|f| dataset.factors[f].name.clone());
+    // Within rounds: the pairs the review compares across levels of a factor, where runs carry rounds.
+    if compared.is_some() {
+        let pairs: Vec<(usize, usize)> = comparisons.iter().map(|c| (c.a, c.b)).collect();
+        let rounds = paired::rounds_of(runs, &pairs, |r| metric.of_run(r));
+        review.paired = paired::compare(&ids, &pairs, &rounds, thresholds.negligible_difference);
+    }
     review.comparisons = comparisons;
     review.comparison_summary = summary;
 

@@ -87,6 +87,7 @@ fn run_result(run_id: String, condition: usize, factors: BTreeMap<String, String
         condition,
         factors: factors.into(),
         repetition: 1,
+        round: None,
         status: RunStatus::Ok,
         note: crate::model::Note::default(),
         started_at_utc: "2026-11-30T10:00:00Z".into(),

@@ -152,3 +152,74 @@ static JA: LeadWords = LeadWords {
     chart_failing_key: "白抜きの印と横の割合：その条件の{threshold}超が失敗しており、値は成功した分だけを表します。",
     worst_failing: "失敗の割合が最も大きい条件",
 };
+
+/// The words of a paired verdict within rounds (`report::review::PairedComparison`): the lead's
+/// line and the variance review's paragraph. One home for both, so they say the same.
+#[derive(Debug, Serialize)]
+pub struct PairedWords {
+    /// The lead's line: "{b}" vs "{a}", "{change}" (`slower`... with the factor), "{interval}", "{verdict}", "{rounds}".
+    pub line: &'static str,
+    /// "×{factor} slower": the change of b against a, as a factor of at least 1, by what the headline measures.
+    pub slower: &'static str,
+    pub faster: &'static str,
+    pub higher: &'static str,
+    pub lower: &'static str,
+    pub supported: &'static str,
+    /// "{threshold}".
+    pub negligible: &'static str,
+    pub not_shown: &'static str,
+    /// After `not_shown`: "{detectable}", the smallest change these rounds detect at 80% power.
+    pub detectable_only: &'static str,
+    /// Below 6 rounds: "{rounds}" and "{floor}" (2/2^rounds).
+    pub too_few: &'static str,
+    /// The variance review's paragraph: "{b}", "{a}", "{ratio}" (b over a), "{interval}", "{rounds}",
+    /// "{p_t}", "{p_perm}", "{floor}", "{verdict}".
+    pub review: &'static str,
+    /// After it: "{drift}" (the SD both shared round to round) and "{narrower}" (how many times narrower).
+    pub review_drift: &'static str,
+    /// Or, when the rounds shared no drift.
+    pub review_no_drift: &'static str,
+    /// "{detectable}" and "{rounds_5}" (the rounds that would detect 5%).
+    pub review_detectable: &'static str,
+}
+
+pub fn paired_words(lang: Lang) -> &'static PairedWords {
+    match lang {
+        Lang::En => &PAIRED_EN,
+        Lang::Ja => &PAIRED_JA,
+    }
+}
+
+static PAIRED_EN: PairedWords = PairedWords {
+    line: "{b} vs {a}: {change} ({interval}), {verdict}; paired over {rounds} rounds.",
+    slower: "×{factor} slower",
+    faster: "×{factor} faster",
+    higher: "×{factor} higher",
+    lower: "×{factor} lower",
+    supported: "supported",
+    negligible: "a negligible difference, within {threshold}",
+    not_shown: "not told from chance",
+    detectable_only: " (only a change beyond ×{detectable} was detectable)",
+    too_few: "no verdict: swapping the two within {rounds} rounds cannot give a p below {floor}, so 6 rounds are the fewest that decide",
+    review: "Paired within rounds, {b} vs {a}: ratio {ratio} ({interval}) over {rounds} rounds; p {p_t} by t on the rounds' log ratios, {p_perm} by swapping the two within rounds (the smallest {rounds} rounds allow: {floor}); {verdict}.",
+    review_drift: " The rounds drifted by {drift} (standard deviation) alike for both, which the pairing removed: its interval is {narrower}× narrower than the same rounds' unpaired one.",
+    review_no_drift: " The rounds shared no drift for the pairing to remove.",
+    review_detectable: " At 80% power these rounds detect a change beyond ×{detectable}; {rounds_5} rounds would detect 5%.",
+};
+
+static PAIRED_JA: PairedWords = PairedWords {
+    line: "{b}対{a}：{change}（{interval}）、{verdict}（{rounds}ラウンドの対比較）。",
+    slower: "{factor}倍遅い",
+    faster: "{factor}倍速い",
+    higher: "{factor}倍高い",
+    lower: "{factor}倍低い",
+    supported: "測定で裏付けあり",
+    negligible: "差は実質なし（{threshold}以内）",
+    not_shown: "偶然と区別できない",
+    detectable_only: "（検出できたのは{detectable}倍を超える変化のみ）",
+    too_few: "判定なし：{rounds}ラウンドでは、ラウンド内で二つを入れ替える検定のpが{floor}を下回らないため、判定には6ラウンド以上が必要",
+    review: "ラウンド内の対比較、{b}対{a}：{rounds}ラウンドで比は{ratio}（{interval}）。各ラウンドの対数比のt検定でp {p_t}、ラウンド内で二つを入れ替える並べ替え検定でp {p_perm}（{rounds}ラウンドで取りうる最小は{floor}）。{verdict}。",
+    review_drift: "ラウンド間で両者に共通する{drift}（標準偏差）の変動があり、対比較がこれを除いたため、区間は同じラウンドを対にしない場合より{narrower}倍狭い。",
+    review_no_drift: "ラウンド間で両者に共通する変動はなく、対比較で除くものはなかった。",
+    review_detectable: "このラウンド数で検出力80%で検出できるのは{detectable}倍を超える変化。5%の変化の検出には{rounds_5}ラウンドが必要。",
+};

@@ -3,7 +3,8 @@
 
 use super::*;
 use crate::model::Verdict;
-use crate::render::i18n::lead::{lead_words, LeadWords};
+use crate::render::i18n::lead::{lead_words, paired_words, LeadWords};
+use crate::report::review::PairedComparison;
 
 /// What the report finds, before any table: how conditions are compared, then one line per
 /// group the study compares, naming the conditions that fail and the best of the rest.
@@ -103,7 +104,17 @@ impl Context<'_> {
     pub fn lead(&self) -> Option<Lead> {
         let standing = &self.report.standing;
         let w = self.lead_words();
-        let groups: Vec<String> = standing.groups.iter().filter_map(|g| self.group_line(g, standing.groups.len() == 1)).collect();
+        let alone = standing.groups.len() == 1;
+        // Each group's line, then its paired verdicts within rounds (a plan in rounds).
+        let groups: Vec<String> = standing
+            .groups
+            .iter()
+            .flat_map(|g| {
+                let paired = self.report.variance.paired.iter().filter(|p| g.conditions.contains(&p.a) && g.conditions.contains(&p.b));
+                let paired: Vec<String> = paired.map(|p| self.paired_line(p, g, alone)).collect();
+                self.group_line(g, alone).into_iter().chain(paired)
+            })
+            .collect();
         if groups.is_empty() {
             let line = self.standalone_line()?;
             let mut intro = fill(w.none_compared, &[("metric", &self.headline_label)]);
@@ -126,6 +137,74 @@ impl Context<'_> {
         }
         self.push_unresolved(&mut intro);
         Some(Lead { intro, groups })
+    }
+
+    /// A paired verdict within rounds, in the lead: "new vs old: ×1.08 slower (1.04–1.12),
+    /// supported; paired over 6 rounds." (with the group's label first when the lead has several).
+    fn paired_line(&self, p: &PairedComparison, group: &crate::report::standing::StandingGroup, alone: bool) -> String {
+        let w = paired_words(self.lang);
+        let change = self.paired_change(p);
+        let verdict = self.paired_verdict(p, true);
+        let line = fill(
+            w.line,
+            &[
+                ("b", &self.condition_short_label(p.b, group)),
+                ("a", &self.condition_short_label(p.a, group)),
+                ("change", &change.0),
+                ("interval", &change.1),
+                ("verdict", &verdict),
+                ("rounds", &format::count(p.rounds as u64)),
+            ],
+        );
+        let label = self.group_label(group);
+        if alone || label.is_empty() {
+            line
+        } else {
+            format!("{label}{}{line}", self.t.colon)
+        }
+    }
+
+    /// The change of b against a as a factor of at least 1 in the words of what the headline
+    /// measures ("×1.08 slower"), and its interval in the same direction ("1.04–1.12"; "–" without).
+    pub(super) fn paired_change(&self, p: &PairedComparison) -> (String, String) {
+        let w = paired_words(self.lang);
+        let Some(ratio) = p.ratio else { return ("–".to_string(), "–".to_string()) };
+        let metric = self.report.headline;
+        // Requests/s: lower is slower; a latency: higher is slower; a share: higher or lower.
+        let times = !matches!(metric, HeadlineMetric::ErrorRate | HeadlineMetric::FailedShare);
+        let up = ratio >= 1.0;
+        let template = match (times, up, metric.higher_is_better()) {
+            (true, true, true) | (true, false, false) => w.faster,
+            (true, _, _) => w.slower,
+            (false, true, _) => w.higher,
+            (false, false, _) => w.lower,
+        };
+        let factor = if up { ratio } else { 1.0 / ratio };
+        let interval = match (p.ratio_low, p.ratio_high) {
+            (Some(low), Some(high)) if up => self.range_text(&format::factor(low), &format::factor(high)),
+            (Some(low), Some(high)) => self.range_text(&format::factor(1.0 / high), &format::factor(1.0 / low)),
+            _ => "–".to_string(),
+        };
+        (fill(template, &[("factor", &format::factor(factor))]), interval)
+    }
+
+    /// A paired verdict in words; `detectable`: with the change these rounds could detect when
+    /// they tell nothing from chance.
+    pub(super) fn paired_verdict(&self, p: &PairedComparison, detectable: bool) -> String {
+        let w = paired_words(self.lang);
+        if p.too_few_rounds {
+            return fill(w.too_few, &[("rounds", &format::count(p.rounds as u64)), ("floor", &format::p_value(p.smallest_permutation_p))]);
+        }
+        match p.verdict {
+            Verdict::Supported => w.supported.to_string(),
+            Verdict::Negligible => {
+                fill(w.negligible, &[("threshold", &format::percent_round(self.report.variance.thresholds.negligible_difference))])
+            }
+            Verdict::NotShown => match p.detectable.filter(|_| detectable) {
+                Some(d) => format!("{}{}", w.not_shown, fill(w.detectable_only, &[("detectable", &format::factor(d))])),
+                None => w.not_shown.to_string(),
+            },
+        }
     }
 
     /// When the headline is a percentile that some condition's runs do not resolve

@@ -372,6 +372,7 @@ impl Context<'_> {
         if review.comparisons.is_empty() {
             return Vec::new();
         }
+        let paired = review.paired.iter().map(|p| self.paired_note(p));
         let total = review.comparisons.len();
         let mut notes = vec![
             fill(
@@ -402,7 +403,47 @@ impl Context<'_> {
                 ],
             ));
         }
+        notes.extend(paired);
         notes
+    }
+
+    /// A paired verdict within rounds, as the review says it: the interval, both p, the drift the
+    /// pairing removed, and the change these rounds could detect.
+    fn paired_note(&self, p: &crate::report::review::PairedComparison) -> String {
+        let w = crate::render::i18n::lead::paired_words(self.lang);
+        let label = |i: usize| self.condition_label(&self.report.conditions[i]);
+        let interval = match (p.ratio_low, p.ratio_high) {
+            (Some(low), Some(high)) => self.range_text(&format::factor(low), &format::factor(high)),
+            _ => self.no_interval_text(p.no_interval).unwrap_or_else(|| "–".to_string()),
+        };
+        let mut note = fill(
+            w.review,
+            &[
+                ("b", &label(p.b)),
+                ("a", &label(p.a)),
+                ("ratio", &p.ratio.map_or_else(|| "–".to_string(), format::factor)),
+                ("interval", &interval),
+                ("rounds", &format::count(p.rounds as u64)),
+                ("p_t", &p.p_t.map_or_else(|| "–".to_string(), format::p_value)),
+                ("p_perm", &format::p_value(p.p_permutation)),
+                ("floor", &format::p_value(p.smallest_permutation_p)),
+                ("verdict", &self.paired_verdict(p, false)),
+            ],
+        );
+        match (p.round_drift, p.narrower_by) {
+            (Some(drift), Some(narrower)) if drift > 0.0 => {
+                note.push_str(&fill(w.review_drift, &[("drift", &format::percent(drift)), ("narrower", &format::decimal(narrower, 1))]))
+            }
+            (Some(_), _) => note.push_str(w.review_no_drift),
+            _ => {}
+        }
+        if let (Some(detectable), Some(rounds_5)) = (p.detectable, p.rounds_for_5_percent) {
+            note.push_str(&fill(
+                w.review_detectable,
+                &[("detectable", &format::factor(detectable)), ("rounds_5", &format::count(rounds_5))],
+            ));
+        }
+        note
     }
 
     /// The rule of the verdicts, with this review's counts and thresholds.
