@@ -7,18 +7,9 @@
 
 mod common;
 
-use common::{analyze_bin, assert_analyze_accepts, describe, read_csv, SERIAL};
+use common::{analyze_bin, assert_analyze_accepts, describe, read_csv, require_python_and_hey as require, PYTHON, SERIAL};
 use std::path::Path;
 use std::process::{Command, Output};
-
-const PYTHON: &str = "/usr/bin/python3";
-const HEY: &str = "/usr/bin/hey";
-
-fn require() {
-    for (path, install) in [(PYTHON, "apt-get install -y python3"), (HEY, "apt-get install -y hey")] {
-        assert!(Path::new(path).exists(), "{path} is not installed: install it with `{install}`");
-    }
-}
 
 /// A command plan of Python's http.server, started through `sh`, which first writes the CPUs it may run
 /// on into `{raw_dir}/cpus.txt`; `repetitions` runs of one condition under hey (`load`: extra `[load]`

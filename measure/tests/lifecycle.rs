@@ -8,22 +8,13 @@
 
 mod common;
 
-use common::{analyze_bin, assert_analyze_accepts, describe, read_csv, SERIAL};
+use common::{analyze_bin, assert_analyze_accepts, describe, read_csv, require_python_and_hey as require, SERIAL};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
 type Row = HashMap<String, String>;
-
-const PYTHON: &str = "/usr/bin/python3";
-const HEY: &str = "/usr/bin/hey";
-
-fn require() {
-    for (path, install) in [(PYTHON, "apt-get install -y python3"), (HEY, "apt-get install -y hey")] {
-        assert!(Path::new(path).exists(), "{path} is not installed: install it with `{install}`");
-    }
-}
 
 /// A command plan of one server `[servers.py]` (its table's lines `server`), one condition, one run
 /// under hey (`requests` requests).

@@ -8,21 +8,12 @@
 
 mod common;
 
-use common::{analyze_bin, assert_analyze_accepts, describe, read_csv, SERIAL};
+use common::{analyze_bin, assert_analyze_accepts, describe, read_csv, require_python_and_hey as require, PYTHON, SERIAL};
 use std::collections::{BTreeSet, HashMap};
 use std::path::Path;
 use std::process::{Command, Output};
 
 type Row = HashMap<String, String>;
-
-const PYTHON: &str = "/usr/bin/python3";
-const HEY: &str = "/usr/bin/hey";
-
-fn require() {
-    for (path, install) in [(PYTHON, "apt-get install -y python3"), (HEY, "apt-get install -y hey")] {
-        assert!(Path::new(path).exists(), "{path} is not installed: install it with `{install}`");
-    }
-}
 
 /// A command plan of Python's http.server (a factor `flavour` of two levels the server ignores, and
 /// `concurrency`), `repetitions` rounds (`order`: its line, or none), under `load` (the `[load]` lines).

@@ -123,6 +123,25 @@ pub struct RunRow {
     pub contention: Contention,
 }
 
+#[cfg(test)]
+impl RunRow {
+    /// A row of `status` measured under `recipe`, every other reading empty: the study's tests' rows.
+    pub fn of_test(id: &str, slot: Slot, status: RunStatus, recipe: &str) -> RunRow {
+        RunRow {
+            run_id: id.into(),
+            slot,
+            started_at_utc: String::new(),
+            status,
+            note: String::new(),
+            load1_before: None,
+            load1_after: None,
+            recipe: recipe.into(),
+            round: None,
+            contention: Default::default(),
+        }
+    }
+}
+
 impl RunRow {
     /// The cells in runs.csv order ([`runs_header`]).
     pub fn cells(&self) -> Vec<String> {

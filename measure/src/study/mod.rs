@@ -560,18 +560,7 @@ mod tests {
     use super::*;
 
     fn row(id: &str, slot: Slot, status: RunStatus) -> RunRow {
-        RunRow {
-            run_id: id.into(),
-            slot,
-            started_at_utc: String::new(),
-            status,
-            note: String::new(),
-            load1_before: None,
-            load1_after: None,
-            recipe: String::new(),
-            round: None,
-            contention: Default::default(),
-        }
+        RunRow::of_test(id, slot, status, "")
     }
 
     #[test]

@@ -197,18 +197,7 @@ mod tests {
     }
 
     fn run(id: &str, slot: Slot, status: RunStatus, recipe: &str) -> RunRow {
-        RunRow {
-            run_id: id.into(),
-            slot,
-            started_at_utc: String::new(),
-            status,
-            note: String::new(),
-            load1_before: None,
-            load1_after: None,
-            recipe: recipe.into(),
-            round: None,
-            contention: Default::default(),
-        }
+        RunRow::of_test(id, slot, status, recipe)
     }
 
     fn server_of(plan: &Plan, c: &Condition) -> String {

@@ -11,6 +11,17 @@ use std::sync::Mutex;
 /// The tests of one file run one at a time: they share virtual environments and the machine's two cores.
 pub static SERIAL: Mutex<()> = Mutex::new(());
 
+/// The Python that serves the command plans' test servers, and the load tool they run under.
+pub const PYTHON: &str = "/usr/bin/python3";
+pub const HEY: &str = "/usr/bin/hey";
+
+/// Fails, saying how to install them, when the command plans' tests lack Python or hey.
+pub fn require_python_and_hey() {
+    for (path, install) in [(PYTHON, "apt-get install -y python3"), (HEY, "apt-get install -y hey")] {
+        assert!(Path::new(path).exists(), "{path} is not installed: install it with `{install}`");
+    }
+}
+
 pub fn manifest() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
