@@ -23,11 +23,25 @@ pub const LOAD_CPU_SHARE: &str = "load_cpu_share";
 pub const STEAL_PCT: &str = "steal_pct";
 
 /// runs.csv's columns after the factors and the repetition, in order.
-pub const RUNS_TAIL: &[&str] = &["started_at_utc", "status", "note", "load1_before", "load1_after", RECIPE, ROUND, SERVER_CPU_SHARE, LOAD_CPU_SHARE, STEAL_PCT];
+pub const RUNS_TAIL: &[&str] =
+    &["started_at_utc", "status", "note", "load1_before", "load1_after", RECIPE, ROUND, SERVER_CPU_SHARE, LOAD_CPU_SHARE, STEAL_PCT];
 
 /// runs.csv's own columns: a factor may not take their names. [`RUN_ID`], [`REPETITION`], then
 /// [`RUNS_TAIL`].
-pub const RUNS_RESERVED: &[&str] = &[RUN_ID, REPETITION, "started_at_utc", "status", "note", "load1_before", "load1_after", RECIPE, ROUND, SERVER_CPU_SHARE, LOAD_CPU_SHARE, STEAL_PCT];
+pub const RUNS_RESERVED: &[&str] = &[
+    RUN_ID,
+    REPETITION,
+    "started_at_utc",
+    "status",
+    "note",
+    "load1_before",
+    "load1_after",
+    RECIPE,
+    ROUND,
+    SERVER_CPU_SHARE,
+    LOAD_CPU_SHARE,
+    STEAL_PCT,
+];
 
 /// run_stats.csv's columns before the percentiles, in order (datasets/README.md documents each).
 pub const RUN_STATS_LEADING: &[&str] = &[RUN_ID, "tool", "rule", "requests", "errors", "requests_per_s", "min_ms", "mean_ms", "max_ms"];

@@ -210,13 +210,35 @@ pub fn parse_runs(table: &TextTable, manifest: &Manifest, problems: &mut Problem
     let runs = raw_runs
         .into_iter()
         .map(
-            |(run_id, values, repetition, (started_at_utc, started), status, note, (load1_before, load1_after, server_cpu_share, round), line)| {
+            |(
+                run_id,
+                values,
+                repetition,
+                (started_at_utc, started),
+                status,
+                note,
+                (load1_before, load1_after, server_cpu_share, round),
+                line,
+            )| {
                 let levels = values
                     .iter()
                     .zip(&level_index)
                     .map(|(value, index)| *index.get(value.as_str()).expect("every seen level is listed"))
                     .collect();
-                Run { run_id, levels, repetition, started_at_utc, started, status, note, load1_before, load1_after, server_cpu_share, round, line }
+                Run {
+                    run_id,
+                    levels,
+                    repetition,
+                    started_at_utc,
+                    started,
+                    status,
+                    note,
+                    load1_before,
+                    load1_after,
+                    server_cpu_share,
+                    round,
+                    line,
+                }
             },
         )
         .collect();

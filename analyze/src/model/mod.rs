@@ -5,6 +5,7 @@
 
 mod comparability;
 mod condition;
+mod design;
 mod headline;
 mod lang;
 mod load;
@@ -21,6 +22,7 @@ mod verdict;
 
 pub use comparability::{MustMatch, DEFAULT_MUST_MATCH};
 pub use condition::{condition_id, condition_label, parse_condition_pairs};
+pub use design::{Design, SittingVariance};
 pub use headline::{HeadlineMetric, ThroughputFrom};
 pub use lang::{Lang, Text};
 pub use load::LoadKind;

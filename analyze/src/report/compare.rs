@@ -279,8 +279,8 @@ pub struct ConditionComparison {
     /// matches the Benjamini-Hochberg verdicts (Benjamini and Yekutieli 2005), 1 - R·q/m for the
     /// R discoveries of m comparisons, 1 - (R + 1)·q/m for the others; `None` without an interval.
     pub interval_level: Option<f64>,
-    /// The design of its estimate (`stats::model::Design`); `None` without an interval.
-    pub design: Option<crate::stats::model::Design>,
+    /// The design of its estimate (`model::Design`); `None` without an interval.
+    pub design: Option<crate::model::Design>,
     /// The smallest change its runs could detect, and the runs that would detect the target
     /// change; `None` without an interval.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -393,11 +393,11 @@ pub struct Sittings {
     pub candidate: Vec<String>,
     /// How the verdicts were estimated: `welch_one_sitting` (assumes no sitting effect),
     /// `welch_with_sitting_variance` (τ² from the baseline's sittings), `sittings_a_side`.
-    pub design: crate::stats::model::Design,
+    pub design: crate::model::Design,
     /// The sitting-to-sitting variance of the log level the verdicts include, pooled over the
     /// conditions, where it was estimated.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub sitting_variance: Option<crate::stats::model::SittingVariance>,
+    pub sitting_variance: Option<crate::model::SittingVariance>,
 }
 
 /// A condition of one side without a match on the other.

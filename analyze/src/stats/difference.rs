@@ -46,23 +46,6 @@ pub fn log_ratio(a: &[f64], b: &[f64]) -> Result<LogRatio, NoInterval> {
     Ok(LogRatio { ratio: estimate.ratio(), low, high, p: estimate.p(), df: estimate.df })
 }
 
-/// The mean and the sample variance (n - 1 in the denominator), two passes for accuracy. Equal
-/// values have a variance of exactly 0: the mean of three ln(5) need not be ln(5) to the last
-/// bit, and that rounding must not decide whether runs vary (5 ms against 6 ms would then be
-/// "supported" and 52 against 60 ms "no spread").
-pub(crate) fn mean_and_variance(values: impl Iterator<Item = f64> + Clone) -> (f64, f64) {
-    let mut all = values.clone();
-    if let Some(first) = all.next() {
-        if all.all(|v| v == first) {
-            return (first, 0.0);
-        }
-    }
-    let n = values.clone().count() as f64;
-    let mean = values.clone().sum::<f64>() / n;
-    let squares: f64 = values.map(|v| (v - mean) * (v - mean)).sum();
-    (mean, squares / (n - 1.0))
-}
-
 /// Benjamini-Hochberg at false discovery rate `q`: which of the p values are discoveries. The
 /// largest k with p(k) ≤ k·q/m among the sorted p values, and every p ranked at or below it.
 pub fn benjamini_hochberg(p: &[f64], q: f64) -> Vec<bool> {

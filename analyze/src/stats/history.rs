@@ -34,6 +34,7 @@ mod environment;
 mod null;
 mod order;
 mod segment;
+mod split;
 
 pub use null::{DETECT_POWER, WITHIN};
 pub use order::{natural, Order};

@@ -41,49 +41,12 @@
 //! `power` on average (noncentral t with a random noncentrality; checked by seeded simulation in
 //! the tests below, with 3 runs a side the hard case).
 
-use super::difference::mean_and_variance;
 use crate::model::NoInterval;
+pub use crate::model::{Design, SittingVariance};
 use serde::Serialize;
-use statrs::distribution::{ContinuousCDF, StudentsT};
+use statrs::distribution::{ContinuousCDF, Normal, StudentsT};
 
 pub use super::permutation::paired_permutation_p;
-
-/// The design that produced an estimate: what its standard error includes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Design {
-    /// One sitting a side, Welch's t on the runs: assumes no sitting effect (τ² = 0).
-    WelchOneSitting,
-    /// One sitting a side, Welch's t with τ² estimated from other sittings (A/A sittings).
-    WelchWithSittingVariance,
-    /// Several sittings a side (on at least one side), the sittings' mean logs as units.
-    SittingsASide,
-    /// Both levels in each round of one sitting, t on the within-round differences.
-    PairedRounds,
-}
-
-impl Design {
-    /// Whether the standard error includes the sitting-to-sitting variance (or removes it, as
-    /// pairing within rounds does); false only for Welch in one sitting a side.
-    pub fn allows_for_sittings(self) -> bool {
-        self != Design::WelchOneSitting
-    }
-}
-
-/// An estimate of τ², the sitting-to-sitting variance of the log level, with its degrees of
-/// freedom (Satterthwaite's, of the one-way ANOVA estimate).
-#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
-pub struct SittingVariance {
-    /// τ̂², truncated at 0.
-    pub tau2: f64,
-    /// The degrees of freedom of τ̂² (Satterthwaite); 0 when τ̂² is 0 (it then adds nothing).
-    pub df: f64,
-    /// How many sittings it came from.
-    pub sittings: usize,
-    /// The pooled within-sitting variance σ̂² of the log values, and its degrees of freedom.
-    pub run_variance: f64,
-    pub run_df: f64,
-}
 
 impl SittingVariance {
     /// The one-way random-effects ANOVA estimate from sittings of the same thing (each a list of
@@ -407,6 +370,23 @@ fn plan(target: f64, design: impl Fn(u64) -> (f64, f64), spread_df: f64, alpha: 
     Some(high.max(2))
 }
 
+/// The mean and the sample variance (n - 1 in the denominator), two passes for accuracy. Equal
+/// values have a variance of exactly 0: the mean of three ln(5) need not be ln(5) to the last
+/// bit, and that rounding must not decide whether runs vary (5 ms against 6 ms would then be
+/// "supported" and 52 against 60 ms "no spread").
+pub(crate) fn mean_and_variance(values: impl Iterator<Item = f64> + Clone) -> (f64, f64) {
+    let mut all = values.clone();
+    if let Some(first) = all.next() {
+        if all.all(|v| v == first) {
+            return (first, 0.0);
+        }
+    }
+    let n = values.clone().count() as f64;
+    let mean = values.clone().sum::<f64>() / n;
+    let squares: f64 = values.map(|v| (v - mean) * (v - mean)).sum();
+    (mean, squares / (n - 1.0))
+}
+
 /// The pooled within-sitting variance of the logs and its degrees of freedom, over sittings of 2
 /// runs or more; `None` when none has 2.
 fn within_sitting(sittings: &[Vec<f64>]) -> Option<(f64, f64)> {
@@ -421,6 +401,10 @@ fn within_sitting(sittings: &[Vec<f64>]) -> Option<(f64, f64)> {
 
 /// The `q` quantile of Student's t with `df` degrees of freedom (the normal's beyond 1e7).
 pub fn t_quantile(q: f64, df: f64) -> f64 {
+    // Beyond 1e7 the t and the normal agree to 1e-7, and statrs's t inverse takes minutes there.
+    if df > 1e7 {
+        return Normal::new(0.0, 1.0).map_or(f64::INFINITY, |n| n.inverse_cdf(q));
+    }
     StudentsT::new(0.0, 1.0, df).map_or(f64::INFINITY, |t| t.inverse_cdf(q))
 }
 
@@ -487,6 +471,28 @@ pub fn multiplier(df0: f64, df1: f64, alpha: f64, power: f64) -> f64 {
     if !(df0 > 0.0 && df1 > 0.0 && alpha > 0.0 && alpha < 1.0 && power > 0.0 && power < 1.0) {
         return f64::INFINITY;
     }
+    // A comparison plans runs and rounds for every condition at the same few degrees of freedom
+    // and levels, and each answer costs some 30,000 normal evaluations: remember them.
+    thread_local! {
+        static KNOWN: std::cell::RefCell<std::collections::HashMap<[u64; 4], f64>> = Default::default();
+    }
+    let key = [df0.to_bits(), df1.to_bits(), alpha.to_bits(), power.to_bits()];
+    if let Some(known) = KNOWN.with(|k| k.borrow().get(&key).copied()) {
+        return known;
+    }
+    let answer = solve_multiplier(df0, df1, alpha, power);
+    KNOWN.with(|k| {
+        let mut known = k.borrow_mut();
+        // Bounded: continuous degrees of freedom (Welch's) rarely repeat.
+        if known.len() >= 100_000 {
+            known.clear();
+        }
+        known.insert(key, answer);
+    });
+    answer
+}
+
+fn solve_multiplier(df0: f64, df1: f64, alpha: f64, power: f64) -> f64 {
     let critical = t_quantile(1.0 - alpha / 2.0, df1);
     let (s0, s1) = (chi_nodes(df0), chi_nodes(df1));
     let (mut low, mut high) = (0.0, critical + 4.0);

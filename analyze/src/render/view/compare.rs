@@ -617,11 +617,11 @@ impl View<'_> {
         let (r, w) = (self.report, self.w);
         let tau = r.sittings.sitting_variance.map_or_else(|| "–".to_string(), |v| format::percent(v.tau2.sqrt().exp_m1()));
         match r.sittings.design {
-            crate::stats::model::Design::SittingsASide => fill(
+            crate::model::Design::SittingsASide => fill(
                 w.sittings_both,
                 &[("a", &format::count(r.sittings.baseline.len() as u64)), ("b", &format::count(r.sittings.candidate.len() as u64))],
             ),
-            crate::stats::model::Design::WelchWithSittingVariance => fill(
+            crate::model::Design::WelchWithSittingVariance => fill(
                 w.sittings_aa,
                 &[("n", &format::count(r.sittings.baseline.len() as u64)), ("tau", &tau), ("metric", &self.metric_label)],
             ),

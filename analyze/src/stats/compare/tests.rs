@@ -246,14 +246,18 @@ fn a_1_5x_slowdown_at_3_runs_a_side_fails_the_gate_where_the_runs_agree_as_the_s
                 compare(&a, &b, &plan(Some(0.1))).unwrap().summary.regressions.contains(&study.conditions[c].id)
             })
             .count();
-        // Measured with this seed: 20 of 20 at a log spread of 0.000 (direct/2 sync), 16 at 0.046,
-        // 9 at 0.056, 5 at 0.088 and none at 0.2: three runs a side support a regression beyond
-        // 10% only where the runs agree, which docs/statistics.md says.
+        // Measured with this seed: 20 of 20 at a log spread of 0.000 (direct/2 sync), 13 at 0.046,
+        // 7 at 0.056, 3 at 0.088 and 0.111, none at 0.143 and above. The gate asks the interval
+        // to lie beyond 10% at its false-coverage level (99.5% for one discovery of 10, on the
+        // few degrees of freedom of 3 v 3 Welch), so three runs a side support a regression
+        // beyond 10% only where the runs agree, which docs/statistics.md says; the verdict's
+        // detectable change tells the user how far short the runs fall.
         let id = &study.conditions[c].id;
+        eprintln!("{id}: caught in {caught} of 20 at a log spread of {sd:.3}");
         if sd < 0.01 {
             assert_eq!(caught, 20, "{id}: caught in {caught} of 20 at a log spread of {sd:.3}");
         } else if sd < 0.05 {
-            assert!(caught >= 14, "{id}: caught in {caught} of 20 at a log spread of {sd:.3}");
+            assert!(caught >= 10, "{id}: caught in {caught} of 20 at a log spread of {sd:.3}");
         }
     }
 }

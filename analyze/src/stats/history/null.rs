@@ -20,7 +20,7 @@
 //! correction, at a run spread of 0.25 (log) a true ×1.10 read ×1.23 on average and its 95%
 //! interval covered the truth in 36% of the found changes (issue 48).
 
-use super::segment::{best_of, MIN_SEGMENT};
+use super::split::{best_of, MIN_SEGMENT};
 use crate::stats::random::SplitMix64;
 use statrs::distribution::{ContinuousCDF, Normal, StudentsT};
 use std::collections::HashMap;
