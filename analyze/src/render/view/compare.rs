@@ -590,7 +590,7 @@ impl View<'_> {
     }
 
     /// The smallest change the runs could detect and what would detect the target change:
-    /// "cannot tell: with these runs only a change beyond ×1.33 was detectable; 13 runs a side,
+    /// "with these runs only a change beyond ×1.33 was detectable; 13 runs a side,
     /// or 6 interleaved rounds, would detect ×1.10" (the first part alone beside a verdict).
     fn detectable_text(&self, d: &Detectable, cannot_tell: bool) -> Option<String> {
         let w = self.w;
