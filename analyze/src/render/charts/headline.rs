@@ -116,13 +116,17 @@ fn headline_chart(report: &Report, level: Option<(usize, &str)>, lang: Lang) -> 
         title: labels::headline_title(lang, report.headline, &p),
         desc: labels::headline_desc(lang, report.headline, &p, runs, &x_axis_title(report, lang), &series, log),
     };
+    let mut drawn_title = about.title.clone();
     if let Some((index, words)) = level {
         about.id = figure_id("headline-by-condition", &[index], lang);
+        drawn_title = labels::at_level_title(lang, &about.title, words);
         about.title = labels::at_level(lang, &about.title, words);
         about.desc = labels::at_level(lang, &about.desc, words);
     }
     let slugs = crate::render::paths::run_slugs(report);
-    svg::render_pointable((WIDTH, HEIGHT), lang, &about, |root, pointable| draw(root, report, &plan, &slugs, lang, pointable))
+    svg::render_pointable((WIDTH, HEIGHT), lang, &about, |root, pointable| {
+        draw(root, report, &plan, &slugs, &drawn_title, lang, pointable)
+    })
 }
 
 /// The scale of the headline chart's value axis, as the chart draws it (for the words beside it).
@@ -267,6 +271,7 @@ fn draw<DB: DrawingBackend>(
     report: &Report,
     plan: &Plan,
     slugs: &[String],
+    title: &str,
     lang: Lang,
     pointable: &mut Pointable,
 ) -> DrawResult<(), DB> {
@@ -323,7 +328,7 @@ fn draw<DB: DrawingBackend>(
         let key = crate::render::i18n::lead::lead_words(lang).chart_failing_key;
         captions.push(fill(key, &[("threshold", &crate::render::format::percent_round(report.standing.threshold))]));
     }
-    let plot = frame(root, &labels::headline_title(lang, report.headline, &p), &legend, &captions)?;
+    let plot = frame(root, title, &legend, &captions)?;
     if empty {
         return message(&plot, text.no_data);
     }

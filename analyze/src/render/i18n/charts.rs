@@ -54,6 +54,8 @@ pub struct Labels {
     /// A headline chart of one level of the factor the report draws one chart per level of
     /// (`at_level`): `{text}` is the chart's title or description, `{level}` "Route = small".
     pub at_level: &'static str,
+    /// The drawn title of such a chart (`at_level_title`): "p95 latency by condition: Route = small".
+    pub at_level_title: &'static str,
     /// Filled by `charts::run_mark`.
     pub run_mark: &'static str,
     /// Filled by `charts::range_mark`.
@@ -213,6 +215,7 @@ const EN: Labels = Labels {
     all_runs: "All runs",
     each_level: "each {factor}",
     at_level: "{text} ({level} only; one chart per level, each with its own axis)",
+    at_level_title: "{text}: {level}",
     run_mark: "{run}: {value}",
     range_mark: "{condition}: runs from {low} to {high}",
     point_mark: "sent at {sent_s} s, {latency} ms",
@@ -316,6 +319,7 @@ const JA: Labels = Labels {
     all_runs: "全測定",
     each_level: "{factor}の各水準",
     at_level: "{text}（{level}のみ。水準ごとに1つの図で、軸はそれぞれ独自）",
+    at_level_title: "{text}（{level}）",
     run_mark: "{run}：{value}",
     range_mark: "{condition}：測定の最小{low}〜最大{high}",
     point_mark: "送信{sent_s}秒、{latency} ms",
@@ -445,6 +449,11 @@ pub fn each_level(lang: Lang, factor: &str) -> String {
 /// only; one chart per level, each with its own axis)".
 pub fn at_level(lang: Lang, text: &str, level: &str) -> String {
     fill(labels(lang).at_level, &[("text", text), ("level", level)])
+}
+
+/// The title drawn on a headline chart at one level: "p95 latency by condition: Route = small".
+pub fn at_level_title(lang: Lang, text: &str, level: &str) -> String {
+    fill(labels(lang).at_level_title, &[("text", text), ("level", level)])
 }
 
 /// The title of a run's mark: "run r1 (nginx · 2): p95 = 12.00 ms".
