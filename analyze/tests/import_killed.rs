@@ -215,7 +215,7 @@ fn kills_at_six_moments_of_a_150k_row_import_never_publish_a_partial_run() {
 }
 
 /// Issue 41's case in full: 20 moments of a 900k-row import (about a minute; `cargo test --release
-/// -p analyze --test import_killed -- --ignored`).
+/// -p analyze --test integration import_killed:: -- --ignored`).
 #[test]
 #[ignore]
 fn kills_at_twenty_moments_of_a_900k_row_import_never_publish_a_partial_run() {

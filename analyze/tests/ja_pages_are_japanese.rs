@@ -519,7 +519,7 @@ fn the_fixture_report_in_japanese_has_no_space_between_two_japanese_characters()
     let (files, found) = spaces_on_japanese_pages(&out, true);
     assert!(files > 10, "{files} files");
     assert!(found.is_empty(), "spaces between Japanese characters in the fixture's report:\n{}", listed(&found));
-    let snapshot = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/snapshots/snapshots__report_md_ja.snap");
+    let snapshot = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/snapshots/integration__snapshots__report_md_ja.snap");
     let spaces = japanese_spaces(&std::fs::read_to_string(snapshot).unwrap());
     assert!(spaces.is_empty(), "{spaces:?}");
 }

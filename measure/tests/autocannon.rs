@@ -4,7 +4,7 @@
 //! refused because autocannon's requests.average comes from a histogram of 3 significant digits.
 //! Skipped with a notice where autocannon is not installed (no npm here).
 
-mod common;
+use crate::common;
 
 use common::{analyze_bin, assert_analyze_accepts, describe, read_csv, SERIAL};
 use std::path::PathBuf;

@@ -2,7 +2,7 @@
 //! server is installed or started: a plan that does not parse or validate, and a dataset given to
 //! `--resume` whose table is cut short inside a quoted field.
 
-mod common;
+use crate::common;
 
 use common::{describe, manifest};
 use std::path::Path;

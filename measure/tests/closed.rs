@@ -7,7 +7,7 @@
 //! follows the plan a user runs. Nothing is skipped: a missing tool fails with the command that installs
 //! it. The tests run one at a time (they share the virtual environments and the machine's two cores).
 
-mod common;
+use crate::common;
 
 use common::{assert_analyze_accepts, assert_no_server_of_ours_left, describe, manifest, read_csv, SERIAL};
 use std::collections::HashMap;

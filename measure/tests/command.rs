@@ -9,7 +9,7 @@
 //! Nothing is skipped but the tools the brief calls "where present" (oha, autocannon): a missing nginx,
 //! hey, ab, wrk or siege fails with the command that installs it. The tests run one at a time.
 
-mod common;
+use crate::common;
 
 use common::{analyze_bin, assert_analyze_accepts, describe, read_csv, SERIAL};
 use sha2::Digest;

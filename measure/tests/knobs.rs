@@ -5,7 +5,7 @@
 //! not take for factors; and `measure doctor` runs its A/A rounds and prints a ratio of spreads with an
 //! interval and a minimum detectable change per knob. The tests run one at a time.
 
-mod common;
+use crate::common;
 
 use common::{analyze_bin, assert_analyze_accepts, describe, read_csv, require_python_and_hey as require, PYTHON, SERIAL};
 use std::path::Path;

@@ -6,7 +6,7 @@
 //! once, naming the holder's pid; `{raw_dir}` reaches a server started in another folder as an absolute
 //! path. The tests run one at a time.
 
-mod common;
+use crate::common;
 
 use common::{analyze_bin, assert_analyze_accepts, describe, read_csv, require_python_and_hey as require, SERIAL};
 use std::collections::HashMap;

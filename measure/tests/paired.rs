@@ -6,7 +6,7 @@
 //! requests at concurrency 1, 8 rounds): the effect is about ×1.5, far beyond a shared host's noise;
 //! small effects and rates belong to the benchmark.
 
-mod common;
+use crate::common;
 
 use common::{analyze_bin, assert_analyze_accepts, describe, read_csv, SERIAL};
 use std::collections::BTreeSet;

@@ -6,7 +6,7 @@
 //! percentile beside) under hey without a rate, the percentile under measure's own client at a fixed rate.
 //! The tests run one at a time.
 
-mod common;
+use crate::common;
 
 use common::{analyze_bin, assert_analyze_accepts, describe, read_csv, require_python_and_hey as require, PYTHON, SERIAL};
 use std::collections::{BTreeSet, HashMap};

@@ -7,7 +7,7 @@
 //! which is how "no process is left" is checked (the supervisor, the server, hey and analyze import
 //! included). The tests run one at a time.
 
-mod common;
+use crate::common;
 
 use common::{analyze_bin, describe, processes_marked, read_csv, SERIAL};
 use std::collections::{BTreeMap, BTreeSet, HashMap};

@@ -4,7 +4,7 @@
 //! Nothing is skipped: a missing nginx or Python fails the test with the command that installs it. The
 //! tests run one at a time (they share the venv and the machine's two cores).
 
-mod common;
+use crate::common;
 
 use common::{assert_analyze_accepts, assert_no_server_of_ours_left, describe, manifest, read_csv, SERIAL};
 use std::collections::HashMap;

@@ -1,0 +1,54 @@
+//! Every integration test of analyze, in one test binary: one link instead of 50, and
+//! the shared helpers compiled once. Each file is a module named after it; run one with
+//! `cargo test -p analyze --test integration <file>::`.
+
+mod bad_input;
+mod calibrated_gates;
+mod check_report_parity;
+mod compare;
+mod end_to_end;
+mod escaped_text;
+mod failing_condition;
+mod failures_first;
+mod fuzz_ingest;
+mod headline_metric;
+mod history;
+mod history_judged;
+mod hive_input;
+mod hostile;
+mod import;
+mod import_ab_failures;
+mod import_all_errors;
+mod import_commit;
+mod import_files;
+mod import_keeps;
+mod import_killed;
+mod import_one_run;
+mod import_plausible;
+mod intended_send;
+mod ja_pages_are_japanese;
+mod labels;
+mod layers;
+mod layout;
+mod level1;
+mod markdown_twin;
+mod names_rule;
+mod nothing_compared;
+mod nothing_lost;
+mod one_response;
+mod own_load;
+mod paired_rounds;
+mod parquet_decoders;
+mod parquet_input;
+mod parquet_run_id_pages;
+mod resolution;
+mod review;
+mod run_notes;
+mod sessions;
+mod site_index;
+mod site_only;
+mod snapshots;
+mod summary_only;
+mod threshold_digits;
+mod tool_causes;
+mod unresolved_percentiles;
