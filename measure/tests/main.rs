@@ -2,11 +2,11 @@
 //! the shared helpers compiled once. Each file is a module named after it; run one with
 //! `cargo test -p measure --test integration <file>::`.
 
-mod common;
 mod autocannon;
 mod bad_input;
 mod closed;
 mod command;
+mod common;
 mod knobs;
 mod lifecycle;
 mod open_loop;

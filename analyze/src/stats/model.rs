@@ -299,7 +299,18 @@ impl Estimate {
     /// `power` by a two-sided t-test at `alpha`, from the spread it saw, allowing for that
     /// spread's uncertainty (module doc). Infinite when no change is detectable.
     pub fn detectable(&self, alpha: f64, power: f64) -> f64 {
-        (multiplier(self.df, self.df, alpha, power) * self.se).exp()
+        let df = self.spread_df();
+        (multiplier(df, df, alpha, power) * self.se).exp()
+    }
+
+    /// The degrees of freedom the standard error's own spread is known to. A τ̂² from k sittings
+    /// is known to no more than k - 1, whatever Satterthwaite's count says of the sum (and τ̂²
+    /// truncated at 0 says it none): the next sitting may well show the τ² this one did not.
+    fn spread_df(&self) -> f64 {
+        match (self.design, self.sitting_variance) {
+            (Design::WelchWithSittingVariance, Some(v)) if v.sittings >= 2 => self.df.min((v.sittings - 1) as f64),
+            _ => self.df,
+        }
     }
 
     /// The fewest runs a side, in one sitting a side, whose design would detect a change of

@@ -124,9 +124,7 @@ fn headline_chart(report: &Report, level: Option<(usize, &str)>, lang: Lang) -> 
         about.desc = labels::at_level(lang, &about.desc, words);
     }
     let slugs = crate::render::paths::run_slugs(report);
-    svg::render_pointable((WIDTH, HEIGHT), lang, &about, |root, pointable| {
-        draw(root, report, &plan, &slugs, &drawn_title, lang, pointable)
-    })
+    svg::render_pointable((WIDTH, HEIGHT), lang, &about, |root, pointable| draw(root, report, &plan, &slugs, &drawn_title, lang, pointable))
 }
 
 /// The scale of the headline chart's value axis, as the chart draws it (for the words beside it).
