@@ -94,8 +94,8 @@ fn equal_titles_are_told_apart_by_their_folders() {
     let text = stdout(&compare(&fixture(), &rerun, &[]));
     assert!(text.starts_with("Comparison: Tiny fixture <study>, tiny-rerun against tiny\n"), "{text}");
     let ja = stdout(&compare(&fixture(), &rerun, &["--lang", "ja"]));
-    assert!(!ja.lines().next().unwrap().contains("Tiny fixture <study>（ベースライン：Tiny fixture <study>）"), "{ja}");
-    assert!(ja.lines().next().unwrap().contains("tiny-rerun（ベースライン：tiny）"), "{ja}");
+    assert!(!ja.lines().next().unwrap().contains("Tiny fixture <study>／ベースライン：Tiny fixture <study>"), "{ja}");
+    assert!(ja.lines().next().unwrap().contains("tiny-rerun／ベースライン：tiny"), "{ja}");
 }
 
 #[test]

@@ -287,8 +287,8 @@ static EN: CompareWords = CompareWords {
 };
 
 static JA: CompareWords = CompareWords {
-    title: "比較：{candidate}（ベースライン：{baseline}）",
-    title_same: "比較：{title}、{candidate}（ベースライン：{baseline}）",
+    title: "比較：{candidate}／ベースライン：{baseline}",
+    title_same: "比較：{title}、{candidate}／ベースライン：{baseline}",
     lead: "両方のデータセットで測定した条件ごとに、各測定の{metric}で比べます。幾何平均の比（比較対象／ベースライン）とその区間、そして測定から言えることを示します。標本は測定であり、リクエストではありません。",
     baseline: "ベースライン",
     candidate: "比較対象",
