@@ -227,3 +227,29 @@ fn flags_that_hit_most_runs_are_said_once_with_their_cause() {
     assert!(report.variance.flags.iter().all(|f| !matches!(f.kind, FlagKind::HostLoad { .. })), "{:?}", report.variance.flags);
     assert!(report.runs.iter().all(|r| r.max_lag_ms.is_none()), "a closed loop has no schedule lag");
 }
+
+/// The spread table's interval for the median: its column where some condition has 6 runs (the
+/// fewest whose smallest-to-largest interval covers the median 95% of the time: 1 - 2/2^6 =
+/// 96.9%), and below 6 runs in every condition no column of dashes but a note saying why.
+#[test]
+fn the_interval_for_the_median_is_a_column_from_6_runs_and_a_note_below() {
+    let variance_page = |per_condition: u32| -> String {
+        let root = tempfile::tempdir().unwrap();
+        let (dataset, out) = (root.path().join("d"), root.path().join("out"));
+        let runs: Vec<(String, &str, u32, u32)> =
+            ["a", "b"].iter().flat_map(|&route| (1..=per_condition).map(move |k| (format!("{route}{k}"), route, 1, k))).collect();
+        write_dataset(&dataset, &borrowed(&runs), |i| 10.0 + i as f64, |_| 0.0);
+        let output = assert_cmd::Command::cargo_bin("analyze")
+            .unwrap()
+            .args(["report", dataset.to_str().unwrap(), "--out", out.to_str().unwrap(), "--lang", "en"])
+            .output()
+            .unwrap();
+        assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+        std::fs::read_to_string(out.join("variance.html")).unwrap()
+    };
+    let six = variance_page(6);
+    assert!(six.contains(">Interval for the median<") && six.contains("For conditions with 6 or more runs"), "{six}");
+    let five = variance_page(5);
+    assert!(!five.contains(">Interval for the median<"), "{five}");
+    assert!(five.contains("No condition has 6 runs or more, so no interval for the median is given"), "{five}");
+}

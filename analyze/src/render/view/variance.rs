@@ -45,6 +45,9 @@ pub struct RunLink {
     pub href: String,
 }
 
+/// The spread table's column of the interval for the median.
+const MEDIAN_INTERVAL_COLUMN: usize = 4;
+
 impl<'a> Context<'a> {
     pub fn variance_page(&self) -> VariancePage {
         let report = self.report;
@@ -56,7 +59,10 @@ impl<'a> Context<'a> {
         } else {
             self.range_text(&min_runs.to_string(), &max_runs.to_string())
         };
-        let spread_rows = report
+        // Below 6 runs no condition has a distribution-free 95% interval for its median: the
+        // column would be dashes only, so it goes, and a note says why.
+        let any_median_interval = report.variance.conditions.iter().any(|c| c.median_interval.is_some());
+        let mut spread_rows: Vec<Vec<Cell>> = report
             .variance
             .conditions
             .iter()
@@ -109,6 +115,11 @@ impl<'a> Context<'a> {
                 ]
             })
             .collect();
+        if !any_median_interval {
+            spread_rows.iter_mut().for_each(|row| {
+                row.remove(MEDIAN_INTERVAL_COLUMN);
+            });
+        }
         let comparisons: Vec<Vec<Cell>> = report.variance.comparisons.iter().map(|c| self.comparison_row(c)).collect();
         let flags: Vec<Vec<Cell>> = report
             .variance
@@ -171,7 +182,7 @@ impl<'a> Context<'a> {
             p_label: self.headline_label.clone(),
             small_n: (max_runs > 1).then(|| fill(t.small_n, &[("n", &n_text)])),
             design: self.design_sentences().into_iter().chain(self.not_reviewed()).collect(),
-            interval_method: report.variance.conditions.iter().any(|c| c.median_interval.is_some()).then(|| t.interval_method.to_string()),
+            interval_method: Some(if any_median_interval { t.interval_method } else { t.no_median_interval }.to_string()),
             widest: report.variance.widest_condition.as_ref().and_then(|id| {
                 let c = report.conditions.iter().position(|c| &c.id == id)?;
                 let v = report.variance.conditions.iter().find(|v| v.condition == c)?;
@@ -200,14 +211,17 @@ impl<'a> Context<'a> {
             spread: Table {
                 id: "spread".into(),
                 caption: self.caption(t.spread_table, &self.fill_headline(t.spread_caption)),
-                headers: vec![
-                    t.condition.into(),
-                    t.runs_values.into(),
-                    t.max_over_min.into(),
-                    t.range_over_median.into(),
-                    t.median_interval.into(),
-                    t.representative.into(),
-                ],
+                headers: [
+                    Some(t.condition.into()),
+                    Some(t.runs_values.into()),
+                    Some(t.max_over_min.into()),
+                    Some(t.range_over_median.into()),
+                    any_median_interval.then(|| t.median_interval.into()),
+                    Some(t.representative.into()),
+                ]
+                .into_iter()
+                .flatten()
+                .collect(),
                 rows: spread_rows,
             },
             comparison_notes: self.comparison_notes(),
