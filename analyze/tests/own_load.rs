@@ -74,3 +74,66 @@ fn a_run_whose_server_got_markedly_less_cpu_than_its_conditions_others_is_flagge
     );
     assert!(!printed.contains("factor `server_cpu_share`"), "{printed}");
 }
+
+/// `dataset` with runs.csv's `server_cpu_share` added: `share(server, concurrency, i)` for the
+/// i-th data line.
+fn with_cpu_share(dataset: &Path, share: impl Fn(&str, &str, usize) -> f64) {
+    let runs = std::fs::read_to_string(dataset.join("runs.csv")).unwrap();
+    let mut lines: Vec<String> = runs.lines().map(str::to_owned).collect();
+    lines[0].push_str(",server_cpu_share");
+    for (i, line) in lines.iter_mut().enumerate().skip(1) {
+        let fields: Vec<&str> = line.split(',').collect();
+        let value = share(fields[1], fields[3], i);
+        line.push_str(&format!(",{value:.3}"));
+    }
+    std::fs::write(dataset.join("runs.csv"), lines.join("\n") + "\n").unwrap();
+}
+
+/// Issue 48's causes beside verdicts: where the candidate's server got markedly less CPU than the
+/// baseline's in every run of a condition, the comparison says so beside that verdict, in the
+/// summary and in compare.json, and of no other condition.
+#[test]
+fn a_comparison_names_the_condition_whose_server_got_less_cpu_on_one_side() {
+    let tmp = tempfile::tempdir().unwrap();
+    let baseline = app_servers_ab(&tmp.path().join("baseline"), "0.78");
+    let candidate = app_servers_ab(&tmp.path().join("candidate"), "0.78");
+    let usual = |_: &str, _: &str, i: usize| 0.88 + (i % 5) as f64 * 0.01;
+    with_cpu_share(&baseline, usual);
+    with_cpu_share(&candidate, |server, concurrency, i| {
+        if server == "runserver" && concurrency == "1" {
+            0.50 + (i % 5) as f64 * 0.02
+        } else {
+            usual(server, concurrency, i)
+        }
+    });
+    let run = |format: &str| {
+        let output =
+            Command::cargo_bin("analyze").unwrap().args(["compare", "--format", format]).arg(&baseline).arg(&candidate).output().unwrap();
+        assert_eq!(output.status.code(), Some(0), "{}", String::from_utf8_lossy(&output.stderr));
+        String::from_utf8(output.stdout).unwrap()
+    };
+    let json: serde_json::Value = serde_json::from_str(&run("json")).unwrap();
+    let target = "server=runserver,python=3.11,concurrency=1";
+    assert_eq!(json["summary"]["causes_differ"], serde_json::json!([target]));
+    let condition = json["conditions"].as_array().unwrap().iter().find(|c| c["condition_id"] == target).unwrap();
+    let cpu = &condition["causes"]["server_cpu"];
+    assert_eq!(cpu["differs"], true);
+    assert!((cpu["base"]["median"].as_f64().unwrap() - 0.89).abs() < 1e-9, "{cpu}");
+    assert!((cpu["cand"]["median"].as_f64().unwrap() - 0.52).abs() < 1e-9, "{cpu}");
+    // The host's load is the same on both sides: no difference there.
+    assert_eq!(condition["causes"]["host_load"]["differs"], false);
+
+    let text = run("text");
+    assert!(
+        text.contains(
+            "the candidate's server got 52.0% of a core, the baseline's 89.0%: every run of one side beyond every run of the \
+             other, so this difference may be the host's, not the code's"
+        ),
+        "{text}"
+    );
+    assert_eq!(text.matches("may be the host's, not the code's").count(), 2, "the condition's line and the summary: {text}");
+    assert!(
+        text.contains("In 1 of 11 conditions (Django runserver · 3.11 · 1) the CPU the server got or the host's load differed"),
+        "{text}"
+    );
+}

@@ -215,6 +215,10 @@ pub struct CompareThresholds {
     /// The margin two shares of failed requests must differ by to decide a condition before its
     /// metric (percentage points as a fraction): the baseline's `thresholds.error_share`.
     pub error_share: f64,
+    /// How far apart two sides' medians of their servers' CPU share must be, as a fraction of
+    /// the larger, and of the host's load average, for [`SideCause::differs`].
+    pub cause_cpu_floor: f64,
+    pub cause_load_floor: f64,
 }
 
 /// How the conditions were matched.
@@ -296,9 +300,61 @@ pub struct ConditionComparison {
     /// With `--fail-on-regression`, whether the observed ratio lies beyond the threshold on the
     /// worse side without the regression being supported.
     pub regression_undecided: bool,
+    /// What else differed between the sides: the CPU their servers got and the host's load
+    /// (`stats::compare::causes`); `None` when neither side's runs record either.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub causes: Option<Causes>,
     /// The labels of its levels, in the candidate's factor order.
     #[serde(skip)]
     pub labels: Vec<Text>,
+}
+
+/// What else differed between the two sides of a condition, besides the code: hints of a cause
+/// beside the verdict, which they do not change.
+#[derive(Debug, Clone, Copy, Serialize, PartialEq)]
+pub struct Causes {
+    /// The server's CPU seconds per wall second (1.0: one core), from runs.csv's
+    /// `server_cpu_share`, else the sum of the run's resource groups.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub server_cpu: Option<SideCause>,
+    /// The host's 1-minute load average the variance review judges each run by: before the run
+    /// for a closed loop or sessions, else the larger of before and after.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub host_load: Option<SideCause>,
+}
+
+impl Causes {
+    /// Whether either figure differs between the sides beyond their runs' spread.
+    pub fn differ(&self) -> bool {
+        self.server_cpu.is_some_and(|c| c.differs) || self.host_load.is_some_and(|c| c.differs)
+    }
+}
+
+/// One figure on both sides of a condition.
+#[derive(Debug, Clone, Copy, Serialize, PartialEq)]
+pub struct SideCause {
+    /// `None` when that side's runs do not record it.
+    pub base: Option<CauseSide>,
+    pub cand: Option<CauseSide>,
+    /// Whether the sides differ beyond their runs' spread: at least 2 runs a side, every run of
+    /// one side beyond every run of the other, and the medians further apart than the figure's
+    /// floor (10% of the larger median for a CPU share, 0.5 for a load average).
+    pub differs: bool,
+}
+
+/// One side's runs of a figure: median and min-max over the runs that record it.
+#[derive(Debug, Clone, Copy, Serialize, PartialEq)]
+pub struct CauseSide {
+    pub median: f64,
+    pub min: f64,
+    pub max: f64,
+    pub runs: usize,
+}
+
+impl From<super::Spread> for CauseSide {
+    fn from(s: super::Spread) -> Self {
+        CauseSide { median: s.median, min: s.min, max: s.max, runs: s.n }
+    }
 }
 
 /// The failed requests (without a 2xx response) of one side's ok runs of a condition, pooled.
@@ -442,6 +498,9 @@ pub struct CompareSummary {
     pub failures_fall: u64,
     /// The conditions (candidate ids) that fail `--fail-on-regression`.
     pub regressions: Vec<String>,
+    /// The conditions (candidate ids) whose sides' server CPU or host load differ beyond their
+    /// runs' spread ([`Causes::differ`]).
+    pub causes_differ: Vec<String>,
 }
 
 /// The ECDF points of a matched condition's representative run on each side.

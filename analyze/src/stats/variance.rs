@@ -186,7 +186,7 @@ pub fn review(
 /// The host load a run is judged by: the load average before it for a run that loads the host
 /// itself (a closed loop or sessions: the load after it is the run's own), else the larger of
 /// before and after.
-fn host_load(run: &RunResult) -> Option<f64> {
+pub(crate) fn host_load(run: &RunResult) -> Option<f64> {
     if run.load.loads_the_host() {
         return run.load1_before;
     }

@@ -10,7 +10,8 @@ use crate::render::format;
 use crate::render::i18n::compare::{words, CompareWords};
 use crate::render::i18n::{fill, metric_words, prose, strings, Strings};
 use crate::report::compare::{
-    ComparisonReport, ConditionComparison, Detectable, FailureSide, NothingCompared, SideRuns, Unmatched, UnmatchedReason,
+    CauseSide, Causes, ComparisonReport, ConditionComparison, Detectable, FailureSide, NothingCompared, SideCause, SideRuns, Unmatched,
+    UnmatchedReason,
 };
 use serde::Serialize;
 
@@ -353,6 +354,16 @@ impl View<'_> {
             out.push(self.counts());
         }
         out.extend(self.without_metric());
+        if !r.summary.causes_differ.is_empty() {
+            out.push(fill(
+                w.causes_summary,
+                &[
+                    ("n", &format::count(r.summary.causes_differ.len() as u64)),
+                    ("matched", &format::count(r.summary.matched)),
+                    ("list", &self.labels_of(&r.summary.causes_differ)),
+                ],
+            ));
+        }
         let (rise, fall) = (r.summary.failures_rise, r.summary.failures_fall);
         if rise + fall > 0 {
             out.push(fill(
@@ -483,6 +494,13 @@ impl View<'_> {
             notes.push(fill(w.gate_rule, &[("worse", self.directions().1), ("threshold", &threshold)]));
         }
         notes.push(self.sittings_note());
+        if self.has_causes() {
+            let th = &r.thresholds;
+            notes.push(fill(
+                w.causes_rule,
+                &[("cpu_floor", &format::percent_round(th.cause_cpu_floor)), ("load_floor", &format::decimal(th.cause_load_floor, 1))],
+            ));
+        }
         if let Some(d) = r.conditions.iter().find_map(|c| c.detectable) {
             notes.push(fill(w.detectable_rule, &[("power", &format::percent(d.power)), ("target", &times(d.target))]));
         }
@@ -673,7 +691,7 @@ impl View<'_> {
         if c.baseline_condition_id != c.condition_id {
             label.sub = Some(self.aside(w.baseline_word, &c.baseline_condition_id));
         }
-        vec![
+        let mut cells = vec![
             label,
             self.side_cell(&c.base, &c.failures.base),
             self.side_cell(&c.cand, &c.failures.cand),
@@ -694,7 +712,62 @@ impl View<'_> {
                 note: (!notes.is_empty()).then(|| notes.join(t.list_sep)),
                 ..Cell::default()
             },
-        ]
+        ];
+        if self.has_causes() {
+            cells.push(self.causes_cell(c));
+        }
+        cells
+    }
+
+    /// Whether any compared condition's runs record the server's CPU or the host's load: the
+    /// table then has their column.
+    fn has_causes(&self) -> bool {
+        self.report.conditions.iter().any(|c| c.causes.is_some())
+    }
+
+    /// "server CPU 90.0% → 56.0% of a core", "host load 0.12 → 2.77": each figure a side's
+    /// runs record, "–" for a side without it.
+    fn causes_lines(&self, causes: &Causes) -> Vec<String> {
+        let w = self.w;
+        let side = |s: Option<CauseSide>, show: &dyn Fn(f64) -> String| s.map_or_else(|| "–".to_string(), |s| show(s.median));
+        let mut lines = Vec::new();
+        if let Some(cpu) = causes.server_cpu {
+            lines.push(fill(w.causes_cpu, &[("base", &side(cpu.base, &format::percent)), ("cand", &side(cpu.cand, &format::percent))]));
+        }
+        if let Some(load) = causes.host_load {
+            let show = |v: f64| format::decimal(v, 2);
+            lines.push(fill(w.causes_load, &[("base", &side(load.base, &show)), ("cand", &side(load.cand, &show))]));
+        }
+        lines
+    }
+
+    /// The warning where the sides' server CPU or host load differ beyond their runs' spread.
+    fn causes_warning(&self, causes: &Causes) -> Option<String> {
+        let w = self.w;
+        let mut parts = Vec::new();
+        let medians = |c: SideCause, show: &dyn Fn(f64) -> String| {
+            (c.base.map_or_else(|| "–".to_string(), |s| show(s.median)), c.cand.map_or_else(|| "–".to_string(), |s| show(s.median)))
+        };
+        if let Some(cpu) = causes.server_cpu.filter(|c| c.differs) {
+            let (base, cand) = medians(cpu, &format::percent);
+            parts.push(fill(w.causes_cpu_differs, &[("base", &base), ("cand", &cand)]));
+        }
+        if let Some(load) = causes.host_load.filter(|c| c.differs) {
+            let (base, cand) = medians(load, &|v| format::decimal(v, 2));
+            parts.push(fill(w.causes_load_differs, &[("base", &base), ("cand", &cand)]));
+        }
+        (!parts.is_empty()).then(|| fill(w.causes_warning, &[("causes", &parts.join(self.t.list_sep))]))
+    }
+
+    fn causes_cell(&self, c: &ConditionComparison) -> Cell {
+        let Some(causes) = c.causes else { return Cell::text("–") };
+        let mut lines = self.causes_lines(&causes).into_iter();
+        Cell {
+            text: lines.next().unwrap_or_else(|| "–".to_string()),
+            sub: lines.next(),
+            note: self.causes_warning(&causes),
+            ..Cell::default()
+        }
     }
 
     /// Both sides' shares of failed requests, with the p of their test.
@@ -728,7 +801,10 @@ impl View<'_> {
                 t.ranges_header.into(),
                 w.failures_header.into(),
                 t.verdict.into(),
-            ],
+            ]
+            .into_iter()
+            .chain(self.has_causes().then(|| w.causes_header.into()))
+            .collect(),
             rows: self.report.conditions.iter().map(|c| self.row(c)).collect(),
         }
     }
@@ -808,6 +884,10 @@ impl View<'_> {
         ));
         parts.extend(why);
         parts.extend(self.verdict_notes(c));
+        if let Some(causes) = &c.causes {
+            parts.extend(self.causes_lines(causes));
+            parts.extend(self.causes_warning(causes));
+        }
         (head, parts.join(t.list_sep))
     }
 

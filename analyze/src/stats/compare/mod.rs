@@ -22,6 +22,7 @@
 //! The metric is the baseline's headline; each side's sample is its ok runs' values of it.
 
 pub mod calibration;
+pub mod causes;
 pub mod matching;
 
 use super::difference::{self, FDR_Q, INTERVAL_LEVEL};
@@ -247,6 +248,7 @@ pub fn compare_sittings(
             unresolved_needs: metric.unresolved_needs(&baseline.conditions[b], condition),
             regression: false,
             regression_undecided: false,
+            causes: causes::of_condition(&ok_runs_of(baseline, b), &ok_runs_of(candidate, c)),
             labels: level_labels(candidate, condition),
             base,
             cand,
@@ -336,6 +338,11 @@ pub fn compare_sittings(
             .count() as u64,
         failures_fall: conditions.iter().filter(|c| c.failures.verdict == FailureVerdict::Fall).count() as u64,
         regressions: conditions.iter().filter(|c| c.regression).map(|c| c.condition_id.clone()).collect(),
+        causes_differ: conditions
+            .iter()
+            .filter(|c| c.causes.is_some_and(|causes| causes.differ()))
+            .map(|c| c.condition_id.clone())
+            .collect(),
     };
     let unmatched = |report: &Report, list: &[(usize, UnmatchedReason, Vec<usize>)], other: &Report| -> Vec<Unmatched> {
         list.iter()
@@ -379,6 +386,8 @@ pub fn compare_sittings(
             interval_level: INTERVAL_LEVEL,
             fail_on_regression: plan.fail_on_regression,
             error_share,
+            cause_cpu_floor: causes::CPU_FLOOR,
+            cause_load_floor: causes::LOAD_FLOOR,
         },
         only_in_baseline: unmatched(baseline, &matched.only_in_baseline, candidate),
         only_in_candidate: unmatched(candidate, &matched.only_in_candidate, baseline),
@@ -526,6 +535,11 @@ fn side_runs(report: &Report, condition: usize, metric: Metric) -> (SideRuns, Ve
         runs,
     };
     (side, values)
+}
+
+/// The ok runs of a condition, in runs.csv order.
+fn ok_runs_of(report: &Report, condition: usize) -> Vec<&RunResult> {
+    report.conditions[condition].runs.iter().filter_map(|id| report.run_index(id)).map(|i| &report.runs[i]).collect()
 }
 
 /// The representative run's ECDF points, when the report was built with figures.
