@@ -725,18 +725,20 @@ impl View<'_> {
         self.report.conditions.iter().any(|c| c.causes.is_some())
     }
 
-    /// "server CPU 90.0% → 56.0% of a core", "host load 0.12 → 2.77": each figure a side's
-    /// runs record, "–" for a side without it.
-    fn causes_lines(&self, causes: &Causes) -> Vec<String> {
+    /// "server CPU 90.0% → 56.0% of a core", "host load 0.12 → 2.77" (in a cell, under the
+    /// column's heading: "CPU 90.0% → 56.0%", "load 0.12 → 2.77"): each figure a side's runs
+    /// record, "–" for a side without it.
+    fn causes_lines(&self, causes: &Causes, cell: bool) -> Vec<String> {
         let w = self.w;
+        let (cpu_words, load_words) = if cell { (w.causes_cpu_cell, w.causes_load_cell) } else { (w.causes_cpu, w.causes_load) };
         let side = |s: Option<CauseSide>, show: &dyn Fn(f64) -> String| s.map_or_else(|| "–".to_string(), |s| show(s.median));
         let mut lines = Vec::new();
         if let Some(cpu) = causes.server_cpu {
-            lines.push(fill(w.causes_cpu, &[("base", &side(cpu.base, &format::percent)), ("cand", &side(cpu.cand, &format::percent))]));
+            lines.push(fill(cpu_words, &[("base", &side(cpu.base, &format::percent)), ("cand", &side(cpu.cand, &format::percent))]));
         }
         if let Some(load) = causes.host_load {
             let show = |v: f64| format::decimal(v, 2);
-            lines.push(fill(w.causes_load, &[("base", &side(load.base, &show)), ("cand", &side(load.cand, &show))]));
+            lines.push(fill(load_words, &[("base", &side(load.base, &show)), ("cand", &side(load.cand, &show))]));
         }
         lines
     }
@@ -761,7 +763,7 @@ impl View<'_> {
 
     fn causes_cell(&self, c: &ConditionComparison) -> Cell {
         let Some(causes) = c.causes else { return Cell::text("–") };
-        let mut lines = self.causes_lines(&causes).into_iter();
+        let mut lines = self.causes_lines(&causes, true).into_iter();
         Cell {
             text: lines.next().unwrap_or_else(|| "–".to_string()),
             sub: lines.next(),
@@ -885,7 +887,7 @@ impl View<'_> {
         parts.extend(why);
         parts.extend(self.verdict_notes(c));
         if let Some(causes) = &c.causes {
-            parts.extend(self.causes_lines(causes));
+            parts.extend(self.causes_lines(causes, false));
             parts.extend(self.causes_warning(causes));
         }
         (head, parts.join(t.list_sep))
