@@ -242,6 +242,17 @@ fn check_slo_exits_1_when_an_objective_fails_and_the_report_shows_it() {
     assert!(printed.contains("slo direct · 2: p95 ≤ 30.00 ms: fail, median 1,901.00 ms, 0 of 3 runs met it"), "{printed}");
     assert!(printed.contains("slo nginx, buffering on · 2: p95 ≤ 30.00 ms: fail, median 39.00 ms"), "{printed}");
     assert!(printed.contains("2 of 6 objective checks fail; failing because of --slo"), "{printed}");
+    // Each verdict's margin to its limit and what its runs resolve (issue 48): direct/0 (19.5-20.5)
+    // is a third below 30 ms, resolved; nginx-on/0 (29-30) passes, too close to call.
+    assert!(printed.contains("pass, median 20.00 ms, 3 of 3 runs met it, 33.3% below the limit, the runs resolve 13.5%\n"), "{printed}");
+    assert!(printed.contains("fail, median 1,901.00 ms, 0 of 3 runs met it, 63.4× the limit, the runs resolve 0.1%\n"), "{printed}");
+    assert!(
+        printed.contains(
+            "pass, median 29.50 ms, 3 of 3 runs met it, 1.7% below the limit, the runs resolve 9.0%, too close to call: the 95% \
+             interval of the runs' geometric mean (28.28 ms–30.77 ms) holds the limit, so another sitting may judge it the other way"
+        ),
+        "{printed}"
+    );
     // Without --slo the objectives are printed but decide nothing.
     assert_exit(&analyze().arg("check").arg(&dataset).output().unwrap(), 0);
 
@@ -252,6 +263,9 @@ fn check_slo_exits_1_when_an_objective_fails_and_the_report_shows_it() {
     assert_eq!(direct2["slo"][0]["status"], "fail");
     assert_eq!(direct2["slo"][0]["median"], 1901.0);
     assert_eq!(direct2["slo"][0]["runs_met"], 0);
+    assert_eq!(direct2["slo"][0]["margin"]["resolved"], true);
+    let nginx0_p95 = &summary["conditions"].as_array().unwrap().iter().find(|c| c["id"] == "route=nginx-on,downloads=0").unwrap()["slo"][0];
+    assert_eq!(nginx0_p95["margin"]["resolved"], false);
     // r04's 2 errors of 22 requests, r05 and r06 none: the median error rate is 0.
     assert_eq!(direct2["slo"][1]["metric"], "error_rate");
     assert_eq!(direct2["slo"][1]["status"], "pass");
@@ -260,6 +274,7 @@ fn check_slo_exits_1_when_an_objective_fails_and_the_report_shows_it() {
     assert_eq!(nginx0["slo"].as_array().unwrap().len(), 1, "the error-rate objective is only for route=direct");
     let html = std::fs::read_to_string(out.join("index.html")).unwrap();
     assert!(html.contains("Service-level objectives") && html.contains("p95 ≤ 30.00 ms") && html.contains(">fail<"), "{html}");
+    assert!(html.contains("Margin to the limit") && html.contains("too close to call"), "{html}");
 }
 
 #[test]

@@ -151,8 +151,11 @@ pub fn run(dir: &Path, strict: bool, slo: bool, all: bool) -> Result<i32> {
         .iter()
         .map(|&(condition, objective)| {
             let median = objective.median.map_or_else(|| "-".to_string(), |m| context.slo_value(objective, condition, m));
+            let margin = context.slo_margin(objective, condition).map_or_else(String::new, |(margin, resolves, close)| {
+                [Some(margin), Some(resolves), close].into_iter().flatten().map(|part| format!(", {part}")).collect()
+            });
             format!(
-                "  slo {}: {}: {}, median {median}, {} runs met it",
+                "  slo {}: {}: {}, median {median}, {} runs met it{margin}",
                 context.condition_label(&report.conditions[condition]),
                 context.slo_objective(objective, condition),
                 context.slo_status(objective),

@@ -26,6 +26,27 @@ pub struct SloResult {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub error_share: Option<f64>,
     pub status: SloStatus,
+    /// How close the verdict came to its limit and how close the runs can resolve
+    /// (`stats::slo::margin`); `None` for a condition without 2 positive, varying values.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub margin: Option<SloMargin>,
+}
+
+/// The margin between a condition's runs and an objective's limit, and what the runs resolve.
+#[derive(Debug, Clone, Copy, Serialize, PartialEq)]
+pub struct SloMargin {
+    /// The median over the limit (0.84: 16% below it).
+    pub ratio: f64,
+    /// The 95% interval of the runs' geometric mean (t on their logs), in the metric's unit.
+    pub low: f64,
+    pub high: f64,
+    /// The smallest margin, as a ratio ≥ 1 (1.094: 9.4% either side of the limit), at which a
+    /// condition of this spread and number of runs is judged on the right side of the limit
+    /// with 80% power at 5% (the detectable change of `stats::model`, on one sample).
+    pub resolvable: f64,
+    /// Whether that interval lies wholly on the verdict's side of the limit; `false`: too close
+    /// to call, another sitting may judge it the other way.
+    pub resolved: bool,
 }
 
 #[derive(Debug, Clone, Copy, Serialize, PartialEq, Eq)]

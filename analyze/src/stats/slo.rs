@@ -9,10 +9,15 @@
 //! that fails most requests fast would pass it. Such an objective fails when the median of the
 //! condition's runs' shares of failed requests lies above its `error_share` (else the dataset's
 //! `thresholds.error_share`), and a run counts as meeting it only within that share too.
+//!
+//! Beside each pass or fail, its margin ([`margin`]): how far the median lies from the limit, the
+//! 95% interval of the runs' geometric mean, and the smallest margin the runs resolve, so that a
+//! pass 2% under the limit from runs that resolve 9% reads as too close to call.
 
 use crate::dataset::manifest::SloSpec;
+use crate::model::SloBound;
 use crate::model::{parse_condition_pairs, slo_applies, SloMetric};
-use crate::report::slo::{SloResult, SloStatus};
+use crate::report::slo::{SloMargin, SloResult, SloStatus};
 use crate::report::{ConditionResult, RunResult, Spread};
 
 /// Fills each condition's `slo` with the objectives that apply to it, in dataset.toml's order;
@@ -39,6 +44,7 @@ pub fn evaluate(objectives: &[SloSpec], error_share: f64, runs: &[RunResult], co
                 .filter_map(|run| run_value(metric, run).map(|v| (v, within(run))))
                 .collect();
             let median = condition_median(metric, condition);
+            let run_values: Vec<f64> = values.iter().map(|&(v, _)| v).collect();
             let shares = error_limit.and(condition.error_rate).map(|s| s.median);
             let too_many_errors = matches!((error_limit, shares), (Some(most), Some(share)) if share > most);
             condition.slo.push(SloResult {
@@ -56,9 +62,48 @@ pub fn evaluate(objectives: &[SloSpec], error_share: f64, runs: &[RunResult], co
                     Some(m) if bound.met(m, limit) => SloStatus::Pass,
                     Some(_) => SloStatus::Fail,
                 },
+                margin: median.filter(|_| !too_many_errors).and_then(|m| margin(&run_values, m, limit, bound)),
             });
         }
     }
+}
+
+/// The level of the interval and of the resolvable margin's test.
+pub const MARGIN_LEVEL: f64 = 0.95;
+/// The power at which [`SloMargin::resolvable`] is resolved.
+pub const MARGIN_POWER: f64 = 0.8;
+
+/// The margin of a condition's runs (`values`, their median `median`) to an objective's `limit`:
+/// t on the logs of the runs, n - 1 degrees of freedom, se = s/√n. The interval is of the
+/// geometric mean; the resolvable margin is the model's detectable change on that one sample
+/// (`stats::model::multiplier`). `None` below 2 values, for a value or limit that is not
+/// positive (an error rate of 0), and when the values do not vary.
+pub fn margin(values: &[f64], median: f64, limit: f64, bound: SloBound) -> Option<SloMargin> {
+    if values.len() < 2 || limit <= 0.0 || median <= 0.0 || values.iter().any(|&v| v.partial_cmp(&0.0) != Some(std::cmp::Ordering::Greater))
+    {
+        return None;
+    }
+    let (mean, variance) = super::model::mean_and_variance(values.iter().map(|v| v.ln()));
+    if variance <= 0.0 {
+        return None;
+    }
+    let df = (values.len() - 1) as f64;
+    let se = (variance / values.len() as f64).sqrt();
+    let critical = super::model::t_quantile(1.0 - (1.0 - MARGIN_LEVEL) / 2.0, df);
+    let (low, high) = ((mean - critical * se).exp(), (mean + critical * se).exp());
+    let passes = bound.met(median, limit);
+    // The whole interval on the verdict's side: below a maximum for a pass, above it for a fail.
+    let resolved = match (bound, passes) {
+        (SloBound::AtMost, true) | (SloBound::AtLeast, false) => high < limit,
+        (SloBound::AtMost, false) | (SloBound::AtLeast, true) => low > limit,
+    };
+    Some(SloMargin {
+        ratio: median / limit,
+        low,
+        high,
+        resolvable: (super::model::multiplier(df, df, 1.0 - MARGIN_LEVEL, MARGIN_POWER) * se).exp(),
+        resolved,
+    })
 }
 
 /// A run's value of the metric.
@@ -129,6 +174,32 @@ mod tests {
         );
         assert_eq!(conditions[0].slo[0].bound, SloBound::AtMost);
         assert_eq!(conditions[0].slo[0].metric, "p95");
+    }
+
+    #[test]
+    fn a_pass_closer_to_its_limit_than_the_runs_resolve_is_too_close_to_call() {
+        // Hand-worked: logs of 200, 210, 220 have mean ln(209.84) and sd 0.04766; se 0.02752,
+        // t(0.975, 2) = 4.3027, so the 95% interval is 209.84 · e^(±0.11839): 186.41-236.22.
+        let m = margin(&[200.0, 210.0, 220.0], 210.0, 250.0, SloBound::AtMost).unwrap();
+        assert!((m.ratio - 0.84).abs() < 1e-12);
+        assert!((m.low - 186.41).abs() < 0.01 && (m.high - 236.22).abs() < 0.01, "{m:?}");
+        assert!(m.resolved, "236 < 250: a pass the runs resolve");
+        // The same runs against 230 ms: the median passes, but the interval reaches 236.
+        let close = margin(&[200.0, 210.0, 220.0], 210.0, 230.0, SloBound::AtMost).unwrap();
+        assert!(!close.resolved);
+        // The resolvable margin grows with the spread and shrinks with the runs.
+        let wide = margin(&[150.0, 210.0, 280.0], 210.0, 250.0, SloBound::AtMost).unwrap();
+        let many = margin(&[200.0, 210.0, 220.0, 200.0, 210.0, 220.0, 200.0, 210.0, 220.0], 210.0, 250.0, SloBound::AtMost).unwrap();
+        assert!(wide.resolvable > m.resolvable && many.resolvable < m.resolvable, "{wide:?} {m:?} {many:?}");
+        // At 80% power the resolvable margin lies beyond the interval's half-width.
+        assert!(m.resolvable.ln() > (m.high / 209.84).ln());
+        // A rate objective: 600 requests/s against at least 500, and a fail below it.
+        assert!(margin(&[590.0, 600.0, 610.0], 600.0, 500.0, SloBound::AtLeast).unwrap().resolved);
+        assert!(margin(&[390.0, 400.0, 410.0], 400.0, 500.0, SloBound::AtLeast).unwrap().resolved);
+        // No margin from one run, from values that do not vary, or from an error rate of 0.
+        assert!(margin(&[210.0], 210.0, 250.0, SloBound::AtMost).is_none());
+        assert!(margin(&[210.0, 210.0], 210.0, 250.0, SloBound::AtMost).is_none());
+        assert!(margin(&[0.0, 0.01], 0.005, 0.01, SloBound::AtMost).is_none());
     }
 
     #[test]

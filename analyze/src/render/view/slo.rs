@@ -68,6 +68,22 @@ impl Context<'_> {
         }
     }
 
+    /// The margin of a verdict to its limit: "16.0% below the limit", "the runs resolve 9.4%",
+    /// and, for a verdict too close to call, why; `None` without a margin.
+    pub fn slo_margin(&self, slo: &SloResult, condition: usize) -> Option<(String, String, Option<String>)> {
+        let (w, m) = (words(self.lang), slo.margin?);
+        // Twice the limit or more reads as a multiple: "63.4× the limit", not "6,236.7% above".
+        let margin = if m.ratio >= 2.0 {
+            fill(w.margin_times, &[("times", &format::factor(m.ratio))])
+        } else {
+            fill(if m.ratio < 1.0 { w.margin_below } else { w.margin_above }, &[("margin", &format::percent((m.ratio - 1.0).abs()))])
+        };
+        let close = (!m.resolved).then(|| {
+            fill(w.margin_close, &[("low", &self.slo_value(slo, condition, m.low)), ("high", &self.slo_value(slo, condition, m.high))])
+        });
+        Some((margin, fill(w.margin_resolves, &[("resolvable", &format::percent(m.resolvable - 1.0))]), close))
+    }
+
     /// Every objective of every condition it applies to; `None` without objectives.
     pub fn slo_table(&self, root: &str) -> Option<Table> {
         let w = words(self.lang);
@@ -87,6 +103,10 @@ impl Context<'_> {
                             &[("met", &format::count(slo.runs_met as u64)), ("runs", &format::count(slo.runs as u64))],
                         )),
                         Cell::text(self.slo_status(slo)).with_note(self.slo_unresolved(slo, condition)),
+                        self.slo_margin(slo, c).map_or_else(
+                            || Cell::text("–"),
+                            |(margin, resolves, close)| Cell { sub: Some(resolves), ..Cell::number(margin).with_note(close) },
+                        ),
                     ]
                 })
             })
@@ -94,7 +114,14 @@ impl Context<'_> {
         (!rows.is_empty()).then(|| Table {
             id: "slo".into(),
             caption: self.caption(w.heading, w.caption),
-            headers: vec![self.t.condition.into(), w.objective.into(), w.median.into(), w.runs_met.into(), w.result.into()],
+            headers: vec![
+                self.t.condition.into(),
+                w.objective.into(),
+                w.median.into(),
+                w.runs_met.into(),
+                w.result.into(),
+                w.margin.into(),
+            ],
             rows,
         })
     }
@@ -111,6 +138,7 @@ impl Context<'_> {
         vec![
             fill(w.summary, &[("pass", &format::count(pass)), ("fail", &format::count(total - pass)), ("total", &format::count(total))]),
             fill(w.rule, &[("share", &format::percent_round(self.report.standing.threshold))]),
+            w.margin_rule.to_string(),
         ]
     }
 }
