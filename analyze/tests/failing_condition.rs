@@ -159,6 +159,11 @@ fn above_a_looser_threshold_the_same_condition_is_the_best() {
     assert_eq!(summary["standing"]["groups"][0]["best"], "server=fast");
     let page = read(&out.join("index.html"));
     let lead = section(&page, "<section id=\"findings\"", "</section>");
-    assert!(lead.contains("Best fast, mean session 6.00 ms (50.0% failed); next steady, mean session 21.00 ms (0.0% failed; 3.53× apart from the best, supported by the runs)"), "{lead}");
+    // The interval beside the factor is the one summary.json gives the pair, turned the same way.
+    let interval = &summary["standing"]["groups"][0]["best_vs_next_interval"];
+    let end = |i: usize| analyze::render::format::factor(interval[i].as_f64().unwrap());
+    let (low, high) = (end(0), end(1));
+    assert!(interval[0].as_f64().unwrap() < 3.53 && 3.53 < interval[1].as_f64().unwrap(), "{interval}");
+    assert!(lead.contains(&format!("Best fast, mean session 6.00 ms (50.0% failed); next steady, mean session 21.00 ms (0.0% failed; 3.53× apart from the best as geometric means of runs, 95% interval {low}–{high}×, supported by the runs)")), "{lead}");
     assert!(!page.contains("class=\"failing\""), "no condition fails at 60%");
 }

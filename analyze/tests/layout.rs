@@ -71,11 +71,14 @@ fn a_sweep_of_one_factor_compares_its_levels() {
     assert_eq!(review["comparisons"][0]["verdict"], "supported", "{}", review["comparisons"][0]);
     let page = std::fs::read_to_string(out.join("index.html")).unwrap();
     assert!(page.contains("Conditions compared by p95 (lower is better) across the levels of Concurrency."), "{page}");
-    // Medians 1.118 and 8.418 ms, as the lead rounds them; the ratio of geometric means 7.54.
+    // Medians 1.118 and 8.418 ms, as the lead rounds them (8.42 / 1.12 = 7.52); the ratio of
+    // geometric means 7.54, said as such with the review's interval.
+    let end = |key: &str| analyze::render::format::factor(review["comparisons"][0][key].as_f64().unwrap());
+    let (low, high) = (end("ratio_low"), end("ratio_high"));
     assert!(
-        page.contains(
-            "Best Concurrency = 1, p95 1.12 ms; next Concurrency = 10, p95 8.42 ms (7.54× apart from the best, supported by the runs)"
-        ),
+        page.contains(&format!(
+            "Best Concurrency = 1, p95 1.12 ms; next Concurrency = 10, p95 8.42 ms (7.54× apart from the best as geometric means of runs, 95% interval {low}–{high}×, supported by the runs)"
+        )),
         "{page}"
     );
     let variance = std::fs::read_to_string(out.join("variance.html")).unwrap();

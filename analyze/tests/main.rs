@@ -41,6 +41,7 @@ mod paired_rounds;
 mod parquet_decoders;
 mod parquet_input;
 mod parquet_run_id_pages;
+mod ratios;
 mod resolution;
 mod review;
 mod run_notes;

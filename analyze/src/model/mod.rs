@@ -34,4 +34,4 @@ pub use run_status::RunStatus;
 pub use slo::{applies as slo_applies, SloBound, SloMetric};
 pub use sorted_map::SortedMap;
 pub use tool::{Format, SendTimes, Tool};
-pub use verdict::{CompareVerdict, DecidedBy, FailureVerdict, NoInterval, Verdict};
+pub use verdict::{CompareVerdict, DecidedBy, FailureVerdict, NoInterval, Oriented, Verdict};

@@ -73,3 +73,61 @@ pub enum DecidedBy {
     /// The candidate has no ok run of the condition: nothing was measured to judge it by.
     NoCandidateRun,
 }
+
+/// A ratio b over a and its interval as pages show them: turned to read at least 1, so that
+/// 0.00025 (0.00022–0.00029) reads 4,000 (3,448–4,545) with a word saying which side is the
+/// larger. The JSON keeps b over a; this is the one place that turns it.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Oriented {
+    /// max(ratio, 1 / ratio): at least 1.
+    pub factor: f64,
+    /// The interval turned with it: (1 / high, 1 / low) when the ratio was below 1.
+    pub interval: Option<(f64, f64)>,
+    /// Whether b is the larger side (the ratio b over a is at least 1).
+    pub b_larger: bool,
+}
+
+impl Oriented {
+    /// `None` for a ratio that is not a positive finite number; an interval with an end that is
+    /// not one is dropped.
+    pub fn of(ratio: f64, low: Option<f64>, high: Option<f64>) -> Option<Oriented> {
+        let positive = |x: f64| x.is_finite() && x > 0.0;
+        if !positive(ratio) {
+            return None;
+        }
+        let b_larger = ratio >= 1.0;
+        let interval = low.zip(high).filter(|&(l, h)| positive(l) && positive(h));
+        Some(if b_larger {
+            Oriented { factor: ratio, interval, b_larger }
+        } else {
+            Oriented { factor: 1.0 / ratio, interval: interval.map(|(l, h)| (1.0 / h, 1.0 / l)), b_larger }
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Oriented;
+
+    #[test]
+    fn a_ratio_below_1_turns_over_with_its_interval_flipped_and_its_ends_swapped() {
+        let turned = Oriented::of(0.00025, Some(0.00022), Some(0.00029)).unwrap();
+        assert!(!turned.b_larger);
+        assert!((turned.factor - 4000.0).abs() < 1e-9, "{turned:?}");
+        let (low, high) = turned.interval.unwrap();
+        assert!((low - 1.0 / 0.00029).abs() < 1e-9 && (high - 1.0 / 0.00022).abs() < 1e-9, "{turned:?}");
+        assert!(low <= turned.factor && turned.factor <= high, "the factor stays inside its interval");
+    }
+
+    #[test]
+    fn a_ratio_of_at_least_1_is_kept_and_a_bad_one_is_none() {
+        assert_eq!(
+            Oriented::of(4.18, Some(1.22), Some(14.4)),
+            Some(Oriented { factor: 4.18, interval: Some((1.22, 14.4)), b_larger: true })
+        );
+        assert_eq!(Oriented::of(1.0, None, None).map(|o| (o.factor, o.b_larger)), Some((1.0, true)));
+        assert_eq!(Oriented::of(0.0, None, None), None);
+        assert_eq!(Oriented::of(f64::NAN, None, None), None);
+        assert_eq!(Oriented::of(2.0, Some(0.0), Some(3.0)).unwrap().interval, None);
+    }
+}

@@ -71,9 +71,13 @@ pub struct StandingGroup {
     /// That comparison's ratio of geometric means as a factor of at least 1 (the worse over the
     /// better), however the metric is directed.
     pub best_vs_next_factor: Option<f64>,
+    /// That comparison's 95% interval turned the same way as the factor: [low, high], the review's
+    /// ends flipped and swapped (1/high, 1/low) when its ratio was below 1.
+    pub best_vs_next_interval: Option<(f64, f64)>,
     /// The last of `ranked` when at least three are ranked, with the review's verdict on the best
-    /// against it and the factor between them.
+    /// against it and the factor between them with its interval.
     pub worst: Option<String>,
     pub best_vs_worst: Option<Verdict>,
     pub best_vs_worst_factor: Option<f64>,
+    pub best_vs_worst_interval: Option<(f64, f64)>,
 }

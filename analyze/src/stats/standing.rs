@@ -9,7 +9,7 @@
 //! least three are). The variance review's verdicts on the best against the next and against the
 //! worst say whether the runs support the order.
 
-use crate::model::{HeadlineMetric, Verdict};
+use crate::model::{HeadlineMetric, Oriented, Verdict};
 use crate::report::review::VarianceReview;
 use crate::report::standing::{ConditionStanding, Standing, StandingGroup};
 use crate::report::ConditionResult;
@@ -50,10 +50,12 @@ pub fn standing(
                 ranked_ids: ids(&ranked),
                 best: best.map(|c| conditions[c].id.clone()),
                 best_vs_next: verdict.map(|v| v.0),
-                best_vs_next_factor: verdict.and_then(|v| v.1),
+                best_vs_next_factor: verdict.and_then(|v| v.1).map(|o| o.factor),
+                best_vs_next_interval: verdict.and_then(|v| v.1?.interval),
                 worst: worst.map(|c| conditions[c].id.clone()),
                 best_vs_worst: against_worst.map(|v| v.0),
-                best_vs_worst_factor: against_worst.and_then(|v| v.1),
+                best_vs_worst_factor: against_worst.and_then(|v| v.1).map(|o| o.factor),
+                best_vs_worst_interval: against_worst.and_then(|v| v.1?.interval),
                 conditions: members.clone(),
                 failing,
                 ranked,
@@ -64,13 +66,14 @@ pub fn standing(
     Standing { threshold, conditions: per_condition, groups, worst, worst_id: worst.map(|c| conditions[c].id.clone()) }
 }
 
-/// The review's verdict on two conditions and the gap as a factor of at least 1, if it compared them.
-fn compared(review: &VarianceReview, a: usize, b: usize) -> Option<(Verdict, Option<f64>)> {
+/// The review's verdict on two conditions and the gap as a factor of at least 1 with its interval
+/// turned the same way, if it compared them.
+fn compared(review: &VarianceReview, a: usize, b: usize) -> Option<(Verdict, Option<Oriented>)> {
     review
         .comparisons
         .iter()
         .find(|c| (c.a, c.b) == (a, b) || (c.a, c.b) == (b, a))
-        .map(|c| (c.verdict, c.ratio.filter(|r| *r > 0.0).map(|r| r.max(1.0 / r))))
+        .map(|c| (c.verdict, c.ratio.and_then(|r| Oriented::of(r, c.ratio_low, c.ratio_high))))
 }
 
 /// The failing condition with the largest share (the first of equals), else the worst median by
@@ -183,7 +186,7 @@ mod tests {
     fn the_review_s_verdicts_on_best_against_next_and_worst_are_carried_whichever_way_it_paired_them() {
         use crate::report::review::Comparison;
         let conditions = vec![condition("a", 10.0, 0.0, None), condition("b", 12.0, 0.0, None), condition("c", 40.0, 0.0, None)];
-        let pair = |a: usize, b: usize, ratio: f64, verdict: Verdict| Comparison {
+        let pair = |a: usize, b: usize, ratio: f64, interval: (f64, f64), verdict: Verdict| Comparison {
             a,
             b,
             a_id: String::new(),
@@ -193,8 +196,8 @@ mod tests {
             b_runs: 3,
             chance_if_no_difference: 0.1,
             ratio: Some(ratio),
-            ratio_low: None,
-            ratio_high: None,
+            ratio_low: Some(interval.0),
+            ratio_high: Some(interval.1),
             p_log_t: None,
             no_interval: None,
             fdr_supported: verdict == Verdict::Supported,
@@ -202,7 +205,7 @@ mod tests {
         };
         // The review paired (b, a) with ratio a/b = 10/12, and (a, c) with c/a = 4.
         let review = VarianceReview {
-            comparisons: vec![pair(1, 0, 10.0 / 12.0, Verdict::NotShown), pair(0, 2, 4.0, Verdict::Supported)],
+            comparisons: vec![pair(1, 0, 10.0 / 12.0, (0.5, 1.25), Verdict::NotShown), pair(0, 2, 4.0, (2.0, 8.0), Verdict::Supported)],
             ..Default::default()
         };
         let got = standing(&conditions, &[vec![0, 1, 2]], HeadlineMetric::Percentile, &review, 0.01);
@@ -210,7 +213,10 @@ mod tests {
         assert_eq!((group.best.as_deref(), group.worst.as_deref()), (Some("a"), Some("c")));
         assert_eq!(group.best_vs_next, Some(Verdict::NotShown));
         assert!((group.best_vs_next_factor.unwrap() - 1.2).abs() < 1e-12, "the gap as a factor of at least 1");
+        // Its interval turned with it: 1/1.25 to 1/0.5, so the factor 1.2 lies inside it.
+        assert_eq!(group.best_vs_next_interval, Some((0.8, 2.0)));
         assert_eq!((group.best_vs_worst, group.best_vs_worst_factor), (Some(Verdict::Supported), Some(4.0)));
+        assert_eq!(group.best_vs_worst_interval, Some((2.0, 8.0)), "a ratio above 1 keeps its interval");
         // Two ranked: no worst apart from the next.
         let two = standing(&conditions[..2], &[vec![0, 1]], HeadlineMetric::Percentile, &review, 0.01);
         assert_eq!(two.groups[0].worst, None);

@@ -32,7 +32,9 @@ pub struct LeadWords {
     /// After the failing conditions of a group.
     pub not_ranked: &'static str,
     /// The best, the next and the worst of a group: "{condition}" and its "{value}", then, for the
-    /// next and the worst, the variance review's verdict on its gap from the best ("{verdict}").
+    /// next and the worst, the variance review's verdict on its gap from the best. A supported gap
+    /// says its basis, the ratio of the runs' geometric means ("{factor}", at least 1), and its 95%
+    /// "{interval}": the medians beside it need not give the same ratio.
     pub best: &'static str,
     pub next: &'static str,
     pub worst: &'static str,
@@ -93,7 +95,7 @@ static EN: LeadWords = LeadWords {
     best: "best {condition}, {value}",
     next: "next {condition}, {value}",
     worst: "worst {condition}, {value}",
-    verdict_supported: "{factor}× apart from the best, supported by the runs",
+    verdict_supported: "{factor}× apart from the best as geometric means of runs, 95% interval {interval}×, supported by the runs",
     verdict_negligible: "a negligible gap from the best, within {threshold}",
     verdict_not_shown: "a gap from the best these runs cannot tell from chance",
     verdict_one_run: "one run each: no verdict",
@@ -132,7 +134,7 @@ static JA: LeadWords = LeadWords {
     best: "最良は{condition}の{value}",
     next: "次は{condition}の{value}",
     worst: "最も悪いのは{condition}の{value}",
-    verdict_supported: "最良との差は{factor}倍、測定で裏付けあり",
+    verdict_supported: "最良との差は各測定の幾何平均で{factor}倍、95%区間は{interval}倍、測定で裏付けあり",
     verdict_negligible: "最良との差は実質なし（{threshold}以内）",
     verdict_not_shown: "最良との差はこの測定では偶然と区別できない",
     verdict_one_run: "各1回の測定のため判定なし",
@@ -159,7 +161,8 @@ static JA: LeadWords = LeadWords {
 pub struct PairedWords {
     /// The lead's line: "{b}" vs "{a}", "{change}" (`slower`... with the factor), "{interval}", "{verdict}", "{rounds}".
     pub line: &'static str,
-    /// "×{factor} slower": the change of b against a, as a factor of at least 1, by what the headline measures.
+    /// "×{factor} slower": the change of b against a, as a factor of at least 1, by what the headline
+    /// measures; the lead's paired line, the review's paragraph and its comparisons table say it so.
     pub slower: &'static str,
     pub faster: &'static str,
     pub higher: &'static str,
@@ -172,7 +175,8 @@ pub struct PairedWords {
     pub detectable_only: &'static str,
     /// Below 6 rounds: "{rounds}" and "{floor}" (2/2^rounds).
     pub too_few: &'static str,
-    /// The variance review's paragraph: "{b}", "{a}", "{ratio}" (b over a), "{interval}", "{rounds}",
+    /// The variance review's paragraph: "{b}", "{a}", "{change}" (b against a, as `slower`...),
+    /// "{interval}" (turned the same way), "{rounds}",
     /// "{p_t}", "{p_perm}", "{floor}", "{verdict}".
     pub review: &'static str,
     /// After it: "{drift}" (the SD both shared round to round) and "{narrower}" (how many times narrower).
@@ -201,7 +205,7 @@ static PAIRED_EN: PairedWords = PairedWords {
     not_shown: "not told from chance",
     detectable_only: " (only a change beyond ×{detectable} was detectable)",
     too_few: "no verdict: swapping the two within {rounds} rounds cannot give a p below {floor}, so 6 rounds are the fewest that decide",
-    review: "Paired within rounds, {b} vs {a}: ratio {ratio} ({interval}) over {rounds} rounds; p {p_t} by t on the rounds' log ratios, {p_perm} by swapping the two within rounds (the smallest {rounds} rounds allow: {floor}); {verdict}.",
+    review: "Paired within rounds, {b} vs {a}: {change} ({interval}) over {rounds} rounds; p {p_t} by t on the rounds' log ratios, {p_perm} by swapping the two within rounds (the smallest {rounds} rounds allow: {floor}); {verdict}.",
     review_drift: " The rounds drifted by {drift} (standard deviation) alike for both, which the pairing removed: its interval is {narrower}× narrower than the same rounds' unpaired one.",
     review_no_drift: " The rounds shared no drift for the pairing to remove.",
     review_detectable: " At 80% power these rounds detect a change beyond ×{detectable}; {rounds_5} rounds would detect 5%.",
@@ -218,7 +222,7 @@ static PAIRED_JA: PairedWords = PairedWords {
     not_shown: "偶然と区別できない",
     detectable_only: "（検出できたのは{detectable}倍を超える変化のみ）",
     too_few: "判定なし：{rounds}ラウンドでは、ラウンド内で二つを入れ替える検定のpが{floor}を下回らないため、判定には6ラウンド以上が必要",
-    review: "ラウンド内の対比較、{b}対{a}：{rounds}ラウンドで比は{ratio}（{interval}）。各ラウンドの対数比のt検定でp {p_t}、ラウンド内で二つを入れ替える並べ替え検定でp {p_perm}（{rounds}ラウンドで取りうる最小は{floor}）。{verdict}。",
+    review: "ラウンド内の対比較、{b}対{a}：{rounds}ラウンドで{change}（{interval}）。各ラウンドの対数比のt検定でp {p_t}、ラウンド内で二つを入れ替える並べ替え検定でp {p_perm}（{rounds}ラウンドで取りうる最小は{floor}）。{verdict}。",
     review_drift: "ラウンド間で両者に共通する{drift}（標準偏差）の変動があり、対比較がこれを除いたため、区間は同じラウンドを対にしない場合より{narrower}倍狭い。",
     review_no_drift: "ラウンド間で両者に共通する変動はなく、対比較で除くものはなかった。",
     review_detectable: "このラウンド数で検出力80%で検出できるのは{detectable}倍を超える変化。5%の変化の検出には{rounds_5}ラウンドが必要。",

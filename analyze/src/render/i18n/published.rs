@@ -4,7 +4,7 @@
 
 use super::fill;
 use crate::dataset::manifest::OriginalArticle;
-use crate::model::{Lang, PublishedMetric, Unit};
+use crate::model::{Lang, Oriented, PublishedMetric, Unit};
 use crate::render::format;
 use crate::report::{OrderRelation, PublishedVerdict};
 use serde::Serialize;
@@ -52,7 +52,8 @@ pub struct PublishedWords {
     pub unit_s: &'static str,
     pub unit_requests_per_s: &'static str,
     /// A published value's verdict (`report::PublishedVerdict`): `{threshold}` is the allowance,
-    /// `{ratio}` the median here over the published value (`ratio`'s text).
+    /// `{ratio}` the larger of the median here and the published value over the smaller (`ratio`'s
+    /// text), so that it reads at least 1: the published value over the median where lower here.
     pub verdict_inside: &'static str,
     pub verdict_near: &'static str,
     pub verdict_higher_by: &'static str,
@@ -86,7 +87,7 @@ static EN: PublishedWords = PublishedWords {
     published_header: "Published ({unit})",
     median_header: "Median here ({unit})",
     range_header: "Range here ({unit})",
-    rule: "A published value agrees when it lies inside the min-max range of the runs here, or within {threshold} of the nearest run (dataset.toml: thresholds.negligible_difference). Otherwise every run is higher or lower here, and the ratio is the median here over the published value: how far apart the two are, not which is right.",
+    rule: "A published value agrees when it lies inside the min-max range of the runs here, or within {threshold} of the nearest run (dataset.toml: thresholds.negligible_difference). Otherwise every run is higher or lower here, and the ratio is the larger of the median here and the published value over the smaller: how far apart the two are, not which is right.",
     orders_heading: "The original's order",
     orders_caption: "where the original ranked its conditions: the order of its values, the order of the medians here, and whether the runs separate each neighbouring pair",
     order_table: "Table",
@@ -116,7 +117,7 @@ static EN: PublishedWords = PublishedWords {
     verdict_near: "agrees: within {threshold} of the nearest run",
     verdict_higher_by: "higher here: {ratio} the published value",
     verdict_higher: "higher here",
-    verdict_lower_by: "lower here: {ratio} the published value",
+    verdict_lower_by: "lower here: the published value is {ratio} the median here",
     verdict_lower: "lower here",
     verdict_not_measured: "not measured here",
     ratio: "{ratio}×",
@@ -135,7 +136,7 @@ static JA: PublishedWords = PublishedWords {
     published_header: "公開値（{unit}）",
     median_header: "この測定の中央値（{unit}）",
     range_header: "この測定の範囲（{unit}）",
-    rule: "公開値がこの測定の最小〜最大の範囲に入るか、最も近い測定との差がその値の{threshold}以内なら「一致」とします（dataset.tomlの thresholds.negligible_difference）。それ以外は、すべての測定が公開値より大きいか小さいかを示し、倍率はこの測定の中央値を公開値で割った値です。倍率は両者の隔たりを示すもので、どちらが正しいかを示すものではありません。",
+    rule: "公開値がこの測定の最小〜最大の範囲に入るか、最も近い測定との差がその値の{threshold}以内なら「一致」とします（dataset.tomlの thresholds.negligible_difference）。それ以外は、すべての測定が公開値より大きいか小さいかを示し、倍率はこの測定の中央値と公開値の大きい方を小さい方で割った値です。倍率は両者の隔たりを示すもので、どちらが正しいかを示すものではありません。",
     orders_heading: "元の記事の順序",
     orders_caption: "元の記事が条件を順位づけた表について、公開値の順序、この測定の中央値の順序、隣り合う条件の測定の範囲が重ならないか",
     order_table: "表",
@@ -165,7 +166,7 @@ static JA: PublishedWords = PublishedWords {
     verdict_near: "一致（最も近い測定との差が{threshold}以内）",
     verdict_higher_by: "この測定の方が大きい（公開値の{ratio}）",
     verdict_higher: "この測定の方が大きい",
-    verdict_lower_by: "この測定の方が小さい（公開値の{ratio}）",
+    verdict_lower_by: "この測定の方が小さい（公開値はこの測定の中央値の{ratio}）",
     verdict_lower: "この測定の方が小さい",
     verdict_not_measured: "この測定にはない値",
     ratio: "{ratio}倍",
@@ -212,7 +213,9 @@ pub fn unit(lang: Lang, unit: Unit) -> &'static str {
     }
 }
 
-/// A published value's verdict, with its size: "higher here: 3.49× the published value".
+/// A published value's verdict, with its size as a ratio of at least 1: "higher here: 3.49× the
+/// published value", "lower here: the published value is 4.00× the median here" (for 0.25;
+/// summary.json keeps the median here over the published value).
 pub fn verdict(lang: Lang, verdict: PublishedVerdict, ratio_here: Option<f64>, threshold: f64) -> String {
     let w = words(lang);
     let template = match (verdict, ratio_here) {
@@ -224,7 +227,8 @@ pub fn verdict(lang: Lang, verdict: PublishedVerdict, ratio_here: Option<f64>, t
         (PublishedVerdict::LowerHere, None) => w.verdict_lower,
         (PublishedVerdict::NotMeasured, _) => w.verdict_not_measured,
     };
-    let ratio_text = ratio_here.map(|r| ratio(lang, r)).unwrap_or_default();
+    let oriented = ratio_here.and_then(|r| Oriented::of(r, None, None));
+    let ratio_text = oriented.map(|o| ratio(lang, o.factor)).unwrap_or_default();
     fill(template, &[("threshold", &format::percent(threshold)), ("ratio", &ratio_text)])
 }
 
@@ -337,7 +341,16 @@ mod tests {
     #[test]
     fn a_verdict_states_its_size() {
         assert_eq!(verdict(Lang::En, PublishedVerdict::HigherHere, Some(3.4947), 0.05), "higher here: 3.49× the published value");
-        assert_eq!(verdict(Lang::Ja, PublishedVerdict::LowerHere, Some(0.0591), 0.05), "この測定の方が小さい（公開値の0.06倍）");
+        // Lower here: the published value over the median, so the size reads at least 1
+        // (1 / 0.0591 = 16.92), not 0.06.
+        assert_eq!(
+            verdict(Lang::Ja, PublishedVerdict::LowerHere, Some(0.0591), 0.05),
+            "この測定の方が小さい（公開値はこの測定の中央値の16.92倍）"
+        );
+        assert_eq!(
+            verdict(Lang::En, PublishedVerdict::LowerHere, Some(0.25), 0.05),
+            "lower here: the published value is 4.00× the median here"
+        );
         assert_eq!(verdict(Lang::En, PublishedVerdict::NearNearestRun, None, 0.05), "agrees: within 5.0% of the nearest run");
         assert_eq!(verdict(Lang::En, PublishedVerdict::LowerHere, None, 0.05), "lower here");
     }

@@ -277,12 +277,12 @@ impl Context<'_> {
                 None,
             )
         };
-        let ratio = match (c.ratio, c.ratio_low, c.ratio_high) {
-            (Some(r), Some(low), Some(high)) => {
-                Cell::number(format!("{} ({})", format::factor(r), self.range_text(&format::factor(low), &format::factor(high))))
-            }
-            (Some(r), _, _) => Cell::number(format::factor(r)).with_note(self.no_interval_text(c.no_interval)),
-            (None, _, _) => Cell::text("–").with_note(self.no_interval_text(c.no_interval)),
+        // Turned to read at least 1 with a word for the larger side; summary.json keeps B/A. The
+        // interval on a line below, as the sides' ranges are, so a phone's card can wrap it.
+        let ratio = match (self.change(c.ratio, c.ratio_low, c.ratio_high), c.ratio_low.zip(c.ratio_high)) {
+            (Some((change, interval)), Some(_)) => Cell { sub: Some(interval), ..Cell::number(change) },
+            (Some((change, _)), None) => Cell::number(change).with_note(self.no_interval_text(c.no_interval)),
+            (None, _) => Cell::text("–").with_note(self.no_interval_text(c.no_interval)),
         };
         let ranges = if c.ranges_overlap {
             t.ranges_overlap_cell.to_string()
@@ -297,8 +297,29 @@ impl Context<'_> {
             c.p_log_t.map_or_else(|| Cell::text("–"), |p| Cell::number(format::p_value(p))),
             Cell::number(fill(t.versus, &[("a", &c.a_runs.to_string()), ("b", &c.b_runs.to_string())])),
             Cell::text(ranges),
-            Cell::text(self.verdict_text(c.verdict)).with_note(self.unresolved_headline(&[c.a, c.b])),
+            Cell::text(self.verdict_text(c.verdict)).with_note(self.verdict_notes(c)),
         ]
+    }
+
+    /// Under a verdict: why "cannot tell" stands beside an interval that leaves out 1 (its p did
+    /// not pass Benjamini-Hochberg over the review's comparisons, and the interval is the
+    /// unadjusted 95% one), and what an unresolved percentile compares.
+    fn verdict_notes(&self, c: &Comparison) -> Option<String> {
+        let excludes_one = matches!((c.ratio_low, c.ratio_high), (Some(low), Some(high)) if low > 1.0 || high < 1.0);
+        let not_discovered = (c.verdict == Verdict::NotShown && excludes_one && !c.fdr_supported).then(|| {
+            let summary = &self.report.variance.comparison_summary;
+            fill(
+                self.t.verdict_excludes_not_discovered,
+                &[("with_p", &format::count(self.comparisons_with_p() as u64)), ("q", &format::threshold_percent(summary.fdr_q))],
+            )
+        });
+        let notes: Vec<String> = not_discovered.into_iter().chain(self.unresolved_headline(&[c.a, c.b])).collect();
+        (!notes.is_empty()).then(|| notes.join(self.t.list_sep))
+    }
+
+    /// How many of the review's comparisons have a p: those Benjamini-Hochberg runs over.
+    fn comparisons_with_p(&self) -> usize {
+        self.report.variance.comparisons.iter().filter(|c| c.p_log_t.is_some()).count()
     }
 
     /// Under a verdict on a headline percentile that no run of one of `conditions` resolves
@@ -426,16 +447,16 @@ impl Context<'_> {
     fn paired_note(&self, p: &crate::report::review::PairedComparison) -> String {
         let w = crate::render::i18n::lead::paired_words(self.lang);
         let label = |i: usize| self.condition_label(&self.report.conditions[i]);
-        let interval = match (p.ratio_low, p.ratio_high) {
-            (Some(low), Some(high)) => self.range_text(&format::factor(low), &format::factor(high)),
-            _ => self.no_interval_text(p.no_interval).unwrap_or_else(|| "–".to_string()),
-        };
+        let (change, mut interval) = self.paired_change(p);
+        if p.ratio_low.zip(p.ratio_high).is_none() {
+            interval = self.no_interval_text(p.no_interval).unwrap_or(interval);
+        }
         let mut note = fill(
             w.review,
             &[
                 ("b", &label(p.b)),
                 ("a", &label(p.a)),
-                ("ratio", &p.ratio.map_or_else(|| "–".to_string(), format::factor)),
+                ("change", &change),
                 ("interval", &interval),
                 ("rounds", &format::count(p.rounds as u64)),
                 ("p_t", &p.p_t.map_or_else(|| "–".to_string(), format::p_value)),
@@ -462,13 +483,11 @@ impl Context<'_> {
 
     /// The rule of the verdicts, with this review's counts and thresholds.
     pub fn verdict_rule(&self) -> String {
-        let review = &self.report.variance;
-        let summary = &review.comparison_summary;
-        let with_p = review.comparisons.iter().filter(|c| c.p_log_t.is_some()).count();
+        let summary = &self.report.variance.comparison_summary;
         fill(
             self.t.comparisons_rule,
             &[
-                ("with_p", &format::count(with_p as u64)),
+                ("with_p", &format::count(self.comparisons_with_p() as u64)),
                 ("q", &format::threshold_percent(summary.fdr_q)),
                 ("threshold", &format::threshold_percent(summary.negligible_below)),
             ],
