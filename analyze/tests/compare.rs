@@ -340,3 +340,76 @@ fn the_site_renders_a_datasets_comparison_with_its_baseline_and_links_both_repor
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(stderr.contains("dataset.toml:1:12: baseline: \"tinny\" is not another dataset beside it (its datasets: tiny)"), "{stderr}");
 }
+
+/// Issue 50: a comparison first says whether the baseline's finding held. The fixture's runs
+/// support two differences between conditions (direct · 0 vs nginx, buffering on · 0, and
+/// direct · 2 vs nginx, buffering on · 2); a re-measurement shows both, a candidate whose direct
+/// · 2 answers 100 times faster reverses one.
+#[test]
+fn a_comparison_leads_with_whether_the_baselines_finding_held() {
+    let root = tempfile::tempdir().unwrap();
+    let again =
+        copy_of(&root.path().join("again"), |name, text| if name == "requests.csv" { scaled(&text, &["r01"], 1.001) } else { text });
+    let printed = text(&compare(&[], &fixture(), &again));
+    assert!(
+        printed.contains(
+            "The baseline's finding held: the candidate shows every difference between conditions that the baseline's runs \
+             support (2) the same way, and none reversed."
+        ),
+        "{printed}"
+    );
+    let report = json(&compare(&["--format", "json"], &fixture(), &again));
+    assert_eq!((report["reproduction"]["held"].as_u64(), report["reproduction"]["reversed"].as_u64()), (Some(2), Some(0)));
+
+    let reversed =
+        copy_of(
+            &root.path().join("reversed"),
+            |name, text| {
+                if name == "requests.csv" {
+                    scaled(&text, &["r04", "r05", "r06"], 0.01)
+                } else {
+                    text
+                }
+            },
+        );
+    let output = compare(&[], &fixture(), &reversed);
+    let printed = text(&output);
+    assert!(
+        printed.contains(
+            "The baseline's finding did not hold: of the 2 differences between conditions that the baseline's runs support, \
+             the candidate shows 1 reversed (direct · 2 vs nginx, buffering on · 2) and 1 the same way."
+        ),
+        "{printed}"
+    );
+    let ja = text(&compare(&["--lang", "ja"], &fixture(), &reversed));
+    assert!(ja.contains("ベースラインの知見は再現しませんでした。"), "{ja}");
+    let report = json(&compare(&["--format", "json"], &fixture(), &reversed));
+    let findings = report["reproduction"]["findings"].as_array().unwrap();
+    let flipped = findings.iter().find(|f| f["outcome"] == "reversed").unwrap();
+    assert_eq!(
+        (flipped["a_id"].as_str(), flipped["b_id"].as_str()),
+        (Some("route=direct,downloads=2"), Some("route=nginx-on,downloads=2"))
+    );
+    // 39 / 1901 in the baseline, 39 / 19.01 in the candidate.
+    assert!(flipped["baseline_ratio"].as_f64().unwrap() < 0.03 && flipped["candidate_ratio"].as_f64().unwrap() > 1.5, "{flipped}");
+
+    // nginx, buffering on · 0 as fast as direct · 0 in the candidate: that difference is not shown.
+    let level =
+        copy_of(
+            &root.path().join("level"),
+            |name, text| {
+                if name == "requests.csv" {
+                    scaled(&text, &["r07", "r08", "r09"], 1.0 / 1.5)
+                } else {
+                    text
+                }
+            },
+        );
+    let printed = text(&compare(&[], &fixture(), &level));
+    assert!(
+        printed.contains(
+            "The baseline's finding held in part: of the 2 differences between conditions that the baseline's runs support, the candidate shows 1 the same way and none reversed; its runs do not show 1 (direct · 0 vs nginx, buffering on · 0)."
+        ),
+        "{printed}"
+    );
+}

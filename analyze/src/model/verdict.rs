@@ -7,10 +7,11 @@ use serde::Serialize;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Verdict {
-    /// The false-discovery rule passes and the ratio lies beyond the practical threshold.
+    /// The false-discovery rule passes and the interval does not lie wholly inside the practical
+    /// threshold (`stats::difference::verdict`).
     Supported,
-    /// The difference is shown to be within the practical threshold: the rule passes with the
-    /// ratio inside it, or the whole interval lies inside it.
+    /// The difference is shown to be within the practical threshold: the whole interval lies
+    /// inside it, whatever the p.
     Negligible,
     /// Neither: these runs cannot tell.
     NotShown,

@@ -46,6 +46,10 @@ pub struct ComparisonReport {
     /// ([`ComparisonReport::gate_compared_nothing`]).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub nothing_compared: Option<NothingCompared>,
+    /// Whether the baseline's finding (the differences between its conditions its runs support)
+    /// held in the candidate (`stats::compare::reproduction`); `None` when nothing was compared.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reproduction: Option<Reproduction>,
     /// Matched conditions with ok runs whose runs have no value of the compared metric, and
     /// what their runs have instead.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -109,6 +113,20 @@ pub struct Comparability {
     pub differing: Vec<EnvDifference>,
     /// Keys a rule covers that only one side records: they could not be checked.
     pub one_side: Vec<String>,
+    /// Checked keys whose compared part matches but whose whole values differ (a kernel's build
+    /// under `kernel:major`): no reason to refuse the pair, but a difference a reader should see.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub differ_in_full: Vec<PartDifference>,
+}
+
+/// A key whose compared part matches while its whole value differs.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct PartDifference {
+    pub key: String,
+    /// The rule that compares only a part of it (`kernel:major`).
+    pub rule: String,
+    pub baseline: String,
+    pub candidate: String,
 }
 
 #[derive(Debug, Clone, Copy, Serialize, PartialEq, Eq)]
@@ -522,4 +540,52 @@ pub struct Permutation {
     pub smallest_p: f64,
     /// Whether every relabelling was enumerated (else `stats::permutation::SAMPLED` were drawn).
     pub exact: bool,
+}
+
+/// The baseline's finding, judged in the candidate.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct Reproduction {
+    /// Each difference between two conditions the baseline's variance review supports.
+    pub findings: Vec<Finding>,
+    /// Supported again in the same direction.
+    pub held: u64,
+    /// Supported in the opposite direction.
+    pub reversed: u64,
+    /// Neither (not shown, not compared or unmatched in the candidate).
+    pub not_shown: u64,
+}
+
+impl Reproduction {
+    /// Whether the baseline has a finding at all.
+    pub fn has_finding(&self) -> bool {
+        !self.findings.is_empty()
+    }
+}
+
+/// One supported difference of the baseline and how it fared in the candidate.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct Finding {
+    /// The two conditions (the candidate's ids where matched, else the baseline's).
+    pub a_id: String,
+    pub b_id: String,
+    /// b over a in the baseline, and in the candidate where its review compared the pair.
+    pub baseline_ratio: f64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub candidate_ratio: Option<f64>,
+    pub outcome: FindingOutcome,
+}
+
+#[derive(Debug, Clone, Copy, Serialize, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum FindingOutcome {
+    /// The candidate's review supports it in the same direction.
+    Held,
+    /// The candidate's review supports the opposite direction.
+    Reversed,
+    /// The candidate's review compared the pair but does not support a difference.
+    NotShown,
+    /// The candidate's review did not compare the pair.
+    NotCompared,
+    /// A condition of the pair has no match in the candidate.
+    Unmatched,
 }

@@ -10,8 +10,8 @@ use crate::render::format;
 use crate::render::i18n::compare::{words, CompareWords};
 use crate::render::i18n::{fill, metric_words, prose, strings, Strings};
 use crate::report::compare::{
-    CauseSide, Causes, ComparisonReport, ConditionComparison, Detectable, FailureSide, NothingCompared, SideCause, SideRuns, Unmatched,
-    UnmatchedReason,
+    CauseSide, Causes, ComparisonReport, ConditionComparison, Detectable, FailureSide, FindingOutcome, NothingCompared, SideCause,
+    SideRuns, Unmatched, UnmatchedReason,
 };
 use serde::Serialize;
 
@@ -233,10 +233,13 @@ impl View<'_> {
             parts.push(fill(w.comparable, &[("checked", &prose::list(self.lang, &c.checked))]));
         }
         parts.extend(c.differing.iter().filter(|d| d.allowed).map(|d| self.env_difference(w.env_allowed, d)));
+        for d in &c.differ_in_full {
+            parts.push(fill(w.env_differs_in_full, &[("key", &d.key), ("baseline", &d.baseline), ("candidate", &d.candidate)]));
+        }
         if !c.one_side.is_empty() {
             parts.push(fill(w.env_one_side, &[("keys", &prose::list(self.lang, &c.one_side))]));
         }
-        parts.join(self.t.list_sep)
+        parts.join(self.t.clause_sep)
     }
 
     fn env_difference(&self, template: &str, d: &crate::report::compare::EnvDifference) -> String {
@@ -338,6 +341,41 @@ impl View<'_> {
         prose::list(self.lang, &labels)
     }
 
+    /// Whether the baseline's finding held: the question a re-measurement exists for.
+    fn reproduction(&self) -> Option<String> {
+        let (r, w) = (self.report.reproduction.as_ref()?, self.w);
+        if !r.has_finding() {
+            return Some(w.reproduction_none.to_string());
+        }
+        let pairs = |outcomes: &[FindingOutcome]| -> String {
+            let label =
+                |id: &str| self.report.conditions.iter().find(|c| c.condition_id == id).map_or_else(|| id.to_string(), |c| self.label(c));
+            let listed: Vec<String> = r
+                .findings
+                .iter()
+                .filter(|f| outcomes.contains(&f.outcome))
+                .map(|f| fill(self.t.versus, &[("a", &label(&f.a_id)), ("b", &label(&f.b_id))]))
+                .collect();
+            prose::list(self.lang, &listed)
+        };
+        let count = |n: u64| format::count(n);
+        let n = count(r.findings.len() as u64);
+        Some(if r.reversed > 0 {
+            fill(
+                w.reproduction_reversed,
+                &[("n", &n), ("reversed", &count(r.reversed)), ("held", &count(r.held)), ("list", &pairs(&[FindingOutcome::Reversed]))],
+            )
+        } else if r.not_shown > 0 {
+            let not_held = [FindingOutcome::NotShown, FindingOutcome::NotCompared, FindingOutcome::Unmatched];
+            fill(
+                w.reproduction_partly,
+                &[("n", &n), ("held", &count(r.held)), ("not_shown", &count(r.not_shown)), ("list", &pairs(&not_held))],
+            )
+        } else {
+            fill(w.reproduction_held, &[("n", &n)])
+        })
+    }
+
     /// The counts, and what the gate decided.
     fn summary(&self) -> Vec<String> {
         let (r, w) = (self.report, self.w);
@@ -351,6 +389,7 @@ impl View<'_> {
         if r.nothing_compared == Some(NothingCompared::SameMeasurement) {
             out.push(w.same_measurement.to_string());
         } else {
+            out.extend(self.reproduction());
             out.push(self.counts());
         }
         out.extend(self.without_metric());

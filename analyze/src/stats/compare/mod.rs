@@ -24,6 +24,7 @@
 pub mod calibration;
 pub mod causes;
 pub mod matching;
+pub mod reproduction;
 
 use super::difference::{self, FDR_Q, INTERVAL_LEVEL};
 use super::failures::{self, RunFailures};
@@ -323,6 +324,7 @@ pub fn compare_sittings(
         None
     };
     let without_metric = if same { None } else { without_metric };
+    let reproduction = (nothing_compared.is_none()).then(|| reproduction::of(baseline, candidate, &matched.pairs));
     let with_p = if same { Vec::new() } else { with_p };
     let count = |v: CompareVerdict| conditions.iter().filter(|c| c.verdict == v).count() as u64;
     let summary = CompareSummary {
@@ -395,6 +397,7 @@ pub fn compare_sittings(
         conditions,
         summary,
         nothing_compared,
+        reproduction,
         without_metric,
         figures,
         headline: metric.headline,
