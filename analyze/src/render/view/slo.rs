@@ -105,7 +105,7 @@ impl Context<'_> {
                         Cell::text(self.slo_status(slo)).with_note(self.slo_unresolved(slo, condition)),
                         self.slo_margin(slo, c).map_or_else(
                             || Cell::text("–"),
-                            |(margin, resolves, close)| Cell { sub: Some(resolves), ..Cell::number(margin).with_note(close) },
+                            |(margin, resolves, close)| Cell { sub: Some(resolves), ..Cell::text(margin).with_note(close) },
                         ),
                     ]
                 })
