@@ -11,7 +11,7 @@ use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::process::Output;
 
-fn fixture() -> PathBuf {
+pub(crate) fn fixture() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/tiny")
 }
 
@@ -23,7 +23,7 @@ fn text(output: &Output) -> String {
     String::from_utf8_lossy(&output.stdout).into_owned()
 }
 
-fn assert_exit(output: &Output, code: i32) {
+pub(crate) fn assert_exit(output: &Output, code: i32) {
     assert_eq!(
         output.status.code(),
         Some(code),
@@ -64,11 +64,11 @@ fn without(csv: &str, runs: &[&str]) -> String {
 }
 
 /// The tiny fixture with direct/2's latencies 1.5 times as long.
-fn slowed(root: &Path) -> PathBuf {
+pub(crate) fn slowed(root: &Path) -> PathBuf {
     copy_of(&root.join("slowed"), |name, text| if name == "requests.csv" { scaled(&text, &["r04", "r05", "r06"], 1.5) } else { text })
 }
 
-fn compare(args: &[&str], baseline: &Path, candidate: &Path) -> Output {
+pub(crate) fn compare(args: &[&str], baseline: &Path, candidate: &Path) -> Output {
     analyze().arg("compare").arg(baseline).arg(candidate).args(args).output().unwrap()
 }
 

@@ -6,6 +6,7 @@ mod bad_input;
 mod calibrated_gates;
 mod check_report_parity;
 mod compare;
+mod compare_forest;
 mod end_to_end;
 mod escaped_text;
 mod failing_condition;

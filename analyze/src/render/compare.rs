@@ -2,7 +2,7 @@
 //! languages' page, Markdown twin and overlay charts, and compare.json once), the pull-request
 //! summary (`--format md`), compare.json (`--format json`) and the terminal summary.
 
-use super::view::{compare_figure_path, compare_page, ComparePage, CompareSite};
+use super::view::{compare_figure_path, compare_page, ComparePage, CompareSite, COMPARE_FOREST_PATH};
 use super::{charts, render, templates, Files, RenderError};
 use crate::model::Lang;
 use crate::report::compare::ComparisonReport;
@@ -16,7 +16,8 @@ pub fn compare_json(report: &ComparisonReport) -> String {
 }
 
 /// Every file of a comparison's folder: `compare.json`, and per language `<lang>/index.html`,
-/// `<lang>/compare.md` and `<lang>/figures/compare-<k>.svg`.
+/// `<lang>/compare.md`, `<lang>/figures/compare-forest.svg` (every ratio on one axis, when a
+/// condition matched) and `<lang>/figures/compare-<k>.svg`.
 pub fn compare_files(report: &ComparisonReport, site: Option<&CompareSite>) -> Result<Files, RenderError> {
     let tera = templates();
     let mut files = Files::new();
@@ -27,6 +28,10 @@ pub fn compare_files(report: &ComparisonReport, site: Option<&CompareSite>) -> R
         files.insert(format!("{dir}/index.html"), render(tera, "compare.html", &page, "index.html")?);
         files.insert(format!("{dir}/compare.md"), render(tera, "compare.md", &page, "compare.md")?);
         files.insert(format!("{dir}/{}", super::paths::STYLESHEET), super::CSS.as_bytes().to_vec());
+        if !report.conditions.is_empty() {
+            let heads: Vec<String> = page.text_rows.iter().map(|(head, _)| head.clone()).collect();
+            files.insert(format!("{dir}/{COMPARE_FOREST_PATH}"), charts::compare_forest(report, &heads, lang).into_bytes());
+        }
         for (k, (head, numbers)) in page.text_rows.iter().enumerate() {
             let summary = format!("{head}{}{numbers}", page.t.colon);
             files.insert(format!("{dir}/{}", compare_figure_path(k)), charts::compare_condition(report, k, &summary, lang).into_bytes());

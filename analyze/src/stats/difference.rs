@@ -65,6 +65,12 @@ pub fn within(ratio: f64, negligible: f64) -> bool {
     ratio > 0.0 && ratio.max(1.0 / ratio) - 1.0 < negligible
 }
 
+/// The ratios [`within`] the practical threshold, as the ends of the open band they fill:
+/// 1 / (1 + `negligible`) to 1 + `negligible` (0.952 to 1.05 for 5%), for a chart to shade.
+pub fn negligible_band(negligible: f64) -> (f64, f64) {
+    (1.0 / (1.0 + negligible), 1.0 + negligible)
+}
+
 /// The verdict of one comparison from its ratio b/a and interval (`None`: no interval), whether
 /// it passed the false-discovery rule, and the practical threshold (a fraction, dataset.toml's
 /// `thresholds.negligible_difference`): negligible when the whole interval lies within the
@@ -128,6 +134,19 @@ mod tests {
 
     fn close(a: f64, b: f64, tolerance: f64) -> bool {
         (a - b).abs() <= tolerance * b.abs().max(1e-300)
+    }
+
+    #[test]
+    fn the_negligible_band_is_where_within_holds() {
+        for negligible in [0.01, 0.05, 0.2] {
+            let (low, high) = negligible_band(negligible);
+            for inside in [low * 1.000001, 1.0, high * 0.999999] {
+                assert!(within(inside, negligible), "{inside} in {negligible}");
+            }
+            for outside in [low * 0.999999, high * 1.000001] {
+                assert!(!within(outside, negligible), "{outside} out of {negligible}");
+            }
+        }
     }
 
     #[test]

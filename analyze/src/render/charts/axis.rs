@@ -79,6 +79,19 @@ impl LogAxis {
         (self.low_exp..self.high_exp).flat_map(|e| (2..10).map(move |m| f64::from(m) * pow10(e))).collect()
     }
 
+    /// The labelled ticks of a ratio axis: its decades and, over at most two decades, 2 and 5 ×
+    /// 10^k between them (0.5 and 2 beside 1), so 0.8 is read against 0.5 and 1, not guessed
+    /// between 0.1 and 1.
+    pub fn ratio_ticks(&self) -> Vec<f64> {
+        if self.high_exp - self.low_exp > 2 {
+            return self.decades();
+        }
+        let mut ticks: Vec<f64> =
+            (self.low_exp..self.high_exp).flat_map(|e| [1.0, 2.0, 5.0].map(|m| m * pow10(e))).chain([pow10(self.high_exp)]).collect();
+        ticks.dedup();
+        ticks
+    }
+
     /// Where to draw `value`, and whether it was moved there: values at or below zero go to the
     /// floor (`true`); positive values are drawn where they are (kept inside the axis).
     pub fn place(&self, value: f64) -> (f64, bool) {
@@ -99,6 +112,16 @@ pub fn decade_label(value: f64) -> String {
         -6..=-1 => crate::render::format::decimal(pow10(exp), (-exp) as usize),
         _ => format!("1e{exp}"),
     }
+}
+
+/// The label of a [`LogAxis::ratio_ticks`] tick: `0.2`, `0.5`, `1`, `2`; a decade as
+/// [`decade_label`] writes it.
+pub fn ratio_label(value: f64) -> String {
+    let exp = value.log10().floor() as i32;
+    if (value / pow10(exp) - 1.0).abs() < 1e-9 || !(-6..=15).contains(&exp) {
+        return decade_label(value);
+    }
+    crate::render::format::decimal(value, exp.min(0).unsigned_abs() as usize)
 }
 
 /// A linear axis with round ticks (1, 2 or 5 × 10^k apart).
@@ -258,6 +281,15 @@ impl Ticked {
         Ticked { inner: range.clone().into(), range, log: false, ticks, light: Vec::new() }
     }
 
+    /// The log coordinate of `axis` with `ticks` labelled and its other minor lines light.
+    pub fn log_with_ticks(axis: &LogAxis, ticks: Vec<f64>) -> Ticked {
+        let range = axis.range();
+        let inner = (range.start.log10()..range.end.log10()).into();
+        let near = |a: f64, b: f64| (a / b - 1.0).abs() < 1e-9;
+        let light = axis.minor().into_iter().filter(|m| !ticks.iter().any(|t| near(*m, *t))).collect();
+        Ticked { inner, range, log: true, ticks, light }
+    }
+
     /// The log coordinate of `axis`, with its decades as ticks and its minor lines as light lines.
     pub fn log(axis: &LogAxis) -> Ticked {
         let range = axis.range();
@@ -380,6 +412,16 @@ mod tests {
 
     fn exps(axis: &LogAxis) -> (i32, i32) {
         (axis.low_exp, axis.high_exp)
+    }
+
+    #[test]
+    fn a_ratio_axis_of_two_decades_labels_0_5_and_2_and_a_wider_one_its_decades() {
+        let axis = LogAxis::covering([0.18, 4.19]);
+        let labels: Vec<String> = axis.ratio_ticks().into_iter().map(ratio_label).collect();
+        assert_eq!(labels, ["0.1", "0.2", "0.5", "1", "2", "5", "10"]);
+        let wide = LogAxis::covering([0.004, 250.0]);
+        let labels: Vec<String> = wide.ratio_ticks().into_iter().map(ratio_label).collect();
+        assert_eq!(labels, ["0.001", "0.01", "0.1", "1", "10", "100", "1,000"]);
     }
 
     #[test]

@@ -2,7 +2,7 @@
 //! the footer (captions) and text measuring for layout. Generic over the plotters backend.
 
 use super::style::{
-    self, Shape, FONT, INK, LABELLED_RIGHT, LEGEND_MARKER, LINE, LINE_HEIGHT, MARGIN, MUTED, SMALL_PX, TEXT_PX, TITLE_PX, X_LABEL_AREA,
+    self, Shape, Type, FONT, HOUSE_TYPE, INK, LABELLED_RIGHT, LEGEND_MARKER, LINE, LINE_HEIGHT, MARGIN, MUTED, TEXT_PX, X_LABEL_AREA,
     Y_LABEL_AREA,
 };
 use super::svg::text_style;
@@ -263,6 +263,8 @@ pub fn wrap(text: &str, px: f64, width: i32) -> Vec<String> {
     for c in text.chars() {
         let wide = is_wide(c);
         match tokens.last_mut() {
+            // Japanese closing punctuation never starts a line, nor opening ends one.
+            Some(last) if "、。）」』：；".contains(c) || last.ends_with(['（', '「', '『']) => last.push(c),
             Some(last) if !wide && !last.ends_with(' ') && !last.ends_with(is_wide) => last.push(c),
             _ => tokens.push(c.to_string()),
         }
@@ -282,16 +284,16 @@ pub fn wrap(text: &str, px: f64, width: i32) -> Vec<String> {
     lines
 }
 
-fn entry_width(entry: &LegendEntry) -> i32 {
-    SWATCH_W + SWATCH_GAP + text_width(&entry.label, TEXT_PX) + ENTRY_GAP
+fn entry_width(entry: &LegendEntry, px: f64) -> i32 {
+    SWATCH_W + SWATCH_GAP + text_width(&entry.label, px) + ENTRY_GAP
 }
 
 /// Legend entries packed into rows of `width` px: the index ranges of each row.
-fn legend_rows(entries: &[LegendEntry], width: i32) -> Vec<std::ops::Range<usize>> {
+fn legend_rows(entries: &[LegendEntry], width: i32, px: f64) -> Vec<std::ops::Range<usize>> {
     let mut rows = Vec::new();
     let (mut start, mut used) = (0, 0);
     for (i, entry) in entries.iter().enumerate() {
-        let w = entry_width(entry);
+        let w = entry_width(entry, px);
         if i > start && used + w > width {
             rows.push(start..i);
             start = i;
@@ -313,33 +315,62 @@ pub fn frame<DB: DrawingBackend>(
     legend: &[LegendEntry],
     captions: &[String],
 ) -> DrawResult<DrawingArea<DB, Shift>, DB> {
-    let (w, h) = root.dim_in_pixel();
-    let width = w as i32 - 2 * MARGIN as i32;
-    let title_lines = wrap(title, TITLE_PX, width);
-    let rows = legend_rows(legend, width);
-    let caption_lines: Vec<String> = captions.iter().flat_map(|c| wrap(c, SMALL_PX, width)).collect();
-    let line = LINE_HEIGHT as i32;
-    let header = MARGIN as i32 + line * (title_lines.len() + rows.len()) as i32 + if rows.is_empty() { 0 } else { 4 };
-    let footer = line * caption_lines.len() as i32 + MARGIN as i32 / 2 + if caption_lines.is_empty() { 0 } else { CAPTION_GAP };
+    frame_with(root, title, legend, captions, &HOUSE_TYPE)
+}
 
-    let title_style = (FONT, style::font_size(TITLE_PX), FontStyle::Bold).into_font().color(&INK).pos(Pos::new(HPos::Left, VPos::Top));
+/// Where [`frame_with`] puts a figure's parts: its lines of title, legend and captions, and the
+/// px above and below the plot they take.
+pub struct FrameLayout {
+    title_lines: Vec<String>,
+    legend_rows: Vec<std::ops::Range<usize>>,
+    caption_lines: Vec<String>,
+    pub header: i32,
+    pub footer: i32,
+}
+
+/// The layout of a frame `width` px wide: a figure whose height follows its content asks it
+/// before it draws.
+pub fn frame_layout(width: u32, title: &str, legend: &[LegendEntry], captions: &[String], sizes: &Type) -> FrameLayout {
+    let width = width as i32 - 2 * MARGIN as i32;
+    let title_lines = wrap(title, sizes.title, width);
+    let legend_rows = legend_rows(legend, width, sizes.text);
+    let caption_lines: Vec<String> = captions.iter().flat_map(|c| wrap(c, sizes.small, width)).collect();
+    let line = LINE_HEIGHT as i32;
+    let header = MARGIN as i32 + line * (title_lines.len() + legend_rows.len()) as i32 + if legend_rows.is_empty() { 0 } else { 4 };
+    let footer = line * caption_lines.len() as i32 + MARGIN as i32 / 2 + if caption_lines.is_empty() { 0 } else { CAPTION_GAP };
+    FrameLayout { title_lines, legend_rows, caption_lines, header, footer }
+}
+
+/// [`frame`] with the text sizes `sizes` (a narrow figure's larger type).
+pub fn frame_with<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    title: &str,
+    legend: &[LegendEntry],
+    captions: &[String],
+    sizes: &Type,
+) -> DrawResult<DrawingArea<DB, Shift>, DB> {
+    let (w, h) = root.dim_in_pixel();
+    let FrameLayout { title_lines, legend_rows: rows, caption_lines, header, footer } = frame_layout(w, title, legend, captions, sizes);
+    let line = LINE_HEIGHT as i32;
+
+    let title_style = (FONT, style::font_size(sizes.title), FontStyle::Bold).into_font().color(&INK).pos(Pos::new(HPos::Left, VPos::Top));
     let mut y = MARGIN as i32 - 2;
     for text in &title_lines {
         root.draw(&Text::new(text.clone(), (MARGIN as i32, y), title_style.clone()))?;
         y += line;
     }
-    let label_style = text_style(TEXT_PX, INK).pos(Pos::new(HPos::Left, VPos::Center));
+    let label_style = text_style(sizes.text, INK).pos(Pos::new(HPos::Left, VPos::Center));
     for row in rows {
         let mut x = MARGIN as i32;
         let cy = y + line / 2;
         for entry in &legend[row] {
             draw_swatch(root, entry, (x, cy))?;
             root.draw(&Text::new(entry.label.clone(), (x + SWATCH_W + SWATCH_GAP, cy), label_style.clone()))?;
-            x += entry_width(entry);
+            x += entry_width(entry, sizes.text);
         }
         y += line;
     }
-    let caption_style = text_style(SMALL_PX, MUTED).pos(Pos::new(HPos::Left, VPos::Top));
+    let caption_style = text_style(sizes.small, MUTED).pos(Pos::new(HPos::Left, VPos::Top));
     let mut y = h as i32 - footer + CAPTION_GAP;
     for text in caption_lines {
         root.draw(&Text::new(text, (MARGIN as i32, y), caption_style.clone()))?;

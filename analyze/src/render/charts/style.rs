@@ -9,6 +9,10 @@ pub const WIDTH: u32 = 760;
 pub const HEIGHT: u32 = 440;
 /// Figure height in px for the two-panel resources chart.
 pub const TALL_HEIGHT: u32 = 480;
+/// Width in px of a figure drawn to be read on a phone as well: at 390 CSS px a page's figure
+/// is 364 px wide (12 px gutters and a 1 px border each side), so this one is scaled by
+/// 364 / 440 = 0.83 and its [`NARROW_TYPE`] stays at 11.6 CSS px or more.
+pub const NARROW_WIDTH: u32 = 440;
 
 /// A CSS font stack: the SVG backend writes `<text>` and the browser picks the font, so CJK
 /// fonts are listed for the Japanese labels.
@@ -20,6 +24,21 @@ pub const FONT: &str =
 pub const TITLE_PX: f64 = 16.0;
 pub const TEXT_PX: f64 = 12.5;
 pub const SMALL_PX: f64 = 12.0;
+
+/// The text sizes of one figure, in CSS px.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Type {
+    pub title: f64,
+    /// Legends, tick labels, axis titles and labels in the plot.
+    pub text: f64,
+    /// Captions under the plot.
+    pub small: f64,
+}
+
+/// The sizes of the figures drawn [`WIDTH`] wide.
+pub const HOUSE_TYPE: Type = Type { title: TITLE_PX, text: TEXT_PX, small: SMALL_PX };
+/// The sizes of a figure drawn [`NARROW_WIDTH`] wide: 14 px × 364 / 440 = 11.6 px on a phone.
+pub const NARROW_TYPE: Type = Type { title: TITLE_PX, text: 14.0, small: 14.0 };
 
 /// plotters writes `font-size = size / 1.24` into the SVG; this undoes it so the constants above
 /// are what the browser gets, to the digit (`13`, not `13.000000000000002`).
@@ -117,7 +136,7 @@ mod tests {
 
     #[test]
     fn font_sizes_come_out_exact() {
-        for px in [TITLE_PX, TEXT_PX, SMALL_PX] {
+        for px in [TITLE_PX, TEXT_PX, SMALL_PX, NARROW_TYPE.text, NARROW_TYPE.small] {
             assert_eq!(font_size(px) / 1.24, px);
         }
     }

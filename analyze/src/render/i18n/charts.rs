@@ -183,6 +183,31 @@ pub struct Labels {
     /// The axes as `scale_log` and its kin name them.
     pub axis_y: &'static str,
     pub axis_x: &'static str,
+    /// The comparison's forest chart (`charts::compare_forest`): its title, its figure's alt
+    /// text, the ratio axis and the two directions along it (`{direction}` is the comparison's
+    /// `faster`, `slower`, `better` or `worse`).
+    pub forest_title: &'static str,
+    pub forest_alt: &'static str,
+    pub forest_axis: &'static str,
+    pub forest_lower: &'static str,
+    pub forest_higher: &'static str,
+    /// The caption: `{levels}` the intervals' confidence levels, `{low}`–`{high}` the band a
+    /// negligible verdict's interval lies in, `{threshold}` the negligible difference.
+    pub forest_key: &'static str,
+    /// A row's text: the condition and its ratio with the interval (`{ratio}`, as the table
+    /// prints it); the ratio and why it has no interval; the page's head (`{head}`: condition and
+    /// verdict) of a condition without a ratio, and of one decided by its failed requests.
+    pub forest_row: &'static str,
+    pub forest_row_why: &'static str,
+    pub forest_no_ratio: &'static str,
+    pub forest_by_failures: &'static str,
+    /// The legend entry of the rows their failed requests decided.
+    pub forest_failures_legend: &'static str,
+    /// The description: the counts of conditions by verdict and by side of 1, then `{rows}`,
+    /// each a `forest_desc_row`; `forest_desc_failures` when failed requests decided some.
+    pub forest_desc: &'static str,
+    pub forest_desc_failures: &'static str,
+    pub forest_desc_row: &'static str,
 }
 
 const EN: Labels = Labels {
@@ -287,6 +312,20 @@ const EN: Labels = Labels {
     legend_slowest: "slowest response",
     axis_y: "y",
     axis_x: "x",
+    forest_title: "{metric}, candidate / baseline, by condition",
+    forest_alt: "{metric} of every matched condition as the ratio candidate / baseline with its interval, on one shared log scale",
+    forest_axis: "candidate / baseline (log scale)",
+    forest_lower: "← lower: {direction}",
+    forest_higher: "higher: {direction} →",
+    forest_key: "Each row: the ratio of the two sides' geometric means over their runs (marker) and its {levels} interval (line). The line at 1 is no difference; the band {low}–{high} is within {threshold} of 1, and a verdict is negligible when the whole interval lies in it.",
+    forest_row: "{condition}: {ratio}",
+    forest_row_why: "{condition}: {ratio}, {why}",
+    forest_no_ratio: "{head}; no ratio to draw",
+    forest_by_failures: "{head}; {metric} of the requests that succeeded {ratio}",
+    forest_failures_legend: "decided by failed requests",
+    forest_desc: "{metric} of each of the {matched} matched conditions as the ratio candidate / baseline with its interval, on one shared log scale. Verdicts: candidate {better} in {faster}, {worse} in {slower}, negligible in {negligible}, cannot tell in {not_shown}. The ratio is below 1 in {below} and above 1 in {above}.{failures} {rows}.",
+    forest_desc_failures: " Failed requests decided {n} of the verdicts.",
+    forest_desc_row: "{head}, {ratio}",
 };
 
 const JA: Labels = Labels {
@@ -391,6 +430,20 @@ const JA: Labels = Labels {
     legend_slowest: "最も遅い応答",
     axis_y: "縦",
     axis_x: "横",
+    forest_title: "条件ごとの{metric}の比（比較対象÷ベースライン）",
+    forest_alt: "対応する全条件の{metric}の比（比較対象÷ベースライン）とその区間、共通の対数目盛",
+    forest_axis: "比較対象÷ベースライン（対数目盛）",
+    forest_lower: "←低い：{direction}",
+    forest_higher: "高い：{direction}→",
+    forest_key: "各行：両側の測定の幾何平均の比（印）とその{levels}区間（線）。1の線は差なし、{low}〜{high}の帯は1から{threshold}以内で、区間全体がこの帯に入ると判定は実質同じです。",
+    forest_row: "{condition}：{ratio}",
+    forest_row_why: "{condition}：{ratio}、{why}",
+    forest_no_ratio: "{head}。描ける比はありません",
+    forest_by_failures: "{head}。成功したリクエストの{metric}の比は{ratio}",
+    forest_failures_legend: "失敗したリクエストで判定",
+    forest_desc: "対応する{matched}件の条件それぞれの{metric}の比（比較対象÷ベースライン）とその区間を、共通の対数目盛に描いたグラフです。判定は、比較対象が{better}が{faster}件、{worse}が{slower}件、実質同じが{negligible}件、判断できないが{not_shown}件です。比が1より小さい条件は{below}件、大きい条件は{above}件です。{failures}{rows}。",
+    forest_desc_failures: "失敗したリクエストで決まった判定が{n}件あります。",
+    forest_desc_row: "{head}、{ratio}",
 };
 
 pub fn labels(lang: Lang) -> &'static Labels {
@@ -568,6 +621,45 @@ pub fn headline_desc(
         parts.push(fill(words.headline_series, &[("list", &series.join(t.list_sep))]));
     }
     fill(words.headline_desc, &[("parts", &parts.join(t.clause_sep))])
+}
+
+/// The counts a forest chart's description states ([`forest_desc`]): the matched conditions by
+/// verdict, by side of 1, and those their failed requests decided.
+pub struct ForestCounts {
+    pub matched: u64,
+    pub faster: u64,
+    pub slower: u64,
+    pub negligible: u64,
+    pub not_shown: u64,
+    pub below: u64,
+    pub above: u64,
+    pub by_failures: u64,
+}
+
+/// The forest chart's description: what it draws, the counts, then `rows` (one sentence part
+/// per condition). `better` and `worse` are the comparison's direction words.
+pub fn forest_desc(lang: Lang, metric: &str, (better, worse): (&str, &str), n: &ForestCounts, rows: &[String]) -> String {
+    let words = labels(lang);
+    let t = crate::render::i18n::strings(lang);
+    let count = |v: u64| format::count(v);
+    let failures = if n.by_failures == 0 { String::new() } else { fill(words.forest_desc_failures, &[("n", &count(n.by_failures))]) };
+    fill(
+        words.forest_desc,
+        &[
+            ("metric", metric),
+            ("matched", &count(n.matched)),
+            ("better", better),
+            ("worse", worse),
+            ("faster", &count(n.faster)),
+            ("slower", &count(n.slower)),
+            ("negligible", &count(n.negligible)),
+            ("not_shown", &count(n.not_shown)),
+            ("below", &count(n.below)),
+            ("above", &count(n.above)),
+            ("failures", &failures),
+            ("rows", &rows.join(t.clause_sep)),
+        ],
+    )
 }
 
 /// The legend entry of the series the headline chart draws as one grey range.
@@ -780,6 +872,16 @@ pub fn samples(lang: Lang) -> Vec<String> {
         headline_desc(lang, HeadlineMetric::Percentile, "95", Some((2, 3)), "Slow downloads", &series, false),
         other_series(lang, 4),
         other_series_note(lang, 8, 4),
+        forest_desc(
+            lang,
+            "p95",
+            if lang == Lang::En { ("faster", "slower") } else { ("速い", "遅い") },
+            &ForestCounts { matched: 10, faster: 0, slower: 1, negligible: 1, not_shown: 8, below: 8, above: 2, by_failures: 1 },
+            &[fill(
+                labels(lang).forest_desc_row,
+                &[("head", "direct"), ("ratio", &format!("0.81 (0.23{}2.84)", crate::render::i18n::strings(lang).range_dash))],
+            )],
+        ),
     ];
     for metric in HeadlineMetric::ALL {
         out.extend([

@@ -65,6 +65,9 @@ pub fn figure_path(k: usize) -> String {
     format!("figures/compare-{}.svg", k + 1)
 }
 
+/// The forest chart of every matched condition's ratio, relative to a language folder.
+pub const FOREST_PATH: &str = "figures/compare-forest.svg";
+
 struct View<'a> {
     report: &'a ComparisonReport,
     lang: Lang,
@@ -115,15 +118,17 @@ impl View<'_> {
             notes: self.notes(),
             unmatched: self.unmatched_table(),
             all_matched: (r.only_in_baseline.is_empty() && r.only_in_candidate.is_empty()).then(|| w.all_matched.to_string()),
-            figures: r
-                .conditions
-                .iter()
-                .enumerate()
-                .filter(|(k, _)| r.figures.get(*k).is_some())
-                .map(|(k, c)| Figure {
+            // The forest of every ratio on one axis first, then the overlay of each condition.
+            figures: (!r.conditions.is_empty())
+                .then(|| Figure {
+                    src: FOREST_PATH.to_string(),
+                    alt: fill(crate::render::i18n::charts::labels(self.lang).forest_alt, &[("metric", &self.metric_label)]),
+                })
+                .into_iter()
+                .chain(r.conditions.iter().enumerate().filter(|(k, _)| r.figures.get(*k).is_some()).map(|(k, c)| Figure {
                     src: figure_path(k),
                     alt: fill(w.figure_alt, &[("condition", &self.label(c)), ("metric", &self.metric_label)]),
-                })
+                }))
                 .collect(),
             limits: w.limits.to_string(),
             text_rows: r.conditions.iter().map(|c| self.text_row(c)).collect(),

@@ -17,7 +17,7 @@ mod variance;
 
 pub use compare::{
     article_names as compare_article_names, compare_page, figure_path as compare_figure_path, metric_label as compare_metric_label,
-    ComparePage, CompareSite,
+    ComparePage, CompareSite, FOREST_PATH as COMPARE_FOREST_PATH,
 };
 pub use history::{
     figure_path as history_figure_path, history_page, measurement_href as history_measurement_href, HistoryPage, HistorySite,
