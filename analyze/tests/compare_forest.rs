@@ -47,9 +47,10 @@ fn the_forest_chart_draws_every_condition_on_one_axis_with_the_slower_one_right_
         let one = text_x(&svg, "1").unwrap_or_else(|| panic!("{lang}: no tick at 1\n{svg}"));
         let slow = mark_x(&svg, slower).unwrap_or_else(|| panic!("{lang}: no mark titled {slower}\n{svg}"));
         assert!(slow > one + 20.0, "{lang}: the slower condition at x {slow}, the line at 1 at {one}");
-        // The page shows it first among its figures.
+        // The page shows it first among its figures, right under the summary, before the table.
         let page = std::fs::read_to_string(out.join(format!("{lang}/index.html"))).unwrap().replace("&#x2F;", "/");
         let first = page.find("figures/compare-").unwrap();
         assert!(page[first..].starts_with("figures/compare-forest.svg"), "{lang}: {}", &page[first..first + 60]);
+        assert!(first < page.find("id=\"compared-section\"").unwrap(), "{lang}: the forest comes before the table");
     }
 }

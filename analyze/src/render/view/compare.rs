@@ -48,6 +48,10 @@ pub struct ComparePage {
     pub notes: Vec<String>,
     pub unmatched: Option<Table>,
     pub all_matched: Option<String>,
+    /// The forest chart of every ratio on one axis (none without a matched condition), shown
+    /// right under the summary: the answer at a glance, before the table.
+    pub overview: Vec<Figure>,
+    /// One overlay chart per matched condition.
     pub figures: Vec<Figure>,
     pub limits: String,
     /// The terminal summary: per matched condition a head line and its numbers.
@@ -118,17 +122,22 @@ impl View<'_> {
             notes: self.notes(),
             unmatched: self.unmatched_table(),
             all_matched: (r.only_in_baseline.is_empty() && r.only_in_candidate.is_empty()).then(|| w.all_matched.to_string()),
-            // The forest of every ratio on one axis first, then the overlay of each condition.
-            figures: (!r.conditions.is_empty())
+            overview: (!r.conditions.is_empty())
                 .then(|| Figure {
                     src: FOREST_PATH.to_string(),
                     alt: fill(crate::render::i18n::charts::labels(self.lang).forest_alt, &[("metric", &self.metric_label)]),
                 })
                 .into_iter()
-                .chain(r.conditions.iter().enumerate().filter(|(k, _)| r.figures.get(*k).is_some()).map(|(k, c)| Figure {
+                .collect(),
+            figures: r
+                .conditions
+                .iter()
+                .enumerate()
+                .filter(|(k, _)| r.figures.get(*k).is_some())
+                .map(|(k, c)| Figure {
                     src: figure_path(k),
                     alt: fill(w.figure_alt, &[("condition", &self.label(c)), ("metric", &self.metric_label)]),
-                }))
+                })
                 .collect(),
             limits: w.limits.to_string(),
             text_rows: r.conditions.iter().map(|c| self.text_row(c)).collect(),
