@@ -394,33 +394,8 @@ fn draw<DB: DrawingBackend>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::report::Report;
+    use crate::stats::compare::tests::{changed, tiny};
     use crate::stats::compare::{compare, ComparePlan};
-
-    fn tiny() -> Report {
-        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/tiny");
-        let mut dataset = crate::dataset::load(&dir).unwrap();
-        crate::stats::build(&mut dataset, crate::stats::Detail::Statistics)
-    }
-
-    /// The report with each p95 of `condition`'s ok runs passed through `change`.
-    fn changed(mut report: Report, condition: &str, change: impl Fn(usize, f64) -> f64) -> Report {
-        let c = report.conditions.iter().position(|x| x.id == condition).unwrap();
-        let ids = report.conditions[c].runs.clone();
-        let mut values = Vec::new();
-        for (k, id) in ids.iter().enumerate() {
-            let i = report.run_index(id).unwrap();
-            let run = &mut report.runs[i];
-            let v = change(k, run.percentiles_ms["95"]);
-            run.percentiles_ms.insert("95".into(), v);
-            run.headline_ms = Some(v);
-            values.push(v);
-        }
-        let spread = crate::report::Spread::of(&values);
-        report.conditions[c].percentiles_ms.insert("95".into(), spread.unwrap());
-        report.conditions[c].headline_ms = spread;
-        report
-    }
 
     /// The tiny fixture against itself with direct/2 150 times slower (beyond 100 on the axis),
     /// nginx-on/0 at 0.8 with its runs' spread widened, and nginx-on/2 a hair faster.

@@ -570,4 +570,4 @@ pub(crate) fn level_labels_of(report: &Report, levels: &std::collections::BTreeM
 }
 
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;

@@ -5,7 +5,7 @@
 use super::*;
 use crate::model::NoInterval;
 
-fn tiny() -> Report {
+pub(crate) fn tiny() -> Report {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/tiny");
     let mut dataset = crate::dataset::load(&dir).unwrap();
     crate::stats::build(&mut dataset, crate::stats::Detail::Statistics)
@@ -13,7 +13,7 @@ fn tiny() -> Report {
 
 /// The report with each p95 of `condition`'s ok runs passed through `change` (by repetition
 /// order), and the condition's spread recomputed.
-fn changed(mut report: Report, condition: &str, mut change: impl FnMut(usize, f64) -> f64) -> Report {
+pub(crate) fn changed(mut report: Report, condition: &str, mut change: impl FnMut(usize, f64) -> f64) -> Report {
     let c = report.conditions.iter().position(|x| x.id == condition).unwrap();
     let ids = report.conditions[c].runs.clone();
     let mut values = Vec::new();
