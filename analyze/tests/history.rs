@@ -209,3 +209,33 @@ fn eight_measurements_split_four_and_four_by_30_percent_in_every_condition_are_f
     let text = stdout(&history(&[], &dirs));
     assert!(!text.contains("No change found"), "{text}");
 }
+
+#[test]
+fn two_measurements_show_their_medians_and_link_their_comparison_instead_of_charts() {
+    // Issue 50: a history too short for any test shows what it has, each measurement's medians,
+    // and where the site answers what two measurements can: their comparison.
+    let tmp = tempfile::tempdir().unwrap();
+    let datasets = tmp.path().join("datasets");
+    measurement(&datasets, 0, 1.0, "");
+    let second = measurement(&datasets, 1, 1.5, "");
+    let toml = std::fs::read_to_string(second.join("dataset.toml")).unwrap();
+    std::fs::write(second.join("dataset.toml"), format!("baseline = \"m00\"\n{toml}")).unwrap();
+    let site = tmp.path().join("site");
+    let output = Command::cargo_bin("analyze").unwrap().arg("site").arg(&datasets).arg("--out").arg(&site).output().unwrap();
+    assert_exit(&output, 0);
+    let json: Value = serde_json::from_str(&std::fs::read_to_string(site.join("history/probe/history.json")).unwrap()).unwrap();
+    let medians: Vec<f64> =
+        json["conditions"][0]["measurements"].as_array().unwrap().iter().map(|m| m["median"].as_f64().unwrap()).collect();
+    for lang in ["en", "ja"] {
+        let page = html(&site.join(format!("history/probe/{lang}/index.html")));
+        assert!(page.contains("id=\"medians\""), "{lang}: the medians table");
+        // route=a's medians as the page prints them (two decimals).
+        for median in &medians {
+            assert!(page.contains(&format!("{median:.2} ms")), "{lang}: {median}");
+        }
+        assert!(page.contains("1 · v1.0") && page.contains("2 · v1.1"), "{lang}: each column names its measurement");
+        assert!(page.contains(&format!("href=\"../../../m01/compare/{lang}/index.html\"")), "{lang}: the link to the comparison");
+        assert!(!page.contains("figures/history-"), "{lang}: no chart of two dots");
+        assert!(!site.join(format!("history/probe/{lang}/figures")).exists(), "{lang}: nor its file");
+    }
+}

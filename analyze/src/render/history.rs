@@ -2,7 +2,7 @@
 //! languages' page, Markdown twin and trend charts, and history.json once), the Markdown summary
 //! (`--format md`), history.json (`--format json`) and the terminal summary.
 
-use super::view::{history_figure_path, history_page, HistorySite};
+use super::view::{history_draws_charts, history_figure_path, history_page, HistorySite};
 use super::{charts, render, templates, Files, RenderError};
 use crate::model::Lang;
 use crate::report::history::HistoryReport;
@@ -16,7 +16,7 @@ pub fn history_json(report: &HistoryReport) -> String {
 }
 
 /// Every file of a history's folder: `history.json`, and per language `<lang>/index.html`,
-/// `<lang>/history.md` and `<lang>/figures/history-<k>.svg`.
+/// `<lang>/history.md` and, once a condition could be tested, `<lang>/figures/history-<k>.svg`.
 pub fn history_files(report: &HistoryReport, site: Option<&HistorySite>) -> Result<Files, RenderError> {
     let tera = templates();
     let mut files = Files::new();
@@ -27,7 +27,7 @@ pub fn history_files(report: &HistoryReport, site: Option<&HistorySite>) -> Resu
         files.insert(format!("{dir}/index.html"), render(tera, "history.html", &page, "index.html")?);
         files.insert(format!("{dir}/history.md"), render(tera, "history.md", &page, "history.md")?);
         files.insert(format!("{dir}/{}", super::paths::STYLESHEET), super::CSS.as_bytes().to_vec());
-        for k in 0..report.conditions.len() {
+        for k in (0..report.conditions.len()).filter(|_| history_draws_charts(report)) {
             let summary = page.summary.join(" ");
             files.insert(
                 format!("{dir}/{}", history_figure_path(k)),

@@ -177,8 +177,16 @@ pub fn emit_site(
         }
     }
     for h in histories {
-        let site =
-            super::view::HistorySite { datasets: h.history.measurements.iter().map(|m| super::paths::url_segment(&m.dataset)).collect() };
+        let measurements = &h.history.measurements;
+        let number_of = |name: &str| measurements.iter().find(|m| m.dataset == name).map(|m| m.number);
+        let compared_with = measurements
+            .iter()
+            .map(|m| comparisons.iter().find(|c| c.candidate.dataset.name == m.dataset).and_then(|c| number_of(&c.baseline.dataset.name)))
+            .collect();
+        let site = super::view::HistorySite {
+            datasets: measurements.iter().map(|m| super::paths::url_segment(&m.dataset)).collect(),
+            compared_with,
+        };
         for (path, bytes) in super::history::history_files(h.history, Some(&site))? {
             emit(format!("{}/{path}", h.folder()), bytes)?;
         }

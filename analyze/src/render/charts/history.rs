@@ -9,7 +9,7 @@
 use super::axis::{decade_label, LogAxis};
 use super::draw::{frame, house_builder, house_mesh, markers, text_at, DrawResult};
 use super::marks::{run_dot, Mark, Pointable, Shape as MarkShape};
-use super::style::{self, Shape, LINE, MARKER, TEXT_PX, WIDTH};
+use super::style::{self, Shape, LABELLED_RIGHT, LINE, MARGIN, MARKER, TEXT_PX, WIDTH, Y_LABEL_AREA};
 use super::svg::{self, text_style, About};
 use crate::model::Lang;
 use crate::render::format::metric_value_at;
@@ -59,14 +59,20 @@ fn draw<DB: DrawingBackend>(
     let plot = frame(root, title, &[], &[w.chart_key.to_string()])?;
     let mut chart = house_builder(&plot)
         .build_cartesian_2d(0.5..count + 0.5, axis.range().log_scale().with_key_points(axis.decades()).with_light_points(axis.minor()))?;
-    let x_label = |v: &f64| if v.fract() == 0.0 && *v >= 1.0 { format!("{v:.0}") } else { String::new() };
+    let (x_title, ticks) = x_ticks(report, lang);
+    let every = tick_step(&ticks);
+    let x_label = |v: &f64| {
+        let number = *v as usize;
+        let labelled = v.fract() == 0.0 && number >= 1 && (number - 1) % every == 0;
+        labelled.then(|| ticks.get(number - 1).cloned()).flatten().unwrap_or_default()
+    };
     let y_label = |v: &f64| decade_label(*v);
     let y_title = fill(w.chart_y_axis, &[("metric", metric)]);
     house_mesh(&mut chart.configure_mesh())
         .x_labels(report.measurements.len().min(30))
         .x_label_formatter(&x_label)
         .y_label_formatter(&y_label)
-        .x_desc(w.chart_x_axis)
+        .x_desc(x_title.as_str())
         .y_desc(y_title.as_str())
         .draw()?;
     let (color, _, _) = style::series(0);
@@ -120,4 +126,50 @@ fn draw<DB: DrawingBackend>(
         marks.push(medians, mark);
     }
     Ok(())
+}
+
+/// The x axis's title and each measurement's tick: its revision when every measurement has
+/// one, else the day it was measured (the year in the title when they share one), else its
+/// number.
+fn x_ticks(report: &HistoryReport, lang: Lang) -> (String, Vec<String>) {
+    let w = words(lang);
+    let measurements = &report.measurements;
+    if let Some(revisions) = measurements.iter().map(|m| m.revision.clone()).collect::<Option<Vec<_>>>() {
+        return (w.chart_x_revision.to_string(), revisions);
+    }
+    let Some(days) = measurements.iter().map(|m| m.measured.clone()).collect::<Option<Vec<_>>>() else {
+        return (w.chart_x_axis.to_string(), measurements.iter().map(|m| m.number.to_string()).collect());
+    };
+    let year = |day: &str| day.get(..5).filter(|y| y.ends_with('-')).map(|y| y[..4].to_string());
+    match days.first().and_then(|d| year(d)) {
+        Some(first) if days.iter().all(|d| year(d).as_deref() == Some(first.as_str())) => {
+            (fill(w.chart_x_measured_year, &[("year", &first)]), days.iter().map(|d| d[5..].to_string()).collect())
+        }
+        _ => (w.chart_x_measured.to_string(), days),
+    }
+}
+
+/// Label every this many measurements, so that the longest tick fits its share of the axis.
+fn tick_step(ticks: &[String]) -> usize {
+    let longest = ticks.iter().map(|t| t.chars().count()).max().unwrap_or(1) as f64;
+    // About 0.6 em a character, and a gap of one em between ticks.
+    let tick_px = (longest * 0.6 + 1.0) * TEXT_PX;
+    let axis_px = f64::from(WIDTH - Y_LABEL_AREA - LABELLED_RIGHT - 2 * MARGIN);
+    let slot_px = axis_px / ticks.len().max(1) as f64;
+    (tick_px / slot_px).ceil().max(1.0) as usize
+}
+
+#[cfg(test)]
+mod tests {
+    use super::tick_step;
+
+    #[test]
+    fn ticks_are_thinned_until_the_longest_fits() {
+        let days = |n: usize| (0..n).map(|k| format!("11-{:02}", k % 30 + 1)).collect::<Vec<_>>();
+        assert_eq!(tick_step(&days(8)), 1, "eight days fit side by side");
+        let step = tick_step(&days(40));
+        assert!(step >= 2, "forty days do not: every {step}");
+        let revisions: Vec<String> = (0..30).map(|k| format!("v1.{k}-rc-build")).collect();
+        assert!(tick_step(&revisions) > tick_step(&days(30)), "longer ticks are thinned more");
+    }
 }

@@ -8,7 +8,7 @@ use crate::model::{DecidedBy, FailureVerdict, HeadlineMetric, Lang};
 use crate::render::format;
 use crate::render::i18n::history::{words, HistoryWords};
 use crate::render::i18n::{fill, prose, strings, Strings};
-use crate::report::history::{Change, ConditionHistory, HistoryReport, HistoryTest};
+use crate::report::history::{Change, ConditionHistory, HistoryReport, HistoryTest, Measurement};
 use serde::Serialize;
 
 /// Where the history sits in a site: each measurement's report, from the history's language
@@ -17,6 +17,9 @@ use serde::Serialize;
 pub struct HistorySite {
     /// Per measurement (by number - 1): the url segment of its dataset's folder.
     pub datasets: Vec<String>,
+    /// Per measurement (by number - 1): the number of the measurement its site comparison (in
+    /// `<its folder>/compare/`) has as baseline, when that is one of this history's.
+    pub compared_with: Vec<Option<usize>>,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -36,6 +39,10 @@ pub struct HistoryPage {
     pub facts: Vec<KeyValue>,
     pub summary: Vec<String>,
     pub changes: Option<Table>,
+    /// Each measurement's medians, while no condition has the measurements a test needs.
+    pub medians: Option<Table>,
+    /// The site's comparisons between two of the measurements.
+    pub comparisons: Vec<KeyValue>,
     pub measurements: Table,
     pub notes: Vec<String>,
     pub figures: Vec<Figure>,
@@ -59,6 +66,17 @@ pub fn history_page(report: &HistoryReport, lang: Lang, site: Option<&HistorySit
 pub fn measurement_href(site: Option<&HistorySite>, number: usize, lang: Lang, depth: usize) -> Option<String> {
     let segment = site?.datasets.get(number - 1)?;
     Some(format!("{}../../../{segment}/{}/index.html", "../".repeat(depth), lang.code()))
+}
+
+/// Whether the history's page draws its trend charts: only once a condition could be tested.
+pub fn draws_charts(report: &HistoryReport) -> bool {
+    report.conditions.iter().any(|c| c.p_first.is_some())
+}
+
+/// What a measurement is called in the facts and the medians' headers: its revision, else the
+/// day it was measured, else its dataset.
+fn measurement_name(m: &Measurement) -> String {
+    m.revision.clone().or_else(|| m.measured.clone()).unwrap_or_else(|| m.dataset.clone())
 }
 
 struct View<'a> {
@@ -98,12 +116,16 @@ impl View<'_> {
             facts: self.facts(),
             summary: self.summary(),
             changes: self.changes_table(),
+            medians: (!self.any_tested()).then(|| self.medians_table()),
+            comparisons: self.comparisons(),
             measurements: self.measurements_table(),
             notes: self.notes(),
+            // A chart of measurements no test could judge would show dots, not an answer.
             figures: r
                 .conditions
                 .iter()
                 .enumerate()
+                .filter(|_| self.any_tested())
                 .map(|(k, c)| Figure {
                     src: figure_path(k),
                     alt: fill(w.figure_alt, &[("condition", &self.label(c)), ("metric", &metric)]),
@@ -112,6 +134,10 @@ impl View<'_> {
             limits: w.limits.to_string(),
             text_lines: self.text_lines(),
         }
+    }
+
+    fn any_tested(&self) -> bool {
+        draws_charts(self.report)
     }
 
     fn metric_label(&self) -> String {
@@ -196,10 +222,10 @@ impl View<'_> {
             "dataset_name" => w.by_dataset_name,
             _ => w.by_started_at,
         };
-        let name = |m: &crate::report::history::Measurement| {
-            m.revision.clone().or_else(|| m.measured.clone()).unwrap_or_else(|| m.dataset.clone())
-        };
-        let (first, last) = (r.measurements.first().map(name).unwrap_or_default(), r.measurements.last().map(name).unwrap_or_default());
+        let (first, last) = (
+            r.measurements.first().map(measurement_name).unwrap_or_default(),
+            r.measurements.last().map(measurement_name).unwrap_or_default(),
+        );
         let compare_words = crate::render::i18n::compare::words(self.lang);
         let direction = if r.higher_is_better { compare_words.higher_better } else { compare_words.lower_better };
         vec![
@@ -347,6 +373,67 @@ impl View<'_> {
         })
     }
 
+    /// Per condition, each measurement's median of its runs, headed by the measurement's number
+    /// and name.
+    fn medians_table(&self) -> Table {
+        let (t, w, r) = (self.t, self.w, self.report);
+        let rows = r
+            .conditions
+            .iter()
+            .map(|c| {
+                let mut row = vec![Cell::text(self.label(c))];
+                row.extend(r.measurements.iter().map(|m| {
+                    let median = c.measurements.iter().find(|runs| runs.number == m.number);
+                    Cell::number(median.map_or_else(|| "–".into(), |runs| format::metric_value_at(r.headline, None, runs.median)))
+                }));
+                row
+            })
+            .collect();
+        let mut headers = vec![t.condition.to_string()];
+        headers.extend(
+            r.measurements.iter().map(|m| fill(w.median_header, &[("number", &m.number.to_string()), ("name", &measurement_name(m))])),
+        );
+        Table {
+            id: "medians".into(),
+            caption: fill(
+                t.caption,
+                &[
+                    ("main", w.medians_heading),
+                    (
+                        "note",
+                        &fill(
+                            w.medians_caption,
+                            &[("metric", &self.metric_label()), ("needed", &format::count(r.thresholds.min_measurements as u64))],
+                        ),
+                    ),
+                ],
+            ),
+            headers,
+            rows,
+        }
+    }
+
+    /// The links to the site's comparisons between two of the measurements, newest first.
+    fn comparisons(&self) -> Vec<KeyValue> {
+        let Some(site) = self.site else { return Vec::new() };
+        let mut links: Vec<KeyValue> = site
+            .compared_with
+            .iter()
+            .enumerate()
+            .filter_map(|(i, baseline)| Some((i, (*baseline)?)))
+            .filter_map(|(i, before)| {
+                let segment = site.datasets.get(i)?;
+                Some(KeyValue {
+                    label: fill(self.w.comparison_link, &[("after", &(i + 1).to_string()), ("before", &before.to_string())]),
+                    value: String::new(),
+                    href: Some(format!("../../../{segment}/compare/{}/index.html", self.lang.code())),
+                })
+            })
+            .collect();
+        links.reverse();
+        links
+    }
+
     fn measurements_table(&self) -> Table {
         let (t, w) = (self.t, self.w);
         let rows = self
@@ -416,7 +503,8 @@ impl View<'_> {
         }
         notes.extend(self.detectable());
         let untested: Vec<String> = r.conditions.iter().filter(|c| c.p_first.is_none()).map(|c| self.label(c)).collect();
-        if !untested.is_empty() {
+        // With none tested, the summary already says why, for all of them.
+        if !untested.is_empty() && self.any_tested() {
             notes.push(fill(
                 w.untested,
                 &[("n", &(2 * r.thresholds.min_segment).to_string()), ("list", &prose::list(self.lang, &untested))],

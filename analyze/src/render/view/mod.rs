@@ -20,7 +20,8 @@ pub use compare::{
     ComparePage, CompareSite, FOREST_PATH as COMPARE_FOREST_PATH,
 };
 pub use history::{
-    figure_path as history_figure_path, history_page, measurement_href as history_measurement_href, HistoryPage, HistorySite,
+    draws_charts as history_draws_charts, figure_path as history_figure_path, history_page, measurement_href as history_measurement_href,
+    HistoryPage, HistorySite,
 };
 pub use lead::Lead;
 pub use report::ReportPage;
