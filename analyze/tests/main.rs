@@ -2,6 +2,7 @@
 //! the shared helpers compiled once. Each file is a module named after it; run one with
 //! `cargo test -p analyze --test integration <file>::`.
 
+mod articles_follow_verdicts;
 mod bad_input;
 mod calibrated_gates;
 mod check_report_parity;

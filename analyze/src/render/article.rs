@@ -107,6 +107,17 @@ pub fn names(context: &Context) -> Value {
             }),
         );
     }
+    // Each pair the variance review compared, both ways round: an article orders or separates
+    // two conditions only through these.
+    let mut between = Map::new();
+    for c in &report.variance.comparisons {
+        for (swapped, (from, to)) in [(false, (&c.a_id, &c.b_id)), (true, (&c.b_id, &c.a_id))] {
+            let entry = between.entry(from.clone()).or_insert_with(|| Value::Object(Map::new()));
+            if let Value::Object(row) = entry {
+                row.insert(to.clone(), json!(context.between(c, swapped)));
+            }
+        }
+    }
     let i = &report.integrity;
     let comparison = context.comparison.map(|c| super::view::compare_article_names(c, context.lang));
     escaped(json!({
@@ -114,6 +125,7 @@ pub fn names(context: &Context) -> Value {
         "p": context.p_label,
         "dataset": { "title": report.dataset.title.get(context.lang), "measured": report.dataset.measured },
         "conditions": conditions,
+        "between": between,
         "runs": runs,
         "integrity": {
             "runs": format::count(i.runs),

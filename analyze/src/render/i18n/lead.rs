@@ -227,3 +227,33 @@ static PAIRED_JA: PairedWords = PairedWords {
     review_no_drift: "ラウンド間で両者に共通する変動はなく、対比較で除くものはなかった。",
     review_detectable: "このラウンド数で検出力80%で検出できるのは{detectable}倍を超える変化。5%の変化の検出には{rounds_5}ラウンドが必要。",
 };
+
+/// What an article cites of the variance review's verdict between two conditions
+/// (`between["A"]["B"].says`): "{b}" against "{a}", "{change}" (`PairedWords::slower`...) and
+/// "{interval}" turned the same way. Only a supported verdict orders them.
+#[derive(Debug, Serialize)]
+pub struct BetweenWords {
+    pub supported: &'static str,
+    /// And "{threshold}".
+    pub negligible: &'static str,
+    pub not_shown: &'static str,
+}
+
+pub fn between_words(lang: Lang) -> &'static BetweenWords {
+    match lang {
+        Lang::En => &BETWEEN_EN,
+        Lang::Ja => &BETWEEN_JA,
+    }
+}
+
+static BETWEEN_EN: BetweenWords = BetweenWords {
+    supported: "{b} is {change} than {a} ({interval} as geometric means of runs, 95% interval; a difference these runs support)",
+    negligible: "{b} and {a} differ negligibly (the former {change}, {interval}; within {threshold})",
+    not_shown: "these runs do not separate {b} from {a} (the former {change}, {interval} as geometric means of runs: cannot tell)",
+};
+
+static BETWEEN_JA: BetweenWords = BetweenWords {
+    supported: "{b}は{a}より{change}（回の幾何平均で、95%区間{interval}。回が支持する差）",
+    negligible: "{b}と{a}の差は実質なし（前者が{change}、{interval}。{threshold}以内）",
+    not_shown: "この回では{b}と{a}を分けられない（前者が{change}、回の幾何平均で{interval}。判断できない）",
+};

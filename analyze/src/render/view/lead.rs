@@ -400,3 +400,51 @@ fn capitalized(text: &str) -> String {
         None => String::new(),
     }
 }
+
+/// What the variance review says of one condition against another, as an article cites it
+/// (`between["A"]["B"]`: B against A). Only a supported verdict names a lower side.
+#[derive(Debug, Clone, Serialize)]
+pub struct Between {
+    /// summary.json's verdict: "supported", "negligible" or "not_shown".
+    pub verdict: Verdict,
+    pub separated: bool,
+    /// The condition whose headline is lower, when the verdict separates them.
+    pub lower: Option<String>,
+    /// "×3.45 slower": B against A, at least 1.
+    pub change: String,
+    pub interval: String,
+    /// The whole verdict in a sentence, its words chosen by the verdict.
+    pub says: String,
+}
+
+impl Context<'_> {
+    /// The review's comparison `c` as an article cites it; `swapped` reads A against B.
+    pub fn between(&self, c: &crate::report::review::Comparison, swapped: bool) -> Between {
+        let w = crate::render::i18n::lead::between_words(self.lang);
+        let flip = |x: Option<f64>| x.map(|v| 1.0 / v);
+        let (a, b, ratio, low, high) = if swapped {
+            (c.b, c.a, flip(c.ratio), flip(c.ratio_high), flip(c.ratio_low))
+        } else {
+            (c.a, c.b, c.ratio, c.ratio_low, c.ratio_high)
+        };
+        let label = |i: usize| self.condition_label(&self.report.conditions[i]);
+        let (change, interval) = self.change(ratio, low, high).unwrap_or_else(|| ("–".into(), "–".into()));
+        let separated = c.verdict == Verdict::Supported;
+        let threshold = format::threshold_percent(self.report.variance.comparison_summary.negligible_below);
+        let template = match c.verdict {
+            Verdict::Supported => w.supported,
+            Verdict::Negligible => w.negligible,
+            Verdict::NotShown => w.not_shown,
+        };
+        let says =
+            fill(template, &[("a", &label(a)), ("b", &label(b)), ("change", &change), ("interval", &interval), ("threshold", &threshold)]);
+        Between {
+            verdict: c.verdict,
+            separated,
+            lower: separated.then(|| label(if ratio.is_some_and(|r| r < 1.0) { b } else { a })),
+            change,
+            interval,
+            says,
+        }
+    }
+}
