@@ -361,8 +361,10 @@ impl<'a> Context<'a> {
             .zip(row_levels)
             .map(|(&f, &l)| self.report.factors[f].levels[l].label.get(self.lang).to_string())
             .collect();
+        // One row with no factor of its own: it holds the headline's values, so it is named by
+        // them ("p95 (ms)"), not "Runs", which would read the values as counts.
         if parts.is_empty() {
-            self.t.runs_label.to_string()
+            fill(self.metric.in_unit, &[("name", &self.headline_label)])
         } else {
             parts.join(self.t.label_join)
         }
