@@ -37,6 +37,7 @@ _HERE = Path(__file__).resolve().parent
 _PAGE_PROBE = (_HERE / "page_probe.js").read_text(encoding="utf-8")
 _OVERFLOW_PROBE = (_HERE / "overflow_probe.js").read_text(encoding="utf-8")
 _FIT_PROBE = (_HERE / "fit_probe.js").read_text(encoding="utf-8")
+_CHART_PROBE = (_HERE / "chart_probe.js").read_text(encoding="utf-8")
 
 _ARGS = [
     # Required on this machine (closed network, no GPU, small /dev/shm).
@@ -194,6 +195,12 @@ def fit(driver: webdriver.Chrome) -> dict:
     timeline, which shows a table's scroll cue, takes effect at a frame)."""
     driver.execute_async_script(_TWO_FRAMES)
     return driver.execute_script(_FIT_PROBE)
+
+
+def charts(driver: webdriver.Chrome) -> dict:
+    """{width, charts, firstChart} at the current width: see chart_probe.js."""
+    driver.execute_async_script(_TWO_FRAMES)
+    return driver.execute_script(_CHART_PROBE)
 
 
 def set_phone_width(driver: webdriver.Chrome, on: bool) -> None:

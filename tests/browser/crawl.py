@@ -29,6 +29,9 @@ from tally import Tally
 
 MAX_PAGES = 5000
 LANG_DIRS = ("en", "ja")  # a page under <lang>/ must say <html lang="<lang>...">
+# Issue 50: chart text a phone shows at 390 px, and how far down a report's first chart may start.
+MIN_CHART_TEXT_PX = 11
+FIRST_CHART_MAX_PX = 1700
 
 
 @dataclass
@@ -218,6 +221,7 @@ class Crawler:
         try:
             m = browser.overflow(self.driver)
             self._check_fit(name, browser.fit(self.driver))
+            self._check_charts(name, browser.charts(self.driver))
             self._screenshot_if_wanted(name, phone=True)
         finally:
             browser.set_phone_width(self.driver, False)
@@ -226,6 +230,26 @@ class Crawler:
             "layout", m["scrollWidth"] <= m["innerWidth"] + 1, name,
             f"scrolls sideways at {browser.PHONE[0]} px (document {m['scrollWidth']} px wide): "
             f"{why}; wrap wide tables in a box with overflow-x: auto")
+
+    def _check_charts(self, name: str, probe: dict) -> None:
+        """At a phone's width: every embedded chart's text at least MIN_CHART_TEXT_PX as shown,
+        and on a report page the first chart within FIRST_CHART_MAX_PX of the top."""
+        px = f"at {probe['width']} px"
+        for c in probe["charts"]:
+            small = c["smallest"]
+            self.tally.check(
+                "charts", small is None or small >= MIN_CHART_TEXT_PX, name,
+                f"chart {c['src']!r} {px} shows text at {small or 0:.1f} px (font-size "
+                f"{c['drawn']} in a drawing {c['drawnWidth']:.0f} px wide shown "
+                f"{c['shownWidth']} px wide), under {MIN_CHART_TEXT_PX} px: keep it at its "
+                "drawn width in a box that scrolls, or draw it narrow")
+        first = probe["firstChart"]
+        if (shot_kind(name) or "").startswith("report-") and first is not None:
+            self.tally.check(
+                "charts", first["top"] <= FIRST_CHART_MAX_PX, name,
+                f"the first chart ({first['src']!r}) starts {first['top']:,} px down {px}, "
+                f"below {FIRST_CHART_MAX_PX:,} px: the answer's picture is not on a phone's "
+                "first screens")
 
     def _check_fit(self, name: str, fit: dict) -> None:
         """At one width: no table cut off by its frame without a visible cue to scroll to the

@@ -20,6 +20,7 @@ CATEGORIES = {
     "layout": "viewport meta, and no sideways scrolling at 390 px",
     "tables": "at 1280 and 390 px, no table cut off by its frame without a visible scroll cue",
     "words": "at 1280 and 390 px, no word of a short text of a table cell broken across lines",
+    "charts": "at 390 px, chart text at least 11 px as shown; a report's first chart within 1,700 px of the top",
     "language": "each page's language switch leads to the same page in the other language",
     "weight": "no SVG over 150 KB, no page with its figures and stylesheet over 600 KB, the site under 25 MB",
     "file": "the start page works when opened from file://",

@@ -151,7 +151,7 @@ def test_good_site_passes_every_check(tmp_path: Path) -> None:
     assert "(1 links to other sites not followed)" in out, out
     assert out.rstrip().splitlines()[-1].endswith(" passed, 0 failed"), out
     for category in ("pages", "console", "requests", "links", "fragments", "images",
-                     "a11y", "layout", "tables", "words", "language", "weight", "file"):
+                     "a11y", "layout", "tables", "words", "language", "weight", "file", "charts"):
         passed, failed = counts[category]
         assert passed > 0 and failed == 0, (category, out)
     # #results, #summary, run page -> #results, en -> ja #結果 (percent-encoded)
@@ -182,6 +182,13 @@ def svg_of(size: int) -> str:
 HEAVY_FIGURES = "".join(
     f'<object data="ds/en/figures/heavy-{i}.svg" type="image/svg+xml" aria-label="heavy {i}"></object>'
     for i in range(5))
+
+
+# A chart drawn 760 px wide with 12 px text, scaled to a phone's width: 5.6 px.
+SMALL_TEXT_SVG = (
+    '<svg xmlns="http://www.w3.org/2000/svg" width="760" height="200" viewBox="0 0 760 200">'
+    '<title>Wide</title><text x="10" y="100" font-size="12">p95 (ms)</text></svg>\n'
+)
 
 
 def run_page_with_switch(lang: str, switch: str) -> str:
@@ -368,6 +375,20 @@ BAD_SITES = {
         "index.html: weighs ",
         {"weight"},
         {f"ds/en/figures/heavy-{i}.svg": svg_of(125_000) for i in range(5)},
+    ),
+    "chart_text_too_small_on_a_phone": (
+        '<object data="ds/en/figures/wide.svg" type="image/svg+xml" aria-label="wide" '
+        'style="max-width: 100%; height: auto"></object>',
+        "index.html: chart 'ds/en/figures/wide.svg' at 390 px shows text at 5.",
+        {"charts"},
+        {"ds/en/figures/wide.svg": SMALL_TEXT_SVG},
+    ),
+    "report_first_chart_below_the_first_screens": (
+        "",
+        "ds/en/index.html: the first chart ('figures/bar.svg') starts ",
+        {"charts"},
+        {"ds/en/index.html": PAGE.format(lang="en", title="Report", body=REPORT_BODY.replace(
+            '<h2 id="results">Results</h2>', '<div style="height: 2000px"></div><h2 id="results">Results</h2>'))},
     ),
     "site_over_the_budget": (
         "",

@@ -31,6 +31,8 @@ pub struct Strings {
     pub other_lang_link: &'static str,
     /// Above a table wider than its box, shown only while the box can scroll sideways.
     pub scroll_cue: &'static str,
+    /// Above a chart that scrolls sideways on a phone.
+    pub chart_scroll_cue: &'static str,
     pub report: &'static str,
     pub all_datasets: &'static str,
     pub measured: &'static str,
@@ -381,6 +383,7 @@ static EN: Strings = Strings {
     lang_name: "English",
     other_lang_link: "日本語",
     scroll_cue: "Scroll sideways for more columns →",
+    chart_scroll_cue: "Scroll sideways for the whole chart →",
     report: "Report",
     all_datasets: "All datasets",
     measured: "Measured",
@@ -625,6 +628,7 @@ static JA: Strings = Strings {
     lang_name: "日本語",
     other_lang_link: "English",
     scroll_cue: "表は横にスクロールできます→",
+    chart_scroll_cue: "図は横にスクロールできます→",
     report: "レポート",
     all_datasets: "データセット一覧",
     measured: "測定日",

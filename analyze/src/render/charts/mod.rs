@@ -26,6 +26,8 @@ mod marks;
 mod resources;
 mod send_lag;
 mod style;
+/// The width the house's charts are drawn at (all but the forest, drawn narrow).
+pub use style::WIDTH as WIDE_PX;
 mod svg;
 mod tempfiles;
 mod time_series;

@@ -124,6 +124,7 @@ impl View<'_> {
             all_matched: (r.only_in_baseline.is_empty() && r.only_in_candidate.is_empty()).then(|| w.all_matched.to_string()),
             overview: (!r.conditions.is_empty())
                 .then(|| Figure {
+                    wide_px: None,
                     src: FOREST_PATH.to_string(),
                     alt: fill(crate::render::i18n::charts::labels(self.lang).forest_alt, &[("metric", &self.metric_label)]),
                 })
@@ -135,6 +136,7 @@ impl View<'_> {
                 .enumerate()
                 .filter(|(k, _)| r.figures.get(*k).is_some())
                 .map(|(k, c)| Figure {
+                    wide_px: Some(crate::render::charts::WIDE_PX),
                     src: figure_path(k),
                     alt: fill(w.figure_alt, &[("condition", &self.label(c)), ("metric", &self.metric_label)]),
                 })

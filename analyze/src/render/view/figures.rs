@@ -24,7 +24,7 @@ impl Context<'_> {
             Planned::Resources(run) => prose::run_resources_alt(self.lang, run_id(run)),
             Planned::RunTempfiles(run) => prose::run_tempfile_alt(self.lang, run_id(run)),
         };
-        Figure { src: format!("{root}{}", figure.path(&self.slugs)), alt }
+        Figure { src: format!("{root}{}", figure.path(&self.slugs)), alt, wide_px: Some(crate::render::charts::WIDE_PX) }
     }
 
     /// The alt words of the headline chart of one level of the factor it is drawn apart at.

@@ -127,6 +127,7 @@ impl View<'_> {
                 .enumerate()
                 .filter(|_| self.any_tested())
                 .map(|(k, c)| Figure {
+                    wide_px: Some(crate::render::charts::WIDE_PX),
                     src: figure_path(k),
                     alt: fill(w.figure_alt, &[("condition", &self.label(c)), ("metric", &metric)]),
                 })

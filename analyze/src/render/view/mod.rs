@@ -99,6 +99,10 @@ pub struct Figure {
     /// Relative to the page.
     pub src: String,
     pub alt: String,
+    /// The width it was drawn at, for a figure drawn the house's full width: on a phone it keeps
+    /// that width and scrolls sideways, so its text stays at the size it was drawn (12 CSS px and
+    /// up), where scaled to the screen it would be 6 px. `None`: drawn narrow, it scales.
+    pub wide_px: Option<u32>,
 }
 
 #[derive(Debug, Clone, Serialize)]

@@ -3,6 +3,7 @@
 
 use super::*;
 use crate::model::Percentile;
+use crate::render::figures::Figure as Planned;
 use crate::render::i18n::notes;
 use crate::render::i18n::published as published_words;
 use crate::report::{OrderCheck, OrderPair, OrderRelation, PublishedTableResult};
@@ -45,6 +46,8 @@ pub struct ReportPage {
     pub percentiles_note: Option<String>,
     /// The original article's numbers beside the measured ones.
     pub published: Option<PublishedSection>,
+    /// The headline chart, under the findings: the answer's picture on the first screen.
+    pub answer_figures: Vec<Figure>,
     pub figures: Vec<Figure>,
     pub large: Option<Table>,
     pub tempfiles: Option<Table>,
@@ -749,13 +752,20 @@ impl<'a> Context<'a> {
             .collect()
     }
 
-    /// The report page's figures, from the figure plan.
-    pub fn report_figures(&self, root: &str) -> Vec<Figure> {
-        self.figures.report.iter().map(|&f| self.figure(f, root)).collect()
+    /// The report page's figures, from the figure plan: the headline chart that answers the
+    /// study's question (one per level, when it is drawn per level), shown right under the
+    /// findings, and the rest in the charts section.
+    pub fn report_figures(&self, root: &str) -> (Vec<Figure>, Vec<Figure>) {
+        let answers = |f: &&Planned| matches!(f, Planned::Headline | Planned::HeadlineAt(_));
+        let planned = &self.figures.report;
+        let headline = planned.iter().take_while(answers).count();
+        let figures = |part: &[Planned]| part.iter().map(|&f| self.figure(f, root)).collect();
+        (figures(&planned[..headline]), figures(&planned[headline..]))
     }
 
     pub fn report_page(&self, article: Option<String>) -> ReportPage {
         let report = self.report;
+        let (answer_figures, figures) = self.report_figures("");
         ReportPage {
             lang: self.lang.code(),
             t: self.t,
@@ -773,7 +783,8 @@ impl<'a> Context<'a> {
             percentiles: self.percentile_table(""),
             percentiles_note: self.maximum_note(),
             published: self.published_section(""),
-            figures: self.report_figures(""),
+            answer_figures,
+            figures,
             large: self.large_table(""),
             tempfiles: self.tempfile_table(""),
             sessions: super::sessions::section(self),

@@ -60,6 +60,7 @@ pub struct RunWords {
     pub other_lang_link: &'static str,
     pub lang_name: &'static str,
     pub scroll_cue: &'static str,
+    pub chart_scroll_cue: &'static str,
 }
 
 impl RunWords {
@@ -77,6 +78,7 @@ impl RunWords {
             other_lang_link: t.other_lang_link,
             lang_name: t.lang_name,
             scroll_cue: t.scroll_cue,
+            chart_scroll_cue: t.chart_scroll_cue,
         }
     }
 }
