@@ -10,6 +10,7 @@
 //! here imports from it.
 
 pub mod compare;
+pub mod hints;
 pub mod history;
 pub mod review;
 pub mod slo;
@@ -55,6 +56,10 @@ pub struct Report {
     pub standing: Standing,
     /// dataset.toml's published tables beside the measured values, in the file's order.
     pub published: PublishedComparison,
+    /// Where the data shows the mark of a known cause, that cause with its evidence
+    /// (`stats::hints`): a hint, not a measured cause. Kind by kind, then condition by condition.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub hints: Vec<hints::Hint>,
     /// The experiment's settings from plan.toml, flattened to dotted keys, sorted by key.
     pub setup: Vec<Setting>,
     /// What computed the per-run statistics and chart inputs when it was not analyze (the

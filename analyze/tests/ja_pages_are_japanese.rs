@@ -78,6 +78,8 @@ const TERMS: &[&str] = &[
     "svg",
     "png",
     "tcp",
+    // TCP's SYN, which the cause hints name (SYN再送).
+    "syn",
     "url",
     "api",
     "os",

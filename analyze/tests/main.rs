@@ -14,6 +14,7 @@ mod failing_condition;
 mod failures_first;
 mod fuzz_ingest;
 mod headline_metric;
+mod hints;
 mod history;
 mod history_judged;
 mod hive_input;

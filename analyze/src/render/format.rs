@@ -62,6 +62,21 @@ pub fn seconds(value: f64) -> String {
     grouped(value, 3)
 }
 
+/// Milliseconds as seconds with two decimals, for times near a second or more: `1.01` for 1,012.7 ms.
+pub fn seconds_of_ms(value_ms: f64) -> String {
+    grouped(value_ms / 1000.0, 2)
+}
+
+/// A change as a signed percentage with one decimal: `+7.2%`, `-22.0%`.
+pub fn signed_percent(fraction: f64) -> String {
+    let text = percent(fraction);
+    if text.starts_with('-') {
+        text
+    } else {
+        format!("+{text}")
+    }
+}
+
 /// A resolution given in ms, in the unit a reader would say it in: `1 s`, `0.1 ms`, `1 ns`.
 pub fn duration_ms(step_ms: f64) -> String {
     match step_ms {

@@ -10,6 +10,7 @@ pub mod counted;
 #[cfg(test)]
 mod glossary;
 pub mod grammar;
+pub mod hints;
 pub mod history;
 pub mod labels;
 pub mod lead;

@@ -30,10 +30,13 @@ pub fn build(dataset: &mut Dataset, detail: Detail) -> Report {
     // marks (which pair each latency with its send time), and the percentiles from the intended
     // send (made in the lags' own vector). Level-1 tables carry no rows, so no intended-send
     // values.
-    let (send_lags, series, intended): (Vec<LagSeries>, _, Vec<FromIntended>) = if let Some(level1) = &dataset.level1 {
+    // The warm-up hint's figures need the send times too (`stats::hints`).
+    type WarmUps = Vec<Option<super::hints::WarmUpRun>>;
+    let (send_lags, series, intended, mut warm_ups): (Vec<LagSeries>, _, Vec<FromIntended>, WarmUps) = if let Some(level1) = &dataset.level1
+    {
         let send_lags = if with_figures { dataset.requests.iter().map(super::intended::lag_series).collect() } else { Vec::new() };
         let series = with_figures.then(|| super::figures::level1_series(level1, &dataset.requests));
-        (send_lags, series, vec![None; dataset.runs.len()])
+        (send_lags, series, vec![None; dataset.runs.len()], vec![None; dataset.runs.len()])
     } else {
         if with_figures {
             assert_eq!(dataset.kept, Keep::Points, "charts need the dataset loaded with Keep::Points");
@@ -49,6 +52,7 @@ pub fn build(dataset: &mut Dataset, detail: Detail) -> Report {
                 let error_rows = std::mem::take(&mut run.error_rows);
                 let lags = std::mem::take(&mut run.lag_ms);
                 let run = &*run;
+                let warm_up = super::hints::warm_up_of_run(&run.latencies_ms, &sent_ms);
                 // Side by side on the cores, so a dataset of one large run uses both.
                 let ((send_lag, intended), series) = rayon::join(
                     || {
@@ -61,21 +65,23 @@ pub fn build(dataset: &mut Dataset, detail: Detail) -> Report {
                     },
                     || with_figures.then(|| super::figures::run_series(run, &sent_ms, error_rows)),
                 );
-                (send_lag, series, intended)
+                (send_lag, series, intended, warm_up)
             })
             .collect();
         let mut send_lags = Vec::new();
         let (mut time_series, mut errors_over_time) = (Vec::new(), Vec::new());
         let mut intended = Vec::with_capacity(per_run.len());
-        for (send_lag, series, run_intended) in per_run {
+        let mut warm_ups = Vec::with_capacity(per_run.len());
+        for (send_lag, series, run_intended, warm_up) in per_run {
             send_lags.extend(send_lag);
             if let Some((points, errors)) = series {
                 time_series.push(points);
                 errors_over_time.push(errors);
             }
             intended.push(run_intended);
+            warm_ups.push(warm_up);
         }
-        (send_lags, with_figures.then_some((time_series, errors_over_time)), intended)
+        (send_lags, with_figures.then_some((time_series, errors_over_time)), intended, warm_ups)
     };
     let percentile = dataset.manifest.headline_percentile();
     let conditions_of_runs = condition_keys(dataset);
@@ -139,6 +145,10 @@ pub fn build(dataset: &mut Dataset, detail: Detail) -> Report {
         let incomplete =
             large.iter().filter(|r| r.client_complete_s.is_none() || expected_large.is_some_and(|e| r.bytes_received < e)).count() as u64;
         let send_step_ms = super::throughput::send_step_ms(dataset.sources[index].as_ref());
+        // A warm-up is judged only where the sends are ordered as finely as requests/s needs.
+        if !super::throughput::sends_resolved(send_step_ms, super::throughput::rows_span_s(counted)) {
+            warm_ups[index] = None;
+        }
         let tool_reported = dataset.run_stats[index].as_ref().map(|s| Box::new(super::tool_reported::reported(s, counted)));
         let rows_place_errors = super::failures::rows_place_errors(dataset.sources[index].as_ref());
         let requests_counted = super::failures::counted(counted.requests, counted.errors(), tool_reported.as_deref(), rows_place_errors);
@@ -246,6 +256,9 @@ pub fn build(dataset: &mut Dataset, detail: Detail) -> Report {
         &variance,
         dataset.manifest.thresholds.error_share,
     );
+    // Every run's 2xx latencies are still here, in selection's order: the SYN counts need none.
+    let syn: Vec<super::hints::SynRun> = dataset.requests.par_iter().map(|run| super::hints::SynRun::of(&run.latencies_ms)).collect();
+    let hints = super::hints::hints(&factors, &runs, &conditions, &variance.flags, &syn, &warm_ups);
     let published =
         super::published::compare(dataset.manifest.published.as_ref(), &conditions, dataset.manifest.thresholds.negligible_difference);
     let figures = match series {
@@ -292,6 +305,7 @@ pub fn build(dataset: &mut Dataset, detail: Detail) -> Report {
         variance,
         standing,
         published,
+        hints,
         setup: dataset.plan.as_ref().map(settings).unwrap_or_default(),
         level1: dataset.level1.as_ref().map(|l| l.engine.clone()),
         readme: dataset.readme.clone(),

@@ -9,6 +9,7 @@ pub mod compare;
 pub mod difference;
 pub mod failures;
 pub mod figures;
+pub mod hints;
 pub mod history;
 pub mod intended;
 pub mod labels;

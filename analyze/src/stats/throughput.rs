@@ -46,10 +46,7 @@ pub fn throughput(
         // place them (ab -g).
         let error_rate = super::failures::share(requests_counted);
         let span_s = rows_span_s(counted);
-        let fine = match (send_step_ms, span_s) {
-            (Some(step), Some(span)) => span * 1000.0 >= RESOLUTION_FACTOR * step,
-            _ => false,
-        };
+        let fine = sends_resolved(send_step_ms, span_s);
         let (rate, from, withheld) = match (fine, tool_rate) {
             (true, _) => (rows_rate(counted), "rows", None),
             (false, Some(rate)) => (Some(rate), "tool-coarse", None),
@@ -66,6 +63,16 @@ pub fn throughput(
             withheld: None,
         },
         None => Throughput { rate: None, error_rate: None, mean_ms: None, from: None, withheld: None },
+    }
+}
+
+/// Whether a run's rows time their sends finely enough to order them over its span (s): at least
+/// [`RESOLUTION_FACTOR`] times finer than it. `send_step_ms` is [`send_step_ms`]'s (`None`: not
+/// timed at all). Requests/s from rows and the warm-up hint (`stats::hints`) both follow it.
+pub fn sends_resolved(send_step_ms: Option<f64>, span_s: Option<f64>) -> bool {
+    match (send_step_ms, span_s) {
+        (Some(step), Some(span)) => span * 1000.0 >= RESOLUTION_FACTOR * step,
+        _ => false,
     }
 }
 
@@ -86,7 +93,7 @@ pub fn send_step_ms(source: Option<&Source>) -> Option<f64> {
 }
 
 /// The span of a run's rows (s): from the first send to the last completion.
-pub(super) fn rows_span_s(counted: &RunRequests) -> Option<f64> {
+pub fn rows_span_s(counted: &RunRequests) -> Option<f64> {
     match (counted.first_sent_ms, counted.last_done_ms) {
         (Some(first), Some(last)) if last > first => Some(super::precision::seconds((last - first) / 1000.0)),
         _ => None,

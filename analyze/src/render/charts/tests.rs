@@ -284,6 +284,7 @@ pub(crate) fn fixture() -> Report {
         variance: VarianceReview::default(),
         standing: Default::default(),
         published: Default::default(),
+        hints: Vec::new(),
         setup: Vec::new(),
         level1: None,
         readme: None,

@@ -85,6 +85,7 @@ pub fn every_string(lang: Lang) -> Vec<String> {
         serde_json::to_value(super::lead::paired_words(lang)),
         serde_json::to_value(super::compare::words(lang)),
         serde_json::to_value(super::slo::words(lang)),
+        serde_json::to_value(super::hints::words(lang)),
         serde_json::to_value(super::counted::words(lang)),
         serde_json::to_value(super::site::words(lang)),
     ] {
@@ -126,6 +127,7 @@ mod tests {
             ("paired.".to_string(), serde_json::to_value(super::super::lead::paired_words(lang)).unwrap()),
             ("compare.".to_string(), serde_json::to_value(super::super::compare::words(lang)).unwrap()),
             ("slo.".to_string(), serde_json::to_value(super::super::slo::words(lang)).unwrap()),
+            ("hints.".to_string(), serde_json::to_value(super::super::hints::words(lang)).unwrap()),
             ("counted.".to_string(), serde_json::to_value(super::super::counted::words(lang)).unwrap()),
             ("site.".to_string(), serde_json::to_value(super::super::site::words(lang)).unwrap()),
             ("rules.".to_string(), serde_json::to_value(super::super::rule_words(lang)).unwrap()),

@@ -5,6 +5,7 @@
 mod compare;
 mod counted;
 mod figures;
+mod hints;
 mod history;
 mod labels;
 mod lead;

@@ -77,6 +77,8 @@ pub struct ReportPage {
     pub article: Option<String>,
     /// dataset.toml's service-level objectives per condition, and what they add up to.
     pub slo: Option<Section>,
+    /// Where the data shows the mark of a known cause, that cause with its evidence (`stats::hints`).
+    pub hints: Option<Section>,
     /// Per condition and request label, when the runs mix labels (`stats::labels`).
     pub labels: Option<Section>,
     /// Per run and request label, the tool's own figures (runs without rows: Locust).
@@ -814,6 +816,7 @@ impl<'a> Context<'a> {
             downloads: self.downloads(),
             article,
             slo: super::slo::section(self),
+            hints: super::hints::section(self),
             labels: super::labels::section(self),
             tool_labels: super::labels::tool_section(self),
             comparisons: Vec::new(),

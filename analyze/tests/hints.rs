@@ -1,0 +1,66 @@
+//! The cause hints through the binary, on the committed datasets: static-file-servers' http.server
+//! at c=10 (listen backlog 5, a new connection per request) shows SYN retransmits in summary.json,
+//! on both languages' pages and in the Markdown twin; gunicorn-slow-client shows no hint at all.
+
+use assert_cmd::Command;
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+
+fn repo() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+fn report(dataset: &Path, out: &Path, lang: &str) {
+    let output = Command::cargo_bin("analyze")
+        .unwrap()
+        .args(["report", dataset.to_str().unwrap(), "--out", out.to_str().unwrap(), "--lang", lang])
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+}
+
+/// The hints section of a rendered page, from its anchor to its end.
+fn section(page: &str) -> Option<&str> {
+    let start = page.find("<section id=\"hints-section\">")?;
+    let rest = &page[start..];
+    Some(&rest[..rest.find("</section>").unwrap_or(rest.len())])
+}
+
+#[test]
+fn static_file_servers_hint_syn_retransmits_at_http_server_c10_in_every_output() {
+    let dataset = repo().join("datasets/static-file-servers");
+    let en = tempfile::tempdir().unwrap();
+    report(&dataset, en.path(), "en");
+    let summary: Value = serde_json::from_str(&std::fs::read_to_string(en.path().join("summary.json")).unwrap()).unwrap();
+    let syn: Vec<&Value> = summary["hints"].as_array().unwrap().iter().filter(|h| h["kind"] == "syn_retransmit").collect();
+    assert_eq!(syn.len(), 1, "{:#}", summary["hints"]);
+    assert_eq!(syn[0]["condition_ids"][0], "server=http-server,concurrency=10");
+    assert_eq!((syn[0]["slow"].as_u64(), syn[0]["near"].as_u64(), syn[0]["runs"].as_u64()), (Some(20), Some(20), Some(3)));
+
+    let page = std::fs::read_to_string(en.path().join("index.html")).unwrap();
+    let hints = section(&page).expect("the report has the hints section");
+    assert!(hints.contains("a hint, not a measured cause"), "{hints}");
+    assert!(
+        hints.contains("20 of the 20 requests that took 1 s or longer took 1.01–1.45 s, just above the kernel&#x27;s SYN retransmission timeout (1 s), in 3 of 3 runs"),
+        "{hints}"
+    );
+    let markdown = std::fs::read_to_string(en.path().join("report.md")).unwrap();
+    assert!(markdown.contains("## Hints from the data") && markdown.contains("took 1.01–1.45 s"), "{markdown}");
+
+    let ja = tempfile::tempdir().unwrap();
+    report(&dataset, ja.path(), "ja");
+    let page = std::fs::read_to_string(ja.path().join("index.html")).unwrap();
+    let hints = section(&page).expect("the Japanese report has the hints section");
+    assert!(hints.contains("データが示す手がかり") && hints.contains("測定した原因ではなく手がかりです"), "{hints}");
+    assert!(hints.contains("1 s以上かかったリクエスト20件のうち20件が1.01〜1.45 sで"), "{hints}");
+}
+
+#[test]
+fn a_dataset_whose_data_shows_no_cause_has_no_hints_section() {
+    let out = tempfile::tempdir().unwrap();
+    report(&repo().join("datasets/gunicorn-slow-client"), out.path(), "en");
+    let summary: Value = serde_json::from_str(&std::fs::read_to_string(out.path().join("summary.json")).unwrap()).unwrap();
+    assert!(summary.get("hints").is_none(), "{:#}", summary["hints"]);
+    assert!(section(&std::fs::read_to_string(out.path().join("index.html")).unwrap()).is_none());
+    assert!(!std::fs::read_to_string(out.path().join("report.md")).unwrap().contains("## Hints from the data"));
+}
