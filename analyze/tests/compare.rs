@@ -325,7 +325,7 @@ fn the_site_renders_a_datasets_comparison_with_its_baseline_and_links_both_repor
     let candidate = read("tiny-rerun/en/index.html");
     assert!(candidate.contains("href=\"../compare/en/index.html\""), "the candidate links its comparison");
     assert!(
-        candidate.contains("Against its baseline, direct/2: candidate slower, 1.50 (1.50–1.50); negligible: nginx, buffering on · 0 and nginx, buffering on · 2."),
+        candidate.contains("Against its baseline, direct/2: candidate slower, ×1.50 slower (1.50–1.50); negligible: nginx, buffering on · 0 and nginx, buffering on · 2."),
         "{candidate}"
     );
     let baseline = read("tiny/ja/index.html");
