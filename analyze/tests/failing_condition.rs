@@ -123,12 +123,12 @@ fn a_condition_that_failed_half_its_sessions_is_shown_with_its_share_and_never_r
     // The headline table: the failing cell says what its value leaves out, before the value.
     let table = section(&page, "<table id=\"headline\"", "</table>");
     assert!(table.contains("By condition: share of failed sessions, mean session time and p95"), "{table}");
-    assert!(table.contains("successful sessions only; 50.0% failed6.00"), "the note, then the value: {table}");
+    assert!(table.contains("successful sessions only; 50.0% of sessions failed (median of runs)6.00"), "the note, then the value: {table}");
     assert!(table.contains("0.0% failed21.00"), "the share first beside a condition that does not fail: {table}");
-    assert!(page.contains("<span class=\"failing\">successful sessions only; 50.0% failed</span>"));
+    assert!(page.contains("<span class=\"failing\">successful sessions only; 50.0% of sessions failed (median of runs)</span>"));
     // Its percentiles rank its 2xx responses only, and say so by its name.
     let percentiles = section(&page, "<table id=\"percentiles\"", "</table>");
-    assert!(percentiles.contains("fast2xx responses only; 50.00% errors"), "{percentiles}");
+    assert!(percentiles.contains("fast2xx responses only; 50.00% of requests failed (median of runs)"), "{percentiles}");
     // The chart: the share beside a hollow marker, and the key says what it means.
     let chart = read(&en.join("figures/headline-by-condition.svg"));
     assert!(chart.contains(">50.0% failed</text>"), "the share is written beside the marker");
@@ -138,14 +138,14 @@ fn a_condition_that_failed_half_its_sessions_is_shown_with_its_share_and_never_r
     // The Markdown twin carries the same words.
     let twin = read(&en.join("report.md"));
     assert!(twin.contains("- fast failed 50.0% of its sessions (not ranked); only steady is ranked"), "{twin}");
-    assert!(twin.contains("successful sessions only; 50.0% failed: [6.00]"), "{twin}");
+    assert!(twin.contains("successful sessions only; 50.0% of sessions failed (median of runs): [6.00]"), "{twin}");
 
     let page_ja = read(&ja.join("index.html"));
     let lead_ja = section(&page_ja, "<section id=\"findings\"", "</section>");
     assert!(lead_ja.contains("fastはセッションの50.0%が失敗（順位なし）"), "{lead_ja}");
     assert!(lead_ja.contains("順位が付くのはsteadyの平均セッション時間21.00 ms（失敗0.0%）のみ"), "{lead_ja}");
     assert!(!lead_ja.contains("最良"), "{lead_ja}");
-    assert!(page_ja.contains("成功したセッションのみ。50.0%が失敗"));
+    assert!(page_ja.contains("成功したセッションのみ。セッションの50.0%が失敗（回の中央値）"));
 }
 
 #[test]
