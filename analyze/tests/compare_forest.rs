@@ -27,14 +27,21 @@ fn the_forest_chart_draws_every_condition_on_one_axis_with_the_slower_one_right_
     let candidate = slowed(root.path());
     let out = root.path().join("cmp");
     assert_exit(&compare(&["--out", out.to_str().unwrap()], &fixture(), &candidate), 0);
-    for (lang, labels, slower, counts) in [
+    for (lang, labels, slower, counts, said) in [
         (
             "en",
             ["direct · 0", "direct · 2", "nginx, buffering on · 0", "nginx, buffering on · 2"],
             "direct · 2: candidate slower",
             "p95 of each of the 4 matched conditions",
+            "×1.50 slower (1.50–1.50)",
         ),
-        ("ja", ["直接／0", "直接／2", "NGINX・先読みあり／0", "NGINX・先読みあり／2"], "直接／2：比較対象が遅い", "対応する4件の条件"),
+        (
+            "ja",
+            ["直接／0", "直接／2", "NGINX・先読みあり／0", "NGINX・先読みあり／2"],
+            "直接／2：比較対象が遅い",
+            "対応する4件の条件",
+            "1.50倍遅い（1.50〜1.50）",
+        ),
     ] {
         let svg = std::fs::read_to_string(out.join(format!("{lang}/figures/compare-forest.svg"))).unwrap();
         for label in labels {
@@ -42,6 +49,8 @@ fn the_forest_chart_draws_every_condition_on_one_axis_with_the_slower_one_right_
         }
         let desc = svg.split("<desc").nth(1).unwrap().split("</desc>").next().unwrap();
         assert!(desc.contains(counts), "{lang}: {desc}");
+        // Its row says the ratio as the table does, turned to at least 1 with its direction.
+        assert!(svg.replace('\u{a0}', " ").contains(said), "{lang}: {said}\n{svg}");
         // The line at 1 has its tick; the slower condition (ratio 1.5, interval 1.50–1.50) sits
         // right of it, the unchanged ones at it.
         let one = text_x(&svg, "1").unwrap_or_else(|| panic!("{lang}: no tick at 1\n{svg}"));

@@ -151,7 +151,10 @@ fn the_report_and_run_pages_say_whose_count_the_errors_are_in_both_languages() {
     );
     assert!(index.contains("2xx responses 160 (160 as ab counted them, in rows that do not say which)"), "{index}");
     // The failing condition's percentiles are not "2xx responses only": they rank the failures too.
-    assert!(index.contains("failed requests ranked too: ab's rows do not say which; 20.00% of requests failed (median of runs)"), "{index}");
+    assert!(
+        index.contains("failed requests ranked too: ab's rows do not say which; 20.00% of requests failed (median of runs)"),
+        "{index}"
+    );
     assert!(!index.contains("2xx responses only"), "{index}");
 
     let run = page(dir.path().join("ja/runs/failed.html"));
@@ -160,7 +163,10 @@ fn the_report_and_run_pages_say_whose_count_the_errors_are_in_both_languages() {
     assert!(run.contains("abはこの200件のリクエストのうち40件を2xxの応答なしと数えましたが、行にはどれかが書かれていません。"), "{run}");
     assert!(run.contains("abは200件のリクエストのうち40件を2xxの応答なしと数えた（2xx以外の応答20件、受信の失敗20件）"), "the note: {run}");
     let index = page(dir.path().join("ja/index.html"));
-    assert!(index.contains("失敗したリクエストも順位に含む。abの行はどれが失敗か示さない。リクエストの20.00%が失敗（回の中央値）"), "{index}");
+    assert!(
+        index.contains("失敗したリクエストも順位に含む。abの行はどれが失敗か示さない。リクエストの20.00%が失敗（回の中央値）"),
+        "{index}"
+    );
 }
 
 #[test]

@@ -17,9 +17,10 @@ use super::labels::{forest_desc, labels, ForestCounts};
 use super::marks::{Mark, Pointable, Shape as MarkShape};
 use super::style::{self, Shape, INK, LINE, LINE_HEIGHT, MARGIN, MARKER, MUTED, NARROW_TYPE, NARROW_WIDTH, THIN, X_LABEL_AREA};
 use super::svg::{self, text_style, About};
-use crate::model::{CompareVerdict, DecidedBy, HeadlineMetric, Lang, NoInterval};
+use crate::model::{CompareVerdict, DecidedBy, HeadlineMetric, Lang, NoInterval, Oriented};
 use crate::render::format;
 use crate::render::i18n::compare::{words as compare_words, CompareWords};
+use crate::render::i18n::lead::change_words;
 use crate::render::i18n::prose::labels_label;
 use crate::render::i18n::{fill, metric_words, strings};
 use crate::report::compare::{ComparisonReport, ConditionComparison};
@@ -102,6 +103,7 @@ struct Words {
     compare: &'static CompareWords,
     t: &'static crate::render::i18n::Strings,
     metric: String,
+    headline: HeadlineMetric,
     /// The better and worse directions: faster and slower for latency and requests/s, better
     /// and worse for the other metrics, as the comparison page words its verdicts.
     better: &'static str,
@@ -121,6 +123,7 @@ impl Words {
             compare,
             t: strings(lang),
             metric: fill(metric_words(lang, report.headline).label, &[("p", &report.metric)]),
+            headline: report.headline,
             better,
             worse,
         }
@@ -136,13 +139,19 @@ impl Words {
         }
     }
 
-    /// The ratio and its interval as the table prints them: "0.81 (0.23–2.84)".
+    /// The ratio and its interval as the table prints them, turned to at least 1 with the
+    /// metric's words: "×1.23 faster (0.35–4.28)". The mark stays at the ratio itself on the axis.
     fn ratio(&self, ratio: f64, interval: Option<(f64, f64)>) -> String {
-        match interval {
-            Some((low, high)) => {
-                format!("{} ({}{}{})", format::factor(ratio), format::factor(low), self.t.range_dash, format::factor(high))
-            }
-            None => format::factor(ratio),
+        let Some(oriented) = Oriented::of(ratio, interval.map(|i| i.0), interval.map(|i| i.1)) else {
+            return format::factor(ratio);
+        };
+        let change = change_words(self.lang, self.headline, &oriented);
+        match oriented.interval {
+            Some((low, high)) => fill(
+                self.t.aside,
+                &[("main", &change), ("note", &format!("{}{}{}", format::factor(low), self.t.range_dash, format::factor(high)))],
+            ),
+            None => change,
         }
     }
 

@@ -728,7 +728,7 @@ impl View<'_> {
         let Some(oriented) = c.ratio.and_then(|ratio| Oriented::of(ratio, c.ratio_low, c.ratio_high)) else {
             return ("–".to_string(), self.no_interval_text(c));
         };
-        let change = super::lead::change_words(self.lang, self.report.headline, &oriented);
+        let change = crate::render::i18n::lead::change_words(self.lang, self.report.headline, &oriented);
         match oriented.interval {
             Some((low, high)) => (self.aside(&change, &self.range(&format::factor(low), &format::factor(high))), None),
             None => (change, self.no_interval_text(c)),

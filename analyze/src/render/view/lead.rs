@@ -176,7 +176,7 @@ impl Context<'_> {
     /// without a positive ratio.
     pub(super) fn change(&self, ratio: Option<f64>, low: Option<f64>, high: Option<f64>) -> Option<(String, String)> {
         let oriented = Oriented::of(ratio?, low, high)?;
-        Some((change_words(self.lang, self.report.headline, &oriented), self.factor_range(oriented.interval)))
+        Some((crate::render::i18n::lead::change_words(self.lang, self.report.headline, &oriented), self.factor_range(oriented.interval)))
     }
 
     /// An interval of factors, "1.22–14.4"; "–" without one.
@@ -389,22 +389,6 @@ fn capitalized(text: &str) -> String {
         Some(first) => first.to_uppercase().chain(chars).collect(),
         None => String::new(),
     }
-}
-
-/// A ratio b over a, turned to at least 1, in the words of what `metric` measures: "×4,000
-/// faster" for 0.00025 of a latency, "×1.30 higher" for a share. One home for every page's
-/// ratio words (the lead, the variance review, the comparison).
-pub(crate) fn change_words(lang: Lang, metric: HeadlineMetric, oriented: &Oriented) -> String {
-    let w = paired_words(lang);
-    // Requests/s: lower is slower; a latency: higher is slower; a share: higher or lower.
-    let times = !matches!(metric, HeadlineMetric::ErrorRate | HeadlineMetric::FailedShare);
-    let template = match (times, oriented.b_larger, metric.higher_is_better()) {
-        (true, true, true) | (true, false, false) => w.faster,
-        (true, _, _) => w.slower,
-        (false, true, _) => w.higher,
-        (false, false, _) => w.lower,
-    };
-    fill(template, &[("factor", &format::factor(oriented.factor))])
 }
 
 /// What the variance review says of one condition against another, as an article cites it
