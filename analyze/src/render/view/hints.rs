@@ -44,7 +44,7 @@ impl Context<'_> {
             }
             Evidence::Starved(s) => (w.starved_kind, label, self.starved_text(s)),
         };
-        vec![Cell::text(kind), Cell::text(conditions).link(paths::condition_link(root, first)), Cell::text(evidence)]
+        vec![Cell::text(kind), Cell::text(conditions).link(paths::condition_link(root, first)), Cell::prose(evidence)]
     }
 
     /// The label of condition `c`'s level of the factor named `factor`.

@@ -64,11 +64,18 @@ pub struct Cell {
     pub lang: Option<&'static str>,
     /// Literal text of no language (a file a plan writes, such as a server's config): shown as code.
     pub code: bool,
+    /// A sentence, not a value: a phone's card gives it the card's whole width under its label.
+    pub prose: bool,
 }
 
 impl Cell {
     pub fn text(text: impl Into<String>) -> Cell {
         Cell { text: text.into(), ..Cell::default() }
+    }
+
+    /// A sentence of evidence or explanation ([`Cell::prose`]).
+    pub fn prose(text: impl Into<String>) -> Cell {
+        Cell { text: text.into(), prose: true, ..Cell::default() }
     }
 
     pub fn number(text: impl Into<String>) -> Cell {
@@ -387,17 +394,12 @@ impl<'a> Context<'a> {
         match spread {
             None => Cell::text("–"),
             Some(s) => Cell {
-                before: None,
-                failing: false,
                 text: text(s.median),
                 href,
                 sub: Some(if s.n == 1 { "n = 1".to_string() } else { self.range_text(&text(s.min), &text(s.max)) }),
                 sub_href,
-                note: None,
                 numeric: true,
-                anchor: None,
-                lang: None,
-                code: false,
+                ..Cell::default()
             },
         }
     }
