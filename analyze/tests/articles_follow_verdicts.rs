@@ -42,7 +42,7 @@ fn every_cited_pair_is_one_the_review_compared_and_the_page_says_its_verdict() {
         let name = dir.file_name().unwrap().to_string_lossy().to_string();
         for (article, lang, supported, not_shown) in [
             ("article.md", "en", "a difference these runs support", "these runs do not separate"),
-            ("article.ja.md", "ja", "回が支持する差", "この回では"),
+            ("article.ja.md", "ja", "測定で裏付けあり）", "この測定では"),
         ] {
             let Ok(source) = std::fs::read_to_string(dir.join(article)) else { continue };
             let pairs = cited_pairs(&source);

@@ -253,9 +253,9 @@ static BETWEEN_EN: BetweenWords = BetweenWords {
 };
 
 static BETWEEN_JA: BetweenWords = BetweenWords {
-    supported: "{b}は{a}より{change}（回の幾何平均で、95%区間{interval}。回が支持する差）",
+    supported: "{b}は{a}より{change}（各測定の幾何平均で、95%区間{interval}。測定で裏付けあり）",
     negligible: "{b}と{a}の差は実質なし（前者が{change}、{interval}。{threshold}以内）",
-    not_shown: "この回では{b}と{a}を分けられない（前者が{change}、回の幾何平均で{interval}。判断できない）",
+    not_shown: "この測定では{b}と{a}を分けられない（前者が{change}、各測定の幾何平均で{interval}。判断できない）",
 };
 
 /// A ratio b over a, turned to at least 1, in the words of what `metric` measures: "×4,000
