@@ -46,7 +46,7 @@ INTENDED_PIECES = [
     re.compile(r"(Latency from the intended send|予定送信時刻からの応答時間は)[^\n]*\n\n"),
     re.compile(r"<th scope=\"col\">(From the intended send \(ms\)|予定送信時刻から（ms）)</th>"),
     re.compile(r"<p class=\"note\">(Timed from when each request|各リクエストの予定送信時刻から)[^<]*</p>"),
-    re.compile(r"<figure><object data=\"[^\"]*send-lag-[^\"]*\"[^>]*><a [^>]*>[^<]*</a></object><figcaption>[^<]*</figcaption></figure>\n?"),
+    re.compile(r"<figure>(?:<div class=\"figure-wrap\"><p class=\"scroll-cue\"[^>]*>[^<]*</p>)?<object data=\"[^\"]*send-lag-[^\"]*\"[^>]*><a [^>]*>[^<]*</a></object>(?:</div>)?<figcaption>[^<]*</figcaption></figure>\n?"),
 ]
 # The intended-send cell closing each row of a run page's percentile table.
 INTENDED_CELL = re.compile(r"(<tr><th scope=\"row\">p[0-9.]+</th><td[^>]*>[^<]*</td><td[^>]*>[^<]*</td>)<td[^>]*>[^<]*</td></tr>")
