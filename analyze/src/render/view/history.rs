@@ -404,7 +404,8 @@ impl View<'_> {
                         "note",
                         &fill(
                             w.medians_caption,
-                            &[("metric", &self.metric_label()), ("needed", &format::count(r.thresholds.min_measurements as u64))],
+                            // The count the summary's sentence gives, so the page names one threshold.
+                            &[("metric", &self.metric_label()), ("needed", &(2 * r.thresholds.min_segment).to_string())],
                         ),
                     ),
                 ],
