@@ -2,12 +2,8 @@
 //! verdicts (`between[A][B]`), so its words follow the numbers. Read over the committed articles
 //! and the committed site they render into.
 
+use crate::common::repo;
 use serde_json::Value;
-use std::path::{Path, PathBuf};
-
-fn repo() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
-}
 
 /// Every `between["A"]["B"]` an article cites, as (A, B).
 fn cited_pairs(source: &str) -> Vec<(String, String)> {

@@ -12,7 +12,7 @@
 //! With a threshold of 60% `fast` is the best: the ratio of geometric means of the runs' means is
 //! (20·21·22)^(1/3) / (5·6·7)^(1/3) = 20.98 / 5.94 = 3.53.
 
-use assert_cmd::Command;
+use crate::common::report;
 use serde_json::Value;
 use std::fmt::Write;
 use std::path::Path;
@@ -52,15 +52,6 @@ fn write_dataset(dir: &Path, toml: &str) {
     std::fs::write(dir.join("requests.csv"), requests).unwrap();
     std::fs::write(dir.join("sessions.csv"), sessions).unwrap();
     std::fs::write(dir.join("dataset.toml"), toml).unwrap();
-}
-
-fn report(dataset: &Path, out: &Path, lang: &str) {
-    let output = Command::cargo_bin("analyze")
-        .unwrap()
-        .args(["report", dataset.to_str().unwrap(), "--out", out.to_str().unwrap(), "--lang", lang])
-        .output()
-        .unwrap();
-    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
 }
 
 fn read(path: &Path) -> String {

@@ -7,6 +7,7 @@
 //! requests/s the better one. Repetition k adds k ms to the spacing of the last request, so the
 //! three runs of a route differ.
 
+use crate::common::report;
 use assert_cmd::Command;
 use serde_json::Value;
 use std::fmt::Write;
@@ -46,15 +47,6 @@ fn write_dataset(dir: &Path, toml: &str) {
     std::fs::write(dir.join("runs.csv"), runs).unwrap();
     std::fs::write(dir.join("requests.csv"), requests).unwrap();
     std::fs::write(dir.join("dataset.toml"), toml).unwrap();
-}
-
-fn report(dataset: &Path, out: &Path, lang: &str) {
-    let output = Command::cargo_bin("analyze")
-        .unwrap()
-        .args(["report", dataset.to_str().unwrap(), "--out", out.to_str().unwrap(), "--lang", lang])
-        .output()
-        .unwrap();
-    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
 }
 
 fn read(path: &Path) -> String {

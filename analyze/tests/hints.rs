@@ -2,22 +2,8 @@
 //! at c=10 (listen backlog 5, a new connection per request) shows SYN retransmits in summary.json,
 //! on both languages' pages and in the Markdown twin; gunicorn-slow-client shows no hint at all.
 
-use assert_cmd::Command;
+use crate::common::{repo, report};
 use serde_json::Value;
-use std::path::{Path, PathBuf};
-
-fn repo() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
-}
-
-fn report(dataset: &Path, out: &Path, lang: &str) {
-    let output = Command::cargo_bin("analyze")
-        .unwrap()
-        .args(["report", dataset.to_str().unwrap(), "--out", out.to_str().unwrap(), "--lang", lang])
-        .output()
-        .unwrap();
-    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
-}
 
 /// The hints section of a rendered page, from its anchor to its end.
 fn section(page: &str) -> Option<&str> {

@@ -6,6 +6,7 @@ mod articles_follow_verdicts;
 mod bad_input;
 mod calibrated_gates;
 mod check_report_parity;
+mod common;
 mod compare;
 mod compare_forest;
 mod end_to_end;

@@ -1,7 +1,7 @@
 //! A run with one 2xx response gets no charts of its own (its ECDF and its latency over time
 //! would be one point each): its page gives the value in words. A run with two or more keeps both.
 
-use assert_cmd::Command;
+use crate::common::report;
 use std::path::Path;
 
 /// A dataset of run `one` (one request, 4 ms) and run `three` (three requests), one condition each.
@@ -20,15 +20,6 @@ fn dataset(dir: &Path) -> std::path::PathBuf {
     )
     .unwrap();
     data
-}
-
-fn report(data: &Path, out: &Path, lang: &str) {
-    let output = Command::cargo_bin("analyze")
-        .unwrap()
-        .args(["report", data.to_str().unwrap(), "--out", out.to_str().unwrap(), "--lang", lang])
-        .output()
-        .unwrap();
-    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
 }
 
 #[test]

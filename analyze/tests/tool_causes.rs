@@ -2,21 +2,9 @@
 //! the committed `tools-compared` dataset (ab with its -g rows and stdout, siege with its -v rows
 //! and summary, summary-only runs); hey's rows and a summary of another run are refused together.
 
+use crate::common::{repo, report};
 use assert_cmd::Command;
-use std::path::{Path, PathBuf};
-
-fn repo() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
-}
-
-fn report(dataset: &Path, out: &Path, lang: &str) {
-    let output = Command::cargo_bin("analyze")
-        .unwrap()
-        .args(["report", dataset.to_str().unwrap(), "--out", out.to_str().unwrap(), "--lang", lang])
-        .output()
-        .unwrap();
-    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
-}
+use std::path::Path;
 
 /// The notes under the tool's table, as text (tags dropped, entities of quotes restored).
 fn notes(page: &str) -> Vec<String> {
