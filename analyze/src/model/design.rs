@@ -39,4 +39,12 @@ pub struct SittingVariance {
     /// The pooled within-sitting variance σ̂² of the log values, and its degrees of freedom.
     pub run_variance: f64,
     pub run_df: f64,
+    /// τ̂² before truncation, (MSB - MSW)/n₀: negative where the sittings agree more than their
+    /// runs. Pooling averages these and truncates once, since an average of estimates each
+    /// truncated at 0 is biased up.
+    #[serde(skip)]
+    pub untruncated: f64,
+    /// n₀, the runs a sitting counts for (the mean for equal sittings).
+    #[serde(skip)]
+    pub runs_per_sitting: f64,
 }

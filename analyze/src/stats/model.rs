@@ -17,13 +17,13 @@
 //!   the difference of the two sittings' means carries 2τ² that the runs cannot show, so the
 //!   interval assumes τ² = 0. Welch's t on the logs, Welch-Satterthwaite degrees of freedom.
 //! - **Welch with an external τ²** ([`Estimate::with_sitting_variance`]): the same, with τ²
-//!   estimated elsewhere (A/A sittings of the baseline, `--aa`): se² = s_a²/n + s_b²/m + 2τ̂², its
-//!   degrees of freedom by Satterthwaite over the three terms (τ̂² with its own).
+//!   estimated elsewhere (A/A sittings of the baseline, `--aa`; the conditions' estimates pooled
+//!   by [`SittingVariance::pool`]): se² = s_a²/n + s_b²/m + 2τ̂², its degrees of freedom by
+//!   Satterthwaite over the three terms (τ̂² with its own).
 //! - **Sittings a side** ([`Estimate::sittings`]): several sittings a side. Each sitting's mean
 //!   log is one unit (its variance τ² + σ²/n holds both effects), and the level of a side is the
-//!   plain mean of its sittings' means. With 2+ sittings a side, Welch's t on the sitting means;
-//!   with one sitting on one side, the other side's spread of sitting means stands for both
-//!   (a pooled t on that side's sittings - 1 degrees of freedom).
+//!   plain mean of its sittings' means. Student's t on the sitting means, their variance pooled
+//!   over both sides (a side of one sitting takes the other's), ka + kb - 2 degrees of freedom.
 //! - **Paired rounds** ([`Estimate::paired`]): both levels measured in each of k rounds of one
 //!   sitting. The within-round difference of mean logs removes the round's effect; t on the k
 //!   differences, k - 1 degrees of freedom; [`paired_permutation_p`] is the exact sign-flip p
@@ -72,31 +72,68 @@ impl SittingVariance {
         let msb = stats.iter().map(|&(m, _, c)| c as f64 * (m - grand) * (m - grand)).sum::<f64>() / (k - 1) as f64;
         let msw = stats.iter().map(|&(_, v, c)| v * (c - 1) as f64).sum::<f64>() / (n - k as f64);
         let n0 = (n - stats.iter().map(|&(_, _, c)| (c * c) as f64).sum::<f64>() / n) / (k - 1) as f64;
-        let tau2 = ((msb - msw) / n0).max(0.0);
+        let untruncated = (msb - msw) / n0;
+        let tau2 = untruncated.max(0.0);
         let df = if tau2 > 0.0 { (msb - msw).powi(2) / (msb * msb / (k - 1) as f64 + msw * msw / (n - k as f64)) } else { 0.0 };
-        Some(SittingVariance { tau2, df, sittings: k, run_variance: msw, run_df: n - k as f64 })
+        Some(SittingVariance { tau2, df, sittings: k, run_variance: msw, run_df: n - k as f64, untruncated, runs_per_sitting: n0 })
     }
 
-    /// Several estimates (of the conditions of the same sittings) as one: τ̂² averaged with
-    /// weights sittings - 1, σ̂² with weights its degrees of freedom; τ̂²'s degrees of freedom by
-    /// Satterthwaite's sum, at most the sittings - 1 of one condition (the conditions of a
-    /// sitting share its shift); `sittings` the most of one condition. `None` for an empty list.
+    /// Several estimates (of the conditions of the same sittings) as one. Every condition
+    /// estimates the same τ² (a sitting's shift is shared), but not equally well: a condition
+    /// whose runs spread widely sees τ² through far more noise. So the untruncated estimates are
+    /// averaged with weights 1/Var(τ̃ᵢ²), Var(τ̃ᵢ²) = 2/n₀²·((MSWᵢ + n₀τ²)²/(kᵢ - 1) + MSWᵢ²/(Nᵢ - kᵢ))
+    /// at the pooled τ² (iterated from the plain mean until it settles), and truncated at 0 once. Its
+    /// degrees of freedom 2τ̂⁴/Var(τ̂²), at most the sittings - 1 of one condition (the
+    /// conditions of a sitting share its shift, so their estimates are not independent); σ̂²
+    /// averaged with weights its degrees of freedom; `sittings` the most of one condition.
+    /// `None` without an estimate from 2 sittings.
     pub fn pool(all: &[SittingVariance]) -> Option<SittingVariance> {
-        let weight: f64 = all.iter().map(|v| (v.sittings - 1) as f64).sum();
-        let run_df: f64 = all.iter().map(|v| v.run_df).sum();
-        if all.is_empty() || weight <= 0.0 {
+        let used: Vec<&SittingVariance> = all.iter().filter(|v| v.sittings >= 2 && v.run_df > 0.0).collect();
+        if used.is_empty() {
             return None;
         }
-        let tau2 = all.iter().map(|v| v.tau2 * (v.sittings - 1) as f64).sum::<f64>() / weight;
-        // The variance of a weighted mean of independent estimates, each Var(τ̂²ᵢ) = 2τ̂ᵢ⁴/dfᵢ.
-        let var: f64 =
-            all.iter().filter(|v| v.df > 0.0).map(|v| ((v.sittings - 1) as f64 / weight).powi(2) * 2.0 * v.tau2 * v.tau2 / v.df).sum();
-        // The conditions of one sitting share its shift, so their estimates are not independent:
-        // the pooled estimate has no more degrees of freedom than one condition's sittings - 1.
-        let sittings = all.iter().map(|v| v.sittings).max().unwrap_or(0);
+        // The variance of one condition's untruncated estimate were τ² the truth.
+        let variance = |v: &SittingVariance, tau2: f64| {
+            let n0 = v.runs_per_sitting;
+            2.0 / (n0 * n0) * ((v.run_variance + n0 * tau2).powi(2) / (v.sittings - 1) as f64 + v.run_variance.powi(2) / v.run_df)
+        };
+        let mut tau2 = (used.iter().map(|v| v.untruncated).sum::<f64>() / used.len() as f64).max(0.0);
+        let mut var = 0.0;
+        for _ in 0..50 {
+            // A condition whose runs all agree exactly (a tool's coarse resolution) cannot be
+            // weighed: it is left out of the average.
+            let weights: Vec<f64> = used.iter().map(|v| 1.0 / variance(v, tau2)).map(|w| if w.is_finite() { w } else { 0.0 }).collect();
+            let total: f64 = weights.iter().sum();
+            if total <= 0.0 {
+                return Some(pooled_runs(&used));
+            }
+            let next = (used.iter().zip(&weights).map(|(v, w)| v.untruncated * w).sum::<f64>() / total).max(0.0);
+            var = 1.0 / total;
+            let settled = (next - tau2).abs() <= 1e-12 * next;
+            tau2 = next;
+            if settled {
+                break;
+            }
+        }
+        let sittings = used.iter().map(|v| v.sittings).max().unwrap_or(0);
         let df = if tau2 > 0.0 && var > 0.0 { (2.0 * tau2 * tau2 / var).min((sittings - 1) as f64) } else { 0.0 };
-        let run_variance = if run_df > 0.0 { all.iter().map(|v| v.run_variance * v.run_df).sum::<f64>() / run_df } else { 0.0 };
-        Some(SittingVariance { tau2, df, sittings, run_variance, run_df })
+        Some(SittingVariance { tau2, df, untruncated: tau2, ..pooled_runs(&used) })
+    }
+}
+
+/// The run spread of several estimates as one: σ̂² averaged with weights its degrees of freedom,
+/// n₀ likewise; `sittings` the most of one condition (τ̂² left at 0 for the caller to set).
+fn pooled_runs(used: &[&SittingVariance]) -> SittingVariance {
+    let run_df: f64 = used.iter().map(|v| v.run_df).sum();
+    let weighted = |f: fn(&SittingVariance) -> f64| used.iter().map(|v| f(v) * v.run_df).sum::<f64>() / run_df;
+    SittingVariance {
+        tau2: 0.0,
+        df: 0.0,
+        sittings: used.iter().map(|v| v.sittings).max().unwrap_or(0),
+        run_variance: weighted(|v| v.run_variance),
+        run_df,
+        untruncated: 0.0,
+        runs_per_sitting: weighted(|v| v.runs_per_sitting),
     }
 }
 
@@ -187,9 +224,9 @@ impl Estimate {
 
     /// Several sittings a side (each a list of positive run values; `a` the baseline's
     /// sittings, `b` the candidate's): each sitting's mean log is a unit, each side's level the
-    /// mean of its units. With 2+ sittings a side, Welch's t on the units; with one sitting on
-    /// one side, that side's unit is taken to vary as the other side's do (a pooled t with the
-    /// other side's sittings - 1 degrees of freedom). Sittings without a run are left out.
+    /// mean of its units. Student's t on the units, their variance pooled over both sides (a side
+    /// of one sitting is taken to vary as the other side's do), ka + kb - 2 degrees of freedom.
+    /// Sittings without a run are left out.
     /// `Err(OneRun)` with fewer than 3 sittings in all or an empty side, `NoSpread` when the
     /// sitting means do not vary.
     pub fn sittings(a: &[Vec<f64>], b: &[Vec<f64>]) -> Result<Estimate, NoInterval> {
@@ -206,15 +243,15 @@ impl Estimate {
         let (mean_a, var_a) = mean_and_variance(ma.iter().copied());
         let (mean_b, var_b) = mean_and_variance(mb.iter().copied());
         let (ka, kb) = (ma.len() as f64, mb.len() as f64);
-        let (se2, df) = if ka >= 2.0 && kb >= 2.0 {
-            let (wa, wb) = (var_a / ka, var_b / kb);
-            let se2 = wa + wb;
-            (se2, if se2 > 0.0 { se2 * se2 / (wa * wa / (ka - 1.0) + wb * wb / (kb - 1.0)) } else { 0.0 })
-        } else if ka >= 2.0 {
-            (var_a * (1.0 / ka + 1.0 / kb), ka - 1.0)
-        } else {
-            (var_b * (1.0 / ka + 1.0 / kb), kb - 1.0)
-        };
+        // Student's t on the sitting means, their variance pooled over both sides: a side of one
+        // sitting has no spread of its own and takes the other's. Not Welch's: at 2 sittings a
+        // side its degrees of freedom swing between 1 and 2 with the sample's own variances, and
+        // its critical value with them (8.9 to 51 at 1.25%), which no stated detectable change
+        // can hold to; with as many sittings a side, Student's t keeps its level under unequal
+        // variances.
+        let df = ka + kb - 2.0;
+        let pooled = ((ka - 1.0) * var_a + (kb - 1.0) * var_b) / df;
+        let se2 = pooled * (1.0 / ka + 1.0 / kb);
         if se2 <= 0.0 {
             return Err(NoInterval::NoSpread);
         }

@@ -46,16 +46,16 @@ fn paired_rounds_by_hand() {
 }
 
 #[test]
-fn sittings_a_side_are_welch_on_the_sitting_means() {
+fn sittings_a_side_are_student_s_t_on_the_sitting_means() {
     let e = |v: &[f64]| v.iter().map(|x| x.exp()).collect::<Vec<f64>>();
-    // Sitting means 0.1, 0.2 against 0.6, 0.5: Welch on two units a side, se² = 0.005/2 + 0.005/2,
-    // df = 0.005² / (2·0.0025²) = 2.
+    // Sitting means 0.1, 0.2 against 0.6, 0.5: each side's variance 0.005, pooled 0.005 on 2 df,
+    // se² = 0.005·(1/2 + 1/2).
     let a = vec![e(&[0.0, 0.2]), e(&[0.1, 0.3])];
     let b = vec![e(&[0.5, 0.7]), e(&[0.4, 0.6])];
     let s = Estimate::sittings(&a, &b).unwrap();
     assert!(close(s.log_ratio, 0.4, 1e-12) && close(s.se, 0.005f64.sqrt(), 1e-12) && close(s.df, 2.0, 1e-12), "{s:?}");
     assert_eq!((s.design, s.units), (Design::SittingsASide, [2, 2]));
-    // Against the plain reference: Welch of the exponentiated sitting means.
+    // Against a plain reference: Student's t with the pooled variance, on the sitting means.
     let mut rng = SplitMix64(7);
     for _ in 0..20 {
         let side = |rng: &mut SplitMix64, k: usize, shift: f64| -> Vec<Vec<f64>> {
@@ -63,12 +63,19 @@ fn sittings_a_side_are_welch_on_the_sitting_means() {
         };
         let (ka, kb) = (2 + rng.below(3) as usize, 2 + rng.below(3) as usize);
         let (a, b) = (side(&mut rng, ka, 0.0), side(&mut rng, kb, 0.05));
-        let mean_log = |s: &Vec<f64>| (s.iter().map(|v| v.ln()).sum::<f64>() / s.len() as f64).exp();
-        let reference = log_ratio(&a.iter().map(mean_log).collect::<Vec<_>>(), &b.iter().map(mean_log).collect::<Vec<_>>()).unwrap();
+        let mean_log = |s: &Vec<f64>| s.iter().map(|v| v.ln()).sum::<f64>() / s.len() as f64;
+        let (ma, mb): (Vec<f64>, Vec<f64>) = (a.iter().map(mean_log).collect(), b.iter().map(mean_log).collect());
+        let mean = |v: &[f64]| v.iter().sum::<f64>() / v.len() as f64;
+        let squares = |v: &[f64]| v.iter().map(|x| (x - mean(v)).powi(2)).sum::<f64>();
+        let df = (ka + kb - 2) as f64;
+        let se = ((squares(&ma) + squares(&mb)) / df * (1.0 / ka as f64 + 1.0 / kb as f64)).sqrt();
+        let difference = mean(&mb) - mean(&ma);
+        let t = statrs::distribution::StudentsT::new(0.0, 1.0, df).unwrap();
+        let p = 2.0 * statrs::distribution::ContinuousCDF::cdf(&t, -(difference / se).abs());
         let ours = Estimate::sittings(&a, &b).unwrap();
-        assert!(close(ours.ratio(), reference.ratio, 1e-12) && close(ours.p(), reference.p, 1e-9), "{ours:?} {reference:?}");
+        assert!(close(ours.log_ratio, difference, 1e-12) && close(ours.se, se, 1e-12) && close(ours.p(), p, 1e-9), "{ours:?} {p}");
     }
-    // One sitting against two: the two's spread of means stands for both, 1 df.
+    // One sitting against two: the two's spread of means stands for both, 1 + 2 - 2 = 1 df.
     let one = Estimate::sittings(&a[..1], &b).unwrap();
     assert!(close(one.se, (0.005f64 * 1.5).sqrt(), 1e-12) && one.df == 1.0, "{one:?}");
     assert_eq!(Estimate::sittings(&a[..1], &b[..1]), Err(NoInterval::OneRun));
@@ -88,9 +95,37 @@ fn sitting_variance_by_the_balanced_anova() {
     let flat = SittingVariance::of_sittings(&[e(&[0.0, 0.2]), e(&[0.2, 0.0])]).unwrap();
     assert_eq!((flat.tau2, flat.df), (0.0, 0.0));
     assert!(SittingVariance::of_sittings(&[e(&[0.0, 0.2])]).is_none());
-    // Pooling weights by sittings - 1.
+    assert!(close(flat.untruncated, -0.01, 1e-12), "{flat:?}");
+    // Pooling averages the untruncated estimates (0.023333 and -0.01), each weighted by
+    // 1/Var at the pooled τ²: Var = 2/n₀²·((MSW + n₀τ²)²/(k - 1) + MSW²/(N - k)), n₀ = 2. From
+    // the plain mean 0.006667 it settles (12 steps) at τ² = 0.0143889, weights 0.732 and
+    // 0.268, Var 0.00034605, df = 2τ⁴/Var = 1.1966 (below the cap of 3 - 1).
     let pooled = SittingVariance::pool(&[v, flat]).unwrap();
-    assert!(close(pooled.tau2, 0.07 / 3.0 * 2.0 / 3.0, 1e-12), "{pooled:?}");
+    assert!(close(pooled.tau2, 0.014_388_867_690_896, 1e-9), "{pooled:?}");
+    assert!(close(pooled.df, 1.196_578_5, 1e-6), "{pooled:?}");
+    assert_eq!((pooled.sittings, pooled.run_df), (3, 5.0));
+    // The plain average of the truncated estimates would be 0.01167 whatever the spreads; here
+    // a pool of estimates that are each below 0 is 0, not the mean of their positive parts.
+    let below = SittingVariance::pool(&[flat, flat]).unwrap();
+    assert_eq!((below.tau2, below.df), (0.0, 0.0));
+}
+
+#[test]
+fn pooling_weighs_each_condition_s_sitting_variance_by_how_well_its_runs_let_it_see_tau() {
+    // The same sittings' shifts seen through a tight condition (σ = 0.02) and a loose one
+    // (σ = 0.3): at τ = 0 the loose one's estimate is mostly noise, and the pool follows the
+    // tight one. Sittings: 4 of 3 runs each.
+    let e = |v: &[f64]| v.iter().map(|x| x.exp()).collect::<Vec<f64>>();
+    let tight =
+        SittingVariance::of_sittings(&[e(&[0.0, 0.02, -0.02]), e(&[0.01, 0.03, -0.01]), e(&[-0.01, 0.01, -0.03]), e(&[0.0, 0.02, -0.02])])
+            .unwrap();
+    let loose =
+        SittingVariance::of_sittings(&[e(&[0.0, 0.3, -0.3]), e(&[0.6, 0.9, 0.3]), e(&[-0.2, 0.1, -0.5]), e(&[0.0, 0.3, -0.3])]).unwrap();
+    // Tight: means 0, 0.01, -0.01, 0: MSB = 0.0002, MSW = 0.0004, τ̃² = -0.0000667. Loose: means
+    // 0, 0.6, -0.2, 0: MSB = 0.36, MSW = 0.09, τ̃² = 0.09. Their plain mean would be 0.045.
+    assert!(close(tight.untruncated, -0.000_066_666_667, 1e-6) && close(loose.untruncated, 0.09, 1e-9), "{tight:?} {loose:?}");
+    let pooled = SittingVariance::pool(&[tight, loose]).unwrap();
+    assert_eq!((pooled.tau2, pooled.df), (0.0, 0.0), "{pooled:?}");
 }
 
 #[test]
@@ -98,7 +133,8 @@ fn an_external_sitting_variance_widens_welch_by_two_tau_squared() {
     let a = [0.0f64, 0.2, 0.4].map(f64::exp);
     let b = [1.0f64, 1.1, 1.3].map(f64::exp);
     let welch = Estimate::welch(&a, &b).unwrap();
-    let none = SittingVariance { tau2: 0.0, df: 0.0, sittings: 2, run_variance: 0.03, run_df: 4.0 };
+    let none =
+        SittingVariance { tau2: 0.0, df: 0.0, sittings: 2, run_variance: 0.03, run_df: 4.0, untruncated: 0.0, runs_per_sitting: 3.0 };
     let same = Estimate::with_sitting_variance(&a, &b, none).unwrap();
     assert_eq!((same.se, same.df, same.design), (welch.se, welch.df, Design::WelchWithSittingVariance));
     // τ² = 0.01 on 3 df: se² = 0.021111 + 0.02 = 0.041111; df = 0.041111² / (0.013333²/2 +
@@ -172,7 +208,8 @@ fn paired_and_runs_planning_find_the_first_design_that_detects() {
     assert_eq!(e.runs_a_side_for(1.0001, 0.05, 0.8), None);
     // With a sitting variance, no number of runs a side beats 2τ²: a change within it needs
     // rounds.
-    let v = SittingVariance { tau2: 0.01, df: 5.0, sittings: 6, run_variance: sd * sd, run_df: 8.0 };
+    let v =
+        SittingVariance { tau2: 0.01, df: 5.0, sittings: 6, run_variance: sd * sd, run_df: 8.0, untruncated: 0.01, runs_per_sitting: 3.0 };
     let with = Estimate::with_sitting_variance(&a, &b, v).unwrap();
     assert_eq!(with.runs_a_side_for(1.10, 0.05, 0.8), None);
     assert_eq!(with.rounds_for(1.10, 0.05, 0.8), Some(k));
