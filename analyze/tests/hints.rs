@@ -21,24 +21,24 @@ fn static_file_servers_hint_syn_retransmits_at_http_server_c10_in_every_output()
     let syn: Vec<&Value> = summary["hints"].as_array().unwrap().iter().filter(|h| h["kind"] == "syn_retransmit").collect();
     assert_eq!(syn.len(), 1, "{:#}", summary["hints"]);
     assert_eq!(syn[0]["condition_ids"][0], "server=http-server,concurrency=10");
-    assert_eq!((syn[0]["slow"].as_u64(), syn[0]["near"].as_u64(), syn[0]["runs"].as_u64()), (Some(20), Some(20), Some(3)));
+    assert_eq!((syn[0]["slow"].as_u64(), syn[0]["near"].as_u64(), syn[0]["runs"].as_u64()), (Some(24), Some(24), Some(6)));
 
     let page = std::fs::read_to_string(en.path().join("index.html")).unwrap();
     let hints = section(&page).expect("the report has the hints section");
     assert!(hints.contains("a hint, not a measured cause"), "{hints}");
     assert!(
-        hints.contains("20 of the 20 requests that took 1 s or longer took 1.01–1.45 s, just above the kernel&#x27;s SYN retransmission timeout (1 s), in 3 of 3 runs"),
+        hints.contains("24 of the 24 requests that took 1 s or longer took 1.00–1.04 s, just above the kernel&#x27;s SYN retransmission timeout (1 s), in 6 of 6 runs"),
         "{hints}"
     );
     let markdown = std::fs::read_to_string(en.path().join("report.md")).unwrap();
-    assert!(markdown.contains("## Hints from the data") && markdown.contains("took 1.01–1.45 s"), "{markdown}");
+    assert!(markdown.contains("## Hints from the data") && markdown.contains("took 1.00–1.04 s"), "{markdown}");
 
     let ja = tempfile::tempdir().unwrap();
     report(&dataset, ja.path(), "ja");
     let page = std::fs::read_to_string(ja.path().join("index.html")).unwrap();
     let hints = section(&page).expect("the Japanese report has the hints section");
     assert!(hints.contains("データが示す手がかり") && hints.contains("測定した原因ではなく手がかりです"), "{hints}");
-    assert!(hints.contains("1 s以上かかったリクエスト20件のうち20件が1.01〜1.45 sで"), "{hints}");
+    assert!(hints.contains("1 s以上かかったリクエスト24件のうち24件が1.00〜1.04 sで"), "{hints}");
 }
 
 #[test]

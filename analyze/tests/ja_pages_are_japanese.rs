@@ -179,10 +179,16 @@ fn dataset_names(datasets: &Path) -> BTreeSet<String> {
                 collect(&toml::Value::Table(plan), &mut names);
             }
         }
-        // The keys of dataset.toml's environment (arch, cpu_model), as its table lists them.
+        // The keys of dataset.toml's environment (arch, cpu_model) and their values as measure
+        // recorded them (server_stop = "supervisor"), as its table lists them: data, not prose.
         if let Ok(text) = std::fs::read_to_string(dir.join("dataset.toml")) {
             if let Some(environment) = text.parse::<toml::Table>().ok().and_then(|t| t.get("environment").cloned()) {
-                names.extend(environment.as_table().into_iter().flat_map(|t| t.keys().map(|k| k.to_lowercase())));
+                for (key, value) in environment.as_table().into_iter().flatten() {
+                    names.insert(key.to_lowercase());
+                    if let Some(value) = value.as_str() {
+                        names.extend(words(value).into_iter().map(|(_, w)| w.to_lowercase()));
+                    }
+                }
             }
         }
     }

@@ -225,9 +225,21 @@ impl Context<'_> {
         let first = &self.report.conditions[group.conditions[0]];
         match (self.compared_factor(), self.report.layout.x_factor) {
             (Some(factor), _) => {
+                // The factors that tell the groups apart, each named with its level ("Concurrency
+                // (hey -c) = 1"): a level alone ("1") does not say what it is a level of.
                 let compared = self.report.factors.iter().position(|f| f.name == factor.name);
-                let others: Vec<usize> = (0..self.report.factors.len()).filter(|&f| Some(f) != compared).collect();
-                self.levels_label(&first.levels, &others)
+                let named: Vec<String> = (0..self.report.factors.len())
+                    .filter(|&f| Some(f) != compared && self.report.factors[f].levels.len() > 1)
+                    .map(|f| {
+                        let factor = &self.report.factors[f];
+                        crate::render::i18n::prose::factor_level(
+                            self.lang,
+                            factor.label.get(self.lang),
+                            factor.levels[first.levels[f]].label.get(self.lang),
+                        )
+                    })
+                    .collect();
+                crate::render::i18n::prose::list(self.lang, &named)
             }
             (None, Some(x)) => crate::render::i18n::prose::factor_level(
                 self.lang,

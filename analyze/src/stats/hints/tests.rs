@@ -256,5 +256,5 @@ fn static_file_servers_hint_syn_retransmits_at_http_server_c10_only() {
     assert_eq!(syn.len(), 1, "{:?}", report.hints);
     let (id, s) = syn[0];
     assert_eq!(id, "server=http-server,concurrency=10");
-    assert_eq!((s.runs, s.of, s.slow, s.near, s.near_min_ms, s.near_max_ms), (3, 3, 20, 20, 1012.7, 1453.2));
+    assert_eq!((s.runs, s.of, s.slow, s.near, s.near_min_ms, s.near_max_ms), (6, 6, 24, 24, 1003.2, 1035.2));
 }

@@ -83,15 +83,16 @@ fn committed_spreads() -> Vec<f64> {
 
 #[test]
 fn the_committed_run_spreads_are_the_ones_the_docs_give() {
-    // docs/commands.md: the committed conditions' median run spread (log) is 8.1%, and 12 spread
-    // 12% or more (the docs once said 5.6% and 16).
+    // docs/commands.md: the committed conditions' median run spread (log) is 8.1%, and 13 spread
+    // 12% or more (the docs once said 5.6% and 16; 12 before static-file-servers was measured
+    // again, idle, in 6 rounds, on 2026-12-08).
     let mut pool = committed_spreads();
     pool.sort_by(f64::total_cmp);
     let median = if pool.len() % 2 == 1 { pool[pool.len() / 2] } else { 0.5 * (pool[pool.len() / 2 - 1] + pool[pool.len() / 2]) };
     let wide = pool.iter().filter(|s| **s >= 0.12).count();
     eprintln!("{} spreads, median {median:.4}, {wide} at 0.12 or above", pool.len());
     assert!((median - 0.081).abs() < 0.0005, "median {median}");
-    assert_eq!(wide, 12);
+    assert_eq!(wide, 13);
 }
 
 /// The model study, whose ten conditions and three runs each are the template of every
@@ -217,14 +218,15 @@ fn power_knowing_the_place(pool: &[f64], alpha: f64) -> f64 {
 fn no_test_holding_the_false_alarm_rate_finds_a_10_percent_step_in_90_percent_of_trials() {
     // The issue asks for 90% of trials and at most 1 false finding per 100 unchanged series. A
     // test that knew where the step is and each condition's spread, given the whole of that 1%
-    // for itself, would find the step in about 85% of trials at the committed spreads; at the 0.5%
-    // Benjamini-Hochberg gives one change among 10 conditions, 83%. Only at 5% a series, five times
-    // the false alarms allowed, does it reach 90%.
+    // for itself, would find the step in about 84% of trials at the committed spreads; at the 0.5%
+    // Benjamini-Hochberg gives one change among 10 conditions, 81%. Even at 5% a series, five times
+    // the false alarms allowed, it stays just short of 90% (89.9%; 90.1% before static-file-servers
+    // was measured again with wider spreads).
     let pool = committed_spreads();
     let (strict, allowed, loose) =
         (power_knowing_the_place(&pool, family_q(10) / 10.0), power_knowing_the_place(&pool, 0.01), power_knowing_the_place(&pool, 0.05));
     eprintln!("knowing the place: {strict:.3} at 0.5%, {allowed:.3} at 1%, {loose:.3} at 5%");
-    assert!(strict < allowed && allowed < 0.9 && loose > 0.9, "{strict} {allowed} {loose}");
+    assert!(strict < allowed && allowed < loose && loose < 0.9, "{strict} {allowed} {loose}");
 }
 
 #[test]
