@@ -278,8 +278,12 @@ mod tests {
     #[test]
     fn a_plans_own_report_passes_through() {
         let toml = dataset_toml(&plan(), &Environment::new()).document().to_string();
-        assert!(toml.contains("series = [\"server\"]\n\n[report]\nheadline = \"percentile\"\n\n[[factors]]"), "{toml}");
+        assert!(
+            toml.contains("series = [\"server\"]\n\n[report]\nheadline = \"percentile\"\ncompare = \"server\"\n\n[[factors]]"),
+            "{toml}"
+        );
         let text = include_str!("../../plans/static-file-servers.toml")
+            .replace("compare = \"server\"\n", "")
             .replace("headline = \"percentile\"", "headline = \"error_rate\"\nbeside = [\"requests_per_s\"]\ncompare = false");
         let toml = dataset_toml(&CommandPlan::from_toml(&text).unwrap(), &Environment::new()).document().to_string();
         assert!(toml.contains("[report]\nheadline = \"error_rate\"\nbeside = [\"requests_per_s\"]\ncompare = false\n\n"), "{toml}");

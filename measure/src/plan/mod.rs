@@ -415,7 +415,7 @@ mod tests {
     /// The worked example with `repetitions` rounds and `seed`.
     fn in_rounds(repetitions: u32, seed: u64) -> Plan {
         let text = include_str!("../../plans/static-file-servers.toml")
-            .replace("repetitions = 3", &format!("repetitions = {repetitions}"))
+            .replace("repetitions = 6", &format!("repetitions = {repetitions}"))
             .replace("seed = 20261204", &format!("seed = {seed}"));
         let plan = Plan::parse(&text).unwrap();
         assert_eq!(plan.order(), Order::Rounds, "the committed plans write order = \"rounds\"");
@@ -454,9 +454,9 @@ mod tests {
         let rounds = order.chunks(plan.conditions().len()).all(|r| r.iter().all(|s| s.repetition == r[0].repetition));
         assert!(!rounds, "not in rounds: {order:?}");
         assert!(order.iter().all(|s| s.round(plan.order()).is_none()));
-        let shuffled = Plan::parse(&text.replace("repetitions = 3", "repetitions = 3\norder = \"shuffled\"")).unwrap();
+        let shuffled = Plan::parse(&text.replace("repetitions = 6", "repetitions = 6\norder = \"shuffled\"")).unwrap();
         assert_eq!(shuffled.run_order(), order, "order = \"shuffled\" says the same");
-        let typo = problem_lines(Plan::parse(&text.replace("repetitions = 3", "repetitions = 3\norder = \"blocks\"")).map(|_| ()));
+        let typo = problem_lines(Plan::parse(&text.replace("repetitions = 6", "repetitions = 6\norder = \"blocks\"")).map(|_| ()));
         assert!(typo[0].starts_with("order: unknown variant `blocks`, expected `rounds` or `shuffled`"), "{typo:?}");
     }
 

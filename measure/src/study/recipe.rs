@@ -213,7 +213,7 @@ mod tests {
         // The same plan laid out otherwise, with another title and seed, is the same recipe.
         let reworded = EXAMPLE
             .replace("seed = 20261204", "seed = 7")
-            .replace("repetitions = 3", "repetitions = 5")
+            .replace("repetitions = 6", "repetitions = 5")
             .replace("title = { en = \"A static file: nginx vs python -m http.server\"", "title = { en = \"Another title\"");
         assert_eq!(reworded.matches("seed = 7").count() + reworded.matches("Another title").count(), 2);
         assert_eq!(recipes(&command(&reworded), &reworded, &versions("aa")).unwrap(), before);

@@ -64,7 +64,7 @@ fn exclude_rules_take_conditions_out_of_the_product() {
     assert_eq!(plan.validate(), []);
     assert_eq!(plan.conditions().len(), 3);
     assert!(!plan.conditions().contains(&condition(&[("server", "http-server"), ("concurrency", "10")])));
-    assert_eq!(crate::plan::Plan::Command(plan).run_order().len(), 9);
+    assert_eq!(crate::plan::Plan::Command(plan).run_order().len(), 18);
 }
 
 #[test]
@@ -93,7 +93,7 @@ fn a_server_that_is_never_told_its_port_is_refused() {
 #[test]
 fn every_problem_is_collected() {
     let text = EXAMPLE
-        .replace("repetitions = 3", "repetitions = 0")
+        .replace("repetitions = 6", "repetitions = 0")
         .replace("server = [\"nginx\", \"http-server\"]", "server = [\"nginx\", \"http-server\", \"caddy\"]")
         .replace("stop_signal = \"QUIT\"", "stop_signal = \"STOP\"")
         .replace("ready = \"/\"\nversion = [\"/usr/bin/python3\"", "ready = \"index.html\"\nversion = [\"/usr/bin/python3\"");
