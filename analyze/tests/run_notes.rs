@@ -1,7 +1,7 @@
 //! A note several runs share (an importer's 300-character tool note on every ab run) is listed
 //! once under the run table and named by its number in the rows; a note of one run stays in its row.
 
-use assert_cmd::Command;
+use crate::common::report;
 
 #[test]
 fn a_note_shared_by_runs_is_listed_once_and_named_by_number() {
@@ -26,12 +26,7 @@ fn a_note_shared_by_runs_is_listed_once_and_named_by_number() {
     std::fs::write(dataset.join("requests.csv"), requests).unwrap();
     for (lang, reference) in [("en", "note 1"), ("ja", "注1")] {
         let out = temp.path().join(lang);
-        let done = Command::cargo_bin("analyze")
-            .unwrap()
-            .args(["report", dataset.to_str().unwrap(), "--out", out.to_str().unwrap(), "--lang", lang])
-            .output()
-            .unwrap();
-        assert!(done.status.success(), "{}", String::from_utf8_lossy(&done.stderr));
+        report(&dataset, &out, lang);
         let page = std::fs::read_to_string(out.join("index.html")).unwrap();
         let runs = &page[page.find("<section id=\"run-section\">").unwrap()..];
         let runs = &runs[..runs.find("</section>").unwrap()];

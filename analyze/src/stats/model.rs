@@ -39,9 +39,8 @@
 //! independent, sqrt(χ²_ν₀/ν₀) and sqrt(χ²_ν/ν): ν the test's degrees of freedom, ν₀ the same
 //! or, for a τ̂² from k sittings, at most k - 1. That is the power of a new experiment of the
 //! same design at the printed change, averaged over what this experiment could have printed, and
-//! it is at least
-//! `power` on average (noncentral t with a random noncentrality; checked by seeded simulation in
-//! the tests below, with 3 runs a side the hard case).
+//! it is at least `power` on average (noncentral t with a random noncentrality; checked by seeded
+//! simulation in the tests below, with 3 runs a side the hard case).
 
 use crate::model::NoInterval;
 pub use crate::model::{Design, SittingVariance};
